@@ -1,0 +1,56 @@
+"""The rules engine core: protocol, turns, simultaneous choices, windows, randomness,
+views, events, records and the conformance suite. It knows no game."""
+
+from .actions import Action, ActionKind, ActionTable
+from .errors import (
+    BadDataFile,
+    BadOptions,
+    BadRecord,
+    BadSeat,
+    DragonlairError,
+    IllegalAction,
+    UnknownAction,
+    UnknownGame,
+)
+from .events import EventSpec
+from .game import Game
+from .record import Record
+from .registry import game_class, games, load, make, register, replay, spec, unregister
+from .result import Result, competition_ranks, dense_ranks, make_result
+from .rng import Rng, derive_seed
+from .spec import GameSpec, OptionSpec
+from .state import State
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "ActionTable",
+    "BadDataFile",
+    "BadOptions",
+    "BadRecord",
+    "BadSeat",
+    "DragonlairError",
+    "EventSpec",
+    "Game",
+    "GameSpec",
+    "IllegalAction",
+    "OptionSpec",
+    "Record",
+    "Result",
+    "Rng",
+    "State",
+    "UnknownAction",
+    "UnknownGame",
+    "competition_ranks",
+    "dense_ranks",
+    "derive_seed",
+    "game_class",
+    "games",
+    "load",
+    "make",
+    "make_result",
+    "register",
+    "replay",
+    "spec",
+    "unregister",
+]

@@ -1,0 +1,87 @@
+"""Events: what happened, as each seat may see it.
+
+A game declares its kinds of event once, in a table of :class:`EventSpec`. An event is
+stored as ``(kind, values, audience)``: ``audience`` is ``None`` when everyone may see all
+of it, or the seats that may; everyone else sees only the fields the spec lists as
+``public`` (and nothing at all when that list is empty). This table is the whole privacy
+policy for events, so it can be read and reviewed in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+EventValue = int | str | bool | None | tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One kind of event: its fields, which of them everyone sees, and how it reads."""
+
+    fields: tuple[str, ...]
+    text: str
+    public: tuple[str, ...] | None = None
+    public_text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.public is not None:
+            unknown = set(self.public) - set(self.fields)
+            if unknown:
+                raise ValueError(f"public fields {sorted(unknown)} are not fields")
+            if self.public and not self.public_text:
+                raise ValueError("an event with public fields needs a public_text")
+
+
+def event_dict(
+    specs: Mapping[str, EventSpec],
+    seq: int,
+    kind: str,
+    values: tuple[EventValue, ...],
+    audience: tuple[int, ...] | None,
+    seat: int | None,
+) -> dict[str, Any] | None:
+    """The event as ``seat`` sees it (None: it sees nothing of it)."""
+    spec = specs[kind]
+    if audience is None or (seat is not None and seat in audience):
+        d: dict[str, Any] = {"seq": seq, "type": kind}
+        for name, v in zip(spec.fields, values, strict=True):
+            d[name] = list(v) if isinstance(v, tuple) else v
+        return d
+    if not spec.public:
+        return None
+    d = {"seq": seq, "type": kind, "redacted": True}
+    for name, v in zip(spec.fields, values, strict=True):
+        if name in spec.public:
+            d[name] = list(v) if isinstance(v, tuple) else v
+    return d
+
+
+def event_text(
+    specs: Mapping[str, EventSpec], event: Mapping[str, Any], names: Sequence[str] | None = None
+) -> str:
+    """A one-line description of an event dict, with seats shown by name."""
+    spec = specs[event["type"]]
+    template = spec.public_text if event.get("redacted") else spec.text
+    values: dict[str, Any] = {}
+    for k, v in event.items():
+        if (
+            names is not None
+            and isinstance(v, int)
+            and not isinstance(v, bool)
+            and (
+                k == "seat"
+                or k.endswith("_seat")
+                or k in ("winner", "victim", "by", "to", "target")
+            )
+        ):
+            values[k] = names[v] if 0 <= v < len(names) else v
+        elif isinstance(v, list):
+            values[k] = ", ".join(map(str, v)) if v else "none"
+        else:
+            values[k] = v
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        return f"{event['type']} " + " ".join(f"{k}={v}" for k, v in event.items() if k != "type")

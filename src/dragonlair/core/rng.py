@@ -1,0 +1,88 @@
+"""Seeded randomness that is the same on every machine and every Python version.
+
+Games keep the generator's state (one 64-bit integer) inside the game state, so cloning a
+state copies one int and a saved game resumes the exact sequence. The generator is
+SplitMix64; ``randbelow`` maps a 64-bit draw onto ``range(n)`` by multiply-shift, whose bias
+(at most n / 2**64) is far below anything a game could notice.
+
+We do not use :mod:`random` for the games: its ``shuffle`` and ``randrange`` are not
+promised to stay the same across Python versions, and records must replay bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import Protocol, TypeVar
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+
+
+def mix64(z: int) -> int:
+    """The SplitMix64 output function: a 64-bit integer to a well-mixed 64-bit integer."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def derive_seed(seed: int, *path: int) -> int:
+    """A 63-bit seed derived from ``seed`` and a path of integers (e.g. a game's index)."""
+    z = mix64((seed + GOLDEN) & MASK64)
+    for p in path:
+        z = mix64(((z ^ mix64((p + GOLDEN) & MASK64)) + GOLDEN) & MASK64)
+    return z >> 1
+
+
+class RandomLike(Protocol):
+    """What samplers and bots need of a generator; both :class:`Rng` and
+    :class:`random.Random` provide it."""
+
+    def randrange(self, start: int, stop: int | None = ..., step: int = ...) -> int: ...
+
+    def random(self) -> float: ...
+
+
+class Rng:
+    """A small seeded generator with the same algorithm as the one inside game states."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = mix64(seed & MASK64)
+
+    def next64(self) -> int:
+        s = (self.state + GOLDEN) & MASK64
+        self.state = s
+        return mix64(s)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``range(n)``; ``n`` must be positive."""
+        return (self.next64() * n) >> 64
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None:
+            start, stop = 0, start
+        width = (stop - start + step - 1) // step
+        if width <= 0:
+            raise ValueError(f"empty range for randrange({start}, {stop}, {step})")
+        return start + step * self.randbelow(width)
+
+    def random(self) -> float:
+        return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq: Sequence[T]) -> T:
+        if not seq:
+            raise IndexError("cannot choose from an empty sequence")
+        return seq[self.randbelow(len(seq))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def spawn(self) -> Rng:
+        """An independent generator seeded from this one."""
+        return Rng(self.next64())

@@ -1,0 +1,561 @@
+"""The state of one game in progress, and the machinery every game shares.
+
+A game's state class subclasses :class:`State` and fills in a few hooks:
+
+- ``_setup()``: the initial deal; sets ``phase`` and who acts first.
+- ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``.
+- ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
+- ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict.
+- ``_fill_from_view(view, rng)``: for a blank state made from a view, redraw everything the
+  viewing seat cannot see (the hidden-state sampler).
+- ``clone()``: a fast, independent copy (``_clone_base()`` copies the shared fields).
+- ``check_invariants()``: conservation checks, used by the conformance suite.
+
+The shared machinery:
+
+- **Turns.** ``to_act`` is the tuple of seats that must act now; ``apply`` refuses anyone
+  else, and anything not in ``legal_actions(seat)``, before changing anything.
+- **Simultaneous secret choices.** ``_open_choice(seats)`` asks several seats at once;
+  ``_collect(seat, aid)`` stores one seat's hidden choice and says when all are in; the game
+  then reveals them together with ``_close_choice()``. A view shows a seat its own choice
+  and everyone who is still choosing, never what others chose.
+- **Windows** (offers and reactions answered seat by seat): ``_open_window(seats, default)``
+  asks the seats one at a time in order; ``_window_next()`` moves to the next one after a
+  pass. The ``default`` answer (pass, decline) is what a server applies when time runs out.
+- **Randomness.** One SplitMix64 state (an int) per game state; ``_randbelow`` and
+  ``_shuffle`` are the only sources of chance.
+- **Events.** ``_emit(kind, values, audience)`` appends to a log that is shared between
+  clones (a linked chain, so cloning never copies it); ``events_since`` filters it per seat
+  through the game's event table.
+- **Records and JSON.** Actions are kept in the same kind of chain; ``record`` and
+  ``to_json`` walk it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
+
+from .actions import Action
+from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
+from .events import EventValue, event_dict
+from .record import Record
+from .result import Result
+from .rng import GOLDEN, MASK64, mix64
+
+if TYPE_CHECKING:
+    from .game import Game
+
+STATE_FORMAT = "dragonlair.state/1"
+
+# A chain node: (previous node, seat, action id). None is the empty chain.
+HistoryNode = tuple[Any, int, int]
+# An event node: (previous node, kind, values, audience).
+EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
+
+NOT_TAKING_PART = -1
+UNKNOWN_CHOICE = -2  # in a state sampled from a view: the game's sampler must fill it in
+
+
+class State:
+    """One game in progress. See the module docstring for how games build on it."""
+
+    __slots__ = (
+        "_choices",
+        "_ev",
+        "_hist",
+        "_legal",
+        "_move",
+        "_nev",
+        "_result",
+        "_rng",
+        "_to_act",
+        "_window",
+        "_window_default",
+        "game",
+        "phase",
+        "seed",
+    )
+    _TRANSIENT: ClassVar[frozenset[str]] = frozenset({"game", "_legal", "_hist"})
+    _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
+
+    game: Game
+    seed: int | None
+    phase: str
+    _rng: int
+    _to_act: tuple[int, ...]
+    _move: int
+    _hist: HistoryNode | None
+    _ev: EventNode | None
+    _nev: int
+    _choices: list[int | None] | None
+    _window: tuple[int, ...]
+    _window_default: int
+    _result: Result | None
+    _legal: tuple[int, list[int]] | None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def _blank(cls, game: Game, seed: int | None, rng_state: int) -> Self:
+        s = cls.__new__(cls)
+        s.game = game
+        s.seed = seed
+        s.phase = ""
+        s._rng = rng_state & MASK64
+        s._to_act = ()
+        s._move = 0
+        s._hist = None
+        s._ev = None
+        s._nev = 0
+        s._choices = None
+        s._window = ()
+        s._window_default = -1
+        s._result = None
+        s._legal = None
+        return s
+
+    def _clone_base(self) -> Self:
+        """A new state of the same class with the shared fields copied; game fields unset."""
+        cls = self.__class__
+        n = cls.__new__(cls)
+        n.game = self.game
+        n.seed = self.seed
+        n.phase = self.phase
+        n._rng = self._rng
+        n._to_act = self._to_act
+        n._move = self._move
+        n._hist = self._hist
+        n._ev = self._ev
+        n._nev = self._nev
+        c = self._choices
+        n._choices = None if c is None else c.copy()
+        n._window = self._window
+        n._window_default = self._window_default
+        n._result = self._result
+        n._legal = self._legal
+        return n
+
+    def clone(self) -> Self:
+        """An independent copy. Games override this with a fast hand-written version."""
+        n = self._clone_base()
+        for name in self._game_slots():
+            setattr(n, name, copy.deepcopy(getattr(self, name)))
+        return n
+
+    # ------------------------------------------------------------------ game hooks
+
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def _step(self, seat: int, aid: int) -> None:
+        raise NotImplementedError
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
+        raise NotImplementedError
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a conservation law is broken (games override)."""
+
+    # ------------------------------------------------------------------ public surface
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now (several during simultaneous choices); () when over."""
+        return self._to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> Result | None:
+        """Points, ranks, winners and scoring breakdown once the game is over, else None."""
+        return self._result
+
+    @property
+    def move(self) -> int:
+        """How many actions have been applied (the move number clients send back)."""
+        return self._move
+
+    @property
+    def event_count(self) -> int:
+        return self._nev
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now; [] if it is not asked to act."""
+        if seat not in self._to_act:
+            self._check_seat(seat)
+            return []
+        c = self._legal
+        if c is None or c[0] != seat:
+            ids = self._legal_ids(seat)
+            self._legal = (seat, ids)
+        else:
+            ids = c[1]
+        actions = self.game.table.actions
+        return [actions[i] for i in ids]
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """The ids of ``legal_actions(seat)``, in the same order."""
+        if seat not in self._to_act:
+            self._check_seat(seat)
+            return []
+        c = self._legal
+        if c is None or c[0] != seat:
+            ids = self._legal_ids(seat)
+            self._legal = (seat, ids)
+        else:
+            ids = c[1]
+        return ids.copy()
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """Apply ``seat``'s action (an Action or its text). Raises UnknownAction for text that
+        does not parse and IllegalAction for anything the rules or the turn do not allow;
+        the state is unchanged after either."""
+        table = self.game.table
+        if action.__class__ is not Action:
+            if isinstance(action, str):
+                action = table.parse(action)
+            elif not isinstance(action, Action):
+                raise UnknownAction(
+                    f"expected an Action or action text, not {type(action).__name__}"
+                )
+        aid = table.ids.get(action)
+        if aid is None:
+            raise IllegalAction(f"{action} is not an action of {self.game.spec.name}")
+        self._apply_id(seat, aid)
+
+    def apply_id(self, seat: int, aid: int) -> None:
+        """Apply an action given by its id (for RL and search); checked like ``apply``."""
+        self.game.table.from_id(aid)
+        self._apply_id(seat, aid)
+
+    def _apply_id(self, seat: int, aid: int) -> None:
+        if seat.__class__ is not int or seat not in self._to_act:
+            self._refuse_seat(seat)
+        c = self._legal
+        ids = c[1] if c is not None and c[0] == seat else self._legal_ids(seat)
+        if aid not in ids:
+            self._refuse_action(seat, aid, ids)
+        self._legal = None
+        self._hist = (self._hist, seat, aid)
+        self._move += 1
+        self._step(seat, aid)
+
+    def default_action(self, seat: int) -> Action | None:
+        """The answer applied for ``seat`` when it lets an offer or reaction window time
+        out (pass, decline); None when ``seat`` is not being asked in a window."""
+        if self._window_default >= 0 and seat in self._to_act:
+            return self.game.table.actions[self._window_default]
+        return None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
+        self._check_seat(seat, spectator=True)
+        v: dict[str, Any] = {
+            "game": self.game.spec.id,
+            "players": self.game.players,
+            "seat": seat,
+            "phase": self.phase,
+            "move": self._move,
+            "to_act": list(self._to_act),
+            "over": self._result is not None,
+        }
+        ch = self._choices
+        if ch is not None:
+            v["choosing"] = [s for s, c in enumerate(ch) if c != NOT_TAKING_PART]
+            if seat is not None and ch[seat] is not None and ch[seat] != NOT_TAKING_PART:
+                v["my_choice"] = str(self.game.table.actions[ch[seat]])  # type: ignore[index]
+        if self._window_default >= 0:
+            v["window"] = {
+                "next": list(self._window),
+                "default": str(self.game.table.actions[self._window_default]),
+            }
+        if self._result is not None:
+            v["result"] = self._result.to_dict()
+        self._view(seat, v)
+        return v
+
+    def events_since(self, n: int, seat: int | None) -> list[dict[str, Any]]:
+        """Events numbered ``n`` and later, as ``seat`` may see them (None: a spectator).
+        Each carries its number as ``seq``; ``event_count`` is the next number."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"events_since needs an event number >= 0, not {n!r}")
+        self._check_seat(seat, spectator=True)
+        nodes: list[EventNode] = []
+        node = self._ev
+        i = self._nev
+        while node is not None and i > n:
+            nodes.append(node)
+            node = node[0]
+            i -= 1
+        nodes.reverse()
+        specs = self.game.event_specs
+        out = []
+        for seq, (_, kind, values, audience) in enumerate(nodes, start=i):
+            d = event_dict(specs, seq, kind, values, audience, seat)
+            if d is not None:
+                out.append(d)
+        return out
+
+    @property
+    def record(self) -> Record:
+        """Game id, rules version, players, options, seed and actions: replays this state."""
+        if self.seed is None:
+            raise DragonlairError("this state was sampled from a view and has no record")
+        return Record(
+            game=self.game.spec.id,
+            rules_version=self.game.spec.rules_version,
+            players=self.game.players,
+            options=dict(self.game.options),
+            seed=self.seed,
+            actions=tuple(self._action_texts()),
+        )
+
+    def to_json(self) -> str:
+        """The whole state as JSON; ``dragonlair.load`` gives it back exactly."""
+        g = self.game
+        doc = {
+            "format": STATE_FORMAT,
+            "game": g.spec.id,
+            "rules_version": g.spec.rules_version,
+            "players": g.players,
+            "options": dict(g.options),
+            "seed": self.seed,
+            "actions": [[s, a] for s, a in self._action_texts()],
+            "state": self._snapshot(),
+        }
+        return json.dumps(doc, separators=(",", ":"))
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game.spec.id} move={self._move} "
+            f"phase={self.phase!r} to_act={self._to_act}>"
+        )
+
+    # ------------------------------------------------------------------ helpers for games
+
+    def _randbelow(self, n: int) -> int:
+        """A uniform integer in range(n) from the state's own generator."""
+        s = (self._rng + GOLDEN) & MASK64
+        self._rng = s
+        return (mix64(s) * n) >> 64
+
+    def _shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates with the state's own generator."""
+        s = self._rng
+        for i in range(len(items) - 1, 0, -1):
+            s = (s + GOLDEN) & MASK64
+            j = (mix64(s) * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+        self._rng = s
+
+    def _emit(
+        self, kind: str, values: tuple[EventValue, ...], audience: tuple[int, ...] | None = None
+    ) -> None:
+        self._ev = (self._ev, kind, values, audience)
+        self._nev += 1
+
+    def _open_choice(self, seats: Sequence[int]) -> None:
+        """Ask ``seats`` for a simultaneous secret choice."""
+        n = self.game.players
+        ch: list[int | None] = [NOT_TAKING_PART] * n
+        for s in seats:
+            ch[s] = None
+        self._choices = ch
+        self._to_act = tuple(seats)
+
+    def _collect(self, seat: int, aid: int) -> bool:
+        """Store ``seat``'s choice; True when every asked seat has chosen."""
+        self._choices[seat] = aid  # type: ignore[index]
+        self._to_act = tuple([s for s in self._to_act if s != seat])
+        return not self._to_act
+
+    def _close_choice(self) -> list[int | None]:
+        """The choices by seat (-1 for seats not asked); ends the simultaneous choice."""
+        ch = self._choices
+        assert ch is not None
+        self._choices = None
+        return ch
+
+    def _open_window(self, seats: Sequence[int], default_aid: int) -> bool:
+        """Ask ``seats`` one at a time; False (and nothing changes) if there are none."""
+        if not seats:
+            return False
+        self._to_act = (seats[0],)
+        self._window = tuple(seats[1:])
+        self._window_default = default_aid
+        return True
+
+    def _window_next(self) -> bool:
+        """After a pass: ask the next seat and return True, or close the window and
+        return False when nobody is left to ask."""
+        w = self._window
+        if not w:
+            self._window_default = -1
+            return False
+        self._to_act = (w[0],)
+        self._window = w[1:]
+        return True
+
+    def _close_window(self) -> None:
+        self._window = ()
+        self._window_default = -1
+
+    def _finish(self, result: Result) -> None:
+        self._result = result
+        self._to_act = ()
+        self._choices = None
+        self._close_window()
+        self.phase = "over"
+
+    # ------------------------------------------------------------------ errors
+
+    def _check_seat(self, seat: object, spectator: bool = False) -> None:
+        if spectator and seat is None:
+            return
+        n = self.game.players
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            extra = ", or None for a spectator" if spectator else ""
+            raise BadSeat(f"seat {seat!r} is not at this table: expected 0..{n - 1}{extra}")
+
+    def _refuse_seat(self, seat: object) -> NoReturn:
+        self._check_seat(seat)
+        if self._result is not None:
+            raise IllegalAction(f"the game is over; seat {seat} cannot act")
+        waiting = ", ".join(map(str, self._to_act))
+        raise IllegalAction(
+            f"seat {seat} is not asked to act now ({self.phase}); waiting for seat {waiting}"
+        )
+
+    def _refuse_action(self, seat: int, aid: int, ids: list[int]) -> NoReturn:
+        actions = self.game.table.actions
+        legal = [str(actions[i]) for i in ids]
+        shown = ", ".join(legal[:12]) + (f" and {len(legal) - 12} more" if len(legal) > 12 else "")
+        raise IllegalAction(
+            f"{actions[aid]} is not legal for seat {seat} now ({self.phase}); legal: {shown}"
+        )
+
+    # ------------------------------------------------------------------ snapshots
+
+    @classmethod
+    def _all_slots(cls) -> tuple[str, ...]:
+        found = State._slot_cache.get(cls)
+        if found is None:
+            names: list[str] = []
+            for klass in reversed(cls.__mro__):
+                for name in klass.__dict__.get("__slots__", ()):
+                    if name not in names and name not in State._TRANSIENT:
+                        names.append(name)
+            found = tuple(names)
+            State._slot_cache[cls] = found
+        return found
+
+    @classmethod
+    def _game_slots(cls) -> tuple[str, ...]:
+        return tuple(n for n in cls._all_slots() if n not in State.__slots__)
+
+    def _action_texts(self) -> list[tuple[int, str]]:
+        out = []
+        node = self._hist
+        actions = self.game.table.actions
+        while node is not None:
+            out.append((node[1], str(actions[node[2]])))
+            node = node[0]
+        out.reverse()
+        return out
+
+    def _snapshot(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self._all_slots():
+            value = getattr(self, name)
+            if name == "_ev":
+                events = []
+                node = value
+                while node is not None:
+                    events.append([node[1], _encode(node[2]), _encode(node[3])])
+                    node = node[0]
+                events.reverse()
+                out[name] = events
+            else:
+                out[name] = _encode(value)
+        return out
+
+    @classmethod
+    def _restore(cls, game: Game, snap: object, actions: Sequence[tuple[int, str]]) -> Self:
+        if not isinstance(snap, dict):
+            raise BadRecord("saved state has no 'state' object")
+        s = cls.__new__(cls)
+        s.game = game
+        s._legal = None
+        for name in cls._all_slots():
+            if name not in snap:
+                raise BadRecord(f"saved state lacks the field {name!r}")
+            raw = snap[name]
+            if name == "_ev":
+                node: EventNode | None = None
+                if not isinstance(raw, list):
+                    raise BadRecord("saved state's events should be a list")
+                for item in raw:
+                    if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)):
+                        raise BadRecord(f"malformed saved event {item!r}")
+                    if item[0] not in game.event_specs:
+                        raise BadRecord(f"unknown event kind {item[0]!r} in saved state")
+                    node = (node, item[0], _decode(item[1]), _decode(item[2]))
+                s._ev = node
+            else:
+                setattr(s, name, _decode(raw))
+        extra = set(snap) - set(cls._all_slots())
+        if extra:
+            raise BadRecord(f"saved state has unknown fields {sorted(extra)}")
+        hist: HistoryNode | None = None
+        for i, (seat, text) in enumerate(actions):
+            try:
+                aid = game.table.ids[game.table.parse(text)]
+            except UnknownAction as e:
+                raise BadRecord(f"saved action {i}: {e}") from None
+            hist = (hist, seat, aid)
+        s._hist = hist
+        return s
+
+
+def _encode(v: Any) -> Any:
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, list):
+        return [_encode(x) for x in v]
+    if isinstance(v, tuple):
+        return {"t": [_encode(x) for x in v]}
+    if isinstance(v, dict):
+        return {"d": [[_encode(k), _encode(x)] for k, x in v.items()]}
+    if isinstance(v, Result):
+        return {"r": v.to_dict()}
+    raise TypeError(f"state fields must be plain data, not {type(v).__name__}")
+
+
+def _decode(v: Any) -> Any:
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, list):
+        return [_decode(x) for x in v]
+    if isinstance(v, dict) and len(v) == 1:
+        ((tag, inner),) = v.items()
+        try:
+            if tag == "t":
+                return tuple(_decode(x) for x in inner)
+            if tag == "d":
+                return {_decode(k): _decode(x) for k, x in inner}
+            if tag == "r":
+                return Result.from_dict(inner)
+        except (TypeError, ValueError, KeyError) as e:
+            raise BadRecord(f"malformed saved value {v!r}: {e}") from None
+    raise BadRecord(f"malformed saved value {v!r}")

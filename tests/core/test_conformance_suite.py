@@ -1,0 +1,132 @@
+"""The conformance suite passes the example game and catches deliberately broken copies."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from example_game import PebbleAuction, PebbleState
+
+from dragonlair.core import Game, register, unregister
+from dragonlair.core.conformance import ConformanceError, check_game
+
+
+def test_example_game_conforms() -> None:
+    report = check_game("pebble-auction", games=4, options=({}, {"start_points": 0}))
+    assert report.games == 3 * 4 * 2
+    assert report.leak_samples > 100
+
+
+def _broken(name: str, state_cls: type[PebbleState]) -> type[Game]:
+    from dataclasses import replace
+
+    cls = type(
+        f"Broken{name}",
+        (PebbleAuction,),
+        {
+            "spec": replace(PebbleAuction.spec, id=f"pebble-{name}"),
+            "state_class": state_cls,
+        },
+    )
+    return cls
+
+
+class LeakyViewState(PebbleState):
+    """Shows every hand to everyone."""
+
+    __slots__ = ()
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        super()._view(seat, out)
+        out["all_hands"] = [list(h) for h in self.hands]
+
+
+class GlobalShuffleState(PebbleState):
+    """Shuffles with the global random generator."""
+
+    __slots__ = ()
+
+    def _shuffle(self, items: list[Any]) -> None:
+        random.shuffle(items)
+
+
+class AcceptsIllegalState(PebbleState):
+    """A "fast path" apply that skips the legality check."""
+
+    __slots__ = ()
+
+    def apply(self, seat: int, action: Any) -> None:
+        table = self.game.table
+        if isinstance(action, str):
+            action = table.parse(action)
+        aid = table.ids[action]
+        if seat not in self.to_act or aid not in self._legal_ids(seat):
+            # forgets to refuse: plays the first legal action instead
+            aid = self._legal_ids(self.to_act[0])[0]
+            seat = self.to_act[0]
+        self._legal = None
+        self._hist = (self._hist, seat, aid)
+        self._move += 1
+        self._step(seat, aid)
+
+
+class SharedCloneState(PebbleState):
+    """A clone that shares the points list with its original."""
+
+    __slots__ = ()
+
+    def clone(self) -> PebbleState:
+        n = super().clone()
+        n.points = self.points
+        return n
+
+
+class HiddenChoiceLeakState(PebbleState):
+    """Shows other seats' sealed bids before the reveal."""
+
+    __slots__ = ()
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        super()._view(seat, out)
+        out["sealed"] = [c for c in (self._choices or [])]
+
+
+@pytest.mark.parametrize(
+    ("name", "state_cls", "message"),
+    [
+        ("leaky", LeakyViewState, "leak: seat"),
+        ("global-shuffle", GlobalShuffleState, "global random"),
+        ("accepts-illegal", AcceptsIllegalState, "was accepted"),
+        ("shared-clone", SharedCloneState, "changed the original"),
+        ("sealed-leak", HiddenChoiceLeakState, "leak: seat"),
+    ],
+)
+def test_suite_catches_broken_copies(name: str, state_cls: type[PebbleState], message: str) -> None:
+    cls = _broken(name, state_cls)
+    register(cls)
+    try:
+        with pytest.raises(ConformanceError, match=message):
+            check_game(cls.spec.id, games=3)
+    finally:
+        unregister(cls.spec.id)
+
+
+class NeverEndsState(PebbleState):
+    """Forgets to end: bids are returned to hand, so rounds go on for ever."""
+
+    __slots__ = ()
+
+    def _reveal(self, choices: list[int | None]) -> None:
+        self._to_act = ()
+        self._start_round()
+
+
+def test_suite_catches_a_game_that_does_not_end() -> None:
+    cls = _broken("never-ends", NeverEndsState)
+    register(cls)
+    try:
+        with pytest.raises(ConformanceError, match="max_length|does not end"):
+            check_game(cls.spec.id, games=1, players=[2])
+    finally:
+        unregister(cls.spec.id)

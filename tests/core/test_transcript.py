@@ -1,0 +1,22 @@
+"""Golden transcripts of the example game: behaviour changes show up as a diff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dragonlair.core.transcript import regenerate
+
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.name for p in GOLDEN])
+def test_golden_transcript(path: Path) -> None:
+    assert regenerate(path) == path.read_text(), (
+        f"{path.name} changed; if intended, run python scripts/regen_golden.py and review"
+    )
+
+
+def test_there_are_golden_transcripts() -> None:
+    assert len(GOLDEN) >= 2
