@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 comma := ,
-EXTRAS ?= dev
+EXTRAS ?= dev,web,rl,sim
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: play test lint typecheck bench bench-quick clean venv

@@ -1,17 +1,16 @@
 """The ``dragonlair`` command.
 
-Built with Typer: the commands are typed Python functions, so ``--help`` on every command
+Built with Typer: each command is a typed Python function, so ``--help`` on every command
 and clear errors for bad arguments come from the signatures, and Rich draws the output.
+Each command lives in its own module here and is added to the app by ``register``.
 """
 
 from __future__ import annotations
 
-import json
+import importlib
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 import dragonlair
 
@@ -20,8 +19,12 @@ app = typer.Typer(
     help="Four tabletop games: play them, simulate them, study them.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
 )
-console = Console()
+
+# The command modules, in the order --help lists them. A module may be absent from a
+# minimal installation; each one defines register(app).
+COMMANDS = ("games", "play", "watch", "replay", "simulate", "tournament", "serve", "bench")
 
 
 def _version(value: bool) -> None:
@@ -39,24 +42,14 @@ def root(
     """Four tabletop games: play them, simulate them, study them."""
 
 
-@app.command()
-def games(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the specs as JSON.")] = False,
-) -> None:
-    """List the games with their player counts and options."""
-    specs = [dragonlair.spec(g) for g in dragonlair.games()]
-    if as_json:
-        print(json.dumps([s.to_dict() for s in specs], indent=2))
-        return
-    table = Table(title="dragonlair games")
-    table.add_column("id", style="bold cyan")
-    table.add_column("name")
-    table.add_column("players", justify="center")
-    table.add_column("options")
-    for s in specs:
-        opts = ", ".join(f"{o.name}={o.default}" for o in s.options) or "-"
-        table.add_row(s.id, s.name, f"{s.min_players}-{s.max_players}", opts)
-    console.print(table)
+for _name in COMMANDS:
+    try:
+        _module = importlib.import_module(f"{__name__}.{_name}")
+    except ModuleNotFoundError as _e:
+        if _e.name != f"{__name__}.{_name}":
+            raise
+        continue
+    _module.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,292 @@
+"""The speed benchmark behind ``dragonlair bench`` and ``make bench``.
+
+For each game and player count it measures, through the public surface only:
+
+- random playouts: games/s and decisions/s, where a decision is one applied player
+  action and the loop asks ``to_act``, asks ``legal_actions``, picks with its own seeded
+  generator and applies;
+- clones/s of a mid-game state;
+- bytes per state (everything a mid-game state holds that its game object does not) and
+  bytes per clone (what a clone adds on top of the state it was cloned from).
+
+When OpenSpiel is installed it runs the same loop, in the same process, on OpenSpiel's
+C++ ``hearts`` and Python ``python_liars_poker`` (chance outcomes sampled by their
+probabilities, counted as steps but not as decisions), so the ratios printed compare like
+with like on whatever machine runs it. Every figure is the median of several repetitions
+of a fixed wall-time slice.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .core import State, games, make
+from .core.game import Game
+
+
+@dataclass
+class Measure:
+    """One benchmark line: a game (ours or a reference) at a player count."""
+
+    name: str
+    players: int
+    games_per_s: float = 0.0
+    decisions_per_s: float = 0.0
+    steps_per_s: float = 0.0
+    decisions_per_game: float = 0.0
+    clones_per_s: float = 0.0
+    state_bytes: int = 0
+    clone_bytes: int = 0
+    ratio_hearts: float | None = None
+    clone_ratio_hearts: float | None = None
+    ratio_liars_poker: float | None = None
+    reference: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Settings:
+    """How long to measure: ``slice_s`` of wall time per repetition, ``reps`` repetitions."""
+
+    slice_s: float = 1.0
+    reps: int = 5
+    seed: int = 0
+    games: list[str] | None = None
+    players: list[int] | None = None
+    references: bool = True
+
+    @classmethod
+    def quick(cls) -> Settings:
+        return cls(slice_s=0.25, reps=3)
+
+
+@dataclass
+class Report:
+    measures: list[Measure] = field(default_factory=list)
+    python: str = sys.version.split()[0]
+    openspiel: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "python": self.python,
+            "openspiel": self.openspiel,
+            "measures": [m.to_dict() for m in self.measures],
+        }
+
+
+def _median_rate(
+    run: Callable[[float], tuple[int, int, int, float]], s: Settings
+) -> tuple[float, float, float, float]:
+    """Median games/s, decisions/s, steps/s over ``s.reps`` slices, and decisions/game."""
+    g_rates, d_rates, st_rates, per_game = [], [], [], []
+    for _ in range(s.reps):
+        n_games, decisions, steps, elapsed = run(s.slice_s)
+        g_rates.append(n_games / elapsed)
+        d_rates.append(decisions / elapsed)
+        st_rates.append(steps / elapsed)
+        per_game.append(decisions / max(1, n_games))
+    return (
+        statistics.median(g_rates),
+        statistics.median(d_rates),
+        statistics.median(st_rates),
+        statistics.median(per_game),
+    )
+
+
+def playout(game: Game, seed: int) -> Callable[[float], tuple[int, int, int, float]]:
+    """The random-playout loop on one of our games, run for about ``seconds``."""
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        rng = random.Random(seed)
+        choice = rng.choice
+        n_games = decisions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        i = seed
+        while True:
+            s = game.new_game(seed=i)
+            i += 1
+            while not s.is_over:
+                to_act = s.to_act
+                seat = to_act[0] if len(to_act) == 1 else choice(to_act)
+                legal = s.legal_actions(seat)
+                s.apply(seat, choice(legal))
+                decisions += 1
+            n_games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return n_games, decisions, decisions, now - start
+
+    return run
+
+
+def mid_game_state(game: Game, seed: int) -> State:
+    """A state about halfway through a seeded random game."""
+    rng = random.Random(seed)
+    full = game.new_game(seed=seed)
+    length = 0
+    while not full.is_over:
+        seat = rng.choice(full.to_act)
+        full.apply(seat, rng.choice(full.legal_actions(seat)))
+        length += 1
+    rng = random.Random(seed)
+    s = game.new_game(seed=seed)
+    for _ in range(length // 2):
+        seat = rng.choice(s.to_act)
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+    return s
+
+
+def clone_rate(clone: Callable[[], object], s: Settings) -> float:
+    rates = []
+    for _ in range(s.reps):
+        n = 0
+        start = time.perf_counter()
+        deadline = start + s.slice_s / 2
+        while True:
+            for _ in range(1000):
+                clone()
+            n += 1000
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+        rates.append(n / (now - start))
+    return statistics.median(rates)
+
+
+def deep_size(root: object, exclude: set[int]) -> int:
+    """Bytes of every object reachable from ``root`` except those in ``exclude`` (whose
+    ids are added to ``exclude`` as they are counted, so shared objects count once)."""
+    total = 0
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in exclude:
+            continue
+        exclude.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack.extend(obj)
+        elif not isinstance(obj, int | float | str | bytes | bool | type(None)):
+            for klass in type(obj).__mro__:
+                for name in klass.__dict__.get("__slots__", ()):
+                    if hasattr(obj, name):
+                        stack.append(getattr(obj, name))
+            if hasattr(obj, "__dict__"):
+                stack.append(obj.__dict__)
+    return total
+
+
+def _reachable(root: object) -> set[int]:
+    seen: set[int] = set()
+    deep_size(root, seen)
+    return seen
+
+
+def measure_game(game_id: str, players: int, s: Settings) -> Measure:
+    game = make(game_id, players=players)
+    m = Measure(game_id, players)
+    m.games_per_s, m.decisions_per_s, m.steps_per_s, m.decisions_per_game = _median_rate(
+        playout(game, s.seed), s
+    )
+    mid = mid_game_state(game, s.seed + 1)
+    m.clones_per_s = clone_rate(mid.clone, s)
+    shared = _reachable(game)
+    m.state_bytes = deep_size(mid, set(shared))
+    in_state = _reachable(mid) | shared
+    m.clone_bytes = deep_size(mid.clone(), in_state)
+    return m
+
+
+def openspiel_version() -> str | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return str(getattr(pyspiel, "__version__", "installed"))
+
+
+def measure_openspiel(name: str, s: Settings) -> Measure:
+    """The same loop on an OpenSpiel game: chance outcomes sampled by probability."""
+    import pyspiel
+
+    if name.startswith("python_"):
+        import open_spiel.python.games  # noqa: F401  (registers the Python games)
+
+    game = pyspiel.load_game(name)
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        rng = random.Random(s.seed)
+        choice, choices = rng.choice, rng.choices
+        n_games = decisions = steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            st = game.new_initial_state()
+            while not st.is_terminal():
+                if st.is_chance_node():
+                    acts, probs = zip(*st.chance_outcomes(), strict=True)
+                    st.apply_action(choices(acts, probs)[0])
+                else:
+                    st.apply_action(choice(st.legal_actions(st.current_player())))
+                    decisions += 1
+                steps += 1
+            n_games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return n_games, decisions, steps, now - start
+
+    m = Measure(name, game.num_players(), reference=True)
+    m.games_per_s, m.decisions_per_s, m.steps_per_s, m.decisions_per_game = _median_rate(run, s)
+    st = game.new_initial_state()
+    rng = random.Random(s.seed)
+    for _ in range(int(m.decisions_per_game) // 2 + 60):
+        if st.is_terminal():
+            break
+        if st.is_chance_node():
+            acts, probs = zip(*st.chance_outcomes(), strict=True)
+            st.apply_action(rng.choices(acts, probs)[0])
+        else:
+            st.apply_action(rng.choice(st.legal_actions(st.current_player())))
+    m.clones_per_s = clone_rate(st.clone, s)
+    return m
+
+
+def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
+    """Measure every selected game and player count, and the references when available."""
+    report = Report(openspiel=openspiel_version() if s.references else None)
+    refs: dict[str, Measure] = {}
+    if report.openspiel is not None:
+        for name in ("hearts", "python_liars_poker"):
+            if progress:
+                progress(name)
+            refs[name] = measure_openspiel(name, s)
+    for game_id in s.games or games():
+        spec = make(game_id).spec
+        counts: Iterable[int] = s.players or range(spec.min_players, spec.max_players + 1)
+        for n in counts:
+            if not spec.min_players <= n <= spec.max_players:
+                continue
+            if progress:
+                progress(f"{game_id} {n}p")
+            m = measure_game(game_id, n, s)
+            if "hearts" in refs:
+                h = refs["hearts"]
+                m.ratio_hearts = m.decisions_per_s / h.decisions_per_s
+                m.clone_ratio_hearts = m.clones_per_s / h.clones_per_s
+            if "python_liars_poker" in refs:
+                m.ratio_liars_poker = m.decisions_per_s / refs["python_liars_poker"].decisions_per_s
+            report.measures.append(m)
+    report.measures.extend(refs.values())
+    return report

@@ -1,0 +1,102 @@
+"""``dragonlair bench``: how fast the engines run, next to OpenSpiel in the same process."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .. import bench as benchmark
+from ..core import games as game_ids
+
+
+def bench(
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Short slices, fewer repetitions.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    game: Annotated[
+        list[str] | None, typer.Option("--game", "-g", help="Only this game (repeatable).")
+    ] = None,
+    players: Annotated[
+        list[int] | None,
+        typer.Option("--players", "-p", help="Only this player count (repeatable)."),
+    ] = None,
+    reps: Annotated[
+        int | None, typer.Option(min=1, help="Repetitions per figure (median).")
+    ] = None,
+    slice_s: Annotated[
+        float | None, typer.Option("--slice", min=0.01, help="Seconds per repetition.")
+    ] = None,
+    references: Annotated[
+        bool, typer.Option(help="Also measure OpenSpiel's hearts and liar's poker if installed.")
+    ] = True,
+) -> None:
+    """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
+    and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
+    liar's poker, and our ratio to each."""
+    for g in game or []:
+        if g not in game_ids():
+            raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
+    s = benchmark.Settings.quick() if quick else benchmark.Settings()
+    if reps is not None:
+        s.reps = reps
+    if slice_s is not None:
+        s.slice_s = slice_s
+    s.games = game or None
+    s.players = players or None
+    s.references = references
+    err = Console(stderr=True)
+    report = benchmark.run(
+        s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
+    )
+    if as_json:
+        print(json.dumps(report.to_dict(), indent=2))
+        return
+    table = Table(
+        title=f"dragonlair bench (Python {report.python}, "
+        f"OpenSpiel {report.openspiel or 'not installed'}; medians of {s.reps})"
+    )
+    for col in (
+        "game",
+        "players",
+        "games/s",
+        "decisions/s",
+        "decisions/game",
+        "clones/s",
+        "bytes/state",
+        "bytes/clone",
+        "× hearts",
+        "clone × hearts",
+        "× liar's poker",
+    ):
+        table.add_column(col, justify="left" if col == "game" else "right")
+
+    def ratio(x: float | None) -> str:
+        return "-" if x is None else f"{x:.2f}"
+
+    for m in report.measures:
+        table.add_row(
+            f"[dim]{m.name}[/dim]" if m.reference else m.name,
+            str(m.players),
+            f"{m.games_per_s:,.0f}",
+            f"{m.decisions_per_s:,.0f}",
+            f"{m.decisions_per_game:.1f}",
+            f"{m.clones_per_s:,.0f}",
+            f"{m.state_bytes:,}" if not m.reference else "-",
+            f"{m.clone_bytes:,}" if not m.reference else "-",
+            ratio(m.ratio_hearts),
+            ratio(m.clone_ratio_hearts),
+            ratio(m.ratio_liars_poker),
+        )
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=150)
+    out.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(bench)
