@@ -1,0 +1,5 @@
+"""``python -m dragonlair`` is the ``dragonlair`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,150 @@
+"""``dragonlair play``: play a game at the terminal against bots, or hotseat with friends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+import dragonlair
+
+from ..bots import LEVELS, UnknownBot
+from ..core import DragonlairError
+from ..tui import PlaySession, SeatConfig, load_save
+from .options import parse_options
+
+
+def _menu(console: Console) -> tuple[str, int]:
+    ids = dragonlair.games()
+    if not ids:
+        raise typer.BadParameter("no games are installed")
+    for i, g in enumerate(ids, 1):
+        s = dragonlair.spec(g)
+        console.print(
+            f"  [bold cyan]{i})[/] {s.name} [dim]({s.min_players}-{s.max_players} "
+            f"players) {s.summary}[/dim]"
+        )
+    while True:
+        try:
+            text = console.input(f"Which game? [1-{len(ids)}]: ").strip()
+        except EOFError:
+            raise typer.Exit(1) from None
+        if text.isdigit() and 1 <= int(text) <= len(ids):
+            game = ids[int(text) - 1]
+            break
+        if text in ids:
+            game = text
+            break
+        console.print(f"[red]Type a number from 1 to {len(ids)}.[/red]")
+    spec = dragonlair.spec(game)
+    while True:
+        try:
+            text = console.input(
+                f"How many players? [{spec.min_players}-{spec.max_players}, "
+                f"Enter for {spec.default_players}]: "
+            ).strip()
+        except EOFError:
+            raise typer.Exit(1) from None
+        if not text:
+            return game, spec.default_players
+        if text.isdigit() and spec.min_players <= int(text) <= spec.max_players:
+            return game, int(text)
+        console.print(
+            f"[red]{spec.name} is for {spec.min_players} to {spec.max_players} players.[/red]"
+        )
+
+
+def play(
+    game: Annotated[
+        str | None, typer.Argument(help="Game id (see `dragonlair games`); a menu if omitted.")
+    ] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Player count.")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Comma-separated bot levels ({', '.join(LEVELS)}) for the bot seats, "
+            "in seat order; the last one fills any remaining bot seats."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the game (default: a fresh one).")
+    ] = None,
+    hotseat: Annotated[
+        bool, typer.Option(help="Several humans at one screen (every seat without a bot).")
+    ] = False,
+    seat: Annotated[int, typer.Option(min=0, help="Your seat when playing alone.")] = 0,
+    name: Annotated[
+        list[str] | None, typer.Option("--name", help="Player names in seat order (repeatable).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Save to this file after every move (and on `save`).")
+    ] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+    fast: Annotated[bool, typer.Option(help="Do not pause after bots' moves.")] = False,
+    delay: Annotated[float, typer.Option(min=0, help="Seconds to pause after a bot's move.")] = 0.8,
+) -> None:
+    """Play a game at the terminal: against bots, or hotseat with friends."""
+    console = Console(highlight=False)
+    try:
+        if resume is not None:
+            if game is not None:
+                raise typer.BadParameter("give either a game or --resume, not both")
+            state, seats = load_save(resume)
+        else:
+            if game is None:
+                game, menu_players = _menu(console)
+                players = players or menu_players
+            g = dragonlair.make(game, players=players, options=parse_options(option))
+            seats = _seats(g.players, bots, hotseat, seat, name or [])
+            state = g.new_game(seed=seed)
+        session = PlaySession(
+            state, seats, console=console, delay=0.0 if fast else delay, save_path=save or resume
+        )
+    except (DragonlairError, UnknownBot) as e:
+        raise typer.BadParameter(str(e)) from None
+    raise typer.Exit(session.run())
+
+
+def _seats(
+    players: int, bots: str | None, hotseat: bool, me: int, names: list[str]
+) -> list[SeatConfig]:
+    levels = [b.strip() for b in (bots or "").split(",") if b.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    if hotseat:
+        humans = players - len(levels) if levels else players
+        if humans < 1:
+            raise DragonlairError(f"{len(levels)} bots leave no seat for a human")
+        human_seats = list(range(humans))
+    else:
+        if not 0 <= me < players:
+            raise DragonlairError(f"seat {me} is not at a table of {players}: use 0..{players - 1}")
+        human_seats = [me]
+        levels = levels or ["heuristic"]
+    if len(names) > players:
+        raise DragonlairError(f"{len(names)} names for {players} players")
+    bot_seats = [s for s in range(players) if s not in human_seats]
+    if len(levels) > len(bot_seats):
+        raise DragonlairError(f"{len(levels)} bots for {len(bot_seats)} bot seats")
+    levels = levels + [levels[-1]] * (len(bot_seats) - len(levels)) if levels else []
+    seats = []
+    for s in range(players):
+        if s in human_seats:
+            default = "You" if not hotseat else f"Player {s + 1}"
+            seats.append(SeatConfig(names[s] if s < len(names) else default))
+        else:
+            level = levels[bot_seats.index(s)]
+            seats.append(
+                SeatConfig(names[s] if s < len(names) else f"{level.title()} {s + 1}", level)
+            )
+    return seats
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(play)

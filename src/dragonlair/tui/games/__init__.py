@@ -1,0 +1,1 @@
+"""Board renderers, one module per game package: ``board(view, names) -> renderable``."""
