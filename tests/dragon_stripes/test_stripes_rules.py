@@ -390,6 +390,7 @@ def test_the_lair_pays_what_it_has_when_it_runs_short() -> None:
         7,
         1,
     )
+    assert s.game.event_text(short) == "the lair runs short: it pays 1 of the 7 gems for stripe 7"
     assert all(s.view(seat)["lair_empty"] for seat in [*range(6), None])
     act(s, 0, "draw")  # nothing left to pay
     assert (s.knight, s.pot, s.lair) == (8, 5, 0)
