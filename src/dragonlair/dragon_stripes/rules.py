@@ -137,6 +137,15 @@ class DragonStripesState(State):
         however many times the knight changed hands."""
         self._start_turn((self.starter + 1) % self.game.players)
 
+    def reward_multiplier(self) -> int:
+        """Stripes give their gems once, twice from the second Danger on."""
+        return 2 if self.dangers >= 2 else 1
+
+    def penalty_divisor(self) -> int:
+        """A Stop costs 1/4 of the holder's gems, 1/2 from the second Danger on (that
+        Danger included)."""
+        return 2 if self.dangers >= 2 else 4
+
     # ------------------------------------------------------------------ actions
 
     def _legal_ids(self, seat: int) -> list[int]:
@@ -181,7 +190,7 @@ class DragonStripesState(State):
         if knight > g.last_stripe:
             self._reach_head(seat, steps)
             return
-        shown = g.stripes[knight] * (2 if self.dangers >= 2 else 1)
+        shown = g.stripes[knight] * self.reward_multiplier()
         lair = self.lair
         gained = shown if shown <= lair else lair
         self.lair = lair - gained
@@ -197,17 +206,17 @@ class DragonStripesState(State):
         """A Stop, or the first or second Danger: the pot returns to the lair, the holder
         pays 1/4 of their gems (1/2 from the second Danger on), rounded down, into the
         lair, and the turn ends."""
-        half = self.dangers >= 2
-        fine = self.gems[seat] // (2 if half else 4)
+        divisor = self.penalty_divisor()
+        fine = self.gems[seat] // divisor
         self.gems[seat] -= fine
         self.lair += self.pot + fine
         self.pot = 0
         self.penalties[seat] += 1
-        if half:
+        if divisor == 2:
             self.half_penalties[seat] += 1
         self.lair_empty = False  # gems went in, how many is not public
         audience = None if self.game.open_holdings else (seat,)
-        self._emit("penalty", (seat, fine, "1/2" if half else "1/4"), audience)
+        self._emit("penalty", (seat, fine, f"1/{divisor}"), audience)
         self._next_turn()
 
     def _hold(self, seat: int) -> None:

@@ -68,8 +68,8 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
     out["must_draw"] = st.must_draw
     out["dangers"] = st.dangers
     out["dragon"] = DRAGON_PHASES[st.dangers]
-    out["reward_multiplier"] = 2 if st.dangers >= 2 else 1
-    out["penalty"] = "1/2" if st.dangers >= 2 else "1/4"
+    out["reward_multiplier"] = st.reward_multiplier()
+    out["penalty"] = f"1/{st.penalty_divisor()}"
     out["drawn"] = [card_name(c) for c in deck[:top]]
     out["deck_size"] = len(deck) - top
     left = deck[top:]
