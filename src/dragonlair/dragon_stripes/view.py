@@ -97,7 +97,6 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     """The hidden-state sampler: set every field of ``st`` from the view ``v``, redrawing
     what its seat cannot see with ``rng``."""
     g = st.game
-    n = g.players
     seat: int | None = v["seat"]
     st.knight = v["knight"]
     st.pot = v["pot"]
@@ -133,7 +132,6 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     else:
         st.gems = _sample_gems(st, seat, v.get("gems"), rng)
     st.lair = g.total_gems - st.pot - sum(st.gems)
-    assert n == len(st.gems)
 
 
 def _sample_gems(st: DragonStripesState, seat: int | None, mine: int | None, rng: Any) -> list[int]:
