@@ -1,0 +1,174 @@
+"""What each seat may know in Dragon Stripes, and the hidden-state sampler.
+
+What is public: the knight, the pot and its takeover price, whose turn and who holds the
+knight, the dragon's phase, every card drawn so far (so the make-up of the rest of the
+deck), and every payment made in the open: pots banked, takeover prices paid and received,
+and that a penalty was paid (with its fraction, 1/4 or 1/2). A penalty is paid into the
+lair from behind the player's screen, so its amount is the payer's secret; the lair's
+total is not shown either, only that it has run dry (when a stripe could not be paid in
+full, until gems next go into it).
+
+What is secret: each seat's own total of gems (shown only to that seat) and the order of
+the undrawn cards. With the ``open_holdings`` option every total is public.
+
+The sampler keeps everything public, then redraws the order of the undrawn cards and each
+other seat's gems within what its public ledger allows (:func:`holding_bounds`), such that
+all the gems still add up (the pot and the viewer's own gems are known; the lair takes
+the rest, and is exactly empty when the view says it is).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import DRAGON_PHASES, card_name
+
+if TYPE_CHECKING:
+    from .rules import DragonStripesState
+
+
+def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:
+    """The least and most gems a seat can hold, from its public ledger: ``start`` gems,
+    ``income`` received in the open (banked pots, takeover prices), ``paid`` in the open
+    (takeover prices), and ``quarter`` penalties of 1/4 then ``half`` penalties of 1/2
+    (every 1/4 penalty comes before the second Danger, every 1/2 one from it on).
+
+    A penalty keeps ceil(3g/4) (or ceil(g/2)) of g gems, which never gains by taking
+    income earlier or paying later. So the fewest gems come from taking all income
+    before the penalties and paying after them, and the most from paying first and
+    taking all income after them; without penalties the holding is exact."""
+    whole = start + income - paid
+    if quarter == 0 and half == 0:
+        return whole, whole
+    low = _after_penalties(start + income, quarter, half) - paid
+    high = income + _after_penalties(max(0, start - paid), quarter, half)
+    return max(0, low), min(whole, high)
+
+
+def _after_penalties(gems: int, quarter: int, half: int) -> int:
+    for _ in range(quarter):
+        gems -= gems // 4
+    for _ in range(half):
+        gems -= gems // 2
+    return gems
+
+
+def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` (None: a spectator) may know to ``out``."""
+    g = st.game
+    deck, top = st.deck, st.top
+    out["stripes"] = list(g.comp.stripes)
+    out["head"] = g.last_stripe + 1
+    out["knight"] = st.knight
+    out["pot"] = st.pot
+    out["price"] = g.prices[st.pot]
+    out["turn"] = st.turn
+    out["starter"] = st.starter
+    out["holder"] = st.holder
+    out["must_draw"] = st.must_draw
+    out["dangers"] = st.dangers
+    out["dragon"] = DRAGON_PHASES[st.dangers]
+    out["reward_multiplier"] = st.reward_multiplier()
+    out["penalty"] = f"1/{st.penalty_divisor()}"
+    out["drawn"] = [card_name(c) for c in deck[:top]]
+    out["deck_size"] = len(deck) - top
+    left = deck[top:]
+    out["deck_left"] = {card_name(c): left.count(c) for c in g.card_kinds}
+    out["lair_empty"] = st.lair_empty
+    out["start_gems"] = g.start_gems
+    out["total_gems"] = g.total_gems
+    out["ledger"] = [
+        {
+            "banked": st.banked[s],
+            "received": st.received[s],
+            "paid": st.paid[s],
+            "penalties": st.penalties[s],
+            "half_penalties": st.half_penalties[s],
+        }
+        for s in range(g.players)
+    ]
+    out["gems"] = None if seat is None else st.gems[seat]
+    if g.open_holdings:
+        out["all_gems"] = list(st.gems)
+        out["lair"] = st.lair
+
+
+def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
+    """The hidden-state sampler: set every field of ``st`` from the view ``v``, redrawing
+    what its seat cannot see with ``rng``."""
+    g = st.game
+    seat: int | None = v["seat"]
+    st.knight = v["knight"]
+    st.pot = v["pot"]
+    st.dangers = v["dangers"]
+    st.turn = v["turn"]
+    st.starter = v["starter"]
+    st.holder = v["holder"]
+    st.must_draw = v["must_draw"]
+    st.lair_empty = v["lair_empty"]
+    ledger = v["ledger"]
+    st.banked = [e["banked"] for e in ledger]
+    st.received = [e["received"] for e in ledger]
+    st.paid = [e["paid"] for e in ledger]
+    st.penalties = [e["penalties"] for e in ledger]
+    st.half_penalties = [e["half_penalties"] for e in ledger]
+
+    code = {card_name(c): c for c in g.card_kinds}
+    drawn = [code[name] for name in v["drawn"]]
+    rest = list(g.deck)
+    for c in drawn:
+        rest.remove(c)
+    for i in range(len(rest) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        rest[i], rest[j] = rest[j], rest[i]
+    st.deck = tuple(drawn + rest)
+    st.top = len(drawn)
+
+    result = v.get("result")
+    if result is not None:
+        st.gems = list(result["points"])
+    elif "all_gems" in v:
+        st.gems = list(v["all_gems"])
+    else:
+        st.gems = _sample_gems(st, seat, v.get("gems"), rng)
+    st.lair = g.total_gems - st.pot - sum(st.gems)
+
+
+def _sample_gems(st: DragonStripesState, seat: int | None, mine: int | None, rng: Any) -> list[int]:
+    """Every other seat's gems, uniform within its ledger's bounds, seat by seat in a
+    random order, keeping the total feasible: the others and the lair together hold
+    what the pot and the viewer do not, and the lair holds nothing if it is known empty."""
+    g = st.game
+    n = g.players
+    gems = [0] * n
+    room = g.total_gems - st.pot
+    if seat is not None and mine is not None:
+        gems[seat] = mine
+        room -= mine
+    bounds = {
+        s: holding_bounds(
+            g.start_gems,
+            st.banked[s] + st.received[s],
+            st.paid[s],
+            st.penalties[s] - st.half_penalties[s],
+            st.half_penalties[s],
+        )
+        for s in range(n)
+        if s != seat
+    }
+    order = list(bounds)
+    for i in range(len(order) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        order[i], order[j] = order[j], order[i]
+    rest_low = sum(lo for lo, _ in bounds.values())
+    rest_high = sum(hi for _, hi in bounds.values())
+    for s in order:
+        lo, hi = bounds[s]
+        rest_low -= lo
+        rest_high -= hi
+        most = min(hi, room - rest_low)
+        least = max(lo, room - rest_high) if st.lair_empty else lo
+        pick = least + rng.randrange(most - least + 1)
+        gems[s] = pick
+        room -= pick
+    return gems

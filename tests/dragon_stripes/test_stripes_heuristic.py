@@ -1,0 +1,74 @@
+"""The heuristic bot: legal moves only, from the view alone, and clearly better than random."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from stripes_helpers import act, new, set_pot, stack
+from stripes_winrate import win_share
+
+import dragonlair
+from dragonlair.dragon_stripes import Heuristic
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_the_heuristic_only_chooses_legal_actions(players: int) -> None:
+    game = dragonlair.make("dragon-stripes", players=players)
+    bot = Heuristic(game)
+    assert bot.level == "heuristic"
+    rng = random.Random(players)
+    for seed in range(15):
+        s = game.new_game(seed)
+        while not s.is_over:
+            seat = s.to_act[0]
+            legal = s.legal_actions(seat)
+            choice = bot.choose(s.view(seat), legal, rng)
+            assert choice in legal
+            s.apply(seat, choice)
+
+
+def test_the_heuristic_decides_from_the_view_alone() -> None:
+    s = new(open_holdings=True)
+    bot = Heuristic(s.game)
+    rng = random.Random(0)
+    stack(s, 4)
+    act(s, 0, "draw")
+    view = s.view(0)
+    sampled = s.game.sample_state(view, random.Random(1))
+    assert bot.choose(view, s.legal_actions(0), rng) == bot.choose(
+        sampled.view(0), sampled.legal_actions(0), rng
+    )
+
+
+def test_the_heuristic_pushes_on_with_a_small_pot_and_holds_a_big_one() -> None:
+    s = new()
+    bot = Heuristic(s.game)
+    rng = random.Random(0)
+    stack(s, 2)
+    act(s, 0, "draw")
+    assert str(bot.choose(s.view(0), s.legal_actions(0), rng)) == "draw"
+    set_pot(s, 60)
+    assert str(bot.choose(s.view(0), s.legal_actions(0), rng)) == "hold"
+
+
+def test_the_heuristic_takes_a_bargain_and_declines_a_dear_knight() -> None:
+    s = new()
+    bot = Heuristic(s.game)
+    rng = random.Random(0)
+    stack(s, 4, 4)
+    act(s, 0, "draw", "draw")
+    set_pot(s, 40)  # price 20 for 40 gems
+    act(s, 0, "hold")
+    assert str(bot.choose(s.view(1), s.legal_actions(1), rng)) == "take"
+    s2 = new()
+    stack(s2, 1)
+    act(s2, 0, "draw")
+    set_pot(s2, 41)  # price 40 for 41 gems
+    act(s2, 0, "hold")
+    assert str(bot.choose(s2.view(1), s2.legal_actions(1), rng)) == "decline"
+
+
+def test_one_heuristic_seat_wins_clearly_more_than_its_fair_share() -> None:
+    share = win_share(players=4, games=160, seed=2)
+    assert share > 0.35  # fair share 0.25; about 0.48 over 1000 games
