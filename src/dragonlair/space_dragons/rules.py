@@ -206,7 +206,7 @@ class SpaceDragonsState(State):
             self._start_round()
         else:
             self.phase = HIRE
-            self._open_choice(range(n))
+            self._open_choice(g.seats)
 
     # ------------------------------------------------------------------ moves
 
@@ -230,20 +230,19 @@ class SpaceDragonsState(State):
         n = self.game.players
         hands = self.hands
         picks = self.picks
-        kept = []
         for s in range(n):
             card = choices[s] - HIRE_BASE  # type: ignore[operator]
             h = hands[s]
             i = h.index(card)
-            kept.append(h[:i] + h[i + 1 :])
+            hands[s] = h[:i] + h[i + 1 :]
             picks[s] = (*picks[s], card)
         done = len(picks[0])
         if done < HAND:
-            self.hands = [kept[s - 1] for s in range(n)]  # seat s receives from its right
+            self.hands = hands[-1:] + hands[:-1]  # seat s receives what seat s - 1 kept
             self._emit("passed", (self.game.pass_texts[done - 1],))
             for s in range(n):
                 self._emit("received", (s, self.hands[s]), (s,))
-            self._open_choice(range(n))
+            self._open_choice(self.game.seats)
         else:
             self.hands = [tuple(sorted(p)) for p in picks]
             self.picks = [()] * n
@@ -334,7 +333,7 @@ class SpaceDragonsState(State):
         if g.variant:
             n = g.players
             hands = self.hands
-            self.hands = [hands[s - 1] for s in range(n)]
+            self.hands = hands[-1:] + hands[:-1]  # seat s receives the hand of seat s - 1
             self._emit("passed", (g.pass_texts[HAND + r],))
             for s in range(n):
                 self._emit("received", (s, self.hands[s]), (s,))
@@ -350,31 +349,32 @@ class SpaceDragonsState(State):
         t = g.tables
         n = g.players
         self._emit("set_aside", ())
-        packed = t.crew_packed
-        dragon_packed = t.dragon_packed
-        counts: list[list[int]] = [[], [], []]
+        crew_points = t.crew_points.__getitem__
+        dragon_points = t.dragon_points.__getitem__
+        crew_packed = t.crew_packed.__getitem__
+        dragon_packed = t.dragon_packed.__getitem__
+        counts: tuple[list[int], ...] = ([], [], [])  # science, mood, crime by seat
         breakdown: list[dict[str, int]] = []
-        for s in range(n):
-            played = self.played[s]
-            claimed = self.claimed[s]
-            tally = sum([packed[c] for c in played]) + sum([dragon_packed[d] for d in claimed])
+        for played, claimed, shields, damage in zip(
+            self.played, self.claimed, self.shields, self.damage, strict=True
+        ):
+            tally = sum(map(crew_packed, played)) + sum(map(dragon_packed, claimed))
             for k in range(3):
-                counts[k].append((tally >> (PACK_BITS * k)) & PACK_MASK)
+                counts[k].append(tally >> (PACK_BITS * k) & PACK_MASK)
             breakdown.append(
                 {
-                    "crew points": sum([t.crew_points[c] for c in played]),
-                    "dragons": sum([t.dragon_points[d] for d in claimed]),
-                    "shields": self.shields[s] * g.shield_value,
-                    "damage": self.damage[s] * g.damage_value,
+                    "crew points": sum(map(crew_points, played)),
+                    "dragons": sum(map(dragon_points, claimed)),
+                    "shields": shields * g.shield_value,
+                    "damage": damage * g.damage_value,
                 }
             )
         for k, symbol in enumerate(SYMBOLS):
-            awards = award_points(counts[k], t.scoring[k][self.sides[k]])
-            for s in range(n):
-                breakdown[s][symbol] = awards[s]
-            self._emit(
-                "scored", (symbol, SIDE_NAMES[self.sides[k]], tuple(counts[k]), tuple(awards))
-            )
+            side = self.sides[k]
+            awards = award_points(counts[k], t.scoring[k][side])
+            for b, a in zip(breakdown, awards, strict=True):
+                b[symbol] = a
+            self._emit("scored", (symbol, SIDE_NAMES[side], tuple(counts[k]), tuple(awards)))
         points = [sum(b.values()) for b in breakdown]
         dragons = [len(c) for c in self.claimed]
         top = max(points)
@@ -558,6 +558,7 @@ class SpaceDragons(Game):
     damage_value: int
     variant: bool
     pass_texts: tuple[str, ...]
+    seats: tuple[int, ...]
 
     def _prepare(self) -> None:
         o = self.options
@@ -568,6 +569,7 @@ class SpaceDragons(Game):
         self.shield_value = int(o["shield"])  # type: ignore[arg-type]
         self.damage_value = int(o["damage"])  # type: ignore[arg-type]
         self.variant = bool(o["variant"])
+        self.seats = tuple(range(self.players))
         self.pass_texts = tuple(f"after pick {k}" for k in range(1, HAND + 1)) + tuple(
             f"after round {r}" for r in range(1, ROUNDS + 1)
         )
