@@ -20,6 +20,7 @@ VIEW_KEYS = {
     "to_act",
     "over",
     # Space Dragons
+    "phase_name",
     "hand",
     "picks",
     "hand_sizes",
@@ -55,6 +56,7 @@ def drafted(picks: int, seed: int = 3, players: int = 4) -> SpaceDragonsState:
 def test_a_view_holds_exactly_the_documented_fields() -> None:
     s = drafted(2)
     assert set(s.view(0)) - {"choosing"} == VIEW_KEYS
+    assert s.view(0)["phase_name"] == "Hiring Crew"
     s.apply(1, s.legal_actions(1)[0])
     assert set(s.view(1)) == VIEW_KEYS | {"choosing", "my_choice"}
     assert set(s.view(0)) == VIEW_KEYS | {"choosing"}
@@ -185,6 +187,18 @@ def test_the_sampler_in_the_hunt_keeps_the_table_and_varies_hands_and_lair() -> 
         assert sample.shields == s.shields and sample.damage == s.damage
         assert sample.face_up == s.face_up and sample.taken == s.taken
     assert len(lairs) > 1 and len(hands) > 1
+
+
+def test_the_sampler_works_on_a_finished_game() -> None:
+    s = drafted(9)
+    while not s.is_over:
+        (seat,) = s.to_act
+        s.apply(seat, s.legal_actions(seat)[0])
+    for seat in (0, None):
+        v = s.view(seat)
+        sample = s.game.sample_state(v, random.Random(2))
+        assert sample.view(seat) == v and sample.is_over
+        sample.check_invariants()
 
 
 def test_a_sampled_state_plays_on_to_the_end() -> None:

@@ -25,6 +25,8 @@ from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
 if TYPE_CHECKING:
     from .rules import SpaceDragonsState
 
+PHASE_NAMES = {"hire": "Hiring Crew", "hunt": "Dragon Hunt", "over": "Game over"}
+
 
 def this_round(state: SpaceDragonsState) -> list[list[int]]:
     """The cards played in the current round as ``[seat, card]``, in play order."""
@@ -47,6 +49,7 @@ def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> Non
     g = state.game
     t = g.tables
     hire = state.phase == "hire"
+    out["phase_name"] = PHASE_NAMES[state.phase]
     out["hand"] = None if seat is None else list(state.hands[seat])
     out["picks"] = None if seat is None else list(state.picks[seat])
     out["hand_sizes"] = [len(h) for h in state.hands]
