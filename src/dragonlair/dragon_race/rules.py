@@ -75,7 +75,14 @@ A_STEAL: Final = 4
 A_STOP: Final = 5
 A_PASS: Final = 6
 
-PENDING_STEAL: Final = ("halt-steal", "stolen")  # phases in which a stolen card is in play
+# The phases (see the module docstring).
+PLAY: Final = "play"
+HALT_PLAY: Final = "halt-play"
+VICTIM: Final = "victim"
+HALT_STEAL: Final = "halt-steal"
+STOLEN: Final = "stolen"
+PENDING_STEAL: Final = (HALT_STEAL, STOLEN)  # phases in which a stolen card is in play
+PENDING_HALT: Final = (HALT_PLAY, HALT_STEAL)  # the HALT! windows
 
 
 class RaceState(State):
@@ -150,7 +157,7 @@ class RaceState(State):
             extra[seat] = False
             self.extra = tuple(extra)
         self._draw_up_to(seat, want)
-        self.phase = "play"
+        self.phase = PLAY
         self._to_act = (seat,)
 
     def _draw_up_to(self, seat: int, want: int) -> None:
@@ -160,23 +167,32 @@ class RaceState(State):
         need = want - len(hand)
         if need <= 0:
             return
-        drawn: tuple[int, ...] = ()
-        while need > 0:
-            if not self.draw:
-                if not self.discards:
-                    break
-                pile = list(self.discards)
-                self._shuffle(pile)
-                self.draw = tuple(pile)
-                self.discards = ()
-                self._emit("reshuffled", (len(pile),))
-            take = self.draw[-need:]
-            self.draw = self.draw[: len(self.draw) - len(take)]
-            drawn += take
-            need -= len(take)
-        if drawn:
-            self.hands[seat] = tuple(sorted(hand + drawn))
-            self._emit("drew", (seat, len(drawn), tuple(sorted(drawn))), (seat,))
+        draw = self.draw
+        if len(draw) >= need:  # the usual case
+            drawn = draw[-need:]
+            self.draw = draw[:-need]
+            if need > 1:
+                drawn = tuple(sorted(drawn))
+        else:
+            drawn = ()
+            while need > 0:
+                if not self.draw:
+                    if not self.discards:
+                        break
+                    pile = list(self.discards)
+                    self._shuffle(pile)
+                    self.draw = tuple(pile)
+                    self.discards = ()
+                    self._emit("reshuffled", (len(pile),))
+                take = self.draw[-need:]
+                self.draw = self.draw[: len(self.draw) - len(take)]
+                drawn += take
+                need -= len(take)
+            if not drawn:
+                return
+            drawn = tuple(sorted(drawn))
+        self.hands[seat] = tuple(sorted(hand + drawn))
+        self._emit("drew", (seat, len(drawn), drawn), (seat,))
 
     def _end_turn(self) -> None:
         if self.turn >= self.game.turn_cap:
@@ -197,42 +213,47 @@ class RaceState(State):
     def _legal_ids(self, seat: int) -> list[int]:
         g = self.game
         ph = self.phase
-        if ph == "play":
+        if ph in PENDING_HALT:  # most decisions are these answers
+            hand = self.hands[seat]
+            if g.halt_cards.isdisjoint(hand):
+                return [g.pass_id]
+            halt_id = g.halt_id
+            return [g.pass_id, *[halt_id[c] for c in hand if c in halt_id]]
+        if ph == PLAY:
             ids = self._play_ids(seat)
             if not ids or (self.bonus and g.bonus_optional):
                 ids.append(g.stop_id)
             return ids
-        if ph in ("halt-play", "halt-steal"):
-            halt_id = g.halt_id
-            return [g.pass_id, *[halt_id[c] for c in self.hands[seat] if c in halt_id]]
-        if ph == "stolen":
+        if ph == STOLEN:
             ids = []
             self._card_ids(self.stolen, seat, ids)
             return ids
-        # victim
-        return [g.steal_id[s] for s in self._victims_here()]
+        return [g.steal_id[s] for s in self._victims_here()]  # VICTIM
 
     def _play_ids(self, seat: int) -> list[int]:
         """The plays ``seat`` can make from their hand: each card, then the threes of a kind."""
         g = self.game
         hand = self.hands[seat]
-        ids: list[int] = []
+        simple = g.simple_play
+        ids = [c - 1 for c in hand if simple[c]]  # played one way only: "play <card>"
         for c in hand:
-            self._card_ids(c, seat, ids)
+            if not simple[c]:
+                self._card_ids(c, seat, ids)
         if len(hand) >= 3 and g.next_hole_at[self.pawns[seat]] >= 0:
             value = g.card_value
-            groups: dict[int, list[int]] = {}
-            for c in hand:
-                v = value[c]
-                if v:
-                    groups.setdefault(v, []).append(c)
-            for group in groups.values():
-                if len(group) >= 3:
-                    triple_id = g.triple_id
-                    for trio in combinations(group, 3):
-                        t = triple_id.get(trio)
-                        if t is not None:
-                            ids.append(t)
+            values = [value[c] for c in hand if value[c]]
+            if len(values) - len(set(values)) >= 2:  # else no number is there three times
+                groups: dict[int, list[int]] = {}
+                for c in hand:
+                    if value[c]:
+                        groups.setdefault(value[c], []).append(c)
+                triple_id = g.triple_id
+                for group in groups.values():
+                    if len(group) >= 3:
+                        for trio in combinations(group, 3):
+                            t = triple_id.get(trio)
+                            if t is not None:
+                                ids.append(t)
         return ids
 
     def _card_ids(self, c: int, seat: int, out: list[int]) -> None:
@@ -244,7 +265,7 @@ class RaceState(State):
         elif k == PASSING_WIND:
             # Not playable with no watering hole ahead; a stolen one must be played anyway
             # and then does nothing.
-            if self.phase == "stolen" or g.next_hole_at[self.pawns[seat]] >= 0:
+            if self.phase == STOLEN or g.next_hole_at[self.pawns[seat]] >= 0:
                 out.append(c - 1)
         elif k == DOWNDRAFT:
             targets = g.downdraft_targets(self.pawns, seat)
@@ -264,7 +285,7 @@ class RaceState(State):
         g = self.game
         a = self.active
         p = self.pawns[a]
-        if p == g.board.start or g.safe_at[p]:
+        if p == g.board.start or g.safe_at[p] or self.pawns.count(p) == 1:
             return []
         return [
             s for s in g.others[a] if self.pawns[s] == p and s not in self.victims and self.hands[s]
@@ -291,67 +312,67 @@ class RaceState(State):
     def _play(self, seat: int, aid: int, k: int) -> None:
         g = self.game
         cards = g.a_cards[aid]
-        stolen = self.phase == "stolen"
+        c = cards[0]
+        stolen = self.phase == STOLEN
         if stolen:
             self.stolen = -1
-            self._emit("played_stolen", (seat, cards[0], g.card_name[cards[0]]))
+            self._emit("played_stolen", (seat, c, g.card_name[c]))
+        elif k == A_TRIPLE:
+            self.hands[seat] = tuple([x for x in self.hands[seat] if x not in cards])
+            self._emit("triple", (seat, g.card_value[c], cards))
         else:
             hand = self.hands[seat]
-            for c in cards:
-                i = hand.index(c)
-                hand = hand[:i] + hand[i + 1 :]
-            self.hands[seat] = hand
-            if k == A_TRIPLE:
-                self._emit("triple", (seat, g.card_value[cards[0]], cards))
-            else:
-                self._emit("played", (seat, cards[0], g.card_name[cards[0]]))
+            i = hand.index(c)
+            self.hands[seat] = hand[:i] + hand[i + 1 :]
+            self._emit("played", (seat, c, g.card_name[c]))
         self.discards += cards
         old = self.pawns
         new = g.outcome(old, seat, aid, stolen)
-        moved = []
-        for s in range(g.players):
-            if new[s] != old[s]:
-                moved.append(s)
-                if s == seat and old[s] == g.board.entry_arrow and new[s] >= g.board.exit_arrow:
-                    self._emit("shortcut", (s,))
-                self._emit("moved", (s, old[s], new[s]))
-        if not moved:
-            self._emit("no_effect", (seat,))
         self.pawns = new
-        self.moved = tuple(moved)
         self.last = aid
         self.bonus = False
+        if new == old:
+            self.moved = ()
+            self._emit("no_effect", (seat,))
+        else:
+            moved = tuple([s for s in range(g.players) if new[s] != old[s]])
+            self.moved = moved
+            board = g.board
+            for s in moved:
+                if s == seat and old[s] == board.entry_arrow and new[s] >= board.exit_arrow:
+                    self._emit("shortcut", (s,))
+                self._emit("moved", (s, old[s], new[s]))
         if k == A_TRIPLE and g.safe_at[old[seat]]:
             self._stands()  # no HALT! stops a three of a kind from a watering hole
         else:
-            self.phase = "halt-play"
+            self.phase = HALT_PLAY
             self._open_window(g.others[seat], g.pass_id)
 
     def _stands(self) -> None:
         """Nobody called HALT!: the play or steal takes effect."""
         g = self.game
         a = self.active
-        if self.phase == "halt-steal":
+        if self.phase == HALT_STEAL:
             extra = list(self.extra)
             extra[self.victims[-1]] = True
             self.extra = tuple(extra)
-            self.phase = "stolen"
+            self.phase = STOLEN
             self._to_act = (a,)
             return
+        pawns = self.pawns
         hazard = g.hazard_at
         for s in self.moved:
-            h = hazard[self.pawns[s]]
+            h = hazard[pawns[s]]
             if h:
                 self._hazard(s, h)
-        if self.pawns[a] >= g.board.finish:
-            self._emit("won", (a, self.pawns[a]))
+        if pawns[a] >= g.finish:
+            self._emit("won", (a, pawns[a]))
             self._end("")
             return
-        aid = self.last
-        if g.a_kind[aid] != A_TRIPLE and g.card_owner[g.a_card[aid]] == a and self.hands[a]:
+        if g.bonus_for[self.last] == a and self.hands[a]:
             self._emit("bonus", (a,))
             self.bonus = True
-            self.phase = "play"
+            self.phase = PLAY
             self._to_act = (a,)
             return
         self._movement_done()
@@ -376,7 +397,7 @@ class RaceState(State):
         if len(victims) == 1:
             self._steal(victims[0])
         elif victims:
-            self.phase = "victim"
+            self.phase = VICTIM
             self._to_act = (self.active,)
         else:
             self._end_turn()
@@ -392,7 +413,7 @@ class RaceState(State):
         self.victims += (victim,)
         self.last = g.steal_id[victim]
         self._emit("robbed", (a, victim, c, g.card_name[c]), (a, victim))
-        self.phase = "halt-steal"
+        self.phase = HALT_STEAL
         self._open_window(g.others[a], g.pass_id)
 
     def _halt(self, seat: int, card: int) -> None:
@@ -405,7 +426,7 @@ class RaceState(State):
         self.discards += (card,)
         self._emit("halted", (seat, card, g.card_name[card], a))
         self._close_window()
-        if self.phase == "halt-steal":
+        if self.phase == HALT_STEAL:
             victim = self.victims[-1]
             c = self.stolen
             self.stolen = -1
@@ -577,6 +598,7 @@ class DragonRace(Game):
     card_value: tuple[int, ...]  # number of number and HALT! cards, 0 for specials
     card_owner: tuple[int, ...]  # the seat whose insignia the card carries, else -1
     card_name: tuple[str, ...]
+    forward_at: tuple[tuple[int, ...], ...]  # by spot and steps: Board.forward
     next_hole_at: tuple[int, ...]  # by spot: the next watering hole ahead, or -1
     hole_behind_at: tuple[int, ...]  # by spot: the watering hole behind (or the Start)
     safe_at: tuple[bool, ...]  # by spot: a watering hole
@@ -589,6 +611,10 @@ class DragonRace(Game):
     blow_id: Mapping[int, tuple[int, ...]]  # Tornado!/Downdraft! card -> action id by seat
     triple_id: Mapping[tuple[int, ...], int]  # three card ids, ascending -> action id
     halt_id: Mapping[int, int]  # HALT! card -> action id
+    halt_cards: frozenset[int]
+    simple_play: tuple[bool, ...]  # by card id: played in one way only, whatever the pawns
+    bonus_for: tuple[int, ...]  # by action id: the seat whose insignia grants another play
+    finish: int
     steal_id: tuple[int, ...]
     stop_id: int
     pass_id: int
@@ -620,7 +646,10 @@ class DragonRace(Game):
             ],
         )
         self.card_name = ("", *[c.name for c in cards])
+        self.simple_play = tuple(0 <= k <= UPDRAFT for k in self.card_kind)
         spots = range(board.finish + 1)
+        most = max(TORNADO_AHEAD, STOLEN_DRAFT_AHEAD, *self.card_value)
+        self.forward_at = tuple(tuple(board.forward(p, k) for k in range(most + 1)) for p in spots)
         self.next_hole_at = tuple(
             -1 if (h := board.next_watering_hole(p)) is None else h for p in spots
         )
@@ -639,6 +668,13 @@ class DragonRace(Game):
         self.blow_id = t.blow_id
         self.triple_id = t.triple_id
         self.halt_id = t.halt_id
+        self.halt_cards = frozenset(t.halt_id)
+        # An own-insignia number card grants another play; not inside a three of a kind.
+        self.bonus_for = tuple(
+            self.card_owner[c] if k in (A_PLAY, A_BLOW) else -1
+            for k, c in zip(t.kind, t.card, strict=True)
+        )
+        self.finish = board.finish
         self.steal_id = t.steal_id
         self.stop_id = t.stop_id
         self.pass_id = t.pass_id
@@ -675,7 +711,7 @@ class DragonRace(Game):
         c = self.a_card[aid]
         ck = self.card_kind[c]
         if ck in (NUMBER, HALT):
-            new[seat] = board.forward(p, self.card_value[c])
+            new[seat] = self.forward_at[p][self.card_value[c]]
         elif ck in (BOLTS, BALLS):
             steps = BOLTS_BACK if ck == BOLTS else BALLS_BACK
             safe = self.safe_at
@@ -686,7 +722,7 @@ class DragonRace(Game):
             ahead = [q for q in pawns if q > p]
             if not ahead:
                 if stolen:
-                    new[seat] = board.forward(p, STOLEN_DRAFT_AHEAD)
+                    new[seat] = self.forward_at[p][STOLEN_DRAFT_AHEAD]
             elif ck == UPDRAFT:
                 new[seat] = min(board.finish, min(ahead) + 1)
             elif k == A_BLOW:
@@ -699,7 +735,7 @@ class DragonRace(Game):
             t = self.a_target[aid]
             new[t] = self.hole_behind_at[pawns[t]]
         else:  # Tornado! ahead
-            new[seat] = board.forward(p, TORNADO_AHEAD)
+            new[seat] = self.forward_at[p][TORNADO_AHEAD]
         return new
 
     def downdraft_targets(self, pawns: Sequence[int], seat: int) -> list[int]:

@@ -19,8 +19,6 @@ from dragonlair.core.rng import RandomLike
 if TYPE_CHECKING:
     from .rules import RaceState
 
-PENDING_STEAL = ("halt-steal", "stolen")
-
 
 def sees_stolen(state: RaceState, seat: int | None) -> bool:
     """Whether ``seat`` may see the card being stolen now: the thief and the victim may."""
@@ -43,7 +41,7 @@ def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
     out["robbed"] = list(state.victims)
     out["last"] = None if state.last < 0 else str(g.table.actions[state.last])
     out["moved"] = list(state.moved)
-    if state.phase in PENDING_STEAL and sees_stolen(state, seat):
+    if state.stolen >= 0 and sees_stolen(state, seat):
         out["stolen"] = state.stolen
     else:
         out["stolen"] = None
@@ -52,6 +50,8 @@ def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
 def fill_state(state: RaceState, view: dict[str, Any], rng: RandomLike) -> None:
     """Set every field of a blank ``state`` from ``view``, dealing the unseen cards from
     ``rng``."""
+    from .rules import PENDING_STEAL
+
     g = state.game
     seat = view["seat"]
     state.turn = view["turn"]
