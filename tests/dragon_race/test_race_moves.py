@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from race_helpers import act, halt, kinds, legal, num, pass_window, table
 
+import dragonlair
 from dragonlair import IllegalAction
 
 # ---------------------------------------------------------------------- number cards
@@ -78,6 +79,15 @@ def test_shortcut_applies_to_the_bonus_play_of_the_same_turn() -> None:
     assert s.pawns[0] == 36
 
 
+def test_shortcut_from_the_entry_arrow_however_the_pawn_came_to_rest_there() -> None:
+    s = table(hands=[[45], [num(2)], [], []], pawns=[10, 34, 0, 0])
+    act(s, "play 45")  # Bolts! send seat 1 back along the long path onto the arrow
+    pass_window(s)
+    assert s.pawns[1] == 29 and s.active == 1
+    act(s, f"play {num(2)}")
+    assert s.pawns[1] == 36
+
+
 def test_shortcut_missed_when_passing_over_the_entry_arrow() -> None:
     s = table(hands=[[num(4)]], pawns=[27, 0, 0, 0])
     act(s, f"play {num(4)}")
@@ -145,8 +155,6 @@ def test_insignia_in_a_three_of_a_kind_grants_no_play() -> None:
 
 
 def test_three_halt_cards_are_not_a_three_of_a_kind() -> None:
-    import dragonlair
-
     # The built-in deck has two HALT! cards per number, so no triple can be all HALT!s...
     game = dragonlair.make("dragon-race")
     for a in game.actions:
@@ -159,6 +167,16 @@ def test_three_halt_cards_are_not_a_three_of_a_kind() -> None:
         if a.kind == "triple"
     }
     assert all(len(v) == 1 for v in values)
+
+
+def test_three_tornados_or_three_of_one_insignia_are_not_a_three_of_a_kind() -> None:
+    game = dragonlair.make("dragon-race")
+    kind = game.card_kind  # type: ignore[attr-defined]
+    for a in game.actions:
+        if a.kind == "triple":
+            assert all(kind[int(c)] in (0, 1) for c in a.args)  # numbers and HALT!s only
+    s = table(hands=[[num(1, "A"), num(2, "A"), num(3, "A"), 55, 56]], pawns=[3, 0, 0, 0])
+    assert not [a for a in legal(s) if a.startswith("triple")]
 
 
 def test_two_of_a_kind_is_not_a_play() -> None:
