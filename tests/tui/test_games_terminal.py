@@ -36,7 +36,7 @@ def _board(screen: str) -> str:
     """The screen from its header to the log panel (the log of a resumed game is empty)."""
     start = screen.rfind(dragonlair.spec(GAME_NAME[0]).name + "  ·")
     text = screen[start:]
-    end = re.search(r"^╭─+ log ─+╮|^ *1\) ", text, re.MULTILINE)
+    end = re.search(r"^╭─+ log ─+╮|^You are asked|^ *1\) ", text, re.MULTILINE)
     assert end is not None
     return text[: end.start()]
 
