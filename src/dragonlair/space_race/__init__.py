@@ -32,6 +32,7 @@ Our rulings and deviations (docs/rules/space-race.md has them all, with reasons)
   Damage is drawn. Damage cards in a ship are face up.
 """
 
+from .heuristic import Heuristic
 from .rules import SpaceRace, SpaceRaceState
 
-__all__ = ["SpaceRace", "SpaceRaceState"]
+__all__ = ["Heuristic", "SpaceRace", "SpaceRaceState"]
