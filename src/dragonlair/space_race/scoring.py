@@ -68,13 +68,9 @@ _LOOT_AWARD: Final = (0, LOOT_MOST, LOOT_SECOND)  # by majority place: none, mos
 def majority_places(counts: Sequence[int]) -> list[int]:
     """1 for the most, 2 for the second most (dense ranking), 0 otherwise; a count of zero
     never places."""
-    distinct = sorted(set(counts), reverse=True)
-    if distinct[-1] == 0:
-        distinct.pop()
-    place = dict.fromkeys(counts, 0)
-    for i, v in enumerate(distinct[:2]):
-        place[v] = i + 1
-    return [place[c] for c in counts]
+    most = max(counts)
+    second = max([c for c in counts if c < most], default=0)
+    return [(1 if c == most else 2 if c == second else 0) if c else 0 for c in counts]
 
 
 def score_ships(
@@ -83,35 +79,35 @@ def score_ships(
     """The scoring breakdown of every seat (label -> points, in CATEGORIES order)."""
     vp = t.vp.__getitem__
     part = t.part
-    damage_vp = t.damage_vp.__getitem__
     loot = majority_places([len(s[S_LOOT]) for s in ships])
     fuel = majority_places([len(s[S_FUEL]) for s in ships])
     crew = majority_places([len(s[S_CREW]) for s in ships])
     drones = [len(s[S_DRONE]) for s in ships]
     out = []
     for seat, ship in enumerate(ships):
+        # corner VP of each face-up stack, by stack (cards.STACKS order)
+        corner = [sum(map(vp, stack)) if stack else 0 for stack in ship[:S_FUEL]]
         robot = ship[S_ROBOT]
         parts = [0, 0, 0]
         for c in robot:
             parts[part[c]] += 1
-        crystals = ship[S_CRYSTAL]
+        n_crystals = len(ship[S_CRYSTAL])
         mine = drones[seat]
         fewer = sum([d < mine for d in drones])
         out.append(
             {
-                "scanners": sum(map(vp, ship[S_SCANNER])),
-                "robot parts": sum(map(vp, robot)),
+                "scanners": corner[S_SCANNER],
+                "robot parts": corner[S_ROBOT],
                 "complete robots": ROBOT_BONUS * min(parts),
-                "crystals": sum(map(vp, crystals)),
-                "crystal sets": CRYSTAL_SET_BONUS * (len(crystals) // CRYSTAL_SET),
-                "power sources": sum(map(vp, ship[S_POWER_COCKPIT]))
-                + sum(map(vp, ship[S_POWER_ENGINE])),
+                "crystals": corner[S_CRYSTAL],
+                "crystal sets": CRYSTAL_SET_BONUS * (n_crystals // CRYSTAL_SET),
+                "power sources": corner[S_POWER_COCKPIT] + corner[S_POWER_ENGINE],
                 "colour bonus": colour_bonus(ship, t, every_power_source),
-                "loot carriers": sum(map(vp, ship[S_LOOT])) + _LOOT_AWARD[loot[seat]],
-                "alien drones": sum(map(vp, ship[S_DRONE])) + DRONE_PER_FEWER * fewer,
+                "loot carriers": corner[S_LOOT] + _LOOT_AWARD[loot[seat]],
+                "alien drones": corner[S_DRONE] + DRONE_PER_FEWER * fewer,
                 "fuel": MOST_FUEL if fuel[seat] == 1 else 0,
-                "crew": sum(map(vp, ship[S_CREW])) + (MOST_CREW if crew[seat] == 1 else 0),
-                "damage": sum(map(damage_vp, ship[S_DAMAGE])),
+                "crew": corner[S_CREW] + (MOST_CREW if crew[seat] == 1 else 0),
+                "damage": sum(map(t.damage_vp.__getitem__, ship[S_DAMAGE])),
             }
         )
     return out
@@ -119,12 +115,10 @@ def score_ships(
 
 def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     """+2 per top Scanner, Robot Part and Crystal matching each scoring Power Source."""
-    tops = [t.colour[s[-1]] for s in (ship[S_SCANNER], ship[S_ROBOT], ship[S_CRYSTAL]) if s]
-    if not tops:
-        return 0
     cockpit, engine = ship[S_POWER_COCKPIT], ship[S_POWER_ENGINE]
-    if every_power_source:
-        sources = cockpit + engine
-    else:
-        sources = cockpit[-1:] + engine[-1:]
-    return POWER_MATCH_BONUS * sum(tops.count(t.colour[p]) for p in sources)
+    if not (cockpit or engine):
+        return 0
+    colour = t.colour
+    tops = [colour[s[-1]] for s in (ship[S_SCANNER], ship[S_ROBOT], ship[S_CRYSTAL]) if s]
+    sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
+    return POWER_MATCH_BONUS * sum([tops.count(colour[p]) for p in sources])
