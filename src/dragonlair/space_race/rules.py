@@ -314,14 +314,21 @@ class SpaceRaceState(State):
             self._end()
 
     def _repair(self, seat: int, rank: int, k: int) -> None:
-        """Wrenches: remove k Damage cards, the most negative first."""
+        """Wrenches: remove k Damage cards, the most negative first (the earliest drawn
+        first among equals)."""
         t = self.game.tables
         i = seat * NSTACK + S_DAMAGE
         damage = self.ships[i]
-        removed = tuple(sorted(damage, key=lambda c: (t.damage_vp[c], c))[:k])
-        self.ships[i] = tuple([c for c in damage if c not in removed])
+        if not damage:
+            self._emit("repaired", (seat, rank, 0, (), "nothing to repair"))
+            return
+        removed = tuple(sorted(damage, key=t.damage_vp.__getitem__)[:k])
+        keep = list(damage)
+        for c in removed:
+            keep.remove(c)
+        self.ships[i] = tuple(keep)
         self.damage_removed = self.damage_removed + removed
-        names = ", ".join(t.damage_name[c] for c in removed) or "nothing to repair"
+        names = ", ".join([t.damage_name[c] for c in removed])
         self._emit("repaired", (seat, rank, len(removed), removed, names))
 
     def _damage(self, seat: int, rank: int, k: int) -> None:
@@ -355,12 +362,14 @@ class SpaceRaceState(State):
             self.spent_fuel[seat] = self.spent_fuel[seat] + spent
             self._emit("spent", (seat, RESOURCE[FLIGHT], b, spent), (seat,))
             return
-        vp = self.game.tables.vp
         i = seat * NSTACK + S_CREW
         crew = ships[i]
-        chosen = set(sorted(range(len(crew)), key=lambda j: (vp[crew[j]], j))[:b])
-        spent = tuple([c for j, c in enumerate(crew) if j in chosen])
-        ships[i] = tuple([c for j, c in enumerate(crew) if j not in chosen])
+        # a stable sort: among Crew worth the same, the oldest comes first
+        spent = tuple(sorted(crew, key=self.game.tables.vp.__getitem__)[:b])
+        keep = list(crew)
+        for c in spent:
+            keep.remove(c)
+        ships[i] = tuple(keep)
         self.crew_discard = self.crew_discard + spent
         self._emit("spent", (seat, RESOURCE[FIGHT], b, spent))
 

@@ -68,46 +68,58 @@ _LOOT_AWARD: Final = (0, LOOT_MOST, LOOT_SECOND)  # by majority place: none, mos
 def majority_places(counts: Sequence[int]) -> list[int]:
     """1 for the most, 2 for the second most (dense ranking), 0 otherwise; a count of zero
     never places."""
-    most = max(counts)
-    second = max([c for c in counts if c < most], default=0)
-    return [(1 if c == most else 2 if c == second else 0) if c else 0 for c in counts]
+    most = second = 0
+    for c in counts:
+        if c > most:
+            most, second = c, most
+        elif most > c > second:
+            second = c
+    place = {most: 1, second: 2, 0: 0}
+    return [place.get(c, 0) for c in counts]
 
 
 def score_ships(
     ships: Sequence[Ship], t: CardTables, every_power_source: bool
 ) -> list[dict[str, int]]:
     """The scoring breakdown of every seat (label -> points, in CATEGORIES order)."""
-    vp = t.vp.__getitem__
+    vp = t.vp
     part = t.part
+    damage_vp = t.damage_vp
     loot = majority_places([len(s[S_LOOT]) for s in ships])
     fuel = majority_places([len(s[S_FUEL]) for s in ships])
     crew = majority_places([len(s[S_CREW]) for s in ships])
     drones = [len(s[S_DRONE]) for s in ships]
     out = []
     for seat, ship in enumerate(ships):
-        # corner VP of each face-up stack, by stack (cards.STACKS order)
-        corner = [sum(map(vp, stack)) if stack else 0 for stack in ship[:S_FUEL]]
-        robot = ship[S_ROBOT]
+        # corner VP of each face-up stack (cards.STACKS order; Fuel is face down)
+        corner = [0] * S_FUEL
+        for k in range(S_FUEL):
+            for c in ship[k]:
+                corner[k] += vp[c]
         parts = [0, 0, 0]
-        for c in robot:
+        for c in ship[S_ROBOT]:
             parts[part[c]] += 1
-        n_crystals = len(ship[S_CRYSTAL])
-        mine = drones[seat]
-        fewer = sum([d < mine for d in drones])
+        fewer = 0
+        for d in drones:
+            if d < drones[seat]:
+                fewer += 1
+        damage = 0
+        for c in ship[S_DAMAGE]:
+            damage += damage_vp[c]
         out.append(
             {
                 "scanners": corner[S_SCANNER],
                 "robot parts": corner[S_ROBOT],
                 "complete robots": ROBOT_BONUS * min(parts),
                 "crystals": corner[S_CRYSTAL],
-                "crystal sets": CRYSTAL_SET_BONUS * (n_crystals // CRYSTAL_SET),
+                "crystal sets": CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET),
                 "power sources": corner[S_POWER_COCKPIT] + corner[S_POWER_ENGINE],
                 "colour bonus": colour_bonus(ship, t, every_power_source),
                 "loot carriers": corner[S_LOOT] + _LOOT_AWARD[loot[seat]],
                 "alien drones": corner[S_DRONE] + DRONE_PER_FEWER * fewer,
                 "fuel": MOST_FUEL if fuel[seat] == 1 else 0,
                 "crew": corner[S_CREW] + (MOST_CREW if crew[seat] == 1 else 0),
-                "damage": sum(map(t.damage_vp.__getitem__, ship[S_DAMAGE])),
+                "damage": damage,
             }
         )
     return out
@@ -119,6 +131,12 @@ def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     if not (cockpit or engine):
         return 0
     colour = t.colour
-    tops = [colour[s[-1]] for s in (ship[S_SCANNER], ship[S_ROBOT], ship[S_CRYSTAL]) if s]
+    tops = []
+    for stack in (ship[S_SCANNER], ship[S_ROBOT], ship[S_CRYSTAL]):
+        if stack:
+            tops.append(colour[stack[-1]])
     sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
-    return POWER_MATCH_BONUS * sum([tops.count(colour[p]) for p in sources])
+    matches = 0
+    for p in sources:
+        matches += tops.count(colour[p])
+    return POWER_MATCH_BONUS * matches
