@@ -185,7 +185,10 @@ class SpaceRaceState(State):
         g = self.game
         if self.phase == UPGRADE:
             pick_ids = g.pick_ids
-            return [a for c in self.hands[seat] for a in pick_ids[c]]
+            ids: list[int] = []
+            for c in self.hands[seat]:
+                ids += pick_ids[c]
+            return ids
         return list(g.bid_ids[len(self.ships[seat * NSTACK + self._bid_stack()])])
 
     def _bid_stack(self) -> int:
@@ -248,7 +251,8 @@ class SpaceRaceState(State):
         d = self.direction
         giver = g.giver[d]
         old = self.hands
-        self.hands = new = [old[f] for f in giver]
+        # left: seat s receives the hand of s - 1; right: of s + 1
+        self.hands = new = old[-1:] + old[:-1] if d == 1 else old[1:] + old[:1]
         self._emit("passed", (DIRECTIONS[d],))
         only = g.only
         for s, f in enumerate(giver):
