@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
+from pathlib import Path
 
 import pytest
 from space_race_helpers import build, events, play, ship
@@ -386,3 +389,32 @@ def test_fight_bids_crew_and_flight_bids_fuel() -> None:
     play(s, (0, f"up {DRONES[0]}"), (1, f"up {DRONES[1]}"))
     assert s.to_act == (1,) and s.view(1)["bidding"] == "crew"
     assert [str(a) for a in s.legal_actions(1)] == ["bid 0", "bid 1"]
+
+
+def test_cockpits_and_engines_are_cosmetic(tmp_path: Path) -> None:
+    """Ruling: a faction's Cockpit and Engine change nothing but their names."""
+    doc = json.loads(
+        resources.files("dragonlair.space_race").joinpath("data", "space_race.json").read_text()
+    )
+    doc["cockpits"] = [{"faction": f"Cockpit {i}"} for i in range(4)]
+    doc["engines"] = list(reversed(doc["engines"]))
+    path = tmp_path / "factions.json"
+    path.write_text(json.dumps(doc))
+    shipped = dragonlair.make("space-race", players=3).new_game(seed=4)
+    renamed = dragonlair.make("space-race", players=3, options={"data": str(path)}).new_game(4)
+    assert [sh["cockpit"] for sh in shipped.view(None)["ships"]] == [
+        "Wolves",
+        "Vultures",
+        "Jackals",
+    ]
+    assert [sh["engine"] for sh in renamed.view(None)["ships"]] == [
+        "Ravens",
+        "Jackals",
+        "Vultures",
+    ]
+    while not shipped.is_over:
+        seat = shipped.to_act[0]
+        action = shipped.legal_actions(seat)[-1]
+        shipped.apply(seat, action)
+        renamed.apply(seat, action)
+    assert shipped.result == renamed.result
