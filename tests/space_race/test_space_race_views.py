@@ -138,3 +138,21 @@ def test_events_narrate_privately_and_publicly() -> None:
     lines = [s.game.event_text(e, names) for e in spectator]
     assert any(line.startswith("the Navigation Coin shows") for line in lines)
     assert any(line.startswith("Ann chose a card") for line in lines)
+
+
+def test_the_catalog_describes_every_card_a_view_can_show() -> None:
+    game = dragonlair.make("space-race", players=2)
+    catalog = game.catalog()  # type: ignore[attr-defined]
+    assert json.loads(json.dumps(catalog)) == catalog
+    assert [c["id"] for c in catalog["space"]] == list(range(1, 73))
+    assert catalog["space"][11] == {
+        "id": 12,
+        "name": "Orange Robot Legs",
+        "type": "robot_part",
+        "color": "orange",
+        "part": "legs",
+        "corner_vp": 2,
+        "on_play": None,
+    }
+    assert catalog["danger"][0]["ranks"][0] == {"icon": "wrench", "n": 2}
+    assert catalog["damage"][-1] == {"id": 28, "name": "Hull Breach", "vp": -3}

@@ -637,6 +637,35 @@ class SpaceRace(Game):
     def max_length(self) -> int:
         return ROUNDS * (HAND_SIZE + 1) * self.players
 
+    def catalog(self) -> dict[str, Any]:
+        """Every card of this game's data as JSON-ready dicts, for UIs that draw the ids
+        found in views and events: {"space": [...], "danger": [...], "damage": [...]}."""
+        d = self.data
+        return {
+            "space": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "type": c.type,
+                    "color": c.color,
+                    "part": c.part,
+                    "corner_vp": c.corner_vp,
+                    "on_play": c.on_play,
+                }
+                for c in d.space
+            ],
+            "danger": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "kind": c.kind,
+                    "ranks": [{"icon": r.icon, "n": r.n} for r in c.ranks],
+                }
+                for c in d.danger
+            ],
+            "damage": [{"id": c.id, "name": c.name, "vp": c.vp} for c in d.damage],
+        }
+
     def describe_action(self, action: Action) -> str:
         """What the action does, naming the card: "Green Crystal (#22) face up: 1 VP"."""
         aid = self.table.id_of(action)
