@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from dragonlair.core import (
     Action,
@@ -196,14 +196,16 @@ class SpaceRaceState(State):
         return S_FUEL if self.game.tables.danger_kind[self.danger] == FLIGHT else S_CREW
 
     def _step(self, seat: int, aid: int) -> None:
+        g = self.game
+        # every seat asked has chosen when a choice closes, so the choices are all ints
         if self.phase == UPGRADE:
-            self._emit("chose", (seat, self.game.aid_label[aid]), self.game.only[seat])
+            self._emit("chose", (seat, g.aid_label[aid]), g.only[seat])
             if self._collect(seat, aid):
-                self._reveal_picks(cast(list[int], self._close_choice()))
+                self._reveal_picks(self._close_choice())  # type: ignore[arg-type]
         else:
-            self._emit("bid_chosen", (seat, aid - self.game.bid0), (seat,))
+            self._emit("bid_chosen", (seat, aid - g.bid0), g.only[seat])
             if self._collect(seat, aid):
-                self._resolve_danger(cast(list[int], self._close_choice()))
+                self._resolve_danger(self._close_choice())  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ upgrade
 
