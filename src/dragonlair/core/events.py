@@ -3,8 +3,10 @@
 A game declares its kinds of event once, in a table of :class:`EventSpec`. An event is
 stored as ``(kind, values, audience)``: ``audience`` is ``None`` when everyone may see all
 of it, or the seats that may; everyone else sees only the fields the spec lists as
-``public`` (and nothing at all when that list is empty). This table is the whole privacy
-policy for events, so it can be read and reviewed in one place.
+``public``. This table is the whole privacy policy for events, so it can be read and
+reviewed in one place. An event given an audience should have public fields, so that the
+others see at least that it happened: a gap in their numbering would tell them anyway (the
+conformance suite checks that every seat sees every event number).
 """
 
 from __future__ import annotations

@@ -510,7 +510,12 @@ class SpaceDragons(Game):
             ("seat", "card"), "{seat} hires {card}", ("seat",), "{seat} hires a crew member"
         ),
         "passed": EventSpec(("after",), "{after}: every hand passes to the left"),
-        "received": EventSpec(("seat", "cards"), "{seat} receives {cards}"),
+        "received": EventSpec(
+            ("seat", "cards"),
+            "{seat} receives {cards}",
+            ("seat",),
+            "{seat} receives the hand passed to them",
+        ),
         "crew_hired": EventSpec((), "hiring is over: everyone takes their 9 picks into hand"),
         "round_start": EventSpec(("round", "seat"), "round {round}: {seat} starts"),
         "played": EventSpec(("seat", "card", "label"), "{seat} plays {label}"),
