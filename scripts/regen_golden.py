@@ -2,7 +2,8 @@
 
     python scripts/regen_golden.py                 # every tests/**/golden/*.txt
     python scripts/regen_golden.py PATH [PATH...]  # just these
-    python scripts/regen_golden.py --new space-dragons 4 1 tests/space_dragons/golden/4p.txt
+    python scripts/regen_golden.py --new space-dragons 4 1 tests/space_dragons/golden/4p.txt \
+        [key=value ...]   # game options
 
 Review the diff by eye before committing: a change here is a change in behaviour.
 """
@@ -31,7 +32,8 @@ except ImportError:  # pragma: no cover - a checkout without tests
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--new"]:
         game, players, seed, path = argv[1], int(argv[2]), int(argv[3]), Path(argv[4])
-        write(path, game, players, seed)
+        options = dict(item.split("=", 1) for item in argv[5:])
+        write(path, game, players, seed, options)
         print(f"wrote {path}")
         return 0
     paths = [Path(a) for a in argv] or sorted(ROOT.glob("tests/**/golden/*.txt"))

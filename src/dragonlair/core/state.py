@@ -94,7 +94,7 @@ class State:
     _window: tuple[int, ...]
     _window_default: int
     _result: Result | None
-    _legal: tuple[int, list[int]] | None
+    _legal: tuple[int, list[int], list[Action]] | None
 
     # ------------------------------------------------------------------ construction
 
@@ -192,60 +192,67 @@ class State:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The actions ``seat`` may take now; [] if it is not asked to act."""
+        c = self._legal
+        if c is not None and c[0] == seat:
+            return c[2].copy()
         if seat not in self._to_act:
             self._check_seat(seat)
             return []
-        c = self._legal
-        if c is None or c[0] != seat:
-            ids = self._legal_ids(seat)
-            self._legal = (seat, ids)
-        else:
-            ids = c[1]
-        actions = self.game.table.actions
-        return [actions[i] for i in ids]
+        return self._cache_legal(seat)[2].copy()
 
     def legal_action_ids(self, seat: int) -> list[int]:
         """The ids of ``legal_actions(seat)``, in the same order."""
+        c = self._legal
+        if c is not None and c[0] == seat:
+            return c[1].copy()
         if seat not in self._to_act:
             self._check_seat(seat)
             return []
-        c = self._legal
-        if c is None or c[0] != seat:
-            ids = self._legal_ids(seat)
-            self._legal = (seat, ids)
-        else:
-            ids = c[1]
-        return ids.copy()
+        return self._cache_legal(seat)[1].copy()
+
+    def _cache_legal(self, seat: int) -> tuple[int, list[int], list[Action]]:
+        ids = self._legal_ids(seat)
+        actions = self.game.table.actions
+        c = (seat, ids, [actions[i] for i in ids])
+        self._legal = c
+        return c
 
     def apply(self, seat: int, action: Action | str) -> None:
         """Apply ``seat``'s action (an Action or its text). Raises UnknownAction for text that
         does not parse and IllegalAction for anything the rules or the turn do not allow;
         the state is unchanged after either."""
-        table = self.game.table
         if action.__class__ is not Action:
             if isinstance(action, str):
-                action = table.parse(action)
+                action = self.game.table.parse(action)
             elif not isinstance(action, Action):
                 raise UnknownAction(
                     f"expected an Action or action text, not {type(action).__name__}"
                 )
-        aid = table.ids.get(action)
+        aid = self.game.table.ids.get(action)
         if aid is None:
             raise IllegalAction(f"{action} is not an action of {self.game.spec.name}")
-        self._apply_id(seat, aid)
+        c = self._legal
+        if c is None or c[0] != seat or seat.__class__ is not int:
+            if seat.__class__ is not int or seat not in self._to_act:
+                self._refuse_seat(seat)
+            c = self._cache_legal(seat)
+        if aid not in c[1]:
+            self._refuse_action(seat, aid, c[1])
+        self._legal = None
+        self._hist = (self._hist, seat, aid)
+        self._move += 1
+        self._step(seat, aid)
 
     def apply_id(self, seat: int, aid: int) -> None:
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
         self.game.table.from_id(aid)
-        self._apply_id(seat, aid)
-
-    def _apply_id(self, seat: int, aid: int) -> None:
-        if seat.__class__ is not int or seat not in self._to_act:
-            self._refuse_seat(seat)
         c = self._legal
-        ids = c[1] if c is not None and c[0] == seat else self._legal_ids(seat)
-        if aid not in ids:
-            self._refuse_action(seat, aid, ids)
+        if c is None or c[0] != seat or seat.__class__ is not int:
+            if seat.__class__ is not int or seat not in self._to_act:
+                self._refuse_seat(seat)
+            c = self._cache_legal(seat)
+        if aid not in c[1]:
+            self._refuse_action(seat, aid, c[1])
         self._legal = None
         self._hist = (self._hist, seat, aid)
         self._move += 1

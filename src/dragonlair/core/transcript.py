@@ -2,7 +2,9 @@
 
 A transcript plays a seeded game with a seeded random driver and writes every move (who
 did what), the events as a spectator saw them and the private events each seat saw, and
-every seat's full view at the start, at each change of phase and at the end. Its first line
+every seat's full view at the start, at changes of phase (at most once every
+``VIEW_EVERY`` moves, so games whose phase changes at every play stay readable) and at the
+end. Its first line
 holds the parameters as JSON, so ``scripts/regen_golden.py`` can regenerate any transcript
 file from the file alone, and a test can compare a fresh transcript with the stored one.
 """
@@ -19,6 +21,7 @@ from .rng import Rng
 from .state import State
 
 HEADER = "# dragonlair transcript "
+VIEW_EVERY = 12
 
 
 def transcript(
@@ -40,6 +43,7 @@ def transcript(
     seen = _events(state, seen, out)
     _views(state, out)
     phase = state.phase
+    last_views = 0
     while not state.is_over:
         seat = state.to_act[driver.randbelow(len(state.to_act))]
         legal = state.legal_actions(seat)
@@ -55,7 +59,9 @@ def transcript(
             phase = state.phase
             out.append("")
             out.append(f"== phase {phase}")
-            _views(state, out)
+            if state.move - last_views >= VIEW_EVERY or state.is_over:
+                _views(state, out)
+                last_views = state.move
     result = state.result
     assert result is not None
     out.append("")

@@ -2,9 +2,9 @@
 
 Every function here takes views, events and legal actions, never a state, so a screen can
 show nothing its seat may not know. Each game has a board renderer in
-``dragonlair.tui.games.<package>`` (``board(view, names) -> renderable``) that lays the
-table out the way the game looks; a game without one is shown as a plain table of its
-view.
+``dragonlair.tui.games.<package>`` (``board(game, view, names) -> renderable``; the game
+object only lends its printed component data) that lays the table out the way the game
+looks; a game without one is shown as a plain table of its view.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
     except ModuleNotFoundError:
         module = None
     if module is not None:
-        drawn: RenderableType = module.board(view, names)
+        drawn: RenderableType = module.board(game, view, names)
         return drawn
     return generic_board(view, names)
 

@@ -101,6 +101,7 @@ class PlaySession:
 
     def run(self) -> int:
         """Play to the end; 0 when the game finished, 1 when the player quit."""
+        self._autosave()
         try:
             while not self.state.is_over:
                 self.step()

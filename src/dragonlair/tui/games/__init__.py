@@ -1,1 +1,2 @@
-"""Board renderers, one module per game package: ``board(view, names) -> renderable``."""
+"""Board renderers, one module per game package:
+``board(game, view, names) -> renderable``."""

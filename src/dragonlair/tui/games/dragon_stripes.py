@@ -10,6 +10,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...core import Game
+
 MOODS = {
     "asleep": "😴 asleep",
     "stirring": "😠 stirring",
@@ -18,7 +20,7 @@ MOODS = {
 }
 
 
-def board(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
     stripes: list[int] = view["stripes"]
     knight: int = view["knight"]
     mult: int = view.get("reward_multiplier", 1)

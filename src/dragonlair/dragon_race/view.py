@@ -1,0 +1,96 @@
+"""What each seat may know of a race, and the inverse: a full state redrawn from a view.
+
+A seat sees its own hand, every pawn, the face-up discard pile, every hand's size, the
+size of the draw pile and who draws an extra card; never the other hands or the order of
+the draw pile. A card being stolen is seen by the thief and the victim; everyone else sees
+only that a card was taken, until it is played. A spectator (seat None) sees no hand.
+
+:func:`fill_state` is the hidden-state sampler: it keeps everything in the view and deals
+the cards the seat cannot see (other hands, a stolen card it did not see, the draw pile)
+at random from those unaccounted for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dragonlair.core.rng import RandomLike
+
+if TYPE_CHECKING:
+    from .rules import RaceState
+
+
+def sees_stolen(state: RaceState, seat: int | None) -> bool:
+    """Whether ``seat`` may see the card being stolen now: the thief and the victim may."""
+    return seat is not None and (seat == state.active or seat == state.victims[-1])
+
+
+def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` may see to the view ``out``."""
+    g = state.game
+    out["turn"] = state.turn
+    out["active"] = state.active
+    out["pawns"] = list(state.pawns)
+    out["turn_start"] = list(state.start)
+    out["hand"] = None if seat is None else list(state.hands[seat])
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["draw_size"] = len(state.draw)
+    out["discards"] = list(state.discards)
+    out["extra_draw"] = list(state.extra)
+    out["bonus"] = state.bonus
+    out["robbed"] = list(state.victims)
+    out["last"] = None if state.last < 0 else str(g.table.actions[state.last])
+    out["moved"] = list(state.moved)
+    if state.stolen >= 0 and sees_stolen(state, seat):
+        out["stolen"] = state.stolen
+    else:
+        out["stolen"] = None
+
+
+def fill_state(state: RaceState, view: dict[str, Any], rng: RandomLike) -> None:
+    """Set every field of a blank ``state`` from ``view``, dealing the unseen cards from
+    ``rng``."""
+    from .rules import PENDING_STEAL
+
+    g = state.game
+    seat = view["seat"]
+    state.turn = view["turn"]
+    state.active = view["active"]
+    state.pawns = list(view["pawns"])
+    state.start = tuple(view["turn_start"])
+    state.discards = tuple(view["discards"])
+    state.extra = tuple(view["extra_draw"])
+    state.bonus = view["bonus"]
+    state.victims = tuple(view["robbed"])
+    last = view["last"]
+    state.last = -1 if last is None else g.table.ids[g.table.parse(last)]
+    state.moved = tuple(view["moved"])
+    mine: tuple[int, ...] = () if seat is None else tuple(view["hand"])
+    known = set(state.discards) | set(mine)
+    pending = state.phase in PENDING_STEAL
+    seen = view["stolen"]
+    if seen is not None:
+        known.add(seen)
+    pool = [c for c in range(1, g.num_cards + 1) if c not in known]
+    for i in range(len(pool) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    hands: list[tuple[int, ...]] = []
+    for s, size in enumerate(view["hand_sizes"]):
+        if s == seat:
+            hands.append(mine)
+        else:
+            hands.append(tuple(sorted(pool.pop() for _ in range(size))))
+    state.hands = hands
+    if not pending:
+        state.stolen = -1
+    elif seen is not None:
+        state.stolen = seen
+    else:
+        state.stolen = pool.pop()
+    if len(pool) != view["draw_size"]:
+        raise ValueError(
+            f"view accounts for {g.num_cards - len(pool) + view['draw_size']} cards, "
+            f"the deck has {g.num_cards}"
+        )
+    state.draw = tuple(pool)

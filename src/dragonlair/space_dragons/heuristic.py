@@ -1,0 +1,160 @@
+"""A simple Space Dragons bot that adds up what a card is worth to it, from its view only.
+
+What it values, and why:
+
+- **Every card played scores**, so a card's own plus/minus points count in full, and each
+  scoring symbol is worth a weight read from the face-up scoring cards: a symbol that
+  moves you towards a card's awards (most science on A, most mood, fewest crime on A)
+  weighs plus, one that moves you towards its penalties weighs minus. The weight is the
+  card's awards summed with that sign, divided by 6 (a symbol moves you only part way).
+- **Immediate effects** are worth exactly what they change on its own ship now: a shield
+  its shield value, a damage the shield it costs or the damage points, a tool the damage
+  it repairs (nothing if there is none).
+- **Winning the dragon** is worth the dragon's points and symbols, less the crosshair hits
+  the winner takes. The chance to win is estimated from the view: zero if a higher card
+  is already down; otherwise, for each player still to play, the chance that none of the
+  cards in their hand beats this one, drawing their hand from the cards the bot has not
+  seen.
+- **High cards are kept for later** while rounds remain: playing card n without winning
+  gives up about 10 * (n/80)^3 points of future dragon chances.
+- **Hiring Crew** picks the card with the best points, symbols and expected effects, plus
+  the same 10 * (n/80)^3 for its chance to win a dragon later.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dragonlair.bots.base import Bot
+from dragonlair.core import Action, Game
+
+from .cards import CREW_CARDS, DAMAGE, SHIELD, SYMBOLS
+from .rules import ROUNDS, SpaceDragons
+
+SYMBOL_SCALE = 6.0
+DRAGON_HOPE = 10.0
+
+
+class Heuristic(Bot):
+    """Plays the card with the best estimated value; see the module docstring."""
+
+    level = "heuristic"
+
+    def __init__(self, game: Game) -> None:
+        if not isinstance(game, SpaceDragons):
+            raise TypeError(f"the Space Dragons heuristic cannot play {game.spec.name}")
+        super().__init__(game)
+        self.sd = game
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        weights = self.symbol_weights(view["scoring_cards"])
+        if view["phase"] == "hire":
+            scored = [(self.hire_value(int(a.args[0]), weights), a) for a in legal]
+        else:
+            seat = view["seat"]
+            scored = [(self.play_value(view, seat, int(a.args[0]), weights), a) for a in legal]
+        best = max(v for v, _ in scored)
+        top = [a for v, a in scored if v >= best - 1e-9]
+        return top[rng.randrange(len(top))]
+
+    # ------------------------------------------------------------------ values
+
+    def symbol_weights(self, sides: Mapping[str, str]) -> list[float]:
+        """Points one more symbol of each kind is worth, from the face-up scoring sides."""
+        t = self.sd.tables
+        out = []
+        for k, name in enumerate(SYMBOLS):
+            side = 0 if sides[name] == "a" else 1
+            total = 0.0
+            for rank, points in t.scoring[k][side]:
+                total += points if rank in ("most", "second most") else -points
+            out.append(total / SYMBOL_SCALE)
+        return out
+
+    def printed_value(self, card: int, weights: Sequence[float]) -> float:
+        t = self.sd.tables
+        return t.crew_points[card] + sum(
+            w * x for w, x in zip(weights, t.crew_symbols[card], strict=True)
+        )
+
+    def hire_value(self, card: int, weights: Sequence[float]) -> float:
+        g = self.sd
+        t = g.tables
+        effects = 0.0
+        for e in t.immediate[card]:
+            if e == SHIELD:
+                effects += g.shield_value + 0.5  # and it protects against a later hit
+            elif e == DAMAGE:
+                effects += min(-g.shield_value, g.damage_value) * 0.75
+            else:
+                effects += 0.5  # a tool helps only if there is damage when it is played
+        effects += 0.3 * t.crosshairs[card]  # hits someone else's ship, sometimes
+        return self.printed_value(card, weights) + effects + hope(card)
+
+    def play_value(
+        self, view: Mapping[str, Any], seat: int, card: int, weights: Sequence[float]
+    ) -> float:
+        g = self.sd
+        t = g.tables
+        shields: int = view["shields"][seat]
+        damage: int = view["damage"][seat]
+        before = shields * g.shield_value + damage * g.damage_value
+        for e in t.immediate[card]:
+            if e == SHIELD:
+                shields += 1
+            elif e == DAMAGE:
+                if shields:
+                    shields -= 1
+                else:
+                    damage += 1
+            elif damage:
+                damage -= 1
+        value = self.printed_value(card, weights)
+        value += shields * g.shield_value + damage * g.damage_value - before
+        p = self.win_chance(view, seat, card)
+        if p > 0:
+            dragon = view["face_up"]
+            prize = t.dragon_points[dragon] + sum(
+                w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
+            )
+            others = [c for s, c in view["this_round"] if s != seat]
+            later = g.players - 1 - len(others)
+            hits = sum(t.crosshairs[c] for c in others) + 0.3 * later
+            hit_cost = min(hits, shields) * g.shield_value + max(0.0, hits - shields) * (
+                -g.damage_value
+            )
+            value += p * (prize - hit_cost)
+        if view["round"] < ROUNDS:
+            value -= (1 - p) * hope(card)
+        return value
+
+    def win_chance(self, view: Mapping[str, Any], seat: int, card: int) -> float:
+        """The chance that ``card`` is the highest of this round, from what the seat saw."""
+        down = [c for s, c in view["this_round"] if s != seat]
+        if down and max(down) > card:
+            return 0.0
+        n = self.sd.players
+        later = [(seat + k) % n for k in range(1, n - len(down))]
+        if not later:
+            return 1.0
+        seen = set(view["hand"]) | set(view["start_cards"])
+        for p in view["played"]:
+            seen.update(p)
+        unseen = CREW_CARDS - len(seen)
+        higher = sum(1 for c in range(card + 1, CREW_CARDS + 1) if c not in seen)
+        chance = 1.0
+        for s in later:
+            for k in range(view["hand_sizes"][s]):
+                if unseen - k <= 0:
+                    break
+                chance *= max(0.0, 1 - higher / (unseen - k))
+        return chance
+
+
+def hope(card: int) -> float:
+    """Roughly what holding ``card`` is worth in future dragons."""
+    return DRAGON_HOPE * (card / CREW_CARDS) ** 3

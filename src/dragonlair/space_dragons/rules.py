@@ -1,0 +1,589 @@
+"""Space Dragons rules: the game definition (spec, options, actions, events) and its state.
+
+The flow is declared by ``phase``:
+
+- ``hire`` (Hiring Crew): nine simultaneous secret picks; after each, the rest of every
+  hand passes left (seat + 1). Skipped with the designer's variant.
+- ``hunt`` (Dragon Hunt): seven rounds; the round's starter plays first, then clockwise.
+  A played card's immediate effects resolve at once in the card's order; after everyone
+  has played, crosshairs hit the round's winner, who takes the face-up dragon, reveals
+  the next one and starts the next round.
+- ``over``: final scoring has been done; ``result`` holds it.
+
+Each rule lives in one method below; card properties come from the flat tables built in
+:mod:`.cards`, so a move touches only ints and tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from dragonlair.core import (
+    Action,
+    ActionKind,
+    EventSpec,
+    Game,
+    GameSpec,
+    OptionSpec,
+    State,
+    make_result,
+)
+
+from . import view as _view
+from .cards import (
+    CREW_CARDS,
+    DAMAGE,
+    DRAGONS,
+    PACK_BITS,
+    PACK_MASK,
+    SHIELD,
+    SYMBOLS,
+    Components,
+    Rank,
+    Tables,
+)
+from .cards import load_components as _load_components
+
+HAND: Final = 9  # cards dealt to each player, and picks in Hiring Crew
+ROUNDS: Final = 7  # rounds of the Dragon Hunt = dragons in the lair
+
+# Action ids: "hire <n>" is n - 1, "play <n>" is 79 + n.
+HIRE_BASE: Final = -1
+PLAY_BASE: Final = CREW_CARDS - 1
+
+HIRE: Final = "hire"
+HUNT: Final = "hunt"
+
+# Event texts used often enough to be built once.
+_A_CARD: Final = "a draw-pile card"
+_A_COUNTER: Final = "a counter (the draw pile is empty)"
+_BY_DAMAGE: Final = "damage"
+_BY_CROSSHAIR: Final = "a crosshair"
+SIDE_NAMES: Final = ("A", "B")
+
+
+def award_points(counts: Sequence[int], awards: Sequence[tuple[Rank, int]]) -> list[int]:
+    """What one scoring card gives each player for their symbol ``counts``.
+
+    Dense ranking: "most" is the highest count and "second most" the next distinct count
+    below it (likewise "fewest" and "second fewest"), so tied players share a place and
+    all get the full award; zero counts take part. ``awards`` are listed largest first and
+    a player takes only the first one they qualify for."""
+    distinct = sorted(set(counts))
+    second = len(distinct) > 1
+    target: dict[Rank, int | None] = {
+        "most": distinct[-1],
+        "second most": distinct[-2] if second else None,
+        "fewest": distinct[0],
+        "second fewest": distinct[1] if second else None,
+    }
+    out = []
+    for count in counts:
+        got = 0
+        for rank, points in awards:
+            if target[rank] == count:
+                got = points
+                break
+        out.append(got)
+    return out
+
+
+def shuffle(state: State, items: list[int]) -> None:
+    """Fisher-Yates with the state's own generator, several swaps per draw: one draw
+    below the product of a few consecutive ranges (kept under 2**32, so the bias is below
+    2**-32) is split into their indices. Same distribution as ``State._shuffle``, with a
+    fifth of the generator calls."""
+    for top, bottom, product in _shuffle_plan(len(items)):
+        x = state._randbelow(product)
+        for i in range(top, bottom, -1):
+            x, j = divmod(x, i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_plan(n: int) -> tuple[tuple[int, int, int], ...]:
+    """For a list of ``n``: the chunks (first index, index below the last, product of the
+    ranges) that one draw each covers."""
+    plan = _PLANS.get(n)
+    if plan is None:
+        chunks = []
+        i = n - 1
+        while i > 0:
+            top, product = i, 1
+            while i > 0 and product * (i + 1) < 1 << 32:
+                product *= i + 1
+                i -= 1
+            chunks.append((top, i, product))
+        plan = _PLANS[n] = tuple(chunks)
+    return plan
+
+
+class SpaceDragonsState(State):
+    """A game of Space Dragons in progress.
+
+    Crew cards are numbers 1..80 and dragons ids 1..20. Every crew card is in exactly one
+    of ``hands``, ``picks``, ``played``, ``start_cards`` or ``pile``; every dragon in
+    exactly one of ``lair``, ``face_up``, ``claimed``, ``ships`` or ``box``."""
+
+    __slots__ = (
+        "box",
+        "claimed",
+        "damage",
+        "face_up",
+        "hands",
+        "lair",
+        "lead",
+        "picks",
+        "pile",
+        "played",
+        "round",
+        "shields",
+        "ships",
+        "sides",
+        "start_cards",
+        "taken",
+    )
+
+    game: SpaceDragons
+    hands: list[tuple[int, ...]]  # sorted; in Hiring Crew, the hand being drafted from
+    picks: list[tuple[int, ...]]  # face-down picks during Hiring Crew, in pick order
+    played: list[tuple[int, ...]]  # face-up crew cards, in the order played
+    start_cards: tuple[int, ...]  # the start-player draw, one per seat; out of the game
+    pile: tuple[int, ...]  # the draw pile after the start-player draw, top first
+    taken: int  # cards taken from the pile's top (tucked under ships, some since removed)
+    shields: list[int]  # shields under each ship
+    damage: list[int]  # damage under each ship
+    lair: tuple[int, ...]  # face-down dragons, top first
+    face_up: int  # the dragon on display; 0 once the lair is empty
+    claimed: list[tuple[int, ...]]  # dragons each player has won, in order
+    ships: tuple[int, ...]  # the dragon card each spaceship is (its dragon side never used)
+    box: tuple[int, ...]  # dragons back in the box, unseen
+    round: int  # rounds of the hunt completed (0..7)
+    lead: int  # the current round's starting player (before the hunt: the start player)
+    sides: tuple[int, ...]  # face-up side of the science, mood and crime cards (0 A, 1 B)
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self) -> None:
+        g = self.game
+        n = g.players
+        deck = list(range(1, CREW_CARDS + 1))
+        shuffle(self, deck)
+        dragons = list(range(1, DRAGONS + 1))
+        shuffle(self, dragons)
+        self.hands = [tuple(sorted(deck[s * HAND : (s + 1) * HAND])) for s in range(n)]
+        self.picks = [()] * n
+        self.played = [()] * n
+        rest = deck[n * HAND :]
+        self.start_cards = tuple(rest[:n])  # each player draws the top card of the pile
+        self.pile = tuple(rest[n:])
+        self.taken = 0
+        self.shields = [0] * n
+        self.damage = [0] * n
+        self.lair = tuple(dragons[1:ROUNDS])
+        self.face_up = dragons[0]
+        self.ships = tuple(dragons[ROUNDS : ROUNDS + n])
+        self.box = tuple(dragons[ROUNDS + n :])
+        self.claimed = [()] * n
+        self.round = 0
+        self.sides = tuple(
+            self._randbelow(2) if side == "random" else ("a", "b").index(side)
+            for side in g.side_options
+        )
+        self.lead = self.start_cards.index(max(self.start_cards))
+        self._emit(
+            "setup",
+            (len(self.pile), *(SIDE_NAMES[x] for x in self.sides)),
+        )
+        for s in range(n):
+            self._emit("dealt", (s, self.hands[s]), (s,))
+        self._emit("start_draw", (self.start_cards, self.lead))
+        self._emit("revealed", (self.face_up, g.tables.dragon_labels[self.face_up]))
+        if g.variant:
+            self._start_round()
+        else:
+            self.phase = HIRE
+            self._open_choice(g.seats)
+
+    # ------------------------------------------------------------------ moves
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        base = HIRE_BASE if self.phase == HIRE else PLAY_BASE
+        return [base + c for c in self.hands[seat]]
+
+    def _step(self, seat: int, aid: int) -> None:
+        if self.phase == HUNT:
+            self._play(seat, aid - PLAY_BASE)
+        else:
+            self._emit("hired", (seat, aid - HIRE_BASE), (seat,))
+            if self._collect(seat, aid):
+                self._reveal_picks(self._close_choice())
+
+    # ------------------------------------------------------------------ Hiring Crew
+
+    def _reveal_picks(self, choices: list[int | None]) -> None:
+        """Everyone's pick goes face down with their earlier picks; the rest of each hand
+        passes left. After the ninth pick the picks are the crew, and the hunt begins."""
+        n = self.game.players
+        hands = self.hands
+        picks = self.picks
+        for s in range(n):
+            card = choices[s] - HIRE_BASE  # type: ignore[operator]
+            h = hands[s]
+            i = h.index(card)
+            hands[s] = h[:i] + h[i + 1 :]
+            picks[s] = (*picks[s], card)
+        done = len(picks[0])
+        if done < HAND:
+            self.hands = hands[-1:] + hands[:-1]  # seat s receives what seat s - 1 kept
+            self._emit("passed", (self.game.pass_texts[done - 1],))
+            for s in range(n):
+                self._emit("received", (s, self.hands[s]), (s,))
+            self._open_choice(self.game.seats)
+        else:
+            self.hands = [tuple(sorted(p)) for p in picks]
+            self.picks = [()] * n
+            self._emit("crew_hired", ())
+            self._start_round()
+
+    # ------------------------------------------------------------------ Dragon Hunt
+
+    def _start_round(self) -> None:
+        self.phase = HUNT
+        self._emit("round_start", (self.round + 1, self.lead))
+        self._to_act = (self.lead,)
+
+    def _play(self, seat: int, card: int) -> None:
+        """Play a crew card face up and resolve its immediate effects in the card's order;
+        after the last player of the round, end the round."""
+        h = self.hands[seat]
+        i = h.index(card)
+        self.hands[seat] = h[:i] + h[i + 1 :]
+        self.played[seat] = (*self.played[seat], card)
+        t = self.game.tables
+        self._emit("played", (seat, card, t.card_labels[card]))
+        for effect in t.immediate[card]:
+            if effect == SHIELD:
+                self.shields[seat] += 1
+                self._emit("shield", (seat, self._take(), self.shields[seat]))
+            elif effect == DAMAGE:
+                self._hit(seat, _BY_DAMAGE)
+            elif self.damage[seat]:  # a tool
+                self.damage[seat] -= 1
+                self._emit("repaired", (seat, self.damage[seat]))
+            else:
+                self._emit("tool_idle", (seat,))
+        nxt = seat + 1
+        if nxt == self.game.players:
+            nxt = 0
+        if nxt == self.lead:
+            self._end_round()
+        else:
+            self._to_act = (nxt,)
+
+    def _take(self) -> str:
+        """Take the top card of the draw pile to tuck under a ship; once the pile is empty,
+        shields and damage are counters."""
+        if self.taken < len(self.pile):
+            self.taken += 1
+            return _A_CARD
+        return _A_COUNTER
+
+    def _hit(self, seat: int, cause: str) -> None:
+        """One damage or crosshair hit: remove a shield, or else tuck a card as damage."""
+        if self.shields[seat]:
+            self.shields[seat] -= 1
+            self._emit("shield_lost", (seat, cause, self.shields[seat]))
+        else:
+            self.damage[seat] += 1
+            self._emit("damaged", (seat, cause, self._take(), self.damage[seat]))
+
+    def _end_round(self) -> None:
+        """Crosshairs on other players' cards hit the round's highest card; it takes the
+        face-up dragon, reveals the next and starts the next round."""
+        g = self.game
+        t = g.tables
+        r = self.round
+        cards = [p[r] for p in self.played]
+        top = max(cards)
+        winner = cards.index(top)
+        crosshairs = t.crosshairs
+        hits = sum(crosshairs[c] for c in cards) - crosshairs[top]
+        if hits:
+            self._emit("crosshairs", (winner, hits))
+            for _ in range(hits):
+                self._hit(winner, _BY_CROSSHAIR)
+        dragon = self.face_up
+        self.claimed[winner] = (*self.claimed[winner], dragon)
+        self._emit("claimed", (winner, top, dragon, t.dragon_labels[dragon]))
+        self.round = r + 1
+        self.lead = winner
+        if self.lair:
+            self.face_up = self.lair[0]
+            self.lair = self.lair[1:]
+            self._emit("revealed", (self.face_up, t.dragon_labels[self.face_up]))
+        else:
+            self.face_up = 0
+        if self.round == ROUNDS:
+            self._end_game()
+            return
+        if g.variant:
+            n = g.players
+            hands = self.hands
+            self.hands = hands[-1:] + hands[:-1]  # seat s receives the hand of seat s - 1
+            self._emit("passed", (g.pass_texts[HAND + r],))
+            for s in range(n):
+                self._emit("received", (s, self.hands[s]), (s,))
+        self._start_round()
+
+    # ------------------------------------------------------------------ scoring
+
+    def _end_game(self) -> None:
+        """Final scoring: crew plus/minus points, dragon values, shields and damage, then
+        the three scoring cards. Most points wins; a tie goes to the most dragons; a tie
+        on both is a shared win."""
+        g = self.game
+        t = g.tables
+        n = g.players
+        self._emit("set_aside", ())
+        crew_points = t.crew_points.__getitem__
+        dragon_points = t.dragon_points.__getitem__
+        crew_packed = t.crew_packed.__getitem__
+        dragon_packed = t.dragon_packed.__getitem__
+        counts: tuple[list[int], ...] = ([], [], [])  # science, mood, crime by seat
+        breakdown: list[dict[str, int]] = []
+        for played, claimed, shields, damage in zip(
+            self.played, self.claimed, self.shields, self.damage, strict=True
+        ):
+            tally = sum(map(crew_packed, played)) + sum(map(dragon_packed, claimed))
+            for k in range(3):
+                counts[k].append(tally >> (PACK_BITS * k) & PACK_MASK)
+            breakdown.append(
+                {
+                    "crew points": sum(map(crew_points, played)),
+                    "dragons": sum(map(dragon_points, claimed)),
+                    "shields": shields * g.shield_value,
+                    "damage": damage * g.damage_value,
+                }
+            )
+        for k, symbol in enumerate(SYMBOLS):
+            side = self.sides[k]
+            awards = award_points(counts[k], t.scoring[k][side])
+            for b, a in zip(breakdown, awards, strict=True):
+                b[symbol] = a
+            self._emit("scored", (symbol, SIDE_NAMES[side], tuple(counts[k]), tuple(awards)))
+        points = [sum(b.values()) for b in breakdown]
+        dragons = [len(c) for c in self.claimed]
+        top = max(points)
+        tied = [s for s in range(n) if points[s] == top]
+        reason = ""
+        if len(tied) > 1:
+            most = max(dragons[s] for s in tied)
+            if sum(1 for s in tied if dragons[s] == most) > 1:
+                reason = "tied on points and dragons: a shared win"
+            else:
+                reason = "tied on points: the most dragons wins"
+        result = make_result(points, dragons, breakdown, reason)
+        self._emit("game_over", (tuple(points), result.winners, reason or "most points"))
+        self._finish(result)
+
+    # ------------------------------------------------------------------ views and copies
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        _view.view(self, seat, out)
+
+    def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
+        _view.fill_from_view(self, view, rng)
+
+    def clone(self) -> SpaceDragonsState:
+        n = self._clone_base()
+        n.hands = self.hands.copy()
+        n.picks = self.picks.copy()
+        n.played = self.played.copy()
+        n.start_cards = self.start_cards
+        n.pile = self.pile
+        n.taken = self.taken
+        n.shields = self.shields.copy()
+        n.damage = self.damage.copy()
+        n.lair = self.lair
+        n.face_up = self.face_up
+        n.claimed = self.claimed.copy()
+        n.ships = self.ships
+        n.box = self.box
+        n.round = self.round
+        n.lead = self.lead
+        n.sides = self.sides
+        return n
+
+    def check_invariants(self) -> None:
+        n = self.game.players
+        crew = [c for h in self.hands for c in h]
+        crew += [c for p in self.picks for c in p]
+        crew += [c for p in self.played for c in p]
+        crew += [*self.start_cards, *self.pile]
+        assert sorted(crew) == list(range(1, CREW_CARDS + 1)), "crew cards are not conserved"
+        dragons = [*self.lair, *self.ships, *self.box, *(d for c in self.claimed for d in c)]
+        if self.face_up:
+            dragons.append(self.face_up)
+        assert sorted(dragons) == list(range(1, DRAGONS + 1)), "dragons are not conserved"
+        assert len(self.start_cards) == n and len(self.ships) == n
+        assert 0 <= self.taken <= len(self.pile), f"taken {self.taken} is off the pile"
+        assert min(self.shields) >= 0 and min(self.damage) >= 0, "negative shields or damage"
+        assert sum(len(c) for c in self.claimed) == self.round, "a dragon per round"
+        assert len(self.lair) == max(0, ROUNDS - 1 - self.round)
+        assert (self.face_up == 0) == (self.round == ROUNDS)
+        if self.phase == HIRE:
+            done = len(self.picks[0])
+            assert all(len(p) == done for p in self.picks), "uneven picks"
+            assert all(len(h) == HAND - done for h in self.hands), "uneven hands"
+            ch = self._choices or []
+            for s, c in enumerate(ch):
+                assert c is None or c < 0 or c - HIRE_BASE in self.hands[s], "pick not in hand"
+            return
+        assert not any(self.picks), "picks outside Hiring Crew"
+        # in the hunt, the seats from the round's starter up to the one to act have played
+        done = (self._to_act[0] - self.lead) % n if self.phase == HUNT else 0
+        for j in range(n):
+            s = (self.lead + j) % n
+            assert len(self.played[s]) == self.round + (j < done), f"seat {s} played off turn"
+            assert len(self.hands[s]) + len(self.played[s]) == HAND, f"seat {s} lost a card"
+
+
+class SpaceDragons(Game):
+    """Space Dragons for 3 to 5 players."""
+
+    spec = GameSpec(
+        id="space-dragons",
+        name="Space Dragons",
+        min_players=3,
+        max_players=5,
+        rules_version=1,
+        summary=(
+            "Draft a crew of nine, then play seven tricks without suits: the highest card "
+            "takes the dragon, and every card played stays and scores."
+        ),
+        options=(
+            OptionSpec("science", "a", "science scoring card side", choices=("a", "b", "random")),
+            OptionSpec("mood", "a", "mood scoring card side", choices=("a", "b", "random")),
+            OptionSpec("crime", "a", "crime scoring card side", choices=("a", "b", "random")),
+            OptionSpec(
+                "b_sides",
+                "penalty",
+                "B sides award minus points (penalty) or plus points (bonus)",
+                choices=("penalty", "bonus"),
+            ),
+            OptionSpec("shield", 1, "points per shield at the end", kind="int", min=-5, max=5),
+            OptionSpec("damage", -2, "points per damage at the end", kind="int", min=-10, max=5),
+            OptionSpec(
+                "variant",
+                False,
+                "designer's variant: no Hiring Crew; hands pass left after each round",
+                kind="bool",
+            ),
+            OptionSpec("data", None, "a component data file of printed values", kind="path"),
+        ),
+    )
+    state_class = SpaceDragonsState
+    action_kinds = (
+        ActionKind("hire", ("card",), "Hiring Crew: lay this card face down in your crew"),
+        ActionKind("play", ("card",), "Dragon Hunt: play this crew card face up"),
+    )
+    event_specs = {
+        "setup": EventSpec(
+            ("pile", "science", "mood", "crime"),
+            "setup: 9 crew cards each, a dragon's lair of 7, a spaceship each; scoring cards "
+            "science {science}, mood {mood}, crime {crime}; {pile} cards in the draw pile",
+        ),
+        "dealt": EventSpec(
+            ("seat", "cards"), "{seat} is dealt {cards}", ("seat",), "{seat} is dealt 9 cards"
+        ),
+        "start_draw": EventSpec(
+            ("cards", "start_seat"),
+            "start-player draw (seat by seat): {cards}; {start_seat} drew the highest and "
+            "starts; these cards leave the game",
+        ),
+        "revealed": EventSpec(("dragon", "label"), "the dragon's lair reveals {label}"),
+        "hired": EventSpec(
+            ("seat", "card"), "{seat} hires {card}", ("seat",), "{seat} hires a crew member"
+        ),
+        "passed": EventSpec(("after",), "{after}: every hand passes to the left"),
+        "received": EventSpec(("seat", "cards"), "{seat} receives {cards}"),
+        "crew_hired": EventSpec((), "hiring is over: everyone takes their 9 picks into hand"),
+        "round_start": EventSpec(("round", "seat"), "round {round}: {seat} starts"),
+        "played": EventSpec(("seat", "card", "label"), "{seat} plays {label}"),
+        "shield": EventSpec(
+            ("seat", "what", "shields"),
+            "{seat} tucks {what} under their ship as a shield ({shields} shields)",
+        ),
+        "shield_lost": EventSpec(
+            ("seat", "cause", "shields"),
+            "{seat} loses a shield to {cause} ({shields} shields)",
+        ),
+        "damaged": EventSpec(
+            ("seat", "cause", "what", "damage"),
+            "{seat} has no shield against {cause}: {what} is tucked as damage ({damage} damage)",
+        ),
+        "repaired": EventSpec(
+            ("seat", "damage"), "{seat}'s tool repairs a damage ({damage} damage)"
+        ),
+        "tool_idle": EventSpec(("seat",), "{seat}'s tool has no damage to repair"),
+        "crosshairs": EventSpec(
+            ("winner", "hits"),
+            "{winner} has the highest card: the others' crosshairs hit it {hits} time(s)",
+        ),
+        "claimed": EventSpec(
+            ("winner", "card", "dragon", "label"),
+            "{winner} wins the round with {card} and claims {label}",
+        ),
+        "set_aside": EventSpec(
+            (), "the hunt is over: the two unplayed cards of each hand are set aside"
+        ),
+        "scored": EventSpec(
+            ("card", "side", "counts", "awards"),
+            "{card} scoring card (side {side}): counts {counts} score {awards}",
+        ),
+        "game_over": EventSpec(
+            ("points", "winners", "reason"),
+            "final points {points}; seat(s) {winners} win ({reason})",
+        ),
+    }
+
+    components: Components
+    tables: Tables
+    side_options: tuple[str, str, str]
+    shield_value: int
+    damage_value: int
+    variant: bool
+    pass_texts: tuple[str, ...]
+    seats: tuple[int, ...]
+
+    def _prepare(self) -> None:
+        o = self.options
+        data = o["data"]
+        self.components = _load_components(data if isinstance(data, str) else None)
+        self.tables = Tables(self.components, b_penalty=o["b_sides"] == "penalty")
+        self.side_options = (str(o["science"]), str(o["mood"]), str(o["crime"]))
+        self.shield_value = int(o["shield"])  # type: ignore[arg-type]
+        self.damage_value = int(o["damage"])  # type: ignore[arg-type]
+        self.variant = bool(o["variant"])
+        self.seats = tuple(range(self.players))
+        self.pass_texts = tuple(f"after pick {k}" for k in range(1, HAND + 1)) + tuple(
+            f"after round {r}" for r in range(1, ROUNDS + 1)
+        )
+
+    def _define_actions(self) -> Sequence[Action]:
+        cards = range(1, CREW_CARDS + 1)
+        return [*(Action("hire", c) for c in cards), *(Action("play", c) for c in cards)]
+
+    @property
+    def max_length(self) -> int:
+        return (ROUNDS if self.variant else HAND + ROUNDS) * self.players
+
+    def describe_action(self, action: Action) -> str:
+        aid = self.table.id_of(action)
+        card = aid - HIRE_BASE if aid <= PLAY_BASE else aid - PLAY_BASE
+        verb = "hire" if aid <= PLAY_BASE else "play"
+        return f"{verb} {self.tables.card_labels[card]}"

@@ -1,0 +1,150 @@
+"""What each seat may know in Space Dragons, and the hidden-state sampler (its inverse).
+
+A seat sees its own hand and its own face-down picks; everything played; each ship's
+shields and damage (counts only: the tucked crew cards are face down); the claimed
+dragons and the face-up dragon; the start-player draw; how many cards are in every hand,
+every pick pile, the draw pile and the lair; and the scoring cards' sides. It never sees
+other hands or picks, the draw pile's cards, the lair's dragons, or the dragon sides of
+the spaceships (nobody does). A spectator (seat None) sees only what is public.
+
+The sampler redraws exactly that hidden part: the crew cards the seat cannot account for
+(all 80 minus its own hand and picks, everything played and the start-player draw) are
+dealt at random to other hands, other picks and the draw pile; the dragons it has not
+seen to the lair, the ships and the box. A pick another seat has made but not revealed
+is redrawn from that seat's sampled hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dragonlair.core.state import UNKNOWN_CHOICE
+
+from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
+
+if TYPE_CHECKING:
+    from .rules import SpaceDragonsState
+
+PHASE_NAMES = {"hire": "Hiring Crew", "hunt": "Dragon Hunt", "over": "Game over"}
+
+
+def this_round(state: SpaceDragonsState) -> list[list[int]]:
+    """The cards played in the current round as ``[seat, card]``, in play order."""
+    if state.phase != "hunt":
+        return []
+    n = state.game.players
+    r = state.round
+    out = []
+    for j in range(n):
+        s = (state.lead + j) % n
+        p = state.played[s]
+        if len(p) <= r:
+            break
+        out.append([s, p[r]])
+    return out
+
+
+def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` may see (None: a spectator) to ``out``."""
+    g = state.game
+    t = g.tables
+    hire = state.phase == "hire"
+    out["phase_name"] = PHASE_NAMES[state.phase]
+    out["hand"] = None if seat is None else list(state.hands[seat])
+    out["picks"] = None if seat is None else list(state.picks[seat])
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["pick_counts"] = [len(p) for p in state.picks]
+    out["pick"] = len(state.picks[0]) + 1 if hire else None
+    out["round"] = state.round + 1 if state.phase == "hunt" else None
+    out["rounds_played"] = state.round
+    out["starter"] = state.lead
+    out["this_round"] = this_round(state)
+    out["played"] = [list(p) for p in state.played]
+    out["shields"] = list(state.shields)
+    out["damage"] = list(state.damage)
+    out["claimed"] = [list(c) for c in state.claimed]
+    out["face_up"] = state.face_up or None
+    out["lair"] = len(state.lair)
+    out["pile"] = len(state.pile) - state.taken
+    out["start_cards"] = list(state.start_cards)
+    out["scoring_cards"] = {s: SIDES[state.sides[k]] for k, s in enumerate(SYMBOLS)}
+    counts: dict[str, list[int]] = {s: [] for s in SYMBOLS}
+    points = []
+    for s in range(g.players):
+        tally = [0, 0, 0]
+        for c in state.played[s]:
+            for k, x in enumerate(t.crew_symbols[c]):
+                tally[k] += x
+        for d in state.claimed[s]:
+            for k, x in enumerate(t.dragon_symbols[d]):
+                tally[k] += x
+        for k, name in enumerate(SYMBOLS):
+            counts[name].append(tally[k])
+        points.append(
+            sum(t.crew_points[c] for c in state.played[s])
+            + sum(t.dragon_points[d] for d in state.claimed[s])
+        )
+    out["symbols"] = counts
+    out["card_points"] = points
+
+
+def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> None:
+    """Set every field of a blank ``state`` so that it shows ``v`` to ``v["seat"]``,
+    drawing everything that seat cannot see from ``rng``."""
+    n = state.game.players
+    seat = v["seat"]
+    played = [tuple(p) for p in v["played"]]
+    start_cards = tuple(v["start_cards"])
+    mine: tuple[int, ...] = () if seat is None else tuple(v["hand"])
+    my_picks: tuple[int, ...] = () if seat is None else tuple(v["picks"])
+    known = {*start_cards, *mine, *my_picks, *(c for p in played for c in p)}
+    pool = [c for c in range(1, CREW_CARDS + 1) if c not in known]
+    _shuffle(pool, rng)
+    hands: list[tuple[int, ...]] = []
+    picks: list[tuple[int, ...]] = []
+    for s in range(n):
+        if s == seat:
+            hands.append(mine)
+            picks.append(my_picks)
+            continue
+        size = v["hand_sizes"][s]
+        hands.append(tuple(sorted(pool[len(pool) - size :])))
+        del pool[len(pool) - size :]
+        count = v["pick_counts"][s]
+        picks.append(tuple(pool[len(pool) - count :]))
+        del pool[len(pool) - count :]
+    ch = state._choices
+    if ch is not None:
+        base = -1  # "hire <n>" has id n - 1
+        for s in range(n):
+            if ch[s] == UNKNOWN_CHOICE:
+                ch[s] = base + hands[s][rng.randrange(len(hands[s]))]
+    state.hands = hands
+    state.picks = picks
+    state.played = [tuple(p) for p in played]
+    state.start_cards = start_cards
+    state.pile = tuple(pool)
+    state.taken = len(pool) - v["pile"]
+    state.shields = list(v["shields"])
+    state.damage = list(v["damage"])
+    claimed = [tuple(c) for c in v["claimed"]]
+    face_up = v["face_up"] or 0
+    seen = {face_up, *(d for c in claimed for d in c)}
+    unseen = [d for d in range(1, DRAGONS + 1) if d not in seen]
+    _shuffle(unseen, rng)
+    lair = v["lair"]
+    state.lair = tuple(unseen[:lair])
+    state.ships = tuple(unseen[lair : lair + n])
+    state.box = tuple(unseen[lair + n :])
+    state.face_up = face_up
+    state.claimed = claimed
+    state.round = v["rounds_played"]
+    state.lead = v["starter"]
+    sides = v["scoring_cards"]
+    state.sides = tuple(SIDES.index(sides[s]) for s in SYMBOLS)
+
+
+def _shuffle(items: list[int], rng: Any) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]

@@ -1,0 +1,124 @@
+"""Space Dragons at the terminal: the face-up dragon, this round's cards, every ship with
+its shields and damage, the crews played so far, and your hand with each card's effects
+and symbols."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ...core import Game
+
+EFFECT_ICONS = {
+    "shield": ("⛨", "cyan"),
+    "tool": ("⚒", "green"),
+    "damage": ("✹", "red"),
+    "crosshair": ("⌖", "magenta"),
+}
+SYMBOL_ICONS = (("⚛", "blue"), ("♥", "green"), ("☠", "grey62"))
+
+
+def _symbols(text: Text, symbols: Sequence[int]) -> None:
+    for (icon, style), n in zip(SYMBOL_ICONS, symbols, strict=True):
+        if n:
+            text.append(icon * n, style=style)
+
+
+def crew_card(game: Game, number: int) -> Text:
+    """``42 ⌖ ⚛ +1``: number, effects in order, symbols, points."""
+    card = game.components.card(number)  # type: ignore[attr-defined]
+    t = Text(f"{number:>2}", style="bold")
+    if card.effects:
+        t.append(" ")
+        for e in card.effects:
+            icon, style = EFFECT_ICONS[e]
+            t.append(icon, style=style)
+    if any(card.symbols):
+        t.append(" ")
+        _symbols(t, card.symbols)
+    if card.points:
+        t.append(f" {card.points:+d}", style="green" if card.points > 0 else "red")
+    return t
+
+
+def dragon_card(game: Game, dragon: int) -> Text:
+    d = game.components.dragons[dragon - 1]  # type: ignore[attr-defined]
+    t = Text(f"🐉{d.points}", style="bold yellow")
+    if any(d.symbols):
+        t.append(" ")
+        _symbols(t, d.symbols)
+    return t
+
+
+def _row(items: Sequence[Text], sep: str = "  ") -> Text:
+    out = Text()
+    for i, item in enumerate(items):
+        if i:
+            out.append(sep)
+        out.append_text(item)
+    return out
+
+
+def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    seat = view.get("seat")
+    top = Text()
+    top.append(f"{view.get('phase_name', view['phase'])}", style="bold")
+    if view["phase"] == "hunt":
+        top.append(f"  ·  round {view['round']}/7")
+    sides = view.get("scoring_cards", {})
+    top.append("  ·  scoring cards: " + ", ".join(f"{k} {v.upper()}" for k, v in sides.items()))
+    top.append(f"  ·  lair {view['lair']}  ·  draw pile {view['pile']}", style="dim")
+    parts: list[RenderableType] = [top]
+    if view.get("face_up"):
+        face = Text("Face-up dragon: ")
+        face.append_text(dragon_card(game, view["face_up"]))
+        parts.append(face)
+    if view.get("this_round"):
+        played = [
+            Text(f"{names[s]}: ").append_text(crew_card(game, c)) for s, c in view["this_round"]
+        ]
+        parts.append(Text("This round: ").append_text(_row(played, "   ")))
+    ships = Table(title="ships and crews", title_style="dim")
+    for col in ("player", "hand", "⛨", "✹", "dragons", "⚛ ♥ ☠", "crew pts", "crew played"):
+        ships.add_column(
+            col, justify="left" if col in ("player", "crew played", "dragons") else "right"
+        )
+    symbols = view.get("symbols", {})
+    for s in range(view["players"]):
+        mark = " (you)" if s == seat else ""
+        counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
+        hand = f"{view['hand_sizes'][s]}"
+        if view["phase"] == "hire":
+            hand += f" +{view['pick_counts'][s]} hired"
+        ships.add_row(
+            names[s] + mark,
+            hand,
+            str(view["shields"][s]),
+            str(view["damage"][s]),
+            _row([dragon_card(game, d) for d in view["claimed"][s]], " "),
+            counts,
+            str(view.get("card_points", [0] * 9)[s]),
+            " ".join(str(c) for c in view["played"][s]),
+        )
+    parts.append(ships)
+    if seat is not None:
+        hand_cards = view.get("hand") or []
+        parts.append(
+            Text("Your hand: ").append_text(
+                _row([crew_card(game, c) for c in hand_cards], "   ") if hand_cards else Text("-")
+            )
+        )
+        if view.get("picks"):
+            parts.append(
+                Text("Your crew so far: ").append_text(
+                    _row([crew_card(game, c) for c in view["picks"]], "   ")
+                )
+            )
+    legend = Text("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair   symbols: ", style="dim")
+    legend.append("⚛ science ♥ mood ☠ crime", style="dim")
+    parts.append(legend)
+    return Group(*parts)
