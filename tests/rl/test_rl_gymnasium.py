@@ -11,6 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from rl_helpers import rl_games
 
+import dragonlair
 from dragonlair.bots import UnknownBot
 from dragonlair.core import IllegalAction
 from dragonlair.rl import gymnasium_env
@@ -22,7 +23,8 @@ for _g in rl_games():
 
 @pytest.mark.parametrize("game_id", rl_games())
 def test_every_game_passes_gymnasiums_environment_checker(game_id: str) -> None:
-    env = gym.make(env_id(game_id), players=2, opponents="random")
+    players = dragonlair.spec(game_id).min_players
+    env = gym.make(env_id(game_id), players=players, opponents="random")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)

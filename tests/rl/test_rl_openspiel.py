@@ -48,7 +48,8 @@ def test_every_game_at_every_player_count_passes_openspiels_random_simulation_te
 
 @pytest.mark.parametrize("game_id", rl_games())
 def test_mcts_and_ismcts_play_a_whole_game(game_id: str) -> None:
-    game = openspiel.load_game(game_id, players=2, turn_based=True, seed=3)
+    players = dragonlair.spec(game_id).min_players
+    game = openspiel.load_game(game_id, players=players, turn_based=True, seed=3)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
     bots = [
         mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(1)),
@@ -57,7 +58,7 @@ def test_mcts_and_ismcts_play_a_whole_game(game_id: str) -> None:
     state = game.new_initial_state()
     while not state.is_terminal():
         player = state.current_player()
-        state.apply_action(bots[player].step(state))
+        state.apply_action(bots[player % 2].step(state))
     assert sum(state.returns()) == pytest.approx(1.0)
     assert state.engine_state.is_over
 
@@ -165,12 +166,14 @@ def test_clones_are_independent_and_states_serialize_exactly() -> None:
     text = state.serialize()
     again = game.deserialize_state(text)
     assert str(copy) == str(state) == str(again)
+    assert again.engine_state.to_json() == state.engine_state.to_json()
     copy.apply_action(copy.legal_actions()[0])
     assert str(copy) != str(state)
     for s in (state, again):
         while not s.is_terminal():
             s.apply_action(s.legal_actions()[0])
     assert str(state) == str(again)
+    assert again.engine_state.to_json() == state.engine_state.to_json()
     assert again.information_state_string(0) == state.information_state_string(0)
 
 

@@ -30,7 +30,13 @@ Chance
     state from the state's own seeded generator, so there are no chance nodes: each
     ``new_initial_state()`` gets the next seed from the game's generator, seeded by the
     ``seed`` parameter (default 0), so a run is reproducible while every new state is a
-    new deal. A clone continues the same deal (the seed is part of the state).
+    new deal. A clone continues the same deal (the seed is part of the state), and
+    ``str(state)`` is the seed and the actions so far, which determine the state exactly.
+    OpenSpiel serializes a sampled-stochastic *game* together with its generator's state,
+    which it does not let a Python game provide, so ``serialize_game_and_state`` is not
+    available (and ``random_sim_test`` runs with ``serialize=False``); states serialize
+    exactly with ``state.serialize()`` and ``game.deserialize_state()`` (as the engine's
+    JSON).
 
 Information
     ``IMPERFECT_INFORMATION``. Every string and tensor is made from the seat's view
@@ -233,7 +239,7 @@ class _Core:
     keeps one attribute, this, whose ``__deepcopy__`` is ``clone()``. It pickles as the
     engine's exact JSON (``state.to_json()``), which is how OpenSpiel serializes."""
 
-    __slots__ = ("_state", "acts", "engine", "prefix", "seed", "spiel")
+    __slots__ = ("_state", "acts", "engine", "memo", "prefix", "seed", "spiel")
 
     def __init__(
         self,
@@ -249,6 +255,7 @@ class _Core:
         self._state = state
         self.acts = acts
         self.prefix = prefix
+        self.memo: dict[int | None, tuple[int, str]] = {}
 
     @property
     def state(self) -> State:
@@ -282,11 +289,22 @@ class _Core:
 
     def memory(self, seat: int | None) -> str:
         """What ``seat`` (None: the public) remembers: the events it was shown, with its own
-        actions where it took them, after what it remembered before a resample."""
+        actions where it took them, after what it remembered before a resample.
+
+        The text only ever grows, so it is kept per seat with the number of events it
+        covers, and later calls render only the events and actions since (the cache is
+        shared with clones, whose history has the same beginning)."""
         s = self.state
+        memo = self.memo.get(seat)
+        if memo is None:
+            start = 0
+            text = self.prefix.get(seat, "") if self.prefix is not None else ""
+        else:
+            start, text = memo
+        nev = s.event_count
         mine: list[tuple[int, int]] = []
         node = self.acts
-        while node is not None:
+        while node is not None and node[2] >= start:
             if node[1] == seat:
                 mine.append((node[2], node[3]))
             node = node[0]
@@ -294,14 +312,32 @@ class _Core:
         actions = s.game.table.actions
         lines: list[str] = []
         k = 0
-        for e in s.events_since(0, seat):
+        for e in s.events_since(start, seat):
             while k < len(mine) and mine[k][0] <= e["seq"]:
                 lines.append(f"> {actions[mine[k][1]]}")
                 k += 1
             lines.append(_dumps({key: v for key, v in e.items() if key != "seq"}))
-        lines += [f"> {actions[aid]}" for _, aid in mine[k:]]
-        before = self.prefix.get(seat, "") if self.prefix is not None else ""
-        return before + "".join(line + "\n" for line in lines)
+        tail = [f"> {actions[aid]}" for _, aid in mine[k:]]
+        text += "".join(line + "\n" for line in lines)
+        # actions after the last event stay out of the cache: more events may come first
+        self.memo = {**self.memo, seat: (nev, text)}
+        return text + "".join(line + "\n" for line in tail)
+
+    def describe(self) -> str:
+        """The state in text: a summary line, then the seed and the actions (seat:id)."""
+        s = self.state
+        if s.seed is None:
+            return s.to_json()
+        moves: list[str] = []
+        node = self.acts
+        while node is not None:
+            moves.append(f"{node[1]}:{node[3]}")
+            node = node[0]
+        moves.reverse()
+        head = (
+            f"{s.game.spec.id} seed={s.seed} move={s.move} phase={s.phase} to_act={list(s.to_act)}"
+        )
+        return head + "\nactions " + " ".join(moves)
 
 
 def _restore_core(text: str, seed: int, acts: list[Any], prefix: Any) -> _Core:
@@ -398,7 +434,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return win_shares(s.result, s.game.players)
 
     def __str__(self) -> str:
-        return self._core.state.to_json()
+        """The seed and every action so far, which determine the state exactly (the whole
+        engine JSON for a state sampled from a view, which has no seed)."""
+        return self._core.describe()
 
     # -------------------------------------------------------------- search
 
