@@ -210,7 +210,7 @@ class Encoder:
 
 # ---------------------------------------------------------------------- the registry
 
-_BUILTIN: dict[str, str] = {
+BUILTIN_LAYOUTS: dict[str, str] = {
     "dragon-stripes": "dragonlair.rl.layouts.dragon_stripes",
     "space-dragons": "dragonlair.rl.layouts.space_dragons",
     "space-race": "dragonlair.rl.layouts.space_race",
@@ -232,7 +232,7 @@ def layout_for(game_id: str) -> Layout:
     found = _layouts.get(game_id)
     if found is not None:
         return found
-    module_name = _BUILTIN.get(game_id)
+    module_name = BUILTIN_LAYOUTS.get(game_id)
     if module_name is not None:
         try:
             module = importlib.import_module(module_name)
@@ -252,10 +252,10 @@ def layout_for(game_id: str) -> Layout:
 def layout_ids() -> list[str]:
     """The game ids that have a layout (built-in ones whose module is installed first)."""
     ids = []
-    for gid, module_name in _BUILTIN.items():
+    for gid, module_name in BUILTIN_LAYOUTS.items():
         if gid in _layouts or importlib.util.find_spec(module_name) is not None:
             ids.append(gid)
-    return ids + sorted(g for g in _layouts if g not in _BUILTIN)
+    return ids + sorted(g for g in _layouts if g not in BUILTIN_LAYOUTS)
 
 
 def encoder_for(game: Game) -> Encoder:
