@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import DragonlairError, Game
+from ..core import DragonlairError, Game, games
 
 View = Mapping[str, Any]
 Values = Sequence[float] | npt.NDArray[np.float32]
@@ -237,7 +237,10 @@ def layout_for(game_id: str) -> Layout:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as e:
-            if e.name is None or not module_name.startswith(e.name):
+            # the layout's module, or the game it is for, is not part of this installation
+            if e.name is None or not (
+                module_name.startswith(e.name) or e.name == _package(game_id)
+            ):
                 raise
         else:
             layout: Layout = module.LAYOUT
@@ -250,12 +253,19 @@ def layout_for(game_id: str) -> Layout:
 
 
 def layout_ids() -> list[str]:
-    """The game ids that have a layout (built-in ones whose module is installed first)."""
-    ids = []
-    for gid, module_name in BUILTIN_LAYOUTS.items():
-        if gid in _layouts or importlib.util.find_spec(module_name) is not None:
-            ids.append(gid)
+    """The game ids that have a layout: the four games' (those installed) first."""
+    installed = set(games())
+    ids = [
+        gid
+        for gid, module_name in BUILTIN_LAYOUTS.items()
+        if gid in _layouts
+        or (gid in installed and importlib.util.find_spec(module_name) is not None)
+    ]
     return ids + sorted(g for g in _layouts if g not in BUILTIN_LAYOUTS)
+
+
+def _package(game_id: str) -> str:
+    return "dragonlair." + game_id.replace("-", "_")
 
 
 def encoder_for(game: Game) -> Encoder:
