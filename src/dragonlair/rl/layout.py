@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -369,6 +370,25 @@ def choosing_feature() -> Feature:
         "it has already chosen (what it chose stays hidden)",
         encode,
     )
+
+
+T = TypeVar("T")
+
+
+def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:
+    """``compute`` (a fact derived from a game's data and options, such as a scale)
+    remembered per game object, so encoders do not redo it for every view."""
+    memo: weakref.WeakKeyDictionary[Game, T] = weakref.WeakKeyDictionary()
+
+    def get(game: Game) -> T:
+        try:
+            return memo[game]
+        except KeyError:
+            value = memo[game] = compute(game)
+            return value
+
+    get.__doc__ = compute.__doc__
+    return get
 
 
 def ratio(value: float, most: float) -> float:

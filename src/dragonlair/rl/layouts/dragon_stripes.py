@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from ...core import Game
 from ...dragon_stripes.cards import DANGER, DANGER_CARDS, STOP, card_name
 from ...dragon_stripes.rules import DragonStripes
 from ...dragon_stripes.view import holding_bounds
@@ -25,6 +26,7 @@ from ..layout import (
     View,
     acting_feature,
     one_hot,
+    per_game,
     phase_feature,
     ratio,
     seats_feature,
@@ -78,8 +80,15 @@ def _pot(view: View, ctx: Context) -> list[float]:
     return [ratio(view["pot"], _g(ctx).total_gems)]
 
 
+@per_game
+def _scales(game: Game) -> tuple[int, tuple[int, ...]]:
+    """The highest takeover price, and how many cards of each kind the deck has."""
+    g = cast(DragonStripes, game)
+    return max(b.price for b in g.comp.takeover), tuple(g.deck.count(k) for k in g.card_kinds)
+
+
 def _price(view: View, ctx: Context) -> list[float]:
-    return [ratio(view["price"], max(b.price for b in _g(ctx).comp.takeover))]
+    return [ratio(view["price"], _scales(ctx.game)[0])]
 
 
 def _can_take(view: View, ctx: Context) -> list[float]:
@@ -91,9 +100,9 @@ def _dangers(view: View, ctx: Context) -> list[float]:
 
 
 def _deck_left(view: View, ctx: Context) -> list[float]:
-    g = _g(ctx)
     left = view["deck_left"]
-    return [ratio(left[card_name(k)], g.deck.count(k)) for k in g.card_kinds]
+    counts = _scales(ctx.game)[1]
+    return [ratio(left[card_name(k)], n) for k, n in zip(_g(ctx).card_kinds, counts, strict=True)]
 
 
 def _risk(view: View, ctx: Context) -> list[float]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from ...core import Game
 from ...space_dragons.cards import CREW_CARDS, SYMBOLS
 from ...space_dragons.rules import HAND, ROUNDS, SpaceDragons
 from ..layout import (
@@ -26,6 +27,7 @@ from ..layout import (
     acting_feature,
     choosing_feature,
     one_hot,
+    per_game,
     phase_feature,
     ratio,
     seats_feature,
@@ -101,7 +103,8 @@ def _round(view: View, ctx: Context) -> list[float]:
 
 def _ship(key: str) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
-        return ctx.per_seat([ratio(x, _ship_scale(ctx, key)) for x in view[key]])
+        most = _scales(ctx.game)[key]
+        return ctx.per_seat([ratio(x, most) for x in view[key]])
 
     return Feature(
         key,
@@ -112,11 +115,18 @@ def _ship(key: str) -> Feature:
     )
 
 
-def _ship_scale(ctx: Context, key: str) -> int:
-    crew = _g(ctx).components.crew
-    if key == "shields":
-        return sum(c.effects.count("shield") for c in crew) or 1
-    return sum(c.effects.count("damage") + c.effects.count("crosshair") for c in crew) or 1
+@per_game
+def _scales(game: Game) -> dict[str, int]:
+    """The most shields and damage the deck can deal, and the most of each symbol."""
+    g = cast(SpaceDragons, game)
+    crew, dragons = g.components.crew, g.components.dragons
+    out = {
+        "shields": sum(c.effects.count("shield") for c in crew) or 1,
+        "damage": sum(c.effects.count("damage") + c.effects.count("crosshair") for c in crew) or 1,
+    }
+    for k, name in enumerate(SYMBOLS):
+        out[name] = sum(c.symbols[k] for c in crew) + sum(d.symbols[k] for d in dragons)
+    return out
 
 
 def _face_up(view: View, ctx: Context) -> list[float]:
@@ -141,17 +151,17 @@ def _sides(view: View, ctx: Context) -> list[float]:
 
 
 def _symbols(view: View, ctx: Context) -> list[float]:
-    g = _g(ctx)
+    scales = _scales(ctx.game)
     out: list[float] = []
-    for k, name in enumerate(SYMBOLS):
-        most = sum(c.symbols[k] for c in g.components.crew) + sum(
-            d.symbols[k] for d in g.components.dragons
-        )
-        out += ctx.per_seat([ratio(x, most) for x in view["symbols"][name]])
+    for name in SYMBOLS:
+        out += ctx.per_seat([ratio(x, scales[name]) for x in view["symbols"][name]])
     return out
 
 
-def _points_range(g: SpaceDragons) -> tuple[int, int]:
+@per_game
+def _points_range(game: Game) -> tuple[int, int]:
+    """The least and most points a player's crew and dragons can show."""
+    g = cast(SpaceDragons, game)
     crew = sorted(c.points for c in g.components.crew)
     dragons = sorted(d.points for d in g.components.dragons)
     low = sum(crew[:HAND]) + min(0, sum(dragons[:ROUNDS]))
@@ -160,7 +170,7 @@ def _points_range(g: SpaceDragons) -> tuple[int, int]:
 
 
 def _points(view: View, ctx: Context) -> list[float]:
-    low, high = _points_range(_g(ctx))
+    low, high = _points_range(ctx.game)
     return ctx.per_seat([ratio(x - low, high - low) for x in view["card_points"]])
 
 
