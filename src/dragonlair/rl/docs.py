@@ -35,6 +35,7 @@ def refresh(text: str) -> str:
     installed = set(games()) & set(BUILTIN_LAYOUTS)
 
     def replace(m: re.Match[str]) -> str:
+        """One block, regenerated if its game is installed."""
         gid = m.group("game")
         if gid not in installed:
             return m.group(0)

@@ -67,10 +67,12 @@ class Context:
 
     @property
     def players(self) -> int:
+        """The number of seats at the table."""
         return self.game.players
 
     @property
     def max_players(self) -> int:
+        """The game's largest player count: the number of slots of a per-seat feature."""
         return self.game.spec.max_players
 
     def rel(self, seat: int) -> int:

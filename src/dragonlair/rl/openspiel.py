@@ -29,7 +29,8 @@ Chance
     ``SAMPLED_STOCHASTIC``. The engine draws its chance (shuffles, coin flips) inside the
     state from the state's own seeded generator, so there are no chance nodes: each
     ``new_initial_state()`` gets the next seed from the game's generator, seeded by the
-    ``seed`` parameter (default 0), so a run is reproducible while every new state is a
+    ``seed`` parameter (default 0; -1 takes a fresh seed from the operating system), so a
+    run is reproducible while every new state is a
     new deal. A clone continues the same deal (the seed is part of the state), and
     ``str(state)`` is the seed and the actions so far, which determine the state exactly.
     OpenSpiel serializes a sampled-stochastic *game* together with its generator's state,
@@ -259,6 +260,7 @@ class _Core:
 
     @property
     def state(self) -> State:
+        """The engine's state (dealt on first use)."""
         s = self._state
         if s is None:  # made on first use, so a clone never deals a game it throws away
             assert self.engine is not None
@@ -426,6 +428,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return str(game.action_from_id(int(action)))
 
     def is_terminal(self) -> bool:
+        """True once the game is over."""
         return self._core.state.is_over
 
     def returns(self) -> list[float]:

@@ -65,17 +65,20 @@ class _Table:
         self.rng = np.random.default_rng()
 
     def deal(self, seed: int | None) -> State:
+        """A new game, its seed from the generator (reseeded from ``seed`` when given)."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         return self.game.new_game(seed=int(self.rng.integers(2**63)))
 
     def seat(self, agent: object) -> int:
+        """The seat of an agent name; ValueError naming the agents for anything else."""
         found = self.seats.get(agent) if isinstance(agent, str) else None
         if found is None:
             raise ValueError(f"no agent {agent!r}; the agents are {', '.join(self.agents)}")
         return found
 
     def spaces(self) -> tuple[dict[str, spaces.Dict], dict[str, spaces.Discrete]]:
+        """One observation space and one action space per agent, made once."""
         obs = {
             a: spaces.Dict(
                 {
@@ -89,6 +92,7 @@ class _Table:
         return obs, act
 
     def observe(self, state: State, seat: int, wait: bool) -> Obs:
+        """A seat's tensor and action mask (with ``wait`` for a seat not asked)."""
         mask = np.zeros(self.n_actions, dtype=np.int8)
         legal = state.legal_action_ids(seat)
         if legal:
@@ -98,6 +102,7 @@ class _Table:
         return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
 
     def render(self, state: State | None) -> str:
+        """A few lines: the move, who acts, the latest public events, the result."""
         if state is None:
             return "no game yet: call reset()"
         view = state.view(None)
@@ -150,9 +155,11 @@ class DragonlairAEC(AECEnv):  # type: ignore[misc]
         return self._state
 
     def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object every time)."""
         return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of ``agent`` (the same object every time)."""
         return self._act_spaces[self._t.agents[self._t.seat(agent)]]
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
@@ -236,9 +243,11 @@ class DragonlairParallel(ParallelEnv):  # type: ignore[misc]
         return self._state
 
     def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object every time)."""
         return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of ``agent`` (the same object every time)."""
         return self._act_spaces[self._t.agents[self._t.seat(agent)]]
 
     def _observations(self, state: State) -> dict[str, Obs]:
