@@ -15,6 +15,18 @@ def rl_games() -> list[str]:
     return [g for g in layout_ids() if g in installed]
 
 
+# Options that change what a view shows or how the game scores, per game.
+OPTION_SETS: dict[str, list[dict[str, object]]] = {
+    "dragon-stripes": [{"open_holdings": True}],
+    "space-dragons": [
+        {"variant": True},
+        {"science": "b", "mood": "random", "b_sides": "bonus", "shield": -5, "damage": 5},
+    ],
+    "dragon-race": [{"bonus_play": "must", "turn_cap": 30}],
+    "space-race": [{"every_power_source": True, "scanner": "always"}],
+}
+
+
 def player_counts(game_id: str) -> list[int]:
     s = dragonlair.spec(game_id)
     return list(range(s.min_players, s.max_players + 1))

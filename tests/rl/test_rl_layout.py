@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 import pytest
-from rl_helpers import player_counts, random_playout, rl_games
+from rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
 
 import dragonlair
 from dragonlair.rl import (
@@ -38,6 +38,21 @@ def test_every_value_lies_in_0_1_and_the_shape_is_the_same_for_every_player_coun
                 assert x.dtype == np.float32 and x.shape == (enc.size,)
                 assert np.all(x >= 0.0) and np.all(x <= 1.0), (game_id, n, seat, state.move)
     assert len(sizes) == 1
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), [(g, o) for g in rl_games() for o in OPTION_SETS.get(g, [])]
+)
+def test_options_keep_the_shape_and_the_range(game_id: str, options: dict[str, object]) -> None:
+    n = dragonlair.spec(game_id).max_players
+    plain = encoder_for(dragonlair.make(game_id, players=n))
+    game = dragonlair.make(game_id, players=n, options=options)
+    enc = encoder_for(game)
+    assert enc.size == plain.size
+    for state in random_playout(game, seed=2)[::2]:
+        for seat in range(n):
+            x = enc.encode(state.view(seat))
+            assert np.all(x >= 0.0) and np.all(x <= 1.0), (options, seat, state.move)
 
 
 @pytest.mark.parametrize("game_id", rl_games())
