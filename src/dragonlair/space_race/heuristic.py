@@ -1,0 +1,157 @@
+"""A simple Space Race bot that plays from its view alone.
+
+Picks. It scores every legal pick by how much it would raise its own end score right now
+(the rulebook's scoring applied to the public ships, so majorities, drones, colour bonuses
+and sets all count), plus a little for what the card is likely to be worth later:
+
+- a Crystal towards an unfinished set of four, and a Robot Part that its robots lack,
+  while enough picks remain to finish them;
+- Fuel and Crew for the Dangers still to come (more for the kind its Scanner has shown).
+
+Bids. It knows the revealed Danger card and how much every rival holds (Fuel counts and
+Crew are public). It expects each rival to bid about half of what they hold, works out the
+rank each possible bid would reach, and weighs that rank's wrenches or damage against what
+the bid costs: the end-game majority it may lose and the cards' use in later rounds.
+
+It never sees the state: only the view, the legal actions and the game's card tables.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from dragonlair.bots.base import Bot
+from dragonlair.core import Action
+
+from .cards import (
+    CRYSTAL,
+    DAMAGE,
+    FLIGHT,
+    HAND_SIZE,
+    ROBOT_PART,
+    ROUNDS,
+    S_CREW,
+    S_DAMAGE,
+    S_FUEL,
+    STACKS,
+    WRENCH,
+)
+from .rules import SpaceRace
+from .scoring import CRYSTAL_SET, score_ships
+
+# What a card kept for later is worth, in VP, beyond its score now (see the docstring).
+SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
+ROBOT_PROGRESS = 1.5  # a Robot Part of a kind the ship has fewest of
+RESOURCE_PER_DANGER = 0.6  # a Fuel or Crew card, per Danger still to come
+SEEN_DANGER_BONUS = 1.0  # ... when its Scanner showed that the next Danger wants it
+
+
+def ships_from_view(view: Mapping[str, Any]) -> list[list[tuple[int, ...]]]:
+    """Every ship in the view as stacks (cards.STACKS); unseen Fuel cards are zeros."""
+    out = []
+    for ship in view["ships"]:
+        stacks = []
+        for k, name in enumerate(STACKS):
+            if k == S_FUEL:
+                stacks.append((0,) * ship["fuel"])
+            else:
+                stacks.append(tuple(ship[name]))
+        out.append(stacks)
+    return out
+
+
+class Heuristic(Bot):
+    """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
+
+    level = "heuristic"
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        game = cast(SpaceRace, self.game)
+        if view["phase"] == "danger":
+            return self._bid(game, view, legal)
+        return self._pick(game, view, legal, rng)
+
+    # ------------------------------------------------------------------ upgrade
+
+    def _pick(
+        self, game: SpaceRace, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        t = game.tables
+        seat: int = view["seat"]
+        ships = ships_from_view(view)
+        before = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+        mine = ships[seat]
+        picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
+        dangers_left = ROUNDS - view["round"] + 1
+        best: tuple[float, float] = (float("-inf"), 0.0)
+        choice = legal[0]
+        for action in legal:
+            aid = game.action_id(action)
+            card = game.aid_card[aid]
+            stack = game.aid_stack[aid]
+            old = mine[stack]
+            mine[stack] = (*old, card)
+            after = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+            mine[stack] = old
+            value = float(after - before)
+            if stack in (S_FUEL, S_CREW):
+                value += RESOURCE_PER_DANGER * dangers_left
+                top = view["danger_top"]
+                if top is not None and (t.danger_kind[top] == FLIGHT) == (stack == S_FUEL):
+                    value += SEEN_DANGER_BONUS
+            elif t.type[card] == CRYSTAL:
+                missing = CRYSTAL_SET - (len(old) + 1) % CRYSTAL_SET
+                if missing < CRYSTAL_SET and picks_left >= missing:
+                    value += SET_PROGRESS
+            elif t.type[card] == ROBOT_PART:
+                counts = [0, 0, 0]
+                for c in old:
+                    counts[t.part[c]] += 1
+                if counts[t.part[card]] == min(counts) and picks_left >= 2:
+                    value += ROBOT_PROGRESS
+            key = (value, rng.random())
+            if key > best:
+                best = key
+                choice = action
+        return choice
+
+    # ------------------------------------------------------------------ danger
+
+    def _bid(self, game: SpaceRace, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        t = game.tables
+        seat: int = view["seat"]
+        card: int = view["danger"]
+        stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
+        ships = ships_from_view(view)
+        rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]
+        expected = {(n + 1) // 2 for n in rivals}
+        damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
+        average_damage = sum(damage_vp) / len(damage_vp)
+        my_damage = sorted(t.damage_vp[c] for c in ships[seat][S_DAMAGE])
+        later = RESOURCE_PER_DANGER * (ROUNDS - view["round"])
+        mine = ships[seat][stack]
+        best = (float("-inf"), 0)
+        choice = legal[0]
+        for action in legal:
+            b = int(action.args[0])
+            rank = 1 + sum(1 for e in expected if e > b)
+            icon, n = t.danger_ranks[card][rank - 1]
+            if icon == WRENCH:
+                effect = -float(sum(my_damage[:n]))
+            elif icon == DAMAGE:
+                effect = n * average_damage
+            else:
+                effect = 0.0
+            ships[seat][stack] = mine[b:]
+            left = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+            value = effect + left - b * later
+            key = (value, -b)
+            if key > best:
+                best = key
+                choice = action
+        ships[seat][stack] = mine
+        return choice

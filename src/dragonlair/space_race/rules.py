@@ -1,0 +1,681 @@
+"""Space Race rules: the game (spec, options, actions, events) and the state.
+
+Flow (``phase``, one round after another, three rounds)::
+
+    upgrade  six simultaneous secret picks; after each, the picks are revealed together and
+             the rest of every hand is passed the way the Navigation Coin shows
+             -> upgrade (next pick) | danger (after the sixth pick)
+    danger   the top Danger card is revealed; simultaneous secret bids of Fuel (Flight) or
+             Crew (Fight); ranks, wrenches and damage; bid cards discarded
+             -> upgrade (next round: deal six, flip the coin) | over (after round three)
+
+Seats are numbered clockwise: "left" is seat + 1, "right" is seat - 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Final
+
+from dragonlair.core import (
+    Action,
+    ActionKind,
+    EventSpec,
+    Game,
+    GameSpec,
+    OptionSpec,
+    State,
+    dense_ranks,
+    make_result,
+)
+from dragonlair.core.state import NOT_TAKING_PART
+
+from . import view
+from .cards import (
+    DAMAGE,
+    FIGHT,
+    FLIGHT,
+    HAND_SIZE,
+    NSTACK,
+    POWER_SOURCE,
+    ROUNDS,
+    S_CREW,
+    S_DAMAGE,
+    S_FUEL,
+    S_POWER_COCKPIT,
+    S_POWER_ENGINE,
+    TYPE_STACK,
+    WRENCH,
+    CardTables,
+    SpaceRaceData,
+    load_data,
+)
+from .scoring import score_ships
+
+UPGRADE: Final = "upgrade"
+_DRAW_LIMIT: Final = 1 << 32
+DANGER: Final = "danger"
+MAX_BID: Final = ROUNDS * HAND_SIZE  # nobody can hold more cards than they picked
+RESOURCE: Final = ("Fuel", "Crew")  # what a Flight and a Fight card make players bid
+DIRECTIONS: Final = {1: "left (clockwise)", -1: "right (counter-clockwise)"}
+# How a card was played, by the stack it went to (for events and labels).
+HOW: Final = {
+    S_POWER_COCKPIT: "on the Cockpit",
+    S_POWER_ENGINE: "on the Engine",
+    S_FUEL: "face down as Fuel",
+}
+
+
+@cache
+def shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
+    """How to shuffle ``size`` cards in few draws: (radix, count) per draw. The swap
+    positions i, i-1, ... of Fisher-Yates are the digits of one uniform number below
+    radix = (i+1)*i*...; each radix stays under 2**32, so the draw's bias is below 2**-32."""
+    plan = []
+    i = size - 1
+    while i > 0:
+        radix = 1
+        k = i
+        while k > 0 and radix * (k + 1) <= _DRAW_LIMIT:
+            radix *= k + 1
+            k -= 1
+        plan.append((radix, i - k))
+        i = k
+    return tuple(plan)
+
+
+class SpaceRaceState(State):
+    """A game of Space Race in progress. Every field is plain data (see docs/rules)."""
+
+    __slots__ = (
+        "bids",
+        "crew_discard",
+        "damage_deck",
+        "damage_removed",
+        "danger",
+        "danger_deck",
+        "danger_discard",
+        "direction",
+        "hands",
+        "pick",
+        "round",
+        "seen_top",
+        "ships",
+        "space_deck",
+        "spent_fuel",
+    )
+
+    game: SpaceRace
+    round: int  # 1..3
+    pick: int  # 1..6 within the round's Upgrade phase
+    direction: int  # this round's passing direction: +1 left, -1 right
+    hands: list[tuple[int, ...]]  # per seat, Space card ids, sorted
+    ships: list[tuple[int, ...]]  # flat: ships[seat * NSTACK + stack], in the order placed
+    spent_fuel: list[tuple[int, ...]]  # per seat, Fuel cards bid and discarded (face down)
+    crew_discard: tuple[int, ...]  # Crew cards bid and discarded (face up)
+    space_deck: list[int]  # the top card is the last
+    danger_deck: list[int]  # the top card is the last
+    danger: int  # the Danger card revealed this round, 0 outside the Danger phase
+    danger_discard: tuple[int, ...]  # Danger cards already used
+    damage_deck: list[int]  # the top card is the last
+    damage_removed: tuple[int, ...]  # Damage cards removed from ships by wrenches
+    seen_top: int  # bit s set: seat s knows the top Danger card (through a Scanner)
+    bids: tuple[int, ...]  # the last revealed bids, () before the first
+
+    # ------------------------------------------------------------------ setup and rounds
+
+    def _setup(self) -> None:
+        g = self.game
+        t = g.tables
+        n = g.players
+        self.space_deck = list(t.space_ids)
+        self.danger_deck = list(t.danger_ids)
+        self.damage_deck = list(t.damage_ids)
+        self._shuffle_deck(self.space_deck)
+        self._shuffle_deck(self.danger_deck)
+        self._shuffle_deck(self.damage_deck)
+        self.hands = [()] * n
+        self.ships = [()] * (n * NSTACK)
+        self.spent_fuel = [()] * n
+        self.crew_discard = ()
+        self.danger = 0
+        self.danger_discard = ()
+        self.damage_removed = ()
+        self.seen_top = 0
+        self.bids = ()
+        self.round = 0
+        self.pick = 0
+        self.direction = 1
+        self._start_round()
+
+    def _shuffle_deck(self, cards: list[int]) -> None:
+        """Fisher-Yates with the state's generator, like ``_shuffle``, but several swap
+        positions come from one draw (see ``shuffle_plan``): a draw costs far more than the
+        arithmetic, and a 72-card deck needs 15 draws instead of 71."""
+        i = len(cards) - 1
+        for radix, count in shuffle_plan(len(cards)):
+            r = self._randbelow(radix)
+            for _ in range(count):
+                r, j = divmod(r, i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
+                i -= 1
+
+    def _start_round(self) -> None:
+        """Upgrade: deal six each, flip the Navigation Coin, ask for the first pick."""
+        g = self.game
+        self.round += 1
+        self.pick = 1
+        self._emit("round", (self.round,))
+        deck = self.space_deck
+        for s in range(g.players):
+            hand = tuple(sorted(deck[-HAND_SIZE:]))
+            del deck[-HAND_SIZE:]
+            self.hands[s] = hand
+            self._emit("dealt", (s, HAND_SIZE, hand), (s,))
+        face = g.data.coin[self._randbelow(2)]
+        self.direction = 1 if face == "left" else -1
+        self._emit("coin", (self.round, face, DIRECTIONS[self.direction]))
+        self.phase = UPGRADE
+        self._open_choice(g.seats)
+
+    # ------------------------------------------------------------------ decisions
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        g = self.game
+        if self.phase == UPGRADE:
+            pick_ids = g.pick_ids
+            ids: list[int] = []
+            for c in self.hands[seat]:
+                ids += pick_ids[c]
+            return ids
+        return list(g.bid_ids[len(self.ships[seat * NSTACK + self._bid_stack()])])
+
+    def _bid_stack(self) -> int:
+        """The stack bid from in this Danger phase: Fuel for Flight, Crew for Fight."""
+        return S_FUEL if self.game.tables.danger_kind[self.danger] == FLIGHT else S_CREW
+
+    def _step(self, seat: int, aid: int) -> None:
+        g = self.game
+        # every seat asked has chosen when a choice closes, so the choices are all ints
+        if self.phase == UPGRADE:
+            self._emit("chose", (seat, g.aid_label[aid]), g.only[seat])
+            if self._collect(seat, aid):
+                self._reveal_picks(self._close_choice())  # type: ignore[arg-type]
+        else:
+            self._emit("bid_chosen", (seat, aid - g.bid0), g.only[seat])
+            if self._collect(seat, aid):
+                self._resolve_danger(self._close_choice())  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ upgrade
+
+    def _reveal_picks(self, choices: list[int]) -> None:
+        """All picks are played at once: face up into the ship, or face down as Fuel."""
+        g = self.game
+        t = g.tables
+        hands = self.hands
+        ships = self.ships
+        aid_card = g.aid_card
+        aid_stack = g.aid_stack
+        aid_how = g.aid_how
+        name = t.space_name
+        only = g.only
+        base = 0
+        for s, aid in enumerate(choices):
+            card = aid_card[aid]
+            stack = aid_stack[aid]
+            hand = hands[s]
+            i = hand.index(card)
+            hands[s] = hand[:i] + hand[i + 1 :]
+            ships[base + stack] += (card,)
+            base += NSTACK
+            if stack == S_FUEL:
+                self._emit("placed", (s, aid_how[aid], card, name[card]), only[s])
+            else:
+                self._emit("placed", (s, aid_how[aid], card, name[card]))
+                if t.peeks[card]:
+                    self._peek(s)
+        if self.pick < HAND_SIZE:
+            self._pass_hands()
+        else:
+            self._start_danger()
+
+    def _peek(self, seat: int) -> None:
+        """A Scanner played face up: its owner looks at the top Danger card."""
+        deck = self.danger_deck
+        if deck:
+            top = deck[-1]
+            self.seen_top |= 1 << seat
+            self._emit("scanned", (seat, top, self.game.tables.danger_name[top]), (seat,))
+
+    def _pass_hands(self) -> None:
+        g = self.game
+        d = self.direction
+        giver = g.giver[d]
+        old = self.hands
+        # left: seat s receives the hand of s - 1; right: of s + 1
+        self.hands = new = old[-1:] + old[:-1] if d == 1 else old[1:] + old[:1]
+        self._emit("passed", (DIRECTIONS[d],))
+        only = g.only
+        for s, f in enumerate(giver):
+            self._emit("received", (s, f, len(new[s]), new[s]), only[s])
+        self.pick += 1
+        self._open_choice(g.seats)
+
+    # ------------------------------------------------------------------ danger
+
+    def _start_danger(self) -> None:
+        g = self.game
+        t = g.tables
+        card = self.danger_deck.pop()
+        self.danger = card
+        self.seen_top = 0
+        self.phase = DANGER
+        self._emit("danger", (self.round, card, RESOURCE[t.danger_kind[card]], t.danger_name[card]))
+        if g.scanner_always:
+            for s in range(g.players):
+                if self._has_scanner(s):
+                    self._peek(s)
+        stack = self._bid_stack()
+        ships = self.ships
+        bidders = [s for s in range(g.players) if ships[s * NSTACK + stack]]
+        if bidders:
+            self._open_choice(bidders)
+        else:
+            self._resolve_danger([NOT_TAKING_PART] * g.players)
+
+    def _has_scanner(self, seat: int) -> bool:
+        peeks = self.game.tables.peeks
+        base = seat * NSTACK
+        return any(peeks[c] for k in range(S_FUEL) for c in self.ships[base + k])
+
+    def _resolve_danger(self, choices: list[int]) -> None:
+        """Reveal the bids, rank them (dense), apply each rank's icon, discard the bids."""
+        g = self.game
+        t = g.tables
+        bid0 = g.bid0
+        card = self.danger
+        kind = t.danger_kind[card]
+        bids = tuple([a - bid0 if a >= 0 else 0 for a in choices])
+        ranks = dense_ranks(bids)
+        self.bids = bids
+        self._emit("bids", (RESOURCE[kind], bids, ranks))
+        icons = t.danger_ranks[card]
+        for s in sorted(g.seats, key=ranks.__getitem__):  # best rank first, then by seat
+            icon, k = icons[ranks[s] - 1]
+            if icon == WRENCH:
+                self._repair(s, ranks[s], k)
+            elif icon == DAMAGE:
+                self._damage(s, ranks[s], k)
+            else:
+                self._emit("unharmed", (s, ranks[s]))
+        for s, b in enumerate(bids):
+            if b:
+                self._spend(s, kind, b)
+        self.danger_discard = (*self.danger_discard, card)
+        self.danger = 0
+        if self.round < ROUNDS:
+            self._start_round()
+        else:
+            self._end()
+
+    def _repair(self, seat: int, rank: int, k: int) -> None:
+        """Wrenches: remove k Damage cards, the most negative first (the earliest drawn
+        first among equals)."""
+        t = self.game.tables
+        i = seat * NSTACK + S_DAMAGE
+        damage = self.ships[i]
+        if not damage:
+            self._emit("repaired", (seat, rank, 0, (), "nothing to repair"))
+            return
+        removed = tuple(sorted(damage, key=t.damage_vp.__getitem__)[:k])
+        keep = list(damage)
+        for c in removed:
+            keep.remove(c)
+        self.ships[i] = tuple(keep)
+        self.damage_removed = self.damage_removed + removed
+        names = ", ".join([t.damage_name[c] for c in removed])
+        self._emit("repaired", (seat, rank, len(removed), removed, names))
+
+    def _damage(self, seat: int, rank: int, k: int) -> None:
+        """Draw k Damage cards into the ship; refill an empty deck from removed cards."""
+        t = self.game.tables
+        drawn: list[int] = []
+        for _ in range(k):
+            if not self.damage_deck:
+                if not self.damage_removed:
+                    self._emit("no_damage_left", (seat,))
+                    break
+                pile = list(self.damage_removed)
+                self._shuffle_deck(pile)
+                self.damage_deck = pile
+                self.damage_removed = ()
+                self._emit("refilled", (len(pile),))
+            drawn.append(self.damage_deck.pop())
+        i = seat * NSTACK + S_DAMAGE
+        self.ships[i] = self.ships[i] + tuple(drawn)
+        names = ", ".join(t.damage_name[c] for c in drawn) or "none"
+        self._emit("damaged", (seat, rank, len(drawn), tuple(drawn), names))
+
+    def _spend(self, seat: int, kind: int, b: int) -> None:
+        """Discard the bid: the oldest Fuel first; Crew worth least first, then oldest."""
+        ships = self.ships
+        if kind == FLIGHT:
+            i = seat * NSTACK + S_FUEL
+            fuel = ships[i]
+            spent = fuel[:b]
+            ships[i] = fuel[b:]
+            self.spent_fuel[seat] = self.spent_fuel[seat] + spent
+            self._emit("spent", (seat, RESOURCE[FLIGHT], b, spent), (seat,))
+            return
+        i = seat * NSTACK + S_CREW
+        crew = ships[i]
+        # a stable sort: among Crew worth the same, the oldest comes first
+        spent = tuple(sorted(crew, key=self.game.tables.vp.__getitem__)[:b])
+        keep = list(crew)
+        for c in spent:
+            keep.remove(c)
+        ships[i] = tuple(keep)
+        self.crew_discard = self.crew_discard + spent
+        self._emit("spent", (seat, RESOURCE[FIGHT], b, spent))
+
+    def _end(self) -> None:
+        g = self.game
+        breakdown = score_ships(self.ship_stacks(), g.tables, g.every_power_source)
+        points = [sum(b.values()) for b in breakdown]
+        result = make_result(points, breakdown=breakdown)
+        self._emit("final", (tuple(points), result.winners))
+        self._finish(result)
+
+    def ship_stacks(self) -> list[tuple[tuple[int, ...], ...]]:
+        """Every seat's ship as a tuple of its stacks (see cards.STACKS)."""
+        ships = self.ships
+        return [tuple(ships[s * NSTACK : (s + 1) * NSTACK]) for s in range(self.game.players)]
+
+    # ------------------------------------------------------------------ views, copies, checks
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        view.build_view(self, seat, out)
+
+    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
+        view.fill_from_view(self, v, rng)
+
+    def clone(self) -> SpaceRaceState:
+        n = self._clone_base()
+        n.round = self.round
+        n.pick = self.pick
+        n.direction = self.direction
+        n.hands = self.hands.copy()
+        n.ships = self.ships.copy()
+        n.spent_fuel = self.spent_fuel.copy()
+        n.crew_discard = self.crew_discard
+        n.space_deck = self.space_deck.copy()
+        n.danger_deck = self.danger_deck.copy()
+        n.danger = self.danger
+        n.danger_discard = self.danger_discard
+        n.damage_deck = self.damage_deck.copy()
+        n.damage_removed = self.damage_removed
+        n.seen_top = self.seen_top
+        n.bids = self.bids
+        return n
+
+    def check_invariants(self) -> None:
+        g = self.game
+        t = g.tables
+        n = g.players
+        ships = self.ships
+        space = [c for h in self.hands for c in h] + list(self.space_deck)
+        space += [c for f in self.spent_fuel for c in f] + list(self.crew_discard)
+        for s in range(n):
+            for k in range(S_DAMAGE):
+                stack = ships[s * NSTACK + k]
+                space += stack
+                for c in stack:
+                    expected = S_FUEL if k == S_FUEL else TYPE_STACK[t.type[c]]
+                    if t.type[c] == POWER_SOURCE and k != S_FUEL:
+                        assert k in (S_POWER_COCKPIT, S_POWER_ENGINE), f"power source {c} in {k}"
+                    else:
+                        assert k == expected, f"seat {s}: card {c} is in stack {k}"
+        assert sorted(space) == list(t.space_ids), "Space cards are not conserved"
+        damage = list(self.damage_deck) + list(self.damage_removed)
+        damage += [c for s in range(n) for c in ships[s * NSTACK + S_DAMAGE]]
+        assert sorted(damage) == list(t.damage_ids), "Damage cards are not conserved"
+        danger = [*self.danger_deck, *self.danger_discard] + ([self.danger] if self.danger else [])
+        assert sorted(danger) == list(t.danger_ids), "Danger cards are not conserved"
+        assert len(self.danger_discard) == self.round - (self.phase != "over"), "danger count"
+        sizes = {len(h) for h in self.hands}
+        if self.phase == UPGRADE:
+            assert sizes == {HAND_SIZE + 1 - self.pick}, f"hand sizes {sizes} at pick {self.pick}"
+        else:
+            assert sizes == {0}, f"hands left after the Upgrade phase: {sizes}"
+        ch = self._choices
+        if ch is not None and self.phase == UPGRADE:
+            for s, aid in enumerate(ch):
+                if aid is not None and aid >= 0:
+                    assert g.aid_card[aid] in self.hands[s], f"seat {s} picked a card not held"
+        if ch is not None and self.phase == DANGER:
+            limit = [len(ships[s * NSTACK + self._bid_stack()]) for s in range(n)]
+            for s, aid in enumerate(ch):
+                if aid is not None and aid >= 0:
+                    assert aid - g.bid0 <= limit[s], f"seat {s} bid more than it holds"
+        if self.seen_top and not self.danger_deck:
+            raise AssertionError("a seat knows the top of an empty Danger deck")
+
+
+class SpaceRace(Game):
+    """Space Race (2021) for 2 to 4 players."""
+
+    spec = GameSpec(
+        id="space-race",
+        name="Space Race",
+        min_players=2,
+        max_players=4,
+        rules_version=1,
+        summary=(
+            "Draft Space cards to build your ship over three rounds, then outbid the others "
+            "with Fuel or Crew to escape each Danger."
+        ),
+        options=(
+            OptionSpec(
+                "every_power_source",
+                False,
+                "every Power Source scores its colour bonus, not only the top of each stack",
+                kind="bool",
+            ),
+            OptionSpec(
+                "scanner",
+                "on-play",
+                "on-play: a Scanner shows the top Danger card when it is played; "
+                "always: a face-up Scanner keeps showing it, round after round",
+                choices=("on-play", "always"),
+            ),
+            OptionSpec(
+                "data",
+                None,
+                "a JSON file of component data in the schema of docs/rules/space-race.md",
+                kind="path",
+            ),
+        ),
+    )
+    state_class = SpaceRaceState
+    action_kinds = (
+        ActionKind("up", ("card",), "play a Space card face up into your ship"),
+        ActionKind("cockpit", ("card",), "connect a Power Source to your Cockpit"),
+        ActionKind("engine", ("card",), "connect a Power Source to your Engine"),
+        ActionKind("fuel", ("card",), "play a Space card face down as Fuel"),
+        ActionKind("bid", ("amount",), "bid that many Fuel (Flight) or Crew (Fight) cards"),
+    )
+    event_specs = {
+        "round": EventSpec(("round",), "round {round} of 3 begins with the Upgrade phase"),
+        "dealt": EventSpec(
+            ("seat", "count", "cards"),
+            "{seat} was dealt {cards}",
+            ("seat", "count"),
+            "{seat} was dealt {count} Space cards",
+        ),
+        "coin": EventSpec(
+            ("round", "face", "direction"),
+            "the Navigation Coin shows {face}: hands pass {direction} in round {round}",
+        ),
+        "chose": EventSpec(
+            ("seat", "choice"), "{seat} chose {choice}", ("seat",), "{seat} chose a card"
+        ),
+        "placed": EventSpec(
+            ("seat", "how", "card", "name"),
+            "{seat} played {name} (#{card}) {how}",
+            ("seat", "how"),
+            "{seat} played a card {how}",
+        ),
+        "scanned": EventSpec(
+            ("seat", "card", "name"),
+            "{seat} looked at the top Danger card: {name}",
+            ("seat",),
+            "{seat} looked at the top Danger card",
+        ),
+        "passed": EventSpec(("direction",), "the rest of every hand passes {direction}"),
+        "received": EventSpec(
+            ("seat", "from_seat", "count", "cards"),
+            "{seat} received {cards} from {from_seat}",
+            ("seat", "from_seat", "count"),
+            "{seat} received the rest of {from_seat}'s hand",
+        ),
+        "danger": EventSpec(
+            ("round", "card", "bid", "name"),
+            "Danger of round {round}: {name}; everyone bids {bid}",
+        ),
+        "bid_chosen": EventSpec(
+            ("seat", "amount"), "{seat} chose to bid {amount}", ("seat",), "{seat} chose a bid"
+        ),
+        "bids": EventSpec(
+            ("bid", "bids", "ranks"), "bids of {bid} revealed: {bids}; ranks {ranks}"
+        ),
+        "unharmed": EventSpec(("seat", "rank"), "{seat}, ranked {rank}, leaves undamaged"),
+        "repaired": EventSpec(
+            ("seat", "rank", "count", "cards", "names"),
+            "{seat}, ranked {rank}, removes {count} Damage: {names}",
+        ),
+        "damaged": EventSpec(
+            ("seat", "rank", "count", "cards", "names"),
+            "{seat}, ranked {rank}, takes {count} Damage: {names}",
+        ),
+        "refilled": EventSpec(
+            ("count",), "the Damage deck is refilled by shuffling {count} removed Damage cards"
+        ),
+        "no_damage_left": EventSpec(("seat",), "no Damage cards are left for {seat} to draw"),
+        "spent": EventSpec(
+            ("seat", "bid", "count", "cards"),
+            "{seat} discards the {count} {bid} bid: {cards}",
+            ("seat", "bid", "count"),
+            "{seat} discards the {count} {bid} bid",
+        ),
+        "final": EventSpec(("points", "winners"), "final scores {points}; winning seats {winners}"),
+    }
+
+    data: SpaceRaceData
+    tables: CardTables
+    every_power_source: bool
+    scanner_always: bool
+    seats: tuple[int, ...]
+    aid_card: tuple[int, ...]
+    aid_stack: tuple[int, ...]
+    aid_label: tuple[str, ...]
+    aid_how: tuple[str, ...]
+    giver: dict[int, tuple[int, ...]]
+    only: tuple[tuple[int], ...]
+    pick_ids: tuple[tuple[int, ...], ...]
+    bid0: int
+    bid_ids: tuple[tuple[int, ...], ...]
+    _actions: list[Action]
+
+    def _prepare(self) -> None:
+        path = self.options["data"]
+        self.data = load_data(None if path is None else str(path), self.players)
+        t = self.tables = CardTables.build(self.data)
+        self.every_power_source = bool(self.options["every_power_source"])
+        self.scanner_always = self.options["scanner"] == "always"
+        n = self.players
+        self.seats = tuple(range(n))
+        self.only = tuple((s,) for s in range(n))  # event audiences of one seat
+        # giver[d][s]: whose hand seat s receives when hands pass in direction d.
+        self.giver = {d: tuple((s - d) % n for s in range(n)) for d in (1, -1)}
+        actions: list[Action] = []
+        card: list[int] = []
+        stack: list[int] = []
+        label: list[str] = []
+        picks: list[tuple[int, ...]] = [()]
+        for c in t.space_ids:
+            name = f"{t.space_name[c]} (#{c})"
+            if t.type[c] == POWER_SOURCE:
+                ways = [("cockpit", S_POWER_COCKPIT), ("engine", S_POWER_ENGINE)]
+            else:
+                ways = [("up", TYPE_STACK[t.type[c]])]
+            ways.append(("fuel", S_FUEL))
+            ids = []
+            for kind, k in ways:
+                ids.append(len(actions))
+                actions.append(Action(kind, c))
+                card.append(c)
+                stack.append(k)
+                label.append(f"{name} {HOW.get(k, 'face up')}")
+            picks.append(tuple(ids))
+        self.bid0 = len(actions)
+        for b in range(MAX_BID + 1):
+            actions.append(Action("bid", b))
+            card.append(0)
+            stack.append(-1)
+            label.append(f"a bid of {b}")
+        self._actions = actions
+        self.aid_card = tuple(card)
+        self.aid_stack = tuple(stack)
+        self.aid_label = tuple(label)
+        self.aid_how = tuple(HOW.get(k, "face up") for k in stack)
+        self.pick_ids = tuple(picks)
+        self.bid_ids = tuple(tuple(range(self.bid0, self.bid0 + k + 1)) for k in range(MAX_BID + 1))
+
+    def _define_actions(self) -> Sequence[Action]:
+        return self._actions
+
+    @property
+    def max_length(self) -> int:
+        return ROUNDS * (HAND_SIZE + 1) * self.players
+
+    def catalog(self) -> dict[str, Any]:
+        """Every card of this game's data as JSON-ready dicts, for UIs that draw the ids
+        found in views and events: {"space": [...], "danger": [...], "damage": [...]}."""
+        d = self.data
+        return {
+            "space": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "type": c.type,
+                    "color": c.color,
+                    "part": c.part,
+                    "corner_vp": c.corner_vp,
+                    "on_play": c.on_play,
+                }
+                for c in d.space
+            ],
+            "danger": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "kind": c.kind,
+                    "ranks": [{"icon": r.icon, "n": r.n} for r in c.ranks],
+                }
+                for c in d.danger
+            ],
+            "damage": [{"id": c.id, "name": c.name, "vp": c.vp} for c in d.damage],
+        }
+
+    def describe_action(self, action: Action) -> str:
+        """What the action does, naming the card: "Green Crystal (#22) face up: 1 VP"."""
+        aid = self.table.id_of(action)
+        if aid >= self.bid0:
+            b = aid - self.bid0
+            return f"bid {b} card{'s' if b != 1 else ''} of Fuel (Flight) or Crew (Fight)"
+        c = self.aid_card[aid]
+        label = self.aid_label[aid]
+        if self.aid_stack[aid] == S_FUEL:
+            return f"play {label}: Fuel for Flight bids and the most-Fuel bonus"
+        return f"play {label}: {self.tables.vp[c]} VP"

@@ -1,0 +1,142 @@
+"""End scoring, as the rulebook's "Scoring" and "The Space Cards" and RULINGS.md have it.
+
+Every face-up card scores its corner VP. On top of that:
+
+- Robot Parts: +3 per complete robot, min(heads, bodies, legs).
+- Crystals: +9 per set of four, floor(crystals / 4).
+- Power Sources: +2 for each top Scanner, top Robot Part and top Crystal whose colour matches
+  the top Power Source of each of the two stacks (cockpit, engine); with the option
+  ``every_power_source``, every Power Source in both stacks matches instead.
+- Loot Carriers: most +6, second most +2, by dense ranking; ties all score.
+- Alien Drones: +3 for each player with strictly fewer.
+- Most Fuel +5, most Crew +5; ties all score.
+- Damage cards score their negative VP.
+
+A player with none of a kind wins no majority for it. The breakdown has one line per category
+in this order, the same lines for every seat. Face-down Fuel cards score nothing but their
+count, so a ship's fuel stack is only ever counted here (its card ids are not read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .cards import (
+    S_CREW,
+    S_CRYSTAL,
+    S_DAMAGE,
+    S_DRONE,
+    S_FUEL,
+    S_LOOT,
+    S_POWER_COCKPIT,
+    S_POWER_ENGINE,
+    S_ROBOT,
+    S_SCANNER,
+    CardTables,
+)
+
+ROBOT_BONUS: Final = 3
+CRYSTAL_SET: Final = 4
+CRYSTAL_SET_BONUS: Final = 9
+POWER_MATCH_BONUS: Final = 2
+LOOT_MOST: Final = 6
+LOOT_SECOND: Final = 2
+DRONE_PER_FEWER: Final = 3
+MOST_FUEL: Final = 5
+MOST_CREW: Final = 5
+
+CATEGORIES: Final = (
+    "scanners",
+    "robot parts",
+    "complete robots",
+    "crystals",
+    "crystal sets",
+    "power sources",
+    "colour bonus",
+    "loot carriers",
+    "alien drones",
+    "fuel",
+    "crew",
+    "damage",
+)
+
+Ship = Sequence[tuple[int, ...]]
+_LOOT_AWARD: Final = (0, LOOT_MOST, LOOT_SECOND)  # by majority place: none, most, second
+
+
+def majority_places(counts: Sequence[int]) -> list[int]:
+    """1 for the most, 2 for the second most (dense ranking), 0 otherwise; a count of zero
+    never places."""
+    most = second = 0
+    for c in counts:
+        if c > most:
+            most, second = c, most
+        elif most > c > second:
+            second = c
+    place = {most: 1, second: 2, 0: 0}
+    return [place.get(c, 0) for c in counts]
+
+
+def score_ships(
+    ships: Sequence[Ship], t: CardTables, every_power_source: bool
+) -> list[dict[str, int]]:
+    """The scoring breakdown of every seat (label -> points, in CATEGORIES order)."""
+    vp = t.vp
+    part = t.part
+    damage_vp = t.damage_vp
+    loot = majority_places([len(s[S_LOOT]) for s in ships])
+    fuel = majority_places([len(s[S_FUEL]) for s in ships])
+    crew = majority_places([len(s[S_CREW]) for s in ships])
+    drones = [len(s[S_DRONE]) for s in ships]
+    out = []
+    for seat, ship in enumerate(ships):
+        # corner VP of each face-up stack (cards.STACKS order; Fuel is face down)
+        corner = [0] * S_FUEL
+        for k in range(S_FUEL):
+            for c in ship[k]:
+                corner[k] += vp[c]
+        parts = [0, 0, 0]
+        for c in ship[S_ROBOT]:
+            parts[part[c]] += 1
+        fewer = 0
+        for d in drones:
+            if d < drones[seat]:
+                fewer += 1
+        damage = 0
+        for c in ship[S_DAMAGE]:
+            damage += damage_vp[c]
+        out.append(
+            {
+                "scanners": corner[S_SCANNER],
+                "robot parts": corner[S_ROBOT],
+                "complete robots": ROBOT_BONUS * min(parts),
+                "crystals": corner[S_CRYSTAL],
+                "crystal sets": CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET),
+                "power sources": corner[S_POWER_COCKPIT] + corner[S_POWER_ENGINE],
+                "colour bonus": colour_bonus(ship, t, every_power_source),
+                "loot carriers": corner[S_LOOT] + _LOOT_AWARD[loot[seat]],
+                "alien drones": corner[S_DRONE] + DRONE_PER_FEWER * fewer,
+                "fuel": MOST_FUEL if fuel[seat] == 1 else 0,
+                "crew": corner[S_CREW] + (MOST_CREW if crew[seat] == 1 else 0),
+                "damage": damage,
+            }
+        )
+    return out
+
+
+def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
+    """+2 per top Scanner, Robot Part and Crystal matching each scoring Power Source."""
+    cockpit, engine = ship[S_POWER_COCKPIT], ship[S_POWER_ENGINE]
+    if not (cockpit or engine):
+        return 0
+    colour = t.colour
+    tops = []
+    for stack in (ship[S_SCANNER], ship[S_ROBOT], ship[S_CRYSTAL]):
+        if stack:
+            tops.append(colour[stack[-1]])
+    sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
+    matches = 0
+    for p in sources:
+        matches += tops.count(colour[p])
+    return POWER_MATCH_BONUS * matches

@@ -1,0 +1,151 @@
+"""What each seat may know, and the hidden-state sampler that inverts it.
+
+A seat sees: its own hand; every ship's face-up cards, Damage and counts of Fuel; its own
+Fuel cards (face down, so nobody else knows them) and its own spent Fuel; the Crew cards
+discarded face up; the Danger cards already revealed; the top Danger card only while its
+own Scanner has shown it to it; the sizes of every deck but never their order; bids only
+once they are revealed. A spectator sees what every seat sees in common.
+
+Everything scoring needs is public (Fuel counts included), so the view also carries each
+seat's running score as the rulebook would count it now.
+
+The sampler redraws exactly the rest: other seats' hands, Fuel and spent Fuel cards, the
+Space deck, the order of the Danger deck below a top card the seat has seen, the Damage
+deck, and other seats' secret picks and bids (legal ones, in the sampled state).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dragonlair.core.state import UNKNOWN_CHOICE
+
+from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
+from .scoring import score_ships
+
+if TYPE_CHECKING:
+    from .rules import SpaceRaceState
+
+# The face-up stacks of a ship, shown card by card (Fuel is only counted).
+_OPEN = tuple(k for k in range(NSTACK) if k != S_FUEL)
+
+
+def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add to ``out`` everything ``seat`` (None: a spectator) may know."""
+    g = state.game
+    t = g.tables
+    n = g.players
+    ships = state.ships
+    out["round"] = state.round
+    out["rounds"] = ROUNDS
+    out["pick"] = state.pick
+    out["direction"] = "left" if state.direction == 1 else "right"
+    out["hand"] = list(state.hands[seat]) if seat is not None else None
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    shown = []
+    for s in range(n):
+        base = s * NSTACK
+        ship: dict[str, Any] = {
+            "seat": s,
+            "cockpit": g.data.cockpits[s].faction,
+            "engine": g.data.engines[s].faction,
+        }
+        for k in _OPEN:
+            ship[STACKS[k]] = list(ships[base + k])
+        ship["fuel"] = len(ships[base + S_FUEL])
+        ship["fuel_cards"] = list(ships[base + S_FUEL]) if s == seat else None
+        ship["spent_fuel"] = len(state.spent_fuel[s])
+        ship["spent_fuel_cards"] = list(state.spent_fuel[s]) if s == seat else None
+        shown.append(ship)
+    out["ships"] = shown
+    out["space_deck"] = len(state.space_deck)
+    out["crew_discard"] = list(state.crew_discard)
+    out["danger"] = state.danger or None
+    out["bidding"] = ("fuel", "crew")[t.danger_kind[state.danger]] if state.danger else None
+    knows = seat is not None and bool(state.seen_top >> seat & 1)
+    out["danger_top"] = state.danger_deck[-1] if knows else None
+    out["seen_top_danger"] = [s for s in range(n) if state.seen_top >> s & 1]
+    out["danger_deck"] = len(state.danger_deck)
+    out["danger_discard"] = list(state.danger_discard)
+    out["damage_deck"] = len(state.damage_deck)
+    out["damage_removed"] = list(state.damage_removed)
+    out["last_bids"] = list(state.bids) if state.bids else None
+    out["score"] = [
+        sum(b.values()) for b in score_ships(state.ship_stacks(), t, g.every_power_source)
+    ]
+
+
+def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
+    """Set every field of a blank ``state`` so that it shows ``v`` to ``v["seat"]``,
+    redrawing with ``rng`` everything that seat cannot see."""
+    g = state.game
+    t = g.tables
+    n = g.players
+    seat: int | None = v["seat"]
+    state.round = v["round"]
+    state.pick = v["pick"]
+    state.direction = 1 if v["direction"] == "left" else -1
+    known: set[int] = set(v["crew_discard"])
+    ships: list[tuple[int, ...]] = [()] * (n * NSTACK)
+    for s, ship in enumerate(v["ships"]):
+        for k in _OPEN:
+            ships[s * NSTACK + k] = tuple(ship[STACKS[k]])
+            if k != S_DAMAGE:
+                known.update(ship[STACKS[k]])
+    if seat is not None:
+        mine = v["ships"][seat]
+        known.update(v["hand"], mine["fuel_cards"], mine["spent_fuel_cards"])
+
+    pool = [c for c in t.space_ids if c not in known]
+    _shuffle(pool, rng)
+    hands: list[tuple[int, ...]] = []
+    spent: list[tuple[int, ...]] = []
+    for s, ship in enumerate(v["ships"]):
+        if s == seat:
+            hands.append(tuple(v["hand"]))
+            ships[s * NSTACK + S_FUEL] = tuple(ship["fuel_cards"])
+            spent.append(tuple(ship["spent_fuel_cards"]))
+            continue
+        hands.append(tuple(sorted(pool.pop() for _ in range(v["hand_sizes"][s]))))
+        ships[s * NSTACK + S_FUEL] = tuple(pool.pop() for _ in range(ship["fuel"]))
+        spent.append(tuple(pool.pop() for _ in range(ship["spent_fuel"])))
+    if len(pool) != v["space_deck"]:
+        raise ValueError(f"view does not add up: {len(pool)} Space cards left for the deck")
+    state.hands = hands
+    state.ships = ships
+    state.spent_fuel = spent
+    state.space_deck = pool
+    state.crew_discard = tuple(v["crew_discard"])
+
+    state.danger = v["danger"] or 0
+    state.danger_discard = tuple(v["danger_discard"])
+    top = v["danger_top"]
+    gone = {*state.danger_discard, state.danger, top}
+    danger = [c for c in t.danger_ids if c not in gone]
+    _shuffle(danger, rng)
+    if top is not None:
+        danger.append(top)
+    state.danger_deck = danger
+    state.seen_top = sum(1 << s for s in v["seen_top_danger"])
+
+    state.damage_removed = tuple(v["damage_removed"])
+    used = set(state.damage_removed)
+    for s in range(n):
+        used.update(ships[s * NSTACK + S_DAMAGE])
+    damage = [c for c in t.damage_ids if c not in used]
+    _shuffle(damage, rng)
+    state.damage_deck = damage
+    state.bids = tuple(v["last_bids"] or ())
+
+    ch = state._choices
+    if ch is not None:
+        for s, c in enumerate(ch):
+            if c == UNKNOWN_CHOICE:
+                legal = state._legal_ids(s)
+                ch[s] = legal[rng.randrange(len(legal))]
+
+
+def _shuffle(items: list[int], rng: Any) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]
