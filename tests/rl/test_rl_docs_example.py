@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 from rl_helpers import rl_games
 
@@ -33,13 +34,27 @@ def test_a_stale_or_missing_table_is_reported_and_rewritten(tmp_path: Path) -> N
     assert docs.main([str(tmp_path / "missing.md")]) == 2
 
 
+def _example(name: str) -> Any:
+    path = ROOT / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_training_example_runs() -> None:
     """A smoke test: a few hundred steps of training and evaluation."""
-    path = ROOT / "examples" / "train_dragon_stripes.py"
-    spec = importlib.util.spec_from_file_location("train_dragon_stripes", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    figures = example.main(["--episodes", "15", "--eval", "10"])
+    figures = _example("train_dragon_stripes").main(["--episodes", "15", "--eval", "10"])
     assert 0.0 <= figures["baseline"] <= 1.0 and 0.0 <= figures["trained"] <= 1.0
     assert figures["states"] > 0
+
+
+def test_the_speed_example_runs() -> None:
+    rates = _example("rl_speed").main(["--seconds", "0.01", "--game", "dragon-stripes"])
+    assert set(rates["dragon-stripes"]) == {
+        "encode_per_s",
+        "gymnasium_steps_per_s",
+        "pettingzoo_steps_per_s",
+        "openspiel_steps_per_s",
+    }
