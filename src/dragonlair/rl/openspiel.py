@@ -30,14 +30,13 @@ Chance
     state from the state's own seeded generator, so there are no chance nodes: each
     ``new_initial_state()`` gets the next seed from the game's generator, seeded by the
     ``seed`` parameter (default 0; -1 takes a fresh seed from the operating system), so a
-    run is reproducible while every new state is a
-    new deal. A clone continues the same deal (the seed is part of the state), and
-    ``str(state)`` is the seed and the actions so far, which determine the state exactly.
-    OpenSpiel serializes a sampled-stochastic *game* together with its generator's state,
-    which it does not let a Python game provide, so ``serialize_game_and_state`` is not
-    available (and ``random_sim_test`` runs with ``serialize=False``); states serialize
-    exactly with ``state.serialize()`` and ``game.deserialize_state()`` (as the engine's
-    JSON).
+    run is reproducible while every new state is a new deal. A clone continues the same
+    deal (the seed is part of the state), and ``str(state)`` is the seed and the actions
+    so far, which determine the state exactly. OpenSpiel serializes a sampled-stochastic
+    *game* together with its generator's state, which it does not let a Python game
+    provide, so ``serialize_game_and_state`` is not available (and ``random_sim_test``
+    runs with ``serialize=False``); states serialize exactly with ``state.serialize()``
+    and ``game.deserialize_state()`` (as the engine's JSON).
 
 Information
     ``IMPERFECT_INFORMATION``. Every string and tensor is made from the seat's view
