@@ -1,0 +1,220 @@
+"""The games as single-agent Gymnasium environments: one seat is the learner, bots play
+the others.
+
+Importing this module registers ``dragonlair/<Game>-v0`` for every installed game that
+has an observation layout (``dragonlair/DragonStripes-v0``, ``dragonlair/SpaceRace-v0``,
+...)::
+
+    import gymnasium as gym
+    import dragonlair.rl.gymnasium_env
+
+    env = gym.make("dragonlair/DragonStripes-v0", players=3, opponents="heuristic")
+
+Keyword arguments: ``players``, ``options`` (the game's own, checked like everywhere
+else), ``opponents`` (a bot level from ``dragonlair.bots.LEVELS`` for every other seat,
+or a list with one level per other seat in seat order), ``bot_params`` (passed to
+``make_bot``, e.g. an ISMCTS budget), ``seat`` (the learner's seat; None: a random seat
+each episode), ``illegal_action`` and ``illegal_reward`` (below).
+
+An episode is one game. ``reset`` deals it (the game's seed comes from the environment's
+generator, so ``reset(seed=s)`` always deals the same game and the bots make the same
+choices) and lets the bots play until the learner is asked; ``reset(options={"seat": k})``
+picks the learner's seat for that episode. ``step`` applies the learner's action, then
+lets the bots play until the learner is asked again or the game ends. A game that ends
+before the learner is ever asked is dealt again.
+
+Observation: the learner's view encoded by the game's layout (``Box(0, 1)``, float32;
+``docs/rl.md``). Actions: ``Discrete(game.num_actions)``, the game's own ids. The legal
+ones are in ``info["action_mask"]`` and ``env.action_masks()`` (the method sb3-contrib's
+``MaskablePPO`` calls). Reward: at the end, the learner's share of the win (1, 1/k for a
+k-way tie, or 0); 0 before.
+
+An action outside the action space raises ValueError. An action in it that the rules do
+not allow now is answered as ``illegal_action`` says: ``"lose"`` (the default) ends the
+episode at once with ``illegal_reward`` (-1, below any real outcome) and
+``info["illegal_action"]`` explaining what was legal, leaving the game itself unchanged;
+``"raise"`` raises IllegalAction. Ending the episode is the usual answer for learners
+that do not mask (and it is what Gymnasium's ``check_env``, which steps with unmasked
+random actions, needs); a masked learner never sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..core import Game, State, games, make
+from .common import Opponents, action_index, camel, parse_levels, refuse, win_shares
+from .layout import Encoder, encoder_for, layout_ids
+
+ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairEnv"
+Obs = npt.NDArray[np.float32]
+
+
+def env_id(game_id: str) -> str:
+    """The Gymnasium id of a game: "dragon-stripes" -> "dragonlair/DragonStripes-v0"."""
+    return f"dragonlair/{camel(game_id)}-v0"
+
+
+def register(game_id: str) -> str:
+    """Register ``game_id`` with Gymnasium (idempotent); returns its id."""
+    name = env_id(game_id)
+    if name not in gym.registry:
+        gym.register(id=name, entry_point=ENTRY_POINT, kwargs={"game": game_id})
+    return name
+
+
+def register_all() -> list[str]:
+    """Register every installed game that has a layout; returns the Gymnasium ids."""
+    installed = set(games())
+    return [register(g) for g in layout_ids() if g in installed]
+
+
+class DragonlairEnv(gym.Env[Obs, np.int64]):
+    """One seat of a game against bots (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        opponents: str | Sequence[str] = "random",
+        seat: int | None = 0,
+        bot_params: Mapping[str, Any] | None = None,
+        illegal_action: Literal["lose", "raise"] = "lose",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        self.game: Game = make(game, players=players, options=options)
+        n = self.game.players
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+        ):
+            raise ValueError(
+                f"seat must be None (random) or a seat from 0 to {n - 1}, not {seat!r}"
+            )
+        self.encoder: Encoder = encoder_for(self.game)
+        self.seat_choice = seat
+        self.levels = {
+            s: parse_levels(opponents, [s], n) for s in range(n)
+        }  # the bots for each possible learner seat
+        self.bot_params = dict(bot_params or {})
+        self.opponents = {
+            s: Opponents(self.game, levels, self.bot_params) for s, levels in self.levels.items()
+        }
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._state: State | None = None
+        self._done = True
+        self.seat = seat if seat is not None else 0
+
+    @property
+    def state_now(self) -> State:
+        """The engine's state of the current game (read it; act through ``step``)."""
+        if self._state is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self._state
+
+    def reset(
+        self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Deal a game and play the bots until the learner is asked."""
+        super().reset(seed=seed)
+        seat = self.seat_choice
+        for key, value in (options or {}).items():
+            if key != "seat":
+                raise ValueError(f"unknown reset option {key!r}; the only one is 'seat'")
+            n = self.game.players
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+                raise ValueError(
+                    f"reset option seat must be a seat from 0 to {n - 1}, not {value!r}"
+                )
+            seat = value
+        rng = self.np_random
+        self.seat = int(rng.integers(self.game.players)) if seat is None else seat
+        bots = self.opponents[self.seat]
+        bots.seed(int(rng.integers(2**31)))
+        while True:
+            state = self._state = self.game.new_game(seed=int(rng.integers(2**63)))
+            self._play_bots()
+            if not state.is_over:
+                break
+        self._done = False
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Apply the learner's action, then play the bots until it is asked again."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() for a new game")
+        state = self.state_now
+        aid = action_index(action, self.game.num_actions, "action")
+        if aid not in state.legal_action_ids(self.seat):
+            error = refuse(state, self.seat, aid)
+            if self.illegal_action == "raise":
+                raise error
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = str(error)
+            return self._observe(), self.illegal_reward, True, False, info
+        state.apply_id(self.seat, aid)
+        self._play_bots()
+        reward = 0.0
+        if state.is_over:
+            self._done = True
+            reward = win_shares(state.result, self.game.players)[self.seat]
+        return self._observe(), reward, state.is_over, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions as a boolean mask over the action space."""
+        mask = np.zeros(self.game.num_actions, dtype=np.bool_)
+        if self._state is not None:
+            legal = self._state.legal_action_ids(self.seat)
+            if legal:
+                mask[legal] = True
+        return mask
+
+    def render(self) -> str | None:
+        """The game in a few lines of text, as the learner sees it."""
+        if self.render_mode != "ansi":
+            return None
+        if self._state is None:
+            return "no game yet: call reset()"
+        s = self._state
+        lines = [f"{self.game.spec.name}, move {s.move}, phase {s.phase}; you are seat {self.seat}"]
+        lines += [self.game.event_text(e) for e in s.events_since(0, self.seat)[-5:]]
+        if s.result is not None:
+            lines.append(f"winners: {list(s.result.winners)}; points: {list(s.result.points)}")
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- helpers
+
+    def _play_bots(self) -> None:
+        state = self.state_now
+        bots = self.opponents[self.seat]
+        while not state.is_over and self.seat not in state.to_act:
+            seat = state.to_act[0]
+            state.apply(seat, bots.choose(state, seat))
+
+    def _observe(self) -> Obs:
+        return self.encoder.encode(self.state_now.view(self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        mask = self.action_masks().astype(np.int8)
+        return {"action_mask": mask, "seat": self.seat}
+
+
+register_all()

@@ -1,0 +1,406 @@
+"""Observation layouts: a game's view, turned into a fixed-size tensor for learning.
+
+A :class:`Layout` is a list of named :class:`Feature` s. Each feature declares its size,
+what it means in words, and how its numbers are computed **from a seat's view** (the
+JSON-ready dict ``state.view(seat)``), never from a state's fields: the view is the
+engine's single door for hidden information, so a tensor built from it cannot leak what
+the seat may not know. The same definition gives the tensor (:meth:`Encoder.encode`) and
+the table of offsets, sizes and meanings in ``docs/rl.md`` (:meth:`Encoder.markdown`), so
+the documentation cannot drift from the code; a test compares them.
+
+Conventions every layout follows:
+
+- **Observer first.** Everything about seats is rotated so that the observing seat comes
+  first, then the others clockwise (seat + 1, seat + 2, ...). A per-seat feature has one
+  slot per seat up to the game's *maximum* player count, with zeros for seats that are not
+  at the table, so one tensor shape serves every player count of a game (the ``seats``
+  feature says which slots are filled).
+- **Every number lies in [0, 1]**: counts and amounts are divided by the most they can be
+  (taken from the game's data, e.g. all the gems in the box), categories are one-hot. The
+  observation spaces of the PettingZoo and Gymnasium environments are ``Box(0, 1)``.
+- Sizes may depend on the game's data and options (a user's data file may have more
+  stripes), never on a state; the table in the docs is for the built-in data at the
+  game's maximum player count.
+
+A layout also says whether its game has simultaneous secret choices (picks, sealed bids):
+such a game is registered with OpenSpiel as a simultaneous-move game (with a turn-based
+twin for search) and gets a PettingZoo Parallel environment.
+
+Layouts of the four games live in :mod:`dragonlair.rl.layouts` and are found by game id
+with :func:`layout_for`; another game built on the core adds its own with
+:func:`register_layout`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import DragonlairError, Game, games
+
+View = Mapping[str, Any]
+Values = Sequence[float] | npt.NDArray[np.float32]
+
+
+class NoLayout(DragonlairError, LookupError):
+    """A game that has no observation layout, so no RL interface can be made for it."""
+
+
+class LayoutError(DragonlairError, ValueError):
+    """A layout that is malformed, or whose feature gave the wrong number of values."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an encoder knows besides the view: the game (its data and options, never a
+    state), the observing seat and the table size."""
+
+    game: Game
+    seat: int
+
+    @property
+    def players(self) -> int:
+        """The number of seats at the table."""
+        return self.game.players
+
+    @property
+    def max_players(self) -> int:
+        """The game's largest player count: the number of slots of a per-seat feature."""
+        return self.game.spec.max_players
+
+    def rel(self, seat: int) -> int:
+        """Where ``seat`` sits counted clockwise from the observer (the observer is 0)."""
+        return (seat - self.seat) % self.game.players
+
+    def seats(self) -> list[int]:
+        """The seats at the table, observer first, then clockwise."""
+        n = self.game.players
+        return [(self.seat + k) % n for k in range(n)]
+
+    def per_seat(self, by_seat: Sequence[float]) -> list[float]:
+        """Values given by seat number, rotated observer first and padded with zeros to
+        the game's maximum player count."""
+        out = [float(by_seat[s]) for s in self.seats()]
+        return out + [0.0] * (self.max_players - len(out))
+
+    def seat_one_hot(self, seat: int | None) -> list[float]:
+        """A one-hot slot for ``seat`` relative to the observer (all zeros for None or -1)."""
+        out = [0.0] * self.max_players
+        if seat is not None and seat >= 0:
+            out[self.rel(seat)] = 1.0
+        return out
+
+
+Size = int | Callable[[Game], int]
+Encode = Callable[[View, Context], Values]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One named block of the tensor: its size (a number, or computed from the game's data
+    and options), its meaning in words, and how it is computed from a view."""
+
+    name: str
+    size: Size
+    meaning: str
+    encode: Encode
+
+    def size_for(self, game: Game) -> int:
+        """The block's size in ``game``."""
+        n = self.size(game) if callable(self.size) else self.size
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise LayoutError(f"feature {self.name!r} has size {n!r}; expected a positive int")
+        return n
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a layout's table: where a feature sits in the tensor and what it means."""
+
+    offset: int
+    size: int
+    name: str
+    meaning: str
+
+
+class Layout:
+    """A game's observation layout: its features in order."""
+
+    def __init__(
+        self, game_id: str, features: Sequence[Feature], *, simultaneous: bool = False
+    ) -> None:
+        names = [f.name for f in features]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise LayoutError(f"layout for {game_id!r} names a feature twice: {twice}")
+        if not features:
+            raise LayoutError(f"layout for {game_id!r} has no features")
+        self.game_id = game_id
+        self.features = tuple(features)
+        self.simultaneous = simultaneous
+
+    def bind(self, game: Game) -> Encoder:
+        """The encoder for ``game`` (its player count, options and data)."""
+        if game.spec.id != self.game_id:
+            raise LayoutError(f"layout for {self.game_id!r} cannot encode {game.spec.id!r}")
+        return Encoder(self, game)
+
+    def __repr__(self) -> str:
+        return f"<Layout {self.game_id} {len(self.features)} features>"
+
+
+class Encoder:
+    """A layout bound to one game: fixed offsets and size, and the encoding itself."""
+
+    def __init__(self, layout: Layout, game: Game) -> None:
+        self.layout = layout
+        self.game = game
+        rows: list[Row] = []
+        offset = 0
+        for f in layout.features:
+            n = f.size_for(game)
+            rows.append(Row(offset, n, f.name, f.meaning))
+            offset += n
+        self.rows = tuple(rows)
+        self.size = offset
+
+    def encode(
+        self, view: View, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The tensor of one seat's view (float32, every value in [0, 1]); written into
+        ``out`` when given."""
+        if not isinstance(view, Mapping) or view.get("game") != self.game.spec.id:
+            raise LayoutError(f"not a view of {self.game.spec.name}")
+        seat = view.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise LayoutError(
+                f"observations are made from a seat's view; got a view for seat {seat!r}"
+            )
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        elif out.shape != (self.size,):
+            raise LayoutError(f"output array has shape {out.shape}; expected ({self.size},)")
+        ctx = Context(self.game, seat)
+        for f, row in zip(self.layout.features, self.rows, strict=True):
+            values = f.encode(view, ctx)
+            if len(values) != row.size:
+                raise LayoutError(
+                    f"{self.game.spec.name} feature {f.name!r} gave {len(values)} values; "
+                    f"its declared size is {row.size}"
+                )
+            out[row.offset : row.offset + row.size] = values
+        return out
+
+    def slices(self) -> dict[str, slice]:
+        """Each feature's slice of the tensor, by name."""
+        return {r.name: slice(r.offset, r.offset + r.size) for r in self.rows}
+
+    def markdown(self) -> str:
+        """The table of offsets, sizes and meanings, as it appears in docs/rl.md."""
+        lines = ["| offset | size | feature | meaning |", "|---:|---:|---|---|"]
+        for r in self.rows:
+            lines.append(f"| {r.offset} | {r.size} | `{r.name}` | {r.meaning} |")
+        lines.append(f"| | **{self.size}** | | total |")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- the registry
+
+BUILTIN_LAYOUTS: dict[str, str] = {
+    "dragon-stripes": "dragonlair.rl.layouts.dragon_stripes",
+    "space-dragons": "dragonlair.rl.layouts.space_dragons",
+    "space-race": "dragonlair.rl.layouts.space_race",
+    "dragon-race": "dragonlair.rl.layouts.dragon_race",
+}
+_layouts: dict[str, Layout] = {}
+
+
+def register_layout(layout: Layout) -> Layout:
+    """Make ``layout`` the one used for its game (replacing any earlier one)."""
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"expected a Layout, not {type(layout).__name__}")
+    _layouts[layout.game_id] = layout
+    return layout
+
+
+def layout_for(game_id: str) -> Layout:
+    """The layout of ``game_id``; NoLayout says which games have one."""
+    found = _layouts.get(game_id)
+    if found is not None:
+        return found
+    module_name = BUILTIN_LAYOUTS.get(game_id)
+    if module_name is not None:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as e:
+            # the layout's module, or the game it is for, is not part of this installation
+            if e.name is None or not (
+                module_name.startswith(e.name) or e.name == _package(game_id)
+            ):
+                raise
+        else:
+            layout: Layout = module.LAYOUT
+            _layouts[game_id] = layout
+            return layout
+    raise NoLayout(
+        f"no observation layout for {game_id!r}; layouts exist for: "
+        f"{', '.join(layout_ids()) or 'none'} (add one with dragonlair.rl.register_layout)"
+    )
+
+
+def layout_ids() -> list[str]:
+    """The game ids that have a layout: the four games' (those installed) first."""
+    installed = set(games())
+    ids = [
+        gid
+        for gid, module_name in BUILTIN_LAYOUTS.items()
+        if gid in _layouts
+        or (gid in installed and importlib.util.find_spec(module_name) is not None)
+    ]
+    return ids + sorted(g for g in _layouts if g not in BUILTIN_LAYOUTS)
+
+
+def _package(game_id: str) -> str:
+    return "dragonlair." + game_id.replace("-", "_")
+
+
+def encoder_for(game: Game) -> Encoder:
+    """The encoder of ``game``'s layout, bound to its players, options and data."""
+    return layout_for(game.spec.id).bind(game)
+
+
+# ---------------------------------------------------------------------- shared features
+
+
+def phase_feature(phases: Sequence[str]) -> Feature:
+    """One-hot of the view's ``phase`` among the game's ``phases`` (the last being over)."""
+    index = {p: i for i, p in enumerate(phases)}
+    n = len(phases)
+
+    def encode(view: View, ctx: Context) -> list[float]:
+        out = [0.0] * n
+        i = index.get(view["phase"])
+        if i is None:
+            raise LayoutError(f"unknown phase {view['phase']!r}; the layout knows {list(phases)}")
+        out[i] = 1.0
+        return out
+
+    return Feature("phase", n, "one-hot phase: " + ", ".join(f"`{p}`" for p in phases), encode)
+
+
+def acting_feature() -> Feature:
+    """1 when the observer must act now."""
+    return Feature(
+        "acting",
+        1,
+        "1 if the observer must act now",
+        lambda v, c: [1.0 if c.seat in v["to_act"] else 0.0],
+    )
+
+
+def _max_players(game: Game) -> int:
+    return game.spec.max_players
+
+
+def seats_feature() -> Feature:
+    """Which seat slots are at the table (so, the number of players)."""
+    return Feature(
+        "seats",
+        _max_players,
+        "per seat (observer first, clockwise; one slot per seat up to the most players): "
+        "1 if that seat is at the table",
+        lambda v, c: [1.0] * c.players + [0.0] * (c.max_players - c.players),
+    )
+
+
+def to_act_feature() -> Feature:
+    """Which seats must act now, observer first."""
+
+    def encode(view: View, ctx: Context) -> list[float]:
+        out = [0.0] * ctx.max_players
+        for s in view["to_act"]:
+            out[ctx.rel(s)] = 1.0
+        return out
+
+    return Feature("to_act", _max_players, "per seat: 1 if that seat must act now", encode)
+
+
+def window_feature() -> Feature:
+    """The seats still to be asked in an offer or reaction window after the current one."""
+
+    def encode(view: View, ctx: Context) -> list[float]:
+        out = [0.0] * ctx.max_players
+        window = view.get("window")
+        if window is not None:
+            for s in window["next"]:
+                out[ctx.rel(s)] = 1.0
+        return out
+
+    return Feature(
+        "window_next",
+        _max_players,
+        "per seat: 1 if that seat will still be asked in the open offer or reaction window",
+        encode,
+    )
+
+
+def choosing_feature() -> Feature:
+    """The seats taking part in the open simultaneous choice, and whether each has chosen."""
+
+    def encode(view: View, ctx: Context) -> list[float]:
+        out = [0.0] * (2 * ctx.max_players)
+        choosing = view.get("choosing")
+        if choosing is not None:
+            waiting = set(view["to_act"])
+            for s in choosing:
+                out[ctx.rel(s)] = 1.0
+                if s not in waiting:
+                    out[ctx.max_players + ctx.rel(s)] = 1.0
+        return out
+
+    return Feature(
+        "choosing",
+        lambda g: 2 * g.spec.max_players,
+        "per seat: 1 if that seat takes part in the open secret choice; then per seat: 1 if "
+        "it has already chosen (what it chose stays hidden)",
+        encode,
+    )
+
+
+T = TypeVar("T")
+
+
+def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:
+    """``compute`` (a fact derived from a game's data and options, such as a scale)
+    remembered per game object, so encoders do not redo it for every view."""
+    memo: weakref.WeakKeyDictionary[Game, T] = weakref.WeakKeyDictionary()
+
+    def get(game: Game) -> T:
+        try:
+            return memo[game]
+        except KeyError:
+            value = memo[game] = compute(game)
+            return value
+
+    get.__doc__ = compute.__doc__
+    return get
+
+
+def ratio(value: float, most: float) -> float:
+    """``value / most``, for a ``most`` that bounds ``value`` by construction (0 if most is 0)."""
+    return float(value) / most if most else 0.0
+
+
+def one_hot(index: int, size: int) -> list[float]:
+    """A list of ``size`` zeros with a 1 at ``index`` (all zeros when out of range)."""
+    out = [0.0] * size
+    if 0 <= index < size:
+        out[index] = 1.0
+    return out

@@ -1,0 +1,230 @@
+"""The Great Dragon Race as a tensor: what a racer weighs, from one seat's view.
+
+On its turn a player weighs its hand (numbers, HALT! cards that double as numbers,
+specials, cards with its own insignia that grant another play) against the board: where
+every pawn stands, the watering holes that are safe and that threes of a kind and Passing
+Wind fly to, the shortcut's arrow, the hazards that cost a card. Asked whether to shout
+HALT!, it weighs the play just made (the latest play or steal, and the pawns it moved)
+against the HALT! cards it holds. Cards are one-hot by id (their kind, number and
+insignia follow from the id through the data) and also summed by kind and number, so a
+learner need not discover what each id means.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ...dragon_race.board import KINDS
+from ...dragon_race.rules import MAX_HAND, DragonRace
+from ..layout import (
+    Context,
+    Feature,
+    Layout,
+    View,
+    acting_feature,
+    one_hot,
+    phase_feature,
+    ratio,
+    seats_feature,
+    to_act_feature,
+    window_feature,
+)
+
+LAST_KINDS = ("play", "blow", "triple", "steal")
+
+
+def _g(ctx: Context) -> DragonRace:
+    return cast(DragonRace, ctx.game)
+
+
+def _players(game: object) -> int:
+    return cast(DragonRace, game).spec.max_players
+
+
+def _cards(game: object) -> int:
+    return cast(DragonRace, game).num_cards
+
+
+def _values(game: object) -> int:
+    return max(cast(DragonRace, game).card_value)
+
+
+def _multi_hot(ids: list[int] | None, size: int) -> list[float]:
+    out = [0.0] * size
+    for c in ids or ():
+        out[c - 1] = 1.0
+    return out
+
+
+def _spots(key: str) -> Feature:
+    return Feature(
+        key,
+        _players,
+        f"per seat: its pawn's spot {'when the turn began' if key == 'turn_start' else 'now'}"
+        ", over the Finish",
+        lambda v, c: c.per_seat([ratio(x, _g(c).finish) for x in v[key]]),
+    )
+
+
+def _landmarks(view: View, ctx: Context) -> list[float]:
+    board = _g(ctx).board
+    hole = [1.0 if board.is_watering_hole(x) else 0.0 for x in view["pawns"]]
+    hazard = [1.0 if board.hazard(x) else 0.0 for x in view["pawns"]]
+    arrow = [1.0 if x == board.entry_arrow else 0.0 for x in view["pawns"]]
+    ahead = []
+    for x in view["pawns"]:
+        nxt = board.next_watering_hole(x)
+        ahead.append(0.0 if nxt is None else ratio(nxt - x, board.finish))
+    return ctx.per_seat(hole) + ctx.per_seat(hazard) + ctx.per_seat(arrow) + ctx.per_seat(ahead)
+
+
+def _my_spot(view: View, ctx: Context) -> list[float]:
+    return one_hot(view["pawns"][ctx.seat], _g(ctx).finish + 1)
+
+
+def _hand_summary(view: View, ctx: Context) -> list[float]:
+    g = _g(ctx)
+    kinds = [0.0] * len(KINDS)
+    values = [0.0] * _values(g)
+    mine = 0.0
+    for c in view["hand"]:
+        kinds[g.card_kind[c]] += 1
+        if g.card_value[c]:
+            values[g.card_value[c] - 1] += 1
+        if g.card_owner[c] == ctx.seat:
+            mine += 1
+    return [ratio(x, MAX_HAND) for x in (*kinds, *values, mine)]
+
+
+def _last(view: View, ctx: Context) -> list[float]:
+    g = _g(ctx)
+    kind = [0.0] * len(LAST_KINDS)
+    cards = [0.0] * g.num_cards
+    target = [0.0] * ctx.max_players
+    text = view.get("last")
+    if text:
+        action = g.parse_action(text)
+        kind[LAST_KINDS.index(action.kind)] = 1.0
+        args = [a for a in action.args if isinstance(a, int)]
+        if action.kind == "steal":
+            target = ctx.seat_one_hot(args[0])
+        else:
+            if action.kind == "blow":
+                target = ctx.seat_one_hot(args[-1])
+                args = args[:-1]
+            for c in args:
+                cards[c - 1] = 1.0
+    return kind + cards + target
+
+
+def _flags(key: str, meaning: str) -> Feature:
+    def encode(view: View, ctx: Context) -> list[float]:
+        raw = view[key]
+        if raw and isinstance(raw[0], bool):
+            return ctx.per_seat([1.0 if x else 0.0 for x in raw])
+        marks = [0.0] * ctx.players
+        for s in raw:
+            marks[s] = 1.0
+        return ctx.per_seat(marks)
+
+    return Feature(key, _players, f"per seat: 1 if {meaning}", encode)
+
+
+LAYOUT = Layout(
+    "dragon-race",
+    [
+        phase_feature(["play", "halt-play", "victim", "halt-steal", "stolen", "over"]),
+        acting_feature(),
+        to_act_feature(),
+        seats_feature(),
+        window_feature(),
+        Feature(
+            "active",
+            _players,
+            "per seat: 1 for the player whose turn it is",
+            lambda v, c: c.seat_one_hot(v["active"]),
+        ),
+        Feature(
+            "turn",
+            1,
+            "the turn number, over the turn cap (the race stops there)",
+            lambda v, c: [min(1.0, ratio(v["turn"], _g(c).turn_cap))],
+        ),
+        _spots("pawns"),
+        _spots("turn_start"),
+        Feature(
+            "landmarks",
+            lambda g: 4 * _players(g),
+            "four blocks of one slot per seat: its pawn is on a watering hole; on a hazard "
+            "(Ballista Bolt, Flaming Ball); on the shortcut's entry arrow; the distance to the "
+            "next watering hole ahead over the Finish (0 if none)",
+            _landmarks,
+        ),
+        Feature(
+            "my_spot",
+            lambda g: cast(DragonRace, g).finish + 1,
+            "one-hot of the observer's spot, from the Start (0) to the Finish",
+            _my_spot,
+        ),
+        Feature(
+            "hand",
+            _cards,
+            "1 for each card id in the observer's hand",
+            lambda v, c: _multi_hot(v["hand"], _g(c).num_cards),
+        ),
+        Feature(
+            "hand_summary",
+            lambda g: len(KINDS) + _values(g) + 1,
+            "the observer's hand counted (over 6): by kind (number, HALT!, Bolts!, Balls!, "
+            "Updraft!, Downdraft!, Passing Wind!, Tornado!); by number 1, 2, ... (numbers and "
+            "HALT! cards); cards with its own insignia",
+            _hand_summary,
+        ),
+        Feature(
+            "hand_sizes",
+            _players,
+            "per seat: cards in hand, over 6",
+            lambda v, c: c.per_seat([ratio(x, MAX_HAND) for x in v["hand_sizes"]]),
+        ),
+        Feature(
+            "draw_size",
+            1,
+            "cards in the draw pile, over the deck",
+            lambda v, c: [ratio(v["draw_size"], _g(c).num_cards)],
+        ),
+        Feature(
+            "discards",
+            _cards,
+            "1 for each card id in the face-up discard pile",
+            lambda v, c: _multi_hot(v["discards"], _g(c).num_cards),
+        ),
+        _flags("extra_draw", "it draws an extra card next turn (it was robbed)"),
+        Feature(
+            "bonus",
+            1,
+            "1 if the active player has earned another play",
+            lambda v, c: [1.0 if v["bonus"] else 0.0],
+        ),
+        _flags("robbed", "it was robbed this turn"),
+        _flags("moved", "the latest play moved its pawn"),
+        Feature(
+            "last",
+            lambda g: len(LAST_KINDS) + _cards(g) + _players(g),
+            "the latest play or steal of this turn (what a HALT! would cancel): one-hot kind "
+            "(play, blow, triple, steal); the card ids it used; per seat, its target",
+            _last,
+        ),
+        Feature(
+            "stolen",
+            _cards,
+            "one-hot of the card being stolen, for the thief and its victim (0 for others)",
+            lambda v, c: one_hot((v["stolen"] or 0) - 1, _g(c).num_cards),
+        ),
+        Feature(
+            "rules",
+            1,
+            "1 if an own-insignia card's extra play is compulsory (option bonus_play=must)",
+            lambda v, c: [0.0 if _g(c).bonus_optional else 1.0],
+        ),
+    ],
+)

@@ -1,0 +1,331 @@
+"""The games as PettingZoo environments: an AEC environment for every game, and a Parallel
+environment for the games with simultaneous choices.
+
+Agents are ``player_0`` ... ``player_{n-1}`` (agent ``player_k`` is seat k). Every
+observation is a dict: ``"observation"``, the seat's view encoded by the game's layout
+(``Box(0, 1)``, float32; the table is in ``docs/rl.md``), and ``"action_mask"``, an int8
+vector with a 1 at each legal action id. Rewards come at the end: each seat's share of the
+win (1/k to each of k tied winners, 0 to the others).
+
+AEC (:func:`env`)
+    One agent at a time: ``agent_selection`` is the seat the engine asks (the lowest one
+    still to answer during a simultaneous choice: the engine lets a simultaneous choice
+    be made one seat at a time, and nothing of a choice is shown to the others until all
+    are in). The action space is ``Discrete(game.num_actions)``, the game's own ids.
+
+Parallel (:func:`parallel_env`)
+    Every live agent sends an action at every step, and one step is one decision of the
+    engine: at a simultaneous choice every seat asked answers at once and the choices are
+    revealed together; in the sequential phases (turns, offers, reaction windows) only the
+    seat asked acts, and everyone else sends ``wait``. The action space is
+    ``Discrete(game.num_actions + 1)``: the game's own ids, then ``wait``; the mask of a
+    seat not asked allows only ``wait`` (a seat not asked may also leave its entry out).
+
+Bad input raises and changes nothing: an unknown agent, an action that is not an id in
+the action space (ValueError), an action the rules do not allow now, or anything but
+``wait`` from a seat not asked (IllegalAction, listing what is legal). A learner that
+should be penalised for illegal moves instead can wrap the AEC environment in PettingZoo's
+``TerminateIllegalWrapper``.
+
+Seeding: ``reset(seed=s)`` makes the game's seed from ``s`` (so the same ``s`` gives the
+same deal); a reset without a seed deals the next game from the same generator.
+PettingZoo's API test passes made-up ``options`` to ``reset`` to check that the argument
+exists, so ``reset`` accepts and ignores them: the game's own options are fixed, and
+checked, when the environment is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+
+from ..core import Game, State, make
+from .common import action_index, agent_name, refuse, snake, wait_id, win_shares
+from .layout import Encoder, encoder_for
+
+Obs = dict[str, npt.NDArray[Any]]
+
+
+class _Table:
+    """What both environments share: the game, its encoder, the agents and the dealing."""
+
+    def __init__(
+        self, game_id: str, players: int | None, options: Mapping[str, object] | None, extra: int
+    ) -> None:
+        self.game: Game = make(game_id, players=players, options=options)
+        self.encoder: Encoder = encoder_for(self.game)
+        self.n_actions = self.game.num_actions + extra
+        self.agents = [agent_name(s) for s in range(self.game.players)]
+        self.seats = {a: s for s, a in enumerate(self.agents)}
+        self.rng = np.random.default_rng()
+
+    def deal(self, seed: int | None) -> State:
+        """A new game, its seed from the generator (reseeded from ``seed`` when given)."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        return self.game.new_game(seed=int(self.rng.integers(2**63)))
+
+    def seat(self, agent: object) -> int:
+        """The seat of an agent name; ValueError naming the agents for anything else."""
+        found = self.seats.get(agent) if isinstance(agent, str) else None
+        if found is None:
+            raise ValueError(f"no agent {agent!r}; the agents are {', '.join(self.agents)}")
+        return found
+
+    def spaces(self) -> tuple[dict[str, spaces.Dict], dict[str, spaces.Discrete]]:
+        """One observation space and one action space per agent, made once."""
+        obs = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
+                }
+            )
+            for a in self.agents
+        }
+        act = {a: spaces.Discrete(self.n_actions) for a in self.agents}
+        return obs, act
+
+    def observe(self, state: State, seat: int, wait: bool) -> Obs:
+        """A seat's tensor and action mask (with ``wait`` for a seat not asked)."""
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        legal = state.legal_action_ids(seat)
+        if legal:
+            mask[legal] = 1
+        elif wait and not state.is_over:
+            mask[wait_id(self.game)] = 1
+        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+
+    def render(self, state: State | None) -> str:
+        """A few lines: the move, who acts, the latest public events, the result."""
+        if state is None:
+            return "no game yet: call reset()"
+        view = state.view(None)
+        who = ", ".join(agent_name(s) for s in state.to_act) or "nobody"
+        lines = [f"{self.game.spec.name}, move {state.move}, phase {state.phase}; to act: {who}"]
+        lines += [self.game.event_text(e) for e in state.events_since(0, None)[-5:]]
+        if view.get("result"):
+            lines.append(f"result: {view['result']}")
+        return "\n".join(lines)
+
+
+class DragonlairAEC(AECEnv):  # type: ignore[misc]
+    """A game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self._t = _Table(game, players, options, extra=0)
+        self.metadata = {**type(self).metadata, "name": f"dragonlair_{snake(game)}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self._t.agents)
+        self._obs_spaces, self._act_spaces = self._t.spaces()
+        self._state: State | None = None
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+
+    @property
+    def game(self) -> Game:
+        """The game (rules, data, options) this environment plays."""
+        return self._t.game
+
+    @property
+    def state_now(self) -> State:
+        """The engine's state of the current game (read it; act through ``step``)."""
+        if self._state is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of ``agent`` (the same object every time)."""
+        return self._act_spaces[self._t.agents[self._t.seat(agent)]]
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Deal a new game (from ``seed`` when given); ``options`` are ignored (see above)."""
+        state = self._state = self._t.deal(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(state.to_act[0])
+
+    def observe(self, agent: str) -> Obs:
+        """``agent``'s observation and action mask (any agent, at any time)."""
+        return self._t.observe(self.state_now, self._t.seat(agent), wait=False)
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action (None for an agent whose game is over)."""
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        state = self.state_now
+        seat = self._t.seat(agent)
+        aid = action_index(action, self._t.n_actions, f"{agent}'s action")
+        if aid not in state.legal_action_ids(seat):
+            raise refuse(state, seat, aid)
+        self._cumulative_rewards[agent] = 0.0
+        state.apply_id(seat, aid)
+        if state.is_over:
+            shares = win_shares(state.result, self.game.players)
+            self.rewards = {a: shares[self._t.seat(a)] for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = agent_name(state.to_act[0])
+        self._accumulate_rewards()
+
+    def render(self) -> str:
+        """The game in a few lines of text: the move, who acts, the latest public events."""
+        return self._t.render(self._state)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class DragonlairParallel(ParallelEnv):  # type: ignore[misc]
+    """A game as a PettingZoo Parallel environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self._t = _Table(game, players, options, extra=1)
+        self.metadata = {**type(self).metadata, "name": f"dragonlair_{snake(game)}_parallel_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self._t.agents)
+        self._obs_spaces, self._act_spaces = self._t.spaces()
+        self._state: State | None = None
+        self.agents: list[str] = []
+        self.wait = wait_id(self._t.game)
+
+    @property
+    def game(self) -> Game:
+        """The game (rules, data, options) this environment plays."""
+        return self._t.game
+
+    @property
+    def state_now(self) -> State:
+        """The engine's state of the current game (read it; act through ``step``)."""
+        if self._state is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of ``agent`` (the same object every time)."""
+        return self._act_spaces[self._t.agents[self._t.seat(agent)]]
+
+    def _observations(self, state: State) -> dict[str, Obs]:
+        return {a: self._t.observe(state, self._t.seat(a), wait=True) for a in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        """Deal a new game (from ``seed`` when given); ``options`` are ignored (see above)."""
+        state = self._state = self._t.deal(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(state), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> tuple[
+        dict[str, Obs],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """One decision of the engine: the seats asked act, the others wait."""
+        state = self.state_now
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset() for a new one")
+        if not isinstance(actions, Mapping):
+            raise ValueError(f"expected a dict of actions by agent, not {type(actions).__name__}")
+        chosen: dict[int, int] = {}
+        for agent, action in actions.items():
+            seat = self._t.seat(agent)
+            aid = action_index(action, self._t.n_actions, f"{agent}'s action")
+            if seat in state.to_act:
+                if aid not in state.legal_action_ids(seat):
+                    raise refuse(state, seat, aid)
+                chosen[seat] = aid
+            elif aid != self.wait:
+                raise refuse(state, seat, aid)
+        missing = [agent_name(s) for s in state.to_act if s not in chosen]
+        if missing:
+            raise ValueError(f"{', '.join(missing)} must act now; no action was given for them")
+        for seat in sorted(chosen):
+            state.apply_id(seat, chosen[seat])
+        live = list(self.agents)
+        obs = self._observations(state)
+        if state.is_over:
+            shares = win_shares(state.result, self.game.players)
+            rewards = {a: shares[self._t.seat(a)] for a in live}
+            terminations = dict.fromkeys(live, True)
+            self.agents = []
+        else:
+            rewards = dict.fromkeys(live, 0.0)
+            terminations = dict.fromkeys(live, False)
+        return obs, rewards, terminations, dict.fromkeys(live, False), {a: {} for a in live}
+
+    def render(self) -> str:
+        """The game in a few lines of text: the move, who acts, the latest public events."""
+        return self._t.render(self._state)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(
+    game: str,
+    players: int | None = None,
+    options: Mapping[str, object] | None = None,
+    render_mode: str | None = None,
+) -> DragonlairAEC:
+    """The AEC environment of ``game`` (a game id, e.g. "dragon-stripes")."""
+    return DragonlairAEC(game, players, options, render_mode)
+
+
+def parallel_env(
+    game: str,
+    players: int | None = None,
+    options: Mapping[str, object] | None = None,
+    render_mode: str | None = None,
+) -> DragonlairParallel:
+    """The Parallel environment of ``game`` (every step, every seat answers or waits)."""
+    return DragonlairParallel(game, players, options, render_mode)

@@ -1,0 +1,114 @@
+"""The games as single-agent Gymnasium environments: Gymnasium's own environment checker
+for every game, registration, the bots, and our rules for bad and illegal actions."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from rl_helpers import rl_games
+
+import dragonlair
+from dragonlair.bots import UnknownBot
+from dragonlair.core import IllegalAction
+from dragonlair.rl import gymnasium_env
+from dragonlair.rl.gymnasium_env import env_id
+
+for _g in rl_games():
+    gymnasium_env.register(_g)
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_every_game_passes_gymnasiums_environment_checker(game_id: str) -> None:
+    players = dragonlair.spec(game_id).min_players
+    env = gym.make(env_id(game_id), players=players, opponents="random")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def test_ids_follow_the_game_ids() -> None:
+    assert env_id("dragon-stripes") == "dragonlair/DragonStripes-v0"
+    assert "dragonlair/DragonStripes-v0" in gym.registry
+
+
+def _episode(env: gym.Env, seed: int) -> tuple[list[int], float]:  # type: ignore[type-arg]
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    moves: list[int] = []
+    while True:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        moves.append(action)
+        _, reward, terminated, truncated, info = env.step(action)
+        assert not truncated
+        if terminated:
+            return moves, float(reward)
+        assert reward == 0.0
+
+
+def test_an_episode_is_a_game_against_the_bots_reproducible_from_its_seed() -> None:
+    env = gym.make("dragonlair/DragonStripes-v0", players=3, opponents=["heuristic", "random"])
+    first = _episode(env, 5)
+    assert first == _episode(env, 5)
+    assert first[1] in (0.0, 1.0, 0.5, 1 / 3)
+    state = env.unwrapped.state_now
+    assert state.is_over and env.unwrapped.action_masks().sum() == 0
+
+
+def test_the_learner_may_sit_anywhere() -> None:
+    env = gym.make("dragonlair/DragonStripes-v0", players=4, seat=None)
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
+    assert len(seats) > 1
+    _, info = env.reset(seed=0, options={"seat": 2})
+    assert info["seat"] == 2 and 2 in env.unwrapped.state_now.to_act
+
+
+def test_an_illegal_action_loses_by_default_and_changes_nothing() -> None:
+    env = gym.make("dragonlair/DragonStripes-v0", players=2).unwrapped
+    env.reset(seed=0)
+    before = env.state_now.to_json()
+    _, reward, terminated, truncated, info = env.step(1)  # hold before any draw
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert "hold" in info["illegal_action"] and "legal: 0 (draw)" in info["illegal_action"]
+    assert env.state_now.to_json() == before
+    with pytest.raises(RuntimeError, match="the episode is over: call reset"):
+        env.step(0)
+
+
+def test_an_illegal_action_can_raise_instead() -> None:
+    env = gym.make("dragonlair/DragonStripes-v0", players=2, illegal_action="raise").unwrapped
+    env.reset(seed=0)
+    with pytest.raises(IllegalAction, match=r"action 1 \(hold\) is not legal for seat 0"):
+        env.step(1)
+    env.step(0)  # the episode goes on
+
+
+def test_bad_arguments_are_refused_with_what_was_expected() -> None:
+    with pytest.raises(
+        ValueError, match="opponents: expected one bot level for all or a list of 2"
+    ):
+        gym.make("dragonlair/DragonStripes-v0", players=3, opponents=["random"])
+    with pytest.raises(UnknownBot, match="no bot level 'genius'"):
+        gym.make("dragonlair/DragonStripes-v0", opponents="genius")
+    with pytest.raises(ValueError, match="seat must be None \\(random\\) or a seat from 0 to 1"):
+        gym.make("dragonlair/DragonStripes-v0", players=2, seat=5)
+    with pytest.raises(ValueError, match="illegal_action must be 'lose' or 'raise'"):
+        gym.make("dragonlair/DragonStripes-v0", illegal_action="ignore")
+    env = gym.make("dragonlair/DragonStripes-v0", players=2).unwrapped
+    with pytest.raises(ValueError, match="unknown reset option 'colour'; the only one is 'seat'"):
+        env.reset(options={"colour": 1})
+    with pytest.raises(ValueError, match="reset option seat must be a seat from 0 to 1"):
+        env.reset(options={"seat": 3})
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="action id 4 is out of range"):
+        env.step(4)
+
+
+def test_render_shows_the_learners_side() -> None:
+    env = gym.make("dragonlair/DragonStripes-v0", players=2, render_mode="ansi")
+    env.reset(seed=0)
+    assert "you are seat 0" in env.render()

@@ -1,0 +1,142 @@
+"""Observation layouts: tensors made from views only, observer first, in [0, 1], one shape
+per game, and precise errors."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import numpy as np
+import pytest
+from rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
+
+import dragonlair
+from dragonlair.rl import (
+    Feature,
+    Layout,
+    LayoutError,
+    NoLayout,
+    encoder_for,
+    layout_for,
+    register_layout,
+)
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_every_value_lies_in_0_1_and_the_shape_is_the_same_for_every_player_count(
+    game_id: str,
+) -> None:
+    sizes = set()
+    for n in player_counts(game_id):
+        game = dragonlair.make(game_id, players=n)
+        enc = encoder_for(game)
+        sizes.add(enc.size)
+        for state in random_playout(game, seed=n)[::3]:
+            for seat in range(n):
+                x = enc.encode(state.view(seat))
+                assert x.dtype == np.float32 and x.shape == (enc.size,)
+                assert np.all(x >= 0.0) and np.all(x <= 1.0), (game_id, n, seat, state.move)
+    assert len(sizes) == 1
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), [(g, o) for g in rl_games() for o in OPTION_SETS.get(g, [])]
+)
+def test_options_keep_the_shape_and_the_range(game_id: str, options: dict[str, object]) -> None:
+    n = dragonlair.spec(game_id).max_players
+    plain = encoder_for(dragonlair.make(game_id, players=n))
+    game = dragonlair.make(game_id, players=n, options=options)
+    enc = encoder_for(game)
+    assert enc.size == plain.size
+    for state in random_playout(game, seed=2)[::2]:
+        for seat in range(n):
+            x = enc.encode(state.view(seat))
+            assert np.all(x >= 0.0) and np.all(x <= 1.0), (options, seat, state.move)
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_a_tensor_does_not_change_when_what_its_seat_cannot_see_is_redrawn(game_id: str) -> None:
+    """The leak test, for tensors: they are made from the view, so resampling everything
+    hidden from a seat (its view unchanged) leaves its tensor unchanged too."""
+    n = dragonlair.spec(game_id).max_players
+    game = dragonlair.make(game_id, players=n)
+    enc = encoder_for(game)
+    rng = random.Random(5)
+    for state in random_playout(game, seed=11)[::4]:
+        for seat in range(n):
+            view = state.view(seat)
+            sampled = game.sample_state(json.loads(json.dumps(view)), rng)
+            assert np.array_equal(enc.encode(sampled.view(seat)), enc.encode(view))
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_seats_are_encoded_observer_first(game_id: str) -> None:
+    """Every seat sees the seat to act at its own relative position."""
+    game = dragonlair.make(game_id, players=3)
+    enc = encoder_for(game)
+    sl = enc.slices()["to_act"]
+    state = random_playout(game, seed=3)[5]
+    for seat in range(3):
+        row = enc.encode(state.view(seat))[sl]
+        assert [k for k in range(len(row)) if row[k]] == sorted(
+            (s - seat) % 3 for s in state.to_act
+        )
+
+
+def test_the_table_has_one_row_per_feature_and_covers_the_tensor() -> None:
+    enc = encoder_for(dragonlair.make("dragon-stripes", players=2))
+    rows = enc.rows
+    assert rows[0].offset == 0
+    for a, b in itertools.pairwise(rows):
+        assert b.offset == a.offset + a.size
+    assert rows[-1].offset + rows[-1].size == enc.size
+    assert enc.markdown().count("\n") == len(rows) + 2
+
+
+def test_a_spectator_view_or_another_game_is_refused() -> None:
+    game = dragonlair.make("dragon-stripes", players=2)
+    enc = encoder_for(game)
+    state = game.new_game(seed=1)
+    with pytest.raises(LayoutError, match="seat's view; got a view for seat None"):
+        enc.encode(state.view(None))
+    other = dragonlair.make("pebble-auction", players=2).new_game(seed=1)
+    with pytest.raises(LayoutError, match="not a view of Dragon Stripes"):
+        enc.encode(other.view(0))
+    with pytest.raises(LayoutError, match=r"output array has shape \(3,\)"):
+        enc.encode(state.view(0), out=np.zeros(3, dtype=np.float32))
+
+
+def test_a_game_without_a_layout_names_those_that_have_one() -> None:
+    with pytest.raises(
+        NoLayout, match="no observation layout for 'no-such-game'; .*dragon-stripes"
+    ):
+        layout_for("no-such-game")
+
+
+def test_malformed_layouts_are_refused_with_the_feature_named() -> None:
+    one = Feature("x", 1, "x", lambda v, c: [0.0])
+    with pytest.raises(LayoutError, match=r"names a feature twice: \['x'\]"):
+        Layout("pebble-auction", [one, one])
+    with pytest.raises(LayoutError, match="has no features"):
+        Layout("pebble-auction", [])
+    bad = Layout("pebble-auction", [Feature("two", 2, "two values", lambda v, c: [0.0])])
+    game = dragonlair.make("pebble-auction", players=2)
+    with pytest.raises(LayoutError, match="feature 'two' gave 1 values; its declared size is 2"):
+        bad.bind(game).encode(game.new_game(seed=0).view(0))
+    zero = Layout("pebble-auction", [Feature("none", 0, "nothing", lambda v, c: [])])
+    with pytest.raises(LayoutError, match="feature 'none' has size 0"):
+        zero.bind(game)
+    with pytest.raises(LayoutError, match="cannot encode 'dragon-stripes'"):
+        bad.bind(dragonlair.make("dragon-stripes"))
+    with pytest.raises(LayoutError, match="expected a Layout"):
+        register_layout("pebble-auction")  # type: ignore[arg-type]
+
+
+def test_an_unknown_phase_is_reported() -> None:
+    from dragonlair.rl.layout import phase_feature
+
+    layout = Layout("pebble-auction", [phase_feature(["claim", "over"])])
+    game = dragonlair.make("pebble-auction", players=2)
+    with pytest.raises(LayoutError, match="unknown phase 'bid'; the layout knows"):
+        layout.bind(game).encode(game.new_game(seed=0).view(0))

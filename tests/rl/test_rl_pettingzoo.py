@@ -1,0 +1,125 @@
+"""The games as PettingZoo environments: PettingZoo's own API and seed tests (AEC) and its
+Parallel API test, for every game, and our rules for bad input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+from rl_helpers import rl_games
+
+from dragonlair.core import BadOptions, IllegalAction
+from dragonlair.rl.pettingzoo_env import env, parallel_env
+
+# What PettingZoo's API test says of any environment whose observations are dicts of an
+# observation and an action mask (as its own classic games are), and of the final
+# observation, whose mask is empty because nobody may act once the game is over.
+EXPECTED = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+    "Action mask numpy array is all zeros (no legal actions).",
+}
+
+
+def _unexpected(caught: list[warnings.WarningMessage]) -> set[str]:
+    return {str(w.message) for w in caught} - EXPECTED
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_aec_passes_pettingzoos_api_and_seed_tests(game_id: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(game_id, players=3), num_cycles=300)
+        seed_test(lambda: env(game_id, players=3), num_cycles=300)
+    assert not _unexpected(caught)
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_parallel_passes_pettingzoos_parallel_api_test(game_id: str) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parallel_api_test(parallel_env(game_id, players=3), num_cycles=300)
+    assert not _unexpected(caught)
+
+
+def _play_parallel(seed: int) -> list[object]:
+    par = parallel_env("pebble-auction", players=3)
+    obs, _ = par.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trace: list[object] = []
+    while par.agents:
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in par.agents}
+        obs, rewards, terms, _, _ = par.step(actions)
+        trace.append(sorted(actions.items()))
+    trace.append(rewards)
+    assert all(terms.values())
+    return trace
+
+
+def test_parallel_steps_are_decisions_and_the_same_seed_gives_the_same_game() -> None:
+    par = parallel_env("pebble-auction", players=3)
+    obs, _ = par.reset(seed=1)
+    wait = par.game.num_actions
+    # the first decision is a sealed bid of every seat: nobody waits
+    assert all(obs[a]["action_mask"][wait] == 0 for a in par.agents)
+    assert _play_parallel(4) == _play_parallel(4)
+    assert sum(_play_parallel(4)[-1].values()) == pytest.approx(1.0)  # type: ignore[attr-defined]
+
+
+def test_aec_rewards_come_at_the_end_and_sum_to_one() -> None:
+    e = env("dragon-stripes", players=3)
+    e.reset(seed=3)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        action = None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0])
+        e.step(action)
+    assert sum(total.values()) == pytest.approx(1.0)
+    assert e.agents == []
+
+
+def test_aec_refuses_bad_input_and_changes_nothing() -> None:
+    e = env("dragon-stripes", players=2)
+    e.reset(seed=0)
+    before = e.state_now.to_json()
+    with pytest.raises(IllegalAction, match=r"action 1 \(hold\) is not legal for seat 0"):
+        e.step(1)
+    with pytest.raises(ValueError, match="action id 9 is out of range: expected 0 to 3"):
+        e.step(9)
+    with pytest.raises(ValueError, match="expected an action id .* got 'draw'"):
+        e.step("draw")
+    with pytest.raises(ValueError, match="no agent 'player_7'; the agents are player_0, player_1"):
+        e.observe("player_7")
+    assert e.state_now.to_json() == before
+    with pytest.raises(BadOptions, match="no option 'colour'"):
+        env("dragon-stripes", options={"colour": "red"})
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        env("dragon-stripes", render_mode="human")
+
+
+def test_parallel_refuses_bad_input_and_changes_nothing() -> None:
+    par = parallel_env("dragon-stripes", players=3)
+    par.reset(seed=0)
+    before = par.state_now.to_json()
+    wait = par.game.num_actions
+    with pytest.raises(IllegalAction, match="seat 1 is not asked to act now"):
+        par.step({"player_0": 0, "player_1": 0, "player_2": wait})
+    with pytest.raises(ValueError, match="player_0 must act now"):
+        par.step({"player_1": wait})
+    with pytest.raises(ValueError, match="no agent 'someone'"):
+        par.step({"player_0": 0, "someone": wait})
+    assert par.state_now.to_json() == before
+    par.step({"player_0": 0})  # seats not asked may leave their entry out
+    assert par.state_now.move == 1
+
+
+def test_render_shows_the_game_in_text() -> None:
+    e = env("dragon-stripes", players=2, render_mode="ansi")
+    e.reset(seed=0)
+    e.step(0)
+    text = e.render()
+    assert text.startswith("Dragon Stripes, move 1") and "draws footprint" in text
