@@ -140,8 +140,9 @@ class SeatClient:
             left = end - loop.time()
             if left <= 0:
                 raise AssertionError(f"timed out waiting for {what}")
+            # wake now and then too: a predicate may look at other connections
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), left)
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
