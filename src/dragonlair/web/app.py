@@ -103,7 +103,7 @@ class Guard:
                 await error_response(
                     429,
                     "rate_limited",
-                    f"too many requests: at most {self.limiter.describe()} per client",
+                    f"too many requests: at most {self.limiter.describe()} per client address",
                 )(scope, receive, send)
                 return
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -313,13 +313,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await _refuse(ws, e, code)
             return
         conn = Connection(ws, seat, hello.since, cfg.max_queue)
+        conn.bucket = ws_limiter.bucket()
         sender = asyncio.get_running_loop().create_task(conn.pump())
         await table.attach(conn)
         try:
             await _serve(ws, table, conn, ws_limiter, cfg.max_message_bytes)
         finally:
             table.detach(conn)
-            ws_limiter.forget(conn.key)
             conn.close()
             try:
                 await asyncio.wait_for(sender, 5)
@@ -389,7 +389,7 @@ async def _serve(
         if m["type"] == "websocket.disconnect":
             return
         try:
-            if not limiter.allow(conn.key):
+            if conn.bucket is not None and not conn.bucket.allow():
                 conn.strikes += 1
                 if conn.strikes > 100:
                     conn.close(1008)

@@ -71,7 +71,7 @@ from .protocol import (
     encode,
     state_message,
 )
-from .security import digest, match, new_table_id, new_token
+from .security import TokenBucket, digest, match, new_table_id, new_token
 from .store import Store, StoredSeat, StoredTable
 
 log = logging.getLogger("dragonlair.web")
@@ -88,12 +88,12 @@ class Connection:
         self.ws = ws
         self.seat = seat
         self.cursor = cursor
-        self.key = f"ws:{secrets.token_hex(8)}"
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
         self.close_code = 1000
         self.closing = False
         self.strikes = 0
+        self.bucket: TokenBucket | None = None
 
     def send(self, text: str) -> None:
         """Queue a message; a client that lets too many pile up is disconnected."""
@@ -194,6 +194,7 @@ class Table:
         self._deadline_handle: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._seats_pending = False
 
     # ------------------------------------------------------------------ reading
 
@@ -284,11 +285,19 @@ class Table:
             else:
                 conn.cursor = self.state.event_count
             if conn is acting and ref is not None:
-                conn.send(encode({**hit[0], "ref": ref}))
+                # the same message with the ref added, without encoding it all again
+                conn.send(f'{hit[1][:-1]},"ref":{json.dumps(ref)}}}')
             else:
                 conn.send(hit[1])
 
     def broadcast_seats(self) -> None:
+        """Tell everyone who is connected (once per turn of the loop, however many changed)."""
+        if not self._seats_pending:
+            self._seats_pending = True
+            asyncio.get_running_loop().call_soon(self._send_seats)
+
+    def _send_seats(self) -> None:
+        self._seats_pending = False
         text = encode({"type": "seats", "seats": [s.info().model_dump() for s in self.seats]})
         for conn in self.connections():
             conn.send(text)
