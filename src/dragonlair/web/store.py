@@ -308,8 +308,8 @@ class Store:
                 batch.append(nxt)
             try:
                 self._commit(batch)
-            except Exception:
-                log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
+            except Exception as e:
+                log.warning("a batch of %d writes failed (%s); retrying one by one", len(batch), e)
                 for op in batch:
                     try:
                         self._commit([op])
