@@ -141,6 +141,17 @@ class _Op:
     run: Callable[[Connection], None] | None = None  # anything else
 
 
+def _resolve(future: Future[None], error: Exception | None) -> None:
+    """Settle a write's future; one its caller cancelled is left alone (the writer must
+    never die of it)."""
+    if future.cancelled():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
 def normalize_url(url: str) -> str:
     """The SQLAlchemy URL to use: ``postgresql://`` gets the psycopg 3 driver we ship with."""
     try:
@@ -314,12 +325,12 @@ class Store:
                     try:
                         self._commit([op])
                     except Exception as e:
-                        op.future.set_exception(StoreError(f"could not store: {e}"))
+                        _resolve(op.future, StoreError(f"could not store: {e}"))
                     else:
-                        op.future.set_result(None)
+                        _resolve(op.future, None)
             else:
                 for op in batch:
-                    op.future.set_result(None)
+                    _resolve(op.future, None)
         # fail whatever arrived after the stop
         while True:
             try:
@@ -327,7 +338,7 @@ class Store:
             except queue.Empty:
                 break
             if late is not None:
-                late.future.set_exception(StoreError("storage is closed"))
+                _resolve(late.future, StoreError("storage is closed"))
 
     def _commit(self, batch: Sequence[_Op]) -> None:
         with self.engine.begin() as conn:

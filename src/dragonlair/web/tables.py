@@ -384,10 +384,16 @@ class Table:
             except IllegalAction as e:
                 raise ProtocolError("illegal_action", str(e)) from None
             result = nxt.result.to_dict() if nxt.result is not None else None
+            write = asyncio.wrap_future(
+                self.hub.store.append(self.id, move, seat, str(action), result)
+            )
             try:
-                await asyncio.wrap_future(
-                    self.hub.store.append(self.id, move, seat, str(action), result)
-                )
+                # shielded: if this task is cancelled (shutdown), the write still lands,
+                # and the table takes the new state when it does
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                write.add_done_callback(lambda f: self._late_commit(f, nxt))
+                raise
             except Exception as e:
                 log.error("table %s: could not store move %d: %s", self.id, move, e)
                 raise ProtocolError(
@@ -400,6 +406,12 @@ class Table:
                 self.status = "over"
             self.hub.actions += 1
             self._after_change(conn, ref)
+
+    def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
+        if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
+            self._state = nxt
+            if nxt.is_over:
+                self.status = "over"
 
     def _after_change(self, conn: Connection | None = None, ref: str | int | None = None) -> None:
         if self.status != "playing":
@@ -771,7 +783,7 @@ class Hub:
 
     async def _write(self, submit: Callable[[], Any]) -> None:
         try:
-            await asyncio.wrap_future(submit())
+            await asyncio.shield(asyncio.wrap_future(submit()))
         except Exception as e:
             log.error("storage write failed: %s", e)
             raise ProtocolError(
