@@ -66,7 +66,7 @@ def free_port() -> int:
 
 
 def raise_fd_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
@@ -84,26 +84,34 @@ class Stats:
 
 
 class Seat:
+    """One seat's connection. Messages are kept as text and parsed only when the table
+    needs this seat's latest state, so the clients spend little CPU beside the server."""
+
     def __init__(self, ws: ClientConnection, seat: int, table: TablePlayer) -> None:
         self.ws = ws
         self.seat = seat
         self.table = table
-        self.latest: dict[str, Any] | None = None
+        self.raw: str | None = None
+        self._parsed: dict[str, Any] | None = None
+
+    @property
+    def latest(self) -> dict[str, Any] | None:
+        if self._parsed is None and self.raw is not None:
+            self._parsed = json.loads(self.raw)
+        return self._parsed
 
     async def read(self) -> None:
         t = self.table
         async for raw in self.ws:
-            m = json.loads(raw)
-            kind = m["type"]
-            if kind == "state":
-                self.latest = m
-                if m.get("ref") is not None and m["ref"] == t.pending_ref:
+            assert isinstance(raw, str)
+            if raw.startswith('{"type":"state"'):
+                self.raw, self._parsed = raw, None
+                if t.pending_ref is not None and raw.endswith(f',"ref":{t.pending_ref}}}'):
                     t.answered(time.perf_counter())
                 t.changed.set()
-            elif kind == "error":
-                t.stats.error(m["code"])
-                if m.get("code") == "stale_move" or t.pending_ref is not None:
-                    t.answered(None)
+            elif raw.startswith('{"type":"error"'):
+                t.stats.error(json.loads(raw)["code"])
+                t.answered(None)
                 t.changed.set()
 
 
@@ -144,7 +152,13 @@ class TablePlayer:
             "away": 3600,
             "listed": False,
         }
-        r = await self.http.post("/api/tables", json=body)
+        for attempt in range(3):
+            try:
+                r = await self.http.post("/api/tables", json=body)
+                break
+            except httpx.TransportError:  # a kept-alive connection the server had closed
+                if attempt == 2:
+                    raise
         r.raise_for_status()
         created = r.json()
         tid = created["table"]["id"]
@@ -222,6 +236,7 @@ async def measure(args: argparse.Namespace, server: psutil.Process | None) -> di
         players = [TablePlayer(args, http, stats, i) for i in range(args.tables)]
         tasks = [asyncio.get_running_loop().create_task(p.run(stop)) for p in players]
         await asyncio.sleep(args.warmup)
+        h0 = (await http.get("/api/health")).json()
         stats.measuring = True
         t0 = time.monotonic()
         s0 = server.cpu_times() if server else None
@@ -233,6 +248,7 @@ async def measure(args: argparse.Namespace, server: psutil.Process | None) -> di
                 peak = max(peak, server.memory_info().rss)
         stats.measuring = False
         elapsed = time.monotonic() - t0
+        h1 = (await http.get("/api/health")).json()
         s1 = server.cpu_times() if server else None
         c1 = me.cpu_times()
         done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -257,6 +273,9 @@ async def measure(args: argparse.Namespace, server: psutil.Process | None) -> di
             "p99": round(pct(99), 2),
             "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
         },
+        "actions_per_commit": round(
+            (h1["actions"] - h0["actions"]) / max(1, h1["commits"] - h0["commits"]), 1
+        ),
         "server_cpu_cores": (
             round((s1.user + s1.system - s0.user - s0.system) / elapsed, 2) if s0 and s1 else None
         ),
@@ -313,7 +332,8 @@ def main() -> None:
     lat = report["latency_ms"]
     print(
         f"{report['game']} {report['players']}p, {report['tables']} tables, {report['db']}: "
-        f"{report['actions_per_s']:,} actions/s over {report['seconds']} s; latency p50 "
+        f"{report['actions_per_s']:,} actions/s over {report['seconds']} s "
+        f"({report['actions_per_commit']} per commit); latency p50 "
         f"{lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms; server CPU "
         f"{report['server_cpu_cores']} cores, peak RSS {report['server_peak_rss_mb']} MB; "
         f"client CPU {report['client_cpu_cores']} cores; games finished "

@@ -43,7 +43,7 @@ def _pg_bin(name: str) -> str | None:
 class PostgresCluster:
     """A throw-away PostgreSQL server on a loopback port."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
         initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
         if initdb is None or pg_ctl is None:
             raise FileNotFoundError("initdb and pg_ctl (PostgreSQL server) are not installed")
@@ -65,7 +65,7 @@ class PostgresCluster:
             check=True,
             capture_output=True,
         )
-        opts = f"-F -p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+        opts = f"{'' if fsync else '-F '}-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
         log = str(self.dir / "log")
         subprocess.run(
             [*self.prefix, pg_ctl, "-D", str(self.data), "-l", log, "-o", opts, "-w", "start"],

@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 import pytest
-from serverkit import LiveServer, SeatClient, create_table, drive, open_all
+from serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
 from test_play import game_settings, seats_for
 
 import dragonlair
@@ -118,7 +118,16 @@ class Counterfactual:
 
 
 @pytest.mark.parametrize(("game", "players"), game_settings())
-def test_wire_messages_leak_nothing(live: LiveServer, game: str, players: int) -> None:
+def test_wire_messages_leak_nothing(sqlite_url: str, game: str, players: int) -> None:
+    # what is checked is the messages, not storage: SQLite only (the other tests cover both)
+    live = LiveServer(config(sqlite_url))
+    try:
+        check_wire(live, game, players)
+    finally:
+        live.stop()
+
+
+def check_wire(live: LiveServer, game: str, players: int) -> None:
     created = create_table(live.http, game=game, players=players, seats=seats_for(players), seed=17)
     tid = created["table"]["id"]
 

@@ -108,6 +108,8 @@ def test_bots_are_deterministic_per_table(live: LiveServer) -> None:
         raise AssertionError("bot tables did not finish")
 
     asyncio.run(wait_over())
+    # finished tables nobody watches leave the active set; their records stay
+    assert not any(i in live.hub.tables for i in ids)
     records = [httpx.get(f"{live.http}/api/tables/{i}/record").json() for i in ids]
     assert records[0]["actions"] == records[1]["actions"]
     assert records[0]["seed"] == 99
@@ -222,3 +224,60 @@ def test_away_player_is_played_by_a_bot_until_back(db_url: str) -> None:
         asyncio.run(main())
     finally:
         server.stop()
+
+
+def test_a_slow_bot_does_not_stall_other_tables(live: LiveServer) -> None:
+    from pebblebot import PebbleWithHeuristic
+    from pebblebot.heuristic import Gate
+
+    register(PebbleWithHeuristic)
+    Gate.closed = True
+    Gate.opened.clear()
+    Gate.waiting.clear()
+    try:
+        slow = [{"type": "bot", "level": "heuristic"}, {"type": "bot", "level": "random"}]
+        tid = create_table(live.http, game="pebble-heuristic", players=2, seats=slow, seed=1)[
+            "table"
+        ]["id"]
+        assert Gate.waiting.wait(30)  # its bot is thinking, and will until we say
+        created = create_table(live.http, players=2, seats=seats_for(2), seed=6)
+
+        async def main() -> None:
+            clients = await open_all(live.ws, created)
+            final = await drive(clients, random.Random(1))
+            assert final["status"] == "over"  # a whole game while the other bot thinks
+            for c in clients.values():
+                await c.close()
+
+        asyncio.run(main())
+        assert live.hub.tables[tid].state.move == 0
+    finally:
+        Gate.closed = False
+        Gate.opened.set()
+        unregister("pebble-heuristic")
+
+
+def test_simultaneous_picks_show_who_is_choosing_not_what(live: LiveServer) -> None:
+    created = create_table(live.http, players=3, seats=[{"type": "human"}] * 3, seed=12)
+
+    async def main() -> None:
+        clients = await open_all(live.ws, created)
+        first = clients[0].latest
+        assert first["view"]["to_act"] == [0, 1, 2] and first["view"]["choosing"] == [0, 1, 2]
+        pick = first["legal"][0]
+        await clients[0].act(first["move"], pick)
+        for seat, c in clients.items():
+            await c.wait(lambda c=c: c.latest["move"] == 1, "the pick")
+            view = c.latest["view"]
+            assert view["to_act"] == [1, 2] and view["choosing"] == [0, 1, 2]
+            if seat == 0:
+                assert view["my_choice"] == pick
+                assert c.latest["legal"] == []
+            else:
+                assert "my_choice" not in view
+                (bid,) = [e for e in c.latest["events"] if e["type"] == "bid"]
+                assert bid == {"seq": bid["seq"], "type": "bid", "redacted": True, "seat": 0}
+        for c in clients.values():
+            await c.close()
+
+    asyncio.run(main())

@@ -420,6 +420,8 @@ class Table:
             self._arm_deadline()
         self.broadcast(conn, ref)
         self._kick_bots()
+        if self.status == "over" and not self.connections():
+            self.hub.retire(self)
 
     def start(self) -> None:
         """Every seat is taken: the game begins (or resumes after a restart)."""
