@@ -150,49 +150,55 @@ def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
 
 
 def play_to_window(clients: dict[int, SeatClient], rng: random.Random) -> Any:
-    """Drive until a person is asked in a window (the state has a deadline for them)."""
+    """Drive until a person is asked to answer an offer or a window (the state carries a
+    deadline for them), or the game ends."""
 
     async def go() -> dict[str, Any]:
-        for _ in range(200):
+        while True:
             st = max((c.latest for c in clients.values()), key=lambda m: m["move"])
             if st["deadline"] is not None or st["status"] == "over":
                 return st
             seat = min(st["view"]["to_act"])
             c = clients[seat]
+            await c.wait(lambda c=c, m=st["move"]: c.latest["move"] >= m, "sync")
             await c.act(st["move"], rng.choice(c.latest["legal"]))
             await c.wait(lambda c=c, m=st["move"]: c.latest["move"] > m, "update")
-        raise AssertionError("no window came")
 
     return go()
 
 
-def test_deadline_applies_the_default_answer(db_url: str) -> None:
+@pytest.mark.parametrize("game", dragonlair.games())
+def test_deadline_applies_the_default_answer(db_url: str, game: str) -> None:
     server = LiveServer(config(db_url, deadline=0.2))
     try:
-        created = create_table(server.http, players=2, seats=[{"type": "human"}] * 2, seed=8)
+        players = dragonlair.spec(game).min_players
+        seats = [{"type": "human"}] * players
+        created = create_table(server.http, game=game, players=players, seats=seats, seed=8)
+        tid = created["table"]["id"]
 
-        async def main() -> None:
+        async def main() -> int:
             clients = await open_all(server.ws, created)
             rng = random.Random(3)
+            applied = 0
             for _ in range(3):
                 st = await play_to_window(clients, rng)
                 if st["status"] == "over":
                     break
                 d = st["deadline"]
-                assert d["default"] == "allow" and d["seat"] in st["view"]["to_act"]
-                assert st["view"]["window"]["default"] == "allow"
+                assert d["seat"] in st["view"]["to_act"]
+                assert st["view"]["window"]["default"] == d["default"]
                 waiting = clients[d["seat"]]
                 # nobody answers: the server applies the default for the seat
                 await waiting.wait(lambda w=waiting, m=st["move"]: w.latest["move"] > m, "default")
-                events = waiting.latest["events"]
-                assert any(e["type"] == "took" for e in events), events
+                actions = server.hub.tables[tid].state.record.actions
+                assert actions[st["move"]] == (d["seat"], d["default"])
+                applied += 1
             for c in clients.values():
                 await c.close()
+            return applied
 
-        asyncio.run(main())
-        tid = created["table"]["id"]
-        actions = server.hub.tables[tid].state.record.actions
-        assert (created["seats"][1]["seat"], "allow") in actions or (0, "allow") in actions
+        if asyncio.run(main()) == 0:
+            pytest.skip(f"{game} at {players} players asked nobody to answer a window")
     finally:
         server.stop()
 

@@ -99,4 +99,5 @@ def serve(
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the command."""
     app.command()(serve)

@@ -19,7 +19,6 @@ Routes:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -80,6 +79,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """The lobby's error body: ``{"error": {"code": ..., "message": ...}}``."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
@@ -290,6 +290,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
+        """One seat's (or spectator's) connection: hello, then actions until it closes."""
         h = hub_of(ws)
         await ws.accept()
         client = ws.client.host if ws.client else "?"
@@ -438,8 +439,3 @@ def _frames(table: Table, actions: tuple[tuple[int, str], ...], seat: int | None
         st.apply(s, a)
         frames.append(Frame(move=st.move, view=st.view(seat), events=st.events_since(n, seat)))
     return Replay(table=table.id, seat=seat, frames=frames)
-
-
-def openapi_json() -> str:
-    """The lobby's OpenAPI schema as JSON text (for docs and checks)."""
-    return json.dumps(create_app().openapi(), indent=2)

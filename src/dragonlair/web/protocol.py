@@ -111,6 +111,8 @@ class JoinRequest(_Strict):
 
 
 class SeatInfo(BaseModel):
+    """Who sits in a seat, as everyone may know it."""
+
     seat: int
     kind: Literal["human", "bot", "open"]
     name: str
@@ -120,6 +122,8 @@ class SeatInfo(BaseModel):
 
 
 class TableSettings(BaseModel):
+    """A table's deadline, away time, takeover bot level and listing."""
+
     deadline: float
     away: float | None
     takeover: str | None
@@ -127,6 +131,8 @@ class TableSettings(BaseModel):
 
 
 class TableInfo(BaseModel):
+    """A table's public description (never a token, never a hidden fact)."""
+
     id: str
     game: str
     name: str
@@ -151,22 +157,30 @@ class SeatPass(BaseModel):
 
 
 class WatchPass(BaseModel):
+    """The spectators' token and link."""
+
     token: str
     link: str
 
 
 class Created(BaseModel):
+    """A new table, the tokens of its people's seats and the spectators' pass."""
+
     table: TableInfo
     seats: list[SeatPass]
     watch: WatchPass
 
 
 class Joined(BaseModel):
+    """The seat taken, with its token and link."""
+
     table: TableInfo
     seat: SeatPass
 
 
 class GameInfo(BaseModel):
+    """A game's spec and the bot levels available for it."""
+
     id: str
     name: str
     min_players: int
@@ -178,11 +192,15 @@ class GameInfo(BaseModel):
 
 
 class ErrorDetail(BaseModel):
+    """A stable error code and a sentence saying what was wrong."""
+
     code: str
     message: str
 
 
 class ErrorBody(BaseModel):
+    """Every lobby error has this shape."""
+
     error: ErrorDetail
 
 
@@ -195,6 +213,8 @@ class Frame(BaseModel):
 
 
 class Replay(BaseModel):
+    """A finished game, frame by frame, as one seat (or a spectator) saw it."""
+
     table: str
     seat: int | None
     frames: list[Frame]
@@ -222,6 +242,8 @@ class Act(_Strict):
 
 
 class Ping(_Strict):
+    """Ask for a pong (keeps idle connections open through proxies)."""
+
     type: Literal["ping"]
 
 

@@ -107,6 +107,8 @@ class StoreError(Exception):
 
 @dataclass
 class StoredSeat:
+    """A seat as stored (the token only as its digest)."""
+
     seat: int
     kind: str
     name: str

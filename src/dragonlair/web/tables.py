@@ -146,6 +146,7 @@ class Seat:
         return self.kind == "bot" or self.bot_playing
 
     def info(self) -> SeatInfo:
+        """The seat as everyone may see it."""
         return SeatInfo(
             seat=self.index,
             kind=self.kind,  # type: ignore[arg-type]
@@ -207,6 +208,7 @@ class Table:
 
     @property
     def result(self) -> dict[str, Any] | None:
+        """The final result once the game is over, else None."""
         st = self._state
         return None if st is None or st.result is None else st.result.to_dict()
 
@@ -263,6 +265,7 @@ class Table:
         return msg
 
     def connections(self) -> list[Connection]:
+        """Every live connection: spectators and each seat's."""
         out = list(self.watchers)
         for s in self.seats:
             out.extend(s.conns)
@@ -669,6 +672,7 @@ class Hub:
     # ------------------------------------------------------------------ lobby
 
     def link(self, kind: str, table_id: str, token: str) -> str:
+        """A link for a player or spectator: the token rides after ``#``."""
         return f"{self.config.public_url}/{kind}/{table_id}#{token}"
 
     async def create(self, req: TableRequest) -> Created:
@@ -793,6 +797,7 @@ class Hub:
             ) from None
 
     def close(self) -> None:
+        """Stop every table's timers and bots (server shutdown)."""
         for t in [*self.tables.values(), *self.finished.values()]:
             t.close()
 
