@@ -310,6 +310,7 @@ class Table:
     async def attach(self, conn: Connection) -> None:
         """A client identified itself: welcome it and send its current state."""
         self.state  # noqa: B018  (a broken table refuses connections)
+        back = False
         if conn.seat is None:
             self.watchers.add(conn)
         else:
@@ -320,7 +321,7 @@ class Table:
                 seat.away_timer = None
             if seat.bot_playing:
                 seat.bot_playing = False
-                self._arm_deadline()
+                back = self._arm_deadline()
         conn.send(
             encode(
                 {
@@ -332,6 +333,8 @@ class Table:
         )
         conn.send(encode(self.message_for(conn)))
         self.broadcast_seats()
+        if back:  # the returning player has a window to answer: everyone sees its deadline
+            self.broadcast()
 
     def detach(self, conn: Connection) -> None:
         """A client left."""
@@ -436,9 +439,10 @@ class Table:
 
     # ------------------------------------------------------------------ deadlines and away
 
-    def _arm_deadline(self) -> None:
+    def _arm_deadline(self) -> bool:
+        """(Re)start the deadline timer if a person must answer now; whether it changed."""
         if self.status != "playing":
-            return
+            return False
         st = self.state
         timed = self.timed_seats()
         target = None
@@ -447,18 +451,19 @@ class Table:
                 target = (s, st.move)
                 break
         if target == self._deadline:
-            return
+            return False
         if self._deadline_handle is not None:
             self._deadline_handle.cancel()
             self._deadline_handle = None
         self._deadline = target
         self.deadline_at = None
         if target is None:
-            return
+            return True
         delay = self.settings.deadline
         self.deadline_at = int((time.time() + delay) * 1000)
         loop = asyncio.get_running_loop()
         self._deadline_handle = loop.call_later(delay, self._deadline_passed, *target)
+        return True
 
     def _deadline_passed(self, seat: int, move: int) -> None:
         self._deadline_handle = None
@@ -603,8 +608,10 @@ class Hub:
             t = self.tables.get(table_id) or self._build(stored)
             if t.status in ("over", "broken"):
                 self._remember(t)
-            else:
+            elif t.id not in self.tables:
                 self.tables[t.id] = t
+                if t.status == "playing":
+                    t.start()
             fut.set_result(t)
             return t
         except BaseException as e:
@@ -775,26 +782,42 @@ class Hub:
             name = _clean_name(req.name) or f"Player {i + 1}"
             status = "playing" if len(free) == 1 else "waiting"
             h = digest(token)
-            await self._write(lambda: self.store.seat_taken(t.id, i, name, h, status))
             seat = t.seats[i]
-            seat.kind, seat.name, seat.token_hash = "human", name, h
-            if status == "playing":
-                t.start()
-            else:
-                t.broadcast_seats()
+
+            def taken() -> None:
+                seat.kind, seat.name, seat.token_hash = "human", name, h
+                if status == "playing":
+                    t.start()
+                else:
+                    t.broadcast_seats()
+
+            await self._write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
         return Joined(
             table=t.info(),
             seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
         )
 
-    async def _write(self, submit: Callable[[], Any]) -> None:
+    async def _write(
+        self, submit: Callable[[], Any], then: Callable[[], None] | None = None
+    ) -> None:
+        """Store something and wait for the commit; ``then`` runs once it is committed,
+        even if this waiter is cancelled meanwhile (so memory follows storage)."""
+        write = asyncio.wrap_future(submit())
         try:
-            await asyncio.shield(asyncio.wrap_future(submit()))
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            if then is not None:
+                write.add_done_callback(
+                    lambda f: then() if not f.cancelled() and f.exception() is None else None
+                )
+            raise
         except Exception as e:
             log.error("storage write failed: %s", e)
             raise ProtocolError(
                 "storage_error", "the server could not store that; nothing changed", 503
             ) from None
+        if then is not None:
+            then()
 
     def close(self) -> None:
         """Stop every table's timers and bots (server shutdown)."""
