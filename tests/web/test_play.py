@@ -121,7 +121,7 @@ def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
     register(PebbleWithHeuristic)
     try:
         info = httpx.get(f"{live.http}/api/games/pebble-heuristic").json()
-        assert info["bots"] == ["random", "heuristic"]
+        assert info["bots"][:2] == ["random", "heuristic"]
         seats = [{"type": "bot", "level": "heuristic"}, {"type": "bot", "level": "random"}]
         tid = create_table(live.http, game="pebble-heuristic", players=2, seats=seats, seed=4)[
             "table"
@@ -139,7 +139,7 @@ def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
         rec = httpx.get(f"{live.http}/api/tables/{tid}/record").json()
         heuristic_bids = [a for s, a in rec["actions"] if s == 0 and a.startswith("bid")]
         assert heuristic_bids, rec
-        # the level ismcts is refused cleanly while it does not exist
+        # a bot seat without a level is refused, naming the levels
         r = httpx.post(
             f"{live.http}/api/tables",
             json={"game": "pebble-heuristic", "players": 2, "seats": [seats[0], {"type": "bot"}]},
