@@ -28,18 +28,24 @@ from dragonlair.core import Action, Game, State
 from dragonlair.core.events import event_dict
 from dragonlair.web.protocol import state_message
 
+Event = tuple[str, tuple[Any, ...], tuple[int, ...] | None] | None
 
-def raw_events(state: State) -> list[tuple[str, tuple[Any, ...], tuple[int, ...] | None]]:
-    """Each event's kind, full values and audience, found through the public surface."""
+
+def raw_events(state: State) -> list[Event]:
+    """Each event's kind, full values and audience, found through the public surface
+    (None for an event nobody sees)."""
     players = state.game.players
     seen: dict[int | None, dict[int, dict[str, Any]]] = {
         s: {e["seq"]: e for e in state.events_since(0, s)} for s in [*range(players), None]
     }
-    out = []
+    out: list[Event] = []
     for seq in range(state.event_count):
         versions = {s: seen[s].get(seq) for s in seen}
         full = next((e for e in versions.values() if e is not None and not e.get("redacted")), None)
-        some = full or next(e for e in versions.values() if e is not None)
+        some = full or next((e for e in versions.values() if e is not None), None)
+        if some is None:
+            out.append(None)
+            continue
         spec = state.game.event_specs[some["type"]]
         values = tuple(some.get(f) for f in spec.fields)
         full_seats = [
@@ -69,14 +75,18 @@ class Counterfactual:
         self,
         game: Game,
         sampled: State,
-        events: list[tuple[str, tuple[Any, ...], tuple[int, ...] | None]],
+        events: list[Event],
         seat: int | None,
         rng: random.Random,
     ) -> None:
         self.game = game
         self.sampled = sampled
-        self.events = []
-        for kind, values, audience in events:
+        self.events: list[Event] = []
+        for ev in events:
+            if ev is None:
+                self.events.append(None)
+                continue
+            kind, values, audience = ev
             if audience is not None and (seat is None or seat not in audience):
                 public = game.event_specs[kind].public or ()
                 fields = game.event_specs[kind].fields
@@ -110,7 +120,10 @@ class Counterfactual:
     def events_since(self, n: int, seat: int | None) -> list[dict[str, Any]]:
         out = []
         for seq in range(n, len(self.events)):
-            kind, values, audience = self.events[seq]
+            ev = self.events[seq]
+            if ev is None:
+                continue
+            kind, values, audience = ev
             d = event_dict(self.game.event_specs, seq, kind, values, audience, seat)
             if d is not None:
                 out.append(d)
@@ -160,7 +173,14 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
         since = 0
         for msg in conn.states:
             move = msg["move"]
-            sampled = g.sample_state(msg["view"], random.Random(rng.getrandbits(64)))
+            try:
+                sampled = g.sample_state(msg["view"], random.Random(rng.getrandbits(64)))
+            except Exception:
+                # the conformance suite asks samplers for views of games in play only; the
+                # last message of a finished game is checked against the true state instead
+                assert msg["status"] == "over", f"the sampler fails on seat {conn.seat}'s view"
+                sampled = final
+                assert move == final.move
             world = Counterfactual(g, sampled, events[: counts[move]], conn.seat, rng)
             deadline = msg["deadline"]["at"] if msg["deadline"] else None
             again = state_message(
