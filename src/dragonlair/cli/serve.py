@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import ipaddress
 from typing import Annotated
 
@@ -88,8 +89,16 @@ def serve(
         bot_workers=bot_workers,
         public_url=public_url.rstrip("/"),
     )
+    # our own log lines (tables resumed, storage trouble) go where uvicorn's go
+    log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    log_config["loggers"]["dragonlair"] = {
+        "handlers": ["default"],
+        "level": log_level.upper(),
+        "propagate": False,
+    }
     uvicorn.run(
         create_app(config),
+        log_config=log_config,
         host=host,
         port=port,
         log_level=log_level,
