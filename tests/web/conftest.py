@@ -3,8 +3,9 @@ in-process (TestClient) or served by uvicorn on a loopback port (real WebSocket 
 
 PostgreSQL: a throw-away cluster is started once per test session on a free loopback port
 (with ``initdb``/``pg_ctl`` from PATH or Debian's /usr/lib/postgresql/*/bin; as root they
-run as the ``postgres`` user), and every test gets a fresh database in it. Set
-DRAGONLAIR_TEST_POSTGRES to a server URL (one that may create databases) to use it instead.
+run as the ``postgres`` user), and every test gets a fresh schema in it (cheaper than a
+database: no 7 MB copy of a template per test). Set DRAGONLAIR_TEST_POSTGRES to a database
+URL (whose user may create schemas) to use that instead.
 Without PostgreSQL the PostgreSQL half is skipped, except under CI, where it fails.
 """
 
@@ -72,7 +73,7 @@ class PostgresCluster:
             check=True,
             capture_output=True,
         )
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}"
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def stop(self) -> None:
         subprocess.run(
@@ -85,7 +86,7 @@ class PostgresCluster:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[str]:
-    """The URL of a PostgreSQL server that tests may create databases in."""
+    """The URL of a PostgreSQL database that tests may create schemas in."""
     given = os.environ.get("DRAGONLAIR_TEST_POSTGRES")
     if given:
         yield given.rstrip("/")
@@ -104,13 +105,15 @@ def postgres() -> Iterator[str]:
         cluster.stop()
 
 
-def fresh_database(server: str) -> str:
+def fresh_database(database: str) -> str:
+    """A URL whose connections see only a new, empty schema of ``database``."""
     import psycopg
 
     name = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return f"{server}/{name}"
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    sep = "&" if "?" in database else "?"
+    return f"{database}{sep}options=-csearch_path%3D{name}"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
