@@ -11,12 +11,15 @@ Without PostgreSQL the PostgreSQL half is skipped, except under CI, where it fai
 
 from __future__ import annotations
 
+import atexit
 import glob
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -74,14 +77,23 @@ class PostgresCluster:
             capture_output=True,
         )
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self.stopped = False
+        atexit.register(self.stop)  # even if the run is interrupted
 
     def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
         subprocess.run(
             [*self.prefix, self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop"],
             capture_output=True,
             check=False,
         )
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 @pytest.fixture(scope="session")
@@ -91,6 +103,9 @@ def postgres() -> Iterator[str]:
     if given:
         yield given.rstrip("/")
         return
+    # a run ended by SIGTERM (a timeout) unwinds like Ctrl-C, so the cluster is stopped
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         cluster = PostgresCluster()
     except (FileNotFoundError, subprocess.CalledProcessError) as e:
