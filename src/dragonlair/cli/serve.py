@@ -1,0 +1,112 @@
+"""``dragonlair serve``: the online multiplayer server (lobby, seats, bots, spectators)."""
+
+from __future__ import annotations
+
+import copy
+import ipaddress
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(help="Storage: sqlite:///path/file.sqlite3 or postgresql://user@host/dbname."),
+    ] = "sqlite:///dragonlair.sqlite3",
+    deadline: Annotated[
+        float, typer.Option(min=0.01, help="Default seconds to answer an offer or HALT! window.")
+    ] = 15.0,
+    away: Annotated[
+        float, typer.Option(min=0, help="Default seconds away before a bot plays a seat.")
+    ] = 60.0,
+    sqlite_sync: Annotated[
+        str, typer.Option(help="SQLite: FULL (survives power loss) or NORMAL (survives crashes).")
+    ] = "FULL",
+    bot_pool: Annotated[
+        str, typer.Option(help="Where bots think: 'thread' or 'process' pool.")
+    ] = "thread",
+    bot_workers: Annotated[int, typer.Option(min=1, help="Bot pool size.")] = 2,
+    ws_rate: Annotated[
+        str, typer.Option(help="Messages allowed per WebSocket connection, e.g. 20/second.")
+    ] = "20/second",
+    http_rate: Annotated[
+        str, typer.Option(help="Lobby requests and connections allowed per client address.")
+    ] = "120/minute",
+    public_url: Annotated[
+        str, typer.Option(help="Base of the links handed to players, e.g. https://host.")
+    ] = "",
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
+    try:
+        import uvicorn
+
+        from ..web import ServerConfig, create_app
+        from ..web.security import parse_rate
+        from ..web.store import StoreError, normalize_url
+    except ImportError as e:
+        raise typer.BadParameter(
+            f"the server needs the web extra (pip install 'dragonlair[web]'): {e}"
+        ) from None
+    if sqlite_sync.upper() not in ("FULL", "NORMAL", "EXTRA"):
+        raise typer.BadParameter(
+            f"--sqlite-sync must be FULL, NORMAL or EXTRA, not {sqlite_sync!r}"
+        )
+    if bot_pool not in ("thread", "process"):
+        raise typer.BadParameter(f"--bot-pool must be 'thread' or 'process', not {bot_pool!r}")
+    if log_level not in ("debug", "info", "warning", "error"):
+        raise typer.BadParameter("--log-level must be debug, info, warning or error")
+    for name, rate in (("--ws-rate", ws_rate), ("--http-rate", http_rate)):
+        try:
+            parse_rate(rate)
+        except ValueError as e:
+            raise typer.BadParameter(f"{name}: {e}") from None
+    try:
+        normalize_url(db)
+    except StoreError as e:
+        raise typer.BadParameter(f"--db: {e}") from None
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        typer.echo(
+            f"warning: listening on {host} without TLS; seat tokens cross the network in clear. "
+            "Put the server behind a TLS reverse proxy for play beyond this machine.",
+            err=True,
+        )
+    config = ServerConfig(
+        db=db,
+        sqlite_sync=sqlite_sync.upper(),
+        deadline=deadline,
+        away=away,
+        ws_rate=ws_rate,
+        http_rate=http_rate,
+        bot_pool=bot_pool,
+        bot_workers=bot_workers,
+        public_url=public_url.rstrip("/"),
+    )
+    # our own log lines (tables resumed, storage trouble) go where uvicorn's go
+    log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    log_config["loggers"]["dragonlair"] = {
+        "handlers": ["default"],
+        "level": log_level.upper(),
+        "propagate": False,
+    }
+    uvicorn.run(
+        create_app(config),
+        log_config=log_config,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=config.max_message_bytes * 16,
+        ws_per_message_deflate=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the command."""
+    app.command()(serve)

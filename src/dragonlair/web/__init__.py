@@ -1,0 +1,19 @@
+"""The online multiplayer server: lobby, seats, bots, persistence, recovery, security.
+
+``dragonlair serve`` runs :func:`create_app` under uvicorn. The parts:
+
+- :mod:`.app`: the FastAPI application (lobby routes, the play WebSocket, static files);
+- :mod:`.tables`: tables in play, the serialized action path, deadlines, away players, bots;
+- :mod:`.protocol`: request and message models, and the per-seat state message;
+- :mod:`.store`: SQLAlchemy storage (SQLite or PostgreSQL) with group commit;
+- :mod:`.bots`: bot decisions off the event loop;
+- :mod:`.security`: tokens and rate limits;
+- ``static/``: the browser front end's files, served at ``/`` and ``/static``.
+
+The API, message by message, is in ``docs/server.md``.
+"""
+
+from .app import create_app
+from .config import ServerConfig
+
+__all__ = ["ServerConfig", "create_app"]

@@ -1,0 +1,350 @@
+"""The wire format: lobby request and response bodies, WebSocket messages, errors.
+
+Bodies and client messages are pydantic models: FastAPI validates lobby requests with them
+and publishes them in its OpenAPI schema, and the same library validates every WebSocket
+message (its own JSON parser, a discriminated union on ``type``), so a malformed message
+gets an error naming the field and what was expected, e.g. ``act.move: Field required``.
+Models are strict (``"12"`` is not a move number, ``true`` is not a seat) and forbid
+unknown fields, so a typo is an error rather than silently ignored.
+
+:func:`state_message` is the one function that turns a game into what a seat receives.
+It reads only ``view(seat)``, ``legal_actions(seat)``, ``events_since(n, seat)`` and the
+public facts of the table (whose turn has a deadline and when it ends), which is what the
+wire leak test relies on: it calls this same function on a state in which everything the
+seat cannot see was redrawn, and must get the identical message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from typing import Annotated, Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..core import Action
+
+OptionValue = bool | int | float | str | None
+
+MAX_NAME = 40
+MAX_ACTION = 200
+MAX_REF = 64
+
+# ---------------------------------------------------------------------------- errors
+
+
+class ProtocolError(Exception):
+    """A request refused with a code, a message and an HTTP status for the lobby."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_message(self, move: int | None = None) -> dict[str, Any]:
+        """The WebSocket error message."""
+        d: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if move is not None:
+            d["move"] = move
+        return d
+
+
+def explain(e: ValidationError, prefix: str = "") -> str:
+    """A pydantic error as one line: each bad field and what was expected."""
+    parts = []
+    for err in e.errors(include_url=False):
+        loc = ".".join(str(x) for x in err["loc"] if x not in ("body",))
+        where = f"{prefix}{loc}" if loc else prefix.rstrip(".") or "message"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------- lobby bodies
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatRequest(_Strict):
+    """One seat of a new table: a player you will invite, a bot, or open to anyone."""
+
+    type: Literal["human", "bot", "open"] = Field(
+        description="human: a seat with a link handed to the creator; bot: played by the "
+        "server; open: anyone may join it from the lobby"
+    )
+    name: str | None = Field(None, max_length=MAX_NAME, description="shown to everyone")
+    level: str | None = Field(None, description="a bot's level: random, heuristic or ismcts")
+    budget: dict[str, int | float] = Field(
+        default_factory=dict, description="a bot's budget, e.g. {'iterations': 200}"
+    )
+
+
+class TableRequest(_Strict):
+    """A new table."""
+
+    game: str = Field(description="a game id from GET /api/games")
+    players: int | None = Field(None, description="default: 4 where the game allows")
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+    seats: list[SeatRequest] | None = Field(
+        None, description="one per player; default: seat 0 for you, the others open"
+    )
+    seed: int | None = Field(None, ge=0, lt=2**63, description="default: a random seed")
+    deadline: float | None = Field(
+        None, gt=0, le=3600, description="seconds to answer an offer or a reaction window"
+    )
+    away: float | None = Field(
+        None, ge=0, le=86400, description="seconds a player may be away before a bot plays"
+    )
+    takeover: str | None = Field(
+        "random", description="the bot level that plays for an away player; null: none"
+    )
+    listed: bool = Field(True, description="shown in GET /api/tables while seats are open")
+
+
+class JoinRequest(_Strict):
+    """Take an open seat."""
+
+    seat: int | None = Field(None, description="default: the first open seat")
+    name: str | None = Field(None, max_length=MAX_NAME)
+
+
+class SeatInfo(BaseModel):
+    """Who sits in a seat, as everyone may know it."""
+
+    seat: int
+    kind: Literal["human", "bot", "open"]
+    name: str
+    level: str | None = None
+    connected: bool = False
+    bot_playing: bool = Field(False, description="a bot plays this seat now (away player)")
+
+
+class TableSettings(BaseModel):
+    """A table's deadline, away time, takeover bot level and listing."""
+
+    deadline: float
+    away: float | None
+    takeover: str | None
+    listed: bool
+
+
+class TableInfo(BaseModel):
+    """A table's public description (never a token, never a hidden fact)."""
+
+    id: str
+    game: str
+    name: str
+    players: int
+    options: dict[str, OptionValue]
+    status: Literal["waiting", "playing", "over", "broken"]
+    move: int
+    to_act: list[int]
+    seats: list[SeatInfo]
+    settings: TableSettings
+    created: float
+    result: dict[str, Any] | None = None
+    problem: str | None = Field(None, description="why a broken table cannot resume")
+
+
+class SeatPass(BaseModel):
+    """The secret of one seat: keep it, or hand the link to the player of that seat."""
+
+    seat: int
+    token: str
+    link: str
+
+
+class WatchPass(BaseModel):
+    """The spectators' token and link."""
+
+    token: str
+    link: str
+
+
+class Created(BaseModel):
+    """A new table, the tokens of its people's seats and the spectators' pass."""
+
+    table: TableInfo
+    seats: list[SeatPass]
+    watch: WatchPass
+
+
+class Joined(BaseModel):
+    """The seat taken, with its token and link."""
+
+    table: TableInfo
+    seat: SeatPass
+
+
+class GameInfo(BaseModel):
+    """A game's spec and the bot levels available for it."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: int
+    summary: str
+    options: list[dict[str, Any]]
+    bots: list[str] = Field(description="bot levels available for this game")
+
+
+class ErrorDetail(BaseModel):
+    """A stable error code and a sentence saying what was wrong."""
+
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every lobby error has this shape."""
+
+    error: ErrorDetail
+
+
+class Frame(BaseModel):
+    """One step of a finished game as one seat saw it."""
+
+    move: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+class Replay(BaseModel):
+    """A finished game, frame by frame, as one seat (or a spectator) saw it."""
+
+    table: str
+    seat: int | None
+    frames: list[Frame]
+
+
+# ---------------------------------------------------------------------------- client messages
+
+
+class Hello(_Strict):
+    """The first message on a connection: who you are, and the events you already have."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=200)
+    since: int = Field(0, ge=0, description="send events from this number on")
+
+
+class Act(_Strict):
+    """An action for your seat at the move you saw."""
+
+    type: Literal["act"]
+    move: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=MAX_ACTION)
+    seat: int | None = Field(None, description="optional; must be this connection's seat")
+    ref: str | int | None = Field(None, description="echoed in the update that answers it")
+
+
+class Ping(_Strict):
+    """Ask for a pong (keeps idle connections open through proxies)."""
+
+    type: Literal["ping"]
+
+
+class Sync(_Strict):
+    """Ask for the current state again (with every event from ``since``)."""
+
+    type: Literal["sync"]
+    since: int = Field(0, ge=0)
+
+
+ClientMessage = Annotated[Hello | Act | Ping | Sync, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | Ping | Sync] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str) -> Hello | Act | Ping | Sync:
+    """A client message from its JSON text; ProtocolError says what was wrong."""
+    try:
+        msg = client_message.validate_json(text)
+    except ValidationError as e:
+        if any(err["type"] == "json_invalid" for err in e.errors()):
+            raise ProtocolError(
+                "bad_json", f"messages are JSON objects: {e.errors()[0]['msg']}"
+            ) from None
+        if any(
+            err["type"] in ("union_tag_not_found", "model_attributes_type") for err in e.errors()
+        ):
+            raise ProtocolError(
+                "bad_message",
+                'a message is a JSON object with "type": one of hello, act, ping, sync',
+            ) from None
+        raise ProtocolError("bad_message", explain(e)) from None
+    if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:
+        raise ProtocolError("bad_message", f"act.ref: at most {MAX_REF} characters")
+    return msg
+
+
+# ---------------------------------------------------------------------------- server messages
+
+
+class GameLike(Protocol):
+    """What :func:`state_message` reads of a game: the state's public surface."""
+
+    @property
+    def move(self) -> int: ...
+
+    @property
+    def to_act(self) -> tuple[int, ...]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    def legal_actions(self, seat: int) -> list[Action]: ...
+
+    def events_since(self, n: int, seat: int | None) -> list[dict[str, Any]]: ...
+
+    def default_action(self, seat: int) -> Action | None: ...
+
+
+def deadline_info(
+    game: GameLike, timed_seats: Collection[int], at_ms: int | None
+) -> dict[str, Any] | None:
+    """Who must answer by when, and what is applied if they do not (None: no deadline).
+    ``timed_seats`` are the seats played by people; ``at_ms`` the deadline in Unix ms."""
+    if at_ms is None:
+        return None
+    for s in game.to_act:
+        if s in timed_seats:
+            default = game.default_action(s)
+            if default is not None:
+                return {"seat": s, "at": at_ms, "default": str(default)}
+    return None
+
+
+def state_message(
+    game: GameLike,
+    seat: int | None,
+    since: int,
+    *,
+    table: str,
+    status: str,
+    timed_seats: Collection[int],
+    deadline_at: int | None,
+) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) receives: its view, its legal actions, the events
+    from number ``since`` as it may see them, and the table's public deadline."""
+    playing = status == "playing"
+    return {
+        "type": "state",
+        "table": table,
+        "seat": seat,
+        "status": status,
+        "move": game.move,
+        "view": game.view(seat),
+        "legal": [str(a) for a in game.legal_actions(seat)] if playing and seat is not None else [],
+        "events": game.events_since(since, seat),
+        "deadline": deadline_info(game, timed_seats, deadline_at) if playing else None,
+    }
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """Compact JSON text for the wire."""
+    return json.dumps(msg, separators=(",", ":"))

@@ -1,0 +1,429 @@
+"""Storage: tables, seats and every accepted action, in SQLite or PostgreSQL.
+
+We use SQLAlchemy Core (not its ORM): one schema and one set of statements serve SQLite
+(the default, an embedded file) and PostgreSQL (``postgresql://`` URLs, through psycopg 3)
+alike, so both are the same code path and the tests run it against both.
+
+What is stored is what a game needs to be rebuilt, never a snapshot of its state: the
+table's game, rules version, player count, options and seed, its seats, and its actions in
+order (``[seat, "action text"]`` with the move number as part of the primary key, so an
+action can never be stored twice). ``dragonlair.replay`` turns those back into the exact
+state after a restart, and a finished table's rows are its record.
+
+**Every write is committed before anyone hears of it.** All writes go through one writer
+thread (SQLite allows one writer at a time anyway) that practises *group commit*: it takes
+every write waiting in its queue, runs them in one transaction, commits once, and only then
+resolves each caller's future. Under load many tables' actions share a commit (and one
+fsync), so durability costs little throughput; when the server is quiet a batch is a
+single action and is committed at once. If a batch fails, its writes are retried one by
+one so that one bad write cannot take others down with it.
+
+SQLite runs in WAL mode (readers never block the writer) with ``synchronous=FULL`` by
+default: the log is synced on every commit, so a committed action survives a power cut;
+``NORMAL`` survives any crash of the server process, kill -9 included, and is faster.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+log = logging.getLogger("dragonlair.web.store")
+
+metadata = MetaData()
+
+tables_t = Table(
+    "dl_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("rules_version", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("watch_hash", LargeBinary(32), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("result", JSON, nullable=True),
+)
+
+seats_t = Table(
+    "dl_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("dl_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("level", String(32), nullable=True),
+    Column("budget", JSON, nullable=True),
+    Column("token_hash", LargeBinary(32), nullable=True),
+)
+
+actions_t = Table(
+    "dl_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("dl_tables.id"), primary_key=True),
+    Column("move", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+SQLITE_SYNC = ("FULL", "NORMAL", "EXTRA")
+BATCH = 512
+
+
+class StoreError(Exception):
+    """Storage could not be opened, or a write could not be committed."""
+
+
+@dataclass
+class StoredSeat:
+    """A seat as stored (the token only as its digest)."""
+
+    seat: int
+    kind: str
+    name: str
+    level: str | None = None
+    budget: dict[str, Any] | None = None
+    token_hash: bytes | None = None
+
+
+@dataclass
+class StoredTable:
+    """A table as stored: enough to rebuild its game by replaying its actions."""
+
+    id: str
+    game: str
+    rules_version: int
+    players: int
+    options: dict[str, Any]
+    seed: int
+    settings: dict[str, Any]
+    watch_hash: bytes
+    status: str
+    created: float
+    result: dict[str, Any] | None = None
+    seats: list[StoredSeat] = field(default_factory=list)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Op:
+    future: Future[None]
+    row: dict[str, Any] | None = None  # an action row (batched with its neighbours)
+    run: Callable[[Connection], None] | None = None  # anything else
+
+
+def _resolve(future: Future[None], error: Exception | None) -> None:
+    """Settle a write's future; one its caller cancelled is left alone (the writer must
+    never die of it)."""
+    if future.cancelled():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+def normalize_url(url: str) -> str:
+    """The SQLAlchemy URL to use: ``postgresql://`` gets the psycopg 3 driver we ship with."""
+    try:
+        u = make_url(url)
+    except Exception as e:
+        raise StoreError(
+            f"not a database URL: {url!r} ({e}); expected sqlite:///path or postgresql://..."
+        ) from None
+    if u.drivername == "postgresql":
+        u = u.set(drivername="postgresql+psycopg")
+    if u.get_backend_name() not in ("sqlite", "postgresql"):
+        raise StoreError(
+            f"unsupported database {u.get_backend_name()!r}; expected sqlite or postgresql"
+        )
+    if u.get_backend_name() == "sqlite" and u.database in (None, "", ":memory:"):
+        raise StoreError("an SQLite database must be a file (sqlite:///path/to/file.sqlite3)")
+    return u.render_as_string(hide_password=False)
+
+
+class Store:
+    """The tables, seats and actions of one server; writes go through the writer thread."""
+
+    def __init__(self, url: str, sqlite_sync: str = "FULL") -> None:
+        if sqlite_sync.upper() not in SQLITE_SYNC:
+            raise StoreError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
+        self.url = normalize_url(url)
+        self.sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.sqlite:
+            sync = sqlite_sync.upper()
+
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA synchronous={sync}")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+
+        try:
+            metadata.create_all(self.engine)
+        except Exception as e:
+            raise StoreError(f"cannot open the database {self.describe()}: {e}") from None
+        self._queue: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._writer, name="dragonlair-store", daemon=True)
+        self._thread.start()
+        self.commits = 0
+        self.writes = 0
+
+    def describe(self) -> str:
+        """The database, without its password."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        """Finish the writes already queued, stop the writer and close connections."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+
+    def create_table(self, table: StoredTable) -> Future[None]:
+        """Store a new table and its seats."""
+        row = {
+            "id": table.id,
+            "game": table.game,
+            "rules_version": table.rules_version,
+            "players": table.players,
+            "options": table.options,
+            "seed": table.seed,
+            "settings": table.settings,
+            "watch_hash": table.watch_hash,
+            "status": table.status,
+            "created": table.created,
+            "result": None,
+        }
+        seats = [
+            {
+                "table_id": table.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "budget": s.budget,
+                "token_hash": s.token_hash,
+            }
+            for s in table.seats
+        ]
+
+        def run(conn: Connection) -> None:
+            conn.execute(insert(tables_t), row)
+            conn.execute(insert(seats_t), seats)
+
+        return self._submit(_Op(Future(), run=run))
+
+    def seat_taken(
+        self, table_id: str, seat: int, name: str, token_hash: bytes, status: str
+    ) -> Future[None]:
+        """Store that an open seat was taken (and the table's status after it)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(kind="human", name=name, token_hash=token_hash)
+            )
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
+
+        return self._submit(_Op(Future(), run=run))
+
+    def append(
+        self, table_id: str, move: int, seat: int, action: str, result: dict[str, Any] | None
+    ) -> Future[None]:
+        """Store action number ``move``; with ``result``, the game ended with it."""
+        op = _Op(
+            Future(),
+            row={
+                "table_id": table_id,
+                "move": move,
+                "seat": seat,
+                "action": action,
+                "at": time.time(),
+            },
+        )
+        if result is not None:
+
+            def finish(conn: Connection) -> None:
+                conn.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id == table_id)
+                    .values(status="over", result=result)
+                )
+
+            op.run = finish
+        return self._submit(op)
+
+    def _submit(self, op: _Op) -> Future[None]:
+        if not self._thread.is_alive():
+            op.future.set_exception(StoreError("storage is closed"))
+        else:
+            self._queue.put(op)
+        return op.future
+
+    def _writer(self) -> None:
+        q = self._queue
+        stop = False
+        while not stop:
+            first = q.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    nxt = q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            try:
+                self._commit(batch)
+            except Exception as e:
+                log.warning("a batch of %d writes failed (%s); retrying one by one", len(batch), e)
+                for op in batch:
+                    try:
+                        self._commit([op])
+                    except Exception as e:
+                        _resolve(op.future, StoreError(f"could not store: {e}"))
+                    else:
+                        _resolve(op.future, None)
+            else:
+                for op in batch:
+                    _resolve(op.future, None)
+        # fail whatever arrived after the stop
+        while True:
+            try:
+                late = q.get_nowait()
+            except queue.Empty:
+                break
+            if late is not None:
+                _resolve(late.future, StoreError("storage is closed"))
+
+    def _commit(self, batch: Sequence[_Op]) -> None:
+        with self.engine.begin() as conn:
+            rows: list[dict[str, Any]] = []
+            for op in batch:
+                if op.row is not None:
+                    rows.append(op.row)
+                    if op.run is None:
+                        continue
+                if rows:
+                    conn.execute(insert(actions_t), rows)
+                    rows = []
+                if op.run is not None:
+                    op.run(conn)
+            if rows:
+                conn.execute(insert(actions_t), rows)
+        self.commits += 1
+        self.writes += len(batch)
+
+    # ------------------------------------------------------------------ reads (blocking)
+
+    def load_active(self) -> list[StoredTable]:
+        """Every table whose game is not over, with its seats and actions, to resume them."""
+        with self.engine.connect() as conn:
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    select(tables_t.c.id)
+                    .where(tables_t.c.status != "over")
+                    .order_by(tables_t.c.created)
+                )
+            ]
+            return [t for t in (self._load(conn, i) for i in ids) if t is not None]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """One table, or None if there is none by that id."""
+        with self.engine.connect() as conn:
+            return self._load(conn, table_id)
+
+    def _load(self, conn: Connection, table_id: str) -> StoredTable | None:
+        r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+        if r is None:
+            return None
+        t = StoredTable(
+            id=r["id"],
+            game=r["game"],
+            rules_version=r["rules_version"],
+            players=r["players"],
+            options=dict(r["options"]),
+            seed=int(r["seed"]),
+            settings=dict(r["settings"]),
+            watch_hash=bytes(r["watch_hash"]),
+            status=r["status"],
+            created=r["created"],
+            result=r["result"],
+        )
+        for s in conn.execute(
+            select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+        ).mappings():
+            t.seats.append(
+                StoredSeat(
+                    seat=s["seat"],
+                    kind=s["kind"],
+                    name=s["name"],
+                    level=s["level"],
+                    budget=s["budget"],
+                    token_hash=None if s["token_hash"] is None else bytes(s["token_hash"]),
+                )
+            )
+        rows = conn.execute(
+            select(actions_t.c.move, actions_t.c.seat, actions_t.c.action)
+            .where(actions_t.c.table_id == table_id)
+            .order_by(actions_t.c.move)
+        )
+        for expected, a in enumerate(rows):
+            if a.move != expected:
+                raise StoreError(f"table {table_id}: stored moves jump from {expected} to {a.move}")
+            t.actions.append((a.seat, a.action))
+        return t
+
+    def action_count(self, table_id: str) -> int:
+        """How many actions are stored for a table (tests and checks)."""
+        with self.engine.connect() as conn:
+            return len(
+                conn.execute(select(actions_t.c.move).where(actions_t.c.table_id == table_id)).all()
+            )

@@ -1,0 +1,850 @@
+"""Tables in play: seats, connections, the serialized action path, deadlines and bots.
+
+One :class:`Table` per game, all in one asyncio event loop, coordinated by the
+:class:`Hub`. The rules that matter:
+
+- **One writer per table.** ``Table.submit`` holds the table's lock from the check of the
+  expected move number to the broadcast, so of two submissions made at the same move one
+  is applied and the other is refused with ``stale_move``; nothing is applied twice
+  (storage's primary key on the move number would refuse it anyway).
+- **Committed before heard.** An action is applied to a clone of the state; the clone
+  replaces the table's state only after storage has committed the action. Everything that
+  reads a table (new connections, the lobby) therefore sees only committed moves, and a
+  failed commit leaves the table exactly as it was.
+- **Each seat sees only its own door.** Messages are built by
+  :func:`~dragonlair.web.protocol.state_message` per seat (``view(seat)``,
+  ``legal_actions(seat)``, ``events_since(cursor, seat)``); spectators get ``view(None)``.
+  Every connection has its own outgoing queue and sender task, so a slow client never
+  holds up a table, and one that stops reading is disconnected.
+- **Deadlines.** When a person must answer an offer or a reaction window (the state has a
+  ``default_action`` for them), the table arms a timer of its ``deadline``; when it fires at
+  the same move the default (pass, decline) is submitted for them like any other action.
+- **Away players.** A person's seat with no connection for ``away`` seconds is played by a
+  bot of the table's ``takeover`` level until they connect again.
+- **Bots** play their seats one decision at a time per table, off the event loop (see
+  :mod:`dragonlair.web.bots`), seeded from the table's seed, the seat and the move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from ..bots import UnknownBot, make_bot
+from ..core import (
+    BadOptions,
+    DragonlairError,
+    Game,
+    IllegalAction,
+    Record,
+    State,
+    UnknownAction,
+    UnknownGame,
+    make,
+    replay,
+)
+from ..core.rng import derive_seed
+from .bots import BotJob, BotRunner
+from .config import ServerConfig
+from .protocol import (
+    MAX_NAME,
+    Created,
+    Joined,
+    JoinRequest,
+    ProtocolError,
+    SeatInfo,
+    SeatPass,
+    SeatRequest,
+    TableInfo,
+    TableRequest,
+    TableSettings,
+    WatchPass,
+    encode,
+    state_message,
+)
+from .security import TokenBucket, digest, match, new_table_id, new_token
+from .store import Store, StoredSeat, StoredTable
+
+log = logging.getLogger("dragonlair.web")
+
+BOT_STREAM = 0xB07
+FINISHED_CACHE = 64
+_WATCH = "watch"
+
+
+class Connection:
+    """One WebSocket client: its seat (None: a spectator), queue and event cursor."""
+
+    def __init__(self, ws: WebSocket | None, seat: int | None, cursor: int, max_queue: int):
+        self.ws = ws
+        self.seat = seat
+        self.cursor = cursor
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_queue = max_queue
+        self.close_code = 1000
+        self.closing = False
+        self.strikes = 0
+        self.bucket: TokenBucket | None = None
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client that lets too many pile up is disconnected."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.close(1008)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close after the messages already queued."""
+        if not self.closing:
+            self.closing = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send queued messages in order until closed (the connection's sender task)."""
+        ws = self.ws
+        assert ws is not None
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    await ws.close(self.close_code)
+                    return
+                await ws.send_text(text)
+        except Exception:  # the client went away; the receiving side notices too
+            self.closing = True
+
+
+class Seat:
+    """One seat: who plays it, its token's digest, and its live connections."""
+
+    def __init__(self, s: StoredSeat) -> None:
+        self.index = s.seat
+        self.kind = s.kind
+        self.name = s.name
+        self.level = s.level
+        self.budget = dict(s.budget or {})
+        self.token_hash = s.token_hash
+        self.conns: set[Connection] = set()
+        self.bot_playing = False
+        self.away_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat now (a bot seat, or an away player's)."""
+        return self.kind == "bot" or self.bot_playing
+
+    def info(self) -> SeatInfo:
+        """The seat as everyone may see it."""
+        return SeatInfo(
+            seat=self.index,
+            kind=self.kind,  # type: ignore[arg-type]
+            name=self.name,
+            level=self.level,
+            connected=bool(self.conns),
+            bot_playing=self.bot_playing,
+        )
+
+
+class Table:
+    """A game being played (or waiting for players, or finished) and everyone at it."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        stored: StoredTable,
+        game: Game | None,
+        state: State | None,
+        problem: str | None = None,
+    ) -> None:
+        self.hub = hub
+        self.id = stored.id
+        self.game = game
+        self._state = state
+        self.seed = stored.seed
+        self.game_id = stored.game
+        self.players = stored.players
+        self.options = dict(stored.options)
+        st = stored.settings
+        self.settings = TableSettings(
+            deadline=float(st["deadline"]),
+            away=None if st.get("away") is None else float(st["away"]),
+            takeover=st.get("takeover"),
+            listed=bool(st.get("listed", True)),
+        )
+        self.watch_hash = stored.watch_hash
+        self.status = "broken" if problem else stored.status
+        self.problem = problem
+        self.created = stored.created
+        self.seats = [Seat(s) for s in stored.seats]
+        self.watchers: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.deadline_at: int | None = None
+        self._deadline: tuple[int, int] | None = None  # (seat, move) the timer is for
+        self._deadline_handle: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._seats_pending = False
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def state(self) -> State:
+        """The committed state of the game."""
+        if self._state is None:
+            raise ProtocolError("broken", f"table {self.id} cannot be played: {self.problem}", 409)
+        return self._state
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The final result once the game is over, else None."""
+        st = self._state
+        return None if st is None or st.result is None else st.result.to_dict()
+
+    def info(self) -> TableInfo:
+        """What anyone may know of the table (no tokens, nothing hidden)."""
+        st = self._state
+        return TableInfo(
+            id=self.id,
+            game=self.game_id,
+            name=self.game.spec.name if self.game is not None else self.game_id,
+            players=self.players,
+            options=self.options,
+            status=self.status,  # type: ignore[arg-type]
+            move=st.move if st is not None else 0,
+            to_act=list(st.to_act) if st is not None and self.status == "playing" else [],
+            seats=[s.info() for s in self.seats],
+            settings=self.settings,
+            created=self.created,
+            result=self.result,
+            problem=self.problem,
+        )
+
+    def timed_seats(self) -> set[int]:
+        """Seats played by people now: their offers and windows have deadlines."""
+        return {s.index for s in self.seats if not s.is_bot}
+
+    def identify(self, token: str) -> int | None:
+        """The seat a token belongs to, or None for the spectator token; ProtocolError if
+        it is neither."""
+        candidates: list[tuple[object, bytes | None]] = [
+            (s.index, s.token_hash) for s in self.seats
+        ]
+        candidates.append((_WATCH, self.watch_hash))
+        found = match(token, candidates)
+        if found is None:
+            raise ProtocolError(
+                "unauthorized", "that token is not a seat or watch token of this table", 401
+            )
+        return None if found == _WATCH else int(found)  # type: ignore[call-overload]
+
+    def message_for(self, conn: Connection) -> dict[str, Any]:
+        """The state message for ``conn`` from its event cursor on (and moves the cursor)."""
+        st = self.state
+        msg = state_message(
+            st,
+            conn.seat,
+            conn.cursor,
+            table=self.id,
+            status=self.status,
+            timed_seats=self.timed_seats(),
+            deadline_at=self.deadline_at,
+        )
+        conn.cursor = st.event_count
+        return msg
+
+    def connections(self) -> list[Connection]:
+        """Every live connection: spectators and each seat's."""
+        out = list(self.watchers)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    # ------------------------------------------------------------------ sending
+
+    def broadcast(self, acting: Connection | None = None, ref: str | int | None = None) -> None:
+        """Send every connection its own state message (the actor's carries ``ref``)."""
+        if self._state is None:
+            return
+        cache: dict[tuple[int | None, int], tuple[dict[str, Any], str]] = {}
+        for conn in self.connections():
+            key = (conn.seat, conn.cursor)
+            hit = cache.get(key)
+            if hit is None:
+                msg = self.message_for(conn)
+                hit = (msg, encode(msg))
+                cache[key] = hit
+            else:
+                conn.cursor = self.state.event_count
+            if conn is acting and ref is not None:
+                # the same message with the ref added, without encoding it all again
+                conn.send(f'{hit[1][:-1]},"ref":{json.dumps(ref)}}}')
+            else:
+                conn.send(hit[1])
+
+    def broadcast_seats(self) -> None:
+        """Tell everyone who is connected (once per turn of the loop, however many changed)."""
+        if not self._seats_pending:
+            self._seats_pending = True
+            asyncio.get_running_loop().call_soon(self._send_seats)
+
+    def _send_seats(self) -> None:
+        self._seats_pending = False
+        text = encode({"type": "seats", "seats": [s.info().model_dump() for s in self.seats]})
+        for conn in self.connections():
+            conn.send(text)
+
+    # ------------------------------------------------------------------ connections
+
+    async def attach(self, conn: Connection) -> None:
+        """A client identified itself: welcome it and send its current state."""
+        self.state  # noqa: B018  (a broken table refuses connections)
+        back = False
+        if conn.seat is None:
+            self.watchers.add(conn)
+        else:
+            seat = self.seats[conn.seat]
+            seat.conns.add(conn)
+            if seat.away_timer is not None:
+                seat.away_timer.cancel()
+                seat.away_timer = None
+            if seat.bot_playing:
+                seat.bot_playing = False
+                back = self._arm_deadline()
+        conn.send(
+            encode(
+                {
+                    "type": "welcome",
+                    "seat": conn.seat,
+                    "table": self.info().model_dump(),
+                }
+            )
+        )
+        conn.send(encode(self.message_for(conn)))
+        self.broadcast_seats()
+        if back:  # the returning player has a window to answer: everyone sees its deadline
+            self.broadcast()
+
+    def detach(self, conn: Connection) -> None:
+        """A client left."""
+        if conn.seat is None:
+            self.watchers.discard(conn)
+        else:
+            seat = self.seats[conn.seat]
+            seat.conns.discard(conn)
+            if not seat.conns:
+                self._arm_away(seat)
+        self.broadcast_seats()
+        if self.status == "over" and not self.connections():
+            self.hub.retire(self)
+
+    # ------------------------------------------------------------------ acting
+
+    async def submit(
+        self,
+        seat: int,
+        move: int,
+        text: str,
+        *,
+        by: str = "player",
+        conn: Connection | None = None,
+        ref: str | int | None = None,
+    ) -> None:
+        """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
+        ProtocolError (and nothing changed) if it cannot be applied."""
+        async with self.lock:
+            if self.status == "waiting":
+                free = ", ".join(str(s.index) for s in self.seats if s.kind == "open")
+                raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
+            if self.status == "over":
+                raise ProtocolError("game_over", "the game is over; no more actions")
+            st = self.state
+            if by == "bot" and not self.seats[seat].is_bot:
+                raise ProtocolError("stale_move", "the seat's player is back")
+            if move != st.move:
+                raise ProtocolError(
+                    "stale_move",
+                    f"that action was made at move {move}, but the game is at move {st.move}: "
+                    "look at the latest state and act again",
+                    409,
+                )
+            assert self.game is not None
+            try:
+                action = self.game.parse_action(text)
+            except UnknownAction as e:
+                raise ProtocolError("unknown_action", str(e)) from None
+            nxt = st.clone()
+            try:
+                nxt.apply(seat, action)
+            except IllegalAction as e:
+                raise ProtocolError("illegal_action", str(e)) from None
+            result = nxt.result.to_dict() if nxt.result is not None else None
+            write = asyncio.wrap_future(
+                self.hub.store.append(self.id, move, seat, str(action), result)
+            )
+            try:
+                # shielded: if this task is cancelled (shutdown), the write still lands,
+                # and the table takes the new state when it does
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                write.add_done_callback(lambda f: self._late_commit(f, nxt))
+                raise
+            except Exception as e:
+                log.error("table %s: could not store move %d: %s", self.id, move, e)
+                raise ProtocolError(
+                    "storage_error",
+                    "the server could not store that action, so it was not applied; try again",
+                    503,
+                ) from None
+            self._state = nxt
+            if result is not None:
+                self.status = "over"
+            self.hub.actions += 1
+            self._after_change(conn, ref)
+
+    def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
+        if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
+            self._state = nxt
+            if nxt.is_over:
+                self.status = "over"
+
+    def _after_change(self, conn: Connection | None = None, ref: str | int | None = None) -> None:
+        if self.status != "playing":
+            self._cancel_timers()
+        else:
+            self._arm_deadline()
+        self.broadcast(conn, ref)
+        self._kick_bots()
+        if self.status == "over" and not self.connections():
+            self.hub.retire(self)
+
+    def start(self) -> None:
+        """Every seat is taken: the game begins (or resumes after a restart)."""
+        self.status = "playing"
+        for s in self.seats:
+            if not s.conns:
+                self._arm_away(s)
+        self._after_change()
+
+    # ------------------------------------------------------------------ deadlines and away
+
+    def _arm_deadline(self) -> bool:
+        """(Re)start the deadline timer if a person must answer now; whether it changed."""
+        if self.status != "playing":
+            return False
+        st = self.state
+        timed = self.timed_seats()
+        target = None
+        for s in st.to_act:
+            if s in timed and st.default_action(s) is not None:
+                target = (s, st.move)
+                break
+        if target == self._deadline:
+            return False
+        if self._deadline_handle is not None:
+            self._deadline_handle.cancel()
+            self._deadline_handle = None
+        self._deadline = target
+        self.deadline_at = None
+        if target is None:
+            return True
+        delay = self.settings.deadline
+        self.deadline_at = int((time.time() + delay) * 1000)
+        loop = asyncio.get_running_loop()
+        self._deadline_handle = loop.call_later(delay, self._deadline_passed, *target)
+        return True
+
+    def _deadline_passed(self, seat: int, move: int) -> None:
+        self._deadline_handle = None
+        st = self.state
+        default = st.default_action(seat)
+        if st.move != move or default is None:
+            return
+        self._spawn(self._submit_quietly(seat, move, str(default), "deadline"))
+
+    async def _submit_quietly(self, seat: int, move: int, text: str, by: str) -> None:
+        try:
+            await self.submit(seat, move, text, by=by)
+        except ProtocolError as e:
+            if e.code != "stale_move":
+                log.warning("table %s: %s action for seat %d refused: %s", self.id, by, seat, e)
+
+    def _arm_away(self, seat: Seat) -> None:
+        if (
+            seat.kind != "human"
+            or self.status != "playing"
+            or self.settings.away is None
+            or self.settings.takeover is None
+            or seat.away_timer is not None
+            or seat.bot_playing
+        ):
+            return
+        loop = asyncio.get_running_loop()
+        seat.away_timer = loop.call_later(self.settings.away, self._away_passed, seat)
+
+    def _away_passed(self, seat: Seat) -> None:
+        seat.away_timer = None
+        if seat.conns or self.status != "playing":
+            return
+        seat.bot_playing = True
+        log.info("table %s: seat %d is away; a bot plays for it", self.id, seat.index)
+        self.broadcast_seats()
+        self._arm_deadline()
+        self._kick_bots()
+
+    def _cancel_timers(self) -> None:
+        if self._deadline_handle is not None:
+            self._deadline_handle.cancel()
+        self._deadline_handle = None
+        self._deadline = None
+        self.deadline_at = None
+        for s in self.seats:
+            if s.away_timer is not None:
+                s.away_timer.cancel()
+                s.away_timer = None
+
+    # ------------------------------------------------------------------ bots
+
+    def _kick_bots(self) -> None:
+        if self.status != "playing" or (self._bot_task is not None and not self._bot_task.done()):
+            return
+        if any(self.seats[s].is_bot for s in self.state.to_act):
+            self._bot_task = self._spawn(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        while self.status == "playing":
+            st = self.state
+            seat = next((s for s in st.to_act if self.seats[s].is_bot), None)
+            if seat is None:
+                return
+            job = self._job(st, seat)
+            try:
+                text = await self.hub.bots.decide(job)
+            except Exception:
+                log.exception(
+                    "table %s: the bot for seat %d failed; moving at random", self.id, seat
+                )
+                text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
+            try:
+                await self.submit(seat, job.view["move"], text, by="bot")
+            except ProtocolError as e:
+                if e.code == "storage_error":
+                    await asyncio.sleep(1.0)
+                elif e.code != "stale_move":
+                    log.error("table %s: bot action %r refused: %s", self.id, text, e)
+                    return
+
+    def _job(self, st: State, seat: int) -> BotJob:
+        s = self.seats[seat]
+        level = s.level if s.kind == "bot" else self.settings.takeover
+        budget = s.budget if s.kind == "bot" else {}
+        return BotJob(
+            game=self.game_id,
+            players=self.players,
+            options_json=json.dumps(self.options, sort_keys=True),
+            level=str(level),
+            budget_json=json.dumps(budget, sort_keys=True),
+            view=st.view(seat),
+            legal=tuple(str(a) for a in st.legal_actions(seat)),
+            seed=derive_seed(self.seed, BOT_STREAM, seat, st.move),
+        )
+
+    # ------------------------------------------------------------------ housekeeping
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def close(self) -> None:
+        """Stop timers and bots (server shutdown); connections are closed by the server."""
+        self._cancel_timers()
+        for t in list(self._tasks):
+            t.cancel()
+
+
+class Hub:
+    """Every table of the server, the lobby's operations, and recovery at start-up."""
+
+    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
+        self.config = config
+        self.store = store
+        self.bots = bots
+        self.tables: dict[str, Table] = {}
+        self.finished: OrderedDict[str, Table] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self.actions = 0
+
+    # ------------------------------------------------------------------ finding tables
+
+    async def get(self, table_id: str) -> Table:
+        """The table with this id, loading a finished one from storage if needed."""
+        t = self.tables.get(table_id) or self.finished.get(table_id)
+        if t is not None:
+            return t
+        if not _plausible_id(table_id):
+            raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            stored = await asyncio.to_thread(self.store.load, table_id)
+            if stored is None:
+                raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
+            t = self.tables.get(table_id) or self._build(stored)
+            if t.status in ("over", "broken"):
+                self._remember(t)
+            elif t.id not in self.tables:
+                self.tables[t.id] = t
+                if t.status == "playing":
+                    t.start()
+            fut.set_result(t)
+            return t
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def retire(self, table: Table) -> None:
+        """A finished table nobody watches leaves the active set (its record stays)."""
+        if self.config.evict_finished and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._remember(table)
+
+    def _remember(self, table: Table) -> None:
+        self.finished[table.id] = table
+        self.finished.move_to_end(table.id)
+        while len(self.finished) > FINISHED_CACHE:
+            self.finished.popitem(last=False)
+
+    def listed(self, status: str | None, game: str | None) -> list[TableInfo]:
+        """The tables shown in the lobby: listed ones, waiting or in play."""
+        out = []
+        for t in self.tables.values():
+            if not t.settings.listed or t.status not in ("waiting", "playing"):
+                continue
+            if (status is None or t.status == status) and (game is None or t.game_id == game):
+                out.append(t.info())
+        return out
+
+    def _build(self, stored: StoredTable) -> Table:
+        """A table from storage, its state rebuilt by replaying its actions."""
+        try:
+            record = Record(
+                game=stored.game,
+                rules_version=stored.rules_version,
+                players=stored.players,
+                options=stored.options,
+                seed=stored.seed,
+                actions=tuple(stored.actions),
+            )
+            state = replay(record)
+            game = state.game
+        except DragonlairError as e:
+            log.error("table %s cannot be resumed: %s", stored.id, e)
+            return Table(self, stored, None, None, problem=str(e))
+        t = Table(self, stored, game, state)
+        if state.is_over:
+            t.status = "over"
+        return t
+
+    async def recover(self) -> int:
+        """Resume every unfinished table from storage; the number resumed."""
+        stored = await asyncio.to_thread(self.store.load_active)
+        n = 0
+        for s in stored:
+            t = self._build(s)
+            self.tables[t.id] = t
+            if t.status == "playing":
+                t.start()
+            n += 1
+        return n
+
+    # ------------------------------------------------------------------ lobby
+
+    def link(self, kind: str, table_id: str, token: str) -> str:
+        """A link for a player or spectator: the token rides after ``#``."""
+        return f"{self.config.public_url}/{kind}/{table_id}#{token}"
+
+    async def create(self, req: TableRequest) -> Created:
+        """A new table from a lobby request; ProtocolError says what was wrong."""
+        try:
+            game = make(req.game, players=req.players, options=req.options)
+        except UnknownGame as e:
+            raise ProtocolError("unknown_game", str(e)) from None
+        except BadOptions as e:
+            raise ProtocolError("bad_options", str(e)) from None
+        n = game.players
+        specs = req.seats
+        if specs is None:
+            specs = [SeatRequest.model_validate({"type": "human"})] + [
+                SeatRequest.model_validate({"type": "open"})
+            ] * (n - 1)
+        if len(specs) != n:
+            raise ProtocolError(
+                "bad_seats", f"a table of {n} players needs {n} seats, not {len(specs)}"
+            )
+        for i, spec in enumerate(specs):
+            if spec.type == "bot":
+                _check_bot(game, spec.level, spec.budget, f"seat {i}")
+            elif spec.level is not None or spec.budget:
+                raise ProtocolError(
+                    "bad_seats", f"seat {i} is {spec.type}: only bot seats take a level or budget"
+                )
+        if req.takeover is not None:
+            _check_bot(game, req.takeover, {}, "takeover")
+        seed = req.seed if req.seed is not None else secrets.randbelow(2**63)
+        table_id = new_table_id()
+        tokens: list[SeatPass] = []
+        seats: list[StoredSeat] = []
+        for i, spec in enumerate(specs):
+            if spec.type == "bot":
+                name = _clean_name(spec.name) or f"{str(spec.level).capitalize()} bot"
+                seats.append(StoredSeat(i, "bot", name, spec.level, dict(spec.budget)))
+            elif spec.type == "human":
+                token = new_token()
+                tokens.append(
+                    SeatPass(seat=i, token=token, link=self.link("play", table_id, token))
+                )
+                name = _clean_name(spec.name) or f"Player {i + 1}"
+                seats.append(StoredSeat(i, "human", name, token_hash=digest(token)))
+            else:
+                seats.append(StoredSeat(i, "open", ""))
+        watch = new_token()
+        status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
+        stored = StoredTable(
+            id=table_id,
+            game=game.spec.id,
+            rules_version=game.spec.rules_version,
+            players=n,
+            options=dict(game.options),
+            seed=seed,
+            settings={
+                "deadline": req.deadline if req.deadline is not None else self.config.deadline,
+                "away": req.away if req.away is not None else self.config.away,
+                "takeover": req.takeover,
+                "listed": req.listed,
+            },
+            watch_hash=digest(watch),
+            status=status,
+            created=time.time(),
+            seats=seats,
+        )
+        await self._write(lambda: self.store.create_table(stored))
+        t = Table(self, stored, game, game.new_game(seed))
+        self.tables[table_id] = t
+        if status == "playing":
+            t.start()
+        return Created(
+            table=t.info(),
+            seats=tokens,
+            watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
+        )
+
+    async def join(self, table_id: str, req: JoinRequest) -> Joined:
+        """Take an open seat; ProtocolError if there is none (or not that one)."""
+        t = await self.get(table_id)
+        async with t.lock:
+            if t.status != "waiting":
+                raise ProtocolError("no_open_seat", f"table {table_id} has no open seat", 409)
+            free = [s.index for s in t.seats if s.kind == "open"]
+            if req.seat is None:
+                i = free[0]
+            elif not 0 <= req.seat < t.players:
+                raise ProtocolError(
+                    "bad_seat", f"seat {req.seat} is not at this table: expected 0..{t.players - 1}"
+                )
+            elif req.seat not in free:
+                raise ProtocolError(
+                    "seat_taken",
+                    f"seat {req.seat} is taken; open seats: {', '.join(map(str, free))}",
+                    409,
+                )
+            else:
+                i = req.seat
+            token = new_token()
+            name = _clean_name(req.name) or f"Player {i + 1}"
+            status = "playing" if len(free) == 1 else "waiting"
+            h = digest(token)
+            seat = t.seats[i]
+
+            def taken() -> None:
+                seat.kind, seat.name, seat.token_hash = "human", name, h
+                if status == "playing":
+                    t.start()
+                else:
+                    t.broadcast_seats()
+
+            await self._write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
+        return Joined(
+            table=t.info(),
+            seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
+        )
+
+    async def _write(
+        self, submit: Callable[[], Any], then: Callable[[], None] | None = None
+    ) -> None:
+        """Store something and wait for the commit; ``then`` runs once it is committed,
+        even if this waiter is cancelled meanwhile (so memory follows storage)."""
+        write = asyncio.wrap_future(submit())
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            if then is not None:
+                write.add_done_callback(
+                    lambda f: then() if not f.cancelled() and f.exception() is None else None
+                )
+            raise
+        except Exception as e:
+            log.error("storage write failed: %s", e)
+            raise ProtocolError(
+                "storage_error", "the server could not store that; nothing changed", 503
+            ) from None
+        if then is not None:
+            then()
+
+    def close(self) -> None:
+        """Stop every table's timers and bots (server shutdown)."""
+        for t in [*self.tables.values(), *self.finished.values()]:
+            t.close()
+
+
+def _check_bot(game: Game, level: str | None, budget: dict[str, Any], where: str) -> None:
+    if level is None:
+        raise ProtocolError(
+            "unknown_bot", f"{where}: a bot needs a level (random, heuristic, ismcts)"
+        )
+    try:
+        make_bot(level, game, **budget)
+    except UnknownBot as e:
+        raise ProtocolError("unknown_bot", f"{where}: {e}") from None
+    except (TypeError, ValueError) as e:
+        raise ProtocolError(
+            "bad_budget", f"{where}: bot {level!r} refuses budget {budget}: {e}"
+        ) from None
+
+
+def _clean_name(name: str | None) -> str:
+    if not name:
+        return ""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
+
+
+def _plausible_id(table_id: str) -> bool:
+    return 0 < len(table_id) <= 32 and all(ch.isalnum() or ch in "-_" for ch in table_id)

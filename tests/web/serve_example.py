@@ -1,0 +1,18 @@
+"""``dragonlair`` with the example game registered: how the tests start a real server in a
+subprocess (``python tests/web/serve_example.py serve --port ...``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "core"))
+
+from example_game import PebbleAuction
+
+from dragonlair.cli import main
+from dragonlair.core import register
+
+if __name__ == "__main__":
+    register(PebbleAuction)
+    main()

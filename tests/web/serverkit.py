@@ -1,0 +1,198 @@
+"""Test clients for the server: real WebSocket clients (the ``websockets`` library) that
+keep every message they receive, and a deterministic driver that plays a table."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from dragonlair.web import ServerConfig, create_app
+
+TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def config(db: str, **kw: Any) -> ServerConfig:
+    """Test settings: generous limits unless a test sets its own."""
+    base: dict[str, Any] = {
+        "db": db,
+        "sqlite_sync": "NORMAL",
+        "http_rate": "100000/minute",
+        "ws_rate": "100000/second",
+        "deadline": 30.0,
+        "away": None,
+    }
+    base.update(kw)
+    return ServerConfig(**base)
+
+
+class LiveServer:
+    """The app served by uvicorn in a thread, on a loopback port."""
+
+    def __init__(self, cfg: ServerConfig) -> None:
+        self.app = create_app(cfg)
+        self.port = free_port()
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                ws_per_message_deflate=False,
+                lifespan="on",
+            )
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+def create_table(http: str, **body: Any) -> dict[str, Any]:
+    """POST /api/tables; the created table, its seat passes and its watch pass."""
+    body.setdefault("game", "pebble-auction")
+    r = httpx.post(f"{http}/api/tables", json=body, timeout=TIMEOUT)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+class SeatClient:
+    """One WebSocket connection to a table (a seat's or a spectator's)."""
+
+    def __init__(self, ws: ClientConnection, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+        self.states: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.changed = asyncio.Event()
+        self.closed = False
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(
+        cls, ws_base: str, table: str, token: str, seat: int | None, since: int = 0
+    ) -> SeatClient:
+        ws = await connect(f"{ws_base}/ws/tables/{table}", max_size=2**22, compression=None)
+        await ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
+        c = cls(ws, seat)
+        await c.wait(lambda: bool(c.states), "the first state")
+        return c
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                self.messages.append(m)
+                if m["type"] == "state":
+                    self.states.append(m)
+                elif m["type"] == "error":
+                    self.errors.append(m)
+                self.changed.set()
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    @property
+    def latest(self) -> dict[str, Any]:
+        return self.states[-1]
+
+    async def wait(self, pred: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+        """Wait until ``pred()`` holds (fails the test after ``timeout`` seconds)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not pred():
+            if self.closed:
+                raise AssertionError(f"connection closed while waiting for {what}")
+            self.changed.clear()
+            left = end - loop.time()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting for {what}")
+            # wake now and then too: a predicate may look at other connections
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
+
+    async def send(self, msg: dict[str, Any] | str) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def act(self, move: int, action: str, **extra: Any) -> None:
+        await self.send({"type": "act", "move": move, "action": action, **extra})
+
+    async def next_error(self, count_before: int) -> dict[str, Any]:
+        await self.wait(lambda: len(self.errors) > count_before, "an error message")
+        return self.errors[count_before]
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.reader
+
+
+async def open_all(ws_base: str, created: dict[str, Any]) -> dict[int, SeatClient]:
+    """A connection for every seat the creator holds a token for."""
+    table = created["table"]["id"]
+    out = {}
+    for p in created["seats"]:
+        out[p["seat"]] = await SeatClient.open(ws_base, table, p["token"], p["seat"])
+    return out
+
+
+async def drive(
+    clients: dict[int, SeatClient],
+    rng: random.Random,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """Play the people's seats with random legal actions until the game ends (or reaches
+    move ``stop_after``). Deterministic: it waits for bots to move and then always acts for
+    the lowest seat asked, so a seeded table always gets the same actions in the same order.
+    The latest state seen."""
+    people = set(clients)
+    any_client = next(iter(clients.values()))
+    while True:
+        st = max((c.latest for c in clients.values()), key=lambda m: m["move"])
+        if st["status"] == "over" or (stop_after is not None and st["move"] >= stop_after):
+            return st
+        to_act = st["view"]["to_act"]
+        if not to_act or any(s not in people for s in to_act):
+            move = st["move"]
+            await any_client.wait(lambda m=move: any_client.latest["move"] > m, "a bot's move")
+            continue
+        seat = min(to_act)
+        c = clients[seat]
+        move = st["move"]
+        await c.wait(lambda c=c, m=move: c.latest["move"] >= m, "the current state")
+        mine = c.latest
+        assert mine["move"] == move and mine["legal"], mine
+        await c.act(move, rng.choice(mine["legal"]))
+        await c.wait(lambda c=c, m=move: c.latest["move"] > m, "the update after acting")

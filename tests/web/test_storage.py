@@ -1,0 +1,123 @@
+"""Storage on its own and under failure: group commit, duplicates refused without harming
+neighbours, bad URLs, a failed commit changing nothing, tables that cannot resume."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import wait
+
+import pytest
+from fastapi.testclient import TestClient
+from serverkit import LiveServer, SeatClient, config, create_table
+
+from dragonlair.web import create_app
+from dragonlair.web.security import digest
+from dragonlair.web.store import Store, StoredSeat, StoredTable, StoreError, normalize_url
+
+
+def table(tid: str, game: str = "pebble-auction") -> StoredTable:
+    return StoredTable(
+        id=tid,
+        game=game,
+        rules_version=1,
+        players=2,
+        options={"start_points": 1},
+        seed=5,
+        settings={"deadline": 15, "away": None, "takeover": None, "listed": True},
+        watch_hash=digest("w"),
+        status="playing",
+        created=time.time(),
+        seats=[
+            StoredSeat(0, "human", "A", token_hash=digest("a")),
+            StoredSeat(1, "bot", "B", "random"),
+        ],
+    )
+
+
+def test_group_commit_and_duplicates(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        store.create_table(table("t1")).result()
+        futures = [store.append("t1", m, m % 2, f"bid {m + 1}", None) for m in range(50)]
+        wait(futures)
+        assert store.commits < store.writes == 51  # writes shared commits
+        dup = store.append("t1", 3, 1, "bid 4", None)
+        more = store.append("t1", 50, 0, "take", {"points": [1, 2]})
+        wait([*futures, dup, more])
+        assert all(f.exception() is None for f in futures)
+        assert isinstance(dup.exception(), StoreError)  # the same move twice is refused
+        assert more.exception() is None  # and its neighbours in the batch are not harmed
+        loaded = store.load("t1")
+        assert loaded is not None and len(loaded.actions) == 51
+        assert loaded.status == "over" and loaded.result == {"points": [1, 2]}
+        assert loaded.seats[0].token_hash == digest("a") and loaded.seats[1].level == "random"
+        assert store.load_active() == [] and store.load("nope") is None
+    finally:
+        store.close()
+    assert isinstance(store.append("t1", 99, 0, "x", None).exception(), StoreError)
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://x/y", "sqlite://", "sqlite:///:memory:", "not a url at all", "redis://h"]
+)
+def test_unsupported_databases_are_refused(url: str) -> None:
+    with pytest.raises(StoreError, match="expected|must be a file"):
+        normalize_url(url)
+
+
+def test_postgres_urls_get_psycopg() -> None:
+    assert normalize_url("postgresql://u@h/db").startswith("postgresql+psycopg://")
+
+
+def test_failed_commit_changes_nothing(live: LiveServer) -> None:
+    created = create_table(live.http, players=2, seats=[{"type": "human"}] * 2, seed=5)
+    tid = created["table"]["id"]
+
+    async def main() -> None:
+        me = await SeatClient.open(live.ws, tid, created["seats"][0]["token"], 0)
+        st = me.latest
+        live.hub.store.close()  # storage goes away under the server
+        await me.act(st["move"], st["legal"][0])
+        err = await me.next_error(0)
+        assert err["code"] == "storage_error" and err["move"] == st["move"]
+        assert live.hub.tables[tid].state.move == st["move"]
+        assert len(me.states) == 1
+        await me.close()
+
+    asyncio.run(main())
+
+
+def test_a_table_that_cannot_resume_is_marked_broken(sqlite_url: str) -> None:
+    store = Store(sqlite_url)
+    store.create_table(table("gone", game="retired-game")).result()
+    store.create_table(table("fine")).result()
+    store.close()
+    with TestClient(create_app(config(sqlite_url))) as c:
+        info = c.get("/api/tables/gone").json()
+        assert info["status"] == "broken" and "retired-game" in info["problem"]
+        assert c.get("/api/tables/fine").json()["status"] == "playing"
+        with c.websocket_connect("/ws/tables/gone") as ws:
+            ws.send_json({"type": "hello", "token": "a"})
+            assert ws.receive_json()["code"] == "broken"
+
+
+def test_bots_in_a_process_pool(db_url: str) -> None:
+    server = LiveServer(config(db_url, bot_pool="process", bot_workers=1))
+    try:
+        bots = [{"type": "bot", "level": "random"}] * 2
+        tid = create_table(server.http, players=2, seats=bots, seed=3)["table"]["id"]
+
+        async def wait_over() -> None:
+            for _ in range(3000):
+                t = server.hub.tables.get(tid) or server.hub.finished.get(tid)
+                if t.status == "over":
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError("did not finish")
+
+        asyncio.run(wait_over())
+        # the workers cannot make a game registered only in this process: threads took over
+        assert "pebble-auction" in server.hub.bots._thread_only
+    finally:
+        server.stop()
