@@ -31,6 +31,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
+from dragonlair.core.rng import shuffle_with
 from dragonlair.core.state import UNKNOWN_CHOICE
 
 CARDS = 16
@@ -151,9 +152,7 @@ class PebbleState(State):
         known.update(mine)
         ch = self._choices
         pool = [c for c in range(1, CARDS + 1) if c not in known]
-        for i in range(len(pool) - 1, 0, -1):
-            j = rng.randrange(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
+        shuffle_with(rng, pool)
         hands: list[tuple[int, ...]] = []
         for s in range(n):
             if s == seat:

@@ -122,4 +122,4 @@ def test_render_shows_the_game_in_text() -> None:
     e.reset(seed=0)
     e.step(0)
     text = e.render()
-    assert text.startswith("Dragon Stripes, move 1") and "draws footprint" in text
+    assert text.startswith("Dragon Stripes, move 1") and " draws " in text

@@ -27,14 +27,6 @@ def mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def derive_seed(seed: int, *path: int) -> int:
-    """A 63-bit seed derived from ``seed`` and a path of integers (e.g. a game's index)."""
-    z = mix64((seed + GOLDEN) & MASK64)
-    for p in path:
-        z = mix64(((z ^ mix64((p + GOLDEN) & MASK64)) + GOLDEN) & MASK64)
-    return z >> 1
-
-
 class RandomLike(Protocol):
     """What samplers and bots need of a generator; both :class:`Rng` and
     :class:`random.Random` provide it."""
@@ -42,6 +34,48 @@ class RandomLike(Protocol):
     def randrange(self, start: int, stop: int | None = ..., step: int = ...) -> int: ...
 
     def random(self) -> float: ...
+
+
+DRAW_LIMIT = 1 << 32  # a batched draw stays below this, so its bias is below 2**-32
+_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
+    """How Fisher-Yates shuffles ``size`` items in few draws: (radix, count) per draw.
+
+    The swap positions for indices i, i-1, ... are the digits, in mixed radix, of one
+    uniform number below radix = (i+1)*i*...; each radix stays under ``DRAW_LIMIT``. A draw
+    costs far more than the arithmetic, so an 80-card deck needs 17 draws instead of 79,
+    with the same distribution (up to a bias below 2**-32)."""
+    plan = _PLANS.get(size)
+    if plan is None:
+        steps = []
+        i = size - 1
+        while i > 0:
+            radix, count = 1, 0
+            while i - count > 0 and radix * (i - count + 1) < DRAW_LIMIT:
+                radix *= i - count + 1
+                count += 1
+            steps.append((radix, count))
+            i -= count
+        plan = _PLANS[size] = tuple(steps)
+    return plan
+
+
+def shuffle_with(rng: RandomLike, items: MutableSequence[T]) -> None:
+    """Fisher-Yates driven by any generator with ``randrange`` (samplers and bots use
+    their own generators, never a state's)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def derive_seed(seed: int, *path: int) -> int:
+    """A 63-bit seed derived from ``seed`` and a path of integers (e.g. a game's index)."""
+    z = mix64((seed + GOLDEN) & MASK64)
+    for p in path:
+        z = mix64(((z ^ mix64((p + GOLDEN) & MASK64)) + GOLDEN) & MASK64)
+    return z >> 1
 
 
 class Rng:
@@ -79,9 +113,7 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
-            items[i], items[j] = items[j], items[i]
+        shuffle_with(self, items)
 
     def spawn(self) -> Rng:
         """An independent generator seeded from this one."""

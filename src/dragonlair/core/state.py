@@ -43,7 +43,7 @@ from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownA
 from .events import EventValue, event_dict
 from .record import Record
 from .result import Result
-from .rng import GOLDEN, MASK64, mix64
+from .rng import GOLDEN, MASK64, mix64, shuffle_plan
 
 if TYPE_CHECKING:
     from .game import Game
@@ -358,12 +358,17 @@ class State:
         return (mix64(s) * n) >> 64
 
     def _shuffle(self, items: list[Any]) -> None:
-        """Fisher-Yates with the state's own generator."""
+        """Fisher-Yates with the state's own generator, several swap positions per draw
+        (see ``rng.shuffle_plan``)."""
         s = self._rng
-        for i in range(len(items) - 1, 0, -1):
+        i = len(items) - 1
+        for radix, count in shuffle_plan(len(items)):
             s = (s + GOLDEN) & MASK64
-            j = (mix64(s) * (i + 1)) >> 64
-            items[i], items[j] = items[j], items[i]
+            r = (mix64(s) * radix) >> 64
+            for _ in range(count):
+                r, j = divmod(r, i + 1)
+                items[i], items[j] = items[j], items[i]
+                i -= 1
         self._rng = s
 
     def _emit(

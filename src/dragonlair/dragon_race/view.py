@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dragonlair.core.rng import RandomLike
+from dragonlair.core.rng import RandomLike, shuffle_with
 
 if TYPE_CHECKING:
     from .rules import RaceState
@@ -72,9 +72,7 @@ def fill_state(state: RaceState, view: dict[str, Any], rng: RandomLike) -> None:
     if seen is not None:
         known.add(seen)
     pool = [c for c in range(1, g.num_cards + 1) if c not in known]
-    for i in range(len(pool) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
+    shuffle_with(rng, pool)
     hands: list[tuple[int, ...]] = []
     for s, size in enumerate(view["hand_sizes"]):
         if s == seat:

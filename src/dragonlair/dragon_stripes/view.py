@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dragonlair.core.rng import shuffle_with
+
 from .cards import DRAGON_PHASES, card_name
 
 if TYPE_CHECKING:
@@ -118,9 +120,7 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     rest = list(g.deck)
     for c in drawn:
         rest.remove(c)
-    for i in range(len(rest) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        rest[i], rest[j] = rest[j], rest[i]
+    shuffle_with(rng, rest)
     st.deck = tuple(drawn + rest)
     st.top = len(drawn)
 
@@ -157,9 +157,7 @@ def _sample_gems(st: DragonStripesState, seat: int | None, mine: int | None, rng
         if s != seat
     }
     order = list(bounds)
-    for i in range(len(order) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        order[i], order[j] = order[j], order[i]
+    shuffle_with(rng, order)
     rest_low = sum(lo for lo, _ in bounds.values())
     rest_high = sum(hi for _, hi in bounds.values())
     for s in order:

@@ -89,38 +89,6 @@ def award_points(counts: Sequence[int], awards: Sequence[tuple[Rank, int]]) -> l
     return out
 
 
-def shuffle(state: State, items: list[int]) -> None:
-    """Fisher-Yates with the state's own generator, several swaps per draw: one draw
-    below the product of a few consecutive ranges (kept under 2**32, so the bias is below
-    2**-32) is split into their indices. Same distribution as ``State._shuffle``, with a
-    fifth of the generator calls."""
-    for top, bottom, product in _shuffle_plan(len(items)):
-        x = state._randbelow(product)
-        for i in range(top, bottom, -1):
-            x, j = divmod(x, i + 1)
-            items[i], items[j] = items[j], items[i]
-
-
-_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _shuffle_plan(n: int) -> tuple[tuple[int, int, int], ...]:
-    """For a list of ``n``: the chunks (first index, index below the last, product of the
-    ranges) that one draw each covers."""
-    plan = _PLANS.get(n)
-    if plan is None:
-        chunks = []
-        i = n - 1
-        while i > 0:
-            top, product = i, 1
-            while i > 0 and product * (i + 1) < 1 << 32:
-                product *= i + 1
-                i -= 1
-            chunks.append((top, i, product))
-        plan = _PLANS[n] = tuple(chunks)
-    return plan
-
-
 class SpaceDragonsState(State):
     """A game of Space Dragons in progress.
 
@@ -171,9 +139,9 @@ class SpaceDragonsState(State):
         g = self.game
         n = g.players
         deck = list(range(1, CREW_CARDS + 1))
-        shuffle(self, deck)
+        self._shuffle(deck)
         dragons = list(range(1, DRAGONS + 1))
-        shuffle(self, dragons)
+        self._shuffle(dragons)
         self.hands = [tuple(sorted(deck[s * HAND : (s + 1) * HAND])) for s in range(n)]
         self.picks = [()] * n
         self.played = [()] * n

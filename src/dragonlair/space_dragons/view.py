@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dragonlair.core.rng import shuffle_with
 from dragonlair.core.state import UNKNOWN_CHOICE
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
@@ -99,7 +100,7 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
     my_picks: tuple[int, ...] = () if seat is None else tuple(v["picks"])
     known = {*start_cards, *mine, *my_picks, *(c for p in played for c in p)}
     pool = [c for c in range(1, CREW_CARDS + 1) if c not in known]
-    _shuffle(pool, rng)
+    shuffle_with(rng, pool)
     hands: list[tuple[int, ...]] = []
     picks: list[tuple[int, ...]] = []
     for s in range(n):
@@ -131,7 +132,7 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
     face_up = v["face_up"] or 0
     seen = {face_up, *(d for c in claimed for d in c)}
     unseen = [d for d in range(1, DRAGONS + 1) if d not in seen]
-    _shuffle(unseen, rng)
+    shuffle_with(rng, unseen)
     lair = v["lair"]
     state.lair = tuple(unseen[:lair])
     state.ships = tuple(unseen[lair : lair + n])
@@ -142,9 +143,3 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
     state.lead = v["starter"]
     sides = v["scoring_cards"]
     state.sides = tuple(SIDES.index(sides[s]) for s in SYMBOLS)
-
-
-def _shuffle(items: list[int], rng: Any) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]

@@ -15,7 +15,6 @@ Seats are numbered clockwise: "left" is seat + 1, "right" is seat - 1.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any, Final
 
 from dragonlair.core import (
@@ -54,7 +53,6 @@ from .cards import (
 from .scoring import score_ships
 
 UPGRADE: Final = "upgrade"
-_DRAW_LIMIT: Final = 1 << 32
 DANGER: Final = "danger"
 MAX_BID: Final = ROUNDS * HAND_SIZE  # nobody can hold more cards than they picked
 RESOURCE: Final = ("Fuel", "Crew")  # what a Flight and a Fight card make players bid
@@ -65,24 +63,6 @@ HOW: Final = {
     S_POWER_ENGINE: "on the Engine",
     S_FUEL: "face down as Fuel",
 }
-
-
-@cache
-def shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
-    """How to shuffle ``size`` cards in few draws: (radix, count) per draw. The swap
-    positions i, i-1, ... of Fisher-Yates are the digits of one uniform number below
-    radix = (i+1)*i*...; each radix stays under 2**32, so the draw's bias is below 2**-32."""
-    plan = []
-    i = size - 1
-    while i > 0:
-        radix = 1
-        k = i
-        while k > 0 and radix * (k + 1) <= _DRAW_LIMIT:
-            radix *= k + 1
-            k -= 1
-        plan.append((radix, i - k))
-        i = k
-    return tuple(plan)
 
 
 class SpaceRaceState(State):
@@ -132,9 +112,9 @@ class SpaceRaceState(State):
         self.space_deck = list(t.space_ids)
         self.danger_deck = list(t.danger_ids)
         self.damage_deck = list(t.damage_ids)
-        self._shuffle_deck(self.space_deck)
-        self._shuffle_deck(self.danger_deck)
-        self._shuffle_deck(self.damage_deck)
+        self._shuffle(self.space_deck)
+        self._shuffle(self.danger_deck)
+        self._shuffle(self.damage_deck)
         self.hands = [()] * n
         self.ships = [()] * (n * NSTACK)
         self.spent_fuel = [()] * n
@@ -148,18 +128,6 @@ class SpaceRaceState(State):
         self.pick = 0
         self.direction = 1
         self._start_round()
-
-    def _shuffle_deck(self, cards: list[int]) -> None:
-        """Fisher-Yates with the state's generator, like ``_shuffle``, but several swap
-        positions come from one draw (see ``shuffle_plan``): a draw costs far more than the
-        arithmetic, and a 72-card deck needs 15 draws instead of 71."""
-        i = len(cards) - 1
-        for radix, count in shuffle_plan(len(cards)):
-            r = self._randbelow(radix)
-            for _ in range(count):
-                r, j = divmod(r, i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
-                i -= 1
 
     def _start_round(self) -> None:
         """Upgrade: deal six each, flip the Navigation Coin, ask for the first pick."""
@@ -347,7 +315,7 @@ class SpaceRaceState(State):
                     self._emit("no_damage_left", (seat,))
                     break
                 pile = list(self.damage_removed)
-                self._shuffle_deck(pile)
+                self._shuffle(pile)
                 self.damage_deck = pile
                 self.damage_removed = ()
                 self._emit("refilled", (len(pile),))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dragonlair.core.rng import shuffle_with
 from dragonlair.core.state import UNKNOWN_CHOICE
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
@@ -97,7 +98,7 @@ def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
         known.update(v["hand"], mine["fuel_cards"], mine["spent_fuel_cards"])
 
     pool = [c for c in t.space_ids if c not in known]
-    _shuffle(pool, rng)
+    shuffle_with(rng, pool)
     hands: list[tuple[int, ...]] = []
     spent: list[tuple[int, ...]] = []
     for s, ship in enumerate(v["ships"]):
@@ -122,7 +123,7 @@ def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
     top = v["danger_top"]
     gone = {*state.danger_discard, state.danger, top}
     danger = [c for c in t.danger_ids if c not in gone]
-    _shuffle(danger, rng)
+    shuffle_with(rng, danger)
     if top is not None:
         danger.append(top)
     state.danger_deck = danger
@@ -133,7 +134,7 @@ def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
     for s in range(n):
         used.update(ships[s * NSTACK + S_DAMAGE])
     damage = [c for c in t.damage_ids if c not in used]
-    _shuffle(damage, rng)
+    shuffle_with(rng, damage)
     state.damage_deck = damage
     state.bids = tuple(v["last_bids"] or ())
 
@@ -143,9 +144,3 @@ def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
             if c == UNKNOWN_CHOICE:
                 legal = state._legal_ids(s)
                 ch[s] = legal[rng.randrange(len(legal))]
-
-
-def _shuffle(items: list[int], rng: Any) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]
