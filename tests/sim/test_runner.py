@@ -14,7 +14,7 @@ from pebble_heuristic import PebbleHeuristic
 import dragonlair
 from dragonlair.bots import Bot, parse_bots, register_heuristic
 from dragonlair.sim import Job, SimulationError, play_game, run
-from dragonlair.sim.runner import chunks, make_bots
+from dragonlair.sim.runner import chunk_size, make_bots
 
 GAME = "pebble-auction"
 
@@ -117,7 +117,9 @@ def test_bad_worker_counts_are_refused() -> None:
         run(job(n=1), workers=0)
 
 
-def test_chunks_cover_every_game_once() -> None:
-    for n, w in [(1, 2), (7, 2), (1000, 2), (10_000, 8)]:
-        parts = chunks(n, w)
-        assert [i for a, b in parts for i in range(a, b)] == list(range(n))
+def test_chunks_grow_to_a_quarter_second_and_shrink_at_the_end() -> None:
+    assert chunk_size(None, 1000, 2) == 1  # until a game has been timed
+    assert chunk_size(0.001, 10_000, 2) == 250
+    assert chunk_size(0.001, 400, 2) == 100  # the end is shared out
+    assert chunk_size(0.001, 3, 2) == 1
+    assert chunk_size(5.0, 100, 2) == 1  # slow games go one by one

@@ -10,9 +10,12 @@ outcomes, sorted by index, are identical whatever the number of workers (bots wi
 budget are the exception: how far they search depends on the machine).
 
 Processes come from :mod:`multiprocessing` (a ``Pool`` whose workers build the game and the
-bots once, from the job, in their initializer). Work goes out as chunks of game indices
-and comes back as small :class:`Outcome` values, so pickling and result collection stay a
-small part of the time; with one worker everything runs in this process. On Linux the
+bots once, from the job, in their initializer). Work goes out as chunks of consecutive
+game indices, sized as the run goes to take about :data:`CHUNK_SECONDS` each (one game at
+first, fewer towards the end), with two chunks per worker in flight; outcomes come back as
+small values. So sending work and collecting results stays a small part of the time even
+for games that take a fraction of a millisecond, while slow games (a searching bot) still
+report each game as it finishes. With one worker everything runs in this process. On Linux the
 workers are forked, so games and heuristics registered at run time (a designer's variant,
 our tests' example game) are known to them; elsewhere they are spawned and must be
 importable.
@@ -25,16 +28,23 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import queue
 import random
 import signal
 import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any
 
 from ..bots import Bot, BotSpec
 from ..core import DragonlairError, Game, derive_seed, make
 from ..core.spec import OptionValue
+
+# About how long a chunk of games handed to a worker should take: long enough that sending
+# chunks and their outcomes costs little, short enough for a smooth progress bar and for
+# Ctrl-C to lose little work.
+CHUNK_SECONDS = 0.25
 
 
 class SimulationError(DragonlairError):
@@ -161,16 +171,20 @@ def _init_worker(job: Job) -> None:
     _worker[:] = [(job, game, make_bots(job, game))]
 
 
-def _play_chunk(bounds: tuple[int, int]) -> list[Outcome]:
+def _play_chunk(bounds: tuple[int, int]) -> tuple[list[Outcome], float]:
     job, game, bots = _worker[0]
-    return [play_game(job, game, bots, i) for i in range(*bounds)]
+    start = perf_counter()
+    return [play_game(job, game, bots, i) for i in range(*bounds)], perf_counter() - start
 
 
-def chunks(n: int, workers: int) -> list[tuple[int, int]]:
-    """Index ranges to hand out: small enough to balance the load and show progress,
-    large enough that sending them costs little."""
-    size = max(1, min(64, n // (workers * 24)))
-    return [(i, min(n, i + size)) for i in range(0, n, size)]
+def chunk_size(per_game: float | None, remaining: int, workers: int) -> int:
+    """How many games to hand a worker next: about CHUNK_SECONDS of play once the time per
+    game is known (one game until then), and smaller towards the end so the workers finish
+    together."""
+    if per_game is None:
+        return 1
+    size = int(CHUNK_SECONDS / max(per_game, 1e-9))
+    return max(1, min(size, remaining // (2 * workers)))
 
 
 def _context() -> Any:
@@ -186,8 +200,6 @@ def run(
 ) -> RunResult:
     """Play every game of ``job`` over ``workers`` processes; ``progress(k)`` is called as
     each ``k`` games finish. Ctrl-C ends the run early, keeping the finished games."""
-    from time import perf_counter
-
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
     game = job.make_game()
@@ -215,8 +227,27 @@ def run(
 
 def _parallel(job: Job, workers: int) -> Generator[list[Outcome], None, None]:
     pool = _context().Pool(min(workers, job.n), initializer=_init_worker, initargs=(job,))
+    done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException] = queue.SimpleQueue()
+    following = 0  # the first game not yet handed out
+    in_flight = 0
+    per_game: float | None = None
     try:
-        yield from pool.imap_unordered(_play_chunk, chunks(job.n, workers))
+        while True:
+            while following < job.n and in_flight < 2 * workers:
+                size = chunk_size(per_game, job.n - following, workers)
+                bounds = (following, min(job.n, following + size))
+                pool.apply_async(_play_chunk, (bounds,), callback=done.put, error_callback=done.put)
+                following = bounds[1]
+                in_flight += 1
+            if not in_flight:
+                break
+            item = done.get()
+            in_flight -= 1
+            if isinstance(item, BaseException):
+                raise item
+            batch, seconds = item
+            per_game = seconds / len(batch)
+            yield batch
         pool.close()
     except BaseException:
         pool.terminate()
