@@ -62,7 +62,8 @@ def test_same_view_and_seed_give_the_same_search() -> None:
     b = bot.search(state.view(seat), state.legal_actions(seat), random.Random(5))
     assert a.action == b.action
     assert [(s.visits, s.mean) for s in a.stats] == [(s.visits, s.mean) for s in b.stats]
-    assert play(bot, seed=3, players=4) == play(bot, seed=3, players=4)
+    quick = ISMCTSBot(game, iterations=40)
+    assert play(quick, seed=3, players=4) == play(quick, seed=3, players=4)
 
 
 def test_iteration_budget_is_exact_and_every_root_action_is_tried() -> None:
@@ -177,3 +178,18 @@ def test_refuses_to_move_for_a_seat_not_asked() -> None:
     view = state.view(0)  # seat 0 has bid and waits for seat 1
     with pytest.raises(dragonlair.DragonlairError, match="seat 0, which is not to act"):
         ISMCTSBot(game, iterations=5).search(view, state.legal_actions(1), random.Random())
+
+
+def test_a_sampler_that_contradicts_the_view_is_reported() -> None:
+    game = dragonlair.make(GAME, players=2)
+    state = game.new_game(seed=1)
+    mine = set(state.legal_actions(0))
+    other = next(
+        s
+        for s in (game.new_game(seed=k) for k in range(2, 200))
+        if not set(s.legal_actions(0)) & mine
+    )
+    game.sample_state = lambda view, rng: other.clone()  # type: ignore[method-assign]
+    bot = ISMCTSBot(game, iterations=5)
+    with pytest.raises(dragonlair.DragonlairError, match="sampler gave a state in which"):
+        bot.search(state.view(0), state.legal_actions(0), random.Random())

@@ -168,6 +168,18 @@ def _in_sealed_choice(state: State) -> bool:
     return state._choices is not None
 
 
+def _at_root(options: list[int], allowed: frozenset[int], game: Game) -> list[int]:
+    """The searching seat's options in a sampled state, kept to the legal actions it was
+    given; a sampler that leaves it none of them is a bug in the game."""
+    kept = [a for a in options if a in allowed]
+    if not kept:
+        raise DragonlairError(
+            f"{game.spec.name}'s hidden-state sampler gave a state in which the searching "
+            "seat has none of the legal actions of its view"
+        )
+    return kept
+
+
 class ISMCTSBot(Bot):
     """Information-set MCTS over views: see the module docstring for the design."""
 
@@ -343,7 +355,7 @@ class ISMCTSBot(Bot):
                     p = to_act[0]
                     options = s.legal_action_ids(p)
                     if at_root and p == seat:
-                        options = [a for a in options if a in allowed]
+                        options = _at_root(options, allowed, game)
                     at_root = False
                     if len(options) == 1:
                         s.apply_id(p, options[0])
@@ -366,7 +378,7 @@ class ISMCTSBot(Bot):
                 for p in to_act:
                     options = s.legal_action_ids(p)
                     if at_root and p == seat:
-                        options = [a for a in options if a in allowed]
+                        options = _at_root(options, allowed, game)
                     if len(options) == 1:
                         picks.append((p, options[0]))
                     elif p != seat and modelled:
