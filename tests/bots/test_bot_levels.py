@@ -66,6 +66,8 @@ def test_bot_specs_parse_levels_and_typed_parameters() -> None:
     assert spec == BotSpec("ismcts", {"time": 0.1, "iterations": 50, "rollout": "random"})
     assert spec.text == "ismcts:time=0.1:iterations=50:rollout=random"
     assert str(parse_bot(" heuristic ")) == "heuristic"
+    assert parse_bot("ismcts:paired=true").params == {"paired": True}
+    assert parse_bot("ismcts:paired=true").text == "ismcts:paired=true"
     assert parse_bot("ismcts:iterations=5").make(dragonlair.make(GAME)).iterations == 5  # type: ignore[attr-defined]
     specs = parse_bots("ismcts:iterations=5,heuristic", 4)
     assert [s.text for s in specs] == ["ismcts:iterations=5", "heuristic", "heuristic", "heuristic"]

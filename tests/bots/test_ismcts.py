@@ -193,3 +193,34 @@ def test_a_sampler_that_contradicts_the_view_is_reported() -> None:
     bot = ISMCTSBot(game, iterations=5)
     with pytest.raises(dragonlair.DragonlairError, match="sampler gave a state in which"):
         bot.search(state.view(0), state.legal_actions(0), random.Random())
+
+
+def test_paired_evaluation_tries_every_root_action_on_every_sample() -> None:
+    game = dragonlair.make(GAME, players=3)
+    state = game.new_game(seed=2)
+    seat = state.to_act[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    bot = ISMCTSBot(game, iterations=40, paired=True)
+    search = bot.search(view, legal, random.Random(1))
+    k = len(legal)
+    assert search.iterations == 40 // k * k
+    assert {s.visits for s in search.stats} == {40 // k}
+    again = bot.search(view, legal, random.Random(1))
+    assert again.action == search.action and again.stats == search.stats
+    # one sample is no evidence: the heuristic's own choice stands
+    from pebble_heuristic import PebbleHeuristic
+
+    one = ISMCTSBot(game, iterations=1, paired=True).search(view, legal, random.Random(1))
+    assert one.iterations == k
+    assert one.action == PebbleHeuristic(game).choose(view, legal, random.Random())
+    assert len(play(bot, seed=4)) > 0
+
+
+def test_paired_needs_the_heuristic_as_the_opponents_policy() -> None:
+    game = dragonlair.make(GAME)
+    with pytest.raises(UnknownBot, match="paired needs heuristic rollouts with opponents=rollout"):
+        ISMCTSBot(game, paired=True, rollout="random")
+    with pytest.raises(UnknownBot, match="paired needs"):
+        ISMCTSBot(game, paired=True, opponents="search")
+    with pytest.raises(UnknownBot, match="paired must be true or false"):
+        ISMCTSBot(game, paired="yes")  # type: ignore[arg-type]

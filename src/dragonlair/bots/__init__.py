@@ -100,7 +100,7 @@ class BotSpec:
 
     @property
     def text(self) -> str:
-        return ":".join([self.level, *(f"{k}={v}" for k, v in self.params.items())])
+        return ":".join([self.level, *(f"{k}={_text(v)}" for k, v in self.params.items())])
 
     def make(self, game: Game) -> Bot:
         """The bot this spec describes, for ``game``."""
@@ -108,6 +108,10 @@ class BotSpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _value(text: str) -> Any:
