@@ -21,10 +21,11 @@ Two more sections measure the services built on the engines:
   position of each game at its default player count (the first decision with a choice
   after the middle of a seeded random game), with uniformly random rollouts and every
   seat searching (like for like with OpenSpiel's bot), and with the bot's defaults when
-  they differ (heuristic rollouts). With OpenSpiel installed, the same run measures
-  OpenSpiel's own Python ISMCTS (``open_spiel.python.algorithms.ismcts``, random-rollout
-  evaluator, a fresh world sample per simulation) on its C++ ``hearts`` at a mid-game
-  position, and prints our ratio to it.
+  they differ (the other seats playing the game's heuristic in the tree). With OpenSpiel
+  installed, the same run measures OpenSpiel's own Python ISMCTS
+  (``open_spiel.python.algorithms.ismcts``, random-rollout evaluator, a fresh world
+  sample per simulation) on its C++ ``hearts`` at a mid-game position, and prints our
+  ratio to it.
 - **simulate**: games per second of ``dragonlair.sim.run`` with random bots at the
   default player count, with one worker (in this process) and with two worker processes,
   on the same batch of games (sized to take about ``simulate_s`` seconds with one
@@ -414,7 +415,7 @@ def measure_ismcts(game_id: str, s: Settings) -> list[SearchMeasure]:
     ]
     default = ISMCTSBot(game)
     if default.rollout != "random" or default.opponents != "search":
-        configs.append((f"defaults ({default.rollout} rollouts)", {}))
+        configs.append((f"defaults (opponents: {default.opponents})", {}))
     out = []
     for label, params in configs:
         bot = ISMCTSBot(game, time=s.slice_s, **params)

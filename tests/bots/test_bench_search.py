@@ -17,7 +17,7 @@ def test_ismcts_is_measured_with_random_rollouts_and_with_its_defaults() -> None
     s = bench.Settings(slice_s=0.02, reps=1)
     random_rollouts, defaults = bench.measure_ismcts("pebble-auction", s)
     assert random_rollouts.config == "random rollouts"
-    assert defaults.config == "defaults (heuristic rollouts)"
+    assert defaults.config == "defaults (opponents: heuristic)"
     for m in (random_rollouts, defaults):
         assert m.sims_per_s > 0 and m.actions >= 2 and m.players == 4
 
@@ -36,7 +36,7 @@ def test_bench_json_has_the_search_and_simulate_sections() -> None:
     report = json.loads(result.stdout)
     assert [m["config"] for m in report["ismcts"]] == [
         "random rollouts",
-        "defaults (heuristic rollouts)",
+        "defaults (opponents: heuristic)",
     ]
     assert report["simulate"][0]["name"] == "pebble-auction"
     skipped = runner.invoke(

@@ -45,7 +45,12 @@ def play(bot: ISMCTSBot, seed: int, players: int = 3) -> list[str]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize(
     ("rollout", "opponents"),
-    [("random", "search"), ("heuristic", "rollout"), ("heuristic", "search")],
+    [
+        ("random", "search"),
+        ("heuristic", "rollout"),
+        ("heuristic", "search"),
+        ("random", "heuristic"),
+    ],
 )
 def test_plays_whole_games_legally(players: int, rollout: str, opponents: str) -> None:
     game = dragonlair.make(GAME, players=players)
@@ -137,7 +142,8 @@ def test_rewards_value_wins_then_rank_then_points() -> None:
 def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
     game = dragonlair.make(GAME, players=3)
     bot = ISMCTSBot(game)
-    assert (bot.rollout, bot.opponents) == ("heuristic", "rollout")
+    assert (bot.rollout, bot.opponents, bot.paired) == ("random", "heuristic", False)
+    assert ISMCTSBot(game, paired=True).rollout == "heuristic"
     from pebble_heuristic import PebbleHeuristic
 
     from dragonlair.bots import register_heuristic
@@ -146,8 +152,9 @@ def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
     try:
         bot = ISMCTSBot(game)
         assert (bot.rollout, bot.opponents) == ("random", "search")
-        with pytest.raises(UnknownBot, match="has no heuristic bot"):
-            ISMCTSBot(game, rollout="heuristic")
+        for params in ({"rollout": "heuristic"}, {"opponents": "heuristic"}, {"paired": True}):
+            with pytest.raises(UnknownBot, match="Pebble Auction has no heuristic bot"):
+                ISMCTSBot(game, **params)  # type: ignore[arg-type]
     finally:
         register_heuristic(GAME, PebbleHeuristic)
 
@@ -162,7 +169,7 @@ def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
         ({"time": "fast"}, "time must be seconds per move"),
         ({"c": -1}, "c must be a number from 0 to 100"),
         ({"rollout": "smart"}, "rollout must be one of random, heuristic, not 'smart'"),
-        ({"opponents": "all"}, "opponents must be one of search, rollout, not 'all'"),
+        ({"opponents": "all"}, "opponents must be one of search, rollout, heuristic, not 'all'"),
         ({"depth": 3}, "the ismcts bot does not take depth=3"),
     ],
 )
@@ -218,9 +225,9 @@ def test_paired_evaluation_tries_every_root_action_on_every_sample() -> None:
 
 def test_paired_needs_the_heuristic_as_the_opponents_policy() -> None:
     game = dragonlair.make(GAME)
-    with pytest.raises(UnknownBot, match="paired needs heuristic rollouts with opponents=rollout"):
+    with pytest.raises(UnknownBot, match="paired plays every seat with the heuristic"):
         ISMCTSBot(game, paired=True, rollout="random")
-    with pytest.raises(UnknownBot, match="paired needs"):
+    with pytest.raises(UnknownBot, match="neither rollout=random nor opponents=search"):
         ISMCTSBot(game, paired=True, opponents="search")
     with pytest.raises(UnknownBot, match="paired must be true or false"):
         ISMCTSBot(game, paired="yes")  # type: ignore[arg-type]

@@ -38,28 +38,27 @@ How the tree treats the engine's kinds of decision:
   sampler reseeds every iteration, so nodes average over chance ("open loop"). The real
   decision always gets a fresh search from the real view.
 
-**Opponents.** With ``opponents="search"`` every seat searches for itself in the tree, as
-in the paper. With ``opponents="rollout"`` the other seats play the rollout policy in the
-tree as well, and only the bot's own decisions are searched: with the game's heuristic as
-the policy this is a rollout-based improvement on the heuristic, which at small budgets
-is much stronger against sensible players, because a few hundred iterations leave the
-other seats' tree nodes close to uniformly random and so make the search over-optimistic.
-Against three Pebble Auction heuristics, with 200 iterations, one ISMCTS seat won 33.0%
-of 200 games with ``rollout=heuristic, opponents=rollout``, 17.0% with random rollouts and
-searching opponents, and 12.5% with heuristic rollouts and searching opponents (fair
-share 25%). The defaults therefore are ``rollout="heuristic"`` and ``opponents="rollout"``
-when the game has a heuristic, and ``rollout="random"`` with ``opponents="search"`` when
-it has not.
+**Opponents.** How the other seats choose in the tree:
 
-**Paired root evaluation** (``paired=True``, with the heuristic as everyone's policy): an
-option for games whose rollouts are long and noisy, so that a time budget buys few of
-them. Each sampled state is played out once after *every* root action, all with the same
-random numbers (the same sampled deal and future chance, the same generator for the
-policy), so actions are compared on the same luck; the move is the heuristic's own
-choice unless another action beats it by more than one standard error of the paired
-difference. It is a flat search (no tree below the root). On the example game it was no
-stronger than the tree (27.5% against 31.0% at 60 simulations, 32.0% against 33.0% at
-about 200-300), so it is off by default.
+- ``opponents="search"``: every seat searches for itself, as in the paper;
+- ``opponents="heuristic"``: the other seats play the game's heuristic in the tree, while
+  the rollouts after the tree keep their own policy (random by default), and only the
+  bot's own decisions are searched;
+- ``opponents="rollout"``: the other seats play the rollout policy in the tree too (with
+  ``rollout="heuristic"`` the search is then a rollout-based improvement on the heuristic).
+
+At the budgets a bot gets (a few hundred iterations, 0.1 s a move), searching opponents'
+nodes are visited too rarely to play sensibly, so the other seats look nearly random and
+the search is over-optimistic against sensible players. Letting them play the heuristic
+in the tree models their next moves well, which is where the tactics of a decision lie
+(who takes this trick, who halts this play), and random rollouts after it keep each
+iteration cheap, so the budget buys many of them; heuristic rollouts model the whole game
+better but cost ten times as much in some games. In seeded tournaments of one ISMCTS
+seat among heuristic seats (docs/bots.md has the figures and commands) this was the
+strongest configuration: in Space Dragons at 0.1 s a move it won 43% of the games at
+three players where heuristic rollouts and opponents won 21% and searching opponents 18%.
+So the defaults are ``rollout="random"`` with ``opponents="heuristic"`` when the game has
+a heuristic, and ``opponents="search"`` when it has not.
 
 **What a seat maximises** (the reward, in [0, 1]), chosen for multiplayer games with
 shared wins: ``0.85 × win share + 0.10 × rank score + 0.05 × points score``. The win share
@@ -72,9 +71,9 @@ every game (default 0.7, about 1/√2).
 
 **Budget**: ``iterations`` (simulations; reproducible: the same view and generator give
 the same move) or ``time`` in seconds per move (not reproducible, as the count depends on
-the machine), or both (whichever ends first). Without either it runs :data:`DEFAULT_ITERATIONS`. The
-move is the root action with the most visits (ties: the better mean, then the first
-legal). A seat with one legal action gets it at once, without a search.
+the machine), or both (whichever ends first). Without either it runs
+:data:`DEFAULT_ITERATIONS`. The move is the root action with the most visits (ties: the
+better mean, then the first legal). A seat with one legal action gets it at once, without a search.
 
 For speed the search uses the fast paths the core offers (``legal_action_ids`` and
 ``apply_id`` on the sampled states) and keeps the tree in small slotted objects; see
@@ -95,7 +94,7 @@ from .base import Bot
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
-OPPONENTS = ("search", "rollout")
+OPPONENTS = ("search", "rollout", "heuristic")
 EXP3_GAMMA = 0.1
 PAIRED_Z = 1.0
 
@@ -228,32 +227,35 @@ class ISMCTSBot(Bot):
             raise UnknownBot(
                 f"ismcts opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}"
             )
-        self._heuristic: Bot | None = None
+        if not isinstance(paired, bool):
+            raise UnknownBot(f"ismcts paired must be true or false, not {paired!r}")
+        try:
+            self._heuristic: Bot | None = heuristic_class(game)(game)
+        except UnknownBot:
+            self._heuristic = None
+        if self._heuristic is None and (
+            paired or rollout == "heuristic" or opponents == "heuristic"
+        ):
+            raise UnknownBot(f"{game.spec.name} has no heuristic bot")
+        if paired:
+            if rollout == "random" or opponents == "search":
+                raise UnknownBot(
+                    "ismcts paired plays every seat with the heuristic, so it takes "
+                    "neither rollout=random nor opponents=search"
+                )
+            rollout, opponents = "heuristic", "rollout"
         if rollout is None:
-            try:
-                self._heuristic = heuristic_class(game)(game)
-                rollout = "heuristic"
-            except UnknownBot:
-                rollout = "random"
-        elif rollout == "heuristic":
-            self._heuristic = heuristic_class(game)(game)
+            rollout = "random"
         if opponents is None:
-            opponents = "rollout" if rollout == "heuristic" else "search"
+            opponents = "heuristic" if self._heuristic is not None else "search"
         self.rollout: str = rollout
         self.opponents: str = opponents
+        self.paired = paired
         self.iterations = iterations
         self.time = None if time is None else float(time)
         if iterations is None and time is None:
             self.iterations = DEFAULT_ITERATIONS
         self.c = float(c)
-        if not isinstance(paired, bool):
-            raise UnknownBot(f"ismcts paired must be true or false, not {paired!r}")
-        if paired and (self._heuristic is None or opponents != "rollout"):
-            raise UnknownBot(
-                "ismcts paired needs heuristic rollouts with opponents=rollout (the default "
-                "for a game with a heuristic)"
-            )
-        self.paired = paired
 
     def __repr__(self) -> str:
         budget = []
@@ -299,8 +301,14 @@ class ISMCTSBot(Bot):
         rnd = rng.random
         log, sqrt, exp = math.log, math.sqrt, math.exp
         sample = game.sample_state
-        heuristic = self._heuristic
-        modelled = self.opponents == "rollout"
+        heuristic = self._heuristic if self.rollout == "heuristic" else None
+        modelled = self.opponents != "search"
+        model = (
+            self._heuristic
+            if self.opponents != "search"
+            and (self.opponents == "heuristic" or self.rollout == "heuristic")
+            else None
+        )
         root = _Node()
         nodes = 1
         done = 0
@@ -354,11 +362,11 @@ class ISMCTSBot(Bot):
             return found[-1], prob
 
         def policy(s: State, node: _Node, p: int, options: list[int]) -> _Edge:
-            if heuristic is None:
+            if model is None:
                 aid = options[int(rnd() * len(options))]
             else:
                 acts = [table.actions[a] for a in options]
-                aid = ids[heuristic.choose(s.view(p), acts, rng)]
+                aid = ids[model.choose(s.view(p), acts, rng)]
             key = p * num_actions + aid
             e = node.edges.get(key)
             if e is None:
