@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pytest
 from pennies import Pennies
@@ -170,7 +171,7 @@ def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
         ({"c": -1}, "c must be a number from 0 to 100"),
         ({"rollout": "smart"}, "rollout must be one of random, heuristic, not 'smart'"),
         ({"opponents": "all"}, "opponents must be one of search, rollout, heuristic, not 'all'"),
-        ({"depth": 3}, "the ismcts bot does not take depth=3"),
+        ({"width": 3}, "the ismcts bot does not take width=3"),
     ],
 )
 def test_bad_parameters_are_refused_clearly(params: dict[str, object], message: str) -> None:
@@ -231,3 +232,34 @@ def test_paired_needs_the_heuristic_as_the_opponents_policy() -> None:
         ISMCTSBot(game, paired=True, opponents="search")
     with pytest.raises(UnknownBot, match="paired must be true or false"):
         ISMCTSBot(game, paired="yes")  # type: ignore[arg-type]
+
+
+def test_cut_off_rollouts_use_the_heuristics_evaluation() -> None:
+    from pebble_heuristic import PebbleHeuristic
+
+    from dragonlair.bots import register_heuristic
+
+    seen: list[dict[str, object]] = []
+
+    class Scorer(PebbleHeuristic):
+        def evaluate(self, view: Mapping[str, Any]) -> list[float]:
+            seen.append(dict(view))
+            points = view["points"]
+            return [1.0 if p == max(points) else 0.0 for p in points]
+
+    game = dragonlair.make(GAME, players=3)
+    with pytest.raises(UnknownBot, match="depth needs Pebble Auction's heuristic to score"):
+        ISMCTSBot(game, depth=5)
+    with pytest.raises(UnknownBot, match="depth must be a whole number >= 1, not 0"):
+        ISMCTSBot(game, depth=0)
+    register_heuristic(GAME, Scorer)
+    try:
+        bot = ISMCTSBot(game, iterations=50, depth=3)
+        state = game.new_game(seed=3)
+        seat = state.to_act[0]
+        search = bot.search(state.view(seat), state.legal_actions(seat), random.Random(1))
+        assert search.action in state.legal_actions(seat)
+        assert seen and all(v["seat"] is None and not v["over"] for v in seen)
+        assert len(play(bot, seed=5)) > 0
+    finally:
+        register_heuristic(GAME, PebbleHeuristic)

@@ -98,7 +98,7 @@ def test_identical_results_with_one_or_two_workers(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--bots", "genius"], "no bot level 'genius'"),
-        (["--bots", "ismcts:depth=3"], "the ismcts bot does not take depth=3"),
+        (["--bots", "ismcts:width=3"], "the ismcts bot does not take width=3"),
         (["--bots", "ismcts:iterations=0"], "iterations must be a whole number >= 1"),
         (["-p", "2", "--bots", "random,random,random"], "3 bots given for 2 seats"),
         (["-p", "7"], "for 2 to 4 players, not 7"),

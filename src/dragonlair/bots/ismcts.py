@@ -60,6 +60,11 @@ three players where heuristic rollouts and opponents won 21% and searching oppon
 So the defaults are ``rollout="random"`` with ``opponents="heuristic"`` when the game has
 a heuristic, and ``opponents="search"`` when it has not.
 
+**Cut-off rollouts** (``depth=D``): for games whose rollouts are long, rollouts stop
+after D decisions and the game's heuristic scores the unfinished game from a spectator's
+view (``Heuristic.evaluate(view)``: each seat's expected reward, on the scale below).
+Only games whose heuristic offers ``evaluate`` take it.
+
 **What a seat maximises** (the reward, in [0, 1]), chosen for multiplayer games with
 shared wins: ``0.85 × win share + 0.10 × rank score + 0.05 × points score``. The win share
 is 1 for a sole win and 1/k for a win shared by k seats (what tournaments count). The rank
@@ -205,6 +210,7 @@ class ISMCTSBot(Bot):
         rollout: str | None = None,
         opponents: str | None = None,
         paired: bool = False,
+        depth: int | None = None,
     ) -> None:
         super().__init__(game)
         from . import UnknownBot, heuristic_class
@@ -251,6 +257,19 @@ class ISMCTSBot(Bot):
         self.rollout: str = rollout
         self.opponents: str = opponents
         self.paired = paired
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
+        ):
+            raise UnknownBot(f"ismcts depth must be a whole number >= 1, not {depth!r}")
+        self._evaluate: Any = None
+        if depth is not None:
+            self._evaluate = getattr(self._heuristic, "evaluate", None)
+            if self._evaluate is None:
+                raise UnknownBot(
+                    f"ismcts depth needs {game.spec.name}'s heuristic to score unfinished "
+                    "games (an evaluate(view) method); it has none"
+                )
+        self.depth = depth
         self.iterations = iterations
         self.time = None if time is None else float(time)
         if iterations is None and time is None:
@@ -302,6 +321,8 @@ class ISMCTSBot(Bot):
         log, sqrt, exp = math.log, math.sqrt, math.exp
         sample = game.sample_state
         heuristic = self._heuristic if self.rollout == "heuristic" else None
+        depth = self.depth
+        evaluate = self._evaluate
         modelled = self.opponents != "search"
         model = (
             self._heuristic
@@ -441,20 +462,20 @@ class ISMCTSBot(Bot):
                     holder.child = _Node()
                     nodes += 1
                 node = nxt
+            stop = s.move + depth if depth is not None else 1 << 62
             if heuristic is None:
-                while not s.is_over:
+                while not s.is_over and s.move < stop:
                     p = s.to_act[0]
                     options = s.legal_action_ids(p)
                     s.apply_id(p, options[int(rnd() * len(options))])
             else:
-                while not s.is_over:
+                while not s.is_over and s.move < stop:
                     p = s.to_act[0]
                     acts = s.legal_actions(p)
                     act = acts[0] if len(acts) == 1 else heuristic.choose(s.view(p), acts, rng)
                     s.apply(p, act)
             result = s.result
-            assert result is not None
-            r = rewards(result)
+            r = rewards(result) if result is not None else list(evaluate(s.view(None)))
             for edge, p, prob in path:
                 edge.n += 1
                 edge.w += r[p]
