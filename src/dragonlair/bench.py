@@ -14,6 +14,23 @@ C++ ``hearts`` and Python ``python_liars_poker`` (chance outcomes sampled by the
 probabilities, counted as steps but not as decisions), so the ratios printed compare like
 with like on whatever machine runs it. Every figure is the median of several repetitions
 of a fixed wall-time slice.
+
+Two more sections measure the services built on the engines:
+
+- **ISMCTS**: simulations (search iterations) per second of our ISMCTS bot at a mid-game
+  position of each game at its default player count (the first decision with a choice
+  after the middle of a seeded random game), with uniformly random rollouts and every
+  seat searching (like for like with OpenSpiel's bot), and with the bot's defaults when
+  they differ (the other seats playing the game's heuristic in the tree). With OpenSpiel
+  installed, the same run measures OpenSpiel's own Python ISMCTS
+  (``open_spiel.python.algorithms.ismcts``, random-rollout evaluator, a fresh world
+  sample per simulation) on its C++ ``hearts`` at a mid-game position, and prints our
+  ratio to it.
+- **simulate**: games per second of ``dragonlair.sim.run`` with random bots at the
+  default player count, with one worker (in this process) and with two worker processes,
+  on the same batch of games (sized to take about ``simulate_s`` seconds with one
+  worker), and the speed-up; also the CPU time each run took (this process and its
+  workers), whose ratio says what two idle cores would give on a busy machine.
 """
 
 from __future__ import annotations
@@ -53,8 +70,57 @@ class Measure:
 
 
 @dataclass
+class SearchMeasure:
+    """ISMCTS simulations per second at one position (ours, or OpenSpiel's on hearts)."""
+
+    name: str
+    players: int
+    config: str
+    sims_per_s: float = 0.0
+    move: int = 0
+    actions: int = 0
+    ratio_openspiel: float | None = None
+    reference: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SimulateMeasure:
+    """``simulate`` games per second with one worker and with two, on the same batch."""
+
+    name: str
+    players: int
+    games: int = 0
+    one_worker_games_per_s: float = 0.0
+    two_workers_games_per_s: float = 0.0
+    one_worker_cpu_s: float | None = None
+    two_workers_cpu_s: float | None = None
+
+    @property
+    def speedup(self) -> float:
+        """Wall-clock speed-up of two workers over one."""
+        one = self.one_worker_games_per_s
+        return self.two_workers_games_per_s / one if one else 0.0
+
+    @property
+    def cpu_efficiency(self) -> float | None:
+        """CPU time of one worker over that of two workers and their parent: the speed-up
+        two idle cores would give, divided by two. Unlike the wall-clock speed-up it does
+        not depend on what else the machine runs."""
+        one, two = self.one_worker_cpu_s, self.two_workers_cpu_s
+        return one / two if one and two else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "speedup": self.speedup, "cpu_efficiency": self.cpu_efficiency}
+
+
+@dataclass
 class Settings:
-    """How long to measure: ``slice_s`` of wall time per repetition, ``reps`` repetitions."""
+    """How long to measure: ``slice_s`` of wall time per repetition, ``reps`` repetitions;
+    ``simulate_s`` is the one-worker length of the batch the simulate speed-up runs
+    (default: four slices)."""
 
     slice_s: float = 1.0
     reps: int = 5
@@ -62,6 +128,9 @@ class Settings:
     games: list[str] | None = None
     players: list[int] | None = None
     references: bool = True
+    ismcts: bool = True
+    simulate: bool = True
+    simulate_s: float | None = None
 
     @classmethod
     def quick(cls) -> Settings:
@@ -71,6 +140,8 @@ class Settings:
 @dataclass
 class Report:
     measures: list[Measure] = field(default_factory=list)
+    searches: list[SearchMeasure] = field(default_factory=list)
+    simulations: list[SimulateMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
     openspiel: str | None = None
 
@@ -79,6 +150,8 @@ class Report:
             "python": self.python,
             "openspiel": self.openspiel,
             "measures": [m.to_dict() for m in self.measures],
+            "ismcts": [m.to_dict() for m in self.searches],
+            "simulate": [m.to_dict() for m in self.simulations],
         }
 
 
@@ -289,4 +362,160 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
                 m.ratio_liars_poker = m.decisions_per_s / refs["python_liars_poker"].decisions_per_s
             report.measures.append(m)
     report.measures.extend(refs.values())
+    selected = s.games or games()
+    if s.ismcts:
+        reference = None
+        if report.openspiel is not None:
+            if progress:
+                progress("OpenSpiel ISMCTS on hearts")
+            reference = measure_openspiel_ismcts(s)
+        for game_id in selected:
+            if progress:
+                progress(f"{game_id} ISMCTS")
+            for sm in measure_ismcts(game_id, s):
+                if reference is not None:
+                    sm.ratio_openspiel = sm.sims_per_s / reference.sims_per_s
+                report.searches.append(sm)
+        if reference is not None:
+            report.searches.append(reference)
+    if s.simulate:
+        for game_id in selected:
+            if progress:
+                progress(f"{game_id} simulate, 1 and 2 workers")
+            report.simulations.append(measure_simulate(game_id, s))
     return report
+
+
+# ---------------------------------------------------------------------- ISMCTS
+
+
+def decision_state(game: Game, seed: int) -> State:
+    """The first state from the middle of a seeded random game on where the seat asked
+    first has a choice to make (a position worth searching)."""
+    rng = random.Random(seed)
+    s = mid_game_state(game, seed)
+    while not s.is_over and len(s.legal_action_ids(s.to_act[0])) < 2:
+        seat = s.to_act[0]
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+    if s.is_over:
+        s = game.new_game(seed=seed)
+    return s
+
+
+def measure_ismcts(game_id: str, s: Settings) -> list[SearchMeasure]:
+    """Our ISMCTS at a mid-game position: random rollouts, then the defaults if different."""
+    from .bots.ismcts import ISMCTSBot
+
+    game = make(game_id)
+    state = decision_state(game, s.seed + 2)
+    seat = state.to_act[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    configs: list[tuple[str, dict[str, Any]]] = [
+        ("random rollouts", {"rollout": "random", "opponents": "search"})
+    ]
+    default = ISMCTSBot(game)
+    if default.rollout != "random" or default.opponents != "search":
+        configs.append((f"defaults (opponents: {default.opponents})", {}))
+    out = []
+    for label, params in configs:
+        bot = ISMCTSBot(game, time=s.slice_s, **params)
+        rates = [
+            bot.search(view, legal, random.Random(s.seed + r)).per_second for r in range(s.reps)
+        ]
+        m = SearchMeasure(game_id, game.players, label, statistics.median(rates))
+        m.move, m.actions = state.move, len(legal)
+        out.append(m)
+    return out
+
+
+def measure_openspiel_ismcts(s: Settings) -> SearchMeasure:
+    """OpenSpiel's Python ISMCTS on its C++ hearts, at a mid-game position."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("hearts")
+
+    def play(limit: int | None) -> tuple[Any, int]:
+        rng = random.Random(s.seed)
+        st = game.new_initial_state()
+        decisions = 0
+        while not st.is_terminal() and (limit is None or decisions < limit):
+            if st.is_chance_node():
+                acts, probs = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(rng.choices(acts, probs)[0])
+            else:
+                st.apply_action(rng.choice(st.legal_actions()))
+                decisions += 1
+        return st, decisions
+
+    _, length = play(None)
+    state, _ = play(length // 2)
+    while not state.is_terminal() and len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+
+    def bot(sims: int, r: int) -> Any:
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(s.seed + r))
+        return ismcts.ISMCTSBot(
+            game, evaluator, 2.0, sims, random_state=np.random.RandomState(s.seed + r)
+        )
+
+    start = time.perf_counter()
+    bot(50, 0).step(state)
+    per_sim = (time.perf_counter() - start) / 50
+    sims = max(50, int(s.slice_s / per_sim))
+    rates = []
+    for r in range(s.reps):
+        b = bot(sims, r)
+        start = time.perf_counter()
+        b.step(state)
+        rates.append(sims / (time.perf_counter() - start))
+    m = SearchMeasure("hearts (OpenSpiel ISMCTS)", game.num_players(), "random rollouts")
+    m.sims_per_s = statistics.median(rates)
+    m.move, m.actions, m.reference = length // 2, len(state.legal_actions()), True
+    return m
+
+
+# ---------------------------------------------------------------------- simulate
+
+
+def measure_simulate(game_id: str, s: Settings) -> SimulateMeasure:
+    """Games/s of ``dragonlair.sim.run`` with one and with two workers on the same batch."""
+    from .bots import parse_bots
+    from .sim import Job, run
+
+    game = make(game_id)
+    bots = tuple(parse_bots("random", game.players))
+
+    def job(n: int) -> Job:
+        return Job(game_id, game.players, bots, n=n, seed=s.seed)
+
+    probe = run(job(20))
+    per_game = probe.seconds / 20
+    seconds = s.simulate_s if s.simulate_s is not None else 4 * s.slice_s
+    n = max(40, int(seconds / max(per_game, 1e-6)))
+    m = SimulateMeasure(game_id, game.players, games=n)
+    cpu0 = _cpu_seconds()
+    one = run(job(n), workers=1)
+    cpu1 = _cpu_seconds()
+    two = run(job(n), workers=2)
+    cpu2 = _cpu_seconds()
+    m.one_worker_games_per_s = n / one.seconds
+    m.two_workers_games_per_s = n / two.seconds
+    if cpu0 is not None and cpu1 is not None and cpu2 is not None:
+        m.one_worker_cpu_s = cpu1 - cpu0
+        m.two_workers_cpu_s = cpu2 - cpu1
+    return m
+
+
+def _cpu_seconds() -> float | None:
+    """User and system CPU time of this process and its finished children (Unix only)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
+    return total

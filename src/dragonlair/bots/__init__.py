@@ -1,12 +1,25 @@
 """Bots: ``random``, ``heuristic`` (one per game, in the game's package) and ``ismcts``.
 
+Every bot has the one interface of :class:`~dragonlair.core.bot.Bot`: it is asked, for one
+seat at a time, to choose among that seat's legal actions given only that seat's view and a
+generator of its own. It never sees the true state.
+
 :func:`make_bot` is how every surface (simulate, tournaments, the terminal, the server)
-gets a bot by its level name.
+gets a bot by its level name; :func:`parse_bot` and :func:`parse_bots` read the bot
+specifications the command line takes (``ismcts:time=0.1``, ``heuristic,random``).
+
+A game's heuristic is found as ``Heuristic`` in ``<game package>.heuristic``. A game that
+lives outside that layout (a designer's variant, the example game of our tests) names its
+heuristic with :func:`register_heuristic`, the way :func:`dragonlair.core.register` names
+the game itself.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import Game
@@ -15,13 +28,30 @@ from .base import Bot, RandomBot
 
 LEVELS = ("random", "heuristic", "ismcts")
 
+_heuristics: dict[str, type[Bot]] = {}
+
 
 class UnknownBot(DragonlairError, ValueError):
-    """A bot level that does not exist, or does not exist for this game."""
+    """A bot level that does not exist, or does not exist for this game, or parameters
+    that the bot does not take."""
+
+
+def register_heuristic(game_id: str, cls: type[Bot]) -> None:
+    """Name ``cls`` as the heuristic bot of the game registered under ``game_id``."""
+    _heuristics[game_id] = cls
+
+
+def unregister_heuristic(game_id: str) -> None:
+    """Forget a heuristic named with :func:`register_heuristic`."""
+    _heuristics.pop(game_id, None)
 
 
 def heuristic_class(game: Game) -> type[Bot]:
-    """The heuristic bot of ``game``: ``Heuristic`` in its package's ``heuristic`` module."""
+    """The heuristic bot of ``game``: one named by :func:`register_heuristic`, else
+    ``Heuristic`` in its package's ``heuristic`` module."""
+    found = _heuristics.get(game.spec.id)
+    if found is not None:
+        return found
     package = type(game).__module__.rsplit(".", 1)[0]
     try:
         module = importlib.import_module(f"{package}.heuristic")
@@ -34,17 +64,117 @@ def heuristic_class(game: Game) -> type[Bot]:
 def make_bot(level: str, game: Game, **params: Any) -> Bot:
     """A bot of ``level`` (one of LEVELS) for ``game``; ``params`` set its budget."""
     if level == "random":
+        if params:
+            raise UnknownBot(f"the random bot takes no parameters, not {_show(params)}")
         return RandomBot(game)
     if level == "heuristic":
-        return heuristic_class(game)(game, **params)
+        return _construct("heuristic", heuristic_class(game), game, params)
     if level == "ismcts":
         try:
             module = importlib.import_module(f"{__name__}.ismcts")
         except ModuleNotFoundError:
             raise UnknownBot("the ismcts bot is not available in this installation") from None
-        bot: Bot = module.ISMCTSBot(game, **params)
-        return bot
+        return _construct("ismcts", module.ISMCTSBot, game, params)
     raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "UnknownBot", "heuristic_class", "make_bot"]
+def _construct(level: str, cls: type[Bot], game: Game, params: Mapping[str, Any]) -> Bot:
+    try:
+        inspect.signature(cls).bind(game, **params)
+    except TypeError as e:
+        raise UnknownBot(f"the {level} bot does not take {_show(params)}: {e}") from None
+    return cls(game, **params)
+
+
+def _show(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot level with its parameters, as written on the command line
+    (``ismcts:time=0.1:rollout=heuristic``); ``text`` is its label in reports."""
+
+    level: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return ":".join([self.level, *(f"{k}={_text(v)}" for k, v in self.params.items())])
+
+    def make(self, game: Game) -> Bot:
+        """The bot this spec describes, for ``game``."""
+        return make_bot(self.level, game, **self.params)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bot(text: str) -> BotSpec:
+    """``level`` or ``level:key=value:key=value`` as a :class:`BotSpec`; numbers and
+    true/false are converted, the bot itself checks the values."""
+    if not isinstance(text, str):
+        raise UnknownBot(f"a bot is written as level[:key=value...], not {text!r}")
+    level, *parts = [p.strip() for p in text.strip().split(":")]
+    if level not in LEVELS:
+        raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    params: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key.isidentifier() or not value:
+            raise UnknownBot(
+                f"bot parameters are written key=value after the level, "
+                f"as in ismcts:time=0.1; {part!r} in {text!r} is not"
+            )
+        if key in params:
+            raise UnknownBot(f"bot parameter {key!r} is given twice in {text!r}")
+        params[key] = _value(value)
+    return BotSpec(level, params)
+
+
+def parse_bots(text: str, players: int) -> list[BotSpec]:
+    """Comma-separated bot specs, one per seat in order; the last one fills the remaining
+    seats. More bots than seats is an error."""
+    items = [t.strip() for t in text.split(",")] if isinstance(text, str) else []
+    if not items or any(not t for t in items):
+        raise UnknownBot(
+            f"bots are comma-separated levels ({', '.join(LEVELS)}), one per seat, not {text!r}"
+        )
+    specs = [parse_bot(t) for t in items]
+    if len(specs) > players:
+        raise UnknownBot(f"{len(specs)} bots given for {players} seats: {text!r}")
+    return specs + [specs[-1]] * (players - len(specs))
+
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "BotSpec",
+    "RandomBot",
+    "UnknownBot",
+    "heuristic_class",
+    "make_bot",
+    "parse_bot",
+    "parse_bots",
+    "register_heuristic",
+    "unregister_heuristic",
+]

@@ -34,10 +34,19 @@ def bench(
     references: Annotated[
         bool, typer.Option(help="Also measure OpenSpiel's hearts and liar's poker if installed.")
     ] = True,
+    ismcts: Annotated[
+        bool,
+        typer.Option(help="Also measure ISMCTS simulations/s (and OpenSpiel's ISMCTS on hearts)."),
+    ] = True,
+    simulate: Annotated[
+        bool, typer.Option(help="Also measure simulate's games/s with 1 and 2 workers.")
+    ] = True,
 ) -> None:
     """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
     and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
-    liar's poker, and our ratio to each."""
+    liar's poker, and our ratio to each. Then ISMCTS simulations/s at a mid-game position
+    of each game (next to OpenSpiel's Python ISMCTS on hearts) and simulate's speed-up with
+    2 workers over 1."""
     for g in game or []:
         if g not in game_ids():
             raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
@@ -49,6 +58,8 @@ def bench(
     s.games = game or None
     s.players = players or None
     s.references = references
+    s.ismcts = ismcts
+    s.simulate = simulate
     err = Console(stderr=True)
     report = benchmark.run(
         s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
@@ -96,6 +107,36 @@ def bench(
     if not out.is_terminal:
         out = Console(width=150)
     out.print(table)
+    if report.searches:
+        search = Table(title="ISMCTS simulations per second at a mid-game position")
+        for col in ("game", "players", "search", "move", "actions", "sims/s", "× OpenSpiel"):
+            search.add_column(col, justify="left" if col in ("game", "search") else "right")
+        for sm in report.searches:
+            search.add_row(
+                f"[dim]{sm.name}[/dim]" if sm.reference else sm.name,
+                str(sm.players),
+                sm.config,
+                str(sm.move),
+                str(sm.actions),
+                f"{sm.sims_per_s:,.0f}",
+                ratio(sm.ratio_openspiel),
+            )
+        out.print(search)
+    if report.simulations:
+        sims = Table(title="simulate: games per second with 1 and 2 workers (random bots)")
+        for col in ("game", "players", "games", "1 worker", "2 workers", "speed-up", "CPU eff."):
+            sims.add_column(col, justify="left" if col == "game" else "right")
+        for sim in report.simulations:
+            sims.add_row(
+                sim.name,
+                str(sim.players),
+                f"{sim.games:,}",
+                f"{sim.one_worker_games_per_s:,.0f}",
+                f"{sim.two_workers_games_per_s:,.0f}",
+                f"{sim.speedup:.2f}×",
+                "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
+            )
+        out.print(sims)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,581 @@
+"""Information-set Monte Carlo tree search (ISMCTS), generic over every game on the core.
+
+The bot gets what every bot gets: one seat's view, that seat's legal actions and a seeded
+generator. It searches one tree per decision (Cowling, Powley and Whitehouse 2012,
+"single-observer" ISMCTS) and each iteration:
+
+1. **Determinizes**: ``game.sample_state(view, rng)`` draws a full state consistent with
+   the view: unseen cards, secret amounts, other seats' sealed choices and future chance
+   are all redrawn. The bot never holds the true state; the sampler is its only way to a
+   state, and it only ever passes it the view.
+2. **Selects** down the tree, **expands** one new node, **rolls out** to the end of the
+   game (uniformly random moves, or the game's heuristic, which like any bot is given only
+   views of the sampled state) and **backs up** a reward per seat: each edge is credited
+   with the reward of the seat that took it, so every seat plays for itself.
+
+How the tree treats the engine's kinds of decision:
+
+- **Sequential turns, offers and reaction windows** (one seat in ``to_act``): a node for
+  that seat, whose edges are keyed by seat and action, so a node where different seats act
+  in different determinizations keeps them apart. Selection is UCB1 over the *available*
+  actions: an action's exploration term counts the visits in which it was legal, since a
+  seat's legal actions change from one determinization to the next. A seat with a single
+  legal action (a window question for someone without a HALT! card) takes it without a
+  node. Sequential actions are public in our games, so the tree branches on them.
+- **Simultaneous sealed choices** (a choice open in the state): every choosing seat
+  selects from its *own* statistics at the same node, without seeing the others' picks of
+  the round (decoupled search). When two or more seats search the round, selection is
+  Exp3 (importance-weighted exponential weights, the bandit for adversarial rounds used in
+  simultaneous-move MCTS by Teytaud and Flory 2011 and Lanctot et al. 2013): deterministic
+  UCB would let the seats' selections fall into step with each other, which in a guessing
+  round lets one seat's pick follow the other's. A sealed round searched that way at the
+  root is played as the mixed strategy its visits describe. The next node is keyed by the
+  searching seat's own pick only: the others' picks are hidden from it, so none of its
+  later decisions in the tree is conditioned on them, and no choice is ever made with
+  knowledge the seat could not have. (Picks that are revealed later are averaged over
+  too, which costs some precision deep in the tree but never lends it information.)
+- **Chance** is not in the tree: it is drawn by the state's own generator, which the
+  sampler reseeds every iteration, so nodes average over chance ("open loop"). The real
+  decision always gets a fresh search from the real view.
+
+**Opponents.** How the other seats choose in the tree:
+
+- ``opponents="search"``: every seat searches for itself, as in the paper;
+- ``opponents="heuristic"``: the other seats play the game's heuristic in the tree, while
+  the rollouts after the tree keep their own policy (random by default), and only the
+  bot's own decisions are searched;
+- ``opponents="rollout"``: the other seats play the rollout policy in the tree too (with
+  ``rollout="heuristic"`` the search is then a rollout-based improvement on the heuristic).
+
+At the budgets a bot gets (a few hundred iterations, 0.1 s a move), searching opponents'
+nodes are visited too rarely to play sensibly, so the other seats look nearly random and
+the search is over-optimistic against sensible players. Letting them play the heuristic
+in the tree models their next moves well, which is where the tactics of a decision lie
+(who takes this trick, who halts this play), and random rollouts after it keep each
+iteration cheap, so the budget buys many of them; heuristic rollouts model the whole game
+better but cost ten times as much in some games. In seeded tournaments of one ISMCTS
+seat among heuristic seats (docs/bots.md has the figures and commands) this was the
+strongest configuration: in Space Dragons at 0.1 s a move it won 43% of the games at
+three players where heuristic rollouts and opponents won 21% and searching opponents 18%.
+So the defaults are ``rollout="random"`` with ``opponents="heuristic"`` when the game has
+a heuristic, and ``opponents="search"`` when it has not.
+
+**Cut-off rollouts** (``depth=D``): for games whose rollouts are long, rollouts stop
+after D decisions and the game's heuristic scores the unfinished game from a spectator's
+view (``Heuristic.evaluate(view)``: each seat's expected reward, on the scale below).
+Only games whose heuristic offers ``evaluate`` take it.
+
+**What a seat maximises** (the reward, in [0, 1]), chosen for multiplayer games with
+shared wins: ``0.85 × win share + 0.10 × rank score + 0.05 × points score``. The win share
+is 1 for a sole win and 1/k for a win shared by k seats (what tournaments count). The rank
+score, (N − rank) / (N − 1), still tells second place from last when a rollout is lost,
+which is most rollouts at four or more players. The points score, the seat's points
+between the table's lowest (0) and highest (1), is a touch of margin that breaks ties
+between equal ranks. Rewards in [0, 1] keep the exploration constant ``c`` meaningful for
+every game (default 0.7, about 1/√2).
+
+**Budget**: ``iterations`` (simulations; reproducible: the same view and generator give
+the same move) or ``time`` in seconds per move (not reproducible, as the count depends on
+the machine), or both (whichever ends first). Without either it runs
+:data:`DEFAULT_ITERATIONS`. The move is the root action with the most visits (ties: the
+better mean, then the first legal). A seat with one legal action gets it at once, without a search.
+
+For speed the search uses the fast paths the core offers (``legal_action_ids`` and
+``apply_id`` on the sampled states) and keeps the tree in small slotted objects; see
+``dragonlair bench`` for simulations per second.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+from ..core import Action, DragonlairError, Game, Result, State
+from .base import Bot
+
+DEFAULT_ITERATIONS = 500
+ROLLOUTS = ("random", "heuristic")
+OPPONENTS = ("search", "rollout", "heuristic")
+EXP3_GAMMA = 0.1
+PAIRED_Z = 1.0
+
+WIN_WEIGHT = 0.85
+RANK_WEIGHT = 0.10
+POINTS_WEIGHT = 0.05
+
+
+def rewards(result: Result) -> list[float]:
+    """What each seat gets from a finished game: win share, rank and a touch of points."""
+    points = result.points
+    n = len(points)
+    winners = result.winners
+    share = 1.0 / len(winners) if winners else 0.0
+    lo, hi = min(points), max(points)
+    span = hi - lo
+    ranks = result.ranks
+    out = []
+    for s in range(n):
+        win = share if s in winners else 0.0
+        rank = (n - ranks[s]) / (n - 1) if n > 1 else 1.0
+        pts = (points[s] - lo) / span if span else 0.5
+        out.append(WIN_WEIGHT * win + RANK_WEIGHT * rank + POINTS_WEIGHT * pts)
+    return out
+
+
+class _Edge:
+    """One action of one seat at a node: visits, reward total, availability, child, and
+    the importance-weighted reward total that Exp3 uses at sealed rounds."""
+
+    __slots__ = ("aid", "avail", "child", "g", "n", "w")
+
+    def __init__(self, aid: int) -> None:
+        self.aid = aid
+        self.n = 0
+        self.w = 0.0
+        self.g = 0.0
+        self.avail = 0
+        self.child: _Node | None = None
+
+
+class _Node:
+    """A tree node: edges keyed by ``seat * num_actions + action id``; ``child`` is the
+    next node after a sealed round in which the searching seat had no choice to make."""
+
+    __slots__ = ("child", "edges")
+
+    def __init__(self) -> None:
+        self.edges: dict[int, _Edge] = {}
+        self.child: _Node | None = None
+
+
+@dataclass
+class RootStat:
+    """How the search rated one of the root actions."""
+
+    action: Action
+    visits: int
+    mean: float
+
+
+@dataclass
+class Search:
+    """The outcome of one search: the move, the work done and the root statistics."""
+
+    action: Action
+    iterations: int
+    seconds: float
+    nodes: int
+    stats: list[RootStat] = field(default_factory=list)
+    mixed: bool = False
+
+    @property
+    def per_second(self) -> float:
+        """Simulations (iterations) per second."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+def _in_sealed_choice(state: State) -> bool:
+    # The core keeps the open choice in ``_choices`` and offers no public flag for it
+    # (views carry it as "choosing", but building a view per tree step costs too much).
+    return state._choices is not None
+
+
+def _at_root(options: list[int], allowed: frozenset[int], game: Game) -> list[int]:
+    """The searching seat's options in a sampled state, kept to the legal actions it was
+    given; a sampler that leaves it none of them is a bug in the game."""
+    kept = [a for a in options if a in allowed]
+    if not kept:
+        raise DragonlairError(
+            f"{game.spec.name}'s hidden-state sampler gave a state in which the searching "
+            "seat has none of the legal actions of its view"
+        )
+    return kept
+
+
+class ISMCTSBot(Bot):
+    """Information-set MCTS over views: see the module docstring for the design."""
+
+    level = "ismcts"
+
+    def __init__(
+        self,
+        game: Game,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 0.7,
+        rollout: str | None = None,
+        opponents: str | None = None,
+        paired: bool = False,
+        depth: int | None = None,
+    ) -> None:
+        super().__init__(game)
+        from . import UnknownBot, heuristic_class
+
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise UnknownBot(f"ismcts iterations must be a whole number >= 1, not {iterations!r}")
+        if time is not None and (
+            isinstance(time, bool) or not isinstance(time, int | float) or not 0 < time <= 3600
+        ):
+            raise UnknownBot(f"ismcts time must be seconds per move in (0, 3600], not {time!r}")
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
+            raise UnknownBot(f"ismcts c must be a number from 0 to 100, not {c!r}")
+        if rollout is not None and rollout not in ROLLOUTS:
+            raise UnknownBot(
+                f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}"
+            )
+        if opponents is not None and opponents not in OPPONENTS:
+            raise UnknownBot(
+                f"ismcts opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}"
+            )
+        if not isinstance(paired, bool):
+            raise UnknownBot(f"ismcts paired must be true or false, not {paired!r}")
+        try:
+            self._heuristic: Bot | None = heuristic_class(game)(game)
+        except UnknownBot:
+            self._heuristic = None
+        if self._heuristic is None and (
+            paired or rollout == "heuristic" or opponents == "heuristic"
+        ):
+            raise UnknownBot(f"{game.spec.name} has no heuristic bot")
+        if paired:
+            if rollout == "random" or opponents == "search":
+                raise UnknownBot(
+                    "ismcts paired plays every seat with the heuristic, so it takes "
+                    "neither rollout=random nor opponents=search"
+                )
+            rollout, opponents = "heuristic", "rollout"
+        if rollout is None:
+            rollout = "random"
+        if opponents is None:
+            opponents = "heuristic" if self._heuristic is not None else "search"
+        self.rollout: str = rollout
+        self.opponents: str = opponents
+        self.paired = paired
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
+        ):
+            raise UnknownBot(f"ismcts depth must be a whole number >= 1, not {depth!r}")
+        self._evaluate: Any = None
+        if depth is not None:
+            self._evaluate = getattr(self._heuristic, "evaluate", None)
+            if self._evaluate is None:
+                raise UnknownBot(
+                    f"ismcts depth needs {game.spec.name}'s heuristic to score unfinished "
+                    "games (an evaluate(view) method); it has none"
+                )
+        self.depth = depth
+        self.iterations = iterations
+        self.time = None if time is None else float(time)
+        if iterations is None and time is None:
+            self.iterations = DEFAULT_ITERATIONS
+        self.c = float(c)
+
+    def __repr__(self) -> str:
+        budget = []
+        if self.iterations is not None:
+            budget.append(f"iterations={self.iterations}")
+        if self.time is not None:
+            budget.append(f"time={self.time}")
+        return (
+            f"<ISMCTSBot for {self.game.spec.id} {' '.join(budget)} c={self.c} "
+            f"rollout={self.rollout} opponents={self.opponents}>"
+        )
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(view, legal, rng).action
+
+    def search(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Search:
+        """Search from ``view`` within the budget and return the move with its statistics."""
+        game = self.game
+        seat = view.get("seat")
+        if seat is None or seat not in view.get("to_act", ()):
+            raise DragonlairError(
+                f"ismcts was asked to move for seat {seat!r}, which is not to act"
+            )
+        if not legal:
+            raise DragonlairError(f"ismcts was given no legal actions for seat {seat}")
+        if self.paired:
+            return self._paired(view, legal, rng, seat)
+        table = game.table
+        ids = table.ids
+        root_ids = [ids[a] for a in legal]
+        allowed = frozenset(root_ids)
+        num_actions = game.num_actions
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        start = perf_counter()
+        deadline = start + self.time if self.time is not None else math.inf
+        c = self.c
+        rnd = rng.random
+        log, sqrt, exp = math.log, math.sqrt, math.exp
+        sample = game.sample_state
+        heuristic = self._heuristic if self.rollout == "heuristic" else None
+        depth = self.depth
+        evaluate = self._evaluate
+        modelled = self.opponents != "search"
+        model = (
+            self._heuristic
+            if self.opponents != "search"
+            and (self.opponents == "heuristic" or self.rollout == "heuristic")
+            else None
+        )
+        root = _Node()
+        nodes = 1
+        done = 0
+        mixed = False  # whether the root was a sealed round searched by several seats
+
+        def ucb(node: _Node, p: int, options: list[int]) -> _Edge:
+            edges = node.edges
+            base = p * num_actions
+            untried = []
+            seen = []
+            for aid in options:
+                e = edges.get(base + aid)
+                if e is None:
+                    e = edges[base + aid] = _Edge(aid)
+                e.avail += 1
+                if e.n == 0:
+                    untried.append(e)
+                else:
+                    seen.append(e)
+            if untried:
+                return untried[int(rnd() * len(untried))]
+            best = seen[0]
+            best_v = -math.inf
+            for e in seen:
+                v = e.w / e.n + c * sqrt(log(e.avail) / e.n)
+                if v > best_v:
+                    best, best_v = e, v
+            return best
+
+        def exp3(node: _Node, p: int, options: list[int]) -> tuple[_Edge, float]:
+            edges = node.edges
+            base = p * num_actions
+            found = []
+            for aid in options:
+                e = edges.get(base + aid)
+                if e is None:
+                    e = edges[base + aid] = _Edge(aid)
+                e.avail += 1
+                found.append(e)
+            k = len(found)
+            eta = EXP3_GAMMA / k
+            top = max(e.g for e in found)
+            weights = [exp(eta * (e.g - top)) for e in found]
+            total = sum(weights)
+            x = rnd()
+            for e, w in zip(found, weights, strict=True):
+                prob = (1.0 - EXP3_GAMMA) * w / total + EXP3_GAMMA / k
+                if x < prob:
+                    return e, prob
+                x -= prob
+            return found[-1], prob
+
+        def policy(s: State, node: _Node, p: int, options: list[int]) -> _Edge:
+            if model is None:
+                aid = options[int(rnd() * len(options))]
+            else:
+                acts = [table.actions[a] for a in options]
+                aid = ids[model.choose(s.view(p), acts, rng)]
+            key = p * num_actions + aid
+            e = node.edges.get(key)
+            if e is None:
+                e = node.edges[key] = _Edge(aid)
+            return e
+
+        while done < limit:
+            if perf_counter() >= deadline:
+                break
+            s = sample(view, rng)
+            path: list[tuple[_Edge, int, float]] = []
+            node: _Node | None = root
+            at_root = True
+            while node is not None and not s.is_over:
+                to_act = s.to_act
+                if len(to_act) == 1 and not _in_sealed_choice(s):
+                    p = to_act[0]
+                    options = s.legal_action_ids(p)
+                    if at_root and p == seat:
+                        options = _at_root(options, allowed, game)
+                    at_root = False
+                    if len(options) == 1:
+                        s.apply_id(p, options[0])
+                        continue
+                    if p != seat and modelled:
+                        edge = policy(s, node, p, options)
+                    else:
+                        edge = ucb(node, p, options)
+                        path.append((edge, p, 0.0))
+                    s.apply_id(p, edge.aid)
+                    nxt = edge.child
+                    if nxt is None:
+                        edge.child = _Node()
+                        nodes += 1
+                    node = nxt
+                    continue
+                # A sealed round: every searching seat picks without the others' picks.
+                picks = []
+                choosers = []
+                for p in to_act:
+                    options = s.legal_action_ids(p)
+                    if at_root and p == seat:
+                        options = _at_root(options, allowed, game)
+                    if len(options) == 1:
+                        picks.append((p, options[0]))
+                    elif p != seat and modelled:
+                        picks.append((p, policy(s, node, p, options).aid))
+                    else:
+                        choosers.append((p, options))
+                mine: _Edge | None = None
+                if len(choosers) > 1:
+                    mixed = mixed or at_root
+                    for p, options in choosers:
+                        edge, prob = exp3(node, p, options)
+                        path.append((edge, p, prob))
+                        picks.append((p, edge.aid))
+                        if p == seat:
+                            mine = edge
+                else:
+                    for p, options in choosers:
+                        edge = ucb(node, p, options)
+                        path.append((edge, p, 0.0))
+                        picks.append((p, edge.aid))
+                        if p == seat:
+                            mine = edge
+                at_root = False
+                for p, aid in picks:
+                    s.apply_id(p, aid)
+                holder: _Edge | _Node = node if mine is None else mine
+                nxt = holder.child
+                if nxt is None:
+                    holder.child = _Node()
+                    nodes += 1
+                node = nxt
+            stop = s.move + depth if depth is not None else 1 << 62
+            if heuristic is None:
+                while not s.is_over and s.move < stop:
+                    p = s.to_act[0]
+                    options = s.legal_action_ids(p)
+                    s.apply_id(p, options[int(rnd() * len(options))])
+            else:
+                while not s.is_over and s.move < stop:
+                    p = s.to_act[0]
+                    acts = s.legal_actions(p)
+                    act = acts[0] if len(acts) == 1 else heuristic.choose(s.view(p), acts, rng)
+                    s.apply(p, act)
+            result = s.result
+            r = rewards(result) if result is not None else list(evaluate(s.view(None)))
+            for edge, p, prob in path:
+                edge.n += 1
+                edge.w += r[p]
+                if prob:
+                    edge.g += r[p] / prob
+            done += 1
+        elapsed = perf_counter() - start
+        base = seat * num_actions
+        stats = []
+        for a, aid in zip(legal, root_ids, strict=True):
+            e = root.edges.get(base + aid)
+            visits = e.n if e is not None else 0
+            mean = e.w / e.n if e is not None and e.n else 0.0
+            stats.append(RootStat(a, visits, mean))
+        if mixed:
+            # A guessing round: play the mixed strategy the visits describe, without the
+            # share that exploration spent evenly on every action.
+            even = EXP3_GAMMA * done / len(stats)
+            weights = [max(0.0, st.visits - even) for st in stats]
+            if not any(weights):
+                weights = [float(st.visits) for st in stats]
+            x = rnd() * sum(weights)
+            best = len(stats) - 1
+            for i, w in enumerate(weights):
+                if x < w:
+                    best = i
+                    break
+                x -= w
+        else:
+            best = max(range(len(stats)), key=lambda i: (stats[i].visits, stats[i].mean, -i))
+        return Search(stats[best].action, done, elapsed, nodes, stats, mixed)
+
+    def _paired(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, seat: int
+    ) -> Search:
+        """Every root action on every sampled state, with common random numbers."""
+        game = self.game
+        heuristic = self._heuristic
+        assert heuristic is not None
+        ids = game.table.ids
+        root_ids = [ids[a] for a in legal]
+        k = len(root_ids)
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        start = perf_counter()
+        deadline = start + self.time if self.time is not None else math.inf
+        default = heuristic.choose(view, legal, random.Random(rng.getrandbits(64)))
+        h = legal.index(default) if default in legal else 0
+        sums = [0.0] * k
+        diff = [0.0] * k
+        diff2 = [0.0] * k
+        samples = sims = 0
+        while samples == 0 or sims + k <= limit:
+            d = game.sample_state(view, rng)
+            others = []
+            if _in_sealed_choice(d):
+                for p in d.to_act:
+                    if p != seat:
+                        acts = d.legal_actions(p)
+                        pick = acts[0] if len(acts) == 1 else heuristic.choose(d.view(p), acts, rng)
+                        others.append((p, ids[pick]))
+            seed = rng.getrandbits(64)
+            values = []
+            for aid in root_ids:
+                if perf_counter() >= deadline:
+                    break
+                s = d.clone()
+                rr = random.Random(seed)
+                s.apply_id(seat, aid)
+                for p, o in others:
+                    s.apply_id(p, o)
+                while not s.is_over:
+                    p = s.to_act[0]
+                    acts = s.legal_actions(p)
+                    act = acts[0] if len(acts) == 1 else heuristic.choose(s.view(p), acts, rr)
+                    s.apply(p, act)
+                result = s.result
+                assert result is not None
+                values.append(rewards(result)[seat])
+            if len(values) < k:
+                break
+            base = values[h]
+            for i, v in enumerate(values):
+                sums[i] += v
+                diff[i] += v - base
+                diff2[i] += (v - base) ** 2
+            samples += 1
+            sims += k
+            if perf_counter() >= deadline:
+                break
+        elapsed = perf_counter() - start
+        best = h
+        if samples > 1:
+            gain = 0.0
+            for i in range(k):
+                mean = diff[i] / samples
+                var = max(0.0, diff2[i] / samples - mean * mean)
+                se = math.sqrt(var / (samples - 1))
+                if mean > PAIRED_Z * se and mean > gain:
+                    best, gain = i, mean
+        stats = [
+            RootStat(legal[i], samples, sums[i] / samples if samples else 0.0) for i in range(k)
+        ]
+        return Search(legal[best], sims, elapsed, 1, stats)

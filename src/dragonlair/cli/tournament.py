@@ -1,0 +1,152 @@
+"""``dragonlair tournament``: bots against each other with the seats rotated.
+
+The bots are entries (``--bots heuristic,random`` at 4 players is one heuristic and three
+random seats); game ``i`` seats entry ``(s + i) mod N`` at seat ``s``, so every entry
+plays every seat equally often (the number of games is rounded up to a multiple of N).
+Each game has its own seed derived from the run's seed. The standings give each bot's win
+share per seat with a 95% Wilson interval against the fair share 1/N, and say whether the
+interval lies above it, below it, or around it. ``--markdown`` prints the standings as a
+Markdown table headed by the command that produced it, ready for ``docs/bots.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..sim import Summary, summarize
+from .simulate import (
+    BOTS_HELP,
+    GameArg,
+    JsonOpt,
+    OptionOpt,
+    OutOpt,
+    PlayersOpt,
+    QuietOpt,
+    RecordsOpt,
+    SeedOpt,
+    WorkersOpt,
+    execute,
+    finish,
+    prepare,
+    title,
+)
+
+
+def command_line(
+    game: str, players: int, bots: str, n: int, seed: int, option: list[str] | None
+) -> str:
+    """The command that reproduces a tournament (the number of workers does not matter)."""
+    args = ["dragonlair", "tournament", game, "--players", str(players), "--bots", bots]
+    args += ["-n", str(n), "--seed", str(seed)]
+    for o in option or []:
+        args += ["--option", o]
+    return shlex.join(args)
+
+
+def markdown(summary: Summary, command: str) -> str:
+    """The standings as a Markdown table, with the command above it."""
+    fair = summary.fair_share
+    out = [
+        f"`{command}`",
+        "",
+        "| bot | seats | games | win share per seat | 95% CI | fair share | verdict |",
+        "|---|---:|---:|---:|---|---:|---|",
+    ]
+    for line in summary.bots:
+        out.append(
+            f"| {line.label} | {line.seats} | {line.games} | {line.win.value:.1%} | "
+            f"{line.win.low:.1%} to {line.win.high:.1%} | {fair:.1%} | {line.verdict(fair)} |"
+        )
+    seats = ", ".join(f"{line.win.value:.1%}" for line in summary.seats)
+    out += [
+        "",
+        f"Seat win shares (seats rotated): {seats}. Game length {summary.length_mean:.1f} "
+        f"decisions; {summary.shared_wins} shared wins; {summary.seconds:.0f} s.",
+    ]
+    return "\n".join(out)
+
+
+def print_standings(summary: Summary, seed: int, console: Console) -> None:
+    """The standings table and the per-seat shares."""
+    fair = summary.fair_share
+    table = Table(title=f"{title(summary, seed)}, seats rotated", title_justify="left")
+    for col in ("bot", "seats", "games", "win share", "95% CI", "fair", "× fair", "verdict"):
+        table.add_column(col, justify="left" if col in ("bot", "verdict") else "right")
+    for line in summary.bots:
+        verdict = line.verdict(fair)
+        style = {"above": "green", "below": "red"}.get(verdict, "")
+        table.add_row(
+            line.label,
+            str(line.seats),
+            str(line.games),
+            f"{line.win.value:.1%}",
+            f"{line.win.low:.1%}-{line.win.high:.1%}",
+            f"{fair:.1%}",
+            f"{line.win.value / fair:.2f}",
+            f"[{style}]{verdict}[/]" if style else verdict,
+        )
+    console.print(table)
+    seats = ", ".join(f"{line.label} {line.win}" for line in summary.seats)
+    console.print(f"seats: {seats}")
+    console.print(
+        f"game length: {summary.length_mean:.1f} decisions; shared wins: "
+        f"{summary.shared_wins}; {summary.seconds:.1f} s, {summary.games_per_s:,.2f} games/s"
+    )
+
+
+def tournament(
+    game: GameArg,
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP)] = "heuristic,random",
+    n: Annotated[
+        int,
+        typer.Option(
+            "-n", "--games", min=1, help="Number of games (rounded up to a multiple of N)."
+        ),
+    ] = 200,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = 1,
+    out: OutOpt = None,
+    records: RecordsOpt = None,
+    option: OptionOpt = None,
+    as_json: JsonOpt = False,
+    as_markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the standings as a Markdown table.")
+    ] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Play the bots against each other with seats rotated; report each bot's win share
+    per seat with a 95% confidence interval against the fair share 1/N."""
+    job = prepare(game, players, bots, n, seed, option, out, records, rotate=True)
+    err = Console(stderr=True)
+    rounded = -(-n // job.players) * job.players
+    if rounded != n:
+        err.print(f"playing {rounded} games, a multiple of {job.players}, so seats rotate evenly")
+        job = dataclasses.replace(job, n=rounded)
+    result = execute(job, workers, not (quiet or as_json), "tournament")
+    notes = finish(result, out, records)
+    summary = summarize(result)
+    console = Console() if Console().is_terminal else Console(width=150)
+    if as_json:
+        print(json.dumps(summary.to_dict(), indent=2))
+    elif as_markdown:
+        print(markdown(summary, command_line(game, job.players, bots, rounded, seed, option)))
+    else:
+        print_standings(summary, seed, console)
+    if not as_json:
+        for note in notes:
+            console.print(note)
+    if result.interrupted:
+        err.print(f"interrupted: {summary.games} of {summary.requested} games finished and kept")
+        raise typer.Exit(130)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(tournament)

@@ -1,0 +1,256 @@
+"""Seeded batches of bot games, spread over processes, with the same results on any number.
+
+A :class:`Job` says what to play: a game, its player count and options, one bot spec per
+entry, how many games and the run's seed. Game ``i`` is fully determined by the job and
+``i``: its seed is ``derive_seed(seed, i)``, seat ``s``'s bot gets its own generator
+seeded with ``derive_seed(seed, i, 1 + s)``, and (in a tournament, ``rotate=True``) seat
+``s`` is played by entry ``(s + i) mod N``, so over any N consecutive games every entry
+plays every seat once. Nothing depends on which process plays a game or when, so the
+outcomes, sorted by index, are identical whatever the number of workers (bots with a time
+budget are the exception: how far they search depends on the machine).
+
+Processes come from :mod:`multiprocessing` (a ``Pool`` whose workers build the game and the
+bots once, from the job, in their initializer). Work goes out as chunks of consecutive
+game indices, sized as the run goes to take about :data:`CHUNK_SECONDS` each (one game at
+first, fewer towards the end), with two chunks per worker in flight; outcomes come back as
+small values. So sending work and collecting results stays a small part of the time even
+for games that take a fraction of a millisecond, while slow games (a searching bot) still
+report each game as it finishes. With one worker everything runs in this process. On Linux the
+workers are forked, so games and heuristics registered at run time (a designer's variant,
+our tests' example game) are known to them; elsewhere they are spawned and must be
+importable.
+
+Ctrl-C (``KeyboardInterrupt``) stops the run cleanly: workers ignore SIGINT, the pool is
+terminated, and :func:`run` returns the games that finished with ``interrupted=True``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import queue
+import random
+import signal
+import sys
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+from ..bots import Bot, BotSpec
+from ..core import DragonlairError, Game, derive_seed, make
+from ..core.spec import OptionValue
+
+# About how long a chunk of games handed to a worker should take: long enough that sending
+# chunks and their outcomes costs little, short enough for a smooth progress bar and for
+# Ctrl-C to lose little work.
+CHUNK_SECONDS = 0.25
+
+
+class SimulationError(DragonlairError):
+    """A game of a batch failed (a bot's illegal move, a game's bug); says how to replay it."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a batch plays; every game follows from this and its index."""
+
+    game: str
+    players: int
+    bots: tuple[BotSpec, ...]
+    n: int
+    seed: int
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    rotate: bool = False
+    records: bool = False
+
+    def game_seed(self, index: int) -> int:
+        """The seed of game ``index``."""
+        return derive_seed(self.seed, index)
+
+    def bot_seed(self, index: int, seat: int) -> int:
+        """The seed of the generator that seat ``seat``'s bot uses in game ``index``."""
+        return derive_seed(self.seed, index, 1 + seat)
+
+    def lineup(self, index: int) -> tuple[int, ...]:
+        """The entry (index into ``bots``) that plays each seat in game ``index``."""
+        n = self.players
+        if not self.rotate:
+            return tuple(range(n))
+        r = index % n
+        return tuple((s + r) % n for s in range(n))
+
+    def labels(self, index: int) -> tuple[str, ...]:
+        """The bot label of each seat in game ``index``."""
+        return tuple(self.bots[e].text for e in self.lineup(index))
+
+    def make_game(self) -> Game:
+        """The game this job plays (validated: a bad id, player count or option raises)."""
+        return make(self.game, players=self.players, options=dict(self.options))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One finished game: what the results file keeps per row."""
+
+    index: int
+    seed: int
+    lineup: tuple[int, ...]
+    points: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    length: int
+    reason: str
+    record: str | None = None
+
+    def share(self, seat: int) -> float:
+        """The seat's share of the win: 1, 1/k for a win shared by k seats, or 0."""
+        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+@dataclass
+class RunResult:
+    """The finished games of a run, in index order; ``interrupted`` if Ctrl-C stopped it."""
+
+    job: Job
+    outcomes: list[Outcome]
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
+    """Play game ``index`` of ``job`` to the end with ``bots`` (one per entry)."""
+    seed = job.game_seed(index)
+    lineup = job.lineup(index)
+    state = game.new_game(seed=seed)
+    rngs = [random.Random(job.bot_seed(index, s)) for s in range(job.players)]
+    seat_bots = [bots[e] for e in lineup]
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        try:
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action = seat_bots[seat].choose(state.view(seat), legal, rngs[seat])
+            state.apply(seat, action)
+        except Exception as e:
+            raise SimulationError(
+                f"game {index} (seed {seed}) failed at move {state.move}, seat {seat} "
+                f"played by {job.bots[lineup[seat]].text}: {type(e).__name__}: {e}"
+            ) from e
+    result = state.result
+    assert result is not None
+    return Outcome(
+        index=index,
+        seed=seed,
+        lineup=lineup,
+        points=tuple(result.points),
+        ranks=tuple(result.ranks),
+        winners=tuple(result.winners),
+        length=state.move,
+        reason=result.reason,
+        record=state.record.to_json() if job.records else None,
+    )
+
+
+def make_bots(job: Job, game: Game) -> list[Bot]:
+    """One bot per entry of ``job``; raises UnknownBot for a bad level or parameter."""
+    return [spec.make(game) for spec in job.bots]
+
+
+# ---------------------------------------------------------------------- worker processes
+
+# What a worker process plays with, built once by its initializer.
+_worker: list[tuple[Job, Game, list[Bot]]] = []
+
+
+def _init_worker(job: Job) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    game = job.make_game()
+    _worker[:] = [(job, game, make_bots(job, game))]
+
+
+def _play_chunk(bounds: tuple[int, int]) -> tuple[list[Outcome], float]:
+    job, game, bots = _worker[0]
+    start = perf_counter()
+    return [play_game(job, game, bots, i) for i in range(*bounds)], perf_counter() - start
+
+
+def chunk_size(per_game: float | None, remaining: int, workers: int) -> int:
+    """How many games to hand a worker next: about CHUNK_SECONDS of play once the time per
+    game is known (one game until then), and smaller towards the end so the workers finish
+    together."""
+    if per_game is None:
+        return 1
+    size = int(CHUNK_SECONDS / max(per_game, 1e-9))
+    return max(1, min(size, remaining // (2 * workers)))
+
+
+def _context() -> Any:
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def run(
+    job: Job,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Play every game of ``job`` over ``workers`` processes; ``progress(k)`` is called as
+    each ``k`` games finish. Ctrl-C ends the run early, keeping the finished games."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
+    game = job.make_game()
+    bots = make_bots(job, game)
+    outcomes: list[Outcome] = []
+    interrupted = False
+    start = perf_counter()
+    try:
+        if workers == 1 or job.n == 1:
+            for i in range(job.n):
+                outcomes.append(play_game(job, game, bots, i))
+                if progress is not None:
+                    progress(1)
+        else:
+            with contextlib.closing(_parallel(job, workers)) as batches:
+                for batch in batches:
+                    outcomes.extend(batch)
+                    if progress is not None:
+                        progress(len(batch))
+    except KeyboardInterrupt:
+        interrupted = True
+    outcomes.sort(key=lambda o: o.index)
+    return RunResult(job, outcomes, interrupted, perf_counter() - start)
+
+
+def _parallel(job: Job, workers: int) -> Generator[list[Outcome], None, None]:
+    pool = _context().Pool(min(workers, job.n), initializer=_init_worker, initargs=(job,))
+    done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException] = queue.SimpleQueue()
+    following = 0  # the first game not yet handed out
+    in_flight = 0
+    per_game: float | None = None
+    try:
+        while True:
+            while following < job.n and in_flight < 2 * workers:
+                size = chunk_size(per_game, job.n - following, workers)
+                bounds = (following, min(job.n, following + size))
+                pool.apply_async(_play_chunk, (bounds,), callback=done.put, error_callback=done.put)
+                following = bounds[1]
+                in_flight += 1
+            if not in_flight:
+                break
+            item = done.get()
+            in_flight -= 1
+            if isinstance(item, BaseException):
+                raise item
+            batch, seconds = item
+            per_game = seconds / len(batch)
+            yield batch
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()

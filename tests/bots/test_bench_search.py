@@ -1,0 +1,47 @@
+"""The ISMCTS and simulate sections of the benchmark run and report sensible figures
+(speed itself is for ``dragonlair bench``, never asserted here)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from dragonlair import bench
+from dragonlair.cli import app
+
+runner = CliRunner()
+
+
+def test_ismcts_is_measured_with_random_rollouts_and_with_its_defaults() -> None:
+    s = bench.Settings(slice_s=0.02, reps=1)
+    random_rollouts, defaults = bench.measure_ismcts("pebble-auction", s)
+    assert random_rollouts.config == "random rollouts"
+    assert defaults.config == "defaults (opponents: heuristic)"
+    for m in (random_rollouts, defaults):
+        assert m.sims_per_s > 0 and m.actions >= 2 and m.players == 4
+
+
+def test_simulate_is_measured_with_one_and_two_workers() -> None:
+    m = bench.measure_simulate("pebble-auction", bench.Settings(slice_s=0.02, reps=1))
+    assert m.games >= 40
+    assert m.one_worker_games_per_s > 0 and m.two_workers_games_per_s > 0
+    assert m.speedup > 0 and m.to_dict()["speedup"] == m.speedup
+
+
+def test_bench_json_has_the_search_and_simulate_sections() -> None:
+    args = ["bench", "--json", "--game", "pebble-auction", "-p", "3", "--reps", "1"]
+    result = runner.invoke(app, [*args, "--slice", "0.02", "--no-references"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [m["config"] for m in report["ismcts"]] == [
+        "random rollouts",
+        "defaults (opponents: heuristic)",
+    ]
+    assert report["simulate"][0]["name"] == "pebble-auction"
+    skipped = runner.invoke(
+        app, [*args, "--slice", "0.02", "--no-references", "--no-ismcts", "--no-simulate"]
+    )
+    assert (
+        json.loads(skipped.stdout)["ismcts"] == [] and json.loads(skipped.stdout)["simulate"] == []
+    )

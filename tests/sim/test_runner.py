@@ -1,0 +1,125 @@
+"""Seeded batches: the same games whatever the number of workers, rotation, records,
+Ctrl-C keeping what finished, and failures that say how to replay them."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from pebble_heuristic import PebbleHeuristic
+
+import dragonlair
+from dragonlair.bots import Bot, parse_bots, register_heuristic
+from dragonlair.sim import Job, SimulationError, play_game, run
+from dragonlair.sim.runner import chunk_size, make_bots
+
+GAME = "pebble-auction"
+
+
+def job(
+    n: int = 24,
+    bots: str = "ismcts:iterations=8,heuristic,random",
+    players: int = 3,
+    rotate: bool = False,
+    records: bool = False,
+) -> Job:
+    specs = tuple(parse_bots(bots, players))
+    return Job(GAME, players, specs, n=n, seed=7, rotate=rotate, records=records)
+
+
+def test_the_same_games_whatever_the_number_of_workers() -> None:
+    j = job(records=True)
+    one = run(j, workers=1)
+    two = run(j, workers=2)
+    assert not one.interrupted and not two.interrupted
+    assert [o.index for o in one.outcomes] == list(range(j.n))
+    assert one.outcomes == two.outcomes
+    # and each game can be played again on its own from the job and its index
+    game = j.make_game()
+    assert play_game(j, game, make_bots(j, game), 5) == one.outcomes[5]
+
+
+def test_records_replay_to_the_same_result() -> None:
+    j = job(n=4, records=True)
+    for o in run(j).outcomes:
+        assert o.record is not None
+        state = dragonlair.replay(o.record)
+        assert state.seed == o.seed == j.game_seed(o.index)
+        result = state.result
+        assert result is not None
+        assert (result.points, result.ranks, state.move) == (o.points, o.ranks, o.length)
+
+
+def test_rotation_seats_every_entry_at_every_seat_equally() -> None:
+    j = job(n=12, bots="heuristic,random,random", rotate=True)
+    outcomes = run(j).outcomes
+    seats = Counter((s, o.lineup[s]) for o in outcomes for s in range(3))
+    assert set(seats.values()) == {4} and len(seats) == 9
+    assert job(rotate=False).lineup(5) == (0, 1, 2)
+    assert j.labels(1) == ("random", "random", "heuristic")
+
+
+def test_game_and_bot_seeds_follow_the_run_seed_and_index() -> None:
+    j = job()
+    assert j.game_seed(3) == j.game_seed(3) != j.game_seed(4)
+    assert len({j.bot_seed(3, s) for s in range(3)} | {j.game_seed(3)}) == 4
+    other = Job(GAME, 3, j.bots, n=24, seed=8)
+    assert other.game_seed(3) != j.game_seed(3)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_keeps_the_games_that_finished(workers: int) -> None:
+    j = job(n=400, bots="random")
+    seen = []
+
+    def progress(k: int) -> None:
+        seen.append(k)
+        if sum(seen) >= 40:
+            raise KeyboardInterrupt
+
+    result = run(j, workers=workers, progress=progress)
+    assert result.interrupted
+    indices = [o.index for o in result.outcomes]
+    assert 40 <= len(indices) < j.n and indices == sorted(set(indices))
+    full = run(job(n=400, bots="random")).outcomes
+    assert all(o == full[o.index] for o in result.outcomes)
+
+
+class Blunderer(Bot):
+    """Plays an action that is not legal once the game is under way."""
+
+    level = "heuristic"
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[dragonlair.Action], rng: random.Random
+    ) -> dragonlair.Action:
+        return dragonlair.Action("object") if view["move"] >= 6 else legal[0]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failing_game_says_which_game_and_seed(workers: int) -> None:
+    register_heuristic(GAME, Blunderer)
+    try:
+        with pytest.raises(
+            SimulationError,
+            match=r"game \d \(seed \d+\) failed at move \d+, seat \d played by heuristic",
+        ):
+            run(job(n=4, bots="heuristic"), workers=workers)
+    finally:
+        register_heuristic(GAME, PebbleHeuristic)
+
+
+def test_bad_worker_counts_are_refused() -> None:
+    with pytest.raises(ValueError, match="workers must be a whole number >= 1, not 0"):
+        run(job(n=1), workers=0)
+
+
+def test_chunks_grow_to_a_quarter_second_and_shrink_at_the_end() -> None:
+    assert chunk_size(None, 1000, 2) == 1  # until a game has been timed
+    assert chunk_size(0.001, 10_000, 2) == 250
+    assert chunk_size(0.001, 400, 2) == 100  # the end is shared out
+    assert chunk_size(0.001, 3, 2) == 1
+    assert chunk_size(5.0, 100, 2) == 1  # slow games go one by one
