@@ -6,9 +6,9 @@ import random
 
 import pytest
 from stripes_helpers import act, new, set_pot, stack
-from stripes_winrate import win_share
 
 import dragonlair
+from dragonlair.bots import Bot, RandomBot
 from dragonlair.dragon_stripes import Heuristic
 
 
@@ -72,3 +72,22 @@ def test_the_heuristic_takes_a_bargain_and_declines_a_dear_knight() -> None:
 def test_one_heuristic_seat_wins_clearly_more_than_its_fair_share() -> None:
     share = win_share(players=4, games=160, seed=2)
     assert share > 0.35  # fair share 0.25; about 0.48 over 1000 games
+
+
+def win_share(players: int, games: int, seed: int = 0) -> float:
+    """The heuristic's share of the wins over ``games`` games, its seat rotating."""
+    game = dragonlair.make("dragon-stripes", players=players)
+    heuristic, rand = Heuristic(game), RandomBot(game)
+    rng = random.Random(seed)
+    won = 0.0
+    for i in range(games):
+        mine = i % players
+        s = game.new_game(seed=seed * 1_000_003 + i)
+        while not s.is_over:
+            seat = s.to_act[0]
+            bot: Bot = heuristic if seat == mine else rand
+            s.apply(seat, bot.choose(s.view(seat), s.legal_actions(seat), rng))
+        assert s.result is not None
+        if mine in s.result.winners:
+            won += 1 / len(s.result.winners)
+    return won / games
