@@ -12,8 +12,12 @@ For each game and player count it measures, through the public surface only:
 When OpenSpiel is installed it runs the same loop, in the same process, on OpenSpiel's
 C++ ``hearts`` and Python ``python_liars_poker`` (chance outcomes sampled by their
 probabilities, counted as steps but not as decisions), so the ratios printed compare like
-with like on whatever machine runs it. Every figure is the median of several repetitions
-of a fixed wall-time slice.
+with like on whatever machine runs it. Hearts is measured again next to each of our games,
+slice for slice (a slice of hearts, then a slice of ours, repeated), and each ratio is the
+median of the per-slice ratios, so a change in the machine's load during the run moves
+both sides of a ratio together. Rates are per second of this process's CPU time
+(``time.process_time``), which other work on a shared machine disturbs far less than the
+wall clock. Every figure is the median of several repetitions.
 
 Two more sections measure the services built on the engines:
 
@@ -155,9 +159,23 @@ class Report:
         }
 
 
-def _median_rate(
-    run: Callable[[float], tuple[int, int, int, float]], s: Settings
-) -> tuple[float, float, float, float]:
+CLOCK = time.process_time  # CPU seconds of this process: see the module docstring
+
+# A slice of a playout loop: (games, decisions, steps, seconds) for about ``seconds``.
+Slice = Callable[[float], tuple[int, int, int, float]]
+
+
+@dataclass
+class Reference:
+    """OpenSpiel's hearts, measured again next to each of our games (every slice kept)."""
+
+    playout: Slice
+    clone: Callable[[], object]
+    decisions_per_s: list[float] = field(default_factory=list)
+    clones_per_s: list[float] = field(default_factory=list)
+
+
+def _median_rate(run: Slice, s: Settings) -> tuple[float, float, float, float]:
     """Median games/s, decisions/s, steps/s over ``s.reps`` slices, and decisions/game."""
     g_rates, d_rates, st_rates, per_game = [], [], [], []
     for _ in range(s.reps):
@@ -181,7 +199,7 @@ def playout(game: Game, seed: int) -> Callable[[float], tuple[int, int, int, flo
         rng = random.Random(seed)
         choice = rng.choice
         n_games = decisions = 0
-        start = time.perf_counter()
+        start = CLOCK()
         deadline = start + seconds
         i = seed
         while True:
@@ -194,7 +212,7 @@ def playout(game: Game, seed: int) -> Callable[[float], tuple[int, int, int, flo
                 s.apply(seat, choice(legal))
                 decisions += 1
             n_games += 1
-            now = time.perf_counter()
+            now = CLOCK()
             if now >= deadline:
                 return n_games, decisions, decisions, now - start
 
@@ -218,21 +236,22 @@ def mid_game_state(game: Game, seed: int) -> State:
     return s
 
 
+def clone_slice(clone: Callable[[], object], seconds: float) -> float:
+    """Clones per second of ``clone`` over about ``seconds``."""
+    n = 0
+    start = CLOCK()
+    deadline = start + seconds
+    while True:
+        for _ in range(1000):
+            clone()
+        n += 1000
+        now = CLOCK()
+        if now >= deadline:
+            return n / (now - start)
+
+
 def clone_rate(clone: Callable[[], object], s: Settings) -> float:
-    rates = []
-    for _ in range(s.reps):
-        n = 0
-        start = time.perf_counter()
-        deadline = start + s.slice_s / 2
-        while True:
-            for _ in range(1000):
-                clone()
-            n += 1000
-            now = time.perf_counter()
-            if now >= deadline:
-                break
-        rates.append(n / (now - start))
-    return statistics.median(rates)
+    return statistics.median(clone_slice(clone, s.slice_s / 2) for _ in range(s.reps))
 
 
 def deep_size(root: object, exclude: set[int]) -> int:
@@ -267,14 +286,36 @@ def _reachable(root: object) -> set[int]:
     return seen
 
 
-def measure_game(game_id: str, players: int, s: Settings) -> Measure:
+def measure_game(
+    game_id: str, players: int, s: Settings, hearts: Reference | None = None
+) -> Measure:
+    """One game at one player count; with ``hearts``, each slice of ours follows a slice
+    of hearts and the ratios are medians of the per-slice ratios."""
     game = make(game_id, players=players)
     m = Measure(game_id, players)
-    m.games_per_s, m.decisions_per_s, m.steps_per_s, m.decisions_per_game = _median_rate(
-        playout(game, s.seed), s
-    )
+    run = playout(game, s.seed)
     mid = mid_game_state(game, s.seed + 1)
-    m.clones_per_s = clone_rate(mid.clone, s)
+    g_rates, d_rates, per_game, clones, ratios, clone_ratios = [], [], [], [], [], []
+    for _ in range(s.reps):
+        if hearts is not None:
+            h = hearts.playout(s.slice_s)
+            hearts.decisions_per_s.append(h[1] / h[3])
+            hearts.clones_per_s.append(clone_slice(hearts.clone, s.slice_s / 2))
+        n_games, decisions, _, elapsed = run(s.slice_s)
+        g_rates.append(n_games / elapsed)
+        d_rates.append(decisions / elapsed)
+        per_game.append(decisions / max(1, n_games))
+        clones.append(clone_slice(mid.clone, s.slice_s / 2))
+        if hearts is not None:
+            ratios.append(d_rates[-1] / hearts.decisions_per_s[-1])
+            clone_ratios.append(clones[-1] / hearts.clones_per_s[-1])
+    m.games_per_s = statistics.median(g_rates)
+    m.decisions_per_s = m.steps_per_s = statistics.median(d_rates)
+    m.decisions_per_game = statistics.median(per_game)
+    m.clones_per_s = statistics.median(clones)
+    if hearts is not None:
+        m.ratio_hearts = statistics.median(ratios)
+        m.clone_ratio_hearts = statistics.median(clone_ratios)
     shared = _reachable(game)
     m.state_bytes = deep_size(mid, set(shared))
     in_state = _reachable(mid) | shared
@@ -290,8 +331,9 @@ def openspiel_version() -> str | None:
     return str(getattr(pyspiel, "__version__", "installed"))
 
 
-def measure_openspiel(name: str, s: Settings) -> Measure:
-    """The same loop on an OpenSpiel game: chance outcomes sampled by probability."""
+def openspiel_playout(name: str, seed: int) -> tuple[Any, Slice]:
+    """An OpenSpiel game and the same loop on it: chance outcomes sampled by probability,
+    counted as steps but not as decisions."""
     import pyspiel
 
     if name.startswith("python_"):
@@ -300,10 +342,10 @@ def measure_openspiel(name: str, s: Settings) -> Measure:
     game = pyspiel.load_game(name)
 
     def run(seconds: float) -> tuple[int, int, int, float]:
-        rng = random.Random(s.seed)
+        rng = random.Random(seed)
         choice, choices = rng.choice, rng.choices
         n_games = decisions = steps = 0
-        start = time.perf_counter()
+        start = CLOCK()
         deadline = start + seconds
         while True:
             st = game.new_initial_state()
@@ -316,35 +358,59 @@ def measure_openspiel(name: str, s: Settings) -> Measure:
                     decisions += 1
                 steps += 1
             n_games += 1
-            now = time.perf_counter()
+            now = CLOCK()
             if now >= deadline:
                 return n_games, decisions, steps, now - start
 
-    m = Measure(name, game.num_players(), reference=True)
-    m.games_per_s, m.decisions_per_s, m.steps_per_s, m.decisions_per_game = _median_rate(run, s)
+    return game, run
+
+
+def openspiel_mid_state(game: Any, decisions: int, seed: int) -> Any:
+    """An OpenSpiel state about ``decisions`` player decisions into a seeded random game."""
     st = game.new_initial_state()
-    rng = random.Random(s.seed)
-    for _ in range(int(m.decisions_per_game) // 2 + 60):
-        if st.is_terminal():
-            break
+    rng = random.Random(seed)
+    done = 0
+    while not st.is_terminal() and done < decisions:
         if st.is_chance_node():
             acts, probs = zip(*st.chance_outcomes(), strict=True)
             st.apply_action(rng.choices(acts, probs)[0])
         else:
             st.apply_action(rng.choice(st.legal_actions(st.current_player())))
+            done += 1
+    return st
+
+
+def measure_openspiel(name: str, s: Settings) -> Measure:
+    """The same loop on an OpenSpiel game, and clones of a mid-game state."""
+    game, run = openspiel_playout(name, s.seed)
+    m = Measure(name, game.num_players(), reference=True)
+    m.games_per_s, m.decisions_per_s, m.steps_per_s, m.decisions_per_game = _median_rate(run, s)
+    st = openspiel_mid_state(game, int(m.decisions_per_game) // 2, s.seed)
     m.clones_per_s = clone_rate(st.clone, s)
     return m
+
+
+def hearts_reference(s: Settings) -> tuple[Measure, Reference]:
+    """Hearts measured once on its own (its table row), and ready to be measured again
+    next to each of our games."""
+    m = measure_openspiel("hearts", s)
+    game, run = openspiel_playout("hearts", s.seed)
+    st = openspiel_mid_state(game, int(m.decisions_per_game) // 2, s.seed)
+    return m, Reference(run, st.clone)
 
 
 def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
     """Measure every selected game and player count, and the references when available."""
     report = Report(openspiel=openspiel_version() if s.references else None)
     refs: dict[str, Measure] = {}
+    hearts: Reference | None = None
     if report.openspiel is not None:
-        for name in ("hearts", "python_liars_poker"):
-            if progress:
-                progress(name)
-            refs[name] = measure_openspiel(name, s)
+        if progress:
+            progress("hearts")
+        refs["hearts"], hearts = hearts_reference(s)
+        if progress:
+            progress("python_liars_poker")
+        refs["python_liars_poker"] = measure_openspiel("python_liars_poker", s)
     for game_id in s.games or games():
         spec = make(game_id).spec
         counts: Iterable[int] = s.players or range(spec.min_players, spec.max_players + 1)
@@ -353,14 +419,15 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
                 continue
             if progress:
                 progress(f"{game_id} {n}p")
-            m = measure_game(game_id, n, s)
-            if "hearts" in refs:
-                h = refs["hearts"]
-                m.ratio_hearts = m.decisions_per_s / h.decisions_per_s
-                m.clone_ratio_hearts = m.clones_per_s / h.clones_per_s
+            m = measure_game(game_id, n, s, hearts)
             if "python_liars_poker" in refs:
                 m.ratio_liars_poker = m.decisions_per_s / refs["python_liars_poker"].decisions_per_s
             report.measures.append(m)
+    if hearts is not None and hearts.decisions_per_s:
+        # the hearts row: every slice measured in the run, beside ours and on its own
+        h = refs["hearts"]
+        h.decisions_per_s = statistics.median([h.decisions_per_s, *hearts.decisions_per_s])
+        h.clones_per_s = statistics.median([h.clones_per_s, *hearts.clones_per_s])
     report.measures.extend(refs.values())
     selected = s.games or games()
     if s.ismcts:
