@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -116,3 +117,13 @@ def test_spectate_a_listed_table_without_its_token(sqlite_url: str) -> None:
         asyncio.run(main())
     finally:
         live.stop()
+
+
+def test_pages_are_the_front_end(web: TestClient) -> None:
+    for path in ("/", "/play/abc", "/watch/abc"):
+        r = web.get(path)
+        assert r.status_code == 200 and '<script type="module"' in r.text
+    static = Path(dragonlair.__file__).parent / "web" / "static"
+    for f in static.rglob("*.js"):
+        rel = f.relative_to(static).as_posix()
+        assert web.get(f"/static/{rel}").status_code == 200, rel
