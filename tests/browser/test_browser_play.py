@@ -245,3 +245,46 @@ def server_get(server: Server, path: str) -> dict[str, Any]:
     r.raise_for_status()
     out: dict[str, Any] = r.json()
     return out
+
+
+def test_invite_a_friend_join_an_open_seat_and_watch_from_the_lobby(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    # Ann creates a table with a friend's seat and an open seat: the lobby hands out links
+    ann = new_page()
+    ann.goto(server.url + "/")
+    ann.fill("#my-name", "Ann")
+    ann.check("#game-dragon-stripes")
+    ann.select_option("#players", "3")
+    ann.select_option("#seat-1-type", "human")
+    ann.select_option("#seat-2-type", "open")
+    ann.click("#create")
+    ann.wait_for_selector("#go-to-table")
+    links = ann.eval_on_selector_all("#created input.link", "es => es.map(e => e.value)")
+    assert len(links) == 2 and "/play/" in links[0] and "/watch/" in links[1]
+    ann.click("#go-to-table")
+    ann.wait_for_selector(".table-page[data-status='waiting']")
+    assert "Waiting for players" in ann.locator(".headline").inner_text()
+    # the friend opens their link; a stranger joins the open seat from the lobby
+    friend = new_page()
+    friend.goto(links[0])
+    friend.wait_for_selector(".table-page[data-seat='1']")
+    stranger = new_page()
+    stranger.goto(server.url + "/")
+    stranger.fill("#my-name", "Cy")
+    join = stranger.locator("#open-tables button", has_text="Join")
+    join.first.wait_for()
+    join.first.click()
+    stranger.wait_for_url("**/play/**")
+    stranger.wait_for_selector(".table-page[data-seat='2'][data-status='playing']")
+    wait_ready(ann)  # seat 0 starts
+    # anyone may watch a listed game from the lobby, and sees no hand and no choices
+    watcher = new_page()
+    watcher.goto(server.url + "/")
+    watch = watcher.locator("#playing-tables a", has_text="Watch")
+    watch.first.wait_for()
+    watch.first.click()
+    watcher.wait_for_selector(".table-page[data-seat='spectator']")
+    assert watcher.locator("button[data-action]").count() == 0
+    assert watcher.locator("#my-gems").count() == 0
+    assert "spectator" in watcher.locator("#topbar-info").inner_text()
