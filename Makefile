@@ -6,7 +6,12 @@ comma := ,
 EXTRAS ?= dev,web,rl,sim
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: play test lint typecheck bench bench-quick clean venv
+# The browser tests drive Debian's Chromium (Playwright's own browser download does not
+# work on these machines); `make test` installs it with apt-get when it is missing.
+CHROMIUM ?= /usr/bin/chromium
+PORT ?= 8000
+
+.PHONY: play test lint typecheck bench bench-quick clean venv chromium
 
 venv: $(STAMP)
 
@@ -18,10 +23,28 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# The server with its browser front end, on this machine only; PORT if free, else any free
+# port. The terminal game is `.venv/bin/dragonlair play`.
 play: $(STAMP)
-	$(BIN)/dragonlair play
+	@port=$$($(BIN)/python -c 'import socket, sys; want = int(sys.argv[1]); \
+	  busy = socket.socket().connect_ex(("127.0.0.1", want)) == 0; t = socket.socket(); \
+	  t.bind(("127.0.0.1", 0 if busy else want)); print(t.getsockname()[1])' $(PORT)); \
+	echo; echo "  dragonlair is at  http://127.0.0.1:$$port/   (open it in your browser; Ctrl+C stops it)"; echo; \
+	exec $(BIN)/dragonlair serve --host 127.0.0.1 --port $$port --log-level warning
 
-test: lint typecheck
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      chromium fonts-noto-color-emoji >/dev/null; \
+	  else \
+	    echo "warning: $(CHROMIUM) is missing and this user cannot apt-get it;" \
+	      "the browser tests will be skipped" >&2; \
+	  fi; \
+	fi
+
+test: lint typecheck chromium
 	$(BIN)/pytest
 
 lint: $(STAMP)

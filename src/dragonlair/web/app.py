@@ -7,11 +7,13 @@ protocol handling. The whole protocol is described in ``docs/server.md``.
 
 Routes:
 
-- ``GET /api/health``, ``GET /api/games``, ``GET /api/games/{id}``
+- ``GET /api/health``, ``GET /api/games``, ``GET /api/games/{id}``, ``GET /api/games/{id}/rules``
 - ``GET /api/tables`` (listed tables), ``POST /api/tables`` (create), ``GET /api/tables/{id}``,
+  ``GET /api/tables/{id}/catalog`` (components, action labels, event sentences),
   ``POST /api/tables/{id}/join``, ``GET /api/tables/{id}/record`` and
   ``GET /api/tables/{id}/replay?seat=N`` (finished games)
 - ``WS /ws/tables/{id}``: the first message is ``hello`` with a seat's or the watch token
+  (or ``spectate`` at a listed table)
 - ``GET /``, ``/play/{id}``, ``/watch/{id}`` and ``/static/...``: the browser front end's
   files from ``dragonlair/web/static/`` (its ``index.html`` reads the token after ``#``)
 """
@@ -19,6 +21,7 @@ Routes:
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -36,9 +39,11 @@ from .. import __version__
 from ..bots import LEVELS, UnknownBot, make_bot
 from ..core import DragonlairError, games, make, spec
 from .bots import BotRunner
+from .catalog import rules, table_catalog
 from .config import ServerConfig
 from .protocol import (
     Act,
+    Catalog,
     Created,
     ErrorBody,
     Frame,
@@ -49,6 +54,7 @@ from .protocol import (
     Ping,
     ProtocolError,
     Replay,
+    RulesInfo,
     TableInfo,
     TableRequest,
     encode,
@@ -231,6 +237,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """One game's description."""
         return game_info(game_id)
 
+    @app.get("/api/games/{game_id}/rules", tags=["lobby"])
+    async def get_rules(game_id: str) -> RulesInfo:
+        """A game's rules in brief, our rulings and deviations, and what each action does."""
+        game_info(game_id)  # unknown_game
+        return RulesInfo(**rules(make(game_id)))
+
     @app.get("/api/tables", tags=["lobby"])
     async def list_tables(
         request: Request,
@@ -250,6 +262,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def get_table(request: Request, table_id: str) -> TableInfo:
         """A table's public description."""
         return (await hub_of(request).get(table_id)).info()
+
+    catalogs: dict[tuple[str, int, str], dict[str, Any]] = {}
+
+    @app.get("/api/tables/{table_id}/catalog", tags=["lobby"])
+    async def get_catalog(request: Request, table_id: str) -> Catalog:
+        """What a page needs to draw this table, all of it public and the same for every
+        seat: the printed components, a label for every action, the events' sentences."""
+        t = await hub_of(request).get(table_id)
+        if t.game is None:
+            raise ProtocolError("broken", f"table {t.id} cannot be played: {t.problem}", 409)
+        key = (t.game_id, t.players, json.dumps(t.options, sort_keys=True))
+        if key not in catalogs:
+            if len(catalogs) >= 64:
+                catalogs.clear()
+            catalogs[key] = table_catalog(t.game)
+        return Catalog(**catalogs[key])
 
     @app.post("/api/tables/{table_id}/join", tags=["lobby"])
     async def join_table(request: Request, table_id: str, body: JoinRequest) -> Joined:
@@ -307,7 +335,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             hello = _hello(first, cfg.max_message_bytes)
             table = await h.get(table_id)
-            seat = table.identify(hello.token)
+            if hello.token is not None:
+                seat = table.identify(hello.token)
+            else:
+                table.admit_spectator()
+                seat = None
             table.state  # noqa: B018  (a broken table refuses)
         except ProtocolError as e:
             code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)

@@ -20,7 +20,7 @@ import json
 from collections.abc import Collection
 from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from ..core import Action
 
@@ -191,6 +191,29 @@ class GameInfo(BaseModel):
     bots: list[str] = Field(description="bot levels available for this game")
 
 
+class RulesInfo(BaseModel):
+    """A game's rules in brief (its package's docstring) and what each kind of action does."""
+
+    id: str
+    name: str
+    summary: str
+    text: str
+    actions: list[dict[str, str]]
+
+
+class Catalog(BaseModel):
+    """Everything public a page needs to draw a table: the printed components (by the
+    ids views use), a label for every action text, and each event kind's sentence
+    (``public_text`` for the redacted version others see)."""
+
+    game: str
+    players: int
+    options: dict[str, OptionValue]
+    components: dict[str, Any]
+    actions: dict[str, str]
+    events: dict[str, dict[str, Any]]
+
+
 class ErrorDetail(BaseModel):
     """A stable error code and a sentence saying what was wrong."""
 
@@ -224,11 +247,26 @@ class Replay(BaseModel):
 
 
 class Hello(_Strict):
-    """The first message on a connection: who you are, and the events you already have."""
+    """The first message on a connection: who you are (a seat's or the watch token, or
+    ``spectate`` for a listed table), and the events you already have."""
 
     type: Literal["hello"]
-    token: str = Field(min_length=1, max_length=200)
+    token: str | None = Field(None, min_length=1, max_length=200)
+    spectate: bool = Field(
+        False, description="watch a listed table without its watch token (no token then)"
+    )
     since: int = Field(0, ge=0, description="send events from this number on")
+
+    @model_validator(mode="after")
+    def _token_or_spectate(self) -> Hello:
+        if self.token is None and not self.spectate:
+            raise ValueError(
+                "a hello needs a token (a seat's or the watch token), "
+                "or spectate: true to watch a listed table"
+            )
+        if self.token is not None and self.spectate:
+            raise ValueError("a hello has a token or spectate: true, not both")
+        return self
 
 
 class Act(_Strict):

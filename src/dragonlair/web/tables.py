@@ -249,6 +249,15 @@ class Table:
             )
         return None if found == _WATCH else int(found)  # type: ignore[call-overload]
 
+    def admit_spectator(self) -> None:
+        """Admit a spectator without a token: only at a listed table (ProtocolError else)."""
+        if not self.settings.listed:
+            raise ProtocolError(
+                "unauthorized",
+                "this table is not listed: watching it needs its watch link",
+                401,
+            )
+
     def message_for(self, conn: Connection) -> dict[str, Any]:
         """The state message for ``conn`` from its event cursor on (and moves the cursor)."""
         st = self.state

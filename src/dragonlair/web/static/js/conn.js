@@ -1,0 +1,119 @@
+// One WebSocket per seat (docs/server.md, "Play"), kept open by itself: when the
+// connection drops it reconnects with exponential backoff (0.5 s doubling to 15 s, with
+// jitter so that a table's players do not all come back at once), says hello again with
+// the number of the next event it needs, and carries on. A ping every 20 s notices a
+// connection that died without closing (a laptop waking up, a proxy timing out).
+// Refusals that cannot get better by retrying (a bad token, no such table) stop it.
+
+const FATAL = new Map([
+  [4400, "the server refused the connection"],
+  [4401, "this link's token is not valid for this table"],
+  [4404, "there is no such table"],
+  [4409, "this table cannot be played any more"],
+]);
+
+export class Connection {
+  /**
+   * @param {string} url the table's WebSocket URL
+   * @param {() => object} hello the hello message to send (called at every connection)
+   * @param {{message: (m: object) => void, status: (s: string, detail?: string) => void}} on
+   */
+  constructor(url, hello, on) {
+    this.url = url;
+    this.hello = hello;
+    this.on = on;
+    this.ws = null;
+    this.retries = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.lastHeard = 0;
+    this.stopped = false;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.on.status(this.retries ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (e) {
+      this.later();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      ws.send(JSON.stringify(this.hello()));
+    };
+    ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === "welcome") {
+        this.retries = 0;
+        this.on.status("connected");
+        this.startPinging();
+      }
+      if (m.type !== "pong") this.on.message(m);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pinger);
+      if (this.stopped) return;
+      const fatal = FATAL.get(ev.code);
+      if (fatal) {
+        this.stopped = true;
+        this.on.status("refused", fatal);
+        return;
+      }
+      this.later();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  later() {
+    const delay = Math.min(15000, 500 * 2 ** this.retries) * (0.75 + Math.random() / 2);
+    this.retries += 1;
+    this.on.status("offline", `reconnecting in ${Math.ceil(delay / 1000)} s`);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  startPinging() {
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.lastHeard > 30000) {
+        ws.close(); // silent for too long: start over
+        return;
+      }
+      ws.send('{"type":"ping"}');
+    }, 20000);
+  }
+
+  /** Send a message now; false if the connection is not open (the caller retries). */
+  send(msg) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Drop the connection as a network failure would (it comes back by itself). */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+}

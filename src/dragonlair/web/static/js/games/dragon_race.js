@@ -1,0 +1,208 @@
+// The Great Dragon Race on the table: the track as an SVG built from the board data (the
+// Start Island, every spot, the watering holes, the shortcut's entry and exit arrows, the
+// crossing where the track passes over itself, Ballista Bolts, Flaming Balls, the Finish)
+// with every pawn, where a HALT! would put them back, each player's dragon and hand size,
+// and your hand of cards (the buttons).
+//
+// Layout: the spots run along a figure of eight (a lemniscate of Gerono, spaced by arc
+// length) placed so that the board's crossing falls where the curve crosses itself; a
+// board without a crossing (or one the curve cannot place) runs around an oval. On a
+// narrow screen the figure stands upright.
+import { h, s } from "../dom.js";
+
+export const keys = { p: "pass", s: "stop" };
+
+const SAMPLES = 2400;
+
+function curve(kind) {
+  // unit curve points and cumulative arc length over one period
+  const pts = [];
+  for (let i = 0; i <= SAMPLES; i++) {
+    const t = (2 * Math.PI * i) / SAMPLES;
+    pts.push(kind === "eight" ? [Math.cos(t), Math.sin(2 * t) / 2] : [Math.cos(t), Math.sin(t) / 2]);
+  }
+  const len = [0];
+  for (let i = 1; i <= SAMPLES; i++) {
+    len.push(len[i - 1] + Math.hypot(pts[i][0] - pts[i - 1][0], (pts[i][1] - pts[i - 1][1])));
+  }
+  return { pts, len, total: len[SAMPLES] };
+}
+
+function at(c, u) {
+  // the point at arc length u (mod total)
+  const total = c.total;
+  u = ((u % total) + total) % total;
+  let lo = 0;
+  let hi = SAMPLES;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (c.len[mid] <= u) lo = mid; else hi = mid;
+  }
+  const f = (u - c.len[lo]) / (c.len[hi] - c.len[lo] || 1);
+  return [c.pts[lo][0] + f * (c.pts[hi][0] - c.pts[lo][0]), c.pts[lo][1] + f * (c.pts[hi][1] - c.pts[lo][1])];
+}
+
+/** Where each spot 0..finish lies, in SVG units, for a board. */
+export function layout(board, upright) {
+  const F = board.finish;
+  const L = F + Math.max(8, Math.round(F / 8)); // spots in a whole loop: a gap from Finish to Start
+  let kind = "oval";
+  let offset = 0; // arc length of spot 0
+  const eight = curve("eight");
+  if (board.crossing) {
+    const mid = board.crossing[0] + 0.5;
+    if (mid - L / 2 >= 0.5) {
+      kind = "eight";
+      // the curve crosses itself at a quarter and three quarters of its length; the
+      // board's crossing is the second passage
+      offset = (eight.total * 3) / 4 - (mid * eight.total) / L;
+    }
+  }
+  const c = kind === "eight" ? eight : curve("oval");
+  if (kind === "oval") offset = c.total / 2 + (c.total * 0.5) / L; // start at the left end
+  const W = 1000;
+  const H = kind === "eight" ? 560 : 520;
+  const place = ([x, y]) => {
+    const px = W / 2 + x * (W / 2 - 50);
+    const py = H / 2 + y * 2 * (H / 2 - 50);
+    return upright ? [py, px] : [px, py];
+  };
+  const spot = (k) => place(at(c, offset + (k * c.total) / L));
+  const spots = [];
+  for (let k = 0; k <= F; k++) spots.push(spot(k));
+  const path = [];
+  for (let k = 0; k <= F * 4; k++) path.push(spot(k / 4));
+  const centre = (k) => {
+    const [x] = at(c, offset + (k * c.total) / L);
+    return place(kind === "eight" ? [x > 0 ? 0.55 : -0.55, 0] : [0, 0]);
+  };
+  return { spots, path, width: upright ? H : W, height: upright ? W : H, centre, spot };
+}
+
+const PAWN_COLOURS = ["#e0464e", "#3d7ee8", "#3bb56c", "#e8c43d", "#b05be0", "#e88a3d"];
+
+export function track(v, comp, names, upright) {
+  const b = comp.board;
+  const lay = layout(b, upright);
+  const holes = new Set(b.watering_holes);
+  const bolts = new Set(b.ballista_bolts);
+  const balls = new Set(b.flaming_balls);
+  const line = (pts) => pts.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+  const parts = [s("defs", {},
+    s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" },
+      s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" })))];
+  parts.push(s("path", { class: "track-road", d: line(lay.path) }));
+  if (b.crossing) {
+    // the later passage drawn again on top, as a bridge over the earlier one
+    const k = b.crossing[0];
+    const seg = [];
+    for (let q = -3; q <= 7; q++) seg.push(lay.spot(k + q / 4 + 0.0));
+    parts.push(s("path", { class: "track-bridge-edge", d: line(seg) }), s("path", { class: "track-road bridge", d: line(seg) }));
+  }
+  if (b.entry_arrow >= 0) {
+    const e = b.entry_arrow;
+    const x = b.exit_arrow;
+    const [ax, ay] = lay.spots[e];
+    const [bx, by] = lay.spots[x];
+    const [cx, cy] = lay.centre((e + x) / 2);
+    const mx = (ax + bx) / 2 + ((cx - (ax + bx) / 2) * 0.45);
+    const my = (ay + by) / 2 + ((cy - (ay + by) / 2) * 0.45);
+    parts.push(s("path", { class: "shortcut", d: `M${ax},${ay} Q${mx},${my} ${bx},${by}`, "marker-end": "url(#arrow)" },
+      s("title", {}, `shortcut: a pawn resting on spot ${e} counts its next move from spot ${x}`)));
+  }
+  lay.spots.forEach(([x, y], k) => {
+    let cls = "spot";
+    let mark = String(k);
+    let title = `spot ${k}`;
+    let r = 13;
+    if (k === b.start) { cls += " start"; mark = "Start"; title = "the Start Island"; r = 26; }
+    else if (k === b.finish) { cls += " finish"; mark = "Finish"; title = "the Finish"; r = 26; }
+    else if (holes.has(k)) { cls += " hole"; title = `spot ${k}: a watering hole (safe from specials)`; r = 17; }
+    else if (bolts.has(k)) { cls += " bolt"; title = `spot ${k}: a Ballista Bolt (discard a random card)`; }
+    else if (balls.has(k)) { cls += " ball"; title = `spot ${k}: a Flaming Ball (discard a random card)`; }
+    if (k === b.entry_arrow) { cls += " entry"; mark = "↱"; title += ", the shortcut's entry arrow"; }
+    if (k === b.exit_arrow) { cls += " exit"; mark = "↳"; title += ", the shortcut's exit arrow"; }
+    parts.push(s("g", { class: cls, "data-spot": k, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
+      s("title", {}, title),
+      s("circle", { r }),
+      s("text", { y: 4, "text-anchor": "middle" }, mark)));
+  });
+  // where a HALT! would put the pawns back
+  if (v.turn_start && v.turn_start.some((p, i) => p !== v.pawns[i])) {
+    v.turn_start.forEach((p, i) => {
+      if (p === v.pawns[i]) return;
+      const [x, y] = lay.spots[p];
+      parts.push(s("circle", { class: "ghost", cx: x, cy: y, r: 20, stroke: PAWN_COLOURS[i % 6] }, s("title", {}, `${names[i]} began the turn here`)));
+    });
+  }
+  const bySpot = new Map();
+  v.pawns.forEach((p, i) => bySpot.set(p, [...(bySpot.get(p) || []), i]));
+  for (const [p, seats] of bySpot) {
+    const [x, y] = lay.spots[p];
+    const lift = p === b.start || p === b.finish ? 34 : 22;
+    seats.forEach((i, j) => {
+      const px = x + (j - (seats.length - 1) / 2) * 22;
+      const py = y - lift;
+      parts.push(s("g", { class: ["pawn", i === v.active && "active"], "data-pawn": i, transform: `translate(${px.toFixed(1)},${py.toFixed(1)})` },
+        s("title", {}, `${names[i]}: spot ${p}`),
+        s("circle", { r: 12, fill: PAWN_COLOURS[i % 6] }),
+        s("text", { y: 5, "text-anchor": "middle" }, String(i + 1))));
+    });
+  }
+  return s("svg", {
+    class: "race-track", viewBox: `0 0 ${lay.width} ${lay.height}`, role: "img",
+    "aria-label": "the track: " + v.pawns.map((p, i) => `${names[i]} on spot ${p}`).join(", "),
+  }, parts);
+}
+
+function cardFace(comp, id) {
+  const c = comp.cards[id - 1];
+  if (!c) return String(id);
+  if (c.kind === "number") return [h("span", { class: "value" }, String(c.value)), c.insignia ? h("span", { class: "insignia" }, c.insignia) : null];
+  if (c.kind === "halt") return [h("span", { class: "halt" }, "HALT!"), h("span", { class: "value small-value" }, String(c.value))];
+  return h("span", { class: "special" }, c.name);
+}
+
+function raceCard(comp, id, cls) {
+  const c = comp.cards[id - 1];
+  return h("div", { class: ["card", "race", c && c.kind, cls], title: c ? c.text : String(id), dataset: { card: String(id) } }, cardFace(comp, id));
+}
+
+export function board(ctx) {
+  const { view: v, comp, names, seat } = ctx;
+  const upright = window.matchMedia("(max-width: 640px)").matches;
+  const chars = comp.characters || [];
+  const active = v.active >= 0 ? names[v.active] : "";
+  const line = h("p", { class: "phase-line" }, `Turn ${v.turn}`, active ? ` · ${active} is playing` : "",
+    v.last ? ` · last play: ${ctx.label(v.last)}` : "", v.bonus ? " · insignia bonus: another play" : "");
+  const players = h("ul", { class: "race-players" }, names.map((n, i) => h("li", { class: [`p${i}`, i === seat && "me", i === v.active && "active"] },
+    h("span", { class: "pawn-chip", style: { background: PAWN_COLOURS[i % 6] } }, String(i + 1)),
+    h("strong", {}, n), i === seat ? " (you)" : "",
+    chars[i] ? h("span", { class: "small muted" }, ` · ${chars[i].name} (${chars[i].insignia})`) : null,
+    h("span", { class: "small" }, ` · spot ${v.pawns[i]} · ${v.hand_sizes[i]} cards`),
+    v.extra_draw[i] ? h("span", { class: "small warn" }, " · draws 1 extra") : null)));
+  const mine = [];
+  if (v.stolen !== null && v.stolen !== undefined) {
+    const a = `play ${v.stolen}`;
+    mine.push(h("section", { class: "stolen" }, h("h3", { class: "small" }, "The stolen card"),
+      ctx.can(a) ? ctx.button(a, cardFace(comp, v.stolen), { class: `card race ${(comp.cards[v.stolen - 1] || {}).kind}` }) : raceCard(comp, v.stolen)));
+  }
+  if (seat !== null && seat !== undefined && v.hand) {
+    mine.push(h("section", { class: "hand", "aria-label": "your hand" }, h("h3", { class: "small" }, "Your hand"),
+      h("div", { class: "cards" }, v.hand.length ? v.hand.map((id) => {
+        const a = `play ${id}`;
+        const c = comp.cards[id - 1] || {};
+        return ctx.can(a) ? ctx.button(a, cardFace(comp, id), { class: `card race ${c.kind}`, "aria-label": ctx.label(a) }) : raceCard(comp, id);
+      }) : h("span", { class: "muted small" }, "no cards"))));
+  }
+  const discards = v.discards.slice(-8);
+  const piles = h("div", { class: "race-piles small" },
+    h("span", {}, `Draw pile: ${v.draw_size}`),
+    h("span", {}, ` · Discards (${v.discards.length}): `),
+    discards.map((id) => raceCard(comp, id, "mini")));
+  return h("div", { class: "dragon-race" }, line, h("div", { class: "track-box" }, track(v, comp, names, upright)),
+    h("p", { class: "legend small muted" },
+      [["hole", "watering hole (safe from specials)"], ["bolt", "Ballista Bolt"], ["ball", "Flaming Ball"], ["entry", "shortcut arrows"], ["ghost", "where a HALT! puts a pawn back"]]
+        .map(([cls, text]) => h("span", { class: "key" }, h("span", { class: `swatch ${cls}` }), text))),
+    players, mine, piles);
+}

@@ -1,0 +1,88 @@
+// Dragon Stripes on the table: the sleeping dragon drawn as an SVG from its tail to its
+// head with the gems of every stripe, the knight and the pot beside it, the dragon's eye
+// (closed, stirring, half awake, awake), every card drawn so far and what is left in the
+// deck, your gems behind your screen and what everyone paid and received in the open.
+import { h, s } from "../dom.js";
+
+export const keys = { d: "draw", h: "hold", t: "take", n: "decline" };
+
+const MOODS = {
+  asleep: "asleep",
+  stirring: "stirring",
+  "half awake": "half awake",
+  awake: "AWAKE",
+};
+
+function dragonSvg(v, names) {
+  const n = v.stripes.length;
+  const x0 = 120;
+  const w = 820 / n;
+  const mult = v.reward_multiplier || 1;
+  const parts = [];
+  // tail and body outline
+  parts.push(s("path", { class: "tail", d: `M10,150 C40,120 80,170 ${x0},135 L${x0},185 C80,200 40,170 10,150 Z` }));
+  v.stripes.forEach((gems, i) => {
+    const k = i + 1;
+    const x = x0 + i * w;
+    const rise = Math.sin((Math.PI * (i + 0.5)) / n) * 45;
+    const y = 110 - rise;
+    const hgt = 100 + rise * 1.2;
+    const band = k <= 6 ? "low" : k <= 12 ? "mid" : "high";
+    parts.push(s("g", { class: ["stripe", band, k === v.knight && "here"], "data-stripe": k },
+      s("rect", { x: x + 1, y, width: w - 2, height: hgt, rx: 10 }),
+      s("text", { x: x + w / 2, y: y + hgt / 2 + 6, "text-anchor": "middle", class: "gems" }, String(gems * mult)),
+      s("text", { x: x + w / 2, y: y + hgt - 8, "text-anchor": "middle", class: "stripe-no" }, String(k))));
+  });
+  // head with its eye
+  const hx = x0 + n * w;
+  const mood = v.dragon;
+  parts.push(s("g", { class: ["head", mood.replace(" ", "-")] },
+    s("path", { d: `M${hx},70 C${hx + 40},40 ${hx + 60},80 ${hx + 58},120 C${hx + 56},170 ${hx + 30},200 ${hx},205 Z` }),
+    mood === "asleep"
+      ? s("path", { class: "eye closed", d: `M${hx + 18},105 Q${hx + 30},115 ${hx + 42},105` })
+      : s("ellipse", { class: "eye", cx: hx + 30, cy: 105, rx: 12, ry: mood === "stirring" ? 3 : mood === "half awake" ? 6 : 10 })));
+  // the knight and the pot
+  const kx = v.knight === 0 ? 70 : x0 + (v.knight - 0.5) * w;
+  const holder = v.holder >= 0 ? names[v.holder] : "";
+  parts.push(s("g", { class: "knight", transform: `translate(${kx},0)` },
+    s("circle", { cx: 0, cy: 28, r: 20 }),
+    s("text", { x: 0, y: 36, "text-anchor": "middle", class: "knight-icon" }, "♞"),
+    s("text", { x: 0, y: 62, "text-anchor": "middle", class: "pot" }, `pot ${v.pot}`)));
+  return s("svg", {
+    class: "dragon-svg", viewBox: "0 0 1000 240", role: "img",
+    "aria-label": `The dragon, ${MOODS[mood] || mood}: the knight${holder ? ` of ${holder}` : ""} is on stripe ${v.knight} of ${n} with a pot of ${v.pot}`,
+  }, s("title", {}, "the dragon's back, tail to head"), parts);
+}
+
+export function board(ctx) {
+  const { view: v, names, seat } = ctx;
+  const holder = v.holder >= 0 ? names[v.holder] : null;
+  const offer = v.phase === "offer";
+  const facts = h("div", { class: "ds-facts" },
+    h("div", { class: "fact" }, h("span", { class: "label small" }, "Pot"), h("strong", { class: "big" }, String(v.pot))),
+    h("div", { class: "fact" }, h("span", { class: "label small" }, "Takeover price"), h("strong", { class: "big" }, String(v.price))),
+    h("div", { class: ["fact", v.dangers && "warn"] }, h("span", { class: "label small" }, "Dragon"),
+      h("strong", {}, `${MOODS[v.dragon] || v.dragon}`), h("span", { class: "small" }, ` · Danger ${v.dangers}/3`)),
+    h("div", { class: "fact" }, h("span", { class: "label small" }, "A Stop costs"), h("strong", {}, v.penalty)),
+    v.reward_multiplier > 1 ? h("div", { class: "fact warn" }, h("span", { class: "label small" }, "Rewards"), h("strong", {}, `×${v.reward_multiplier}`)) : null,
+    seat !== null && seat !== undefined && v.gems !== null ? h("div", { class: "fact mine" }, h("span", { class: "label small" }, "Your gems (secret)"), h("strong", { class: "big", id: "my-gems" }, String(v.gems))) : null,
+  );
+  const turn = h("p", { class: "phase-line" },
+    `Turn ${v.turn}, started by ${names[v.starter]}. `,
+    holder ? (offer ? `${holder} holds: the knight is offered for ${v.price}.` : `${holder} has the knight${v.must_draw ? " and must draw" : ""}.`) : "");
+  const deck = h("div", { class: "ds-deck" },
+    h("div", {}, h("span", { class: "label small" }, `Cards drawn so far (newest last)`),
+      h("div", { class: "cards small-cards" }, v.drawn.length ? v.drawn.map((c) => h("div", { class: ["card", "ds-card", c.split(" ")[0]] }, c.startsWith("footprint") ? `👣 ${c.split(" ")[1]}` : c === "stop" ? "STOP" : "DANGER")) : h("span", { class: "muted small" }, "nothing yet"))),
+    h("div", {}, h("span", { class: "label small" }, `Deck: ${v.deck_size} cards left`),
+      h("ul", { class: "deck-left small" }, Object.entries(v.deck_left).map(([k, c]) => h("li", {}, `${k} ×${c}`)))));
+  const ledger = h("div", { class: "scroll-x" }, h("table", { class: "ledger" },
+    h("caption", { class: "small" }, "Gems in the open"),
+    h("thead", {}, h("tr", {}, ["player", "banked", "received", "paid", "penalties"].map((c) => h("th", {}, c)), v.all_gems ? h("th", {}, "gems") : null)),
+    h("tbody", {}, v.ledger.map((row, i) => h("tr", { class: [i === seat && "me", i === v.holder && "holder"] },
+      h("th", { class: `p${i}` }, names[i], i === seat ? " (you)" : ""),
+      h("td", {}, String(row.banked)), h("td", {}, String(row.received)), h("td", {}, String(row.paid)),
+      h("td", {}, `${row.penalties - row.half_penalties}×¼ ${row.half_penalties}×½`),
+      v.all_gems ? h("td", {}, String(v.all_gems[i])) : null)))));
+  return h("div", { class: "dragon-stripes" }, turn, dragonSvg(v, names), facts,
+    v.lair_empty ? h("p", { class: "warn" }, "The lair has run dry.") : null, deck, ledger);
+}

@@ -1,0 +1,293 @@
+// The lobby: choose a game, its players, options and seats (you, bots, friends with an
+// invite link, open seats anyone may join), create the table and hand out the links;
+// join an open table; watch a table in play.
+import { ApiError, getJSON, postJSON } from "./api.js";
+import { copyText, fill, h, toast } from "./dom.js";
+
+const NAME_KEY = "dragonlair:name";
+const LEVEL_HELP = {
+  random: "random: any legal move, for a quick game",
+  heuristic: "heuristic: plays sensibly",
+  ismcts: "ismcts: searches ahead (slower, stronger)",
+};
+
+/** Remember a table's passes in this browser, so its page can show the invite links. */
+export function rememberPasses(tableId, passes) {
+  try {
+    const key = `dragonlair:table:${tableId}`;
+    const old = JSON.parse(localStorage.getItem(key) || "{}");
+    localStorage.setItem(key, JSON.stringify({ ...old, ...passes, saved: Date.now() }));
+  } catch { /* private mode: the links still work, they are just not remembered */ }
+}
+
+export function absolute(link) {
+  return new URL(link, location.origin).href;
+}
+
+export async function lobby(root) {
+  document.title = "dragonlair: lobby";
+  fill(document.getElementById("topbar-info"), "Lobby");
+  fill(root, h("p", { class: "muted" }, "Loading the games…"));
+  let games;
+  try {
+    games = await getJSON("/api/games");
+  } catch (e) {
+    fill(root, h("p", { class: "error" }, `The lobby cannot be loaded: ${e.message}`));
+    return;
+  }
+  const form = newTableForm(games);
+  const created = h("section", { class: "panel", id: "created", hidden: true, "aria-live": "polite" });
+  const waiting = h("div", { id: "open-tables" });
+  const playing = h("div", { id: "playing-tables" });
+  fill(
+    root,
+    h("div", { class: "lobby" },
+      h("section", { class: "panel new-table" }, h("h1", {}, "New table"), form),
+      created,
+      h("section", { class: "panel" }, h("h2", {}, "Open tables"),
+        h("p", { class: "muted" }, "Tables waiting for players: take a seat."), waiting),
+      h("section", { class: "panel" }, h("h2", {}, "Being played"),
+        h("p", { class: "muted" }, "Watch any listed game (you see only what is public)."), playing),
+    ),
+  );
+  form.addEventListener("created", (ev) => showCreated(created, ev.detail));
+  const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
+  const refresh = () => refreshTables(waiting, playing, names);
+  refresh();
+  const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
+  window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
+}
+
+function newTableForm(games) {
+  const form = h("form", { class: "stack", novalidate: true });
+  const nameInput = h("input", {
+    id: "my-name", name: "name", maxlength: 40, autocomplete: "nickname",
+    value: localStorage.getItem(NAME_KEY) || "", placeholder: "Your name",
+  });
+  const gameList = h("div", { class: "game-choice", role: "radiogroup", "aria-label": "Game" });
+  games.forEach((g, i) => {
+    const id = `game-${g.id}`;
+    gameList.append(
+      h("label", { class: "game-option", for: id },
+        h("input", { type: "radio", name: "game", id, value: g.id, checked: i === 0 }),
+        h("span", { class: "game-name" }, g.name),
+        h("span", { class: "muted small" }, `${g.min_players}–${g.max_players} players`),
+        h("span", { class: "small" }, g.summary),
+      ),
+    );
+  });
+  const players = h("select", { id: "players", name: "players" });
+  const options = h("div", { class: "options" });
+  const seats = h("div", { class: "seats-setup" });
+  const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
+  const listed = h("input", { id: "listed", type: "checkbox", checked: true });
+  const submit = h("button", { type: "submit", class: "primary", id: "create" }, "Create table");
+  const problem = h("p", { class: "error", role: "alert" });
+
+  const current = () => games.find((g) => g.id === gameList.querySelector("input[name=game]:checked").value);
+
+  function drawPlayers() {
+    const g = current();
+    const want = Number(players.value) || Math.max(g.min_players, Math.min(4, g.max_players));
+    fill(players);
+    for (let n = g.min_players; n <= g.max_players; n++) {
+      players.append(h("option", { value: n, selected: n === Math.min(Math.max(want, g.min_players), g.max_players) }, String(n)));
+    }
+  }
+
+  function drawOptions() {
+    const g = current();
+    fill(options);
+    for (const o of g.options) {
+      if (o.kind === "path") continue; // a file on the server: not something a page can give
+      const id = `opt-${o.name}`;
+      let input;
+      if (o.kind === "bool") {
+        input = h("input", { type: "checkbox", id, name: o.name, checked: !!o.default });
+      } else if (o.kind === "choice") {
+        input = h("select", { id, name: o.name },
+          o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c))));
+      } else {
+        input = h("input", {
+          type: "number", id, name: o.name, value: o.default ?? "",
+          min: o.min ?? null, max: o.max ?? null, step: o.kind === "int" ? 1 : "any",
+        });
+      }
+      input.dataset.kind = o.kind;
+      options.append(
+        h("div", { class: "option" },
+          h("label", { for: id }, o.name.replace(/_/g, " ")), input,
+          h("span", { class: "help small muted" }, o.help)),
+      );
+    }
+    if (!options.childElementCount) options.append(h("p", { class: "muted small" }, "This game has no options."));
+  }
+
+  function drawSeats() {
+    const g = current();
+    const n = Number(players.value);
+    const old = [...seats.querySelectorAll(".seat-row")].map((row) => ({
+      type: row.querySelector("select.seat-type")?.value,
+      level: row.querySelector("select.seat-level")?.value,
+    }));
+    fill(seats);
+    seats.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, "Seat 1"), h("strong", {}, "You")));
+    for (let i = 1; i < n; i++) {
+      const prev = old[i] || {};
+      const type = h("select", { class: "seat-type", id: `seat-${i}-type`, "aria-label": `Seat ${i + 1}` },
+        h("option", { value: "bot", selected: (prev.type || "bot") === "bot" }, "Bot"),
+        h("option", { value: "human", selected: prev.type === "human" }, "A friend (invite link)"),
+        h("option", { value: "open", selected: prev.type === "open" }, "Open seat (anyone may join)"),
+      );
+      const level = h("select", { class: "seat-level", id: `seat-${i}-level`, "aria-label": `Seat ${i + 1} bot level` },
+        g.bots.map((b) => h("option", { value: b, selected: b === (prev.level || (g.bots.includes("heuristic") ? "heuristic" : g.bots[0])), title: LEVEL_HELP[b] || b }, b)));
+      const sync = () => { level.hidden = type.value !== "bot"; };
+      type.addEventListener("change", sync);
+      sync();
+      seats.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), type, level));
+    }
+  }
+
+  form.addEventListener("change", (ev) => {
+    if (ev.target.name === "game") { drawPlayers(); drawOptions(); drawSeats(); }
+    if (ev.target === players) drawSeats();
+  });
+  drawPlayers();
+  drawOptions();
+  drawSeats();
+
+  form.append(
+    h("div", { class: "field" }, h("label", { for: "my-name" }, "Your name"), nameInput),
+    h("fieldset", {}, h("legend", {}, "Game"), gameList),
+    h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
+    h("details", { class: "options-box" }, h("summary", {}, "Options"), options),
+    h("fieldset", {}, h("legend", {}, "Seats"), seats),
+    h("details", { class: "options-box" }, h("summary", {}, "Table settings"),
+      h("div", { class: "option" }, h("label", { for: "deadline" }, "seconds to answer"), deadline,
+        h("span", { class: "help small muted" }, "time to answer an offer or a HALT! window before the default (decline, pass) is played for you")),
+      h("div", { class: "option" }, h("label", { for: "listed" }, "listed"), listed,
+        h("span", { class: "help small muted" }, "shown in the lobby, where anyone may join its open seats or watch it"))),
+    problem,
+    submit,
+  );
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    problem.textContent = "";
+    const g = current();
+    const me = nameInput.value.trim();
+    if (me) localStorage.setItem(NAME_KEY, me);
+    const opts = {};
+    for (const input of options.querySelectorAll("[name]")) {
+      const kind = input.dataset.kind;
+      if (kind === "bool") opts[input.name] = input.checked;
+      else if (kind === "int" || kind === "float") {
+        if (input.value === "" || Number.isNaN(Number(input.value))) {
+          problem.textContent = `Option ${input.name}: expected a number.`;
+          input.focus();
+          return;
+        }
+        opts[input.name] = Number(input.value);
+      } else {
+        const o = g.options.find((x) => x.name === input.name);
+        const c = o.choices.find((x) => String(x) === input.value);
+        opts[input.name] = c === undefined ? input.value : c;
+      }
+    }
+    const seatList = [{ type: "human", name: me || null }];
+    for (const row of [...seats.querySelectorAll(".seat-row")].slice(1)) {
+      const type = row.querySelector("select.seat-type").value;
+      seatList.push(type === "bot" ? { type, level: row.querySelector("select.seat-level").value } : { type });
+    }
+    const body = {
+      game: g.id, players: Number(players.value), options: opts, seats: seatList,
+      listed: listed.checked,
+    };
+    const secs = Number(deadline.value);
+    if (deadline.value !== "") {
+      if (!(secs > 0 && secs <= 3600)) {
+        problem.textContent = "Seconds to answer: expected a number from 1 to 3600.";
+        deadline.focus();
+        return;
+      }
+      body.deadline = secs;
+    }
+    submit.disabled = true;
+    try {
+      const created = await postJSON("/api/tables", body);
+      rememberPasses(created.table.id, { seats: created.seats, watch: created.watch });
+      const invites = created.seats.length > 1 || created.table.status === "waiting";
+      if (!invites) {
+        location.assign(absolute(created.seats[0].link));
+        return;
+      }
+      form.dispatchEvent(new CustomEvent("created", { detail: created }));
+    } catch (e) {
+      problem.textContent = e instanceof ApiError ? e.message : String(e);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+function linkRow(label, link) {
+  const url = absolute(link);
+  const input = h("input", { class: "link", readonly: true, value: url, "aria-label": label });
+  return h("div", { class: "link-row" },
+    h("span", {}, label), input,
+    h("button", { type: "button", onclick: () => copyText(url, input) }, "Copy"));
+}
+
+function showCreated(panel, created) {
+  const mine = created.seats[0];
+  const others = created.seats.slice(1);
+  const open = created.table.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
+  fill(panel,
+    h("h2", {}, `Your table of ${created.table.name} is ready`),
+    others.length ? h("p", {}, "Send each friend their own link (it is their seat's key; keep the others to yourself):") : null,
+    others.map((p) => linkRow(`Seat ${p.seat + 1}`, p.link)),
+    open.length ? h("p", {}, `Open seat${open.length > 1 ? "s" : ""} ${open.join(", ")}: anyone may join from this lobby. The game starts when every seat is taken.`) : null,
+    linkRow("Spectators", created.watch.link),
+    h("p", {}, h("a", { class: "button primary", id: "go-to-table", href: absolute(mine.link) }, "Go to your seat")),
+  );
+  panel.hidden = false;
+  panel.querySelector("#go-to-table").focus();
+}
+
+async function refreshTables(waiting, playing, names) {
+  let tables;
+  try {
+    tables = await getJSON("/api/tables");
+  } catch {
+    return; // keep what is shown; the next refresh tries again
+  }
+  const row = (t, action) => h("li", { class: "table-row" },
+    h("span", { class: "game-name" }, names[t.game] || t.game),
+    h("span", { class: "small" }, t.seats.map((s) => (s.kind === "open" ? "(open)" : s.name)).join(", ")),
+    action);
+  const open = tables.filter((t) => t.status === "waiting");
+  const live = tables.filter((t) => t.status === "playing");
+  fill(waiting, open.length
+    ? h("ul", { class: "tables" }, open.map((t) => row(t, h("button", {
+      type: "button", onclick: () => join(t),
+    }, "Join"))))
+    : h("p", { class: "muted small" }, "None right now."));
+  fill(playing, live.length
+    ? h("ul", { class: "tables" }, live.map((t) => row(t, h("a", {
+      class: "button", href: `/watch/${t.id}`,
+    }, "Watch"))))
+    : h("p", { class: "muted small" }, "None right now."));
+}
+
+async function join(t) {
+  const name = (document.getElementById("my-name")?.value || "").trim();
+  if (name) localStorage.setItem(NAME_KEY, name);
+  try {
+    const joined = await postJSON(`/api/tables/${t.id}/join`, name ? { name } : {});
+    rememberPasses(t.id, { joined: joined.seat });
+    location.assign(absolute(joined.seat.link));
+  } catch (e) {
+    toast(`Cannot join: ${e.message}`);
+  }
+}

@@ -1,0 +1,13 @@
+// The page's entry point: "/" is the lobby, "/play/{table}" a seat (its token after "#"),
+// "/watch/{table}" a spectator (the watch token after "#", or none at a listed table).
+import { lobby } from "./lobby.js";
+import { tablePage } from "./table.js";
+
+const root = document.getElementById("app");
+const m = location.pathname.match(/^\/(play|watch)\/([A-Za-z0-9_-]{1,32})\/?$/);
+if (m) {
+  const token = decodeURIComponent(location.hash.slice(1));
+  tablePage(root, { mode: m[1], table: m[2], token });
+} else {
+  lobby(root);
+}

@@ -1,0 +1,244 @@
+"""The browser tests' kit: the real server in a subprocess, headless Chromium driven by
+Playwright, and the flows a person goes through (create a table in the lobby, play by
+clicking). ``scripts/screenshots.py`` uses the same flows for the README's pictures.
+
+Chromium is Debian's (``/usr/bin/chromium``; ``make test`` installs it when missing):
+Playwright's own browser download does not work on these machines. It runs with the
+flags this machine needs (no sandbox as root, no GPU, no background networking towards a
+closed network) and a fresh profile per launch.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+CHROMIUM = os.environ.get("DRAGONLAIR_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "out" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``dragonlair serve`` in a subprocess on a loopback port, with its own database."""
+
+    def __init__(self, db_dir: Path | None = None, port: int | None = None, **flags: Any) -> None:
+        self.dir = db_dir or Path(tempfile.mkdtemp(prefix="dragonlair-browser-"))
+        self.own_dir = db_dir is None
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.flags = {
+            "sqlite-sync": "NORMAL",
+            "http-rate": "100000/minute",
+            "ws-rate": "500/second",
+            "away": "600",
+            "deadline": "30",
+            "log-level": "warning",
+            **{k.replace("_", "-"): str(v) for k, v in flags.items()},
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = self.dir / "server.log"
+        self.start()
+
+    def start(self) -> None:
+        """Start (or start again, on the same port and storage) and wait until it answers."""
+        args = [sys.executable, "-m", "dragonlair", "serve", "--port", str(self.port)]
+        args += ["--db", f"sqlite:///{self.dir / 'tables.sqlite3'}"]
+        for k, v in self.flags.items():
+            args += [f"--{k}", v]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        end = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > end:
+                raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL if it does not go)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(15)
+        self.proc = None
+
+    def close(self) -> None:
+        self.stop()
+        if self.own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        """A table made through the lobby API (for tests that are not about the lobby)."""
+        r = httpx.post(f"{self.url}/api/tables", json=body, timeout=30)
+        assert r.status_code == 201, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+
+def launch(playwright: Any) -> Any:
+    """Headless Debian Chromium with this machine's flags."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+# ---------------------------------------------------------------------------- flows
+
+
+def create_in_lobby(
+    page: Any,
+    server: Server,
+    game: str,
+    players: int,
+    seats: list[tuple[str, str | None]] | None = None,
+    options: dict[str, Any] | None = None,
+    name: str = "Ann",
+    seed_hint: str | None = None,
+) -> str:
+    """Create a table from the lobby page by filling in its form: ``seats`` are (type,
+    level) for seats 2.. (default: random bots). Returns the table page's URL."""
+    page.goto(server.url + "/")
+    page.fill("#my-name", name)
+    page.check(f"#game-{game}")
+    page.select_option("#players", str(players))
+    if options:
+        page.click("details.options-box:first-of-type summary")
+        for k, v in options.items():
+            field = page.locator(f"#opt-{k}")
+            if isinstance(v, bool):
+                field.set_checked(v)
+            elif field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(str(v))
+            else:
+                field.fill(str(v))
+    for i, (kind, level) in enumerate(seats or [("bot", "random")] * (players - 1), start=1):
+        page.select_option(f"#seat-{i}-type", kind)
+        if kind == "bot" and level:
+            page.select_option(f"#seat-{i}-level", level)
+    page.click("#create")
+    if all(kind == "bot" for kind, _ in seats or [("bot", None)]):
+        page.wait_for_url("**/play/**")
+    else:
+        page.wait_for_selector("#go-to-table")
+        page.click("#go-to-table")
+        page.wait_for_url("**/play/**")
+    wait_ready(page)
+    return str(page.url)
+
+
+def table_state(page: Any) -> dict[str, Any]:
+    """What the table page shows now: move, status, its seat, how many legal actions."""
+    out: dict[str, Any] = page.evaluate(
+        """() => {
+          const t = document.querySelector('.table-page');
+          if (!t) return {};
+          return {move: Number(t.dataset.move), status: t.dataset.status, seat: t.dataset.seat,
+                  legal: Number(t.dataset.legal), pending: t.dataset.pending === '1'};
+        }"""
+    )
+    return out
+
+
+def wait_ready(page: Any, timeout: float = 60_000) -> dict[str, Any]:
+    """Wait until it is this page's turn (a legal action, nothing pending) or the game is
+    over; what the page shows then."""
+    page.wait_for_function(
+        """() => {
+          const t = document.querySelector('.table-page');
+          return t && (t.dataset.status === 'over'
+                       || (t.dataset.legal !== '0' && t.dataset.pending === '0'));
+        }""",
+        timeout=timeout,
+    )
+    return table_state(page)
+
+
+Chooser = Callable[[Any, list[str], random.Random], str]
+
+
+def random_choice(page: Any, actions: list[str], rng: random.Random) -> str:
+    """Any of the clickable actions."""
+    return rng.choice(actions)
+
+
+def click_one(page: Any, rng: random.Random, choose: Chooser = random_choice) -> str:
+    """Click one of the page's action buttons (as a person would) and wait for the game to
+    move on; the action clicked."""
+    before = table_state(page)
+    actions: list[str] = page.eval_on_selector_all(
+        "button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
+    )
+    assert actions, "no action to click"
+    action = choose(page, actions, rng)
+    page.locator(f'button[data-action="{action}"]').first.click()
+    page.wait_for_function(
+        "m => { const t = document.querySelector('.table-page');"
+        " return t && (Number(t.dataset.move) > m || t.dataset.status === 'over'); }",
+        arg=before["move"],
+        timeout=60_000,
+    )
+    return action
+
+
+def play_to_end(
+    page: Any,
+    rng: random.Random,
+    choose: Chooser = random_choice,
+    max_clicks: int = 400,
+    every: Callable[[int], None] | None = None,
+) -> int:
+    """Click until the game is over; how many clicks it took. ``every(n)`` runs before
+    click n (a reload, a screenshot)."""
+    for n in range(max_clicks):
+        st = wait_ready(page)
+        if st["status"] == "over":
+            return n
+        if every is not None:
+            every(n)
+            st = wait_ready(page)
+            if st["status"] == "over":
+                return n
+        click_one(page, rng, choose)
+    raise AssertionError(f"the game did not end within {max_clicks} clicks")
+
+
+def shot(page: Any, name: str, full_page: bool = True) -> Path:
+    """A screenshot under out/screenshots/."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

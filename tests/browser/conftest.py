@@ -1,0 +1,93 @@
+"""Fixtures for the end-to-end tests in a real browser: one ``dragonlair serve`` per test
+module (a subprocess on a free loopback port with a temporary database) and one headless
+Chromium, with a fresh browser context (cookies, storage) per page.
+
+Both are module-scoped on purpose: Playwright's sync API keeps an event loop running in
+the main thread while it is open, and other test directories call ``asyncio.run``, which
+refuses to run inside a running loop; closing Playwright after the module frees it.
+
+Without Playwright or Chromium these tests are skipped, except under CI, where that is a
+failure: ``make test`` installs both, so a skip there would hide a broken set-up.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import CHROMIUM, DESKTOP, Server, launch
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the dev extra brings it
+    sync_playwright = None
+
+
+def _missing() -> str | None:
+    if sync_playwright is None:
+        return "Playwright for Python is not installed (pip install -e '.[dev]')"
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (make test installs Debian's chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    why = _missing()
+    if why is not None:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    assert sync_playwright is not None
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(browser: Any) -> Iterator[Server]:
+    s = Server()
+    yield s
+    s.close()
+
+
+class Pages:
+    """New pages in fresh contexts, each recording the page's script errors."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self, viewport: dict[str, int] | None = None) -> Any:
+        ctx = self.browser.new_context(viewport=viewport or DESKTOP)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(60_000)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on(
+            "console",
+            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    p = Pages(browser)
+    yield p
+    p.close()
+    assert not p.errors, "the page reported errors:\n" + "\n".join(p.errors)
+
+
+@pytest.fixture
+def new_page(pages: Pages) -> Callable[..., Any]:
+    return pages.new

@@ -1,0 +1,290 @@
+"""A person's whole visit, in a real headless Chromium against the real server: create a
+table with bots in the lobby, play a whole game of each of the four games by clicking,
+reload in the middle and carry on, keep playing through a dropped connection, use the
+keyboard, read it on a phone, and two people at one table who never see each other's
+hand. Screenshots land in out/screenshots/."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from browserkit import (
+    PHONE,
+    Server,
+    click_one,
+    create_in_lobby,
+    play_to_end,
+    shot,
+    table_state,
+    wait_ready,
+)
+
+# Short settings: random bots where strength does not matter, few players, a short race.
+GAMES: dict[str, dict[str, Any]] = {
+    "space-dragons": {"players": 3, "options": {}},
+    "space-race": {"players": 2, "options": {}},
+    "dragon-stripes": {"players": 2, "options": {}},
+    "dragon-race": {"players": 2, "options": {"turn_cap": 8}},
+}
+
+
+def log_lines(page: Any) -> int:
+    return int(page.locator("#log li").count())
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_create_in_the_lobby_and_play_a_whole_game_by_clicking(
+    server: Server, new_page: Callable[..., Any], game: str
+) -> None:
+    page = new_page()
+    setup = GAMES[game]
+    create_in_lobby(page, server, game, setup["players"], options=setup["options"])
+    assert page.locator(".board").count() == 1
+    seen: dict[str, Any] = {"reloaded": False, "deadlines": []}
+
+    def every(n: int) -> None:
+        if n == 1:
+            # reload in the middle of the game: the same table, the same seat, the log again
+            before = table_state(page)
+            lines = log_lines(page)
+            shot(page, f"{game}-desktop")
+            page.reload()
+            after = wait_ready(page)
+            assert after["seat"] == before["seat"] and after["move"] >= before["move"]
+            assert log_lines(page) >= min(lines, 1)
+            seen["reloaded"] = True
+        deadline = page.locator(".deadline")
+        if deadline.count():
+            seen["deadlines"].append(deadline.inner_text())
+
+    clicks = play_to_end(page, random.Random(game), every=every)
+    assert clicks >= 2 and seen["reloaded"]
+    result = page.locator(".result")
+    result.wait_for()
+    assert result.locator("tbody tr").count() == setup["players"]
+    assert "win" in result.locator("h2").inner_text().lower()
+    assert log_lines(page) > 5
+    if game == "dragon-race":
+        # the person is asked HALT! or pass after each of the bot's plays, with a countdown
+        assert seen["deadlines"] and all(" s " in d for d in seen["deadlines"][:3])
+        assert "HALT" in seen["deadlines"][0]
+    shot(page, f"{game}-over")
+
+
+@pytest.mark.parametrize("game", ["space-dragons", "dragon-race"])
+def test_a_table_reads_on_a_phone(server: Server, new_page: Callable[..., Any], game: str) -> None:
+    setup = GAMES[game]
+    seats = [{"type": "human", "name": "Ann"}] + [{"type": "bot", "level": "random"}] * (
+        setup["players"] - 1
+    )
+    created = server.create(
+        game=game, players=setup["players"], options=setup["options"], seats=seats, seed=11
+    )
+    page = new_page(PHONE)
+    page.goto(server.url + created["seats"][0]["link"])
+    wait_ready(page)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px screen"
+    # the choices stay within reach and large enough to tap
+    box = page.locator("button[data-action]").first.bounding_box()
+    assert box is not None and box["height"] >= 34 and box["x"] >= 0
+    shot(page, f"{game}-phone", full_page=False)
+    lobby = new_page(PHONE)
+    lobby.goto(server.url + "/")
+    lobby.wait_for_selector("#create")
+    assert lobby.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(lobby, "lobby-phone", full_page=False)
+
+
+def test_the_keyboard_plays_and_focus_is_visible(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    created = server.create(
+        game="dragon-stripes",
+        players=2,
+        seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
+        seed=4,
+    )
+    page = new_page()
+    page.goto(server.url + created["seats"][0]["link"])
+    st = wait_ready(page)
+    # seat 0 starts: "d" draws
+    page.keyboard.press("d")
+    page.wait_for_function(
+        "m => Number(document.querySelector('.table-page').dataset.move) > m", arg=st["move"]
+    )
+    st = wait_ready(page)
+    if st["status"] != "over":
+        # Tab reaches the actions, and the focused one shows a ring
+        page.locator("button[data-action]").first.focus()
+        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("", "none")
+        page.keyboard.press("1")
+        page.wait_for_function(
+            "m => Number(document.querySelector('.table-page').dataset.move) > m",
+            arg=st["move"],
+        )
+    # ? opens the rules in brief, Escape closes them
+    page.keyboard.press("?")
+    dialog = page.locator("dialog#rules")
+    dialog.locator("h2").wait_for()
+    assert "rules in brief" in dialog.inner_text().lower()
+    assert "draw" in dialog.inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('dialog#rules').open")
+
+
+def test_the_page_reconnects_when_the_server_comes_back(
+    browser: Any, new_page: Callable[..., Any], pages: Any
+) -> None:
+    own = Server()
+    try:
+        created = own.create(
+            game="dragon-stripes",
+            players=2,
+            seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
+            seed=21,
+        )
+        page = new_page()
+        page.goto(own.url + created["seats"][0]["link"])
+        rng = random.Random(2)
+        wait_ready(page)
+        click_one(page, rng)
+        st = wait_ready(page)
+        own.stop()  # the connection drops
+        conn_state = "document.getElementById('conn').dataset.state"
+        page.wait_for_function(f"() => ['offline', 'reconnecting'].includes({conn_state})")
+        shot(page, "reconnecting", full_page=False)
+        own.start()  # same port, same storage: the table is resumed
+        page.wait_for_function(
+            "() => document.getElementById('conn').dataset.state === 'connected'"
+        )
+        again = wait_ready(page)
+        assert again["move"] == st["move"] and again["seat"] == "0"
+        play_to_end(page, rng)
+        assert page.locator(".result").count() == 1
+        # the browser reports each refused connection attempt; those are expected here
+        pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
+    finally:
+        own.close()
+
+
+def hidden_cards(page: Any) -> list[int]:
+    """The cards in this page's hand (its own seat's secret)."""
+    hand: list[int] = page.evaluate("() => window.dragonlair.msg.view.hand || []")
+    return hand
+
+
+def leaks(page: Any, cards: list[int], labels: dict[int, str]) -> list[str]:
+    """Any trace of ``cards`` in the page's DOM: a drawn card, its label, an action on it."""
+    html: str = page.content()
+    found = []
+    for c in cards:
+        for trace in (f'data-card="{c}"', labels[c], f'"hire {c}"', f'"play {c}"'):
+            if trace in html:
+                found.append(f"card {c}: {trace}")
+    return found
+
+
+def test_two_people_at_one_table_never_see_each_others_hand(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    created = server.create(
+        game="space-dragons",
+        players=3,
+        seats=[
+            {"type": "human", "name": "Ann"},
+            {"type": "human", "name": "Bo"},
+            {"type": "bot", "level": "random"},
+        ],
+        seed=8,
+    )
+    catalog = server_get(server, f"/api/tables/{created['table']['id']}/catalog")
+    labels = {c["number"]: c["label"] for c in catalog["components"]["crew"]}
+    ann, bo = new_page(), new_page()
+    ann.goto(server.url + created["seats"][0]["link"])
+    bo.goto(server.url + created["seats"][1]["link"])
+    wait_ready(ann)
+    wait_ready(bo)
+    rng = random.Random(5)
+    saw_waiting = False
+    for _ in range(200):
+        states = {name: table_state(p) for name, p in (("ann", ann), ("bo", bo))}
+        if all(s["status"] == "over" for s in states.values()):
+            break
+        for me, other in ((ann, bo), (bo, ann)):
+            assert not leaks(me, hidden_cards(other), labels), leaks(
+                me, hidden_cards(other), labels
+            )
+        acted = False
+        for name, page in (("ann", ann), ("bo", bo)):
+            st = states[name]
+            if st["status"] != "over" and st["legal"] and not st["pending"]:
+                click_one(page, rng)
+                acted = True
+                headline = page.locator(".headline").inner_text()
+                if "still choosing: " + ("Bo" if name == "ann" else "Ann") in headline:
+                    saw_waiting = True
+        if not acted:
+            ann.wait_for_timeout(50)
+    else:
+        raise AssertionError("the game did not end")
+    assert saw_waiting, "a page should say who is still choosing a secret pick"
+    for p in (ann, bo):
+        p.locator(".result").wait_for()
+    shot(ann, "two-people-ann")
+
+
+def server_get(server: Server, path: str) -> dict[str, Any]:
+    import httpx
+
+    r = httpx.get(server.url + path, timeout=30)
+    r.raise_for_status()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_invite_a_friend_join_an_open_seat_and_watch_from_the_lobby(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    # Ann creates a table with a friend's seat and an open seat: the lobby hands out links
+    ann = new_page()
+    ann.goto(server.url + "/")
+    ann.fill("#my-name", "Ann")
+    ann.check("#game-dragon-stripes")
+    ann.select_option("#players", "3")
+    ann.select_option("#seat-1-type", "human")
+    ann.select_option("#seat-2-type", "open")
+    ann.click("#create")
+    ann.wait_for_selector("#go-to-table")
+    links = ann.eval_on_selector_all("#created input.link", "es => es.map(e => e.value)")
+    assert len(links) == 2 and "/play/" in links[0] and "/watch/" in links[1]
+    ann.click("#go-to-table")
+    ann.wait_for_selector(".table-page[data-status='waiting']")
+    assert "Waiting for players" in ann.locator(".headline").inner_text()
+    # the friend opens their link; a stranger joins the open seat from the lobby
+    friend = new_page()
+    friend.goto(links[0])
+    friend.wait_for_selector(".table-page[data-seat='1']")
+    stranger = new_page()
+    stranger.goto(server.url + "/")
+    stranger.fill("#my-name", "Cy")
+    join = stranger.locator("#open-tables button", has_text="Join")
+    join.first.wait_for()
+    join.first.click()
+    stranger.wait_for_url("**/play/**")
+    stranger.wait_for_selector(".table-page[data-seat='2'][data-status='playing']")
+    wait_ready(ann)  # seat 0 starts
+    # anyone may watch a listed game from the lobby, and sees no hand and no choices
+    watcher = new_page()
+    watcher.goto(server.url + "/")
+    watch = watcher.locator("#playing-tables a", has_text="Watch")
+    watch.first.wait_for()
+    watch.first.click()
+    watcher.wait_for_selector(".table-page[data-seat='spectator']")
+    assert watcher.locator("button[data-action]").count() == 0
+    assert watcher.locator("#my-gems").count() == 0
+    assert "spectator" in watcher.locator("#topbar-info").inner_text()
