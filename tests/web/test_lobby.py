@@ -110,6 +110,13 @@ BAD_TABLES = [
         "bad_seats",
     ),
     ({"game": "pebble-auction", "takeover": "genius"}, 400, "unknown_bot"),
+    # a data file is a path on the server: never settable from the lobby
+    (
+        {"game": "space-dragons", "players": 3, "options": {"data": "/etc/passwd"}},
+        400,
+        "bad_options",
+    ),
+    ({"game": "dragon-race", "players": 2, "options": {"data": "x.json"}}, 400, "bad_options"),
     ({"game": "pebble-auction", "deadline": -1}, 422, "invalid_request"),
     ({"game": "pebble-auction", "seed": -5}, 422, "invalid_request"),
     ({"game": "pebble-auction", "plyers": 3}, 422, "invalid_request"),

@@ -52,6 +52,7 @@ from ..core import (
     make,
     replay,
 )
+from ..core import spec as game_spec
 from ..core.rng import derive_seed
 from .bots import BotJob, BotRunner
 from .config import ServerConfig
@@ -584,6 +585,15 @@ class Table:
             t.cancel()
 
 
+def _is_path_option(game_id: str, name: str) -> bool:
+    """Whether ``name`` is an option of ``game_id`` that names a file (a ``data`` file):
+    letting a remote player set one would let them make the server read any path."""
+    try:
+        return game_spec(game_id).option(name).kind == "path"
+    except (UnknownGame, BadOptions):
+        return False  # make() reports the unknown game or option precisely
+
+
 class Hub:
     """Every table of the server, the lobby's operations, and recovery at start-up."""
 
@@ -693,6 +703,13 @@ class Hub:
 
     async def create(self, req: TableRequest) -> Created:
         """A new table from a lobby request; ProtocolError says what was wrong."""
+        for name in req.options:
+            if _is_path_option(req.game, name):
+                raise ProtocolError(
+                    "bad_options",
+                    f"option {name!r} names a file on the server and cannot be set from the "
+                    "lobby; tables use the games' built-in data",
+                )
         try:
             game = make(req.game, players=req.players, options=req.options)
         except UnknownGame as e:
