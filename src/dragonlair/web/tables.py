@@ -741,7 +741,7 @@ class Hub:
         seats: list[StoredSeat] = []
         for i, spec in enumerate(specs):
             if spec.type == "bot":
-                name = _clean_name(spec.name) or f"{str(spec.level).capitalize()} bot"
+                name = _clean_name(spec.name) or f"{str(spec.level).capitalize()} bot {i + 1}"
                 seats.append(StoredSeat(i, "bot", name, spec.level, dict(spec.budget)))
             elif spec.type == "human":
                 token = new_token()
