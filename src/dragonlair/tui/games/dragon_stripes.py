@@ -48,8 +48,9 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
         turn.append(f"knight: {names[holder]}")
         if view.get("must_draw"):
             turn.append(" (must draw before holding)", style="dim")
-    drawn = ", ".join(view.get("drawn", [])) or "nothing yet"
-    turn.append(f"   drawn this turn: {drawn}")
+    drawn = view.get("drawn", [])
+    recent = ", ".join(drawn[-6:]) if drawn else "nothing yet"
+    turn.append(f"   cards drawn so far: {len(drawn)} (latest: {recent})")
     deck = ", ".join(f"{k} ×{n}" for k, n in view.get("deck_left", {}).items())
     ledger = Table(title="gems in the open", title_style="dim")
     for col in ("player", "banked", "received", "paid", "penalties"):
