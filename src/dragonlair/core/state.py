@@ -231,21 +231,16 @@ class State:
         aid = self.game.table.ids.get(action)
         if aid is None:
             raise IllegalAction(f"{action} is not an action of {self.game.spec.name}")
-        c = self._legal
-        if c is None or c[0] != seat or seat.__class__ is not int:
-            if seat.__class__ is not int or seat not in self._to_act:
-                self._refuse_seat(seat)
-            c = self._cache_legal(seat)
-        if aid not in c[1]:
-            self._refuse_action(seat, aid, c[1])
-        self._legal = None
-        self._hist = (self._hist, seat, aid)
-        self._move += 1
-        self._step(seat, aid)
+        self._apply_checked(seat, aid)
 
     def apply_id(self, seat: int, aid: int) -> None:
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
         self.game.table.from_id(aid)
+        self._apply_checked(seat, aid)
+
+    def _apply_checked(self, seat: int, aid: int) -> None:
+        """Refuse a seat not asked or an action not legal, else apply: the one path every
+        action takes into a state."""
         c = self._legal
         if c is None or c[0] != seat or seat.__class__ is not int:
             if seat.__class__ is not int or seat not in self._to_act:

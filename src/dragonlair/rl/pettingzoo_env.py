@@ -114,7 +114,37 @@ class _Table:
         return "\n".join(lines)
 
 
-class DragonlairAEC(AECEnv):  # type: ignore[misc]
+class _Shared:
+    """What both environments expose the same way: the game, the engine's state and the
+    spaces of each agent."""
+
+    _t: _Table
+    _state: State | None
+    _obs_spaces: dict[str, spaces.Dict]
+    _act_spaces: dict[str, spaces.Discrete]
+
+    @property
+    def game(self) -> Game:
+        """The game (rules, data, options) this environment plays."""
+        return self._t.game
+
+    @property
+    def state_now(self) -> State:
+        """The engine's state of the current game (read it; act through ``step``)."""
+        if self._state is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of ``agent`` (the same object every time)."""
+        return self._act_spaces[self._t.agents[self._t.seat(agent)]]
+
+
+class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
     """A game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
@@ -141,26 +171,6 @@ class DragonlairAEC(AECEnv):  # type: ignore[misc]
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
-
-    @property
-    def game(self) -> Game:
-        """The game (rules, data, options) this environment plays."""
-        return self._t.game
-
-    @property
-    def state_now(self) -> State:
-        """The engine's state of the current game (read it; act through ``step``)."""
-        if self._state is None:
-            raise RuntimeError("no game yet: call reset() first")
-        return self._state
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The observation space of ``agent`` (the same object every time)."""
-        return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of ``agent`` (the same object every time)."""
-        return self._act_spaces[self._t.agents[self._t.seat(agent)]]
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         """Deal a new game (from ``seed`` when given); ``options`` are ignored (see above)."""
@@ -207,7 +217,7 @@ class DragonlairAEC(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-class DragonlairParallel(ParallelEnv):  # type: ignore[misc]
+class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
     """A game as a PettingZoo Parallel environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
@@ -229,26 +239,6 @@ class DragonlairParallel(ParallelEnv):  # type: ignore[misc]
         self._state: State | None = None
         self.agents: list[str] = []
         self.wait = wait_id(self._t.game)
-
-    @property
-    def game(self) -> Game:
-        """The game (rules, data, options) this environment plays."""
-        return self._t.game
-
-    @property
-    def state_now(self) -> State:
-        """The engine's state of the current game (read it; act through ``step``)."""
-        if self._state is None:
-            raise RuntimeError("no game yet: call reset() first")
-        return self._state
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The observation space of ``agent`` (the same object every time)."""
-        return self._obs_spaces[self._t.agents[self._t.seat(agent)]]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of ``agent`` (the same object every time)."""
-        return self._act_spaces[self._t.agents[self._t.seat(agent)]]
 
     def _observations(self, state: State) -> dict[str, Obs]:
         return {a: self._t.observe(state, self._t.seat(a), wait=True) for a in self.agents}
