@@ -23,9 +23,11 @@ Two more sections measure the services built on the engines:
 
 - **ISMCTS**: simulations (search iterations) per second of our ISMCTS bot at a mid-game
   position of each game at its default player count (the first decision with a choice
-  after the middle of a seeded random game), with uniformly random rollouts and every
-  seat searching (like for like with OpenSpiel's bot), and with the bot's defaults when
-  they differ (the other seats playing the game's heuristic in the tree). With OpenSpiel
+  after the middle of a seeded random game), with uniformly random rollouts to the end
+  and every seat searching (like for like with OpenSpiel's bot), and with the game's
+  default configuration (what plain ``ismcts`` plays: the other seats playing the game's
+  heuristic in the tree, and whatever the game declares, such as cut-off rollouts or
+  paired evaluation, where a simulation is one playout of one root action). With OpenSpiel
   installed, the same run measures OpenSpiel's own Python ISMCTS
   (``open_spiel.python.algorithms.ismcts``, random-rollout evaluator, a fresh world
   sample per simulation) on its C++ ``hearts`` at a mid-game position, and prints our
@@ -469,27 +471,51 @@ def decision_state(game: Game, seed: int) -> State:
     return s
 
 
+# The ISMCTS configuration that does what OpenSpiel's does: random rollouts to the end,
+# every seat searching (with the generic exploration constant).
+LIKE_OPENSPIEL = {"rollout": "random", "opponents": "search", "paired": False, "depth": None}
+
+
+def default_label(game: Game) -> str:
+    """How the game's default ISMCTS configuration differs from random rollouts with
+    every seat searching, e.g. ``defaults (opponents=heuristic, depth=0)``."""
+    from .bots.ismcts import Config, ISMCTSBot
+
+    c = ISMCTSBot(game).config
+    if c.paired:
+        parts = ["paired"]
+    else:
+        parts = [f"opponents={c.opponents}"] if c.opponents != "search" else []
+        if c.rollout != "random":
+            parts.append(f"rollout={c.rollout}")
+    if c.depth is not None:
+        parts.append(f"depth={c.depth}")
+    if c.c != Config.c:
+        parts.append(f"c={c.c}")
+    return f"defaults ({', '.join(parts)})" if parts else "defaults"
+
+
 def measure_ismcts(game_id: str, s: Settings) -> list[SearchMeasure]:
-    """Our ISMCTS at a mid-game position: random rollouts, then the defaults if different."""
-    from .bots.ismcts import ISMCTSBot
+    """Our ISMCTS at a mid-game position: random rollouts with every seat searching (like
+    for like with OpenSpiel's bot), then the game's default configuration if different."""
+    from .bots.ismcts import Config, ISMCTSBot
 
     game = make(game_id)
     state = decision_state(game, s.seed + 2)
     seat = state.to_act[0]
     view, legal = state.view(seat), state.legal_actions(seat)
-    configs: list[tuple[str, dict[str, Any]]] = [
-        ("random rollouts", {"rollout": "random", "opponents": "search"})
-    ]
-    default = ISMCTSBot(game)
-    if default.rollout != "random" or default.opponents != "search":
-        configs.append((f"defaults (opponents: {default.opponents})", {}))
+    like = {**LIKE_OPENSPIEL, "c": Config.c}
+    configs: list[tuple[str, dict[str, Any]]] = [("random rollouts", like)]
+    label = default_label(game)
+    if label != "defaults":
+        configs.append((label, {}))
     out = []
-    for label, params in configs:
-        bot = ISMCTSBot(game, time=s.slice_s, **params)
+    for name, params in configs:
+        bot = ISMCTSBot(game, time=s.slice_s, iterations=None, **params)
         rates = [
             bot.search(view, legal, random.Random(s.seed + r)).per_second for r in range(s.reps)
         ]
-        m = SearchMeasure(game_id, game.players, label, statistics.median(rates))
+        m = SearchMeasure(game_id, game.players, name, statistics.median(rates))
         m.move, m.actions = state.move, len(legal)
         out.append(m)
     return out

@@ -7,7 +7,7 @@ import json
 
 from typer.testing import CliRunner
 
-from dragonlair import bench
+from dragonlair import bench, make
 from dragonlair.cli import app
 
 runner = CliRunner()
@@ -17,9 +17,31 @@ def test_ismcts_is_measured_with_random_rollouts_and_with_its_defaults() -> None
     s = bench.Settings(slice_s=0.02, reps=1)
     random_rollouts, defaults = bench.measure_ismcts("pebble-auction", s)
     assert random_rollouts.config == "random rollouts"
-    assert defaults.config == "defaults (opponents: heuristic)"
+    assert defaults.config == "defaults (opponents=heuristic)"
     for m in (random_rollouts, defaults):
         assert m.sims_per_s > 0 and m.actions >= 2 and m.players == 4
+
+
+def test_the_default_configuration_is_named_by_what_differs_from_random_rollouts() -> None:
+    from pebble_heuristic import PebbleHeuristic
+
+    from dragonlair.bots import register_heuristic
+
+    class Declares(PebbleHeuristic):
+        ismcts_defaults = {"paired": True, "depth": 2, "c": 0.4}
+
+        def evaluate(self, view: object) -> list[float]:
+            return [0.25] * 4
+
+    game = make("pebble-auction")
+    assert bench.default_label(game) == "defaults (opponents=heuristic)"
+    register_heuristic("pebble-auction", Declares)
+    try:
+        assert bench.default_label(game) == "defaults (paired, depth=2, c=0.4)"
+        _, defaults = bench.measure_ismcts("pebble-auction", bench.Settings(0.02, reps=1))
+        assert defaults.config == "defaults (paired, depth=2, c=0.4)" and defaults.sims_per_s > 0
+    finally:
+        register_heuristic("pebble-auction", PebbleHeuristic)
 
 
 def test_simulate_is_measured_with_one_and_two_workers() -> None:
@@ -36,7 +58,7 @@ def test_bench_json_has_the_search_and_simulate_sections() -> None:
     report = json.loads(result.stdout)
     assert [m["config"] for m in report["ismcts"]] == [
         "random rollouts",
-        "defaults (opponents: heuristic)",
+        "defaults (opponents=heuristic)",
     ]
     assert report["simulate"][0]["name"] == "pebble-auction"
     skipped = runner.invoke(

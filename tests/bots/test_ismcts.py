@@ -7,12 +7,19 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from pebble_heuristic import PebbleHeuristic
 from pennies import Pennies
 
 import dragonlair
-from dragonlair.bots import UnknownBot, make_bot, unregister_heuristic
+from dragonlair.bots import (
+    UnknownBot,
+    make_bot,
+    parse_bot,
+    register_heuristic,
+    unregister_heuristic,
+)
 from dragonlair.bots import ismcts as ismcts_module
-from dragonlair.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, rewards
+from dragonlair.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, game_defaults, rewards
 from dragonlair.core import Result, register, unregister
 from dragonlair.core.conformance import check_game
 
@@ -155,7 +162,7 @@ def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
         assert (bot.rollout, bot.opponents) == ("random", "search")
         for params in ({"rollout": "heuristic"}, {"opponents": "heuristic"}, {"paired": True}):
             with pytest.raises(UnknownBot, match="Pebble Auction has no heuristic bot"):
-                ISMCTSBot(game, **params)  # type: ignore[arg-type]
+                ISMCTSBot(game, **params)
     finally:
         register_heuristic(GAME, PebbleHeuristic)
 
@@ -171,7 +178,7 @@ def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
         ({"c": -1}, "c must be a number from 0 to 100"),
         ({"rollout": "smart"}, "rollout must be one of random, heuristic, not 'smart'"),
         ({"opponents": "all"}, "opponents must be one of search, rollout, heuristic, not 'all'"),
-        ({"width": 3}, "the ismcts bot does not take width=3"),
+        ({"width": 3}, "the ismcts bot does not take width=3; its parameters are iterations,"),
     ],
 )
 def test_bad_parameters_are_refused_clearly(params: dict[str, object], message: str) -> None:
@@ -231,35 +238,140 @@ def test_paired_needs_the_heuristic_as_the_opponents_policy() -> None:
     with pytest.raises(UnknownBot, match="neither rollout=random nor opponents=search"):
         ISMCTSBot(game, paired=True, opponents="search")
     with pytest.raises(UnknownBot, match="paired must be true or false"):
-        ISMCTSBot(game, paired="yes")  # type: ignore[arg-type]
+        ISMCTSBot(game, paired="yes")
 
 
-def test_cut_off_rollouts_use_the_heuristics_evaluation() -> None:
-    from pebble_heuristic import PebbleHeuristic
-
-    from dragonlair.bots import register_heuristic
+class Scorer(PebbleHeuristic):
+    """The example game's heuristic with an evaluation of unfinished games that records
+    the views it is given."""
 
     seen: list[dict[str, object]] = []
 
-    class Scorer(PebbleHeuristic):
-        def evaluate(self, view: Mapping[str, Any]) -> list[float]:
-            seen.append(dict(view))
-            points = view["points"]
-            return [1.0 if p == max(points) else 0.0 for p in points]
+    def evaluate(self, view: Mapping[str, Any]) -> list[float]:
+        Scorer.seen.append(dict(view))
+        points = view["points"]
+        return [1.0 if p == max(points) else 0.0 for p in points]
 
+
+@pytest.fixture
+def scorer() -> Iterator[type[Scorer]]:
+    Scorer.seen = []
+    register_heuristic(GAME, Scorer)
+    try:
+        yield Scorer
+    finally:
+        register_heuristic(GAME, PebbleHeuristic)
+
+
+def test_cut_off_needs_an_evaluation_and_a_depth_from_zero() -> None:
     game = dragonlair.make(GAME, players=3)
     with pytest.raises(UnknownBot, match="depth needs Pebble Auction's heuristic to score"):
         ISMCTSBot(game, depth=5)
-    with pytest.raises(UnknownBot, match="depth must be a whole number >= 1, not 0"):
-        ISMCTSBot(game, depth=0)
-    register_heuristic(GAME, Scorer)
+    with pytest.raises(UnknownBot, match="depth must be a whole number >= 0 .*not -1"):
+        ISMCTSBot(game, depth=-1)
+    with pytest.raises(UnknownBot, match="depth must be a whole number"):
+        ISMCTSBot(game, depth=2.5)
+
+
+@pytest.mark.parametrize("depth", [0, 3])
+def test_cut_off_rollouts_are_scored_from_the_searching_seats_view(
+    scorer: type[Scorer], depth: int
+) -> None:
+    game = dragonlair.make(GAME, players=3)
+    bot = ISMCTSBot(game, iterations=50, depth=depth)
+    state = game.new_game(seed=3)
+    seat = state.to_act[0]
+    search = bot.search(state.view(seat), state.legal_actions(seat), random.Random(1))
+    assert search.action in state.legal_actions(seat)
+    assert scorer.seen and all(v["seat"] == seat and not v["over"] for v in scorer.seen)
+    assert len(play(bot, seed=5)) > 0
+
+
+def test_depth_counts_the_moves_played_out_beyond_the_tree(scorer: type[Scorer]) -> None:
+    game = dragonlair.make(GAME, players=3)
+    state = game.new_game(seed=3)
+    seat = state.to_act[0]
+    moves = []
+    for depth in (0, 3):
+        scorer.seen.clear()
+        bot = ISMCTSBot(game, iterations=1, depth=depth)
+        bot.search(state.view(seat), state.legal_actions(seat), random.Random(1))
+        (leaf,) = scorer.seen
+        moves.append(int(leaf["move"]))  # type: ignore[call-overload]
+    assert state.move < moves[0] and moves[1] == moves[0] + 3
+
+
+def test_paired_evaluation_can_cut_its_rollouts_too(scorer: type[Scorer]) -> None:
+    game = dragonlair.make(GAME, players=3)
+    state = game.new_game(seed=2)
+    seat = state.to_act[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    search = ISMCTSBot(game, iterations=40, paired=True, depth=2).search(
+        view, legal, random.Random(1)
+    )
+    assert search.action in legal
+    assert scorer.seen and all(v["seat"] == seat for v in scorer.seen)
+
+
+class Declares(PebbleHeuristic):
+    """The example game's heuristic declaring ISMCTS defaults of its own."""
+
+    ismcts_defaults: Mapping[str, Any] = {"paired": True, "c": 0.3, "iterations": 60}
+
+
+def test_a_games_declared_defaults_apply_under_the_callers_parameters() -> None:
+    game = dragonlair.make(GAME, players=3)
+    register_heuristic(GAME, Declares)
     try:
-        bot = ISMCTSBot(game, iterations=50, depth=3)
-        state = game.new_game(seed=3)
-        seat = state.to_act[0]
-        search = bot.search(state.view(seat), state.legal_actions(seat), random.Random(1))
-        assert search.action in state.legal_actions(seat)
-        assert seen and all(v["seat"] is None and not v["over"] for v in seen)
-        assert len(play(bot, seed=5)) > 0
+        assert game_defaults(game) == {"paired": True, "c": 0.3, "iterations": 60}
+        bot = ISMCTSBot(game)
+        assert (bot.paired, bot.c, bot.iterations, bot.rollout) == (True, 0.3, 60, "heuristic")
+        assert make_bot("ismcts", game, c=1.5).c == 1.5  # type: ignore[attr-defined]
+        # the caller's contrary choice wins over a declared default, not an error
+        plain = ISMCTSBot(game, rollout="random")
+        assert (plain.paired, plain.rollout, plain.opponents, plain.c) == (
+            False,
+            "random",
+            "heuristic",
+            0.3,
+        )
+        assert ISMCTSBot(game, opponents="search").paired is False
+        # a time budget alone keeps the declared iteration cap; none lifts it
+        assert ISMCTSBot(game, time=0.5).iterations == 60
+        assert ISMCTSBot(game, time=0.5, iterations=None).iterations is None
+        assert "paired=True" in repr(bot) and "c=0.3" in repr(bot)
     finally:
         register_heuristic(GAME, PebbleHeuristic)
+
+
+def test_a_bad_declared_default_is_reported_as_the_games() -> None:
+    class Typo(PebbleHeuristic):
+        ismcts_defaults: Mapping[str, Any] = {"dept": 0}
+
+    class Bad(PebbleHeuristic):
+        ismcts_defaults: Mapping[str, Any] = {"c": -2}
+
+    game = dragonlair.make(GAME, players=3)
+    try:
+        register_heuristic(GAME, Typo)
+        with pytest.raises(UnknownBot, match="Pebble Auction declares an ismcts default dept=0"):
+            ISMCTSBot(game)
+        register_heuristic(GAME, Bad)
+        with pytest.raises(UnknownBot, match="c must be a number from 0 to 100, not -2"):
+            ISMCTSBot(game)
+        assert ISMCTSBot(game, c=1).c == 1.0  # the caller's value replaces the bad one
+    finally:
+        register_heuristic(GAME, PebbleHeuristic)
+
+
+def test_none_on_the_command_line_lifts_a_default() -> None:
+    spec = parse_bot("ismcts:depth=none:time=0.1")
+    assert spec.params == {"depth": None, "time": 0.1}
+    assert spec.text == "ismcts:depth=none:time=0.1"
+
+
+def test_quick_draws_stay_in_range() -> None:
+    draws = ismcts_module._QuickDraws(random.Random(3))
+    assert {draws.randrange(5) for _ in range(500)} == set(range(5))
+    assert {draws.randrange(2, 9, 3) for _ in range(500)} == {2, 5, 8}
+    assert {draws.randrange(4, 6) for _ in range(200)} == {4, 5}

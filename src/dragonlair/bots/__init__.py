@@ -111,11 +111,13 @@ class BotSpec:
 
 
 def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    return str(value).lower() if isinstance(value, bool | None) else str(value)
 
 
 def _value(text: str) -> Any:
     low = text.lower()
+    if low == "none":
+        return None
     if low in ("true", "yes"):
         return True
     if low in ("false", "no"):
@@ -129,8 +131,8 @@ def _value(text: str) -> Any:
 
 
 def parse_bot(text: str) -> BotSpec:
-    """``level`` or ``level:key=value:key=value`` as a :class:`BotSpec`; numbers and
-    true/false are converted, the bot itself checks the values."""
+    """``level`` or ``level:key=value:key=value`` as a :class:`BotSpec`; numbers,
+    true/false and none are converted, the bot itself checks the values."""
     if not isinstance(text, str):
         raise UnknownBot(f"a bot is written as level[:key=value...], not {text!r}")
     level, *parts = [p.strip() for p in text.strip().split(":")]

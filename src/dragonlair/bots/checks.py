@@ -21,6 +21,10 @@ choice:
   a time budget are checked with an iteration budget instead).
 
 Failures raise :class:`BotCheckError` with the game, seed and move.
+
+:func:`check_ismcts_defaults` is the one-line check that the ISMCTS configuration a game
+declares for itself (``ismcts_defaults`` on its heuristic) is made of parameters the bot
+takes, with values it accepts, and is what plain ``ismcts`` plays.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any, NoReturn
 
 from ..core import Action, State, derive_seed, make
 from . import make_bot
+from .ismcts import ISMCTSBot, game_defaults
 
 DECOYS = ("hands", "deck", "hidden", "secret", "state", "_state", "true_state", "others")
 
@@ -158,3 +163,30 @@ def check_bot(
             state.apply(seat, action)
             checked += 1
     return checked
+
+
+def check_ismcts_defaults(game_id: str, players: int | None = None) -> dict[str, Any]:
+    """Check that the ISMCTS defaults ``game_id`` declares are valid and applied to plain
+    ``ismcts`` (with or without a budget); returns them. A default the bot does not take
+    or a bad value raises :class:`~dragonlair.bots.UnknownBot`."""
+    game = make(game_id, players=players)
+    declared = game_defaults(game)
+    plain = make_bot("ismcts", game)
+    explicit = make_bot("ismcts", game, **declared)
+    timed = make_bot("ismcts", game, time=0.1)
+    assert isinstance(plain, ISMCTSBot) and isinstance(explicit, ISMCTSBot)
+    assert isinstance(timed, ISMCTSBot)
+    if plain.config != explicit.config:
+        raise BotCheckError(
+            f"{game_id}: plain ismcts plays {plain.config}, not the declared defaults "
+            f"{declared} ({explicit.config})"
+        )
+    for key, value in declared.items():
+        if key in ("iterations", "time"):
+            continue
+        if getattr(timed.config, key) != value:
+            raise BotCheckError(
+                f"{game_id}: ismcts with a time budget plays {key}="
+                f"{getattr(timed.config, key)!r}, not the declared default {value!r}"
+            )
+    return declared

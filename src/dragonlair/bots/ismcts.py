@@ -61,9 +61,30 @@ So the defaults are ``rollout="random"`` with ``opponents="heuristic"`` when the
 a heuristic, and ``opponents="search"`` when it has not.
 
 **Cut-off rollouts** (``depth=D``): for games whose rollouts are long, rollouts stop
-after D decisions and the game's heuristic scores the unfinished game from a spectator's
-view (``Heuristic.evaluate(view)``: each seat's expected reward, on the scale below).
-Only games whose heuristic offers ``evaluate`` take it.
+after D decisions beyond the tree and the game's heuristic scores the unfinished game
+(``Heuristic.evaluate(view)``: each seat's expected reward, on the scale below); with
+``depth=0`` every new leaf of the tree is scored at once and nothing is rolled out. The
+evaluation gets the view of the *searching* seat in the sampled state, not a spectator's:
+what a position is worth to a seat depends on its own hidden cards (in The Great Dragon
+Race, the HALT! cards it keeps for the end), which the search knows of itself and must
+see valued, while the other seats' cards are only sampled guesses, best averaged from
+what the seat can see. Only games whose heuristic offers ``evaluate`` take ``depth``.
+
+**Paired evaluation** (``paired=True``): a flat search for games whose decisions move the
+outcome only a little against their luck. Every root action is played on every sampled
+state with the same random numbers afterwards (common random numbers), the heuristic
+playing every seat from there (to the end, or ``depth`` decisions and the evaluation);
+the heuristic's own move is kept unless another beats it by more than
+:data:`PAIRED_Z` standard errors of the paired difference.
+
+**Each game's defaults.** A game declares the configuration that measured best for it as
+``ismcts_defaults`` on its heuristic class (``{"depth": 0}`` for The Great Dragon Race,
+``{"paired": True}`` for Dragon Stripes), rather than this module keeping a table of
+games. :func:`configure` merges the caller's parameters over the game's over the generic
+ones, so plain ``ismcts`` in the terminal, on the server and in ``simulate`` plays the
+game's best configuration; a declared default that contradicts a parameter the caller
+gives (``paired`` against ``rollout`` or ``opponents``) yields to it, and ``none`` on the
+command line lifts one (``ismcts:depth=none`` plays rollouts out).
 
 **What a seat maximises** (the reward, in [0, 1]), chosen for multiplayer games with
 shared wins: ``0.85 × win share + 0.10 × rank score + 0.05 × points score``. The win share
@@ -78,11 +99,16 @@ every game (default 0.7, about 1/√2).
 the same move) or ``time`` in seconds per move (not reproducible, as the count depends on
 the machine), or both (whichever ends first). Without either it runs
 :data:`DEFAULT_ITERATIONS`. The move is the root action with the most visits (ties: the
-better mean, then the first legal). A seat with one legal action gets it at once, without a search.
+better mean, then the first legal). A seat with one legal action gets it at once,
+without a search.
 
-For speed the search uses the fast paths the core offers (``legal_action_ids`` and
-``apply_id`` on the sampled states) and keeps the tree in small slotted objects; see
-``dragonlair bench`` for simulations per second.
+**Speed** (profiled with cProfile, measured with ``dragonlair bench``): a fifth of a
+random rollout's time went to the checks of ``apply_id`` and to the Action lists that
+``legal_action_ids`` caches for them, so the search takes legal ids from the game's hook
+and applies them without the checks (:func:`_push`; the ids came from the rules a moment
+before); the sampler gets a generator whose ``randrange`` is ``int(random() * n)``
+(:class:`_QuickDraws`); the tree is small slotted objects. Together they made random
+rollouts 40% to twice as fast.
 """
 
 from __future__ import annotations
@@ -90,22 +116,18 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from time import perf_counter
 from typing import Any
 
 from ..core import Action, DragonlairError, Game, Result, State
-from .base import Bot
+from .base import POINTS_WEIGHT, RANK_WEIGHT, WIN_WEIGHT, Bot
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
 OPPONENTS = ("search", "rollout", "heuristic")
 EXP3_GAMMA = 0.1
 PAIRED_Z = 1.0
-
-WIN_WEIGHT = 0.85
-RANK_WEIGHT = 0.10
-POINTS_WEIGHT = 0.05
 
 
 def rewards(result: Result) -> list[float]:
@@ -184,6 +206,38 @@ def _in_sealed_choice(state: State) -> bool:
     return state._choices is not None
 
 
+def _options(state: State, seat: int) -> list[int]:
+    """The ids of ``seat``'s legal actions, fresh from the game's hook: the search never
+    needs the Action objects or the cache that ``legal_action_ids`` keeps for ``apply``."""
+    return state._legal_ids(seat)
+
+
+def _push(state: State, seat: int, aid: int) -> None:
+    """``state.apply_id`` without its checks, for ids the search took from
+    :func:`_options` for a seat in ``to_act`` (a fifth of the search's time goes to the
+    checks otherwise; the core offers no public unchecked path)."""
+    state._legal = None
+    state._hist = (state._hist, seat, aid)
+    state._move += 1
+    state._step(seat, aid)
+
+
+class _QuickDraws:
+    """The generator handed to the hidden-state sampler: ``randrange`` as
+    ``int(random() * n)``, several times faster than ``random.Random.randrange``, whose
+    exactness (a bias below 2**-50 here) a sampled deal does not need."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self.random = rng.random
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None:
+            return int(self.random() * start)
+        return start + step * int(self.random() * ((stop - start + step - 1) // step))
+
+
 def _at_root(options: list[int], allowed: frozenset[int], game: Game) -> list[int]:
     """The searching seat's options in a sampled state, kept to the legal actions it was
     given; a sampler that leaves it none of them is a bug in the game."""
@@ -196,96 +250,146 @@ def _at_root(options: list[int], allowed: frozenset[int], game: Game) -> list[in
     return kept
 
 
+@dataclass(frozen=True)
+class Config:
+    """The parameters of a search (see the module docstring), after a game's declared
+    defaults and the caller's parameters are merged and checked."""
+
+    iterations: int | None = None
+    time: float | None = None
+    c: float = 0.7
+    rollout: str = "random"
+    opponents: str = "heuristic"
+    paired: bool = False
+    depth: int | None = None
+
+
+PARAMETERS = tuple(f.name for f in fields(Config))
+# A game's default yields to a parameter the caller gives that contradicts it.
+_CONFLICTS = {"paired": ("rollout", "opponents"), "rollout": ("paired",), "opponents": ("paired",)}
+
+
+def game_defaults(game: Game) -> dict[str, Any]:
+    """The ISMCTS parameters ``game`` declares as its own defaults (``ismcts_defaults`` on
+    its heuristic class), or none when it has no heuristic."""
+    from . import UnknownBot, heuristic_class
+
+    try:
+        cls = heuristic_class(game)
+    except UnknownBot:
+        return {}
+    return dict(getattr(cls, "ismcts_defaults", {}))
+
+
+def configure(game: Game, params: Mapping[str, Any], has_heuristic: bool) -> Config:
+    """The search's parameters: ``params`` over the game's declared defaults over the
+    generic ones, checked; :class:`~dragonlair.bots.UnknownBot` says what is wrong."""
+    from . import UnknownBot
+
+    for key, value in params.items():
+        if key not in PARAMETERS:
+            raise UnknownBot(
+                f"the ismcts bot does not take {key}={value!r}; "
+                f"its parameters are {', '.join(PARAMETERS)}"
+            )
+    declared = game_defaults(game)
+    for key, value in declared.items():
+        if key not in PARAMETERS:
+            raise UnknownBot(
+                f"{game.spec.name} declares an ismcts default {key}={value!r} that the bot "
+                f"does not take; its parameters are {', '.join(PARAMETERS)}"
+            )
+    merged = {
+        k: v
+        for k, v in declared.items()
+        if k not in params and not any(o in params for o in _CONFLICTS.get(k, ()))
+    }
+    merged.update(params)
+    iterations = merged.get("iterations")
+    time = merged.get("time")
+    c = merged.get("c", Config.c)
+    rollout = merged.get("rollout")
+    opponents = merged.get("opponents")
+    paired = merged.get("paired", False)
+    depth = merged.get("depth")
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+    ):
+        raise UnknownBot(f"ismcts iterations must be a whole number >= 1, not {iterations!r}")
+    if time is not None and (
+        isinstance(time, bool) or not isinstance(time, int | float) or not 0 < time <= 3600
+    ):
+        raise UnknownBot(f"ismcts time must be seconds per move in (0, 3600], not {time!r}")
+    if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
+        raise UnknownBot(f"ismcts c must be a number from 0 to 100, not {c!r}")
+    if rollout is not None and rollout not in ROLLOUTS:
+        raise UnknownBot(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+    if opponents is not None and opponents not in OPPONENTS:
+        raise UnknownBot(
+            f"ismcts opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}"
+        )
+    if not isinstance(paired, bool):
+        raise UnknownBot(f"ismcts paired must be true or false, not {paired!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise UnknownBot(
+            f"ismcts depth must be a whole number >= 0 (or none: play rollouts out), not {depth!r}"
+        )
+    if not has_heuristic and (paired or rollout == "heuristic" or opponents == "heuristic"):
+        raise UnknownBot(f"{game.spec.name} has no heuristic bot")
+    if paired:
+        if rollout == "random" or opponents == "search":
+            raise UnknownBot(
+                "ismcts paired plays every seat with the heuristic, so it takes "
+                "neither rollout=random nor opponents=search"
+            )
+        rollout, opponents = "heuristic", "rollout"
+    if iterations is None and time is None:
+        iterations = DEFAULT_ITERATIONS
+    return Config(
+        iterations=iterations,
+        time=None if time is None else float(time),
+        c=float(c),
+        rollout=rollout or "random",
+        opponents=opponents or ("heuristic" if has_heuristic else "search"),
+        paired=paired,
+        depth=depth,
+    )
+
+
 class ISMCTSBot(Bot):
     """Information-set MCTS over views: see the module docstring for the design."""
 
     level = "ismcts"
 
-    def __init__(
-        self,
-        game: Game,
-        iterations: int | None = None,
-        time: float | None = None,
-        c: float = 0.7,
-        rollout: str | None = None,
-        opponents: str | None = None,
-        paired: bool = False,
-        depth: int | None = None,
-    ) -> None:
+    def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game)
         from . import UnknownBot, heuristic_class
 
-        if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-        ):
-            raise UnknownBot(f"ismcts iterations must be a whole number >= 1, not {iterations!r}")
-        if time is not None and (
-            isinstance(time, bool) or not isinstance(time, int | float) or not 0 < time <= 3600
-        ):
-            raise UnknownBot(f"ismcts time must be seconds per move in (0, 3600], not {time!r}")
-        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
-            raise UnknownBot(f"ismcts c must be a number from 0 to 100, not {c!r}")
-        if rollout is not None and rollout not in ROLLOUTS:
-            raise UnknownBot(
-                f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}"
-            )
-        if opponents is not None and opponents not in OPPONENTS:
-            raise UnknownBot(
-                f"ismcts opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}"
-            )
-        if not isinstance(paired, bool):
-            raise UnknownBot(f"ismcts paired must be true or false, not {paired!r}")
         try:
             self._heuristic: Bot | None = heuristic_class(game)(game)
         except UnknownBot:
             self._heuristic = None
-        if self._heuristic is None and (
-            paired or rollout == "heuristic" or opponents == "heuristic"
-        ):
-            raise UnknownBot(f"{game.spec.name} has no heuristic bot")
-        if paired:
-            if rollout == "random" or opponents == "search":
-                raise UnknownBot(
-                    "ismcts paired plays every seat with the heuristic, so it takes "
-                    "neither rollout=random nor opponents=search"
-                )
-            rollout, opponents = "heuristic", "rollout"
-        if rollout is None:
-            rollout = "random"
-        if opponents is None:
-            opponents = "heuristic" if self._heuristic is not None else "search"
-        self.rollout: str = rollout
-        self.opponents: str = opponents
-        self.paired = paired
-        if depth is not None and (
-            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
-        ):
-            raise UnknownBot(f"ismcts depth must be a whole number >= 1, not {depth!r}")
+        config = configure(game, params, self._heuristic is not None)
         self._evaluate: Any = None
-        if depth is not None:
+        if config.depth is not None:
             self._evaluate = getattr(self._heuristic, "evaluate", None)
             if self._evaluate is None:
                 raise UnknownBot(
                     f"ismcts depth needs {game.spec.name}'s heuristic to score unfinished "
                     "games (an evaluate(view) method); it has none"
                 )
-        self.depth = depth
-        self.iterations = iterations
-        self.time = None if time is None else float(time)
-        if iterations is None and time is None:
-            self.iterations = DEFAULT_ITERATIONS
-        self.c = float(c)
+        self.config = config
+        self.iterations = config.iterations
+        self.time = config.time
+        self.c = config.c
+        self.rollout = config.rollout
+        self.opponents = config.opponents
+        self.paired = config.paired
+        self.depth = config.depth
 
     def __repr__(self) -> str:
-        budget = []
-        if self.iterations is not None:
-            budget.append(f"iterations={self.iterations}")
-        if self.time is not None:
-            budget.append(f"time={self.time}")
-        return (
-            f"<ISMCTSBot for {self.game.spec.id} {' '.join(budget)} c={self.c} "
-            f"rollout={self.rollout} opponents={self.opponents}>"
-        )
+        shown = " ".join(f"{k}={v}" for k, v in asdict(self.config).items() if v is not None)
+        return f"<ISMCTSBot for {self.game.spec.id} {shown}>"
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -310,6 +414,7 @@ class ISMCTSBot(Bot):
             return self._paired(view, legal, rng, seat)
         table = game.table
         ids = table.ids
+        actions = table.actions
         root_ids = [ids[a] for a in legal]
         allowed = frozenset(root_ids)
         num_actions = game.num_actions
@@ -320,6 +425,7 @@ class ISMCTSBot(Bot):
         rnd = rng.random
         log, sqrt, exp = math.log, math.sqrt, math.exp
         sample = game.sample_state
+        draws = _QuickDraws(rng)
         heuristic = self._heuristic if self.rollout == "heuristic" else None
         depth = self.depth
         evaluate = self._evaluate
@@ -386,7 +492,7 @@ class ISMCTSBot(Bot):
             if model is None:
                 aid = options[int(rnd() * len(options))]
             else:
-                acts = [table.actions[a] for a in options]
+                acts = [actions[a] for a in options]
                 aid = ids[model.choose(s.view(p), acts, rng)]
             key = p * num_actions + aid
             e = node.edges.get(key)
@@ -397,7 +503,7 @@ class ISMCTSBot(Bot):
         while done < limit:
             if perf_counter() >= deadline:
                 break
-            s = sample(view, rng)
+            s = sample(view, draws)
             path: list[tuple[_Edge, int, float]] = []
             node: _Node | None = root
             at_root = True
@@ -405,19 +511,19 @@ class ISMCTSBot(Bot):
                 to_act = s.to_act
                 if len(to_act) == 1 and not _in_sealed_choice(s):
                     p = to_act[0]
-                    options = s.legal_action_ids(p)
+                    options = _options(s, p)
                     if at_root and p == seat:
                         options = _at_root(options, allowed, game)
                     at_root = False
                     if len(options) == 1:
-                        s.apply_id(p, options[0])
+                        _push(s, p, options[0])
                         continue
                     if p != seat and modelled:
                         edge = policy(s, node, p, options)
                     else:
                         edge = ucb(node, p, options)
                         path.append((edge, p, 0.0))
-                    s.apply_id(p, edge.aid)
+                    _push(s, p, edge.aid)
                     nxt = edge.child
                     if nxt is None:
                         edge.child = _Node()
@@ -428,7 +534,7 @@ class ISMCTSBot(Bot):
                 picks = []
                 choosers = []
                 for p in to_act:
-                    options = s.legal_action_ids(p)
+                    options = _options(s, p)
                     if at_root and p == seat:
                         options = _at_root(options, allowed, game)
                     if len(options) == 1:
@@ -455,7 +561,7 @@ class ISMCTSBot(Bot):
                             mine = edge
                 at_root = False
                 for p, aid in picks:
-                    s.apply_id(p, aid)
+                    _push(s, p, aid)
                 holder: _Edge | _Node = node if mine is None else mine
                 nxt = holder.child
                 if nxt is None:
@@ -464,18 +570,20 @@ class ISMCTSBot(Bot):
                 node = nxt
             stop = s.move + depth if depth is not None else 1 << 62
             if heuristic is None:
-                while not s.is_over and s.move < stop:
-                    p = s.to_act[0]
-                    options = s.legal_action_ids(p)
-                    s.apply_id(p, options[int(rnd() * len(options))])
+                while s._result is None and s._move < stop:
+                    p = s._to_act[0]
+                    options = _options(s, p)
+                    _push(s, p, options[int(rnd() * len(options))])
             else:
-                while not s.is_over and s.move < stop:
-                    p = s.to_act[0]
-                    acts = s.legal_actions(p)
-                    act = acts[0] if len(acts) == 1 else heuristic.choose(s.view(p), acts, rng)
-                    s.apply(p, act)
+                while s._result is None and s._move < stop:
+                    p = s._to_act[0]
+                    options = _options(s, p)
+                    if len(options) > 1:
+                        acts = [actions[a] for a in options]
+                        options[0] = ids[heuristic.choose(s.view(p), acts, rng)]
+                    _push(s, p, options[0])
             result = s.result
-            r = rewards(result) if result is not None else list(evaluate(s.view(None)))
+            r = rewards(result) if result is not None else list(evaluate(s.view(seat)))
             for edge, p, prob in path:
                 edge.n += 1
                 edge.w += r[p]
@@ -515,7 +623,9 @@ class ISMCTSBot(Bot):
         game = self.game
         heuristic = self._heuristic
         assert heuristic is not None
+        depth = self.depth
         ids = game.table.ids
+        actions = game.table.actions
         root_ids = [ids[a] for a in legal]
         k = len(root_ids)
         limit = self.iterations if self.iterations is not None else 1 << 62
@@ -527,8 +637,9 @@ class ISMCTSBot(Bot):
         diff = [0.0] * k
         diff2 = [0.0] * k
         samples = sims = 0
+        draws = _QuickDraws(rng)
         while samples == 0 or sims + k <= limit:
-            d = game.sample_state(view, rng)
+            d = game.sample_state(view, draws)
             others = []
             if _in_sealed_choice(d):
                 for p in d.to_act:
@@ -546,14 +657,19 @@ class ISMCTSBot(Bot):
                 s.apply_id(seat, aid)
                 for p, o in others:
                     s.apply_id(p, o)
-                while not s.is_over:
-                    p = s.to_act[0]
-                    acts = s.legal_actions(p)
-                    act = acts[0] if len(acts) == 1 else heuristic.choose(s.view(p), acts, rr)
-                    s.apply(p, act)
+                stop = s.move + depth if depth is not None else 1 << 62
+                while s._result is None and s._move < stop:
+                    p = s._to_act[0]
+                    options = _options(s, p)
+                    if len(options) > 1:
+                        acts = [actions[a] for a in options]
+                        options[0] = ids[heuristic.choose(s.view(p), acts, rr)]
+                    _push(s, p, options[0])
                 result = s.result
-                assert result is not None
-                values.append(rewards(result)[seat])
+                if result is not None:
+                    values.append(rewards(result)[seat])
+                else:
+                    values.append(self._evaluate(s.view(seat))[seat])
             if len(values) < k:
                 break
             base = values[h]

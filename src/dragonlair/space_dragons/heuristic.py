@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from dragonlair.bots.base import Bot
 from dragonlair.core import Action, Game
@@ -41,6 +41,9 @@ class Heuristic(Bot):
     """Plays the card with the best estimated value; see the module docstring."""
 
     level = "heuristic"
+    # The generic ISMCTS defaults (random rollouts, the other seats playing this heuristic
+    # in the tree) measured strongest here; docs/bots.md has the comparison.
+    ismcts_defaults: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game, SpaceDragons):
@@ -56,7 +59,10 @@ class Heuristic(Bot):
             scored = [(self.hire_value(int(a.args[0]), weights), a) for a in legal]
         else:
             seat = view["seat"]
-            scored = [(self.play_value(view, seat, int(a.args[0]), weights), a) for a in legal]
+            unseen = self.unseen(view)
+            scored = [
+                (self.play_value(view, seat, int(a.args[0]), weights, unseen), a) for a in legal
+            ]
         best = max(v for v, _ in scored)
         top = [a for v, a in scored if v >= best - 1e-9]
         return top[rng.randrange(len(top))]
@@ -96,7 +102,12 @@ class Heuristic(Bot):
         return self.printed_value(card, weights) + effects + hope(card)
 
     def play_value(
-        self, view: Mapping[str, Any], seat: int, card: int, weights: Sequence[float]
+        self,
+        view: Mapping[str, Any],
+        seat: int,
+        card: int,
+        weights: Sequence[float],
+        unseen: Sequence[bool] | None = None,
     ) -> float:
         g = self.sd
         t = g.tables
@@ -115,7 +126,7 @@ class Heuristic(Bot):
                 damage -= 1
         value = self.printed_value(card, weights)
         value += shields * g.shield_value + damage * g.damage_value - before
-        p = self.win_chance(view, seat, card)
+        p = self.win_chance(view, seat, card, unseen)
         if p > 0:
             dragon = view["face_up"]
             prize = t.dragon_points[dragon] + sum(
@@ -132,8 +143,28 @@ class Heuristic(Bot):
             value -= (1 - p) * hope(card)
         return value
 
-    def win_chance(self, view: Mapping[str, Any], seat: int, card: int) -> float:
-        """The chance that ``card`` is the highest of this round, from what the seat saw."""
+    def unseen(self, view: Mapping[str, Any]) -> list[bool]:
+        """By crew card number (index 0 unused): whether the seat has not seen the card."""
+        out = [True] * (CREW_CARDS + 1)
+        out[0] = False
+        for c in view["hand"]:
+            out[c] = False
+        for c in view["start_cards"]:
+            out[c] = False
+        for p in view["played"]:
+            for c in p:
+                out[c] = False
+        return out
+
+    def win_chance(
+        self,
+        view: Mapping[str, Any],
+        seat: int,
+        card: int,
+        unseen: Sequence[bool] | None = None,
+    ) -> float:
+        """The chance that ``card`` is the highest of this round, from what the seat saw
+        (``unseen``: :meth:`unseen` of the view, when the caller has it already)."""
         down = [c for s, c in view["this_round"] if s != seat]
         if down and max(down) > card:
             return 0.0
@@ -141,17 +172,16 @@ class Heuristic(Bot):
         later = [(seat + k) % n for k in range(1, n - len(down))]
         if not later:
             return 1.0
-        seen = set(view["hand"]) | set(view["start_cards"])
-        for p in view["played"]:
-            seen.update(p)
-        unseen = CREW_CARDS - len(seen)
-        higher = sum(1 for c in range(card + 1, CREW_CARDS + 1) if c not in seen)
+        if unseen is None:
+            unseen = self.unseen(view)
+        left = sum(unseen)
+        higher = sum(unseen[card + 1 :])
         chance = 1.0
         for s in later:
             for k in range(view["hand_sizes"][s]):
-                if unseen - k <= 0:
+                if left - k <= 0:
                     break
-                chance *= max(0.0, 1 - higher / (unseen - k))
+                chance *= max(0.0, 1 - higher / (left - k))
         return chance
 
 

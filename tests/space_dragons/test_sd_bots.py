@@ -1,0 +1,15 @@
+"""The bots of Space Dragons play from views alone, and plain ``ismcts`` plays the
+configuration the game declares as its best (the generic one; figures in docs/bots.md)."""
+
+from __future__ import annotations
+
+from dragonlair.bots.checks import check_bot, check_ismcts_defaults
+
+
+def test_bots_see_only_views() -> None:
+    check_bot("space-dragons", "heuristic")
+    check_bot("space-dragons", "ismcts", iterations=20)
+
+
+def test_declared_ismcts_defaults_are_valid_and_applied() -> None:
+    assert check_ismcts_defaults("space-dragons") == {}
