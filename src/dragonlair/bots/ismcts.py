@@ -105,10 +105,10 @@ without a search.
 **Speed** (profiled with cProfile, measured with ``dragonlair bench``): a fifth of a
 random rollout's time went to the checks of ``apply_id`` and to the Action lists that
 ``legal_action_ids`` caches for them, so the search takes legal ids from the game's hook
-and applies them without the checks (:func:`_push`; the ids came from the rules a moment
-before); the sampler gets a generator whose ``randrange`` is ``int(random() * n)``
-(:class:`_QuickDraws`); the tree is small slotted objects. Together they made random
-rollouts 40% to twice as fast.
+(``State._legal_ids``) and applies them without the checks (``State._apply_trusted``; the
+ids came from the rules a moment before); the sampler gets a generator whose
+``randrange`` is ``int(random() * n)`` (:class:`_QuickDraws`); the tree is small slotted
+objects. Together they made random rollouts 40% to twice as fast.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ from time import perf_counter
 from typing import Any
 
 from ..core import Action, DragonlairError, Game, Result, State
-from .base import POINTS_WEIGHT, RANK_WEIGHT, WIN_WEIGHT, Bot
+from .base import Bot, final_rewards
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
@@ -132,20 +132,7 @@ PAIRED_Z = 1.0
 
 def rewards(result: Result) -> list[float]:
     """What each seat gets from a finished game: win share, rank and a touch of points."""
-    points = result.points
-    n = len(points)
-    winners = result.winners
-    share = 1.0 / len(winners) if winners else 0.0
-    lo, hi = min(points), max(points)
-    span = hi - lo
-    ranks = result.ranks
-    out = []
-    for s in range(n):
-        win = share if s in winners else 0.0
-        rank = (n - ranks[s]) / (n - 1) if n > 1 else 1.0
-        pts = (points[s] - lo) / span if span else 0.5
-        out.append(WIN_WEIGHT * win + RANK_WEIGHT * rank + POINTS_WEIGHT * pts)
-    return out
+    return final_rewards(result.points, result.ranks, result.winners)
 
 
 class _Edge:
@@ -204,22 +191,6 @@ def _in_sealed_choice(state: State) -> bool:
     # The core keeps the open choice in ``_choices`` and offers no public flag for it
     # (views carry it as "choosing", but building a view per tree step costs too much).
     return state._choices is not None
-
-
-def _options(state: State, seat: int) -> list[int]:
-    """The ids of ``seat``'s legal actions, fresh from the game's hook: the search never
-    needs the Action objects or the cache that ``legal_action_ids`` keeps for ``apply``."""
-    return state._legal_ids(seat)
-
-
-def _push(state: State, seat: int, aid: int) -> None:
-    """``state.apply_id`` without its checks, for ids the search took from
-    :func:`_options` for a seat in ``to_act`` (a fifth of the search's time goes to the
-    checks otherwise; the core offers no public unchecked path)."""
-    state._legal = None
-    state._hist = (state._hist, seat, aid)
-    state._move += 1
-    state._step(seat, aid)
 
 
 class _QuickDraws:
@@ -511,19 +482,19 @@ class ISMCTSBot(Bot):
                 to_act = s.to_act
                 if len(to_act) == 1 and not _in_sealed_choice(s):
                     p = to_act[0]
-                    options = _options(s, p)
+                    options = s._legal_ids(p)
                     if at_root and p == seat:
                         options = _at_root(options, allowed, game)
                     at_root = False
                     if len(options) == 1:
-                        _push(s, p, options[0])
+                        s._apply_trusted(p, options[0])
                         continue
                     if p != seat and modelled:
                         edge = policy(s, node, p, options)
                     else:
                         edge = ucb(node, p, options)
                         path.append((edge, p, 0.0))
-                    _push(s, p, edge.aid)
+                    s._apply_trusted(p, edge.aid)
                     nxt = edge.child
                     if nxt is None:
                         edge.child = _Node()
@@ -534,7 +505,7 @@ class ISMCTSBot(Bot):
                 picks = []
                 choosers = []
                 for p in to_act:
-                    options = _options(s, p)
+                    options = s._legal_ids(p)
                     if at_root and p == seat:
                         options = _at_root(options, allowed, game)
                     if len(options) == 1:
@@ -561,7 +532,7 @@ class ISMCTSBot(Bot):
                             mine = edge
                 at_root = False
                 for p, aid in picks:
-                    _push(s, p, aid)
+                    s._apply_trusted(p, aid)
                 holder: _Edge | _Node = node if mine is None else mine
                 nxt = holder.child
                 if nxt is None:
@@ -572,16 +543,16 @@ class ISMCTSBot(Bot):
             if heuristic is None:
                 while s._result is None and s._move < stop:
                     p = s._to_act[0]
-                    options = _options(s, p)
-                    _push(s, p, options[int(rnd() * len(options))])
+                    options = s._legal_ids(p)
+                    s._apply_trusted(p, options[int(rnd() * len(options))])
             else:
                 while s._result is None and s._move < stop:
                     p = s._to_act[0]
-                    options = _options(s, p)
+                    options = s._legal_ids(p)
                     if len(options) > 1:
                         acts = [actions[a] for a in options]
                         options[0] = ids[heuristic.choose(s.view(p), acts, rng)]
-                    _push(s, p, options[0])
+                    s._apply_trusted(p, options[0])
             result = s.result
             r = rewards(result) if result is not None else list(evaluate(s.view(seat)))
             for edge, p, prob in path:
@@ -660,11 +631,11 @@ class ISMCTSBot(Bot):
                 stop = s.move + depth if depth is not None else 1 << 62
                 while s._result is None and s._move < stop:
                     p = s._to_act[0]
-                    options = _options(s, p)
+                    options = s._legal_ids(p)
                     if len(options) > 1:
                         acts = [actions[a] for a in options]
                         options[0] = ids[heuristic.choose(s.view(p), acts, rr)]
-                    _push(s, p, options[0])
+                    s._apply_trusted(p, options[0])
                 result = s.result
                 if result is not None:
                     values.append(rewards(result)[seat])

@@ -248,6 +248,13 @@ class State:
             c = self._cache_legal(seat)
         if aid not in c[1]:
             self._refuse_action(seat, aid, c[1])
+        self._apply_trusted(seat, aid)
+
+    def _apply_trusted(self, seat: int, aid: int) -> None:
+        """Apply without the checks an id the caller has just taken from
+        ``_legal_ids(seat)`` for a seat in ``to_act``: the search bots' path, where the
+        checks would cost a fifth of a rollout. Every action, checked or not, is recorded
+        and stepped here."""
         self._legal = None
         self._hist = (self._hist, seat, aid)
         self._move += 1
