@@ -43,7 +43,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from dragonlair.bots.base import Bot, reward
+from dragonlair.bots.base import Bot, final_rewards, reward
 from dragonlair.core import Action, Game
 
 from .board import HALT
@@ -179,7 +179,7 @@ class Heuristic(Bot):
         bots maximise) in the race of ``view``, a seat's or a spectator's."""
         if view["over"]:
             result = view["result"]
-            return _final_rewards(result["points"], result["ranks"], result["winners"])
+            return final_rewards(result["points"], result["ranks"], result["winners"])
         halts = self._halt_holdings(view)
         pawns: list[int] = view["pawns"]
         if view["phase"] in ("halt-play", "halt-steal"):
@@ -244,7 +244,7 @@ class Heuristic(Bot):
         if closest == 0:
             winners = [s for s in range(n) if left[s] == 0]
             ranks = [1 + sum(1 for q in pawns if q > p) for p in pawns]
-            return _final_rewards(list(pawns), ranks, winners)
+            return final_rewards(list(pawns), ranks, winners)
         spread, later, early, late = self._fit
         halt_value = early + late * (finish - closest) / finish
         scale = spread * math.sqrt(closest + 1)
@@ -266,20 +266,3 @@ class Heuristic(Bot):
             points = win + (1 - win) * ((pawns[s] - lo) / span if span else 0.5)
             out.append(reward(win, rank, points))
         return out
-
-
-def _final_rewards(
-    points: Sequence[int], ranks: Sequence[int], winners: Sequence[int]
-) -> list[float]:
-    """The rewards of a finished race."""
-    n = len(points)
-    lo, hi = min(points), max(points)
-    share = 1.0 / len(winners) if winners else 0.0
-    return [
-        reward(
-            share if s in winners else 0.0,
-            (n - ranks[s]) / (n - 1) if n > 1 else 1.0,
-            (points[s] - lo) / (hi - lo) if hi > lo else 0.5,
-        )
-        for s in range(n)
-    ]
