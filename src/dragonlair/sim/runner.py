@@ -20,8 +20,13 @@ workers are forked, so games and heuristics registered at run time (a designer's
 our tests' example game) are known to them; elsewhere they are spawned and must be
 importable.
 
-Ctrl-C (``KeyboardInterrupt``) stops the run cleanly: workers ignore SIGINT, the pool is
-terminated, and :func:`run` returns the games that finished with ``interrupted=True``.
+Ctrl-C stops the run cleanly and :func:`run` returns the games that finished with
+``interrupted=True``. With one worker it is the usual ``KeyboardInterrupt``, which also
+ends the game in progress. With several, workers ignore SIGINT and, while the pool runs,
+Ctrl-C only sets a flag that the loop collecting results looks at between waits of
+:data:`POLL_SECONDS`; then the pool is terminated. A flag rather than the exception: a
+``KeyboardInterrupt`` that happens to be raised while the interpreter runs a finalizer or
+a callback is printed and dropped, and the run would go on.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ import queue
 import random
 import signal
 import sys
-from collections.abc import Callable, Generator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
@@ -45,6 +51,8 @@ from ..core.spec import OptionValue
 # chunks and their outcomes costs little, short enough for a smooth progress bar and for
 # Ctrl-C to lose little work.
 CHUNK_SECONDS = 0.25
+# How often the loop collecting results looks for a Ctrl-C while it waits.
+POLL_SECONDS = 0.1
 
 
 class SimulationError(DragonlairError):
@@ -214,18 +222,38 @@ def run(
                 if progress is not None:
                     progress(1)
         else:
-            with contextlib.closing(_parallel(job, workers)) as batches:
+            with _ctrl_c() as stop, contextlib.closing(_parallel(job, workers, stop)) as batches:
                 for batch in batches:
                     outcomes.extend(batch)
                     if progress is not None:
                         progress(len(batch))
+                interrupted = stop.is_set() and len(outcomes) < job.n
     except KeyboardInterrupt:
         interrupted = True
     outcomes.sort(key=lambda o: o.index)
     return RunResult(job, outcomes, interrupted, perf_counter() - start)
 
 
-def _parallel(job: Job, workers: int) -> Generator[list[Outcome], None, None]:
+@contextlib.contextmanager
+def _ctrl_c() -> Iterator[threading.Event]:
+    """An event that Ctrl-C sets while the block runs, instead of raising. Outside the main
+    thread, where no signal handler can be set, Ctrl-C stays a ``KeyboardInterrupt``."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _parallel(
+    job: Job, workers: int, stop: threading.Event
+) -> Generator[list[Outcome], None, None]:
+    """The outcomes of ``job`` in batches as workers finish them, until all are played or
+    ``stop`` is set (then the pool is terminated and the batches end)."""
     pool = _context().Pool(min(workers, job.n), initializer=_init_worker, initargs=(job,))
     done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException] = queue.SimpleQueue()
     following = 0  # the first game not yet handed out
@@ -241,7 +269,10 @@ def _parallel(job: Job, workers: int) -> Generator[list[Outcome], None, None]:
                 in_flight += 1
             if not in_flight:
                 break
-            item = done.get()
+            item = _wait(done, stop)
+            if item is None:
+                pool.terminate()
+                return
             in_flight -= 1
             if isinstance(item, BaseException):
                 raise item
@@ -254,3 +285,15 @@ def _parallel(job: Job, workers: int) -> Generator[list[Outcome], None, None]:
         raise
     finally:
         pool.join()
+
+
+def _wait(
+    done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException], stop: threading.Event
+) -> tuple[list[Outcome], float] | BaseException | None:
+    """The next finished chunk (or a worker's error), or None once ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            return done.get(timeout=POLL_SECONDS)
+        except queue.Empty:
+            pass
+    return None
