@@ -193,6 +193,20 @@ def _in_sealed_choice(state: State) -> bool:
     return state._choices is not None
 
 
+def _heuristic_playout(s: State, stop: int, heuristic: Bot, rng: random.Random) -> None:
+    """Play ``s`` on with ``heuristic`` in every seat (a seat with one legal action takes
+    it without asking) until the game ends or reaches move ``stop``."""
+    table = s.game.table
+    ids, actions = table.ids, table.actions
+    while s._result is None and s._move < stop:
+        p = s._to_act[0]
+        options = s._legal_ids(p)
+        if len(options) > 1:
+            acts = [actions[a] for a in options]
+            options[0] = ids[heuristic.choose(s.view(p), acts, rng)]
+        s._apply_trusted(p, options[0])
+
+
 class _QuickDraws:
     """The generator handed to the hidden-state sampler: ``randrange`` as
     ``int(random() * n)``, several times faster than ``random.Random.randrange``, whose
@@ -546,13 +560,7 @@ class ISMCTSBot(Bot):
                     options = s._legal_ids(p)
                     s._apply_trusted(p, options[int(rnd() * len(options))])
             else:
-                while s._result is None and s._move < stop:
-                    p = s._to_act[0]
-                    options = s._legal_ids(p)
-                    if len(options) > 1:
-                        acts = [actions[a] for a in options]
-                        options[0] = ids[heuristic.choose(s.view(p), acts, rng)]
-                    s._apply_trusted(p, options[0])
+                _heuristic_playout(s, stop, heuristic, rng)
             result = s.result
             r = rewards(result) if result is not None else list(evaluate(s.view(seat)))
             for edge, p, prob in path:
@@ -596,7 +604,6 @@ class ISMCTSBot(Bot):
         assert heuristic is not None
         depth = self.depth
         ids = game.table.ids
-        actions = game.table.actions
         root_ids = [ids[a] for a in legal]
         k = len(root_ids)
         limit = self.iterations if self.iterations is not None else 1 << 62
@@ -629,13 +636,7 @@ class ISMCTSBot(Bot):
                 for p, o in others:
                     s.apply_id(p, o)
                 stop = s.move + depth if depth is not None else 1 << 62
-                while s._result is None and s._move < stop:
-                    p = s._to_act[0]
-                    options = s._legal_ids(p)
-                    if len(options) > 1:
-                        acts = [actions[a] for a in options]
-                        options[0] = ids[heuristic.choose(s.view(p), acts, rr)]
-                    s._apply_trusted(p, options[0])
+                _heuristic_playout(s, stop, heuristic, rr)
                 result = s.result
                 if result is not None:
                     values.append(rewards(result)[seat])
