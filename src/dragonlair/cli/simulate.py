@@ -42,6 +42,7 @@ from ..sim import (
     write_records,
     write_results,
 )
+from ..sim.plot import check_plot_file, write_plot
 from ..sim.runner import make_bots
 from ..sim.stats import check_available
 from .options import parse_options
@@ -64,6 +65,14 @@ WorkersOpt = Annotated[
 OutOpt = Annotated[
     Path | None, typer.Option("--out", help="Write one CSV row per game to this file.")
 ]
+PlotOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        help="Draw a chart of the run into this file (.png, .svg, .pdf, ...): win share per "
+        "bot and per seat with 95% CIs, points per seat, game length.",
+    ),
+]
 RecordsOpt = Annotated[
     Path | None,
     typer.Option("--records", help="Keep every game's record (for `dragonlair replay`) here."),
@@ -85,6 +94,7 @@ def prepare(
     out: Path | None,
     records: Path | None,
     rotate: bool,
+    plot: Path | None = None,
 ) -> Job:
     """A checked job: every bad argument raises BadParameter before anything runs."""
     try:
@@ -106,6 +116,8 @@ def prepare(
             check_output_file(out)
         if records is not None:
             check_records_dir(records)
+        if plot is not None:
+            check_plot_file(plot)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
     return job
@@ -138,8 +150,16 @@ def execute(job: Job, workers: int, show_progress: bool, what: str) -> RunResult
         return run(job, workers=workers, progress=lambda k: progress.advance(task, k))
 
 
-def finish(result: RunResult, out: Path | None, records: Path | None) -> list[str]:
-    """Write the results file and the records; the lines saying what was written."""
+def finish(
+    result: RunResult,
+    summary: Summary,
+    heading: str,
+    out: Path | None,
+    records: Path | None,
+    plot: Path | None,
+) -> list[str]:
+    """Write the results file, the records and the chart (of ``summary``, headed
+    ``heading``); the lines saying what was written."""
     notes = []
     if out is not None:
         write_results(out, result)
@@ -147,6 +167,9 @@ def finish(result: RunResult, out: Path | None, records: Path | None) -> list[st
     if records is not None:
         count = write_records(records, result.outcomes)
         notes.append(f"records: {records} ({count} games)")
+    if plot is not None:
+        write_plot(plot, result, summary, heading)
+        notes.append(f"chart: {plot}")
     return notes
 
 
@@ -208,15 +231,15 @@ def report(
     out: Path | None,
     records: Path | None,
     as_json: bool,
-    show: str = "summary",
+    plot: Path | None = None,
 ) -> None:
     """Write the files, print the summary (or JSON) and exit 130 if Ctrl-C stopped it."""
-    notes = finish(result, out, records)
     summary = summarize(result)
+    notes = finish(result, summary, title(summary, seed), out, records, plot)
     console = Console() if Console().is_terminal else Console(width=150)
     if as_json:
         print(json.dumps(summary.to_dict(), indent=2))
-    elif show == "summary":
+    else:
         print_summary(summary, seed, console)
     if not as_json:
         for note in notes:
@@ -237,6 +260,7 @@ def simulate(
     workers: WorkersOpt = 1,
     out: OutOpt = None,
     records: RecordsOpt = None,
+    plot: PlotOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -244,9 +268,9 @@ def simulate(
     """Play many seeded bot games and summarise them: win share per seat and per bot with
     95% confidence intervals, points, ranks, game length. The same seed gives the same
     games whatever the number of workers."""
-    job = prepare(game, players, bots, n, seed, option, out, records, rotate=False)
+    job = prepare(game, players, bots, n, seed, option, out, records, rotate=False, plot=plot)
     result = execute(job, workers, not (quiet or as_json), "simulating")
-    report(result, seed, out, records, as_json)
+    report(result, seed, out, records, as_json, plot)
 
 
 def register(app: typer.Typer) -> None:

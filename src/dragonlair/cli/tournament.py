@@ -28,6 +28,7 @@ from .simulate import (
     OptionOpt,
     OutOpt,
     PlayersOpt,
+    PlotOpt,
     QuietOpt,
     RecordsOpt,
     SeedOpt,
@@ -115,6 +116,7 @@ def tournament(
     workers: WorkersOpt = 1,
     out: OutOpt = None,
     records: RecordsOpt = None,
+    plot: PlotOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     as_markdown: Annotated[
@@ -124,15 +126,15 @@ def tournament(
 ) -> None:
     """Play the bots against each other with seats rotated; report each bot's win share
     per seat with a 95% confidence interval against the fair share 1/N."""
-    job = prepare(game, players, bots, n, seed, option, out, records, rotate=True)
+    job = prepare(game, players, bots, n, seed, option, out, records, rotate=True, plot=plot)
     err = Console(stderr=True)
     rounded = -(-n // job.players) * job.players
     if rounded != n:
         err.print(f"playing {rounded} games, a multiple of {job.players}, so seats rotate evenly")
         job = dataclasses.replace(job, n=rounded)
     result = execute(job, workers, not (quiet or as_json), "tournament")
-    notes = finish(result, out, records)
     summary = summarize(result)
+    notes = finish(result, summary, f"{title(summary, seed)}, seats rotated", out, records, plot)
     console = Console() if Console().is_terminal else Console(width=150)
     if as_json:
         print(json.dumps(summary.to_dict(), indent=2))

@@ -1,0 +1,88 @@
+"""The chart of a run (``--plot``): its panels carry the summary's numbers, the commands
+write it in the format the file name asks for, and a bad file name is refused before any
+game is played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from matplotlib.container import ErrorbarContainer
+from typer.testing import CliRunner
+
+from dragonlair.bots import parse_bots
+from dragonlair.cli import app
+from dragonlair.sim import Job, run, summarize
+from dragonlair.sim.plot import draw
+
+runner = CliRunner()
+
+
+def flat(output: str) -> str:
+    return " ".join(output.replace("│", " ").split())
+
+
+def test_the_panels_show_the_summary() -> None:
+    job = Job("pebble-auction", 3, tuple(parse_bots("heuristic,random", 3)), n=60, seed=4)
+    result = run(job)
+    summary = summarize(result)
+    fig = draw(result, summary, "a title")
+    assert fig.get_suptitle() == "a title"
+    by_bot, by_seat, points, length = fig.axes
+    for ax, lines in ((by_bot, summary.bots), (by_seat, summary.seats)):
+        assert [p.get_height() for p in ax.patches] == pytest.approx(
+            [line.win.value for line in lines]
+        )
+        assert [t.get_text() for t in ax.get_xticklabels()] == [line.label for line in lines]
+        fair = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+        assert len(fair) == 1 and fair[0].get_ydata()[0] == pytest.approx(1 / 3)
+        # the error bars run from each interval's low end to its high end
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        assert len(bars) == 1
+        segments = bars[0].lines[2][0].get_segments()
+        ends = [v for s in segments for v in (s[0][1], s[1][1])]
+        assert ends == pytest.approx([v for line in lines for v in (line.win.low, line.win.high)])
+    assert [t.get_text() for t in points.get_xticklabels()] == [s.label for s in summary.seats]
+    medians = [m.get_ydata()[0] for m in points.lines if m.get_color() == "C1"]
+    assert len(medians) == 3
+    assert sum(p.get_height() for p in length.patches) == len(result.outcomes)
+
+
+@pytest.mark.parametrize(
+    ("command", "suffix", "magic"),
+    [
+        ("simulate", "png", b"\x89PNG"),
+        ("tournament", "svg", b"<?xml"),
+        ("simulate", "pdf", b"%PDF"),
+    ],
+)
+def test_the_commands_write_the_chart(
+    tmp_path: Path, command: str, suffix: str, magic: bytes
+) -> None:
+    chart = tmp_path / f"run.{suffix}"
+    args = [command, "pebble-auction", "-p", "3", "--bots", "heuristic,random", "-n", "9"]
+    result = runner.invoke(app, [*args, "--plot", str(chart), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 9
+    assert chart.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("run.xyz", "the file name must end in one of"),
+        ("run", "the file name must end in one of"),
+        ("missing/run.png", "there is no folder"),
+    ],
+)
+def test_a_bad_chart_file_is_refused_before_any_game(
+    tmp_path: Path, name: str, message: str
+) -> None:
+    out = tmp_path / "results.csv"
+    chart = tmp_path / name
+    args = ["simulate", "pebble-auction", "-n", "5", "--out", str(out), "--plot", str(chart)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in flat(result.output)
+    assert not out.exists() and not chart.exists()
