@@ -122,6 +122,28 @@ class _Shared:
     _state: State | None
     _obs_spaces: dict[str, spaces.Dict]
     _act_spaces: dict[str, spaces.Discrete]
+    metadata: dict[str, Any]
+
+    def _set_up(
+        self,
+        game: str,
+        players: int | None,
+        options: Mapping[str, object] | None,
+        render_mode: str | None,
+        extra: int,
+        name: str,
+    ) -> None:
+        """The table, spaces and agents of a new environment named ``name`` (``extra``:
+        the spaces' additional wait action, for the Parallel environment)."""
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self._t = _Table(game, players, options, extra=extra)
+        self.metadata = {**type(self).metadata, "name": name.format(snake(game))}
+        self.render_mode = render_mode
+        self.possible_agents = list(self._t.agents)
+        self._obs_spaces, self._act_spaces = self._t.spaces()
+        self._state = None
+        self.agents: list[str] = []
 
     @property
     def game(self) -> Game:
@@ -157,15 +179,7 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self._t = _Table(game, players, options, extra=0)
-        self.metadata = {**type(self).metadata, "name": f"dragonlair_{snake(game)}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = list(self._t.agents)
-        self._obs_spaces, self._act_spaces = self._t.spaces()
-        self._state: State | None = None
-        self.agents: list[str] = []
+        self._set_up(game, players, options, render_mode, 0, "dragonlair_{}_v0")
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -229,15 +243,7 @@ class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
         options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self._t = _Table(game, players, options, extra=1)
-        self.metadata = {**type(self).metadata, "name": f"dragonlair_{snake(game)}_parallel_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = list(self._t.agents)
-        self._obs_spaces, self._act_spaces = self._t.spaces()
-        self._state: State | None = None
-        self.agents: list[str] = []
+        self._set_up(game, players, options, render_mode, 1, "dragonlair_{}_parallel_v0")
         self.wait = wait_id(self._t.game)
 
     def _observations(self, state: State) -> dict[str, Obs]:
