@@ -11,6 +11,7 @@ machinery and rotates the seats.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -230,17 +231,20 @@ def report(
     seed: int,
     out: Path | None,
     records: Path | None,
+    plot: Path | None,
     as_json: bool,
-    plot: Path | None = None,
+    show: Callable[[Summary, Console], None],
 ) -> None:
-    """Write the files, print the summary (or JSON) and exit 130 if Ctrl-C stopped it."""
+    """Write the files, print the summary with ``show`` (or as JSON) and exit 130 if Ctrl-C
+    stopped the run."""
     summary = summarize(result)
-    notes = finish(result, summary, title(summary, seed), out, records, plot)
+    heading = title(summary, seed) + (", seats rotated" if result.job.rotate else "")
+    notes = finish(result, summary, heading, out, records, plot)
     console = Console() if Console().is_terminal else Console(width=150)
     if as_json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
-        print_summary(summary, seed, console)
+        show(summary, console)
     if not as_json:
         for note in notes:
             console.print(note)
@@ -270,7 +274,7 @@ def simulate(
     games whatever the number of workers."""
     job = prepare(game, players, bots, n, seed, option, out, records, rotate=False, plot=plot)
     result = execute(job, workers, not (quiet or as_json), "simulating")
-    report(result, seed, out, records, as_json, plot)
+    report(result, seed, out, records, plot, as_json, lambda s, c: print_summary(s, seed, c))
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,6 @@ Markdown table headed by the command that produced it, ready for ``docs/bots.md`
 from __future__ import annotations
 
 import dataclasses
-import json
 import shlex
 from typing import Annotated
 
@@ -20,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..sim import Summary, summarize
+from ..sim import Summary
 from .simulate import (
     BOTS_HELP,
     GameArg,
@@ -34,8 +33,8 @@ from .simulate import (
     SeedOpt,
     WorkersOpt,
     execute,
-    finish,
     prepare,
+    report,
     title,
 )
 
@@ -133,21 +132,14 @@ def tournament(
         err.print(f"playing {rounded} games, a multiple of {job.players}, so seats rotate evenly")
         job = dataclasses.replace(job, n=rounded)
     result = execute(job, workers, not (quiet or as_json), "tournament")
-    summary = summarize(result)
-    notes = finish(result, summary, f"{title(summary, seed)}, seats rotated", out, records, plot)
-    console = Console() if Console().is_terminal else Console(width=150)
-    if as_json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    elif as_markdown:
-        print(markdown(summary, command_line(game, job.players, bots, rounded, seed, option)))
-    else:
-        print_standings(summary, seed, console)
-    if not as_json:
-        for note in notes:
-            console.print(note)
-    if result.interrupted:
-        err.print(f"interrupted: {summary.games} of {summary.requested} games finished and kept")
-        raise typer.Exit(130)
+
+    def show(summary: Summary, console: Console) -> None:
+        if as_markdown:
+            print(markdown(summary, command_line(game, job.players, bots, rounded, seed, option)))
+        else:
+            print_standings(summary, seed, console)
+
+    report(result, seed, out, records, plot, as_json, show)
 
 
 def register(app: typer.Typer) -> None:
