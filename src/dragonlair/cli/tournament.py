@@ -30,8 +30,10 @@ from .simulate import (
     PlotOpt,
     QuietOpt,
     RecordsOpt,
+    ResumeOpt,
     SeedOpt,
     WorkersOpt,
+    check_resume,
     execute,
     prepare,
     report,
@@ -114,6 +116,7 @@ def tournament(
     seed: SeedOpt = 1,
     workers: WorkersOpt = 1,
     out: OutOpt = None,
+    resume: ResumeOpt = False,
     records: RecordsOpt = None,
     plot: PlotOpt = None,
     option: OptionOpt = None,
@@ -131,7 +134,10 @@ def tournament(
     if rounded != n:
         err.print(f"playing {rounded} games, a multiple of {job.players}, so seats rotate evenly")
         job = dataclasses.replace(job, n=rounded)
-    result = execute(job, workers, not (quiet or as_json), "tournament")
+    check_resume(out, resume)
+    played = execute(
+        job, workers, not (quiet or as_json), "tournament", out, records, resume, plot is not None
+    )
 
     def show(summary: Summary, console: Console) -> None:
         if as_markdown:
@@ -139,7 +145,7 @@ def tournament(
         else:
             print_standings(summary, seed, console)
 
-    report(result, seed, out, records, plot, as_json, show)
+    report(played, seed, plot, as_json, show)
 
 
 def register(app: typer.Typer) -> None:

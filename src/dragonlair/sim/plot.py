@@ -20,7 +20,7 @@ no global state and needs no display; the file's suffix picks the format (``.png
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core import DragonlairError
 from .output import OutputError, check_output_file
@@ -74,8 +74,18 @@ def _rates(ax: Axes, lines: list[Line], fair: float, title: str) -> None:
     ax.legend(loc="upper right")
 
 
-def draw(result: RunResult, summary: Summary, title: str) -> Figure:
-    """The four-panel chart of ``result`` (whose table is ``summary``)."""
+def frame_of(result: RunResult) -> Any:
+    """The rows of ``result``'s outcomes as a pandas DataFrame (what a results file holds)."""
+    import pandas as pd
+
+    from .output import row
+
+    return pd.DataFrame([row(result.job, o) for o in result.outcomes])
+
+
+def draw(frame: Any, summary: Summary, title: str) -> Figure:
+    """The four-panel chart of the games in ``frame`` (rows of a results file, with at
+    least ``length`` and ``points_s``), whose table is ``summary``."""
     formats()  # says which extra to install when matplotlib is missing
     from matplotlib.figure import Figure
 
@@ -85,15 +95,14 @@ def draw(result: RunResult, summary: Summary, title: str) -> Figure:
     fair = summary.fair_share
     _rates(by_bot, summary.bots, fair, "win share per bot")
     _rates(by_seat, summary.seats, fair, "win share per seat")
-    outcomes = result.outcomes
-    n = result.job.players
-    if outcomes:
+    n = summary.players
+    if len(frame):
         points.boxplot(
-            [[o.points[s] for o in outcomes] for s in range(n)],
+            [frame[f"points_{s}"].to_numpy() for s in range(n)],
             tick_labels=[line.label for line in summary.seats],
         )
         points.tick_params(axis="x", labelrotation=15)
-        length.hist([o.length for o in outcomes], bins="auto", color="#72b7b2")
+        length.hist(frame["length"].to_numpy(), bins="auto", color="#72b7b2")
     points.set_title("points per seat")
     points.set_ylabel("points")
     length.set_title("game length")
@@ -102,6 +111,6 @@ def draw(result: RunResult, summary: Summary, title: str) -> Figure:
     return fig
 
 
-def write_plot(path: Path, result: RunResult, summary: Summary, title: str) -> None:
-    """Draw the chart of ``result`` into ``path`` (the format from its suffix)."""
-    draw(result, summary, title).savefig(path)
+def write_plot(path: Path, frame: Any, summary: Summary, title: str) -> None:
+    """Draw the chart of the games in ``frame`` into ``path`` (the format from its suffix)."""
+    draw(frame, summary, title).savefig(path)
