@@ -1,7 +1,7 @@
 """The conformance suite every game passes, called from each game's tests in one line::
 
     from dragonlair.core.conformance import check_game
-    def test_conformance(): check_game("dragon-stripes")
+    def test_conformance(): check_game("my-game")
 
 It plays seeded random games for every player count and each option set given, and checks
 at every step (the costlier checks every ``every`` steps):

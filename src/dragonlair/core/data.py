@@ -3,7 +3,7 @@
 Each game ships its data as JSON in its package's ``data/`` folder and accepts a user's
 own file through its ``data`` option. Both go through :func:`read_json`, and the game's
 loader checks every entry with :class:`Checker`, so a bad file is refused with the file,
-the entry and what was expected (``space_dragons.json: crew[12].effects.shield: expected
+the entry and what was expected (``my_game.json: cards[12].effects.shield: expected
 an integer from 0 to 3, got "two"``).
 """
 

@@ -5,7 +5,7 @@ under the entry-point group ``dragonlair.games`` (the mechanism pytest and Gymna
 plugins use), named by the game's id::
 
     [project.entry-points."dragonlair.games"]
-    space-dragons = "dragonlair.space_dragons.manifest:MANIFEST"
+    my-game = "my_game.manifest:MANIFEST"
 
 Every surface (the registry behind :func:`dragonlair.make`, the bots, the terminal, the
 server and the browser, the RL adapters, simulate and bench) finds a game only through
