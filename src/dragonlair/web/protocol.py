@@ -221,7 +221,7 @@ class GameInfo(BaseModel):
 
 
 class RulesInfo(BaseModel):
-    """A game's rules in brief (its package's docstring) and what each kind of action does."""
+    """A game's rules for players (Markdown) and what each kind of action does."""
 
     id: str
     name: str
@@ -239,6 +239,9 @@ class Catalog(BaseModel):
     players: int
     options: dict[str, OptionValue]
     components: dict[str, Any]
+    board: str | None = Field(
+        None, description="the game's board module under /static/, or null for the generic one"
+    )
     actions: dict[str, str]
     events: dict[str, dict[str, Any]]
 
