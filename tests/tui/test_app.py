@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import screen_text
 
 import dragonlair
+from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import ConfirmQuit, HelpScreen, PassScreen, PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig

@@ -13,10 +13,10 @@ import io
 import random
 
 import pytest
-from conftest import screen_text
 from rich.console import Console
 
 import dragonlair
+from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import PlayApp
 from dragonlair.tui.render import board, hand, players, result_table
