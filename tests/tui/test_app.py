@@ -149,10 +149,10 @@ def test_help_shows_the_rules_and_closes() -> None:
             assert isinstance(app.screen, HelpScreen)
             assert "## Keys" in app.screen.markdown
             for _ in range(50):  # the Markdown widget renders in the background
-                if "The rules in brief" in screen_text(app):
+                if "Your turn" in screen_text(app):
                     break
                 await pilot.pause(0.05)
-            assert "The rules in brief" in screen_text(app)
+            assert "Your turn" in screen_text(app)
             await pilot.press("escape")
             await settle(pilot)
             assert not isinstance(app.screen, HelpScreen)
