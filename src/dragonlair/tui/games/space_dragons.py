@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core import Game
+from ...core import Action, Game
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),
@@ -155,3 +155,9 @@ def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableTy
         out.append("\nhired so far: ", style="dim")
         out.append_text(_row([crew_card(game, c) for c in view["picks"]], "  "))
     return out
+
+
+def label(game: Game, action: Action, names: Sequence[str], me: int | None = None) -> str:
+    """``tool, tool, tool; mood 1; +3 pts``: the card's effects, symbols and points."""
+    text = game.describe_action(action).removeprefix(str(action)).strip()
+    return text.removeprefix("(").removesuffix(")") or str(action)

@@ -75,7 +75,13 @@ def forms(game: Game, action: Action) -> list[str]:
 
 
 def label(game: Game, action: Action, names: Sequence[str], me: int | None = None) -> str:
-    return _ID.sub("", game.describe_action(action))
+    """What the play does (``face up: 1 VP``); the card itself is in the typed form."""
+    text = _ID.sub("", game.describe_action(action))
+    if action.kind != "bid":
+        card = action.args[0]
+        assert isinstance(card, int)
+        text = text.removeprefix(f"play {card_word(game, card)} ")
+    return text
 
 
 def _pairs(names: Sequence[str], values: Sequence[Any]) -> list[str]:
