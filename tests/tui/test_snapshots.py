@@ -26,6 +26,7 @@ def app_for(game_id: str) -> PlayApp:
 
 async def _until_asked(pilot: object) -> None:
     app = pilot.app  # type: ignore[attr-defined]
+    app.query_one("#entry").cursor_blink = False  # a blinking cursor is not the screen
     for _ in range(100):
         await pilot.pause()  # type: ignore[attr-defined]
         if app.asking == 0:
