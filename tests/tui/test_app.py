@@ -49,7 +49,7 @@ def test_enter_takes_the_highlighted_choice_and_the_bots_answer() -> None:
             await settle(pilot)
             assert app.asking == 0
             moves = s.state.move
-            first = app.legal[0]
+            first = app.shown[0]
             await pilot.press("enter")
             await settle(pilot)
             assert s.state.record.actions[moves] == (0, str(first))
@@ -65,7 +65,7 @@ def test_arrow_keys_move_over_the_choices() -> None:
         app = PlayApp(s, fast=True)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            second = app.legal[1]
+            second = app.shown[1]
             await pilot.press("down", "enter")
             await settle(pilot)
             assert (0, str(second)) in s.state.record.actions

@@ -323,6 +323,7 @@ class PlayApp(TableApp):
         self.viewer: int | None = None if session.hotseat else session.humans[0]
         self.asking: int | None = None
         self.legal: list[Action] = []
+        self.shown: list[Action] = []  # the choices as listed (one per distinct choice)
         self.pending = False
 
     @property
@@ -362,13 +363,18 @@ class PlayApp(TableApp):
             return
         seat = session.next_human()
         assert seat is not None
+        forced = session.forced(seat)
+        if session.hotseat and self.viewer != seat and forced is not None:
+            # Nobody needs the screen for an answer that is given for them.
+            self.pending = True
+            self.after(self.answer_wait(), lambda: self.answer_unseen(seat, forced))
+            return
         if session.hotseat and self.viewer != seat:
             self.viewer = None
             self.blank()
             self.push_screen(PassScreen(session.names[seat]), lambda _: self.hand_over(seat))
             return
         self.viewer = seat
-        forced = session.forced(seat)
         self.ask(seat)
         if forced is not None:
             words = session.words[seat]
@@ -399,6 +405,11 @@ class PlayApp(TableApp):
             return
         self.choose(seat, action)
 
+    def answer_unseen(self, seat: int, action: Action) -> None:
+        if action in self.state.legal_actions(seat) and seat in self.state.to_act:
+            self.session.apply(seat, action)
+        self.later(0.0)
+
     def ask(self, seat: int) -> None:
         session = self.session
         session.catch_up(seat)
@@ -428,11 +439,19 @@ class PlayApp(TableApp):
         numbered = not words.number_kinds
         items = []
         start = 0
-        for i, a in enumerate(self.legal):
+        # Cards that are the same for the player (two plain 2s) are one choice.
+        seen: set[tuple[str, str]] = set()
+        self.shown = []
+        for a in self.legal:
+            key = (words.typed(a, self.legal), words.label(a))
+            if key not in seen or (default is not None and str(a) == default):
+                seen.add(key)
+                self.shown.append(a)
+        for i, a in enumerate(self.shown):
             line = Text()
             if numbered:
                 line.append(f"{i + 1:>2} ", style="bold cyan")
-            typed = words.typed(a, self.legal)
+            typed = words.typed(a, self.shown)
             line.append(typed, style="bold")
             label = words.label(a)
             if label and label != typed:
@@ -449,8 +468,8 @@ class PlayApp(TableApp):
         options.border_title = f"choices{asked}"
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.asking is not None and event.option_index < len(self.legal):
-            self.choose(self.asking, self.legal[event.option_index])
+        if self.asking is not None and event.option_index < len(self.shown):
+            self.choose(self.asking, self.shown[event.option_index])
 
     def on_input_changed(self, event: Input.Changed) -> None:
         # The entry line takes printable keys before any binding: "?" alone opens the help.
@@ -482,11 +501,11 @@ class PlayApp(TableApp):
         seat = self.asking
         if not text:
             index = self.query_one("#choices", OptionList).highlighted
-            if index is not None and index < len(self.legal):
-                self.choose(seat, self.legal[index])
+            if index is not None and index < len(self.shown):
+                self.choose(seat, self.shown[index])
             return
         try:
-            action = self.session.words[seat].parse(text, self.legal)
+            action = self.session.words[seat].parse(text, self.shown)
         except DragonlairError as e:
             self.status(str(e), "bold red")
             return
@@ -502,6 +521,7 @@ class PlayApp(TableApp):
             return
         self.asking = None
         self.legal = []
+        self.shown = []
         self.status(self.session.save_error or "", "bold red")
         self.redraw()
         self.later(0.0)

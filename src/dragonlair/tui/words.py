@@ -89,12 +89,16 @@ class Words:
         if not among:
             return forms[0]
         mine = self.label(action)
-        for form in sorted(forms, key=len):
-            if all(self.label(a) == mine for a in among if form in self.forms(a)):
-                if self._glued(form):
-                    kind, number, letter = form.split()
-                    return f"{kind} {number}{letter}"
-                return form
+        ordered = sorted(forms, key=len)
+        unique = [f for f in ordered if all(f not in self.forms(a) for a in among if a != action)]
+        same = [
+            f for f in ordered if all(self.label(a) == mine for a in among if f in self.forms(a))
+        ]
+        for form in [*unique, *same, forms[0]]:
+            if self._glued(form):
+                kind, number, letter = form.split()
+                return f"{kind} {number}{letter}"
+            return form
         return forms[0]
 
     def _glued(self, form: str) -> bool:
@@ -156,7 +160,8 @@ class Words:
     def _one(self, found: list[Action], norm: str) -> Action:
         labels = {self.label(a) for a in found}
         if len(labels) == 1:
-            return found[0]
+            # The card whose own name is what was typed: ``play 4`` is the plain 4.
+            return next((a for a in found if self.forms(a)[0] == norm), found[0])
         which = " or ".join(dict.fromkeys(self.typed(a, found) for a in found))
         raise DragonlairError(f"{norm!r} could be {which}: say which")
 

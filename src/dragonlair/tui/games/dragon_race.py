@@ -96,8 +96,8 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
             return text
         if c.kind == "halt":
             return f"{word} as a number: move ahead {c.value}"
-        text = game.describe_action(action)
-        return text.removeprefix("play ")
+        text = game.describe_action(action).removeprefix(f"play {g.card_name[card]}")
+        return text.removeprefix(":").strip()
     if action.kind == "triple":
         words = ", ".join(card_word(game, c) for c in g.a_cards[aid])
         return f"three of a kind ({words}): fly to the next watering hole ahead"
