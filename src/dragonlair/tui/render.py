@@ -99,7 +99,7 @@ def header(game: Game, view: dict[str, Any], names: Sequence[str]) -> Text:
     seat = view.get("seat")
     if not isinstance(seat, int):
         who = "watching"
-    elif names[seat] == "You":
+    elif names[seat] in ("You", f"Player {seat + 1}"):
         who = f"you are Player {seat + 1}"
     else:
         who = f"you are {names[seat]} (Player {seat + 1})"

@@ -158,10 +158,14 @@ class Words:
         raise DragonlairError(f"{text.strip()!r} is not one of your choices: {shown}")
 
     def _one(self, found: list[Action], norm: str) -> Action:
+        # The card whose own name is what was typed: ``play 4`` is the plain 4, not the
+        # HALT! 4 played as a number (``play halt 4``) nor the 4 (B) (``play 4b``).
+        named = [a for a in found if self.forms(a)[0] == norm]
+        if named:
+            return named[0]
         labels = {self.label(a) for a in found}
         if len(labels) == 1:
-            # The card whose own name is what was typed: ``play 4`` is the plain 4.
-            return next((a for a in found if self.forms(a)[0] == norm), found[0])
+            return found[0]
         which = " or ".join(dict.fromkeys(self.typed(a, found) for a in found))
         raise DragonlairError(f"{norm!r} could be {which}: say which")
 
@@ -224,6 +228,8 @@ _NOT_PLURAL = {"is", "was", "has", "pass", "plus", "bonus", "less", "across"}
 def _singular(m: re.Match[str]) -> str:
     word = m.group(1)
     if not word.endswith("s") or word.lower() in _NOT_PLURAL or word.endswith("ss"):
+        return m.group(0)
+    if re.search(r"\b[A-Z]\w* $", m.string[: m.start()]):  # "Player 1 draws": a name
         return m.group(0)
     if word.endswith("ies"):
         return f"1 {word[:-3]}y"

@@ -47,7 +47,7 @@ def crew_card(game: Game, number: int) -> Text:
 
 def dragon_card(game: Game, dragon: int) -> Text:
     d = game.components.dragons[dragon - 1]  # type: ignore[attr-defined]
-    t = Text(f"D{d.points}", style="bold yellow")
+    t = Text(f"[dragon {d.points}]", style="bold yellow")
     if any(d.symbols):
         t.append(" ")
         _symbols(t, d.symbols)

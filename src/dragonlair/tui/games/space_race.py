@@ -211,7 +211,7 @@ def players(
                 stacks.append_text(_stack(game, ship[key]))
                 stacks.append("  ")
         rows.append(line)
-        rows.append(stacks)
+        rows.append(stacks if len(stacks) > 2 else Text("  no stacks yet", style="dim"))
     return table if wide else Group(*rows)
 
 
