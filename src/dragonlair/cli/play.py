@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -33,7 +34,7 @@ def _menu(console: Console) -> tuple[str, int]:
         try:
             text = console.input(f"Which game? [1-{len(ids)}]: ").strip()
         except EOFError:
-            raise typer.Exit(1) from None
+            raise typer.Exit(0) from None
         if text.isdigit() and 1 <= int(text) <= len(ids):
             game = ids[int(text) - 1]
             break
@@ -49,7 +50,7 @@ def _menu(console: Console) -> tuple[str, int]:
                 f"Enter for {spec.default_players}]: "
             ).strip()
         except EOFError:
-            raise typer.Exit(1) from None
+            raise typer.Exit(0) from None
         if not text:
             return game, spec.default_players
         if text.isdigit() and spec.min_players <= int(text) <= spec.max_players:
@@ -133,6 +134,10 @@ def play(
     session.autosave()
     if session.save_error:
         raise typer.BadParameter(session.save_error)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise typer.BadParameter(
+            "the terminal game needs a terminal: run it in one (not through a pipe)"
+        )
     app = PlayApp(session, delay=delay, fast=fast)
     code = app.run()
     if session.save_error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -68,6 +69,8 @@ def replay(
     if move > len(record.actions):
         raise typer.BadParameter(f"the game has {len(record.actions)} moves, not {move}")
     if not all_steps:
+        if not sys.stdout.isatty():
+            raise typer.BadParameter("the replay screen needs a terminal; --all prints the log")
         ReplayApp(record, names, index, move).run()
         return
     console = Console(highlight=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from typing import Annotated
 
 import typer
@@ -32,11 +33,18 @@ def watch(
         list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
     ] = None,
     delay: Annotated[float, typer.Option(min=0, help="Seconds between moves.")] = 0.8,
+    log: Annotated[
+        bool,
+        typer.Option(
+            "--log", help="No screen: print the game as a log (the default without a terminal)."
+        ),
+    ] = False,
 ) -> None:
     """Watch bots play a seeded game on the full screen, as a spectator sees it: space
     pauses, → plays one move while paused, + and - change the pace, q leaves."""
     from ..tui.app import WatchApp
     from ..tui.render import result_table
+    from ..tui.words import Words
 
     try:
         g = dragonlair.make(game, players=players, options=parse_options(option))
@@ -54,9 +62,25 @@ def watch(
     def choose(state: State, seat: int) -> Action:
         return seat_bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat])
 
+    console = Console(highlight=False)
+    if log or not sys.stdout.isatty():
+        words = Words(g, names, None)
+        console.rule(f"{g.spec.name}, {g.players} players, seed {seed}")
+        while not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, choose(state, seat))
+        for event in state.events_since(0, None):
+            console.print(f"  {words.event(event)}", markup=False)
+        result = state.result
+        assert result is not None
+        console.rule("result")
+        for s in range(g.players):
+            mark = " (wins)" if s in result.winners else ""
+            console.print(f"{names[s]}: {result.points[s]} points{mark}", markup=False)
+        return
     WatchApp(state, names, choose, delay).run()
     if state.result is not None:
-        Console(highlight=False).print(result_table(g, state.result, names))
+        console.print(result_table(g, state.result, names))
 
 
 def register(app: typer.Typer) -> None:
