@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -291,5 +292,58 @@ def test_a_whole_game_to_the_final_scores(size: tuple[int, int]) -> None:
             await settle(pilot)
             text = screen_text(app)
             assert "Final scores" in text and "Game over" in text
+
+    asyncio.run(run())
+
+
+def _window_state() -> State:
+    """A Great Dragon Race state where seat 0 holds a HALT! card in another's window."""
+    game = dragonlair.make("dragon-race", players=3)
+    for seed in range(1, 200):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            if seat == 0 and "window" in state.view(0) and any(a.kind == "halt" for a in legal):
+                return state
+            state.apply(seat, rng.choice(legal))
+    raise AssertionError("no HALT! window found")
+
+
+def test_enter_takes_the_stated_default_of_a_window() -> None:
+    state = _window_state()
+    default = state.view(0)["window"]["default"]
+    seats = [SeatConfig("You"), SeatConfig("Random 2", "random"), SeatConfig("Random 3", "random")]
+    s = PlaySession(state, seats)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        moves = s.state.move
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.asking == 0
+            assert "(Enter)" in screen_text(app)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert s.state.record.actions[moves] == (0, default)
+
+    asyncio.run(run())
+
+
+def test_a_click_takes_a_choice() -> None:
+    s = _dragon_race_at_own_turn()
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            moves = s.state.move
+            first = app.shown[0]
+            await pilot.click("#choices", offset=(3, 1))
+            await settle(pilot)
+            assert s.state.record.actions[moves] == (0, str(first))
 
     asyncio.run(run())

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core import Game
+from ...core import Action, Game
 
 MOODS = {
     "asleep": "z asleep",
@@ -110,3 +110,9 @@ def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableTy
     if view.get("gems") is None:
         return Text("-", style="dim")
     return Text(f"Your gems (secret): {view['gems']}", style="bold green")
+
+
+def label(game: Game, action: Action, names: Sequence[str], me: int | None = None) -> str:
+    """What the choice does, without repeating its word (``draw: ...``)."""
+    text = game.describe_action(action)
+    return text.split(": ", 1)[1] if ": " in text else text
