@@ -364,11 +364,9 @@ class PlayApp(TableApp):
         seat = session.next_human()
         assert seat is not None
         forced = session.forced(seat)
-        if session.hotseat and self.viewer != seat and forced is not None:
-            # Nobody needs the screen for an answer that is given for them.
-            self.pending = True
-            self.after(self.answer_wait(), lambda: self.answer_unseen(seat, forced))
-            return
+        # In hotseat the screen goes to every player who is asked, even when the answer is
+        # given for them: skipping the hand-over would tell the others that the player had
+        # no choice (no HALT! card), which the others must not learn.
         if session.hotseat and self.viewer != seat:
             self.viewer = None
             self.blank()
@@ -404,11 +402,6 @@ class PlayApp(TableApp):
             self.status("")
             return
         self.choose(seat, action)
-
-    def answer_unseen(self, seat: int, action: Action) -> None:
-        if action in self.state.legal_actions(seat) and seat in self.state.to_act:
-            self.session.apply(seat, action)
-        self.later(0.0)
 
     def ask(self, seat: int) -> None:
         session = self.session
