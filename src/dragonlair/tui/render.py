@@ -1,18 +1,18 @@
 """Drawing a seat's view with Rich: the renderables the terminal's panes show.
 
 Every function here takes views, events and legal actions, never a state, so a pane can
-show nothing its seat may not know. Each game has a terminal module in
-``dragonlair.tui.games.<package>`` with ``board``, ``players`` and ``hand`` (each
-``(game, view, names[, width]) -> renderable``; the game object only lends its printed
-component data) that lay the table out the way the game looks; a game without one is
-shown as a plain table of its view.
+show nothing its seat may not know. A game's manifest names its terminal board
+(``terminal_board``, ``"module:board"``; the four games' are in ``dragonlair.tui.games``);
+the same module may add ``players`` and ``hand`` (each ``(game, view, names[, width]) ->
+renderable``; the game object only lends its printed component data) and the players'
+words of ``dragonlair.tui.words``. A game whose manifest says ``None`` is shown as a plain
+table of its view.
 """
 
 from __future__ import annotations
 
-import sys
+import inspect
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..core import Game, Result
+from ..core import Game, Result, manifest
 from .words import game_module, seat_name
 
 # Keys every view has; the header shows them, the board does not repeat them.
@@ -43,11 +43,14 @@ def board(
     game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
 ) -> RenderableType:
     """The game's own drawing of the table, or a generic one."""
-    module = game_module(game)
-    if module is not None and hasattr(module, "board"):
-        drawn: RenderableType = module.board(game, view, names, width)
-        return drawn
-    return generic_board(view, names)
+    draw = manifest(game.spec.id).load_terminal_board()
+    if draw is None:
+        return generic_board(view, names)
+    if "width" in inspect.signature(draw).parameters:
+        drawn: RenderableType = draw(game, view, names, width)
+    else:  # a board drawn at any width: board(game, view, names)
+        drawn = draw(game, view, names)
+    return drawn
 
 
 def players(
@@ -147,14 +150,5 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
 
 
 def player_rules(game: Game) -> str:
-    """The game's rules for players, in Markdown: the package's ``data/player_rules.md``
-    when it has one, else its rules in brief and its kinds of action."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        text = (resources.files(package) / "data" / "player_rules.md").read_text("utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        doc = (sys.modules[package].__doc__ if package in sys.modules else None) or ""
-        lines = [f"# {game.spec.name}", "", doc.strip() or game.spec.summary, "", "## Actions", ""]
-        lines += [f"- **{k.form}**: {k.help}" for k in game.table.kinds]
-        text = "\n".join(lines)
-    return text
+    """The game's rules for players, in Markdown (its manifest's ``player_rules``)."""
+    return manifest(game.spec.id).player_rules()

@@ -6,7 +6,8 @@ printed on them (``play 2``, ``blow tornado 3``). This module is the one place w
 terminal turns one into the other; the record format is unchanged, so saves, records and
 replays are the same files as before.
 
-A game's terminal module (``dragonlair.tui.games.<package>``) may declare, besides its board:
+A game's terminal module (the module of its manifest's ``terminal_board``) may declare,
+besides its board:
 
 - ``forms(game, action) -> list[str]``: the ways a player may type the action, the one to
   show first (default: the action's text, with seat arguments counted from 1);
@@ -29,7 +30,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from ..core import Action, DragonlairError, Game
+from ..core import Action, DragonlairError, Game, manifest
 from ..core.events import event_text
 
 _SEAT_PARAMS = ("seat", "target", "victim")
@@ -42,14 +43,11 @@ def normalize(text: str) -> str:
 
 
 def game_module(game: Game) -> ModuleType | None:
-    """The game's terminal module, ``dragonlair.tui.games.<package>``, if there is one."""
-    parts = type(game).__module__.split(".")
-    if len(parts) < 3:
+    """The game's terminal module: the module of its manifest's terminal board, if any."""
+    reference = manifest(game.spec.id).terminal_board
+    if reference is None:
         return None
-    try:
-        return importlib.import_module(f"dragonlair.tui.games.{parts[1]}")
-    except ModuleNotFoundError:
-        return None
+    return importlib.import_module(reference.partition(":")[0])
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
