@@ -1,0 +1,253 @@
+"""One WebSocket client: its outgoing queue and sender task, and the conversation.
+
+:func:`converse` is the whole life of a connection after the lobby route accepted it:
+the ``hello`` (who it is), attaching it to its table, then reading its messages (actions,
+``sync``, ``ping``) until it closes. Every connection has its own outgoing queue drained
+by its own sender task (:meth:`Connection.pump`), so a slow client never holds up a table,
+and one that lets too many messages pile up is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket
+
+from .config import ServerConfig
+from .protocol import Act, Hello, Ping, ProtocolError, Rotate, encode, parse_client
+from .security import RateLimiter, TokenBucket
+
+if TYPE_CHECKING:
+    from .lobby import Hub
+    from .session import Table
+
+Message = MutableMapping[str, Any]
+
+
+class Connection:
+    """One WebSocket client: its seat (None: a spectator), queue and event cursor.
+
+    The outgoing queue is bounded both in messages (``max_queue``) and in bytes
+    (``max_bytes``): a client that lets more pile up unread is disconnected (1008)."""
+
+    def __init__(
+        self,
+        ws: WebSocket | None,
+        seat: int | None,
+        cursor: int,
+        max_queue: int,
+        max_bytes: int = 1 << 20,
+    ):
+        self.ws = ws
+        self.seat = seat
+        self.cursor = cursor
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_queue = max_queue
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0
+        self.close_code = 1000
+        self.closing = False
+        self.strikes = 0
+        self.bucket: TokenBucket | None = None
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client that lets too many pile up is disconnected."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.max_queue or self.queued_bytes + len(text) > self.max_bytes:
+            self.close(1008)
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close after the messages already queued."""
+        if not self.closing:
+            self.closing = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send queued messages in order until closed (the connection's sender task)."""
+        ws = self.ws
+        assert ws is not None
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    await ws.close(self.close_code)
+                    return
+                await ws.send_text(text)
+                self.queued_bytes -= len(text)
+        except Exception:  # the client went away; the receiving side notices too
+            self.closing = True
+
+
+# A sync is charged one message, plus one more for every this many bytes it sends.
+SYNC_BYTES_PER_TOKEN = 4096
+
+
+class Limits:
+    """The server's limits on clients: rate limiters (per connection for messages, per
+    address for lobby requests and connection attempts) and the count of each address's
+    open connections."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.ws = RateLimiter(config.ws_rate)
+        self.http = RateLimiter(config.http_rate)
+        self.per_address = config.max_connections_per_address
+        self.open: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (not counted) over the cap."""
+        if self.open[address] >= self.per_address:
+            return False
+        self.open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A connection from ``address`` closed."""
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+
+async def converse(
+    ws: WebSocket, table_id: str, hub: Hub, config: ServerConfig, limits: Limits
+) -> None:
+    """One seat's (or spectator's) connection: hello, then actions until it closes."""
+    await ws.accept()
+    client = ws.client.host if ws.client else "?"
+    if not limits.http.allow(f"ip:{client}"):
+        await _refuse(ws, ProtocolError("rate_limited", "too many connections"), 1008)
+        return
+    if not limits.admit(client):
+        await _refuse(
+            ws,
+            ProtocolError(
+                "too_many_connections",
+                f"at most {limits.per_address} open connections per client address",
+            ),
+            1008,
+        )
+        return
+    try:
+        await _converse(ws, table_id, hub, config, limits)
+    finally:
+        limits.release(client)
+
+
+async def _converse(
+    ws: WebSocket, table_id: str, hub: Hub, config: ServerConfig, limits: Limits
+) -> None:
+    try:
+        first = await asyncio.wait_for(ws.receive(), config.hello_timeout)
+    except TimeoutError:
+        await _refuse(ws, ProtocolError("hello_required", "send hello first"), 4400)
+        return
+    if first["type"] == "websocket.disconnect":
+        return
+    try:
+        hello = _hello(first, config.max_message_bytes)
+        table = await hub.get(table_id)
+        if hello.token is not None:
+            seat = table.identify(hello.token)
+        else:
+            table.admit_spectator()
+            seat = None
+        table.state  # noqa: B018  (a broken table refuses)
+    except ProtocolError as e:
+        code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)
+        await _refuse(ws, e, code)
+        return
+    conn = Connection(ws, seat, hello.since, config.max_queue, config.max_queue_bytes)
+    conn.bucket = limits.ws.bucket()
+    sender = asyncio.get_running_loop().create_task(conn.pump())
+    await table.attach(conn)
+    try:
+        await _serve(ws, table, conn, limits.ws, config.max_message_bytes)
+    finally:
+        table.detach(conn)
+        conn.close()
+        try:
+            await asyncio.wait_for(sender, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            sender.cancel()
+
+
+def _hello(first: Message, max_bytes: int) -> Hello:
+    text = first.get("text")
+    if text is None:
+        raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
+    msg = parse_client(text)
+    if not isinstance(msg, Hello):
+        raise ProtocolError(
+            "hello_required", 'the first message must be {"type": "hello", "token": ...}'
+        )
+    return msg
+
+
+async def _refuse(ws: WebSocket, e: ProtocolError, code: int) -> None:
+    try:
+        await ws.send_text(encode(e.to_message()))
+        await ws.close(code)
+    except Exception:
+        pass
+
+
+async def _serve(
+    ws: WebSocket, table: Table, conn: Connection, limiter: RateLimiter, max_bytes: int
+) -> None:
+    """Read a connection's messages until it closes."""
+    while not conn.closing:
+        m = await ws.receive()
+        if m["type"] == "websocket.disconnect":
+            return
+        try:
+            if conn.bucket is not None and not conn.bucket.allow():
+                conn.strikes += 1
+                if conn.strikes > 100:
+                    conn.close(1008)
+                    return
+                raise ProtocolError(
+                    "rate_limited",
+                    f"too many messages: at most {limiter.describe()}; this one was ignored",
+                )
+            text = m.get("text")
+            if text is None:
+                raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
+            if (
+                len(text) > max_bytes // 4
+                and len(text.encode("utf-8", "surrogatepass")) > max_bytes
+            ):
+                raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
+            msg = parse_client(text)
+            if isinstance(msg, Act):
+                if conn.seat is None:
+                    raise ProtocolError("spectator", "spectators watch; they cannot act")
+                if msg.seat is not None and msg.seat != conn.seat:
+                    raise ProtocolError(
+                        "wrong_seat",
+                        f"this connection plays seat {conn.seat}; "
+                        f"it cannot act for seat {msg.seat}",
+                    )
+                await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
+            elif isinstance(msg, Ping):
+                conn.send('{"type":"pong"}')
+            elif isinstance(msg, Hello):
+                raise ProtocolError("already_identified", "this connection already said hello")
+            elif isinstance(msg, Rotate):
+                await table.rotate(conn)
+            else:
+                text = table.sync_text(conn, msg.since)
+                if conn.bucket is not None:
+                    conn.bucket.charge(len(text) / SYNC_BYTES_PER_TOKEN)
+                conn.send(text)
+        except ProtocolError as e:
+            st = table._state
+            conn.send(encode(e.to_message(st.move if st is not None else None)))
