@@ -9,11 +9,12 @@ Read from the finished state's public events and view only:
   and ``robbed`` (cards stolen by and from the seat), ``shortcuts`` flown, ``hazards``
   landed on, ``triples`` played, ``bonus`` plays (own insignia), ``plays`` (cards
   played) and ``cards`` (the card ids played, space-separated);
-- ``standing(view)``: the pawns' spots.
+- ``position(view)`` (the manifest's ``features``): ``score_s`` for each seat, the pawns' spots.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
@@ -65,6 +66,6 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 
-def standing(view: dict[str, Any]) -> list[float]:
+def position(view: Mapping[str, Any]) -> dict[str, float]:
     """Each pawn's spot on the track."""
-    return [float(p) for p in view["pawns"]]
+    return {f"score_{s}": float(p) for s, p in enumerate(view["pawns"])}

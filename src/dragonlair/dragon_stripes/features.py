@@ -8,12 +8,14 @@ Read from the finished state's public events and view only:
   bought by another), ``banked`` (pots banked) and ``banked_gems``, ``stops`` and
   ``dangers`` drawn, ``penalties`` paid, ``head`` (reached the dragon's head) and
   ``woke`` (woke the dragon);
-- ``standing(view)``: the public gem count (start, banked pots and takeover prices; the
-  penalties are paid from behind the screen and not shown).
+- ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's public gem
+  count (start, banked pots and takeover prices; the penalties are paid from behind the
+  screen and not shown).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
@@ -63,7 +65,10 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 
-def standing(view: dict[str, Any]) -> list[float]:
+def position(view: Mapping[str, Any]) -> dict[str, float]:
     """Each seat's publicly known gems: start, banked pots, takeover prices in and out."""
     start = view["start_gems"]
-    return [float(start + g["banked"] + g["received"] - g["paid"]) for g in view["ledger"]]
+    return {
+        f"score_{s}": float(start + g["banked"] + g["received"] - g["paid"])
+        for s, g in enumerate(view["ledger"])
+    }

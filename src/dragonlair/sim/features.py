@@ -1,16 +1,19 @@
 """Rich per-game data: what each game declares about a finished game beyond its result.
 
-A game package may have a ``features`` module (``dragonlair/<game>/features.py``) with:
+Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
 
-- ``features(state) -> dict``: read from the finished state's events and public view,
-  ``{"start_seat": int | None, "length": {unit: int}, "seats": [{name: value}, ...]}``;
-  values are numbers, or strings of space-separated ids for lists (cards played);
-- ``LENGTH`` and ``SEAT``: the names it always gives (so every row has the same columns);
-- ``standing(view) -> list[float]``: each seat's public score in the spectator's view of a
-  position, for snapshots of the score during the game.
+- the manifest's ``features``, ``features(view) -> {name: number}``: named numbers of a
+  position; ``score_s`` is seat ``s``'s public score there, for snapshots of the score
+  during the game;
+- a ``features`` module in the package the manifest names (``dragonlair/<game>/
+  features.py``) with ``features(state) -> dict``, read from the finished state's events
+  and public view: ``{"start_seat": int | None, "length": {unit: int}, "seats": [{name:
+  value}, ...]}`` (values are numbers, or strings of space-separated ids for lists such as
+  cards played), and ``LENGTH`` and ``SEAT``, the names it always gives (so every row has
+  the same columns).
 
-:func:`features_module` is the one place that finds a game's module. :func:`game_data`
-turns a finished game into flat columns for the results table:
+:func:`features_module` and :func:`position_features` are the places that find them.
+:func:`game_data` turns a finished game into flat columns for the results table:
 
 - ``start_seat``; ``position_s``, seat ``s``'s place in turn order after the start
   player (0 = the start player);
@@ -33,24 +36,29 @@ import importlib
 import importlib.util
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from ..core import Action, Game, State, game_class
+from ..core import Action, Game, State
+from ..core.manifest import Features, manifest
 
 SNAPSHOTS = (25, 50, 75)
 CHECKPOINTS = 20  # lead changes are counted over the standings every 5% of the game
 
 
 def features_module(game_id: str) -> ModuleType | None:
-    """The ``features`` module of ``game_id``'s package, or None if it declares none."""
-    return _module_of(game_class(game_id).__module__)
+    """The ``features`` module of the package ``game_id``'s manifest names, or None."""
+    return _module_of(manifest(game_id).package)
+
+
+def position_features(game_id: str) -> Features | None:
+    """The named numbers of a position that ``game_id``'s manifest declares, or None."""
+    return manifest(game_id).features
 
 
 @functools.cache
-def _module_of(module: str) -> ModuleType | None:
-    package = module.rpartition(".")[0]
+def _module_of(package: str | None) -> ModuleType | None:
     if not package:
         return None
     name = f"{package}.features"
@@ -72,7 +80,11 @@ def sole_leader(standing: Sequence[float]) -> int:
 
 
 def game_data(
-    game: Game, state: State, actions: Sequence[tuple[int, Action]], module: ModuleType | None
+    game: Game,
+    state: State,
+    actions: Sequence[tuple[int, Action]],
+    module: ModuleType | None,
+    position: Features | None = None,
 ) -> dict[str, Any]:
     """The flat per-game columns of a finished ``state`` (see the module's docstring)."""
     result = state.result
@@ -95,17 +107,21 @@ def game_data(
             seat = f["seats"][s]
             for name in module.SEAT:
                 out[f"{name}_{s}"] = seat[name]
-        standing = getattr(module, "standing", None)
-        if standing is not None:
-            out.update(_snapshots(game, state, actions, standing))
+    if position is not None and "score_0" in position(state.view(None)):
+        out.update(_snapshots(game, state, actions, position))
     return out
 
 
 def _snapshots(
-    game: Game, state: State, actions: Sequence[tuple[int, Action]], standing: Any
+    game: Game, state: State, actions: Sequence[tuple[int, Action]], position: Features
 ) -> dict[str, Any]:
     """Standings at fixed fractions of the game, from a replay of its actions."""
     n = game.players
+
+    def standing(view: Mapping[str, Any]) -> list[float]:
+        values = position(view)
+        return [float(values[f"score_{s}"]) for s in range(n)]
+
     total = len(actions)
     marks = {round(total * k / CHECKPOINTS): k for k in range(1, CHECKPOINTS)}
     wanted = {round(total * p / 100): p for p in SNAPSHOTS}

@@ -8,11 +8,13 @@ known to it) and its public view only:
 - per seat: ``dragons`` claimed, ``rounds_won``, ``shields`` and ``damage`` at the end,
   ``crosshair_hits`` taken, ``played`` (the crew cards played, as space-separated ids) and
   ``drafted`` (the nine crew cards hired, as ids);
-- ``standing(view)``: the public score during the game (card points shown so far).
+- ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's public score
+  during the game (card points shown so far).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
@@ -55,6 +57,6 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"rounds": rounds}, "seats": seats}
 
 
-def standing(view: dict[str, Any]) -> list[float]:
+def position(view: Mapping[str, Any]) -> dict[str, float]:
     """Each seat's public score so far: the points on the cards it has played and claimed."""
-    return [float(p) for p in view["card_points"]]
+    return {f"score_{s}": float(p) for s, p in enumerate(view["card_points"])}

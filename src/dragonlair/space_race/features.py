@@ -9,11 +9,13 @@ each seat's own events and the public view of the finished ships:
   ``damage``: cards in each stack; ``fuel`` and ``spent_fuel``: Fuel cards), the cards
   played as Fuel (``fuel_picks``), ``damage_taken`` and ``damage_repaired`` over the
   game, and ``cards`` (the Space cards played, as space-separated ids);
-- ``standing(view)``: the running score the view shows.
+- ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's running score
+  as the view shows it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
@@ -66,6 +68,6 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": None, "length": {"rounds": rounds}, "seats": seats}
 
 
-def standing(view: dict[str, Any]) -> list[float]:
+def position(view: Mapping[str, Any]) -> dict[str, float]:
     """Each seat's score as the ships stand."""
-    return [float(p) for p in view["score"]]
+    return {f"score_{s}": float(p) for s, p in enumerate(view["score"])}
