@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import DragonlairError
+from .compare import Comparison
 from .output import OutputError, check_output_file
 from .runner import RunResult
 from .stats import Line, Summary
@@ -114,3 +115,64 @@ def draw(frame: Any, summary: Summary, title: str) -> Figure:
 def write_plot(path: Path, frame: Any, summary: Summary, title: str) -> None:
     """Draw the chart of the games in ``frame`` into ``path`` (the format from its suffix)."""
     draw(frame, summary, title).savefig(path)
+
+
+def draw_comparison(cmp: Comparison, frame_a: Any, frame_b: Any, title: str) -> Figure:
+    """Both arms of a comparison and their differences: win share per seat and per
+    position in A and B side by side, the paired differences of win share with their 95%
+    intervals, and the winning margins of both arms overlaid."""
+    formats()
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(13, 8.5), layout="constrained")
+    fig.suptitle(title)
+    by_seat, by_position, forest, margin = fig.subplots(2, 2).flat
+    fair = 1.0 / cmp.players
+    wins = [d for d in cmp.differences if d.measure.startswith("win share")]
+    for ax, group, name in (
+        (by_seat, "seat", "per seat"),
+        (by_position, "position", "per position"),
+    ):
+        rows = [d for d in wins if d.group == group]
+        x = list(range(len(rows)))
+        ax.bar([i - 0.2 for i in x], [d.a for d in rows], width=0.4, label=f"A: {cmp.a_label}")
+        ax.bar([i + 0.2 for i in x], [d.b for d in rows], width=0.4, label=f"B: {cmp.b_label}")
+        ax.axhline(fair, linestyle="--", color="#d62728")
+        ax.set_xticks(x, [d.measure.split(", ", 1)[1] for d in rows], rotation=15, ha="right")
+        ax.yaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
+        ax.set_title(f"win share {name}" + ("" if rows else " (the game has no start player)"))
+        ax.legend(loc="upper left", fontsize="small")
+    y = list(range(len(wins)))
+    forest.errorbar(
+        [100 * d.diff for d in wins],
+        y,
+        xerr=[
+            [max(0.0, 100 * (d.diff - d.low)) for d in wins],
+            [max(0.0, 100 * (d.high - d.diff)) for d in wins],
+        ],
+        fmt="o",
+        capsize=3,
+        color="#4c78a8",
+    )
+    forest.axvline(0, color="#888", linewidth=1)
+    forest.set_yticks(y, [d.measure.removeprefix("win share, ") for d in wins])
+    forest.invert_yaxis()
+    forest.set_xlabel("B - A, percentage points (95% CI)")
+    forest.set_title(f"difference in win share ({cmp.altered} of {cmp.games} games altered)")
+    if cmp.players > 1:
+        for frame, name in ((frame_a, f"A: {cmp.a_label}"), (frame_b, f"B: {cmp.b_label}")):
+            pts = frame[[f"points_{s}" for s in range(cmp.players)]].to_numpy(float).copy()
+            pts.sort(axis=1)
+            margin.hist(pts[:, -1] - pts[:, -2], bins=30, alpha=0.55, label=name)
+        margin.legend(fontsize="small")
+    margin.set_title("winning margin (best minus next best)")
+    margin.set_xlabel("points")
+    margin.set_ylabel("games")
+    return fig
+
+
+def write_comparison_plot(
+    path: Path, cmp: Comparison, frame_a: Any, frame_b: Any, title: str
+) -> None:
+    """Draw the comparison chart into ``path`` (the format from its suffix)."""
+    draw_comparison(cmp, frame_a, frame_b, title).savefig(path)
