@@ -31,7 +31,6 @@ Records go one JSON file per game, ``game-000042.json``, each replayable with
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import os
@@ -40,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import DragonlairError, game_class
+from ..core.record import data_digests
 from .runner import Job, Outcome, RunResult
 
 FORMAT = "dragonlair.results/1"
@@ -90,6 +90,8 @@ def check_records_dir(path: Path) -> None:
 def _pyarrow() -> Any:
     try:
         import pyarrow
+        import pyarrow.csv
+        import pyarrow.parquet
     except ImportError:
         raise OutputError(
             "Parquet files need pyarrow: install dragonlair with the sim extra "
@@ -101,24 +103,10 @@ def _pyarrow() -> Any:
 # ---------------------------------------------------------------------- rows and metadata
 
 
-def sha256_of(path: str | Path) -> str:
-    """The SHA-256 of a file's bytes, in hex."""
-    h = hashlib.sha256()
-    with Path(path).expanduser().open("rb") as f:
-        for block in iter(lambda: f.read(1 << 16), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def data_files(game: str, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """Every data file an option of ``game`` names: option -> {path, sha256}."""
-    spec = game_class(game).spec
-    out = {}
-    for opt in spec.options:
-        value = options.get(opt.name)
-        if opt.kind == "path" and isinstance(value, str) and value:
-            out[opt.name] = {"path": value, "sha256": sha256_of(value)}
-    return out
+    digests = data_digests(game_class(game).spec, options)
+    return {k: {"path": str(options[k]), "sha256": v} for k, v in digests.items()}
 
 
 def run_metadata(job: Job) -> dict[str, Any]:
