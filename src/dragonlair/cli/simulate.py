@@ -359,7 +359,16 @@ def simulate(
 ) -> None:
     """Play many seeded bot games and summarise them: win share per seat and per bot with
     95% confidence intervals, points, ranks, game length. The same seed gives the same
-    games whatever the number of workers."""
+    games whatever the number of workers. An option with several values (``-o
+    damage=-1,-2,-3``) sweeps them: every combination on the same seeds, one table."""
+    from .sweep import grid, sweep
+
+    settings = grid(option)
+    if settings is not None:
+        if resume or records is not None or plot is not None:
+            raise typer.BadParameter("a sweep writes no --records or --plot, and cannot --resume")
+        sweep(game, players, bots, n, seed, workers, settings, out, as_json, quiet)
+        return
     job = prepare(game, players, bots, n, seed, option, out, records, rotate=False, plot=plot)
     check_resume(out, resume)
     played = execute(
