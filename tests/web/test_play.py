@@ -32,6 +32,7 @@ def seats_for(players: int) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), game_settings())
 def test_whole_game_with_people_bots_and_a_spectator(
     live: LiveServer, game: str, players: int
