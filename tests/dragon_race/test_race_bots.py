@@ -16,6 +16,7 @@ from dragonlair.bots.ismcts import rewards
 from dragonlair.dragon_race import Heuristic
 
 
+@pytest.mark.slow
 def test_bots_see_only_views() -> None:
     check_bot("dragon-race", "heuristic")
     check_bot("dragon-race", "ismcts", iterations=20)

@@ -275,6 +275,7 @@ def test_hotseat_covers_the_screen_between_players() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_a_whole_game_to_the_final_scores(size: tuple[int, int]) -> None:
     s = session("space-race", 4, players=3)

@@ -68,6 +68,7 @@ def test_budgets_beyond_the_bounds_are_refused(sqlite_url: str) -> None:
         assert c.get("/api/health").json()["tables"] == 1
 
 
+@pytest.mark.slow
 def test_other_tables_bots_keep_moving_while_the_greediest_tables_run(
     serve: Callable[..., LiveServer],
 ) -> None:

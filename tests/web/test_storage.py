@@ -102,6 +102,7 @@ def test_a_table_that_cannot_resume_is_marked_broken(sqlite_url: str) -> None:
             assert ws.receive_json()["code"] == "broken"
 
 
+@pytest.mark.slow
 def test_bots_in_a_process_pool(db_url: str) -> None:
     server = LiveServer(config(db_url, bot_pool="process", bot_workers=1))
     try:
