@@ -86,14 +86,11 @@ game's best configuration; a declared default that contradicts a parameter the c
 gives (``paired`` against ``rollout`` or ``opponents``) yields to it, and ``none`` on the
 command line lifts one (``ismcts:depth=none`` plays rollouts out).
 
-**What a seat maximises** (the reward, in [0, 1]), chosen for multiplayer games with
-shared wins: ``0.85 × win share + 0.10 × rank score + 0.05 × points score``. The win share
-is 1 for a sole win and 1/k for a win shared by k seats (what tournaments count). The rank
-score, (N − rank) / (N − 1), still tells second place from last when a rollout is lost,
-which is most rollouts at four or more players. The points score, the seat's points
-between the table's lowest (0) and highest (1), is a touch of margin that breaks ties
-between equal ranks. Rewards in [0, 1] keep the exploration constant ``c`` meaningful for
-every game (default 0.7, about 1/√2).
+**What a seat maximises** is the core's reward scale (``Result.rewards()``, defined in
+:mod:`dragonlair.core.result`), chosen for multiplayer games with shared wins:
+``0.85 × win share + 0.10 × rank score + 0.05 × points score``, where the win share is
+what simulations and tournaments count (``Result.win_share(seat)``). Rewards in [0, 1]
+keep the exploration constant ``c`` meaningful for every game (default 0.7, about 1/√2).
 
 **Budget**: ``iterations`` (simulations; reproducible: the same view and generator give
 the same move) or ``time`` in seconds per move (not reproducible, as the count depends on
@@ -120,19 +117,13 @@ from dataclasses import asdict, dataclass, field, fields
 from time import perf_counter
 from typing import Any
 
-from ..core import Action, DragonlairError, Game, Result, State
-from .base import Bot, final_rewards
+from ..core import Action, Bot, DragonlairError, Game, State
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
 OPPONENTS = ("search", "rollout", "heuristic")
 EXP3_GAMMA = 0.1
 PAIRED_Z = 1.0
-
-
-def rewards(result: Result) -> list[float]:
-    """What each seat gets from a finished game: win share, rank and a touch of points."""
-    return final_rewards(result.points, result.ranks, result.winners)
 
 
 class _Edge:
@@ -562,7 +553,7 @@ class ISMCTSBot(Bot):
             else:
                 _heuristic_playout(s, stop, heuristic, rng)
             result = s.result
-            r = rewards(result) if result is not None else list(evaluate(s.view(seat)))
+            r = result.rewards() if result is not None else list(evaluate(s.view(seat)))
             for edge, p, prob in path:
                 edge.n += 1
                 edge.w += r[p]
@@ -639,7 +630,7 @@ class ISMCTSBot(Bot):
                 _heuristic_playout(s, stop, heuristic, rr)
                 result = s.result
                 if result is not None:
-                    values.append(rewards(result)[seat])
+                    values.append(result.rewards()[seat])
                 else:
                     values.append(self._evaluate(s.view(seat))[seat])
             if len(values) < k:

@@ -2,6 +2,7 @@
 views, events, records and the conformance suite. It knows no game."""
 
 from .actions import Action, ActionKind, ActionTable
+from .bot import Bot, RandomBot
 from .errors import (
     BadDataFile,
     BadOptions,
@@ -16,7 +17,7 @@ from .events import EventSpec
 from .game import Game
 from .record import Record
 from .registry import game_class, games, load, make, register, replay, spec, unregister
-from .result import Result, competition_ranks, dense_ranks, make_result
+from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
 from .state import State
@@ -29,12 +30,14 @@ __all__ = [
     "BadOptions",
     "BadRecord",
     "BadSeat",
+    "Bot",
     "DragonlairError",
     "EventSpec",
     "Game",
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
+    "RandomBot",
     "Record",
     "Result",
     "Rng",
@@ -44,6 +47,7 @@ __all__ = [
     "competition_ranks",
     "dense_ranks",
     "derive_seed",
+    "final_rewards",
     "game_class",
     "games",
     "load",
@@ -51,6 +55,7 @@ __all__ = [
     "make_result",
     "register",
     "replay",
+    "reward",
     "spec",
     "unregister",
 ]

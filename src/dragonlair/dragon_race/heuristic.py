@@ -43,8 +43,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from dragonlair.bots.base import Bot, final_rewards, reward
-from dragonlair.core import Action, Game
+from dragonlair.core import Action, Bot, Game, final_rewards, reward
 
 from .board import HALT
 from .rules import A_BLOW, A_PASS, A_PLAY, A_STOP, A_TRIPLE, DragonRace

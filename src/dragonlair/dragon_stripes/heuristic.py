@@ -26,8 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from dragonlair.bots.base import Bot
-from dragonlair.core import Action
+from dragonlair.core import Action, Bot
 
 from .view import holding_bounds
 

@@ -27,8 +27,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from dragonlair.bots.base import Bot
-from dragonlair.core import Action, Game
+from dragonlair.core import Action, Bot, Game
 
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SYMBOLS
 from .rules import ROUNDS, SpaceDragons

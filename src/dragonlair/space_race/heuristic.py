@@ -22,8 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, cast
 
-from dragonlair.bots.base import Bot
-from dragonlair.core import Action
+from dragonlair.core import Action, Bot
 
 from .cards import (
     CRYSTAL,
