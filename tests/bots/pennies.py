@@ -50,11 +50,6 @@ class PenniesState(State):
                     ch[s] = rng.randrange(2)
         self.coins = tuple(view["coins"])
 
-    def clone(self) -> PenniesState:
-        n = self._clone_base()
-        n.coins = self.coins
-        return n
-
 
 class Pennies(Game):
     spec = GameSpec(

@@ -32,7 +32,6 @@ from dragonlair.core import (
     make_result,
 )
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import UNKNOWN_CHOICE
 
 CARDS = 16
 HAND = 3
@@ -150,7 +149,7 @@ class PebbleState(State):
         known = set(view["discards"])
         mine: tuple[int, ...] = tuple(view["hand"]) if seat is not None else ()
         known.update(mine)
-        ch = self._choices
+        hidden = set(self.unknown_choices())
         pool = [c for c in range(1, CARDS + 1) if c not in known]
         shuffle_with(rng, pool)
         hands: list[tuple[int, ...]] = []
@@ -161,24 +160,14 @@ class PebbleState(State):
             size = view["hand_sizes"][s]
             hand = tuple(sorted(pool.pop() for _ in range(size)))
             hands.append(hand)
-            if ch is not None and ch[s] == UNKNOWN_CHOICE:
-                ch[s] = BID0 + hand[rng.randrange(len(hand))] - 1
+            if s in hidden:
+                self.fill_choice(s, BID0 + hand[rng.randrange(len(hand))] - 1)
         self.hands = hands
         self.deck = pool
         self.pot = view["pot"]
         self.points = list(view["points"])
         self.winner = view["winner"]
         self.discards = tuple(view["discards"])
-
-    def clone(self) -> PebbleState:
-        n = self._clone_base()
-        n.hands = self.hands.copy()
-        n.deck = self.deck.copy()
-        n.pot = self.pot
-        n.points = self.points.copy()
-        n.winner = self.winner
-        n.discards = self.discards
-        return n
 
     def check_invariants(self) -> None:
         cards = [c for h in self.hands for c in h] + self.deck + list(self.discards)

@@ -445,23 +445,6 @@ class RaceState(State):
     def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
         _view.fill_state(self, view, rng)
 
-    def clone(self) -> RaceState:
-        n = self._clone_base()
-        n.pawns = self.pawns.copy()
-        n.start = self.start
-        n.hands = self.hands.copy()
-        n.draw = self.draw
-        n.discards = self.discards
-        n.extra = self.extra
-        n.turn = self.turn
-        n.active = self.active
-        n.bonus = self.bonus
-        n.victims = self.victims
-        n.stolen = self.stolen
-        n.last = self.last
-        n.moved = self.moved
-        return n
-
     def check_invariants(self) -> None:
         g = self.game
         cards = [c for h in self.hands for c in h] + list(self.draw) + list(self.discards)

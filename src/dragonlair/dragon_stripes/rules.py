@@ -308,27 +308,6 @@ class DragonStripesState(State):
     def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
         view.fill_from_view(self, v, rng)
 
-    def clone(self) -> DragonStripesState:
-        n = self._clone_base()
-        n.deck = self.deck
-        n.top = self.top
-        n.knight = self.knight
-        n.pot = self.pot
-        n.lair = self.lair
-        n.dangers = self.dangers
-        n.turn = self.turn
-        n.starter = self.starter
-        n.holder = self.holder
-        n.must_draw = self.must_draw
-        n.lair_empty = self.lair_empty
-        n.gems = self.gems.copy()
-        n.banked = self.banked.copy()
-        n.received = self.received.copy()
-        n.paid = self.paid.copy()
-        n.penalties = self.penalties.copy()
-        n.half_penalties = self.half_penalties.copy()
-        return n
-
     def check_invariants(self) -> None:
         g = self.game
         n = g.players

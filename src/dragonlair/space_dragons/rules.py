@@ -366,26 +366,6 @@ class SpaceDragonsState(State):
     def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
         _view.fill_from_view(self, view, rng)
 
-    def clone(self) -> SpaceDragonsState:
-        n = self._clone_base()
-        n.hands = self.hands.copy()
-        n.picks = self.picks.copy()
-        n.played = self.played.copy()
-        n.start_cards = self.start_cards
-        n.pile = self.pile
-        n.taken = self.taken
-        n.shields = self.shields.copy()
-        n.damage = self.damage.copy()
-        n.lair = self.lair
-        n.face_up = self.face_up
-        n.claimed = self.claimed.copy()
-        n.ships = self.ships
-        n.box = self.box
-        n.round = self.round
-        n.lead = self.lead
-        n.sides = self.sides
-        return n
-
     def check_invariants(self) -> None:
         n = self.game.players
         crew = [c for h in self.hands for c in h]

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import UNKNOWN_CHOICE
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
 
@@ -114,12 +113,9 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
         count = v["pick_counts"][s]
         picks.append(tuple(pool[len(pool) - count :]))
         del pool[len(pool) - count :]
-    ch = state._choices
-    if ch is not None:
-        base = -1  # "hire <n>" has id n - 1
-        for s in range(n):
-            if ch[s] == UNKNOWN_CHOICE:
-                ch[s] = base + hands[s][rng.randrange(len(hands[s]))]
+    base = -1  # "hire <n>" has id n - 1
+    for s in state.unknown_choices():
+        state.fill_choice(s, base + hands[s][rng.randrange(len(hands[s]))])
     state.hands = hands
     state.picks = picks
     state.played = [tuple(p) for p in played]

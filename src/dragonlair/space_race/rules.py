@@ -368,25 +368,6 @@ class SpaceRaceState(State):
     def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
         view.fill_from_view(self, v, rng)
 
-    def clone(self) -> SpaceRaceState:
-        n = self._clone_base()
-        n.round = self.round
-        n.pick = self.pick
-        n.direction = self.direction
-        n.hands = self.hands.copy()
-        n.ships = self.ships.copy()
-        n.spent_fuel = self.spent_fuel.copy()
-        n.crew_discard = self.crew_discard
-        n.space_deck = self.space_deck.copy()
-        n.danger_deck = self.danger_deck.copy()
-        n.danger = self.danger
-        n.danger_discard = self.danger_discard
-        n.damage_deck = self.damage_deck.copy()
-        n.damage_removed = self.damage_removed
-        n.seen_top = self.seen_top
-        n.bids = self.bids
-        return n
-
     def check_invariants(self) -> None:
         g = self.game
         t = g.tables

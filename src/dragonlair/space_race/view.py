@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import UNKNOWN_CHOICE
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .scoring import score_ships
@@ -138,9 +137,6 @@ def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
     state.damage_deck = damage
     state.bids = tuple(v["last_bids"] or ())
 
-    ch = state._choices
-    if ch is not None:
-        for s, c in enumerate(ch):
-            if c == UNKNOWN_CHOICE:
-                legal = state._legal_ids(s)
-                ch[s] = legal[rng.randrange(len(legal))]
+    for s in state.unknown_choices():
+        legal = state.legal_ids_unchecked(s)
+        state.fill_choice(s, legal[rng.randrange(len(legal))])
