@@ -61,6 +61,7 @@ class Pennies(Game):
         summary="Show a coin at once; seat 0 wins on a match.",
     )
     state_class = PenniesState
+    phases = ("show", "over")
     action_kinds = (ActionKind("heads", (), "show heads"), ActionKind("tails", (), "show tails"))
     event_specs = {"shown": EventSpec(("coins",), "coins shown: {coins}")}
 

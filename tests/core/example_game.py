@@ -19,7 +19,7 @@ The game ends when nobody has cards; most points wins, ties share the win.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 from dragonlair.core import (
     Action,
@@ -38,6 +38,9 @@ HAND = 3
 
 BID0 = 0  # ids 0..15: "bid 1".."bid 16"
 TAKE, PASS, OBJECT, ALLOW = CARDS, CARDS + 1, CARDS + 2, CARDS + 3
+
+Phase = Literal["bid", "claim", "objections", "over"]
+PHASES: tuple[Phase, ...] = get_args(Phase)
 
 
 class PebbleState(State):
@@ -193,6 +196,7 @@ class PebbleAuction(Game):
         ),
     )
     state_class = PebbleState
+    phases = PHASES
     action_kinds = (
         ActionKind("bid", ("card",), "lay a card face down as your bid"),
         ActionKind("take", (), "take the pot"),

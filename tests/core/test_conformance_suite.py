@@ -130,3 +130,14 @@ def test_suite_catches_a_game_that_does_not_end() -> None:
             check_game(cls.spec.id, games=1, players=[2])
     finally:
         unregister(cls.spec.id)
+
+
+def test_suite_catches_a_phase_the_game_does_not_declare() -> None:
+    cls = _broken("undeclared-phase", PebbleState)
+    cls.phases = ("bid", "claim", "over")  # "objections" is missing
+    register(cls)
+    try:
+        with pytest.raises(ConformanceError, match="'objections' is not one of the phases"):
+            check_game(cls.spec.id, games=2, players=[3])
+    finally:
+        unregister(cls.spec.id)

@@ -8,6 +8,7 @@ at every step (the costlier checks every ``every`` steps):
 
 - termination within the game's declared ``max_length``;
 - ``to_act`` and ``legal_actions`` agree; action text and ids round-trip;
+- every phase the game reaches is one it declares (``Game.phases``, "over" included);
 - illegal actions, actions from seats not asked, malformed text and bad seats raise the
   right error and change nothing (the JSON before and after is compared);
 - ``clone()`` copies exactly and is independent of the original;
@@ -163,6 +164,12 @@ class _Checker:
             self.fail(state, f"to_act {to_act} has repeated or invalid seats")
         if state.is_over != (not to_act):
             self.fail(state, f"is_over={state.is_over} but to_act={to_act}")
+        if state.phase not in game.phases:
+            self.fail(
+                state,
+                f"phase {state.phase!r} is not one of the phases the game declares "
+                f"({', '.join(game.phases) or 'none'})",
+            )
         for seat in range(game.players):
             legal = state.legal_actions(seat)
             ids = state.legal_action_ids(seat)

@@ -7,6 +7,7 @@ gives a fresh :class:`~dragonlair.core.state.State`. A game subclass declares:
 - ``state_class``: its State subclass;
 - ``action_kinds`` and ``_define_actions()``: every action in a fixed order (ids);
 - ``event_specs``: its table of events and who sees what of them;
+- ``phases``: every value ``state.phase`` takes (``GAME_OVER`` included);
 - ``_prepare()``: load data files and precompute tables for the chosen options;
 - ``max_length``: the most decisions a game can take (the conformance suite holds it to it).
 """
@@ -32,6 +33,9 @@ class Game:
     state_class: ClassVar[type[State]]
     action_kinds: ClassVar[tuple[ActionKind, ...]]
     event_specs: ClassVar[Mapping[str, EventSpec]]
+    # Every value ``state.phase`` takes, "over" included: each game declares a Literal
+    # type of them and this tuple (its ``kinds`` module), for layouts, boards and pages.
+    phases: ClassVar[tuple[str, ...]] = ()
 
     players: int
     options: dict[str, OptionValue]

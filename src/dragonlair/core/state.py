@@ -51,7 +51,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 
 from .actions import Action
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
@@ -70,6 +70,7 @@ HistoryNode = tuple[Any, int, int]
 # An event node: (previous node, kind, values, audience).
 EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
 
+GAME_OVER: Final = "over"  # the phase of every finished game
 NOT_TAKING_PART = -1
 UNKNOWN_CHOICE = -2  # in a state sampled from a view: the game's sampler must fill it in
 
@@ -458,7 +459,7 @@ class State:
         self._to_act = ()
         self._choices = None
         self._close_window()
-        self.phase = "over"
+        self.phase = GAME_OVER
 
     # ------------------------------------------------------------------ errors
 

@@ -46,7 +46,18 @@ from typing import Any, ClassVar
 from dragonlair.core import Action, Bot, Game, final_rewards, reward
 
 from .board import HALT
-from .rules import A_BLOW, A_PASS, A_PLAY, A_STOP, A_TRIPLE, DragonRace
+from .kinds import (
+    A_BLOW,
+    A_PASS,
+    A_PLAY,
+    A_STOP,
+    A_TRIPLE,
+    HALT_STEAL,
+    PENDING_HALT,
+    STOLEN,
+    VICTIM,
+)
+from .rules import DragonRace
 
 FINISH_BONUS = 1000.0
 HALT_AS_NUMBER = 4.0  # what keeping a HALT! card is worth, in spots
@@ -86,14 +97,14 @@ class Heuristic(Bot):
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         phase = view["phase"]
-        if phase in ("halt-play", "halt-steal"):
+        if phase in PENDING_HALT:
             return self._react(view, legal)
         g = self.race
-        if phase == "victim":
+        if phase == VICTIM:
             sizes = view["hand_sizes"]
             pawns = view["pawns"]
             return max(legal, key=lambda a: (sizes[a.args[0]], pawns[a.args[0]]))
-        stolen = phase == "stolen"
+        stolen = phase == STOLEN
         best: Action | None = None
         best_score = 0.0
         for a in legal:
@@ -155,7 +166,7 @@ class Heuristic(Bot):
         active: int = view["active"]
         pawns: list[int] = view["pawns"]
         start: list[int] = view["turn_start"]
-        if view["phase"] == "halt-steal":
+        if view["phase"] == HALT_STEAL:
             robbed: list[int] = view["robbed"]
             return bool(robbed) and robbed[-1] == me
         if pawns[active] >= g.board.finish:
@@ -181,7 +192,7 @@ class Heuristic(Bot):
             return final_rewards(result["points"], result["ranks"], result["winners"])
         halts = self._halt_holdings(view)
         pawns: list[int] = view["pawns"]
-        if view["phase"] in ("halt-play", "halt-steal"):
+        if view["phase"] in PENDING_HALT:
             stands = self._chance_it_stands(view, halts)
             after = self._race(view, pawns, halts, True)
             if stands >= 1.0:

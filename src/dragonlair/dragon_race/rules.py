@@ -31,9 +31,7 @@ from typing import Any, Final
 
 from dragonlair.core import (
     Action,
-    ActionKind,
     BadDataFile,
-    EventSpec,
     Game,
     GameSpec,
     OptionSpec,
@@ -56,6 +54,25 @@ from .board import (
     RaceData,
     load_data,
 )
+from .kinds import (
+    A_BLOW,
+    A_HALT,
+    A_PASS,
+    A_PLAY,
+    A_STEAL,
+    A_STOP,
+    A_TRIPLE,
+    ACTION_KINDS,
+    EVENT_SPECS,
+    HALT_PLAY,
+    HALT_STEAL,
+    PENDING_HALT,
+    PENDING_STEAL,
+    PHASES,
+    PLAY,
+    STOLEN,
+    VICTIM,
+)
 
 # Printed on the cards and in the rulebook.
 DEAL: Final = 4  # cards dealt to each player
@@ -65,24 +82,6 @@ BOLTS_BACK: Final = 5
 BALLS_BACK: Final = 3
 TORNADO_AHEAD: Final = 6
 STOLEN_DRAFT_AHEAD: Final = 2  # a stolen Updraft!/Downdraft! when the thief shares the lead
-
-# Kinds of action, for the tables indexed by action id.
-A_PLAY: Final = 0
-A_BLOW: Final = 1
-A_TRIPLE: Final = 2
-A_HALT: Final = 3
-A_STEAL: Final = 4
-A_STOP: Final = 5
-A_PASS: Final = 6
-
-# The phases (see the module docstring).
-PLAY: Final = "play"
-HALT_PLAY: Final = "halt-play"
-VICTIM: Final = "victim"
-HALT_STEAL: Final = "halt-steal"
-STOLEN: Final = "stolen"
-PENDING_STEAL: Final = (HALT_STEAL, STOLEN)  # phases in which a stolen card is in play
-PENDING_HALT: Final = (HALT_PLAY, HALT_STEAL)  # the HALT! windows
 
 
 class RaceState(State):
@@ -505,73 +504,9 @@ class DragonRace(Game):
         ),
     )
     state_class = RaceState
-    action_kinds = (
-        ActionKind("play", ("card",), "play a card from your hand (or the card you stole)"),
-        ActionKind("blow", ("card", "seat"), "play a Tornado! or Downdraft! on a seat's pawn"),
-        ActionKind(
-            "triple", ("card", "card", "card"), "three of a kind: fly to the next watering hole"
-        ),
-        ActionKind("halt", ("card",), "discard a HALT! card to cancel this turn"),
-        ActionKind("steal", ("seat",), "rob an opponent on your spot of a random card"),
-        ActionKind("stop", (), "end your turn without another play"),
-        ActionKind("pass", (), "let the play or steal stand"),
-    )
-    event_specs = {
-        "dealt": EventSpec(
-            ("seat", "count", "cards"),
-            "{seat} is dealt {cards}",
-            ("seat", "count"),
-            "{seat} is dealt {count} cards",
-        ),
-        "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} to play"),
-        "drew": EventSpec(
-            ("seat", "count", "cards"),
-            "{seat} draws {cards}",
-            ("seat", "count"),
-            "{seat} draws {count} card(s)",
-        ),
-        "reshuffled": EventSpec(
-            ("count",), "the {count} discarded cards are shuffled into a new draw pile"
-        ),
-        "played": EventSpec(("seat", "card", "name"), "{seat} plays {name} (card {card})"),
-        "played_stolen": EventSpec(
-            ("seat", "card", "name"), "{seat} plays the stolen {name} (card {card})"
-        ),
-        "triple": EventSpec(
-            ("seat", "value", "cards"), "{seat} plays three {value}s (cards {cards})"
-        ),
-        "shortcut": EventSpec(("seat",), "{seat} flies the shortcut through the flaming hoops"),
-        "moved": EventSpec(
-            ("seat", "from_spot", "to_spot"), "{seat} moves from spot {from_spot} to {to_spot}"
-        ),
-        "no_effect": EventSpec(("seat",), "no pawn moves"),
-        "halted": EventSpec(
-            ("seat", "card", "name", "target"),
-            "{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled",
-        ),
-        "returned": EventSpec(("spots",), "every pawn goes back to where the turn began: {spots}"),
-        "hazard": EventSpec(
-            ("seat", "hazard", "card", "name"), "{seat} lands on a {hazard} and discards {name}"
-        ),
-        "bonus": EventSpec(("seat",), "{seat} played their own insignia: another play"),
-        "robbed": EventSpec(
-            ("seat", "victim", "card", "name"),
-            "{seat} steals {name} (card {card}) from {victim}",
-            ("seat", "victim"),
-            "{seat} steals a card from {victim}",
-        ),
-        "given_back": EventSpec(
-            ("seat", "victim", "card", "name"),
-            "{victim} gets {name} (card {card}) back from {seat}",
-            ("seat", "victim"),
-            "{victim} gets the stolen card back from {seat}",
-        ),
-        "stopped": EventSpec(("seat",), "{seat} ends the turn"),
-        "won": EventSpec(("seat", "spot"), "{seat} reaches the Finish and wins the race!"),
-        "capped": EventSpec(
-            ("turns",), "the race is stopped after {turns} turns: the pawn furthest ahead wins"
-        ),
-    }
+    action_kinds = ACTION_KINDS
+    event_specs = EVENT_SPECS
+    phases = PHASES
 
     data: RaceData
     turn_cap: int

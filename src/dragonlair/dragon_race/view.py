@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import RandomLike, shuffle_with
 
+from .kinds import PENDING_STEAL
+
 if TYPE_CHECKING:
     from .rules import RaceState
 
@@ -50,8 +52,6 @@ def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
 def fill_state(state: RaceState, view: dict[str, Any], rng: RandomLike) -> None:
     """Set every field of a blank ``state`` from ``view``, dealing the unseen cards from
     ``rng``."""
-    from .rules import PENDING_STEAL
-
     g = state.game
     seat = view["seat"]
     state.turn = view["turn"]

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from dragonlair.core import Action, Bot, Game
 
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SYMBOLS
+from .kinds import HIRE
 from .rules import ROUNDS, SpaceDragons
 
 SYMBOL_SCALE = 6.0
@@ -54,7 +55,7 @@ class Heuristic(Bot):
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         weights = self.symbol_weights(view["scoring_cards"])
-        if view["phase"] == "hire":
+        if view["phase"] == HIRE:
             scored = [(self.hire_value(int(a.args[0]), weights), a) for a in legal]
         else:
             seat = view["seat"]

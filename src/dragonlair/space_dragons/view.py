@@ -21,16 +21,15 @@ from typing import TYPE_CHECKING, Any
 from dragonlair.core.rng import shuffle_with
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
+from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .rules import SpaceDragonsState
 
-PHASE_NAMES = {"hire": "Hiring Crew", "hunt": "Dragon Hunt", "over": "Game over"}
-
 
 def this_round(state: SpaceDragonsState) -> list[list[int]]:
     """The cards played in the current round as ``[seat, card]``, in play order."""
-    if state.phase != "hunt":
+    if state.phase != HUNT:
         return []
     n = state.game.players
     r = state.round
@@ -48,14 +47,14 @@ def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> Non
     """Add what ``seat`` may see (None: a spectator) to ``out``."""
     g = state.game
     t = g.tables
-    hire = state.phase == "hire"
+    hire = state.phase == HIRE
     out["phase_name"] = PHASE_NAMES[state.phase]
     out["hand"] = None if seat is None else list(state.hands[seat])
     out["picks"] = None if seat is None else list(state.picks[seat])
     out["hand_sizes"] = [len(h) for h in state.hands]
     out["pick_counts"] = [len(p) for p in state.picks]
     out["pick"] = len(state.picks[0]) + 1 if hire else None
-    out["round"] = state.round + 1 if state.phase == "hunt" else None
+    out["round"] = state.round + 1 if state.phase == HUNT else None
     out["rounds_played"] = state.round
     out["starter"] = state.lead
     out["this_round"] = this_round(state)
@@ -113,9 +112,8 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
         count = v["pick_counts"][s]
         picks.append(tuple(pool[len(pool) - count :]))
         del pool[len(pool) - count :]
-    base = -1  # "hire <n>" has id n - 1
     for s in state.unknown_choices():
-        state.fill_choice(s, base + hands[s][rng.randrange(len(hands[s]))])
+        state.fill_choice(s, HIRE_BASE + hands[s][rng.randrange(len(hands[s]))])
     state.hands = hands
     state.picks = picks
     state.played = [tuple(p) for p in played]

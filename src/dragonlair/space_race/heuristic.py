@@ -37,6 +37,7 @@ from .cards import (
     STACKS,
     WRENCH,
 )
+from .kinds import DANGER
 from .rules import SpaceRace
 from .scoring import CRYSTAL_SET, score_ships
 
@@ -73,7 +74,7 @@ class Heuristic(Bot):
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         game = cast(SpaceRace, self.game)
-        if view["phase"] == "danger":
+        if view["phase"] == DANGER:
             return self._bid(game, view, legal)
         return self._pick(game, view, legal, rng)
 

@@ -19,8 +19,6 @@ from typing import Any, Final
 
 from dragonlair.core import (
     Action,
-    ActionKind,
-    EventSpec,
     Game,
     GameSpec,
     OptionSpec,
@@ -50,10 +48,9 @@ from .cards import (
     SpaceRaceData,
     load_data,
 )
+from .kinds import ACTION_KINDS, DANGER, EVENT_SPECS, PHASES, UPGRADE
 from .scoring import score_ships
 
-UPGRADE: Final = "upgrade"
-DANGER: Final = "danger"
 MAX_BID: Final = ROUNDS * HAND_SIZE  # nobody can hold more cards than they picked
 RESOURCE: Final = ("Fuel", "Crew")  # what a Flight and a Fight card make players bid
 DIRECTIONS: Final = {1: "left (clockwise)", -1: "right (counter-clockwise)"}
@@ -447,78 +444,9 @@ class SpaceRace(Game):
         ),
     )
     state_class = SpaceRaceState
-    action_kinds = (
-        ActionKind("up", ("card",), "play a Space card face up into your ship"),
-        ActionKind("cockpit", ("card",), "connect a Power Source to your Cockpit"),
-        ActionKind("engine", ("card",), "connect a Power Source to your Engine"),
-        ActionKind("fuel", ("card",), "play a Space card face down as Fuel"),
-        ActionKind("bid", ("amount",), "bid that many Fuel (Flight) or Crew (Fight) cards"),
-    )
-    event_specs = {
-        "round": EventSpec(("round",), "round {round} of 3 begins with the Upgrade phase"),
-        "dealt": EventSpec(
-            ("seat", "count", "cards"),
-            "{seat} was dealt {cards}",
-            ("seat", "count"),
-            "{seat} was dealt {count} Space cards",
-        ),
-        "coin": EventSpec(
-            ("round", "face", "direction"),
-            "the Navigation Coin shows {face}: hands pass {direction} in round {round}",
-        ),
-        "chose": EventSpec(
-            ("seat", "choice"), "{seat} chose {choice}", ("seat",), "{seat} chose a card"
-        ),
-        "placed": EventSpec(
-            ("seat", "how", "card", "name"),
-            "{seat} played {name} (#{card}) {how}",
-            ("seat", "how"),
-            "{seat} played a card {how}",
-        ),
-        "scanned": EventSpec(
-            ("seat", "card", "name"),
-            "{seat} looked at the top Danger card: {name}",
-            ("seat",),
-            "{seat} looked at the top Danger card",
-        ),
-        "passed": EventSpec(("direction",), "the rest of every hand passes {direction}"),
-        "received": EventSpec(
-            ("seat", "from_seat", "count", "cards"),
-            "{seat} received {cards} from {from_seat}",
-            ("seat", "from_seat", "count"),
-            "{seat} received the rest of {from_seat}'s hand",
-        ),
-        "danger": EventSpec(
-            ("round", "card", "bid", "name"),
-            "Danger of round {round}: {name}; everyone bids {bid}",
-        ),
-        "bid_chosen": EventSpec(
-            ("seat", "amount"), "{seat} chose to bid {amount}", ("seat",), "{seat} chose a bid"
-        ),
-        "bids": EventSpec(
-            ("bid", "bids", "ranks"), "bids of {bid} revealed: {bids}; ranks {ranks}"
-        ),
-        "unharmed": EventSpec(("seat", "rank"), "{seat}, ranked {rank}, leaves undamaged"),
-        "repaired": EventSpec(
-            ("seat", "rank", "count", "cards", "names"),
-            "{seat}, ranked {rank}, removes {count} Damage: {names}",
-        ),
-        "damaged": EventSpec(
-            ("seat", "rank", "count", "cards", "names"),
-            "{seat}, ranked {rank}, takes {count} Damage: {names}",
-        ),
-        "refilled": EventSpec(
-            ("count",), "the Damage deck is refilled by shuffling {count} removed Damage cards"
-        ),
-        "no_damage_left": EventSpec(("seat",), "no Damage cards are left for {seat} to draw"),
-        "spent": EventSpec(
-            ("seat", "bid", "count", "cards"),
-            "{seat} discards the {count} {bid} bid: {cards}",
-            ("seat", "bid", "count"),
-            "{seat} discards the {count} {bid} bid",
-        ),
-        "final": EventSpec(("points", "winners"), "final scores {points}; winning seats {winners}"),
-    }
+    action_kinds = ACTION_KINDS
+    event_specs = EVENT_SPECS
+    phases = PHASES
 
     data: SpaceRaceData
     tables: CardTables

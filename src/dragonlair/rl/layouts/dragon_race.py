@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import cast
 
 from ...dragon_race.board import KINDS
+from ...dragon_race.kinds import PHASES
 from ...dragon_race.rules import MAX_HAND, DragonRace
 from ..layout import (
     Context,
@@ -133,7 +134,7 @@ def _flags(key: str, meaning: str) -> Feature:
 LAYOUT = Layout(
     "dragon-race",
     [
-        phase_feature(["play", "halt-play", "victim", "halt-steal", "stolen", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),

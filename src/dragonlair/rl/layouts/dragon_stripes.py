@@ -17,6 +17,7 @@ from typing import cast
 
 from ...core import Game
 from ...dragon_stripes.cards import DANGER, DANGER_CARDS, STOP, card_name
+from ...dragon_stripes.kinds import PHASES
 from ...dragon_stripes.rules import DragonStripes
 from ...dragon_stripes.view import holding_bounds
 from ..layout import (
@@ -178,7 +179,7 @@ def _open(view: View, ctx: Context) -> list[float]:
 LAYOUT = Layout(
     "dragon-stripes",
     [
-        phase_feature(["draw", "offer", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),

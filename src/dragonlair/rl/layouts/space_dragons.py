@@ -18,6 +18,7 @@ from typing import cast
 
 from ...core import Game
 from ...space_dragons.cards import CREW_CARDS, SYMBOLS
+from ...space_dragons.kinds import PHASES
 from ...space_dragons.rules import HAND, ROUNDS, SpaceDragons
 from ..layout import (
     Context,
@@ -187,7 +188,7 @@ def _rules(view: View, ctx: Context) -> list[float]:
 LAYOUT = Layout(
     "space-dragons",
     [
-        phase_feature(["hire", "hunt", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),

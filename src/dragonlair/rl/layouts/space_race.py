@@ -19,6 +19,7 @@ from typing import cast
 
 from ...core import Game
 from ...space_race.cards import COLOURS, DANGER_KINDS, HAND_SIZE, ICONS, PARTS, STACKS
+from ...space_race.kinds import PHASES
 from ...space_race.rules import SpaceRace
 from ..layout import (
     Context,
@@ -201,7 +202,7 @@ def _score(view: View, ctx: Context) -> list[float]:
 LAYOUT = Layout(
     "space-race",
     [
-        phase_feature(["upgrade", "danger", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),

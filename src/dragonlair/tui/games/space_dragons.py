@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Game
+from ...space_dragons.kinds import HIRE, HUNT
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),
@@ -67,7 +68,7 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
     seat = view.get("seat")
     top = Text()
     top.append(f"{view.get('phase_name', view['phase'])}", style="bold")
-    if view["phase"] == "hunt":
+    if view["phase"] == HUNT:
         top.append(f"  ·  round {view['round']}/7")
     sides = view.get("scoring_cards", {})
     top.append("  ·  scoring cards: " + ", ".join(f"{k} {v.upper()}" for k, v in sides.items()))
@@ -92,7 +93,7 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
         mark = " (you)" if s == seat else ""
         counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
         hand = f"{view['hand_sizes'][s]}"
-        if view["phase"] == "hire":
+        if view["phase"] == HIRE:
             hand += f" +{view['pick_counts'][s]} hired"
         ships.add_row(
             names[s] + mark,

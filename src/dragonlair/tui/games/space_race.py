@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Game
+from ...space_race.kinds import UPGRADE
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
@@ -81,7 +82,7 @@ def _cards(game: Game, cards: Sequence[int]) -> Text:
 def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
     seat = view.get("seat")
     top = Text(f"round {view['round']}/{view['rounds']}  ·  ", style="bold")
-    if view["phase"] == "upgrade":
+    if view["phase"] == UPGRADE:
         arrow = "⟳ left (clockwise)" if view.get("direction") == "left" else "⟲ right"
         top.append(f"Upgrade, pick {view['pick']}/6  ·  hands pass {arrow}")
     else:
