@@ -206,14 +206,22 @@ class PebbleAuction(Game):
     )
     event_specs = {
         "dealt": EventSpec(
-            ("seat", "cards"), "{seat} was dealt {cards}", ("seat",), "{seat} was dealt 3 cards"
+            ("seat", "cards"),
+            "{seat} was dealt {cards}",
+            ("seat",),
+            "{seat} was dealt 3 cards",
+            seat_fields=("seat",),
         ),
-        "bid": EventSpec(("seat", "card"), "{seat} bid {card}", ("seat",), "{seat} bid"),
+        "bid": EventSpec(
+            ("seat", "card"), "{seat} bid {card}", ("seat",), "{seat} bid", seat_fields=("seat",)
+        ),
         "revealed": EventSpec(("bids",), "bids revealed: {bids}"),
-        "passed": EventSpec(("seat",), "{seat} passed"),
-        "objected": EventSpec(("seat",), "{seat} objected"),
-        "took": EventSpec(("seat", "pot"), "{seat} took {pot}"),
-        "drew": EventSpec(("seat", "card"), "{seat} drew {card}", ("seat",), "{seat} drew"),
+        "passed": EventSpec(("seat",), "{seat} passed", seat_fields=("seat",)),
+        "objected": EventSpec(("seat",), "{seat} objected", seat_fields=("seat",)),
+        "took": EventSpec(("seat", "pot"), "{seat} took {pot}", seat_fields=("seat",)),
+        "drew": EventSpec(
+            ("seat", "card"), "{seat} drew {card}", ("seat",), "{seat} drew", seat_fields=("seat",)
+        ),
     }
 
     def _define_actions(self) -> Sequence[Action]:

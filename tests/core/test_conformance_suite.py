@@ -141,3 +141,20 @@ def test_suite_catches_a_phase_the_game_does_not_declare() -> None:
             check_game(cls.spec.id, games=2, players=[3])
     finally:
         unregister(cls.spec.id)
+
+
+def test_event_seat_fields_are_declared_fields_and_checked_to_hold_seats() -> None:
+    from dragonlair.core import EventSpec
+
+    with pytest.raises(ValueError, match="seat fields"):
+        EventSpec(("seat",), "{seat}", seat_fields=("winner",))
+    specs = dict(PebbleAuction.event_specs)
+    specs["took"] = EventSpec(("seat", "pot"), "{seat} took {pot}", seat_fields=("seat", "pot"))
+    cls = _broken("pot-as-seat", PebbleState)
+    cls.event_specs = specs
+    register(cls)
+    try:
+        with pytest.raises(ConformanceError, match="seat field pot="):
+            check_game(cls.spec.id, games=3, players=[2], every=1)
+    finally:
+        unregister(cls.spec.id)

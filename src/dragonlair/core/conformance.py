@@ -16,7 +16,8 @@ at every step (the costlier checks every ``every`` steps):
 - the same seed and actions give the same game, even with the global ``random`` used
   between steps;
 - the game's own conservation checks (``check_invariants``);
-- views and events are plain JSON, and every seat sees every event, at least redacted (a
+- views and events are plain JSON, every field an event declares as a seat holds one,
+  and every seat sees every event, at least redacted (a
   gap in the numbering would tell a seat that something private happened);
 - the leak test: for each seat (and a spectator), redraw everything it cannot see with the
   game's hidden-state sampler; its view and legal actions must not change, and the sampled
@@ -261,6 +262,7 @@ class _Checker:
 
     def check_events(self, state: State) -> None:
         specs = self.game.event_specs
+        n = self.game.players
         for seat in [*range(self.game.players), None]:
             events = state.events_since(0, seat)
             seqs = [e["seq"] for e in events]
@@ -274,6 +276,12 @@ class _Checker:
             for e in events:
                 if e["type"] not in specs:
                     self.fail(state, f"event of undeclared type {e['type']!r}")
+                for name in specs[e["type"]].seat_fields:
+                    v = e.get(name)
+                    if name in e and not (
+                        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
+                    ):
+                        self.fail(state, f"event {e['type']}: seat field {name}={v!r} is no seat")
             if json.loads(json.dumps(events)) != events:
                 self.fail(state, f"seat {seat}: events are not plain JSON")
             if events:

@@ -50,50 +50,82 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         "{seat} is dealt {cards}",
         ("seat", "count"),
         "{seat} is dealt {count} cards",
+        seat_fields=("seat",),
     ),
-    "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} to play"),
+    "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} to play", seat_fields=("seat",)),
     "drew": EventSpec(
         ("seat", "count", "cards"),
         "{seat} draws {cards}",
         ("seat", "count"),
         "{seat} draws {count} card(s)",
+        seat_fields=("seat",),
     ),
     "reshuffled": EventSpec(
         ("count",), "the {count} discarded cards are shuffled into a new draw pile"
     ),
-    "played": EventSpec(("seat", "card", "name"), "{seat} plays {name} (card {card})"),
+    "played": EventSpec(
+        ("seat", "card", "name"), "{seat} plays {name} (card {card})", seat_fields=("seat",)
+    ),
     "played_stolen": EventSpec(
-        ("seat", "card", "name"), "{seat} plays the stolen {name} (card {card})"
+        ("seat", "card", "name"),
+        "{seat} plays the stolen {name} (card {card})",
+        seat_fields=("seat",),
     ),
-    "triple": EventSpec(("seat", "value", "cards"), "{seat} plays three {value}s (cards {cards})"),
-    "shortcut": EventSpec(("seat",), "{seat} flies the shortcut through the flaming hoops"),
+    "triple": EventSpec(
+        ("seat", "value", "cards"),
+        "{seat} plays three {value}s (cards {cards})",
+        seat_fields=("seat",),
+    ),
+    "shortcut": EventSpec(
+        ("seat",), "{seat} flies the shortcut through the flaming hoops", seat_fields=("seat",)
+    ),
     "moved": EventSpec(
-        ("seat", "from_spot", "to_spot"), "{seat} moves from spot {from_spot} to {to_spot}"
+        ("seat", "from_spot", "to_spot"),
+        "{seat} moves from spot {from_spot} to {to_spot}",
+        seat_fields=("seat",),
     ),
-    "no_effect": EventSpec(("seat",), "no pawn moves"),
+    "no_effect": EventSpec(("seat",), "no pawn moves", seat_fields=("seat",)),
     "halted": EventSpec(
         ("seat", "card", "name", "target"),
         "{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled",
+        seat_fields=(
+            "seat",
+            "target",
+        ),
     ),
     "returned": EventSpec(("spots",), "every pawn goes back to where the turn began: {spots}"),
     "hazard": EventSpec(
-        ("seat", "hazard", "card", "name"), "{seat} lands on a {hazard} and discards {name}"
+        ("seat", "hazard", "card", "name"),
+        "{seat} lands on a {hazard} and discards {name}",
+        seat_fields=("seat",),
     ),
-    "bonus": EventSpec(("seat",), "{seat} played their own insignia: another play"),
+    "bonus": EventSpec(
+        ("seat",), "{seat} played their own insignia: another play", seat_fields=("seat",)
+    ),
     "robbed": EventSpec(
         ("seat", "victim", "card", "name"),
         "{seat} steals {name} (card {card}) from {victim}",
         ("seat", "victim"),
         "{seat} steals a card from {victim}",
+        seat_fields=(
+            "seat",
+            "victim",
+        ),
     ),
     "given_back": EventSpec(
         ("seat", "victim", "card", "name"),
         "{victim} gets {name} (card {card}) back from {seat}",
         ("seat", "victim"),
         "{victim} gets the stolen card back from {seat}",
+        seat_fields=(
+            "seat",
+            "victim",
+        ),
     ),
-    "stopped": EventSpec(("seat",), "{seat} ends the turn"),
-    "won": EventSpec(("seat", "spot"), "{seat} reaches the Finish and wins the race!"),
+    "stopped": EventSpec(("seat",), "{seat} ends the turn", seat_fields=("seat",)),
+    "won": EventSpec(
+        ("seat", "spot"), "{seat} reaches the Finish and wins the race!", seat_fields=("seat",)
+    ),
     "capped": EventSpec(
         ("turns",), "the race is stopped after {turns} turns: the pawn furthest ahead wins"
     ),

@@ -37,11 +37,14 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         ("players", "start_gems", "lair"),
         "each of the {players} players starts with {start_gems} gems; the lair holds {lair}",
     ),
-    "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} starts from the dragon's tail"),
+    "turn": EventSpec(
+        ("seat", "turn"), "turn {turn}: {seat} starts from the dragon's tail", seat_fields=("seat",)
+    ),
     "moved": EventSpec(
         ("seat", "steps", "stripe", "gems", "pot"),
         "{seat} draws footprint {steps}: the knight goes to stripe {stripe}; "
         "the pot gains {gems} (now {pot})",
+        seat_fields=("seat",),
     ),
     "lair_short": EventSpec(
         ("stripe", "shown", "paid"),
@@ -51,37 +54,51 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         ("seat", "pot"),
         "{seat} draws a Stop: the knight flees to the tail and the pot of {pot} "
         "goes back to the lair",
+        seat_fields=("seat",),
     ),
     "danger": EventSpec(
         ("seat", "number", "pot", "dragon"),
         "{seat} draws Danger {number}: the dragon is {dragon}; the knight flees and "
         "the pot of {pot} goes back to the lair",
+        seat_fields=("seat",),
     ),
     "penalty": EventSpec(
         ("seat", "gems", "fraction"),
         "{seat} pays a {fraction} penalty of {gems} gems into the lair",
         ("seat", "fraction"),
         "{seat} pays a {fraction} penalty into the lair",
+        seat_fields=("seat",),
     ),
     "held": EventSpec(
         ("seat", "pot", "price"),
         "{seat} holds with a pot of {pot}; the knight is offered for {price}",
+        seat_fields=("seat",),
     ),
-    "declined": EventSpec(("seat",), "{seat} declines"),
+    "declined": EventSpec(("seat",), "{seat} declines", seat_fields=("seat",)),
     "took": EventSpec(
         ("seat", "from_seat", "price", "pot"),
         "{seat} takes over the knight and the pot of {pot}, paying {price} to {from_seat}",
+        seat_fields=(
+            "seat",
+            "from_seat",
+        ),
     ),
-    "banked": EventSpec(("seat", "pot"), "nobody takes the knight: {seat} banks the pot of {pot}"),
+    "banked": EventSpec(
+        ("seat", "pot"),
+        "nobody takes the knight: {seat} banks the pot of {pot}",
+        seat_fields=("seat",),
+    ),
     "head": EventSpec(
         ("seat", "steps", "pot", "lair"),
         "{seat} draws footprint {steps}: the knight reaches the dragon's head! "
         "{seat} takes the pot of {pot} and the {lair} gems left in the lair",
+        seat_fields=("seat",),
     ),
     "woke": EventSpec(
         ("seat", "lost", "pot"),
         "{seat} draws the third Danger: the dragon wakes! {seat} loses all {lost} gems; "
         "the pot of {pot} goes back to the lair",
+        seat_fields=("seat",),
     ),
     "game_over": EventSpec(
         ("reason", "winners", "gems"),

@@ -42,16 +42,25 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         "science {science}, mood {mood}, crime {crime}; {pile} cards in the draw pile",
     ),
     "dealt": EventSpec(
-        ("seat", "cards"), "{seat} is dealt {cards}", ("seat",), "{seat} is dealt 9 cards"
+        ("seat", "cards"),
+        "{seat} is dealt {cards}",
+        ("seat",),
+        "{seat} is dealt 9 cards",
+        seat_fields=("seat",),
     ),
     "start_draw": EventSpec(
         ("cards", "start_seat"),
         "start-player draw (seat by seat): {cards}; {start_seat} drew the highest and "
         "starts; these cards leave the game",
+        seat_fields=("start_seat",),
     ),
     "revealed": EventSpec(("dragon", "label"), "the dragon's lair reveals {label}"),
     "hired": EventSpec(
-        ("seat", "card"), "{seat} hires {card}", ("seat",), "{seat} hires a crew member"
+        ("seat", "card"),
+        "{seat} hires {card}",
+        ("seat",),
+        "{seat} hires a crew member",
+        seat_fields=("seat",),
     ),
     "passed": EventSpec(("after",), "{after}: every hand passes to the left"),
     "received": EventSpec(
@@ -59,31 +68,45 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         "{seat} receives {cards}",
         ("seat",),
         "{seat} receives the hand passed to them",
+        seat_fields=("seat",),
     ),
     "crew_hired": EventSpec((), "hiring is over: everyone takes their 9 picks into hand"),
-    "round_start": EventSpec(("round", "seat"), "round {round}: {seat} starts"),
-    "played": EventSpec(("seat", "card", "label"), "{seat} plays {label}"),
+    "round_start": EventSpec(
+        ("round", "seat"), "round {round}: {seat} starts", seat_fields=("seat",)
+    ),
+    "played": EventSpec(("seat", "card", "label"), "{seat} plays {label}", seat_fields=("seat",)),
     "shield": EventSpec(
         ("seat", "what", "shields"),
         "{seat} tucks {what} under their ship as a shield ({shields} shields)",
+        seat_fields=("seat",),
     ),
     "shield_lost": EventSpec(
         ("seat", "cause", "shields"),
         "{seat} loses a shield to {cause} ({shields} shields)",
+        seat_fields=("seat",),
     ),
     "damaged": EventSpec(
         ("seat", "cause", "what", "damage"),
         "{seat} has no shield against {cause}: {what} is tucked as damage ({damage} damage)",
+        seat_fields=("seat",),
     ),
-    "repaired": EventSpec(("seat", "damage"), "{seat}'s tool repairs a damage ({damage} damage)"),
-    "tool_idle": EventSpec(("seat",), "{seat}'s tool has no damage to repair"),
+    "repaired": EventSpec(
+        ("seat", "damage"),
+        "{seat}'s tool repairs a damage ({damage} damage)",
+        seat_fields=("seat",),
+    ),
+    "tool_idle": EventSpec(
+        ("seat",), "{seat}'s tool has no damage to repair", seat_fields=("seat",)
+    ),
     "crosshairs": EventSpec(
         ("winner", "hits"),
         "{winner} has the highest card: the others' crosshairs hit it {hits} time(s)",
+        seat_fields=("winner",),
     ),
     "claimed": EventSpec(
         ("winner", "card", "dragon", "label"),
         "{winner} wins the round with {card} and claims {label}",
+        seat_fields=("winner",),
     ),
     "set_aside": EventSpec(
         (), "the hunt is over: the two unplayed cards of each hand are set aside"

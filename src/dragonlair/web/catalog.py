@@ -92,7 +92,7 @@ def components(game: Game) -> dict[str, Any]:
 def table_catalog(game: Game) -> dict[str, Any]:
     """Everything public a page needs to draw a table of ``game``: components, the phases
     its views can show, a label for every action, and the text patterns of every kind of
-    event."""
+    event with the fields that name a seat."""
     return {
         "game": game.spec.id,
         "players": game.players,
@@ -101,7 +101,12 @@ def table_catalog(game: Game) -> dict[str, Any]:
         "phases": list(game.phases),
         "actions": {str(a): game.describe_action(a) for a in game.actions},
         "events": {
-            kind: {"text": s.text, "public_text": s.public_text, "fields": list(s.fields)}
+            kind: {
+                "text": s.text,
+                "public_text": s.public_text,
+                "fields": list(s.fields),
+                "seat_fields": list(s.seat_fields),
+            }
             for kind, s in game.event_specs.items()
         },
     }
