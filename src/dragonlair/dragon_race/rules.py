@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from dragonlair.core import (
     Action,
@@ -39,7 +39,7 @@ from dragonlair.core import (
     make_result,
 )
 
-from . import view as _view
+from . import view
 from .board import (
     BALLS,
     BOLTS,
@@ -84,7 +84,7 @@ TORNADO_AHEAD: Final = 6
 STOLEN_DRAFT_AHEAD: Final = 2  # a stolen Updraft!/Downdraft! when the thief shares the lead
 
 
-class RaceState(State):
+class DragonRaceState(State):
     """A race in progress. Pawns are spot numbers; hands are sorted tuples of card ids; the
     draw pile is a tuple whose last card is the top."""
 
@@ -438,11 +438,8 @@ class RaceState(State):
 
     # ------------------------------------------------------------------ views and copies
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        _view.fill_view(self, seat, out)
-
-    def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
-        _view.fill_state(self, view, rng)
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         g = self.game
@@ -503,12 +500,12 @@ class DragonRace(Game):
             ),
         ),
     )
-    state_class = RaceState
+    state_class = DragonRaceState
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
 
-    data: RaceData
+    components: RaceData
     turn_cap: int
     bonus_optional: bool
     num_cards: int
@@ -540,17 +537,17 @@ class DragonRace(Game):
 
     def _prepare(self) -> None:
         path = self.options["data"]
-        self.data = load_data(path if isinstance(path, str) else None)
-        chars = self.data.characters
+        self.components = load_data(path if isinstance(path, str) else None)
+        chars = self.components.characters
         if len(chars) < self.players:
             raise BadDataFile(
-                f"{self.data.source}: characters: expected at least {self.players} characters "
-                f"for {self.players} players, got {len(chars)}"
+                f"{self.components.source}: characters: expected at least {self.players} "
+                f"characters for {self.players} players, got {len(chars)}"
             )
         self.turn_cap = int(self.options["turn_cap"])  # type: ignore[arg-type]
         self.bonus_optional = self.options["bonus_play"] == "may"
-        cards = self.data.cards
-        board = self.data.board
+        cards = self.components.cards
+        board = self.components.board
         n = self.players
         seat_of = {chars[s].insignia: s for s in range(n)}
         self.num_cards = len(cards)
@@ -577,7 +574,7 @@ class DragonRace(Game):
             {"ballista bolt": 1, "flaming ball": 2}.get(board.hazard(p) or "", 0) for p in spots
         )
         self.others = tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n))
-        t = _action_tables(self.data.cards, n)
+        t = _action_tables(self.components.cards, n)
         self._actions = t.actions
         self.a_kind = t.kind
         self.a_card = t.card
@@ -602,7 +599,7 @@ class DragonRace(Game):
 
     @property
     def board(self) -> Board:
-        return self.data.board
+        return self.components.board
 
     @property
     def max_length(self) -> int:
@@ -619,7 +616,7 @@ class DragonRace(Game):
         """The pawn spots after ``seat`` makes the play ``aid`` (``stolen``: with a card
         just stolen). Pawns on watering holes are not moved by anyone else's special, nor
         by the player's own Bolts!/Balls!."""
-        board = self.data.board
+        board = self.components.board
         new = list(pawns)
         p = pawns[seat]
         k = self.a_kind[aid]
@@ -668,19 +665,19 @@ class DragonRace(Game):
         """The rivals a Tornado! from ``seat`` can send back: not on a watering hole and not
         on the Start."""
         safe = self.safe_at
-        start = self.data.board.start
+        start = self.components.board.start
         return [s for s, q in enumerate(pawns) if s != seat and q != start and not safe[q]]
 
     # ------------------------------------------------------------------ descriptions
 
     def describe_card(self, card: int) -> str:
         """What a card is and does, in words."""
-        c = self.data.cards[card - 1]
+        c = self.components.cards[card - 1]
         if c.kind == "number":
             text = f"{c.name}: move ahead {c.value}"
             if c.insignia:
                 owner = next(
-                    (ch.name for ch in self.data.characters if ch.insignia == c.insignia), "?"
+                    (ch.name for ch in self.components.characters if ch.insignia == c.insignia), "?"
                 )
                 text += f"; insignia {c.insignia}: {owner} plays again"
             return text

@@ -5,7 +5,7 @@ size of the draw pile and who draws an extra card; never the other hands or the 
 the draw pile. A card being stolen is seen by the thief and the victim; everyone else sees
 only that a card was taken, until it is played. A spectator (seat None) sees no hand.
 
-:func:`fill_state` is the hidden-state sampler: it keeps everything in the view and deals
+:func:`sample_from_view` is the hidden-state sampler: it keeps everything in the view and deals
 the cards the seat cannot see (other hands, a stolen card it did not see, the draw pile)
 at random from those unaccounted for.
 """
@@ -19,15 +19,15 @@ from dragonlair.core.rng import RandomLike, shuffle_with
 from .kinds import PENDING_STEAL
 
 if TYPE_CHECKING:
-    from .rules import RaceState
+    from .rules import DragonRaceState
 
 
-def sees_stolen(state: RaceState, seat: int | None) -> bool:
+def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
     """Whether ``seat`` may see the card being stolen now: the thief and the victim may."""
     return seat is not None and (seat == state.active or seat == state.victims[-1])
 
 
-def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
+def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` may see to the view ``out``."""
     g = state.game
     out["turn"] = state.turn
@@ -49,7 +49,7 @@ def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
         out["stolen"] = None
 
 
-def fill_state(state: RaceState, view: dict[str, Any], rng: RandomLike) -> None:
+def sample_from_view(state: DragonRaceState, view: dict[str, Any], rng: RandomLike) -> None:
     """Set every field of a blank ``state`` from ``view``, dealing the unseen cards from
     ``rng``."""
     g = state.game

@@ -17,7 +17,6 @@ Views and the hidden-state sampler are in :mod:`.view`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from dragonlair.core import (
     Action,
@@ -294,11 +293,8 @@ class DragonStripesState(State):
 
     # ------------------------------------------------------------------ views, copies, checks
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.fill_from_view(self, v, rng)
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         g = self.game
@@ -367,7 +363,7 @@ class DragonStripes(Game):
     event_specs = EVENT_SPECS
     phases = PHASES
 
-    comp: Components
+    components: Components
     deck: tuple[int, ...]
     stripes: tuple[int, ...]
     last_stripe: int
@@ -383,7 +379,7 @@ class DragonStripes(Game):
         comp = load_components(path if isinstance(path, str) else None)
         check_players(comp, self.players)
         n = self.players
-        self.comp = comp
+        self.components = comp
         self.deck = comp.deck()
         self.stripes = (0, *comp.stripes)  # indexed by the knight's position; 0 is the tail
         self.last_stripe = len(comp.stripes)

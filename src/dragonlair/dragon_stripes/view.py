@@ -59,7 +59,7 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
     """Add what ``seat`` (None: a spectator) may know to ``out``."""
     g = st.game
     deck, top = st.deck, st.top
-    out["stripes"] = list(g.comp.stripes)
+    out["stripes"] = list(g.components.stripes)
     out["head"] = g.last_stripe + 1
     out["knight"] = st.knight
     out["pot"] = st.pot
@@ -95,20 +95,20 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
         out["lair"] = st.lair
 
 
-def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
-    """The hidden-state sampler: set every field of ``st`` from the view ``v``, redrawing
+def sample_from_view(st: DragonStripesState, view: dict[str, Any], rng: Any) -> None:
+    """The hidden-state sampler: set every field of ``st`` from ``view``, redrawing
     what its seat cannot see with ``rng``."""
     g = st.game
-    seat: int | None = v["seat"]
-    st.knight = v["knight"]
-    st.pot = v["pot"]
-    st.dangers = v["dangers"]
-    st.turn = v["turn"]
-    st.starter = v["starter"]
-    st.holder = v["holder"]
-    st.must_draw = v["must_draw"]
-    st.lair_empty = v["lair_empty"]
-    ledger = v["ledger"]
+    seat: int | None = view["seat"]
+    st.knight = view["knight"]
+    st.pot = view["pot"]
+    st.dangers = view["dangers"]
+    st.turn = view["turn"]
+    st.starter = view["starter"]
+    st.holder = view["holder"]
+    st.must_draw = view["must_draw"]
+    st.lair_empty = view["lair_empty"]
+    ledger = view["ledger"]
     st.banked = [e["banked"] for e in ledger]
     st.received = [e["received"] for e in ledger]
     st.paid = [e["paid"] for e in ledger]
@@ -116,7 +116,7 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     st.half_penalties = [e["half_penalties"] for e in ledger]
 
     code = {card_name(c): c for c in g.card_kinds}
-    drawn = [code[name] for name in v["drawn"]]
+    drawn = [code[name] for name in view["drawn"]]
     rest = list(g.deck)
     for c in drawn:
         rest.remove(c)
@@ -124,13 +124,13 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     st.deck = tuple(drawn + rest)
     st.top = len(drawn)
 
-    result = v.get("result")
+    result = view.get("result")
     if result is not None:
         st.gems = list(result["points"])
-    elif "all_gems" in v:
-        st.gems = list(v["all_gems"])
+    elif "all_gems" in view:
+        st.gems = list(view["all_gems"])
     else:
-        st.gems = _sample_gems(st, seat, v.get("gems"), rng)
+        st.gems = _sample_gems(st, seat, view.get("gems"), rng)
     st.lair = g.total_gems - st.pot - sum(st.gems)
 
 

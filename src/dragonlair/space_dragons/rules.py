@@ -17,7 +17,7 @@ Each rule lives in one method below; card properties come from the flat tables b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from dragonlair.core import (
     Action,
@@ -28,7 +28,7 @@ from dragonlair.core import (
     make_result,
 )
 
-from . import view as _view
+from . import view
 from .cards import (
     CREW_CARDS,
     DAMAGE,
@@ -353,11 +353,8 @@ class SpaceDragonsState(State):
 
     # ------------------------------------------------------------------ views and copies
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        _view.view(self, seat, out)
-
-    def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
-        _view.fill_from_view(self, view, rng)
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         n = self.game.players

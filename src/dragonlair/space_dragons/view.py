@@ -43,7 +43,7 @@ def this_round(state: SpaceDragonsState) -> list[list[int]]:
     return out
 
 
-def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
+def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` may see (None: a spectator) to ``out``."""
     g = state.game
     t = g.tables
@@ -87,15 +87,15 @@ def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> Non
     out["card_points"] = points
 
 
-def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> None:
-    """Set every field of a blank ``state`` so that it shows ``v`` to ``v["seat"]``,
+def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -> None:
+    """Set every field of a blank ``state`` so that it shows ``view`` to ``view["seat"]``,
     drawing everything that seat cannot see from ``rng``."""
     n = state.game.players
-    seat = v["seat"]
-    played = [tuple(p) for p in v["played"]]
-    start_cards = tuple(v["start_cards"])
-    mine: tuple[int, ...] = () if seat is None else tuple(v["hand"])
-    my_picks: tuple[int, ...] = () if seat is None else tuple(v["picks"])
+    seat = view["seat"]
+    played = [tuple(p) for p in view["played"]]
+    start_cards = tuple(view["start_cards"])
+    mine: tuple[int, ...] = () if seat is None else tuple(view["hand"])
+    my_picks: tuple[int, ...] = () if seat is None else tuple(view["picks"])
     known = {*start_cards, *mine, *my_picks, *(c for p in played for c in p)}
     pool = [c for c in range(1, CREW_CARDS + 1) if c not in known]
     shuffle_with(rng, pool)
@@ -106,10 +106,10 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
             hands.append(mine)
             picks.append(my_picks)
             continue
-        size = v["hand_sizes"][s]
+        size = view["hand_sizes"][s]
         hands.append(tuple(sorted(pool[len(pool) - size :])))
         del pool[len(pool) - size :]
-        count = v["pick_counts"][s]
+        count = view["pick_counts"][s]
         picks.append(tuple(pool[len(pool) - count :]))
         del pool[len(pool) - count :]
     for s in state.unknown_choices():
@@ -119,21 +119,21 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
     state.played = [tuple(p) for p in played]
     state.start_cards = start_cards
     state.pile = tuple(pool)
-    state.taken = len(pool) - v["pile"]
-    state.shields = list(v["shields"])
-    state.damage = list(v["damage"])
-    claimed = [tuple(c) for c in v["claimed"]]
-    face_up = v["face_up"] or 0
+    state.taken = len(pool) - view["pile"]
+    state.shields = list(view["shields"])
+    state.damage = list(view["damage"])
+    claimed = [tuple(c) for c in view["claimed"]]
+    face_up = view["face_up"] or 0
     seen = {face_up, *(d for c in claimed for d in c)}
     unseen = [d for d in range(1, DRAGONS + 1) if d not in seen]
     shuffle_with(rng, unseen)
-    lair = v["lair"]
+    lair = view["lair"]
     state.lair = tuple(unseen[:lair])
     state.ships = tuple(unseen[lair : lair + n])
     state.box = tuple(unseen[lair + n :])
     state.face_up = face_up
     state.claimed = claimed
-    state.round = v["rounds_played"]
-    state.lead = v["starter"]
-    sides = v["scoring_cards"]
+    state.round = view["rounds_played"]
+    state.lead = view["starter"]
+    sides = view["scoring_cards"]
     state.sides = tuple(SIDES.index(sides[s]) for s in SYMBOLS)

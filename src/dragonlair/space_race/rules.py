@@ -138,7 +138,7 @@ class SpaceRaceState(State):
             del deck[-HAND_SIZE:]
             self.hands[s] = hand
             self._emit("dealt", (s, HAND_SIZE, hand), (s,))
-        face = g.data.coin[self._randbelow(2)]
+        face = g.components.coin[self._randbelow(2)]
         self.direction = 1 if face == "left" else -1
         self._emit("coin", (self.round, face, DIRECTIONS[self.direction]))
         self.phase = UPGRADE
@@ -359,11 +359,8 @@ class SpaceRaceState(State):
 
     # ------------------------------------------------------------------ views, copies, checks
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.fill_from_view(self, v, rng)
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         g = self.game
@@ -448,7 +445,7 @@ class SpaceRace(Game):
     event_specs = EVENT_SPECS
     phases = PHASES
 
-    data: SpaceRaceData
+    components: SpaceRaceData
     tables: CardTables
     every_power_source: bool
     scanner_always: bool
@@ -466,8 +463,8 @@ class SpaceRace(Game):
 
     def _prepare(self) -> None:
         path = self.options["data"]
-        self.data = load_data(None if path is None else str(path), self.players)
-        t = self.tables = CardTables.build(self.data)
+        self.components = load_data(None if path is None else str(path), self.players)
+        t = self.tables = CardTables.build(self.components)
         self.every_power_source = bool(self.options["every_power_source"])
         self.scanner_always = self.options["scanner"] == "always"
         n = self.players
@@ -519,7 +516,7 @@ class SpaceRace(Game):
     def catalog(self) -> dict[str, Any]:
         """Every card of this game's data as JSON-ready dicts, for UIs that draw the ids
         found in views and events: {"space": [...], "danger": [...], "damage": [...]}."""
-        d = self.data
+        d = self.components
         return {
             "space": [
                 {

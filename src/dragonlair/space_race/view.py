@@ -47,8 +47,8 @@ def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> 
         base = s * NSTACK
         ship: dict[str, Any] = {
             "seat": s,
-            "cockpit": g.data.cockpits[s].faction,
-            "engine": g.data.engines[s].faction,
+            "cockpit": g.components.cockpits[s].faction,
+            "engine": g.components.engines[s].faction,
         }
         for k in _OPEN:
             ship[STACKS[k]] = list(ships[base + k])
@@ -75,67 +75,67 @@ def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> 
     ]
 
 
-def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
-    """Set every field of a blank ``state`` so that it shows ``v`` to ``v["seat"]``,
+def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> None:
+    """Set every field of a blank ``state`` so that it shows ``view`` to ``view["seat"]``,
     redrawing with ``rng`` everything that seat cannot see."""
     g = state.game
     t = g.tables
     n = g.players
-    seat: int | None = v["seat"]
-    state.round = v["round"]
-    state.pick = v["pick"]
-    state.direction = 1 if v["direction"] == "left" else -1
-    known: set[int] = set(v["crew_discard"])
+    seat: int | None = view["seat"]
+    state.round = view["round"]
+    state.pick = view["pick"]
+    state.direction = 1 if view["direction"] == "left" else -1
+    known: set[int] = set(view["crew_discard"])
     ships: list[tuple[int, ...]] = [()] * (n * NSTACK)
-    for s, ship in enumerate(v["ships"]):
+    for s, ship in enumerate(view["ships"]):
         for k in _OPEN:
             ships[s * NSTACK + k] = tuple(ship[STACKS[k]])
             if k != S_DAMAGE:
                 known.update(ship[STACKS[k]])
     if seat is not None:
-        mine = v["ships"][seat]
-        known.update(v["hand"], mine["fuel_cards"], mine["spent_fuel_cards"])
+        mine = view["ships"][seat]
+        known.update(view["hand"], mine["fuel_cards"], mine["spent_fuel_cards"])
 
     pool = [c for c in t.space_ids if c not in known]
     shuffle_with(rng, pool)
     hands: list[tuple[int, ...]] = []
     spent: list[tuple[int, ...]] = []
-    for s, ship in enumerate(v["ships"]):
+    for s, ship in enumerate(view["ships"]):
         if s == seat:
-            hands.append(tuple(v["hand"]))
+            hands.append(tuple(view["hand"]))
             ships[s * NSTACK + S_FUEL] = tuple(ship["fuel_cards"])
             spent.append(tuple(ship["spent_fuel_cards"]))
             continue
-        hands.append(tuple(sorted(pool.pop() for _ in range(v["hand_sizes"][s]))))
+        hands.append(tuple(sorted(pool.pop() for _ in range(view["hand_sizes"][s]))))
         ships[s * NSTACK + S_FUEL] = tuple(pool.pop() for _ in range(ship["fuel"]))
         spent.append(tuple(pool.pop() for _ in range(ship["spent_fuel"])))
-    if len(pool) != v["space_deck"]:
+    if len(pool) != view["space_deck"]:
         raise ValueError(f"view does not add up: {len(pool)} Space cards left for the deck")
     state.hands = hands
     state.ships = ships
     state.spent_fuel = spent
     state.space_deck = pool
-    state.crew_discard = tuple(v["crew_discard"])
+    state.crew_discard = tuple(view["crew_discard"])
 
-    state.danger = v["danger"] or 0
-    state.danger_discard = tuple(v["danger_discard"])
-    top = v["danger_top"]
+    state.danger = view["danger"] or 0
+    state.danger_discard = tuple(view["danger_discard"])
+    top = view["danger_top"]
     gone = {*state.danger_discard, state.danger, top}
     danger = [c for c in t.danger_ids if c not in gone]
     shuffle_with(rng, danger)
     if top is not None:
         danger.append(top)
     state.danger_deck = danger
-    state.seen_top = sum(1 << s for s in v["seen_top_danger"])
+    state.seen_top = sum(1 << s for s in view["seen_top_danger"])
 
-    state.damage_removed = tuple(v["damage_removed"])
+    state.damage_removed = tuple(view["damage_removed"])
     used = set(state.damage_removed)
     for s in range(n):
         used.update(ships[s * NSTACK + S_DAMAGE])
     damage = [c for c in t.damage_ids if c not in used]
     shuffle_with(rng, damage)
     state.damage_deck = damage
-    state.bids = tuple(v["last_bids"] or ())
+    state.bids = tuple(view["last_bids"] or ())
 
     for s in state.unknown_choices():
         legal = state.legal_ids_unchecked(s)

@@ -56,19 +56,19 @@ def _space_dragons(game: Any) -> dict[str, Any]:
 
 def _space_race(game: Any) -> dict[str, Any]:
     out: dict[str, Any] = game.catalog()
-    out["cockpits"] = [c.faction for c in game.data.cockpits]
-    out["engines"] = [e.faction for e in game.data.engines]
+    out["cockpits"] = [c.faction for c in game.components.cockpits]
+    out["engines"] = [e.faction for e in game.components.engines]
     return out
 
 
 def _dragon_stripes(game: Any) -> dict[str, Any]:
-    out: dict[str, Any] = _without_source(plain(game.comp))
-    out["total_gems"] = game.comp.total_gems
+    out: dict[str, Any] = _without_source(plain(game.components))
+    out["total_gems"] = game.components.total_gems
     return out
 
 
 def _dragon_race(game: Any) -> dict[str, Any]:
-    out: dict[str, Any] = _without_source(plain(game.data))
+    out: dict[str, Any] = _without_source(plain(game.components))
     for card in out["cards"]:
         card["name"] = game.card_name[card["id"]]
         card["text"] = game.describe_card(card["id"])

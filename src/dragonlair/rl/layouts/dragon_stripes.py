@@ -45,7 +45,7 @@ def _stripes(game: object) -> int:
 
 
 def _max_steps(game: object) -> int:
-    return max(f.steps for f in cast(DragonStripes, game).comp.footprints)
+    return max(f.steps for f in cast(DragonStripes, game).components.footprints)
 
 
 def _kinds(game: object) -> int:
@@ -85,7 +85,7 @@ def _pot(view: View, ctx: Context) -> list[float]:
 def _scales(game: Game) -> tuple[int, tuple[int, ...]]:
     """The highest takeover price, and how many cards of each kind the deck has."""
     g = cast(DragonStripes, game)
-    return max(b.price for b in g.comp.takeover), tuple(g.deck.count(k) for k in g.card_kinds)
+    return max(b.price for b in g.components.takeover), tuple(g.deck.count(k) for k in g.card_kinds)
 
 
 def _price(view: View, ctx: Context) -> list[float]:
@@ -127,7 +127,9 @@ def _my_gems(view: View, ctx: Context) -> list[float]:
 def _ledger(key: str, most: str) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
         g = _g(ctx)
-        top = g.total_gems if most == "gems" else g.comp.stop_cards + g.comp.danger_cards
+        top = (
+            g.total_gems if most == "gems" else g.components.stop_cards + g.components.danger_cards
+        )
         return ctx.per_seat([ratio(e[key], top) for e in view["ledger"]])
 
     what = {

@@ -100,7 +100,7 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
     players = Table(title="players", title_style="dim")
     for col in ("", "player", "dragon", "spot", "cards", "robbed"):
         players.add_column(col)
-    characters = g.data.characters
+    characters = g.components.characters
     for s in range(view["players"]):
         mark = " (you)" if s == seat else ""
         char = characters[s] if s < len(characters) else None
