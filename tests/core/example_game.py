@@ -32,6 +32,7 @@ from dragonlair.core import (
     make_result,
 )
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.views import BaseView
 
 CARDS = 16
 HAND = 3
@@ -41,6 +42,16 @@ TAKE, PASS, OBJECT, ALLOW = CARDS, CARDS + 1, CARDS + 2, CARDS + 3
 
 Phase = Literal["bid", "claim", "objections", "over"]
 PHASES: tuple[Phase, ...] = get_args(Phase)
+
+
+class PebbleView(BaseView):
+    hand: list[int] | None  # the seat's own cards (None: a spectator)
+    hand_sizes: list[int]
+    deck_size: int
+    pot: int
+    points: list[int]
+    winner: int  # the round's winner, or -1
+    discards: list[int]
 
 
 class PebbleState(State):
@@ -196,6 +207,7 @@ class PebbleAuction(Game):
         ),
     )
     state_class = PebbleState
+    view_type = PebbleView
     phases = PHASES
     action_kinds = (
         ActionKind("bid", ("card",), "lay a card face down as your bid"),

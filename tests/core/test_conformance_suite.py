@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired
 
 import pytest
-from example_game import PebbleAuction, PebbleState
+from example_game import PebbleAuction, PebbleState, PebbleView
 
 from dragonlair.core import Game, register, unregister
 from dragonlair.core.conformance import ConformanceError, check_game
@@ -30,6 +30,11 @@ def _broken(name: str, state_cls: type[PebbleState]) -> type[Game]:
         },
     )
     return cls
+
+
+class LeakyView(PebbleView):
+    all_hands: NotRequired[list[list[int]]]
+    sealed: NotRequired[list[int | None]]
 
 
 class LeakyViewState(PebbleState):
@@ -104,6 +109,7 @@ class HiddenChoiceLeakState(PebbleState):
 )
 def test_suite_catches_broken_copies(name: str, state_cls: type[PebbleState], message: str) -> None:
     cls = _broken(name, state_cls)
+    cls.view_type = LeakyView  # declares the leaked keys: the leak test must find them
     register(cls)
     try:
         with pytest.raises(ConformanceError, match=message):
@@ -156,5 +162,44 @@ def test_event_seat_fields_are_declared_fields_and_checked_to_hold_seats() -> No
     try:
         with pytest.raises(ConformanceError, match="seat field pot="):
             check_game(cls.spec.id, games=3, players=[2], every=1)
+    finally:
+        unregister(cls.spec.id)
+
+
+class UndeclaredViewKeyState(PebbleState):
+    """Shows a key its game's view type does not declare."""
+
+    __slots__ = ()
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        super()._view(seat, out)
+        out["deck_left"] = len(self.deck)
+
+
+class MistypedViewState(PebbleState):
+    """Shows the pot as text where the view type declares an int."""
+
+    __slots__ = ()
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        super()._view(seat, out)
+        out["pot"] = str(self.pot)
+
+
+@pytest.mark.parametrize(
+    ("name", "state_cls", "message"),
+    [
+        ("undeclared-key", UndeclaredViewKeyState, "unexpected extra key.*deck_left"),
+        ("mistyped", MistypedViewState, "'pot'.* int"),
+    ],
+)
+def test_suite_checks_every_view_against_the_declared_type(
+    name: str, state_cls: type[PebbleState], message: str
+) -> None:
+    cls = _broken(name, state_cls)
+    register(cls)
+    try:
+        with pytest.raises(ConformanceError, match=f"does not match PebbleView: .*{message}"):
+            check_game(cls.spec.id, games=1, players=[2])
     finally:
         unregister(cls.spec.id)

@@ -16,9 +16,10 @@ at every step (the costlier checks every ``every`` steps):
 - the same seed and actions give the same game, even with the global ``random`` used
   between steps;
 - the game's own conservation checks (``check_invariants``);
-- views and events are plain JSON, every field an event declares as a seat holds one,
-  and every seat sees every event, at least redacted (a
-  gap in the numbering would tell a seat that something private happened);
+- views match the game's declared view type (``Game.view_type``, a ``TypedDict``) key for
+  key and value for value; views and events are plain JSON; every field an event declares
+  as a seat holds one; every seat sees every event, at least redacted (a gap in the
+  numbering would tell a seat that something private happened);
 - the leak test: for each seat (and a spectator), redraw everything it cannot see with the
   game's hidden-state sampler; its view and legal actions must not change, and the sampled
   state must be a valid state that plays on to the end.
@@ -41,6 +42,7 @@ from .record import Record
 from .registry import load, make, replay
 from .rng import Rng, derive_seed
 from .state import State
+from .views import check_view
 
 
 class ConformanceError(AssertionError):
@@ -138,6 +140,8 @@ class _Checker:
         self.check_turn(state)
         state.check_invariants()
         self.check_over(state)
+        for seat in [*range(game.players), None]:
+            self.check_view_type(state, seat, state.view(seat))
         self.check_json(state)
         self.check_events(state)
         self.check_record(state)
@@ -324,6 +328,13 @@ class _Checker:
                     self.fail(state, f"a state sampled for seat {seat} breaks an invariant: {e}")
                 if k == 0 and seat == playout_seat:
                     self.play_out_sample(state, sampled, rng, seat)
+            self.check_view_type(state, seat, view)
+
+    def check_view_type(self, state: State, seat: int | None, view: Mapping[str, Any]) -> None:
+        try:
+            check_view(view, self.game.view_type)
+        except TypeError as e:
+            self.fail(state, f"view({seat}): {e}")
 
     def play_out_sample(self, state: State, sampled: State, rng: Rng, seat: int | None) -> None:
         text = sampled.to_json()

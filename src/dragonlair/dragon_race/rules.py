@@ -501,6 +501,7 @@ class DragonRace(Game):
         ),
     )
     state_class = DragonRaceState
+    view_type = view.DragonRaceView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

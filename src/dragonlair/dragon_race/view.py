@@ -15,11 +15,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import RandomLike, shuffle_with
+from dragonlair.core.views import BaseView
 
 from .kinds import PENDING_STEAL
 
 if TYPE_CHECKING:
     from .rules import DragonRaceState
+
+
+class DragonRaceView(BaseView):
+    """A view of The Great Dragon Race (see the module docstring for what is public)."""
+
+    turn: int
+    active: int  # whose turn it is
+    pawns: list[int]  # each seat's spot
+    turn_start: list[int]  # the pawns when this turn began
+    hand: list[int] | None  # the seat's own hand (None: a spectator)
+    hand_sizes: list[int]
+    draw_size: int
+    discards: list[int]  # face up, oldest first
+    extra_draw: list[bool]  # robbed since their last turn
+    bonus: bool  # the active seat has earned another play
+    robbed: list[int]  # seats robbed this turn
+    last: str | None  # the play or steal the open window is about
+    moved: list[int]  # seats whose pawns the latest play moved
+    stolen: int | None  # the card being stolen, for the thief and the victim
 
 
 def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:

@@ -359,6 +359,7 @@ class DragonStripes(Game):
         ),
     )
     state_class = DragonStripesState
+    view_type = view.DragonStripesView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

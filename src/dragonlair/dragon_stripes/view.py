@@ -19,14 +19,54 @@ the rest, and is exactly empty when the view says it is).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.views import BaseView
 
 from .cards import DRAGON_PHASES, card_name
 
 if TYPE_CHECKING:
     from .rules import DragonStripesState
+
+
+class LedgerEntry(TypedDict):
+    """One seat's public ledger: pots banked, takeover prices received and paid, and
+    penalties suffered (of which ``half_penalties`` at 1/2)."""
+
+    banked: int
+    received: int
+    paid: int
+    penalties: int
+    half_penalties: int
+
+
+class DragonStripesView(BaseView):
+    """A view of Dragon Stripes (see the module docstring for what is public)."""
+
+    stripes: list[int]  # the gems each stripe shows, stripe 1 first
+    head: int  # the knight's position at the dragon's head
+    knight: int  # 0 is the tail
+    pot: int
+    price: int  # the takeover price of the pot
+    turn: int
+    starter: int  # the seat that started this turn
+    holder: int  # the seat holding the knight
+    must_draw: bool
+    dangers: int  # Danger cards drawn
+    dragon: str  # the dragon's phase
+    reward_multiplier: int
+    penalty: str  # "1/4" or "1/2"
+    drawn: list[str]  # every card drawn, by name, in order
+    deck_size: int
+    deck_left: dict[str, int]  # the undrawn cards by name
+    lair_empty: bool
+    start_gems: int
+    total_gems: int
+    ledger: list[LedgerEntry]
+    gems: int | None  # the seat's own gems (None: a spectator)
+    all_gems: NotRequired[list[int]]  # with open holdings
+    lair: NotRequired[int]  # with open holdings
 
 
 def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:

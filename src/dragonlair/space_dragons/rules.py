@@ -425,6 +425,7 @@ class SpaceDragons(Game):
         ),
     )
     state_class = SpaceDragonsState
+    view_type = view.SpaceDragonsView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

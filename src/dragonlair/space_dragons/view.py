@@ -19,12 +19,40 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.views import BaseView
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .rules import SpaceDragonsState
+
+
+class SpaceDragonsView(BaseView):
+    """A view of Space Dragons (see the module docstring for what is public). Cards are
+    crew card numbers 1..80, dragons ids 1..20."""
+
+    phase_name: str
+    hand: list[int] | None  # the seat's own hand (None: a spectator)
+    picks: list[int] | None  # its own face-down picks in Hiring Crew
+    hand_sizes: list[int]
+    pick_counts: list[int]
+    pick: int | None  # the pick being made in Hiring Crew (1..9)
+    round: int | None  # the round of the Dragon Hunt being played (1..7)
+    rounds_played: int
+    starter: int  # the current round's starting seat
+    this_round: list[list[int]]  # [seat, card] in play order
+    played: list[list[int]]  # by seat, in play order
+    shields: list[int]
+    damage: list[int]
+    claimed: list[list[int]]  # dragons won, by seat
+    face_up: int | None  # the dragon on display
+    lair: int  # face-down dragons left
+    pile: int  # cards left in the draw pile
+    start_cards: list[int]  # the start-player draw, by seat
+    scoring_cards: dict[str, str]  # symbol -> the side face up
+    symbols: dict[str, list[int]]  # symbol -> each seat's count
+    card_points: list[int]  # the points on each seat's cards and dragons
 
 
 def this_round(state: SpaceDragonsState) -> list[list[int]]:

@@ -441,6 +441,7 @@ class SpaceRace(Game):
         ),
     )
     state_class = SpaceRaceState
+    view_type = view.SpaceRaceView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

@@ -16,9 +16,10 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.views import BaseView
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .scoring import score_ships
@@ -28,6 +29,52 @@ if TYPE_CHECKING:
 
 # The face-up stacks of a ship, shown card by card (Fuel is only counted).
 _OPEN = tuple(k for k in range(NSTACK) if k != S_FUEL)
+
+
+class ShipView(TypedDict):
+    """One ship: its factions, every face-up stack card by card (ids, in the order placed),
+    its Fuel and spent Fuel counted (the cards shown only to the owner)."""
+
+    seat: int
+    cockpit: str
+    engine: str
+    scanners: list[int]
+    robot_parts: list[int]
+    crystals: list[int]
+    power_cockpit: list[int]
+    power_engine: list[int]
+    alien_drones: list[int]
+    loot_carriers: list[int]
+    crew: list[int]
+    damage: list[int]
+    fuel: int
+    fuel_cards: list[int] | None
+    spent_fuel: int
+    spent_fuel_cards: list[int] | None
+
+
+class SpaceRaceView(BaseView):
+    """A view of Space Race (see the module docstring for what each seat sees)."""
+
+    round: int
+    rounds: int
+    pick: int
+    direction: str  # "left" or "right": where hands pass
+    hand: list[int] | None  # the seat's own hand (None: a spectator)
+    hand_sizes: list[int]
+    ships: list[ShipView]
+    space_deck: int
+    crew_discard: list[int]
+    danger: int | None  # the Danger card of this round's Danger phase
+    bidding: str | None  # "fuel" or "crew"
+    danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
+    seen_top_danger: list[int]  # seats that have seen it
+    danger_deck: int
+    danger_discard: list[int]
+    damage_deck: int
+    damage_removed: list[int]
+    last_bids: list[int] | None
+    score: list[int]  # each seat's running score
 
 
 def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
