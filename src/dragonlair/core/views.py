@@ -54,6 +54,15 @@ class BaseView(TypedDict):
     result: NotRequired[ResultView]
 
 
+def seat_of(view: BaseView) -> int:
+    """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
+    a seat, so its view has one)."""
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play")
+    return seat
+
+
 def check_view(view: object, view_type: Any) -> None:
     """Raise ``TypeError`` saying what is wrong if ``view`` does not match ``view_type``
     (a ``TypedDict``): a key missing or not declared, or a value of another type, checked
