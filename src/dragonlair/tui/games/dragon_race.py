@@ -4,13 +4,14 @@ Ballista Bolts, Flaming Balls and every pawn; the players' hands by size; your c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ...core import Game
+from ...dragon_race.view import DragonRaceView
 
 PAWN_STYLES = (
     "bold white on red",
@@ -69,6 +70,11 @@ def track(game: Game, pawns: Sequence[int]) -> Text:
 
 
 def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    # every view of this game is a DragonRaceView (the conformance suite checks it)
+    return _board(game, cast(DragonRaceView, view), names)
+
+
+def _board(game: Game, view: DragonRaceView, names: Sequence[str]) -> RenderableType:
     seat = view.get("seat")
     g: Any = game
     parts: list[RenderableType] = []

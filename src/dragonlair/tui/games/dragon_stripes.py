@@ -4,13 +4,14 @@ the dragon's mood, and what each player has paid and received in the open."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ...core import Game
+from ...dragon_stripes.view import DragonStripesView
 
 MOODS = {
     "asleep": "😴 asleep",
@@ -21,6 +22,11 @@ MOODS = {
 
 
 def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    # every view of this game is a DragonStripesView (the conformance suite checks it)
+    return _board(game, cast(DragonStripesView, view), names)
+
+
+def _board(game: Game, view: DragonStripesView, names: Sequence[str]) -> RenderableType:
     stripes: list[int] = view["stripes"]
     knight: int = view["knight"]
     mult: int = view.get("reward_multiplier", 1)

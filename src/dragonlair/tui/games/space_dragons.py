@@ -5,7 +5,7 @@ and symbols."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ...core import Game
 from ...space_dragons.kinds import HIRE, HUNT
+from ...space_dragons.view import SpaceDragonsView
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),
@@ -65,6 +66,11 @@ def _row(items: Sequence[Text], sep: str = "  ") -> Text:
 
 
 def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    # every view of this game is a SpaceDragonsView (the conformance suite checks it)
+    return _board(game, cast(SpaceDragonsView, view), names)
+
+
+def _board(game: Game, view: SpaceDragonsView, names: Sequence[str]) -> RenderableType:
     seat = view.get("seat")
     top = Text()
     top.append(f"{view.get('phase_name', view['phase'])}", style="bold")
@@ -74,9 +80,9 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
     top.append("  ·  scoring cards: " + ", ".join(f"{k} {v.upper()}" for k, v in sides.items()))
     top.append(f"  ·  lair {view['lair']}  ·  draw pile {view['pile']}", style="dim")
     parts: list[RenderableType] = [top]
-    if view.get("face_up"):
+    if face_up := view["face_up"]:
         face = Text("Face-up dragon: ")
-        face.append_text(dragon_card(game, view["face_up"]))
+        face.append_text(dragon_card(game, face_up))
         parts.append(face)
     if view.get("this_round"):
         played = [
@@ -113,10 +119,10 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
                 _row([crew_card(game, c) for c in hand_cards], "   ") if hand_cards else Text("-")
             )
         )
-        if view.get("picks"):
+        if picks := view["picks"]:
             parts.append(
                 Text("Your crew so far: ").append_text(
-                    _row([crew_card(game, c) for c in view["picks"]], "   ")
+                    _row([crew_card(game, c) for c in picks], "   ")
                 )
             )
     legend = Text("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair   symbols: ", style="dim")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -14,6 +14,7 @@ from rich.text import Text
 
 from ...core import Game
 from ...space_race.kinds import UPGRADE
+from ...space_race.view import SpaceRaceView
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
@@ -80,6 +81,11 @@ def _cards(game: Game, cards: Sequence[int]) -> Text:
 
 
 def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    # every view of this game is a SpaceRaceView (the conformance suite checks it)
+    return _board(game, cast(SpaceRaceView, view), names)
+
+
+def _board(game: Game, view: SpaceRaceView, names: Sequence[str]) -> RenderableType:
     seat = view.get("seat")
     top = Text(f"round {view['round']}/{view['rounds']}  ·  ", style="bold")
     if view["phase"] == UPGRADE:
@@ -93,20 +99,17 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
         style="dim",
     )
     parts: list[RenderableType] = [top]
-    if view.get("danger"):
-        parts.append(Text("Danger card: ").append_text(danger_card(game, view["danger"])))
-    if view.get("danger_top"):
+    if danger := view["danger"]:
+        parts.append(Text("Danger card: ").append_text(danger_card(game, danger)))
+    if danger_top := view["danger_top"]:
         parts.append(
             Text("Your Scanner shows the next Danger card: ", style="green").append_text(
-                danger_card(game, view["danger_top"])
+                danger_card(game, danger_top)
             )
         )
-    if view.get("last_bids") is not None:
+    if (last_bids := view["last_bids"]) is not None:
         parts.append(
-            Text(
-                "Last bids: "
-                + ", ".join(f"{names[s]} {b}" for s, b in enumerate(view["last_bids"]))
-            )
+            Text("Last bids: " + ", ".join(f"{names[s]} {b}" for s, b in enumerate(last_bids)))
         )
     ships = Table(title="ships (stacks list the top card last)", title_style="dim")
     ships.add_column("player", style="bold")
@@ -122,7 +125,7 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
         damage = sum(damage_cat[d - 1]["vp"] for d in ship["damage"])
         ships.add_row(
             f"{names[s]}{mark}\n[dim]{ship['cockpit']}[/dim]",
-            *[_stack(game, ship[key]) for key, _ in STACKS],
+            *[_stack(game, ship[key]) for key, _ in STACKS],  # type: ignore[literal-required]
             str(len(ship["alien_drones"])),
             str(len(ship["loot_carriers"])),
             str(len(ship["crew"])),
@@ -140,10 +143,8 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
     )
     if seat is not None:
         mine = view["ships"][seat]
-        if mine.get("fuel_cards"):
-            parts.append(
-                Text("Your Fuel (face down): ").append_text(_cards(game, mine["fuel_cards"]))
-            )
+        if fuel_cards := mine["fuel_cards"]:
+            parts.append(Text("Your Fuel (face down): ").append_text(_cards(game, fuel_cards)))
         hand = view.get("hand") or []
         parts.append(Text("Your hand: ").append_text(_cards(game, hand) if hand else Text("-")))
     return Group(*parts)
