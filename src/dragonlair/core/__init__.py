@@ -15,8 +15,9 @@ from .errors import (
 )
 from .events import EventSpec
 from .game import Game
+from .manifest import GameManifest, manifest, manifests, register, unregister
 from .record import Record
-from .registry import game_class, games, load, make, register, replay, spec, unregister
+from .registry import game_class, games, load, make, replay, spec
 from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
@@ -34,6 +35,7 @@ __all__ = [
     "DragonlairError",
     "EventSpec",
     "Game",
+    "GameManifest",
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
@@ -53,6 +55,8 @@ __all__ = [
     "load",
     "make",
     "make_result",
+    "manifest",
+    "manifests",
     "register",
     "replay",
     "reward",
