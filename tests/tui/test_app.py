@@ -90,8 +90,8 @@ def test_play_2_plays_your_2_in_the_great_dragon_race() -> None:
             twos = [
                 c
                 for c in hand
-                if game.data.cards[c - 1].value == 2  # type: ignore[attr-defined]
-                and game.data.cards[c - 1].kind == "number"
+                if game.components.cards[c - 1].value == 2  # type: ignore[attr-defined]
+                and game.components.cards[c - 1].kind == "number"
             ]  # type: ignore[attr-defined]
             assert twos, hand
             moves = s.state.move
