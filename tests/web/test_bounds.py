@@ -18,8 +18,11 @@ from fastapi.testclient import TestClient
 from serverkit import TIMEOUT, LiveServer, SeatClient, config, create_table
 from websockets.asyncio.client import connect
 
+import dragonlair
 from dragonlair.web import create_app
 from dragonlair.web.connection import Connection
+from dragonlair.web.security import Sealer, digest
+from dragonlair.web.store import Store, StoredSeat, StoredTable
 
 RANDOM = [{"type": "bot", "level": "random"}] * 2
 
@@ -79,6 +82,34 @@ def test_other_tables_bots_keep_moving_while_the_greediest_tables_run(
     wait_over(server.http, quick)
     moves = [httpx.get(f"{server.http}/api/tables/{t}").json()["move"] for t in hogs]
     assert all(m >= 1 for m in moves)  # the greedy tables' bots were cut and moved too
+
+
+def test_a_greedy_table_stored_earlier_is_bounded_after_a_restart(
+    serve: Callable[..., LiveServer], sqlite_url: str
+) -> None:
+    # a table stored before the bounds existed, asking a decision that would never end
+    cfg = config(sqlite_url)
+    store = Store(sqlite_url, sealer=Sealer.from_file(cfg.seal_key_path()))
+    greedy = StoredTable(
+        id="greedy",
+        game="pebble-auction",
+        rules_version=dragonlair.spec("pebble-auction").rules_version,
+        players=2,
+        options={},
+        seed=3,
+        settings={"deadline": 15, "away": None, "takeover": None, "listed": True},
+        watch_hash=digest("watch"),
+        status="playing",
+        created=time.time(),
+        seats=[
+            StoredSeat(0, "bot", "Greedy", "ismcts", {"iterations": 10**15}),
+            StoredSeat(1, "bot", "Quick", "random"),
+        ],
+    )
+    store.create_table(greedy).result()
+    store.close()
+    server = serve(bot_max_seconds=0.2)
+    wait_over(server.http, "greedy")  # every decision was cut at the limit
 
 
 # ---------------------------------------------------------------------------- clients
