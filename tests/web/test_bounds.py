@@ -190,6 +190,33 @@ def test_idle_and_half_sent_requests_are_closed(serve: Callable[..., LiveServer]
     assert httpx.get(f"{server.http}/api/health").status_code == 200
 
 
+def test_an_address_holds_a_bounded_number_of_http_connections(
+    serve: Callable[..., LiveServer],
+) -> None:
+    server = serve(max_connections_per_address=3)
+    idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as extra:
+            try:
+                extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+                got = extra.recv(4096)
+            except ConnectionResetError:
+                got = b""
+            assert got == b""  # closed at once, nothing served
+    finally:
+        for s in idle:
+            s.close()
+    end = time.monotonic() + TIMEOUT
+    while True:  # the server notices the closed ones, and there is room again
+        try:
+            if httpx.get(f"{server.http}/api/health").status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < end
+        time.sleep(0.05)
+
+
 def test_the_uvicorn_configuration_bounds_connections(sqlite_url: str) -> None:
     from dragonlair.web.serving import uvicorn_config
 

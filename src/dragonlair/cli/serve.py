@@ -61,7 +61,10 @@ def serve(
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
     max_connections_per_address: Annotated[
-        int, typer.Option(min=1, help="Open WebSocket connections allowed per client address.")
+        int,
+        typer.Option(
+            min=1, help="Open connections allowed per client address (HTTP, and WebSocket)."
+        ),
     ] = 64,
     header_timeout: Annotated[
         float, typer.Option(min=0.1, help="Seconds for a request's headers to arrive.")
