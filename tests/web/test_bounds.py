@@ -84,6 +84,16 @@ def test_other_tables_bots_keep_moving_while_the_greediest_tables_run(
     assert all(m >= 1 for m in moves)  # the greedy tables' bots were cut and moved too
 
 
+def test_bots_in_a_process_pool_are_bounded_too(serve: Callable[..., LiveServer]) -> None:
+    server = serve(bot_pool="process", bot_workers=1, bot_max_seconds=0.2)
+    greedy = [{"type": "bot", "level": "ismcts", "budget": {"iterations": 5000}}] * 2
+    tid = create_table(server.http, game="dragon-stripes", players=2, seats=greedy)["table"]["id"]
+    end = time.monotonic() + TIMEOUT
+    while httpx.get(f"{server.http}/api/tables/{tid}").json()["move"] < 3:
+        assert time.monotonic() < end, "the bots did not move"
+        time.sleep(0.1)
+
+
 def test_a_greedy_table_stored_earlier_is_bounded_after_a_restart(
     serve: Callable[..., LiveServer], sqlite_url: str
 ) -> None:
