@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -266,15 +267,18 @@ class TableApp(App[int]):
         lines = list(log[-200:])
 
         def draw(width: int) -> RenderableType:
-            out = Text()
-            for i, line in enumerate(lines):
-                if i:
-                    out.append("\n")
-                if line.seq >= new_after:
-                    out.append("▶ " + line.text, style="bold")
-                else:
-                    out.append("  " + line.text, style="dim")
-            return out if lines else Text("(nothing yet)", style="dim")
+            if not lines:
+                return Text("(nothing yet)", style="dim")
+            grid = Table.grid()
+            grid.add_column(width=2, no_wrap=True)
+            grid.add_column(ratio=1)
+            for line in lines:
+                new = line.seq >= new_after
+                grid.add_row(
+                    Text("▶" if new else " ", style="bold"),
+                    Text(line.text, style="bold" if new else "dim"),
+                )
+            return grid
 
         self.query_one("#log-drawn", Drawn).show(draw)
         scroll = self.query_one("#log", VerticalScroll)
@@ -608,10 +612,16 @@ class PlayApp(TableApp):
         session = self.session
         for seat in session.humans:
             session.catch_up(seat)
-        if self.viewer is None:
-            self.viewer = session.humans[0]
         self.asking = None
-        self.redraw()
+        if session.hotseat:
+            # Everyone is looking: the table as a spectator sees it, nobody's hand.
+            self.viewer = None
+            words = session.spectator_words
+            log = [LogLine(e["seq"], words.event(e)) for e in self.state.events_since(0, None)]
+            self.show_view(self.state.view(None), log, log[-1].seq if log else 0)
+            self.show_choices(None, {})
+        else:
+            self.redraw()
         self.query_one("#board", VerticalScroll).border_title = "game over"
         self.status("Game over. Press Enter to leave.", "bold green")
 

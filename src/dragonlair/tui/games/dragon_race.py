@@ -236,7 +236,7 @@ def players(
         table.add_column(col)
     characters = g.data.characters
     for s in range(view["players"]):
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         table.add_row(
             Text(f"P{s + 1}", style=PAWN_STYLES[s % 4]),
             names[s] + mark,

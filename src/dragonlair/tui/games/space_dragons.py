@@ -128,7 +128,7 @@ def players(
         )
     symbols = view.get("symbols", {})
     for s in range(view["players"]):
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
         held = f"{view['hand_sizes'][s]}"
         if view["phase"] == "hire":

@@ -183,7 +183,7 @@ def players(
         table.add_column(col, justify="right")
     for ship in view["ships"]:
         s = ship["seat"]
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         damage = sum(damage_cat[d - 1]["vp"] for d in ship["damage"])
         dmg = f"{len(ship['damage'])} ({damage})" if ship["damage"] else "0"
         vp = str(scores[s]) if s < len(scores) else ""
