@@ -54,7 +54,7 @@ def danger_card(game: Game, card: int) -> Text:
         icon = ICONS.get(rank["icon"], rank["icon"])
         count = f"{rank['n']} " if rank["icon"] != "x" else ""
         t.append(
-            f" {place}: {count}{icon}{'s' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
+            f" {place}: {count}{icon}{'es' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
         )
     return t
 
