@@ -208,7 +208,9 @@ class TableApp(App[int]):
     def entry_hint(self) -> str:
         return ""
 
-    def on_mount(self) -> None:
+    def setup_panes(self) -> None:
+        """Titles and the layout for the terminal's size; each app calls it when mounted
+        (Textual calls every class's own ``on_mount``, so the base has none)."""
         self.query_one("#board", VerticalScroll).border_title = "table"
         self.query_one("#hand", VerticalScroll).border_title = "your hand"
         self.query_one("#others", VerticalScroll).border_title = "players"
@@ -328,6 +330,7 @@ class PlayApp(TableApp):
         self.asking: int | None = None
         self.legal: list[Action] = []
         self.shown: list[Action] = []  # the choices as listed (one per distinct choice)
+        self.question: tuple[int | None, int] | None = None
         self.pending = False
 
     @property
@@ -338,7 +341,7 @@ class PlayApp(TableApp):
         return "type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit"
 
     def on_mount(self) -> None:
-        super().on_mount()
+        self.setup_panes()
         self.query_one("#entry", Input).focus()
         self.call_after_refresh(self.advance)
 
@@ -426,7 +429,10 @@ class PlayApp(TableApp):
 
     def show_choices(self, seat: int | None, view: dict[str, Any]) -> None:
         options = self.query_one("#choices", OptionList)
-        keep = options.highlighted
+        # The highlight stays where it was only while the same question is redrawn.
+        question = (seat, self.state.move)
+        keep = options.highlighted if question == self.question else None
+        self.question = question
         options.clear_options()
         if seat is None or self.state.is_over:
             options.border_title = "choices"
@@ -660,7 +666,7 @@ class WatchApp(TableApp):
                 yield widget
 
     def on_mount(self) -> None:
-        super().on_mount()
+        self.setup_panes()
         self.query_one("#hand", VerticalScroll).display = False
         self.query_one("#choices", OptionList).display = False
         self.redraw()
@@ -735,7 +741,7 @@ class ReplayApp(TableApp):
                 yield widget
 
     def on_mount(self) -> None:
-        super().on_mount()
+        self.setup_panes()
         self.query_one("#choices", OptionList).display = False
         self.query_one("#hand", VerticalScroll).display = self.seat is not None
         self.redraw()
