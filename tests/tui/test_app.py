@@ -369,3 +369,23 @@ def test_a_hotseat_game_ends_on_the_table_as_everyone_may_see_it() -> None:
             assert "Your gems (secret)" not in text and "you are" not in text
 
     asyncio.run(run())
+
+
+def test_going_over_the_choices_marks_their_cards_in_the_hand() -> None:
+    s = _dragon_race_at_own_turn()
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            words = s.words[0]
+            for step in range(len(app.shown)):
+                if step:
+                    await pilot.press("down")
+                    await pilot.pause()
+                action = app.shown[step]
+                assert app.lit == words.cards_of(action) and app.lit
+                marked = screen_text(app).count("▸[")
+                assert marked == len(app.lit)
+
+    asyncio.run(run())

@@ -186,6 +186,7 @@ class TableApp(App[int]):
         super().__init__()
         self.game = game
         self.names = list(names)
+        self.lit: frozenset[int] = frozenset()  # the cards of the highlighted choice
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
@@ -259,7 +260,7 @@ class TableApp(App[int]):
 
         self.query_one("#board-drawn", Drawn).show(draw_board)
         self.query_one("#others-drawn", Drawn).show(lambda w: players(game, view, names, w))
-        self.query_one("#hand-drawn", Drawn).show(lambda w: hand_of(game, view, names))
+        self.query_one("#hand-drawn", Drawn).show(lambda w: hand_of(game, view, names, self.lit))
         self.query_one("#hand", VerticalScroll).display = view.get("seat") is not None
         self.show_log(log, new_after)
         if title:
@@ -470,6 +471,15 @@ class PlayApp(TableApp):
         asked = "" if view.get("window") is None else " · you may answer"
         options.border_title = f"choices{asked}"
 
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Going over the choices marks the cards each one plays in your hand."""
+        lit: frozenset[int] = frozenset()
+        if self.asking is not None and event.option_index < len(self.shown):
+            lit = self.session.words[self.asking].cards_of(self.shown[event.option_index])
+        if lit != self.lit:
+            self.lit = lit
+            self.query_one("#hand-drawn", Drawn).refresh()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.asking is not None and event.option_index < len(self.shown):
             self.choose(self.asking, self.shown[event.option_index])
@@ -525,6 +535,7 @@ class PlayApp(TableApp):
         self.asking = None
         self.legal = []
         self.shown = []
+        self.lit = frozenset()
         self.status(self.session.save_error or "", "bold red")
         self.redraw()
         self.later(0.0)

@@ -248,7 +248,16 @@ def players(
     return table
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The cards of your hand that a choice plays (marked in the hand as you go over it)."""
+    g: Any = game
+    aid = game.action_id(action)
+    return tuple(g.a_cards[aid]) if action.kind == "triple" else (g.a_card[aid],)
+
+
+def hand(
+    game: Game, view: dict[str, Any], names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     cards = view.get("hand") or []
     if not cards:
         return Text("no cards", style="dim")
@@ -256,5 +265,8 @@ def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableTy
     for i, c in enumerate(cards):
         if i:
             out.append("  ")
-        out.append(f"[{card_word(game, c)}]", style="bold")
+        if c in lit:
+            out.append(f"▸[{card_word(game, c)}]", style="bold reverse")
+        else:
+            out.append(f" [{card_word(game, c)}]", style="bold")
     return out

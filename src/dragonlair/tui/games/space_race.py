@@ -215,10 +215,28 @@ def players(
     return table if wide else Group(*rows)
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The card a choice plays (marked in the hand as you go over it)."""
+    card = action.args[0] if action.kind != "bid" else None
+    return (card,) if isinstance(card, int) else ()
+
+
+def hand(
+    game: Game, view: dict[str, Any], names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     out = Text()
     cards = view.get("hand") or []
-    out.append_text(_cards(game, cards) if cards else Text("no cards", style="dim"))
+    if not cards:
+        out.append("no cards", style="dim")
+    for i, c in enumerate(cards):
+        if i:
+            out.append(", ")
+        if c in lit:
+            out.append("▸")
+            out.append_text(space_card(game, c))
+            out.stylize("reverse", len(out) - len(card_word(game, c)) - 1)
+        else:
+            out.append_text(space_card(game, c))
     seat = view.get("seat")
     if seat is not None:
         mine = view["ships"][seat]
