@@ -89,6 +89,20 @@ def serve(
         ),
     ] = "",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        str, typer.Option(help="text, or json: one JSON object a line, with table ids.")
+    ] = "text",
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            help="Run as process K of N over one PostgreSQL database (K/N, e.g. 2/3); each "
+            "table is owned by one process, and a dead process's tables move to the others."
+        ),
+    ] = None,
+    adopt_interval: Annotated[
+        float,
+        typer.Option(min=0.1, help="With --shard: seconds between looks for orphaned tables."),
+    ] = 1.0,
 ) -> None:
     """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
     try:
@@ -110,6 +124,20 @@ def serve(
         raise typer.BadParameter(f"--bot-pool must be 'thread' or 'process', not {bot_pool!r}")
     if log_level not in ("debug", "info", "warning", "error"):
         raise typer.BadParameter("--log-level must be debug, info, warning or error")
+    if log_format not in ("text", "json"):
+        raise typer.BadParameter(f"--log-format must be text or json, not {log_format!r}")
+    if shard is not None:
+        from ..web.ownership import parse_shard
+
+        try:
+            parse_shard(shard)
+        except ValueError as e:
+            raise typer.BadParameter(f"--shard: {e}") from None
+        if not db.startswith("postgresql"):
+            raise typer.BadParameter(
+                "--shard: several processes share one PostgreSQL database "
+                "(--db postgresql://...), not SQLite"
+            )
     for name, rate in (("--ws-rate", ws_rate), ("--http-rate", http_rate)):
         try:
             parse_rate(rate)
@@ -157,6 +185,8 @@ def serve(
         body_timeout=body_timeout,
         idle_timeout=idle_timeout,
         limit_concurrency=limit_concurrency,
+        shard=shard,
+        adopt_interval=adopt_interval,
         forwarded_allow_ips=",".join(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),
@@ -172,6 +202,10 @@ def serve(
         "level": log_level.upper(),
         "propagate": False,
     }
+    if log_format == "json":
+        from ..web.logs import json_logging
+
+        log_config = json_logging(log_config, shard)
     uvicorn.Server(
         uvicorn_config(
             create_app(config), config, host, port, log_config=log_config, log_level=log_level
