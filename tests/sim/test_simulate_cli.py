@@ -129,6 +129,7 @@ def test_unknown_games_are_refused() -> None:
     assert result.exit_code != 0 and "no game 'chess'" in result.output
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     cmd = [str(HERE / "example_cli.py"), "simulate", "pebble-auction", "-n", "1000000"]

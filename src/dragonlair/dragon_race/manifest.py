@@ -16,7 +16,7 @@ def catalog(game: Game) -> dict[str, Any]:
     """The board, the characters and every card with its name and what it does."""
     if not isinstance(game, DragonRace):
         raise TypeError(f"not a Great Dragon Race game: {game!r}")
-    out = public_components(game.data)
+    out = public_components(game.components)
     for card in out["cards"]:
         card["name"] = game.card_name[card["id"]]
         card["text"] = game.describe_card(card["id"])

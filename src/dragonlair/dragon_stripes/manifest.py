@@ -16,8 +16,8 @@ def catalog(game: Game) -> dict[str, Any]:
     """The stripes, cards, gems and price bands, and the game's total of gems."""
     if not isinstance(game, DragonStripes):
         raise TypeError(f"not a Dragon Stripes game: {game!r}")
-    out = public_components(game.comp)
-    out["total_gems"] = game.comp.total_gems
+    out = public_components(game.components)
+    out["total_gems"] = game.components.total_gems
     return out
 
 

@@ -44,7 +44,7 @@ from time import perf_counter
 from typing import Any
 
 from ..bots import Bot, BotSpec
-from ..core import Action, DragonlairError, Game, derive_seed, make
+from ..core import Action, DragonlairError, Game, Result, derive_seed, make
 from ..core.spec import OptionValue
 from .features import features_module, game_data, position_features
 
@@ -116,7 +116,7 @@ class Outcome:
 
     def share(self, seat: int) -> float:
         """The seat's share of the win: 1, 1/k for a win shared by k seats, or 0."""
-        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+        return Result(self.points, self.ranks, self.winners).win_share(seat)
 
 
 @dataclass

@@ -16,8 +16,8 @@ def catalog(game: Game) -> dict[str, Any]:
     if not isinstance(game, SpaceRace):
         raise TypeError(f"not a Space Race game: {game!r}")
     out = game.catalog()
-    out["cockpits"] = [c.faction for c in game.data.cockpits]
-    out["engines"] = [e.faction for e in game.data.engines]
+    out["cockpits"] = [c.faction for c in game.components.cockpits]
+    out["engines"] = [e.faction for e in game.components.engines]
     return out
 
 
