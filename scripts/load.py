@@ -42,13 +42,13 @@ import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "tests" / "core"
+EXAMPLE = ROOT
 
 LAUNCH = """
 import sys
 sys.path.insert(0, {example!r})
 from dragonlair.core import register
-from pebble_auction.manifest import MANIFEST
+from tests.core.pebble_auction.manifest import MANIFEST
 register(MANIFEST)
 from dragonlair.cli import main
 sys.argv = ["dragonlair", *sys.argv[1:]]

@@ -19,9 +19,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT))
 
-from browserkit import (  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from tests.browser.browserkit import (  # noqa: E402
     PHONE,
     Server,
     click_one,
@@ -29,7 +30,6 @@ from browserkit import (  # noqa: E402
     launch,
     wait_ready,
 )
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 # game, players, options, clicks before the picture
 SCENES = [

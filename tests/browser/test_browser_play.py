@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browserkit import (
+
+from tests.browser.browserkit import (
     PHONE,
     Server,
     click_one,

@@ -19,7 +19,7 @@ The game ends when nobody has cards; most points wins, ties share the win.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from dragonlair.core import (
     Action,
@@ -170,7 +170,7 @@ class PebbleState(State):
         self.winner = view["winner"]
         self.discards = tuple(view["discards"])
 
-    def clone(self) -> PebbleState:
+    def clone(self) -> Self:
         n = self._clone_base()
         n.hands = self.hands.copy()
         n.deck = self.deck.copy()

@@ -16,12 +16,12 @@ import pytest
 from rich.console import Console
 
 import dragonlair
-from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import PlayApp
 from dragonlair.tui.render import board, hand, players, result_table
 from dragonlair.tui.session import PlaySession, SeatConfig
 from dragonlair.tui.words import Words
+from tests.tui.conftest import screen_text
 
 GAMES = dragonlair.games()
 

@@ -163,4 +163,4 @@ def test_hotseat_leaves_nothing_of_a_hand_in_the_scrollback(tmp_path: Path) -> N
         assert hand not in everything
         assert "your hand" not in everything
     finally:
-        subprocess.run([TMUX, "kill-session", "-t", session], check=False)
+        subprocess.run([str(TMUX), "kill-session", "-t", session], check=False)

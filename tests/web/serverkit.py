@@ -125,6 +125,10 @@ class SeatClient:
     def latest(self) -> dict[str, Any]:
         return self.states[-1]
 
+    async def wait_move(self, at_least: int, what: str) -> None:
+        """Wait until this connection has seen move ``at_least`` (or a later one)."""
+        await self.wait(lambda: self.latest["move"] >= at_least, what)
+
     async def wait(self, pred: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
         """Wait until ``pred()`` holds (fails the test after ``timeout`` seconds)."""
         loop = asyncio.get_running_loop()
@@ -182,13 +186,13 @@ async def drive(
         to_act = st["view"]["to_act"]
         if not to_act or any(s not in people for s in to_act):
             move = st["move"]
-            await any_client.wait(lambda m=move: any_client.latest["move"] > m, "a bot's move")
+            await any_client.wait_move(move + 1, "a bot's move")
             continue
         seat = min(to_act)
         c = clients[seat]
         move = st["move"]
-        await c.wait(lambda c=c, m=move: c.latest["move"] >= m, "the current state")
+        await c.wait_move(move, "the current state")
         mine = c.latest
         assert mine["move"] == move and mine["legal"], mine
         await c.act(move, rng.choice(mine["legal"]))
-        await c.wait(lambda c=c, m=move: c.latest["move"] > m, "the update after acting")
+        await c.wait_move(move + 1, "the update after acting")

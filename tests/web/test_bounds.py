@@ -15,11 +15,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import TIMEOUT, LiveServer, SeatClient, config, create_table
 from websockets.asyncio.client import connect
 
 from dragonlair.web import create_app
 from dragonlair.web.connection import Connection
+from tests.web.serverkit import TIMEOUT, LiveServer, SeatClient, config, create_table
 
 RANDOM = [{"type": "bot", "level": "random"}] * 2
 

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import LiveServer, SeatClient, config, create_table
 
 from dragonlair.web import create_app
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 PEOPLE = [{"type": "human"}] * 2
 
@@ -34,8 +34,8 @@ def locked(db_url: str) -> Iterator[None]:
     else:
         import psycopg
 
-        with psycopg.connect(db_url) as db:
-            db.execute("LOCK TABLE dl_actions IN EXCLUSIVE MODE")
+        with psycopg.connect(db_url) as pg:
+            pg.execute("LOCK TABLE dl_actions IN EXCLUSIVE MODE")
             try:
                 yield
             finally:

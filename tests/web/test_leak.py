@@ -20,13 +20,13 @@ import random
 from typing import Any
 
 import pytest
-from serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
-from test_play import game_settings, seats_for
 
 import dragonlair
 from dragonlair.core import Action, Game, State
 from dragonlair.core.events import event_dict
 from dragonlair.web.protocol import state_message
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
+from tests.web.test_play import game_settings, seats_for
 
 Event = tuple[str, tuple[Any, ...], tuple[int, ...] | None] | None
 
@@ -51,7 +51,8 @@ def raw_events(state: State) -> list[Event]:
         full_seats = [
             s for s, e in versions.items() if s is not None and e and not e.get("redacted")
         ]
-        everyone = versions[None] is not None and not versions[None].get("redacted")
+        spectator = versions[None]
+        everyone = spectator is not None and not spectator.get("redacted")
         out.append((some["type"], values, None if everyone else tuple(full_seats)))
     return out
 
