@@ -39,7 +39,7 @@ def locked(db_url: str) -> Iterator[None]:
             try:
                 yield
             finally:
-                db.rollback()
+                pg.rollback()
 
 
 def test_a_locked_database_gives_storage_error_in_bounded_time_once(db_url: str) -> None:
