@@ -15,6 +15,7 @@ from dragonlair.core import reward
 from dragonlair.dragon_race import Heuristic
 
 
+@pytest.mark.slow
 def test_bots_see_only_views() -> None:
     check_bot("dragon-race", "heuristic")
     check_bot("dragon-race", "ismcts", iterations=20)

@@ -50,6 +50,7 @@ def _play(game_id: str, players: int, seed: int):  # type: ignore[no-untyped-def
     yield state, None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_choice_typed_as_shown_is_that_choice(game_id: str) -> None:
     spec = dragonlair.spec(game_id)

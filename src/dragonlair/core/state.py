@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 from .actions import Action
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
 from .events import EventValue, event_dict
-from .record import Record
+from .record import Record, data_digests
 from .result import Result
 from .rng import GOLDEN, MASK64, mix64, shuffle_plan
 
@@ -357,6 +357,7 @@ class State:
             options=dict(self.game.options),
             seed=self.seed,
             actions=tuple(self._action_texts()),
+            data_files=data_digests(self.game.spec, self.game.options),
         )
 
     def to_json(self) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from ..core import Game
 from ..core.data import public_components
 from ..core.manifest import GameManifest
+from .features import position
 from .heuristic import Heuristic
 from .rules import DragonRace
 
@@ -33,4 +34,5 @@ MANIFEST = GameManifest(
     browser_board="js/games/dragon_race.js",
     catalog=catalog,
     package=__package__,
+    features=position,
 )

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core import Game
 from ..core.manifest import GameManifest
+from .features import position
 from .heuristic import Heuristic
 from .rules import SpaceRace
 
@@ -31,4 +32,5 @@ MANIFEST = GameManifest(
     browser_board="js/games/space_race.js",
     catalog=catalog,
     package=__package__,
+    features=position,
 )

@@ -237,7 +237,7 @@ def players(
         table.add_column(col)
     characters = g.components.characters
     for s in range(view["players"]):
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         table.add_row(
             Text(f"P{s + 1}", style=PAWN_STYLES[s % 4]),
             names[s] + mark,
@@ -249,7 +249,16 @@ def players(
     return table
 
 
-def hand(game: Game, view: DragonRaceView, names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The cards of your hand that a choice plays (marked in the hand as you go over it)."""
+    g: Any = game
+    aid = game.action_id(action)
+    return tuple(g.a_cards[aid]) if action.kind == "triple" else (g.a_card[aid],)
+
+
+def hand(
+    game: Game, view: DragonRaceView, names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     cards = view.get("hand") or []
     if not cards:
         return Text("no cards", style="dim")
@@ -257,5 +266,8 @@ def hand(game: Game, view: DragonRaceView, names: Sequence[str]) -> RenderableTy
     for i, c in enumerate(cards):
         if i:
             out.append("  ")
-        out.append(f"[{card_word(game, c)}]", style="bold")
+        if c in lit:
+            out.append(f"▸[{card_word(game, c)}]", style="bold reverse")
+        else:
+            out.append(f" [{card_word(game, c)}]", style="bold")
     return out

@@ -95,7 +95,7 @@ def players(
     for col in ("player", "banked", "received", "paid", "penalties"):
         ledger.add_column(col, justify="right" if col != "player" else "left")
     for seat, row in enumerate(view.get("ledger", [])):
-        mark = " (you)" if seat == view.get("seat") else ""
+        mark = " (you)" if seat == view.get("seat") and names[seat] != "You" else ""
         penalties = f"{row['penalties']}×¼ {row['half_penalties']}×½"
         ledger.add_row(
             names[seat] + mark,

@@ -130,7 +130,7 @@ def players(
         )
     symbols = view.get("symbols", {})
     for s in range(view["players"]):
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
         held = f"{view['hand_sizes'][s]}"
         if view["phase"] == HIRE:
@@ -148,10 +148,28 @@ def players(
     return ships
 
 
-def hand(game: Game, view: SpaceDragonsView, names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The card a choice hires or plays (marked in the hand as you go over it)."""
+    card = action.args[0]
+    return (card,) if isinstance(card, int) else ()
+
+
+def _marked(game: Game, card: int, lit: frozenset[int]) -> Text:
+    text = crew_card(game, card)
+    if card in lit:
+        text = Text("▸").append_text(text)
+        text.stylize("reverse")
+    return text
+
+
+def hand(
+    game: Game, view: SpaceDragonsView, names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     cards = view.get("hand") or []
     out = (
-        _row([crew_card(game, c) for c in cards], "  ") if cards else Text("no cards", style="dim")
+        _row([_marked(game, c, lit) for c in cards], "  ")
+        if cards
+        else Text("no cards", style="dim")
     )
     if picks := view["picks"]:
         out.append("\nhired so far: ", style="dim")

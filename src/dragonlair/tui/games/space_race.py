@@ -56,7 +56,7 @@ def danger_card(game: Game, card: int) -> Text:
         icon = ICONS.get(rank["icon"], rank["icon"])
         count = f"{rank['n']} " if rank["icon"] != "x" else ""
         t.append(
-            f" {place}: {count}{icon}{'s' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
+            f" {place}: {count}{icon}{'es' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
         )
     return t
 
@@ -183,7 +183,7 @@ def players(
         table.add_column(col, justify="right")
     for ship in view["ships"]:
         s = ship["seat"]
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         damage = sum(damage_cat[d - 1]["vp"] for d in ship["damage"])
         dmg = f"{len(ship['damage'])} ({damage})" if ship["damage"] else "0"
         vp = str(scores[s]) if s < len(scores) else ""
@@ -216,10 +216,28 @@ def players(
     return table if wide else Group(*rows)
 
 
-def hand(game: Game, view: SpaceRaceView, names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The card a choice plays (marked in the hand as you go over it)."""
+    card = action.args[0] if action.kind != "bid" else None
+    return (card,) if isinstance(card, int) else ()
+
+
+def hand(
+    game: Game, view: SpaceRaceView, names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     out = Text()
     cards = view.get("hand") or []
-    out.append_text(_cards(game, cards) if cards else Text("no cards", style="dim"))
+    if not cards:
+        out.append("no cards", style="dim")
+    for i, c in enumerate(cards):
+        if i:
+            out.append(", ")
+        if c in lit:
+            out.append("▸")
+            out.append_text(space_card(game, c))
+            out.stylize("reverse", len(out) - len(card_word(game, c)) - 1)
+        else:
+            out.append_text(space_card(game, c))
     seat = view.get("seat")
     if seat is not None:
         mine = view["ships"][seat]
