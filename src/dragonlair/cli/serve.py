@@ -61,7 +61,10 @@ def serve(
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
     max_connections_per_address: Annotated[
-        int, typer.Option(min=1, help="Open WebSocket connections allowed per client address.")
+        int,
+        typer.Option(
+            min=1, help="Open connections allowed per client address (HTTP, and WebSocket)."
+        ),
     ] = 64,
     header_timeout: Annotated[
         float, typer.Option(min=0.1, help="Seconds for a request's headers to arrive.")
@@ -106,7 +109,7 @@ def serve(
         import uvicorn
 
         from ..web import ServerConfig, create_app
-        from ..web.security import parse_rate
+        from ..web.security import Sealer, SealError, parse_rate
         from ..web.serving import uvicorn_config
         from ..web.store import StoreError, normalize_url
     except ImportError as e:
@@ -188,6 +191,10 @@ def serve(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),
     )
+    try:
+        Sealer.from_file(config.seal_key_path())  # made now if missing; refused if unusable
+    except SealError as e:
+        raise typer.BadParameter(f"--seal-key: {e}") from None
     # our own log lines (tables resumed, storage trouble) go where uvicorn's go
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     log_config["loggers"]["dragonlair"] = {

@@ -257,7 +257,9 @@ class Hub:
         salt: str | None = None
         promise: str | None = None
         if req.seed is not None:
-            if any(sp.type == "open" for sp in specs):
+            # only seats whose tokens go to the creator, or bots: anyone else at the table
+            # must not face a deal the creator knows
+            if any(sp.type not in ("human", "bot") for sp in specs):
                 raise ProtocolError(
                     "seed_not_allowed",
                     "a table takes a chosen seed only when every seat is yours or a bot's "
