@@ -127,12 +127,13 @@ def test_the_keyboard_plays_and_focus_is_visible(
             "m => Number(document.querySelector('.table-page').dataset.move) > m",
             arg=st["move"],
         )
-    # ? opens the rules in brief, Escape closes them
+    # ? opens the rules for players, Escape closes them
     page.keyboard.press("?")
     dialog = page.locator("dialog#rules")
     dialog.locator("h2").wait_for()
-    assert "rules in brief" in dialog.inner_text().lower()
-    assert "draw" in dialog.inner_text()
+    text = dialog.inner_text()
+    assert "how to play dragon stripes" in text.lower()
+    assert "draw" in text.lower() and "seat 0" not in text and "``" not in text
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('dialog#rules').open")
 
@@ -225,7 +226,7 @@ def test_two_people_at_one_table_never_see_each_others_hand(
             if st["status"] != "over" and st["legal"] and not st["pending"]:
                 click_one(page, rng)
                 acted = True
-                headline = page.locator(".headline").inner_text()
+                headline = page.locator(".actionbar").inner_text()
                 if "still choosing: " + ("Bo" if name == "ann" else "Ann") in headline:
                     saw_waiting = True
         if not acted:
@@ -264,7 +265,7 @@ def test_invite_a_friend_join_an_open_seat_and_watch_from_the_lobby(
     assert len(links) == 2 and "/play/" in links[0] and "/watch/" in links[1]
     ann.click("#go-to-table")
     ann.wait_for_selector(".table-page[data-status='waiting']")
-    assert "Waiting for players" in ann.locator(".headline").inner_text()
+    assert "Waiting for players" in ann.locator(".actionbar").inner_text()
     # the friend opens their link; a stranger joins the open seat from the lobby
     friend = new_page()
     friend.goto(links[0])
