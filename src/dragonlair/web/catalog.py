@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Callable
+from importlib.resources import files
 from typing import Any
 
 from ..core import Game
@@ -105,9 +106,19 @@ def table_catalog(game: Game) -> dict[str, Any]:
     }
 
 
+def player_rules(package: str) -> str | None:
+    """The rules written for players (``<package>/data/player_rules.md``), or None."""
+    try:
+        text = files(package).joinpath("data", "player_rules.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, OSError):
+        return None
+    return text.strip() or None
+
+
 def rules(game: Game) -> dict[str, Any]:
-    """A game's rules in brief: its package's docstring (rules, then rulings and deviations)
-    and what each kind of action does."""
+    """A game's rules: the players' rules in Markdown (``player_rules``, None for a game
+    without them), its package's docstring (rules, then rulings and deviations) and what
+    each kind of action does."""
     module = type(game).__module__
     package = module.rsplit(".", 1)[0] if "." in module else module
     doc = getattr(sys.modules.get(package), "__doc__", None) or getattr(
@@ -118,5 +129,6 @@ def rules(game: Game) -> dict[str, Any]:
         "name": game.spec.name,
         "summary": game.spec.summary,
         "text": (doc or game.spec.summary).strip(),
+        "player_rules": player_rules(package),
         "actions": [{"form": k.form, "help": k.help} for k in game.table.kinds],
     }
