@@ -1,9 +1,13 @@
-"""The online multiplayer server: lobby, seats, bots, persistence, recovery, security.
+r"""The online multiplayer server: lobby, seats, bots, persistence, recovery, security.
 
 ``dragonlair serve`` runs :func:`create_app` under uvicorn. The parts:
 
-- :mod:`.app`: the FastAPI application (lobby routes, the play WebSocket, static files);
-- :mod:`.tables`: tables in play, the serialized action path, deadlines, away players, bots;
+- :mod:`.app`: the FastAPI application (middleware, error handlers, start-up);
+- :mod:`.routes`: the lobby, records, play and page routes as ``APIRouter``\ s, with
+  :mod:`.deps` their dependencies;
+- :mod:`.lobby`: the lobby service: every table, creating and joining, recovery;
+- :mod:`.session`: a table's session: turns, deadlines, away players, bots;
+- :mod:`.connection`: one WebSocket client and its conversation;
 - :mod:`.protocol`: request and message models, and the per-seat state message;
 - :mod:`.store`: SQLAlchemy storage (SQLite or PostgreSQL) with group commit;
 - :mod:`.bots`: bot decisions off the event loop;

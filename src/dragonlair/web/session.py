@@ -1,7 +1,7 @@
-"""Tables in play: seats, connections, the serialized action path, deadlines and bots.
+"""A table's session: seats, the serialized action path, deadlines, away timers and bots.
 
-One :class:`Table` per game, all in one asyncio event loop, coordinated by the
-:class:`Hub`. The rules that matter:
+One :class:`Table` per game, all in one asyncio event loop, kept by the lobby service
+(:class:`~dragonlair.web.lobby.Hub`). The rules that matter:
 
 - **One writer per table.** ``Table.submit`` holds the table's lock from the check of the
   expected move number to the broadcast, so of two submissions made at the same move one
@@ -14,8 +14,8 @@ One :class:`Table` per game, all in one asyncio event loop, coordinated by the
 - **Each seat sees only its own door.** Messages are built by
   :func:`~dragonlair.web.protocol.state_message` per seat (``view(seat)``,
   ``legal_actions(seat)``, ``events_since(cursor, seat)``); spectators get ``view(None)``.
-  Every connection has its own outgoing queue and sender task, so a slow client never
-  holds up a table, and one that stops reading is disconnected.
+  Every connection (:mod:`dragonlair.web.connection`) has its own outgoing queue and
+  sender task, so a slow client never holds up a table.
 - **Deadlines.** When a person must answer an offer or a reaction window (the state has a
   ``default_action`` for them), the table arms a timer of its ``deadline``; when it fires at
   the same move the default (pass, decline) is submitted for them like any other action.
@@ -31,100 +31,24 @@ import asyncio
 import json
 import logging
 import random
-import secrets
 import time
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.websockets import WebSocket
-
-from ..bots import UnknownBot, make_bot
-from ..core import (
-    BadOptions,
-    DragonlairError,
-    Game,
-    IllegalAction,
-    Record,
-    State,
-    UnknownAction,
-    UnknownGame,
-    make,
-    replay,
-)
-from ..core import spec as game_spec
+from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.rng import derive_seed
-from .bots import BotJob, BotRunner
-from .config import ServerConfig
-from .protocol import (
-    MAX_NAME,
-    Created,
-    Joined,
-    JoinRequest,
-    ProtocolError,
-    SeatInfo,
-    SeatPass,
-    SeatRequest,
-    TableInfo,
-    TableRequest,
-    TableSettings,
-    WatchPass,
-    encode,
-    state_message,
-)
-from .security import TokenBucket, digest, match, new_table_id, new_token
-from .store import Store, StoredSeat, StoredTable
+from .bots import BotJob
+from .connection import Connection
+from .protocol import ProtocolError, SeatInfo, TableInfo, TableSettings, encode, state_message
+from .security import match
+from .store import StoredSeat, StoredTable
+
+if TYPE_CHECKING:
+    from .lobby import Hub
 
 log = logging.getLogger("dragonlair.web")
 
 BOT_STREAM = 0xB07
-FINISHED_CACHE = 64
 _WATCH = "watch"
-
-
-class Connection:
-    """One WebSocket client: its seat (None: a spectator), queue and event cursor."""
-
-    def __init__(self, ws: WebSocket | None, seat: int | None, cursor: int, max_queue: int):
-        self.ws = ws
-        self.seat = seat
-        self.cursor = cursor
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.max_queue = max_queue
-        self.close_code = 1000
-        self.closing = False
-        self.strikes = 0
-        self.bucket: TokenBucket | None = None
-
-    def send(self, text: str) -> None:
-        """Queue a message; a client that lets too many pile up is disconnected."""
-        if self.closing:
-            return
-        if self.queue.qsize() >= self.max_queue:
-            self.close(1008)
-            return
-        self.queue.put_nowait(text)
-
-    def close(self, code: int = 1000) -> None:
-        """Close after the messages already queued."""
-        if not self.closing:
-            self.closing = True
-            self.close_code = code
-            self.queue.put_nowait(None)
-
-    async def pump(self) -> None:
-        """Send queued messages in order until closed (the connection's sender task)."""
-        ws = self.ws
-        assert ws is not None
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    await ws.close(self.close_code)
-                    return
-                await ws.send_text(text)
-        except Exception:  # the client went away; the receiving side notices too
-            self.closing = True
 
 
 class Seat:
@@ -583,294 +507,3 @@ class Table:
         self._cancel_timers()
         for t in list(self._tasks):
             t.cancel()
-
-
-def _is_path_option(game_id: str, name: str) -> bool:
-    """Whether ``name`` is an option of ``game_id`` that names a file (a ``data`` file):
-    letting a remote player set one would let them make the server read any path."""
-    try:
-        return game_spec(game_id).option(name).kind == "path"
-    except (UnknownGame, BadOptions):
-        return False  # make() reports the unknown game or option precisely
-
-
-class Hub:
-    """Every table of the server, the lobby's operations, and recovery at start-up."""
-
-    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
-        self.config = config
-        self.store = store
-        self.bots = bots
-        self.tables: dict[str, Table] = {}
-        self.finished: OrderedDict[str, Table] = OrderedDict()
-        self._loading: dict[str, asyncio.Future[Table]] = {}
-        self.actions = 0
-
-    # ------------------------------------------------------------------ finding tables
-
-    async def get(self, table_id: str) -> Table:
-        """The table with this id, loading a finished one from storage if needed."""
-        t = self.tables.get(table_id) or self.finished.get(table_id)
-        if t is not None:
-            return t
-        if not _plausible_id(table_id):
-            raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = fut
-        try:
-            stored = await asyncio.to_thread(self.store.load, table_id)
-            if stored is None:
-                raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
-            t = self.tables.get(table_id) or self._build(stored)
-            if t.status in ("over", "broken"):
-                self._remember(t)
-            elif t.id not in self.tables:
-                self.tables[t.id] = t
-                if t.status == "playing":
-                    t.start()
-            fut.set_result(t)
-            return t
-        except BaseException as e:
-            fut.set_exception(e)
-            fut.exception()  # retrieved: waiters re-raise it themselves
-            raise
-        finally:
-            del self._loading[table_id]
-
-    def retire(self, table: Table) -> None:
-        """A finished table nobody watches leaves the active set (its record stays)."""
-        if self.config.evict_finished and self.tables.get(table.id) is table:
-            del self.tables[table.id]
-            self._remember(table)
-
-    def _remember(self, table: Table) -> None:
-        self.finished[table.id] = table
-        self.finished.move_to_end(table.id)
-        while len(self.finished) > FINISHED_CACHE:
-            self.finished.popitem(last=False)
-
-    def listed(self, status: str | None, game: str | None) -> list[TableInfo]:
-        """The tables shown in the lobby: listed ones, waiting or in play."""
-        out = []
-        for t in self.tables.values():
-            if not t.settings.listed or t.status not in ("waiting", "playing"):
-                continue
-            if (status is None or t.status == status) and (game is None or t.game_id == game):
-                out.append(t.info())
-        return out
-
-    def _build(self, stored: StoredTable) -> Table:
-        """A table from storage, its state rebuilt by replaying its actions."""
-        try:
-            record = Record(
-                game=stored.game,
-                rules_version=stored.rules_version,
-                players=stored.players,
-                options=stored.options,
-                seed=stored.seed,
-                actions=tuple(stored.actions),
-            )
-            state = replay(record)
-            game = state.game
-        except DragonlairError as e:
-            log.error("table %s cannot be resumed: %s", stored.id, e)
-            return Table(self, stored, None, None, problem=str(e))
-        t = Table(self, stored, game, state)
-        if state.is_over:
-            t.status = "over"
-        return t
-
-    async def recover(self) -> int:
-        """Resume every unfinished table from storage; the number resumed."""
-        stored = await asyncio.to_thread(self.store.load_active)
-        n = 0
-        for s in stored:
-            t = self._build(s)
-            self.tables[t.id] = t
-            if t.status == "playing":
-                t.start()
-            n += 1
-        return n
-
-    # ------------------------------------------------------------------ lobby
-
-    def link(self, kind: str, table_id: str, token: str) -> str:
-        """A link for a player or spectator: the token rides after ``#``."""
-        return f"{self.config.public_url}/{kind}/{table_id}#{token}"
-
-    async def create(self, req: TableRequest) -> Created:
-        """A new table from a lobby request; ProtocolError says what was wrong."""
-        for name in req.options:
-            if _is_path_option(req.game, name):
-                raise ProtocolError(
-                    "bad_options",
-                    f"option {name!r} names a file on the server and cannot be set from the "
-                    "lobby; tables use the games' built-in data",
-                )
-        try:
-            game = make(req.game, players=req.players, options=req.options)
-        except UnknownGame as e:
-            raise ProtocolError("unknown_game", str(e)) from None
-        except BadOptions as e:
-            raise ProtocolError("bad_options", str(e)) from None
-        n = game.players
-        specs = req.seats
-        if specs is None:
-            specs = [SeatRequest.model_validate({"type": "human"})] + [
-                SeatRequest.model_validate({"type": "open"})
-            ] * (n - 1)
-        if len(specs) != n:
-            raise ProtocolError(
-                "bad_seats", f"a table of {n} players needs {n} seats, not {len(specs)}"
-            )
-        for i, spec in enumerate(specs):
-            if spec.type == "bot":
-                _check_bot(game, spec.level, spec.budget, f"seat {i}")
-            elif spec.level is not None or spec.budget:
-                raise ProtocolError(
-                    "bad_seats", f"seat {i} is {spec.type}: only bot seats take a level or budget"
-                )
-        if req.takeover is not None:
-            _check_bot(game, req.takeover, {}, "takeover")
-        seed = req.seed if req.seed is not None else secrets.randbelow(2**63)
-        table_id = new_table_id()
-        tokens: list[SeatPass] = []
-        seats: list[StoredSeat] = []
-        for i, spec in enumerate(specs):
-            if spec.type == "bot":
-                name = _clean_name(spec.name) or f"{str(spec.level).capitalize()} bot {i + 1}"
-                seats.append(StoredSeat(i, "bot", name, spec.level, dict(spec.budget)))
-            elif spec.type == "human":
-                token = new_token()
-                tokens.append(
-                    SeatPass(seat=i, token=token, link=self.link("play", table_id, token))
-                )
-                name = _clean_name(spec.name) or f"Player {i + 1}"
-                seats.append(StoredSeat(i, "human", name, token_hash=digest(token)))
-            else:
-                seats.append(StoredSeat(i, "open", ""))
-        watch = new_token()
-        status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
-        stored = StoredTable(
-            id=table_id,
-            game=game.spec.id,
-            rules_version=game.spec.rules_version,
-            players=n,
-            options=dict(game.options),
-            seed=seed,
-            settings={
-                "deadline": req.deadline if req.deadline is not None else self.config.deadline,
-                "away": req.away if req.away is not None else self.config.away,
-                "takeover": req.takeover,
-                "listed": req.listed,
-            },
-            watch_hash=digest(watch),
-            status=status,
-            created=time.time(),
-            seats=seats,
-        )
-        await self._write(lambda: self.store.create_table(stored))
-        t = Table(self, stored, game, game.new_game(seed))
-        self.tables[table_id] = t
-        if status == "playing":
-            t.start()
-        return Created(
-            table=t.info(),
-            seats=tokens,
-            watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
-        )
-
-    async def join(self, table_id: str, req: JoinRequest) -> Joined:
-        """Take an open seat; ProtocolError if there is none (or not that one)."""
-        t = await self.get(table_id)
-        async with t.lock:
-            if t.status != "waiting":
-                raise ProtocolError("no_open_seat", f"table {table_id} has no open seat", 409)
-            free = [s.index for s in t.seats if s.kind == "open"]
-            if req.seat is None:
-                i = free[0]
-            elif not 0 <= req.seat < t.players:
-                raise ProtocolError(
-                    "bad_seat", f"seat {req.seat} is not at this table: expected 0..{t.players - 1}"
-                )
-            elif req.seat not in free:
-                raise ProtocolError(
-                    "seat_taken",
-                    f"seat {req.seat} is taken; open seats: {', '.join(map(str, free))}",
-                    409,
-                )
-            else:
-                i = req.seat
-            token = new_token()
-            name = _clean_name(req.name) or f"Player {i + 1}"
-            status = "playing" if len(free) == 1 else "waiting"
-            h = digest(token)
-            seat = t.seats[i]
-
-            def taken() -> None:
-                seat.kind, seat.name, seat.token_hash = "human", name, h
-                if status == "playing":
-                    t.start()
-                else:
-                    t.broadcast_seats()
-
-            await self._write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
-        return Joined(
-            table=t.info(),
-            seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
-        )
-
-    async def _write(
-        self, submit: Callable[[], Any], then: Callable[[], None] | None = None
-    ) -> None:
-        """Store something and wait for the commit; ``then`` runs once it is committed,
-        even if this waiter is cancelled meanwhile (so memory follows storage)."""
-        write = asyncio.wrap_future(submit())
-        try:
-            await asyncio.shield(write)
-        except asyncio.CancelledError:
-            if then is not None:
-                write.add_done_callback(
-                    lambda f: then() if not f.cancelled() and f.exception() is None else None
-                )
-            raise
-        except Exception as e:
-            log.error("storage write failed: %s", e)
-            raise ProtocolError(
-                "storage_error", "the server could not store that; nothing changed", 503
-            ) from None
-        if then is not None:
-            then()
-
-    def close(self) -> None:
-        """Stop every table's timers and bots (server shutdown)."""
-        for t in [*self.tables.values(), *self.finished.values()]:
-            t.close()
-
-
-def _check_bot(game: Game, level: str | None, budget: dict[str, Any], where: str) -> None:
-    if level is None:
-        raise ProtocolError(
-            "unknown_bot", f"{where}: a bot needs a level (random, heuristic, ismcts)"
-        )
-    try:
-        make_bot(level, game, **budget)
-    except UnknownBot as e:
-        raise ProtocolError("unknown_bot", f"{where}: {e}") from None
-    except (TypeError, ValueError) as e:
-        raise ProtocolError(
-            "bad_budget", f"{where}: bot {level!r} refuses budget {budget}: {e}"
-        ) from None
-
-
-def _clean_name(name: str | None) -> str:
-    if not name:
-        return ""
-    return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
-
-
-def _plausible_id(table_id: str) -> bool:
-    return 0 < len(table_id) <= 32 and all(ch.isalnum() or ch in "-_" for ch in table_id)

@@ -1,0 +1,195 @@
+"""One WebSocket client: its outgoing queue and sender task, and the conversation.
+
+:func:`converse` is the whole life of a connection after the lobby route accepted it:
+the ``hello`` (who it is), attaching it to its table, then reading its messages (actions,
+``sync``, ``ping``) until it closes. Every connection has its own outgoing queue drained
+by its own sender task (:meth:`Connection.pump`), so a slow client never holds up a table,
+and one that lets too many messages pile up is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket
+
+from .config import ServerConfig
+from .protocol import Act, Hello, Ping, ProtocolError, encode, parse_client
+from .security import RateLimiter, TokenBucket
+
+if TYPE_CHECKING:
+    from .lobby import Hub
+    from .session import Table
+
+Message = MutableMapping[str, Any]
+
+
+class Connection:
+    """One WebSocket client: its seat (None: a spectator), queue and event cursor."""
+
+    def __init__(self, ws: WebSocket | None, seat: int | None, cursor: int, max_queue: int):
+        self.ws = ws
+        self.seat = seat
+        self.cursor = cursor
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_queue = max_queue
+        self.close_code = 1000
+        self.closing = False
+        self.strikes = 0
+        self.bucket: TokenBucket | None = None
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client that lets too many pile up is disconnected."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.close(1008)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close after the messages already queued."""
+        if not self.closing:
+            self.closing = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send queued messages in order until closed (the connection's sender task)."""
+        ws = self.ws
+        assert ws is not None
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    await ws.close(self.close_code)
+                    return
+                await ws.send_text(text)
+        except Exception:  # the client went away; the receiving side notices too
+            self.closing = True
+
+
+class Limits:
+    """The server's rate limiters: per connection for messages, per address for lobby
+    requests and connection attempts."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.ws = RateLimiter(config.ws_rate)
+        self.http = RateLimiter(config.http_rate)
+
+
+async def converse(
+    ws: WebSocket, table_id: str, hub: Hub, config: ServerConfig, limits: Limits
+) -> None:
+    """One seat's (or spectator's) connection: hello, then actions until it closes."""
+    await ws.accept()
+    client = ws.client.host if ws.client else "?"
+    if not limits.http.allow(f"ip:{client}"):
+        await _refuse(ws, ProtocolError("rate_limited", "too many connections"), 1008)
+        return
+    try:
+        first = await asyncio.wait_for(ws.receive(), config.hello_timeout)
+    except TimeoutError:
+        await _refuse(ws, ProtocolError("hello_required", "send hello first"), 4400)
+        return
+    if first["type"] == "websocket.disconnect":
+        return
+    try:
+        hello = _hello(first, config.max_message_bytes)
+        table = await hub.get(table_id)
+        if hello.token is not None:
+            seat = table.identify(hello.token)
+        else:
+            table.admit_spectator()
+            seat = None
+        table.state  # noqa: B018  (a broken table refuses)
+    except ProtocolError as e:
+        code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)
+        await _refuse(ws, e, code)
+        return
+    conn = Connection(ws, seat, hello.since, config.max_queue)
+    conn.bucket = limits.ws.bucket()
+    sender = asyncio.get_running_loop().create_task(conn.pump())
+    await table.attach(conn)
+    try:
+        await _serve(ws, table, conn, limits.ws, config.max_message_bytes)
+    finally:
+        table.detach(conn)
+        conn.close()
+        try:
+            await asyncio.wait_for(sender, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            sender.cancel()
+
+
+def _hello(first: Message, max_bytes: int) -> Hello:
+    text = first.get("text")
+    if text is None:
+        raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
+    msg = parse_client(text)
+    if not isinstance(msg, Hello):
+        raise ProtocolError(
+            "hello_required", 'the first message must be {"type": "hello", "token": ...}'
+        )
+    return msg
+
+
+async def _refuse(ws: WebSocket, e: ProtocolError, code: int) -> None:
+    try:
+        await ws.send_text(encode(e.to_message()))
+        await ws.close(code)
+    except Exception:
+        pass
+
+
+async def _serve(
+    ws: WebSocket, table: Table, conn: Connection, limiter: RateLimiter, max_bytes: int
+) -> None:
+    """Read a connection's messages until it closes."""
+    while not conn.closing:
+        m = await ws.receive()
+        if m["type"] == "websocket.disconnect":
+            return
+        try:
+            if conn.bucket is not None and not conn.bucket.allow():
+                conn.strikes += 1
+                if conn.strikes > 100:
+                    conn.close(1008)
+                    return
+                raise ProtocolError(
+                    "rate_limited",
+                    f"too many messages: at most {limiter.describe()}; this one was ignored",
+                )
+            text = m.get("text")
+            if text is None:
+                raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
+            if (
+                len(text) > max_bytes // 4
+                and len(text.encode("utf-8", "surrogatepass")) > max_bytes
+            ):
+                raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
+            msg = parse_client(text)
+            if isinstance(msg, Act):
+                if conn.seat is None:
+                    raise ProtocolError("spectator", "spectators watch; they cannot act")
+                if msg.seat is not None and msg.seat != conn.seat:
+                    raise ProtocolError(
+                        "wrong_seat",
+                        f"this connection plays seat {conn.seat}; "
+                        f"it cannot act for seat {msg.seat}",
+                    )
+                await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
+            elif isinstance(msg, Ping):
+                conn.send('{"type":"pong"}')
+            elif isinstance(msg, Hello):
+                raise ProtocolError("already_identified", "this connection already said hello")
+            else:
+                conn.cursor = msg.since
+                conn.send(encode(table.message_for(conn)))
+        except ProtocolError as e:
+            st = table._state
+            conn.send(encode(e.to_message(st.move if st is not None else None)))

@@ -1,0 +1,28 @@
+"""The server's routes, one :class:`fastapi.APIRouter` per part of the API; their shared
+dependencies are in :mod:`dragonlair.web.deps`.
+
+- :mod:`.server`: ``GET /api/health``;
+- :mod:`.games`: ``GET /api/games``, ``/api/games/{id}``, ``/api/games/{id}/rules``;
+- :mod:`.tables`: ``GET/POST /api/tables``, ``GET /api/tables/{id}``, its ``catalog``
+  and ``join``;
+- :mod:`.records`: ``GET /api/tables/{id}/record`` and ``/replay`` (finished games);
+- :mod:`.play`: ``WS /ws/tables/{id}``;
+- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}`` (the browser front end).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import games, pages, play, records, server, tables
+
+ROUTERS: tuple[APIRouter, ...] = (
+    server.router,
+    games.router,
+    tables.router,
+    records.router,
+    play.router,
+    pages.router,
+)
+
+__all__ = ["ROUTERS"]

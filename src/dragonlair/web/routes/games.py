@@ -1,0 +1,57 @@
+"""The games the server offers: their specs, bot levels and rules in brief."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from fastapi import APIRouter
+
+from ...bots import LEVELS, UnknownBot, make_bot
+from ...core import DragonlairError, games, make, spec
+from ..catalog import rules
+from ..protocol import GameInfo, ProtocolError, RulesInfo
+
+router = APIRouter(tags=["lobby"])
+
+
+@cache
+def bot_levels(game_id: str, rules_version: int) -> tuple[str, ...]:
+    """The bot levels that can play ``game_id`` (some need an optional extra)."""
+    g = make(game_id)
+    levels = []
+    for level in LEVELS:
+        try:
+            make_bot(level, g)
+        except UnknownBot:
+            continue
+        levels.append(level)
+    return tuple(levels)
+
+
+def game_info(game_id: str) -> GameInfo:
+    """A game's description; ProtocolError ``unknown_game`` (404) if there is none."""
+    try:
+        s = spec(game_id)
+    except DragonlairError as e:
+        raise ProtocolError("unknown_game", str(e), 404) from None
+    levels = list(bot_levels(game_id, s.rules_version))
+    return GameInfo(**s.to_dict(), bots=levels)  # type: ignore[arg-type]
+
+
+@router.get("/api/games")
+async def list_games() -> list[GameInfo]:
+    """The games, their player counts and options, and the bot levels each has."""
+    return [game_info(g) for g in games()]
+
+
+@router.get("/api/games/{game_id}")
+async def get_game(game_id: str) -> GameInfo:
+    """One game's description."""
+    return game_info(game_id)
+
+
+@router.get("/api/games/{game_id}/rules")
+async def get_rules(game_id: str) -> RulesInfo:
+    """A game's rules in brief, our rulings and deviations, and what each action does."""
+    game_info(game_id)  # unknown_game
+    return RulesInfo(**rules(make(game_id)))

@@ -1,0 +1,67 @@
+"""Tables in the lobby: the listing, creating and joining a table, its description and
+the public catalog a page draws it with."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from fastapi import APIRouter, Query
+
+from ...core import make
+from ..catalog import table_catalog
+from ..deps import HubDep, TableDep
+from ..protocol import Catalog, Created, Joined, JoinRequest, ProtocolError, TableInfo, TableRequest
+
+router = APIRouter(tags=["lobby"])
+
+
+@lru_cache(maxsize=64)
+def catalog_of(game_id: str, rules_version: int, players: int, options_json: str) -> Catalog:
+    """The catalog of a table of ``game_id`` with this player count and these options."""
+    game = make(game_id, players=players, options=json.loads(options_json))
+    return Catalog(**table_catalog(game))
+
+
+@router.get("/api/tables")
+async def list_tables(
+    hub: HubDep,
+    status: str | None = Query(None, pattern="^(waiting|playing)$"),
+    game: str | None = None,
+) -> list[TableInfo]:
+    """Listed tables: waiting for players (join one) or in play."""
+    return hub.listed(status, game)
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(hub: HubDep, body: TableRequest) -> Created:
+    """Create a table. The answer holds each person's seat token and link (hand them
+    out) and the spectators' link; the server keeps only their digests."""
+    return await hub.create(body)
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(table: TableDep) -> TableInfo:
+    """A table's public description."""
+    return table.info()
+
+
+@router.get("/api/tables/{table_id}/catalog")
+async def get_catalog(table: TableDep) -> Catalog:
+    """What a page needs to draw this table, all of it public and the same for every
+    seat: the printed components, a label for every action, the events' sentences."""
+    if table.game is None:
+        raise ProtocolError("broken", f"table {table.id} cannot be played: {table.problem}", 409)
+    return catalog_of(
+        table.game_id,
+        table.game.spec.rules_version,
+        table.players,
+        json.dumps(table.options, sort_keys=True),
+    )
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join_table(hub: HubDep, table_id: str, body: JoinRequest) -> Joined:
+    """Take an open seat (the first one, or the one named); the game starts when the
+    last open seat is taken."""
+    return await hub.join(table_id, body)
