@@ -101,6 +101,12 @@ class TableRequest(_Strict):
         "random", description="the bot level that plays for an away player; null: none"
     )
     listed: bool = Field(True, description="shown in GET /api/tables while seats are open")
+    wait_for_arrival: bool = Field(
+        True,
+        description="a person's seat is not played by the takeover bot, and its offers and "
+        "windows have no deadline, until its person first opens their link; false: from "
+        "the start, as for a player who left",
+    )
 
 
 class JoinRequest(_Strict):
@@ -119,15 +125,20 @@ class SeatInfo(BaseModel):
     level: str | None = None
     connected: bool = False
     bot_playing: bool = Field(False, description="a bot plays this seat now (away player)")
+    arrived: bool = Field(
+        False, description="a person's seat: its person has opened their link at least once"
+    )
 
 
 class TableSettings(BaseModel):
-    """A table's deadline, away time, takeover bot level and listing."""
+    """A table's deadline, away time, takeover bot level, listing, and whether a person's
+    seat waits for its person's first arrival."""
 
     deadline: float
     away: float | None
     takeover: str | None
     listed: bool
+    wait_for_arrival: bool = True
 
 
 class TableInfo(BaseModel):
@@ -292,11 +303,42 @@ class Sync(_Strict):
     since: int = Field(0, ge=0)
 
 
-ClientMessage = Annotated[Hello | Act | Ping | Sync, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | Ping | Sync] = TypeAdapter(ClientMessage)
+class SeatPrefs(_Strict):
+    """A seat's preferences (each one left out stays as it is)."""
+
+    autoplay: bool | None = Field(
+        None,
+        description="play this seat's move for it when it has only one legal action "
+        "(default on; see docs/server.md, 'Answers a seat does not have to give')",
+    )
 
 
-def parse_client(text: str) -> Hello | Act | Ping | Sync:
+class Prefs(_Strict):
+    """Set your seat's preferences; answered with a ``prefs`` message."""
+
+    type: Literal["prefs"]
+    prefs: SeatPrefs
+
+
+class Rename(_Strict):
+    """Change the name your seat is shown with (an invited friend setting theirs)."""
+
+    type: Literal["name"]
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class Rematch(_Strict):
+    """At a finished table: a new game with the same seats and a new deal."""
+
+    type: Literal["rematch"]
+
+
+AnyClient = Hello | Act | Ping | Sync | Prefs | Rename | Rematch
+ClientMessage = Annotated[AnyClient, Field(discriminator="type")]
+client_message: TypeAdapter[AnyClient] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str) -> AnyClient:
     """A client message from its JSON text; ProtocolError says what was wrong."""
     try:
         msg = client_message.validate_json(text)
@@ -310,7 +352,8 @@ def parse_client(text: str) -> Hello | Act | Ping | Sync:
         ):
             raise ProtocolError(
                 "bad_message",
-                'a message is a JSON object with "type": one of hello, act, ping, sync',
+                'a message is a JSON object with "type": one of hello, act, ping, sync, '
+                "prefs, name, rematch",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:
