@@ -147,7 +147,8 @@ async def _invalid(_: Request, e: Exception) -> JSONResponse:
 NOT_FOUND_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not found: dragonlair</title><link rel="stylesheet" href="/static/app.css"></head>
+<title>Not found: dragonlair</title><link rel="stylesheet" href="/static/app.css">
+<link rel="icon" href="data:,"></head>
 <body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
 <main><div class="panel not-found"><h1>There is nothing here</h1>
 <p>This address is not a page of this server: the link may be mistyped or out of date.</p>

@@ -109,6 +109,7 @@ function newTableForm(games) {
   const seats = h("div", { class: "seats-setup" });
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
+  const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
   const submit = h("button", { type: "submit", class: "primary", id: "create" }, "Create table");
   const problem = h("p", { class: "error", role: "alert" });
 
@@ -193,6 +194,8 @@ function newTableForm(games) {
     h("details", { class: "options-box" }, h("summary", {}, "Table settings"),
       h("div", { class: "option" }, h("label", { for: "deadline" }, "seconds to answer"), deadline,
         h("span", { class: "help small muted" }, "time to answer an offer or a HALT! window before the default (decline, pass) is played for you")),
+      h("div", { class: "option" }, h("label", { for: "wait-for-arrival" }, "wait for friends"), wait,
+        h("span", { class: "help small muted" }, "a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link")),
       h("div", { class: "option" }, h("label", { for: "listed" }, "listed"), listed,
         h("span", { class: "help small muted" }, "shown in the lobby, where anyone may join its open seats or watch it"))),
     problem,
@@ -230,6 +233,7 @@ function newTableForm(games) {
     const body = {
       game: g.id, players: Number(players.value), options: opts, seats: seatList,
       listed: listed.checked,
+      wait_for_arrival: wait.checked,
     };
     const secs = Number(deadline.value);
     if (deadline.value !== "") {

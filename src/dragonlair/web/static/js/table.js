@@ -186,8 +186,12 @@ class TablePage {
         this.prefs = { ...this.prefs, ...m.prefs };
         break;
       case "rematch":
-        if (m.link) location.assign(absolute(m.link));
-        return;
+        this.rematchOffer = m;
+        if (m.link && m.by === this.mySeat && this.askedRematch) {
+          location.assign(absolute(m.link));
+          return;
+        }
+        break;
       case "state":
         this.enqueue(m);
         return;
@@ -432,6 +436,10 @@ class TablePage {
     if (view.my_choice) {
       return h("strong", {}, `You chose: ${seatNames(this.catalog.actions[view.my_choice] || view.my_choice, names)}. Waiting for the others.`);
     }
+    const absent = view.to_act.filter((i) => this.seats[i] && this.seats[i].kind === "human" && !this.seats[i].arrived && !this.seats[i].connected);
+    if (absent.length) {
+      return h("span", {}, `Waiting for ${absent.map((i) => names[i]).join(" and ")} to open their invite link: their seat waits for them.`);
+    }
     const who = view.to_act.map((s) => names[s]).join(", ");
     return h("span", {}, who ? `${view.choosing ? "Still choosing" : view.window ? "Asked" : "To play"}: ${who}` : "");
   }
@@ -481,7 +489,7 @@ class TablePage {
     },
     h("div", { class: "bar-line" }, parts,
       since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, `${since} new since your move`) : null),
-    buttons);
+    buttons, this.nameForm(seat));
   }
 
   seatStrip(view, names, me) {
@@ -513,13 +521,14 @@ class TablePage {
       h("div", { class: "result-head" },
         h("h2", {}, h("span", { class: "trophy", "aria-hidden": "true" }, "🏆 "), result.winners.length > 1 ? `Shared win: ${winners}` : `${winners} wins!`),
         h("div", { class: "result-actions" },
-          isSeat ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() }, "Rematch") : null,
+          isSeat ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() },
+            this.rematchOffer ? `Play the rematch${this.rematchOffer.by !== me ? ` (${names[this.rematchOffer.by] || "a player"} asks)` : ""}` : "Rematch") : null,
           h("a", { href: "/", class: "button" }, "Back to the lobby"))),
       result.reason ? h("p", { class: "muted small" }, seatNames(result.reason, names)) : null,
       h("ol", { class: "podium" }, order.map((i) => h("li", { class: [`p${i}`, result.winners.includes(i) && "winner", i === me && "me"] },
         h("span", { class: "rank" }, `${result.ranks[i]}.`), h("span", { class: "who" }, names[i], i === me ? " (you)" : ""),
         h("span", { class: "pts" }, String(result.points[i]))))),
-      h("details", { class: "breakdown", open: !this.phone.matches },
+      h("details", this.keepOpen("breakdown", { class: "breakdown" }, !this.phone.matches),
         h("summary", {}, "Each player's breakdown"),
         h("div", { class: "scroll-x" }, h("table", { class: "scores" },
           h("thead", {}, h("tr", {}, h("th", {}, "player"), labels.map((l) => h("th", {}, l.replace(/_/g, " "))), h("th", {}, "total"), h("th", {}, "rank"))),
@@ -531,8 +540,13 @@ class TablePage {
   }
 
   rematch() {
+    if (this.rematchOffer && this.rematchOffer.link) {
+      location.assign(absolute(this.rematchOffer.link));
+      return;
+    }
     const b = document.getElementById("rematch");
     if (b) b.disabled = true;
+    this.askedRematch = true;
     if (!this.conn.send({ type: "rematch" })) {
       toast("Not connected: try again once reconnected.");
       if (b) b.disabled = false;
@@ -548,11 +562,41 @@ class TablePage {
       }, l.text))));
   }
 
+  /** An invited friend's seat still has its default name ("Player 2"): ask for theirs. */
+  nameForm(seat) {
+    if (seat === null || seat === undefined || this.named) return null;
+    const s = this.seats[seat];
+    if (!s || s.kind !== "human" || !/^Player \d+$/.test(s.name)) return null;
+    const input = h("input", {
+      id: "seat-name", maxlength: 40, autocomplete: "nickname", value: this.nameDraft ?? stored("dragonlair:name", ""),
+      placeholder: "Your name", "aria-label": "your name", oninput: (ev) => { this.nameDraft = ev.target.value; },
+    });
+    const save = (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (!name) { input.focus(); return; }
+      try { localStorage.setItem("dragonlair:name", name); } catch { /* not kept */ }
+      if (this.conn.send({ type: "name", name })) this.named = true;
+      this.render();
+    };
+    return h("form", { class: "name-form", id: "name-form", onsubmit: save },
+      h("label", { for: "seat-name" }, `You sit in seat ${seat + 1}. Your name at this table:`), input,
+      h("button", { type: "submit", class: "primary" }, "Save"),
+      h("button", { type: "button", class: "quiet", onclick: () => { this.named = true; this.render(); } }, "Later"));
+  }
+
+  /** Attributes for a <details> that stays open or closed across redraws. */
+  keepOpen(key, attrs, initially = false) {
+    this.opened = this.opened || {};
+    if (!(key in this.opened)) this.opened[key] = initially;
+    return { ...attrs, open: this.opened[key], ontoggle: (ev) => { this.opened[key] = ev.target.open; } };
+  }
+
   settingsPanel(seat) {
     const isSeat = seat !== null && seat !== undefined;
     const box = (id, text, checked, on) => h("label", { class: "toggle small", for: id },
       h("input", { type: "checkbox", id, checked, onchange: (ev) => on(ev.target.checked) }), text);
-    return h("details", { class: "panel settings" }, h("summary", {}, "Settings"),
+    return h("details", this.keepOpen("settings", { class: "panel settings" }), h("summary", {}, "Settings"),
       isSeat ? box("pref-autoplay", "Answer for me when I have only one choice (a HALT! window without a HALT! card, the last card of a draft)", !!this.prefs.autoplay,
         (v) => this.setPref("autoplay", v)) : null,
       box("pref-sound", "A sound when it is my turn", this.sound, (v) => {
@@ -576,7 +620,7 @@ class TablePage {
       return h("div", { class: "link-row" }, h("span", {}, `Seat ${p.seat + 1}`), input,
         h("button", { type: "button", onclick: () => copyText(url, input) }, "Copy"));
     });
-    return h("details", { class: "panel invites" }, h("summary", {}, "Invite links"), rows);
+    return h("details", this.keepOpen("invites", { class: "panel invites" }), h("summary", {}, "Invite links"), rows);
   }
 
   tools() {
