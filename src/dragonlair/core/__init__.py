@@ -14,8 +14,9 @@ from .errors import (
 )
 from .events import EventSpec
 from .game import Game
+from .manifest import GameManifest, manifest, manifests, register, unregister
 from .record import Record
-from .registry import game_class, games, load, make, register, replay, spec, unregister
+from .registry import game_class, games, load, make, replay, spec
 from .result import Result, competition_ranks, dense_ranks, make_result
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
@@ -32,6 +33,7 @@ __all__ = [
     "DragonlairError",
     "EventSpec",
     "Game",
+    "GameManifest",
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
@@ -49,6 +51,8 @@ __all__ = [
     "load",
     "make",
     "make_result",
+    "manifest",
+    "manifests",
     "register",
     "replay",
     "spec",

@@ -4,10 +4,10 @@
 // labels, event sentences): the page never receives anything else, so it cannot show
 // what the seat may not know.
 //
-// The page redraws itself from the latest state on every message. Each game has a board
-// module (./games/<id>.js) that draws the view the way the game looks on a table and
-// turns the natural things into buttons (cards in hand); every other legal action is a
-// button in the action bar, which also holds the prompt and the countdown and stays in
+// The page redraws itself from the latest state on every message. A game may have a board
+// module (named in the table's catalog, from the game's manifest) that draws the view the
+// way the game looks on a table and turns the natural things into buttons (cards in
+// hand); every other legal action is a button in the action bar, which also holds the prompt and the countdown and stays in
 // view (fixed at the top on a desktop, at the bottom on a phone).
 //
 // What others do is shown at a readable pace: updates that carry other seats' moves are
@@ -16,17 +16,11 @@
 import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
+import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame } from "./lobby.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import * as generic from "./games/generic.js";
-
-const BOARDS = {
-  "space-dragons": () => import("./games/space_dragons.js"),
-  "space-race": () => import("./games/space_race.js"),
-  "dragon-stripes": () => import("./games/dragon_stripes.js"),
-  "dragon-race": () => import("./games/dragon_race.js"),
-};
 
 const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target", "holder", "thief", "starter", "player"]);
 const SEAT_LISTS = new Set(["winners", "seats", "losers"]);
@@ -106,6 +100,7 @@ class TablePage {
     this.sound = stored(SOUND_KEY, "0") === "1";
     this.reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
     this.phone = window.matchMedia("(max-width: 640px)");
+    this.fairness = new FairnessPanel(table, () => this.render());
   }
 
   async start() {
@@ -121,9 +116,8 @@ class TablePage {
     }
     this.info = info;
     this.seats = info.seats;
-    const load = BOARDS[info.game];
-    if (load) {
-      try { this.board = await load(); } catch (e) { console.error(e); }
+    if (this.catalog.board) { // the game's own board module, as its manifest names it
+      try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
     }
     this.baseTitle = `${info.name}: dragonlair`;
     document.title = this.baseTitle;
@@ -341,7 +335,7 @@ class TablePage {
       over && view.result ? this.result(view.result, names, seat) : null,
       this.seatStrip(view, names, seat),
       boardEl,
-      h("div", { class: "side" }, this.logPanel(), this.settingsPanel(seat), this.invitePanel(), this.tools()),
+      h("div", { class: "side" }, this.logPanel(), this.settingsPanel(seat), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
     );
     const before = this.snapshot;
     hideInfo();
@@ -649,11 +643,8 @@ class TablePage {
     const now = m && m.legal && m.legal.length ? h("section", { class: "rules-now" },
       h("h3", {}, "Your choices now"),
       h("ul", {}, m.legal.map((a) => h("li", {}, seatNames(this.catalog.actions[a] || a, names))))) : null;
-    const body = r.player_rules
-      ? h("div", { class: "rules-text" }, markdown(r.player_rules))
-      : h("div", { class: "rules-text" }, h("p", {}, r.summary),
-        h("h3", {}, "What you can do"),
-        h("ul", {}, r.actions.map((a) => h("li", {}, a.help.charAt(0).toUpperCase() + a.help.slice(1), "."))));
+    // the players' rules, in Markdown, from the game's manifest
+    const body = h("div", { class: "rules-text" }, r.text ? markdown(r.text) : h("p", {}, r.summary));
     fill(dlg,
       h("div", { class: "dialog-head" }, h("h2", {}, `How to play ${r.name}`),
         h("button", { type: "button", id: "close-rules", onclick: () => dlg.close() }, "Close")),
