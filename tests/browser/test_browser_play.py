@@ -164,7 +164,8 @@ def test_the_page_reconnects_when_the_server_comes_back(
             "() => document.getElementById('conn').dataset.state === 'connected'"
         )
         again = wait_ready(page)
-        assert again["move"] == st["move"] and again["seat"] == "0"
+        # (the same move, or later if it was a forced one the server answered)
+        assert again["move"] >= st["move"] and again["seat"] == "0"
         play_to_end(page, rng)
         assert page.locator(".result").count() == 1
         # the browser reports each refused connection attempt; those are expected here
