@@ -391,7 +391,7 @@ def parse_client(text: str) -> AnyClientMessage:
         ):
             raise ProtocolError(
                 "bad_message",
-'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
+                'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
                 "prefs, name, rematch",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
