@@ -68,9 +68,9 @@ def test_create_in_the_lobby_and_play_a_whole_game_by_clicking(
     assert "win" in result.locator("h2").inner_text().lower()
     assert log_lines(page) > 5
     if game == "dragon-race":
-        # the person is asked HALT! or pass after each of the bot's plays, with a countdown
-        assert seen["deadlines"] and all(" s " in d for d in seen["deadlines"][:3])
-        assert "HALT" in seen["deadlines"][0]
+        # asked HALT! or pass after a bot's play while holding a HALT! card, the person
+        # sees a countdown (without one, the server answers for them: no countdown)
+        assert all(" s " in d and "HALT" in d for d in seen["deadlines"])
     shot(page, f"{game}-over")
 
 

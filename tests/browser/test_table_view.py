@@ -141,15 +141,19 @@ def test_no_click_is_needed_for_a_halt_window_without_a_halt_card(
             assert "tone-quiet" in (stand.get_attribute("class") or "")
             bg = [b.evaluate("e => getComputedStyle(e).backgroundColor") for b in (halt, stand)]
             assert bg[0] != bg[1]
+            # and a countdown says how long the person has, and what happens then
+            countdown = page.locator(".actionbar .deadline").inner_text()
+            assert " s " in countdown and "let it stand" in countdown
             stand.click()
         else:
-            # on its turn the person plays its HALT! cards as numbers first, so that it
-            # soon holds none
+            # once it has been asked while holding a HALT! card, the person plays its HALT!
+            # cards as numbers on its turns, so that it soon holds none
             halts = page.eval_on_selector_all(
                 "button[data-action^='play '][aria-label*='HALT']",
                 "bs => bs.map(b => b.dataset.action)",
             )
-            choice = halts[0] if halts else rng.choice(actions)
+            others = [a for a in actions if a not in halts] or actions
+            choice = halts[0] if halts and halts_held else rng.choice(others)
             page.locator(f'button[data-action="{choice}"]').first.click()
         page.wait_for_function(
             "m => { const t = document.querySelector('.table-page');"
@@ -159,6 +163,7 @@ def test_no_click_is_needed_for_a_halt_window_without_a_halt_card(
     else:
         raise AssertionError("the race did not end")
     assert windows > 0, "the person should have met a window without a HALT! card"
+    assert halts_held > 0, "and one with a HALT! card, before playing it"
     shot(page, "dragon-race-no-halt-clicks")
 
 

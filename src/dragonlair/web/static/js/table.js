@@ -293,7 +293,7 @@ class TablePage {
     const label = (a) => seatNames(this.catalog.actions[a] || a, names);
     const ctx = {
       view, seat, names, legal, catalog: this.catalog, comp: this.catalog.components,
-      log: this.log, label,
+      log: this.log, label, phone: this.phone.matches,
       can: (a) => legal.includes(a),
       /** A button for a legal action drawn on the board (a card in hand). */
       button: (action, content, attrs = {}) => {
@@ -340,9 +340,12 @@ class TablePage {
     const before = this.snapshot;
     hideInfo();
     fill(this.root, main);
-    // on a phone the bar is fixed at the bottom: leave room for it under the page
+    // on a phone the hand's buttons are in the bar too, under the thumb
     const barEl = this.root.querySelector(".actionbar");
+    if (this.phone.matches && barEl && !this.pending) this.handInBar(barEl, legal);
+    // on a phone the bar is fixed at the bottom: leave room for it under the page
     document.body.style.paddingBottom = this.phone.matches && barEl ? `${barEl.offsetHeight + 8}px` : "";
+    if (barEl) document.documentElement.style.setProperty("--bar-h", `${barEl.offsetHeight}px`);
     this.markChanges(before);
     if (this.board.after) {
       try { this.board.after(boardEl, ctx, this.animate()); } catch (e) { console.error(e); }
@@ -366,6 +369,23 @@ class TablePage {
     if (target) target.focus({ preventScroll: true });
     const log = this.root.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  /** A copy of the hand's action buttons in the bar (a phone's bottom bar): they press
+   * the same actions as the board's. */
+  handInBar(bar, legal) {
+    if (!legal.length || bar.querySelector(".choice-buttons")) return;
+    const hand = this.root.querySelector(".board .hand .cards");
+    if (!hand || !hand.querySelector("button[data-action]")) return;
+    const copy = hand.cloneNode(true);
+    copy.classList.add("bar-hand");
+    copy.removeAttribute("id");
+    for (const el of copy.querySelectorAll("[id]")) el.removeAttribute("id");
+    for (const el of copy.querySelectorAll("[data-k]")) el.removeAttribute("data-k");
+    for (const b of copy.querySelectorAll("button[data-action]")) {
+      b.addEventListener("click", () => this.act(b.dataset.action));
+    }
+    bar.append(copy);
   }
 
   animate() {
@@ -446,7 +466,8 @@ class TablePage {
       const waiting = view.to_act.map((s) => names[s]);
       parts.push(h("span", { class: "choosing small" }, waiting.length ? `still choosing: ${waiting.join(", ")}` : "revealing"));
     }
-    if (m.deadline && m.status === "playing") {
+    const forcedMine = legal.length === 1 && this.prefs.autoplay && m.deadline && m.deadline.seat === seat;
+    if (m.deadline && m.status === "playing" && !forcedMine) {
       const whom = m.deadline.seat === seat ? "you" : names[m.deadline.seat];
       parts.push(h("span", { class: "deadline", role: "timer", dataset: { at: String(m.deadline.at) } },
         `${whom} must answer in `, h("span", { class: "secs" }, "…"),
@@ -474,8 +495,8 @@ class TablePage {
         }, t === "danger" ? h("span", { class: "tone-mark", "aria-hidden": "true" }, "✋") : null,
         h("span", { class: "choice-label" }, (this.board.short && this.board.short(a, ctx)) || ctx.label(a)), letter ? h("kbd", {}, letter.toUpperCase()) : null);
       })) : null;
-    if (legal.length && !shown.length && handled.size) {
-      parts.push(h("span", { class: "hint small" }, this.phone.matches ? "Choose on the table ↑" : "Choose on the table ↓"));
+    if (legal.length && !shown.length && handled.size && !this.phone.matches) {
+      parts.push(h("span", { class: "hint small" }, "Choose on the table ↓"));
     }
     const since = this.seatIs() ? this.log.filter((l) => l.seq >= this.sinceMine).length : 0;
     return h("section", {

@@ -196,6 +196,12 @@ export function tone(action) {
 }
 
 export function short(action, ctx) {
+  const parts = action.split(" ");
+  const name = (id) => (ctx.comp.cards[Number(id) - 1] || {}).name || `card ${id}`;
+  if (parts[0] === "blow") return `${name(parts[1])} → ${ctx.names[Number(parts[2])] ?? `seat ${Number(parts[2]) + 1}`}`;
+  if (parts[0] === "steal") return `Steal from ${ctx.names[Number(parts[1])] ?? `seat ${Number(parts[1]) + 1}`}`;
+  if (parts[0] === "triple") return `Three of a kind: ${parts.slice(1).map(name).join(", ")}`;
+  if (action === "stop") return "Stop (end your turn)";
   if (action === "pass") return "Let it stand";
   if (action.startsWith("halt ")) {
     const c = ctx.comp.cards[Number(action.split(" ")[1]) - 1];
@@ -278,9 +284,9 @@ export function board(ctx) {
     h("span", {}, `Draw pile: ${v.draw_size}`),
     h("span", {}, ` · Discards (${v.discards.length}): `),
     h("span", { class: "discards", dataset: { k: "discards", v: String(v.discards.length) } }, discards.map((id) => raceCard(comp, id, "mini"))));
-  return h("div", { class: "dragon-race" }, line, h("div", { class: "track-box" }, track(v, comp, names, upright)),
+  return h("div", { class: "dragon-race" }, line, mine, h("div", { class: "track-box" }, track(v, comp, names, upright)),
     h("p", { class: "legend small muted" },
       [["hole", "watering hole (safe from specials)"], ["bolt", "Ballista Bolt"], ["ball", "Flaming Ball"], ["entry", "shortcut arrows"], ["ghost", "where a HALT! puts a pawn back"]]
         .map(([cls, text]) => h("span", { class: "key" }, h("span", { class: `swatch ${cls}` }), text))),
-    players, mine, piles);
+    players, piles);
 }

@@ -54,6 +54,18 @@ function dragonSvg(v, names) {
   }, s("title", {}, "the dragon's back, tail to head"), parts);
 }
 
+/** Short labels on a phone (the full description is on tap and in the Rules). */
+export function short(action, ctx) {
+  if (!ctx.phone) return null;
+  const v = ctx.view;
+  return {
+    draw: "Draw a card",
+    hold: "Hold (bank or offer)",
+    take: `Take over (${v.price} gem${v.price === 1 ? "" : "s"})`,
+    decline: "Decline",
+  }[action] || null;
+}
+
 export function tone(action) {
   if (action === "decline") return "quiet";
   if (action === "take") return "strong";
@@ -61,7 +73,7 @@ export function tone(action) {
 }
 
 export function prompt({ view: v, names }) {
-  if (v.phase === "offer") return `${v.holder >= 0 ? names[v.holder] : "The holder"} holds: take the knight over for ${v.price} gems, or decline?`;
+  if (v.phase === "offer") return `${v.holder >= 0 ? names[v.holder] : "The holder"} holds: take the knight over for ${v.price} gem${v.price === 1 ? "" : "s"}, or decline?`;
   return null;
 }
 

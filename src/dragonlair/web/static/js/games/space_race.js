@@ -63,7 +63,7 @@ function spaceCard(comp, id, cls, k) {
 function stack(comp, ids, label, mark, seat, key) {
   return h("div", { class: ["stack", !ids.length && "empty"], dataset: { info: `${label}: ${ids.length} card${ids.length === 1 ? "" : "s"}` } },
     h("span", { class: "stack-label" }, h("span", { "aria-hidden": "true" }, mark, " "), label),
-    h("div", { class: "pile", style: { "--n": String(ids.length) } },
+    h("div", { class: "pile" },
       ids.length ? ids.map((id, i) => spaceCard(comp, id, i === ids.length - 1 ? "top" : "under", `s${seat}-${key}-${i}`))
         : h("span", { class: "slot", "aria-hidden": "true" })));
 }
