@@ -41,6 +41,7 @@ def draw(state: State, seat: int, width: int) -> str:
     return console.export_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_panes_show_nothing_a_seat_cannot_see(game_id: str) -> None:
     spec = dragonlair.spec(game_id)

@@ -123,6 +123,11 @@ class Words:
             return self.grammar(text)
         return self.grammar(self.game.describe_action(action))
 
+    def cards_of(self, action: Action) -> frozenset[int]:
+        """The cards of the hand that ``action`` plays (the module's ``cards_of``)."""
+        hook = self._hook("cards_of")
+        return frozenset(hook(self.game, action)) if hook else frozenset()
+
     @property
     def number_kinds(self) -> tuple[str, ...]:
         kinds = getattr(self.module, "NUMBER_KINDS", ()) if self.module else ()

@@ -528,6 +528,10 @@ class Table:
         except ProtocolError as e:
             if e.code != "stale_move":
                 log.warning("table %s: %s action for seat %d refused: %s", self.id, by, seat, e)
+            if e.code == "storage_error" and by == "deadline" and self.status == "playing":
+                # storage is busy or down: the deadline has passed, so try again shortly
+                loop = asyncio.get_running_loop()
+                self._deadline_handle = loop.call_later(1.0, self._deadline_passed, seat, move)
 
     def _arm_away(self, seat: Seat) -> None:
         if (

@@ -20,6 +20,7 @@ import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame } from "./lobby.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
+import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
 
 const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target", "holder", "thief", "starter", "player"]);
@@ -101,6 +102,7 @@ class TablePage {
     this.reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
     this.phone = window.matchMedia("(max-width: 640px)");
     this.fairness = new FairnessPanel(table, () => this.render());
+    this.guard = new SeatGuard(this);
   }
 
   async start() {
@@ -175,6 +177,13 @@ class TablePage {
         break;
       case "seats":
         this.seats = m.seats;
+        break;
+      case "rotated":
+        this.guard.rotated(m);
+        // "your games" keeps the seat's new link
+        if (this.info && this.mySeat !== null && this.mySeat !== undefined) {
+          rememberGame({ table: this.tableId, game: this.info.game, name: this.info.name, seat: this.mySeat, link: location.pathname + location.hash });
+        }
         break;
       case "prefs":
         this.prefs = { ...this.prefs, ...m.prefs };
@@ -335,7 +344,7 @@ class TablePage {
       over && view.result ? this.result(view.result, names, seat) : null,
       this.seatStrip(view, names, seat),
       boardEl,
-      h("div", { class: "side" }, this.logPanel(), this.settingsPanel(seat), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
+      h("div", { class: "side" }, this.guard.panel(this.seats, seat), this.logPanel(), this.settingsPanel(seat), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
     );
     const before = this.snapshot;
     hideInfo();
