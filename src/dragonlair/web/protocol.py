@@ -133,7 +133,8 @@ class SeatInfo(BaseModel):
     connections: int = Field(0, description="how many connections this seat has now")
     bot_playing: bool = Field(False, description="a bot plays this seat now (away player)")
     arrived: bool = Field(
-        False, description="a person's seat: its person has opened their link at least once"
+        default=False,
+        description="a person's seat: its person has opened their link at least once",
     )
 
 
