@@ -12,6 +12,7 @@ from .core import (
     Action,
     BadDataFile,
     BadOptions,
+    BadPosition,
     BadRecord,
     BadSeat,
     DragonlairError,
@@ -26,6 +27,7 @@ from .core import (
     games,
     load,
     make,
+    position,
     replay,
     spec,
 )
@@ -36,6 +38,7 @@ __all__ = [
     "Action",
     "BadDataFile",
     "BadOptions",
+    "BadPosition",
     "BadRecord",
     "BadSeat",
     "DragonlairError",
@@ -51,6 +54,7 @@ __all__ = [
     "games",
     "load",
     "make",
+    "position",
     "replay",
     "spec",
 ]

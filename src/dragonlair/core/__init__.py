@@ -14,6 +14,7 @@ from .errors import (
 )
 from .events import EventSpec
 from .game import Game
+from .position import BadPosition, position, register_position
 from .record import Record
 from .registry import game_class, games, load, make, register, replay, spec, unregister
 from .result import Result, competition_ranks, dense_ranks, make_result
@@ -27,6 +28,7 @@ __all__ = [
     "ActionTable",
     "BadDataFile",
     "BadOptions",
+    "BadPosition",
     "BadRecord",
     "BadSeat",
     "DragonlairError",
@@ -49,7 +51,9 @@ __all__ = [
     "load",
     "make",
     "make_result",
+    "position",
     "register",
+    "register_position",
     "replay",
     "spec",
     "unregister",

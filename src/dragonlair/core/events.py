@@ -36,6 +36,15 @@ class EventSpec:
                 raise ValueError("an event with public fields needs a public_text")
 
 
+CORE_EVENTS: Mapping[str, EventSpec] = {
+    "undo": EventSpec(
+        ("seat", "actions"),
+        "{seat} takes back their last decision ({actions} action(s) undone)",
+    ),
+}
+"""Events the engine itself emits, in every game (kinds no game may use)."""
+
+
 def event_dict(
     specs: Mapping[str, EventSpec],
     seq: int,
@@ -45,7 +54,7 @@ def event_dict(
     seat: int | None,
 ) -> dict[str, Any] | None:
     """The event as ``seat`` sees it (None: it sees nothing of it)."""
-    spec = specs[kind]
+    spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
     if audience is None or (seat is not None and seat in audience):
         d: dict[str, Any] = {"seq": seq, "type": kind}
         for name, v in zip(spec.fields, values, strict=True):
@@ -64,7 +73,8 @@ def event_text(
     specs: Mapping[str, EventSpec], event: Mapping[str, Any], names: Sequence[str] | None = None
 ) -> str:
     """A one-line description of an event dict, with seats shown by name."""
-    spec = specs[event["type"]]
+    kind = event["type"]
+    spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
     template = spec.public_text if event.get("redacted") else spec.text
     values: dict[str, Any] = {}
     for k, v in event.items():

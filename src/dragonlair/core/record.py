@@ -1,9 +1,14 @@
 """Game records: everything needed to play a game again, bit for bit.
 
 A record is the game id, the rules version it was played under, the player count, the
-options, the seed and the actions in order (each as ``[seat, "action text"]``). Replaying it
-gives the same state, because the state's only source of randomness is its seeded
-generator. The JSON form is meant to be read by people too.
+options, the seed, the position the game started from (absent for a game dealt from the
+seed) and the actions in order (each as ``[seat, "action text"]``; ``[seat, "undo"]`` is
+that seat taking back its last decision). Replaying it gives the same state, because the
+state's only source of randomness is its seeded generator. The JSON form is meant to be
+read by people too.
+
+Format ``dragonlair.record/2`` added the position and undo; ``dragonlair.record/1``
+records (without either) still load.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from typing import Any
 from .errors import BadRecord
 from .spec import OptionValue
 
-RECORD_FORMAT = "dragonlair.record/1"
+RECORD_FORMAT = "dragonlair.record/2"
+RECORD_FORMATS = ("dragonlair.record/1", RECORD_FORMAT)
 
 
 @dataclass(frozen=True)
@@ -27,9 +33,10 @@ class Record:
     options: Mapping[str, OptionValue]
     seed: int
     actions: tuple[tuple[int, str], ...]
+    position: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "rules_version": self.rules_version,
@@ -38,6 +45,9 @@ class Record:
             "seed": self.seed,
             "actions": [[s, a] for s, a in self.actions],
         }
+        if self.position is not None:
+            out["position"] = dict(self.position)
+        return out
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -48,8 +58,13 @@ class Record:
         if not isinstance(d, Mapping):
             raise BadRecord(f"a record is a JSON object, not {type(d).__name__}")
         fmt = d.get("format", RECORD_FORMAT)
-        if fmt != RECORD_FORMAT:
-            raise BadRecord(f"unknown record format {fmt!r}; expected {RECORD_FORMAT!r}")
+        if fmt not in RECORD_FORMATS:
+            raise BadRecord(
+                f"unknown record format {fmt!r}; expected one of {', '.join(RECORD_FORMATS)}"
+            )
+        position = d.get("position")
+        if position is not None and (fmt != RECORD_FORMAT or not isinstance(position, Mapping)):
+            raise BadRecord(f"record's 'position' should be an object in {RECORD_FORMAT}")
         for key, typ in (
             ("game", str),
             ("rules_version", int),
@@ -85,6 +100,7 @@ class Record:
             options=dict(options),
             seed=d["seed"],
             actions=tuple(actions),
+            position=None if position is None else dict(position),
         )
 
     @classmethod

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
 
 from .actions import Action
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
-from .events import EventValue, event_dict
+from .events import CORE_EVENTS, EventValue, event_dict
 from .record import Record
 from .result import Result
 from .rng import GOLDEN, MASK64, mix64, shuffle_plan
@@ -57,6 +57,8 @@ EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
 
 NOT_TAKING_PART = -1
 UNKNOWN_CHOICE = -2  # in a state sampled from a view: the game's sampler must fill it in
+UNDO = -1  # in the action chain: the seat took back its last decision (see core/undo.py)
+UNDO_TEXT = "undo"  # how a record writes it
 
 
 class State:
@@ -69,6 +71,7 @@ class State:
         "_legal",
         "_move",
         "_nev",
+        "_origin",
         "_result",
         "_rng",
         "_to_act",
@@ -90,6 +93,7 @@ class State:
     _hist: HistoryNode | None
     _ev: EventNode | None
     _nev: int
+    _origin: str | None  # the position the game started from (JSON), None for a new game
     _choices: list[int | None] | None
     _window: tuple[int, ...]
     _window_default: int
@@ -110,6 +114,7 @@ class State:
         s._hist = None
         s._ev = None
         s._nev = 0
+        s._origin = None
         s._choices = None
         s._window = ()
         s._window_default = -1
@@ -130,6 +135,7 @@ class State:
         n._hist = self._hist
         n._ev = self._ev
         n._nev = self._nev
+        n._origin = self._origin
         c = self._choices
         n._choices = None if c is None else c.copy()
         n._window = self._window
@@ -267,6 +273,29 @@ class State:
             return self.game.table.actions[self._window_default]
         return None
 
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last decision now: it has one, and nothing
+        hidden was revealed to anyone since (see :mod:`dragonlair.core.undo`)."""
+        from .undo import can_undo
+
+        self._check_seat(seat)
+        return can_undo(self, seat)
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last decision and everything played after it; raises
+        IllegalAction (and changes nothing) when ``can_undo(seat)`` is False. The record
+        keeps both the decision and the undo."""
+        from .undo import undo
+
+        self._check_seat(seat)
+        undo(self, seat)
+
+    def to_position(self) -> dict[str, Any]:
+        """This position in the game's position format (see ``dragonlair.position``)."""
+        from .position import to_position
+
+        return to_position(self)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
         self._check_seat(seat, spectator=True)
@@ -328,6 +357,7 @@ class State:
             options=dict(self.game.options),
             seed=self.seed,
             actions=tuple(self._action_texts()),
+            position=None if self._origin is None else json.loads(self._origin),
         )
 
     def to_json(self) -> str:
@@ -343,6 +373,8 @@ class State:
             "actions": [[s, a] for s, a in self._action_texts()],
             "state": self._snapshot(),
         }
+        if self._origin is not None:
+            doc["position"] = json.loads(self._origin)
         return json.dumps(doc, separators=(",", ":"))
 
     def __repr__(self) -> str:
@@ -483,7 +515,8 @@ class State:
         node = self._hist
         actions = self.game.table.actions
         while node is not None:
-            out.append((node[1], str(actions[node[2]])))
+            aid = node[2]
+            out.append((node[1], UNDO_TEXT if aid == UNDO else str(actions[aid])))
             node = node[0]
         out.reverse()
         return out
@@ -512,6 +545,9 @@ class State:
         s.game = game
         s._legal = None
         for name in cls._all_slots():
+            if name == "_origin" and name not in snap:
+                s._origin = None  # saved before games could start from a position
+                continue
             if name not in snap:
                 raise BadRecord(f"saved state lacks the field {name!r}")
             raw = snap[name]
@@ -522,7 +558,7 @@ class State:
                 for item in raw:
                     if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)):
                         raise BadRecord(f"malformed saved event {item!r}")
-                    if item[0] not in game.event_specs:
+                    if item[0] not in game.event_specs and item[0] not in CORE_EVENTS:
                         raise BadRecord(f"unknown event kind {item[0]!r} in saved state")
                     node = (node, item[0], _decode(item[1]), _decode(item[2]))
                 s._ev = node
@@ -533,6 +569,9 @@ class State:
             raise BadRecord(f"saved state has unknown fields {sorted(extra)}")
         hist: HistoryNode | None = None
         for i, (seat, text) in enumerate(actions):
+            if text == UNDO_TEXT:
+                hist = (hist, seat, UNDO)
+                continue
             try:
                 aid = game.table.ids[game.table.parse(text)]
             except UnknownAction as e:

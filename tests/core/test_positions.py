@@ -1,0 +1,176 @@
+"""Positions, records from positions and undo, for every game that has a position format."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import dragonlair
+from dragonlair.core.position import BadPosition, to_toml
+from dragonlair.core.state import State
+
+GAMES = ["dragon-stripes"]
+
+
+def _play(state: State, rng: random.Random, moves: int) -> State:
+    for _ in range(moves):
+        if state.is_over:
+            break
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+def _fields(state: State) -> dict[str, object]:
+    return {k: v for k, v in state._snapshot().items() if not k.startswith("_") and k != "seed"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_positions_round_trip_exactly(game_id: str, players: int) -> None:
+    game = dragonlair.make(game_id, players=players)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = _play(game.new_game(seed=seed), rng, rng.randrange(60))
+        if state.is_over:
+            continue
+        doc = state.to_position()
+        for source in (doc, to_toml(doc), json.dumps(doc)):
+            again = dragonlair.position(game_id, source, seed=seed + 1)
+            assert again.to_position() == doc
+            assert _fields(again) == _fields(state)
+            assert again.to_act == state.to_act
+            assert [str(a) for a in again.legal_actions(again.to_act[0])] == [
+                str(a) for a in state.legal_actions(state.to_act[0])
+            ]
+        checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_game_from_a_position_replays_saves_and_resumes(game_id: str) -> None:
+    rng = random.Random(3)
+    start = _play(dragonlair.make(game_id, players=3).new_game(seed=9), rng, 15)
+    state = dragonlair.position(game_id, start.to_position(), seed=21)
+    _play(state, rng, 25)
+    rec = state.record
+    assert rec.position is not None and rec.seed == 21
+    assert rec.to_dict()["format"] == "dragonlair.record/2"
+    assert dragonlair.replay(rec.to_json()).to_json() == state.to_json()
+    resumed = dragonlair.load(state.to_json())
+    assert resumed.to_json() == state.to_json()
+    if not resumed.is_over:
+        seat = resumed.to_act[0]
+        action = resumed.legal_actions(seat)[0]
+        resumed.apply(seat, action)
+        state.apply(seat, action)
+        assert resumed.to_json() == state.to_json()
+
+
+def test_old_records_still_load() -> None:
+    state = _play(
+        dragonlair.make("dragon-stripes", players=3).new_game(seed=4), random.Random(1), 9
+    )
+    old = state.record.to_dict()
+    old["format"] = "dragonlair.record/1"
+    assert dragonlair.replay(old).to_json() == state.to_json()
+    doc = json.loads(state.to_json())
+    del doc["state"]["_origin"]  # a game saved before positions existed
+    assert dragonlair.load(json.dumps(doc)).to_json() == state.to_json()
+    old["position"] = state.to_position()
+    with pytest.raises(dragonlair.BadRecord, match="position"):
+        dragonlair.replay(old)
+
+
+def _stripes(**changes: object) -> dict[str, object]:
+    doc = dragonlair.make("dragon-stripes", players=3).new_game(seed=2).to_position()
+    doc.update(changes)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "message"),
+    [
+        (_stripes(drawn=["danger"], deck=["danger"] * 3), "deck", "a card twice"),
+        (_stripes(drawn=["footprint 9"]), "drawn[0]", "not a component"),
+        (_stripes(gems=[40, 40, 400]), "gems[2]", "ledger allows"),
+        (_stripes(lair=0), "gems", "not conserved"),
+        (_stripes(phase="flying"), "phase", "expected one of"),
+        (_stripes(phase="offer"), "phase", "only after a draw"),
+        (_stripes(starter=5), "starter", "expected 0..2"),
+        (_stripes(wings=3), "wings", "not a field"),
+        (_stripes(players=9), "players", "2 to 6 players"),
+        (_stripes(game="space-race"), "game", "not 'dragon-stripes'"),
+        (_stripes(format="chess/1"), "format", "expected"),
+        (_stripes(drawn=["danger"] * 3, deck=[]), "drawn", "would be over"),
+        (_stripes(ledger=[{"banked": -1}, {}, {}]), "ledger[0].banked", "expected at least 0"),
+    ],
+)
+def test_bad_stripes_positions_name_the_field(
+    doc: dict[str, object], field: str, message: str
+) -> None:
+    with pytest.raises(BadPosition, match=message) as e:
+        dragonlair.position("dragon-stripes", doc, seed=1)
+    assert e.value.field == field
+
+
+def test_bad_text_is_refused() -> None:
+    for text in ["phase = ", "{", "[1, 2]", b"\xff"]:
+        with pytest.raises(BadPosition):
+            dragonlair.position("dragon-stripes", text)
+
+
+def test_omitted_hidden_parts_are_dealt_from_what_remains() -> None:
+    doc = _stripes(drawn=["stop"], deck=["danger"])
+    a = dragonlair.position("dragon-stripes", doc, seed=1)
+    b = dragonlair.position("dragon-stripes", doc, seed=2)
+    pa, pb = a.to_position(), b.to_position()
+    assert pa["deck"][0] == pb["deck"][0] == "danger"
+    assert sorted(pa["deck"]) == sorted(pb["deck"]) and pa["deck"] != pb["deck"]
+    assert dragonlair.position("dragon-stripes", doc, seed=1).to_position() == pa
+
+
+# ---------------------------------------------------------------------- undo
+
+
+def _to_hold(seed: int) -> State:
+    """A Dragon Stripes game at a moment where the knight's holder may hold."""
+    state = dragonlair.make("dragon-stripes", players=3).new_game(seed=seed)
+    while "hold" not in [str(a) for a in state.legal_actions(state.to_act[0])]:
+        state.apply(state.to_act[0], "draw")
+        assert not state.is_over
+    return state
+
+
+def test_undo_is_offered_exactly_when_nothing_hidden_was_revealed() -> None:
+    state = _to_hold(3)
+    seat = state.to_act[0]
+    assert not state.can_undo(seat)  # its last decision was a draw: a card was turned over
+    state.apply(seat, "hold")
+    assert state.can_undo(seat)
+    other = state.to_act[0]
+    assert not state.can_undo(other)  # none yet, or a draw that turned a card over
+    state.apply(other, "decline")
+    assert state.can_undo(other) and state.can_undo(seat)
+    state.undo(seat)
+    assert state.to_act == (seat,) and state.phase == "draw"
+    assert state.record.actions[-3:] == ((seat, "hold"), (other, "decline"), (seat, "undo"))
+    assert state.events_since(state.event_count - 1, None)[0]["type"] == "undo"
+    assert dragonlair.replay(state.record).to_json() == state.to_json()
+    assert dragonlair.load(state.to_json()).to_json() == state.to_json()
+    with pytest.raises(dragonlair.IllegalAction, match="cannot take back"):
+        state.undo(seat)  # its previous decision was a draw
+
+
+def test_undo_is_refused_after_a_private_reveal_and_changes_nothing() -> None:
+    state = _to_hold(5)
+    seat = state.to_act[0]
+    state.apply(seat, "draw")
+    before = state.to_json()
+    assert not state.can_undo(seat)
+    with pytest.raises(dragonlair.IllegalAction):
+        state.undo(seat)
+    assert state.to_json() == before
