@@ -8,6 +8,8 @@ designers and researchers.
 (0,)
 """
 
+from typing import Any
+
 from .core import (
     Action,
     BadDataFile,
@@ -34,6 +36,15 @@ from .core import (
 
 __version__ = "0.1.0"
 
+
+def analyse(state: State, seat: int, **params: Any) -> Any:
+    """Each legal action of ``seat`` rated from its view only: win chance with a 95%
+    interval, expected points and the ISMCTS pick (``dragonlair.bots.analysis``)."""
+    from .bots.analysis import analyse as _analyse
+
+    return _analyse(state, seat, **params)
+
+
 __all__ = [
     "Action",
     "BadDataFile",
@@ -51,6 +62,7 @@ __all__ = [
     "UnknownAction",
     "UnknownGame",
     "__version__",
+    "analyse",
     "games",
     "load",
     "make",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,50 @@ def test_undo_is_refused_after_a_private_reveal_and_changes_nothing() -> None:
     with pytest.raises(dragonlair.IllegalAction):
         state.undo(seat)
     assert state.to_json() == before
+
+
+# ---------------------------------------------------------------------- puzzles and commands
+
+
+def test_every_puzzle_loads_round_trips_and_asks_a_seat_to_act() -> None:
+    from dragonlair.core.puzzles import puzzles
+
+    found = puzzles()
+    for game_id in GAMES:
+        assert len([p for p in found if p.game == game_id]) >= 3, game_id
+    for p in found:
+        state = p.state(seed=1)
+        assert p.title and p.source and p.question
+        assert p.seat is not None and p.seat in state.to_act, p.name
+        again = dragonlair.position(p.game, state.to_position(), seed=2)
+        assert again.to_position() == state.to_position()
+
+
+def test_commands_open_positions_and_their_records(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dragonlair.cli import app
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["puzzles"])
+    assert listed.exit_code == 0 and "dragon-stripes/near-the-head" in listed.output
+    state = _to_hold(3)
+    doc = state.to_position()
+    pos = tmp_path / "pos.toml"
+    pos.write_text(to_toml(doc))
+    started = dragonlair.position("dragon-stripes", pos.read_text(), seed=4)
+    seat = started.to_act[0]
+    started.apply(seat, "hold")
+    started.apply(started.to_act[0], "decline")
+    started.undo(seat)
+    rec = tmp_path / "game.json"
+    rec.write_text(started.record.to_json())
+    shown = runner.invoke(app, ["replay", str(rec), "--all"])
+    assert shown.exit_code == 0, shown.output
+    assert "takes back their last decision" in shown.output
+    played = runner.invoke(app, ["play", "--from", str(pos), "--fast"], input="")
+    assert "Dragon Stripes" in played.output and "Traceback" not in played.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(to_toml({**doc, "phase": "nap"}))
+    refused = runner.invoke(app, ["play", "--from", str(bad)])
+    assert refused.exit_code != 0 and "phase" in refused.output

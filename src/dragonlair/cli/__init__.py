@@ -25,7 +25,18 @@ app = typer.Typer(
 
 # The command modules, in the order --help lists them. A module may be absent from a
 # minimal installation; each one defines register(app).
-COMMANDS = ("games", "play", "watch", "replay", "simulate", "tournament", "serve", "bench")
+COMMANDS = (
+    "games",
+    "play",
+    "watch",
+    "replay",
+    "analyse",
+    "puzzles",
+    "simulate",
+    "tournament",
+    "serve",
+    "bench",
+)
 
 
 def _version(value: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,6 +15,7 @@ from rich.panel import Panel
 import dragonlair
 
 from ..core import DragonlairError, Record
+from ..core.registry import replay_actions
 from ..tui.render import board, header, render_result
 from ..tui.session import SAVE_FORMAT
 
@@ -55,7 +57,7 @@ def replay(
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
     names = names or [f"Seat {i}" for i in range(game.players)]
-    state = game.new_game(record.seed)
+    state = dragonlair.replay(replace(record, actions=()))  # the deal, or the position
     total = len(record.actions)
     who = "a spectator" if seat is None else names[seat]
     console.rule(f"{game.spec.name}: {total} moves, seen by {who}")
@@ -81,7 +83,7 @@ def replay(
             if answer.isdigit():
                 target = min(int(answer), total)
         actor, text = record.actions[i]
-        state.apply(actor, text)
+        replay_actions(state, [(actor, text)], start=i)
         console.print(f"[dim]move {i + 1}: {escape(names[actor])} acted[/dim]")
     if state.is_over:
         console.print(render_result(state, names))
