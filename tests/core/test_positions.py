@@ -12,7 +12,7 @@ import dragonlair
 from dragonlair.core.position import BadPosition, to_toml
 from dragonlair.core.state import State
 
-GAMES = ["dragon-stripes"]
+GAMES = ["dragon-stripes", "space-dragons"]
 
 
 def _play(state: State, rng: random.Random, moves: int) -> State:
@@ -28,8 +28,15 @@ def _fields(state: State) -> dict[str, object]:
     return {k: v for k, v in state._snapshot().items() if not k.startswith("_") and k != "seed"}
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-@pytest.mark.parametrize("players", [2, 3, 4])
+def _tables() -> list[tuple[str, int]]:
+    out = []
+    for game_id in GAMES:
+        spec = dragonlair.spec(game_id)
+        out += [(game_id, p) for p in sorted({spec.min_players, spec.max_players})]
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "players"), _tables())
 def test_positions_round_trip_exactly(game_id: str, players: int) -> None:
     game = dragonlair.make(game_id, players=players)
     checked = 0
@@ -54,7 +61,7 @@ def test_positions_round_trip_exactly(game_id: str, players: int) -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_game_from_a_position_replays_saves_and_resumes(game_id: str) -> None:
     rng = random.Random(3)
-    start = _play(dragonlair.make(game_id, players=3).new_game(seed=9), rng, 15)
+    start = _play(dragonlair.make(game_id).new_game(seed=9), rng, 15)
     state = dragonlair.position(game_id, start.to_position(), seed=21)
     _play(state, rng, 25)
     rec = state.record
@@ -222,3 +229,65 @@ def test_commands_open_positions_and_their_records(tmp_path: Path) -> None:
     bad.write_text(to_toml({**doc, "phase": "nap"}))
     refused = runner.invoke(app, ["play", "--from", str(bad)])
     assert refused.exit_code != 0 and "phase" in refused.output
+
+
+def _dragons(**changes: object) -> dict[str, object]:
+    state = dragonlair.make("space-dragons", players=3).new_game(seed=2)
+    doc = state.to_position()
+    doc.update(changes)
+    return doc
+
+
+_SD = dragonlair.make("space-dragons", players=3).new_game(seed=2).to_position()
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "message"),
+    [
+        (_dragons(start_cards=[_SD["hands"][0][0], *_SD["start_cards"][1:]]), "hands[0]", "twice"),
+        (_dragons(hands=[_SD["hands"][0][:3], 9, 9]), "hands[0]", "expected 9"),
+        (_dragons(face_up=99), "face_up", "expected 1..20"),
+        (_dragons(round=2), "round", "before the first round"),
+        (_dragons(phase="nap"), "phase", "expected one of"),
+        (
+            _dragons(chosen={"0": "hire 80" if 80 not in _SD["hands"][0] else "hire 1"}),
+            "chosen.0",
+            "not a legal",
+        ),
+        (_dragons(chosen={"7": "hire 1"}), "chosen.7", "not choosing"),
+        (_dragons(box=[]), "box", "nowhere"),
+        (_dragons(sides={"science": "b"}), "sides.science", "this table plays"),
+    ],
+)
+def test_bad_space_dragons_positions_name_the_field(
+    doc: dict[str, object], field: str, message: str
+) -> None:
+    with pytest.raises(BadPosition, match=message) as e:
+        dragonlair.position("space-dragons", doc, seed=1)
+    assert e.value.field == field
+
+
+def test_a_choice_under_way_round_trips() -> None:
+    state = dragonlair.make("space-dragons", players=3).new_game(seed=5)
+    state.apply(1, state.legal_actions(1)[2])
+    doc = state.to_position()
+    assert list(doc["chosen"]) == ["1"]
+    again = dragonlair.position("space-dragons", to_toml(doc), seed=3)
+    assert again.to_act == (0, 2) and again.to_position() == doc
+    assert again.view(1)["my_choice"] == state.view(1)["my_choice"]
+    assert "my_choice" not in again.view(0)
+
+
+def test_a_secret_pick_can_be_taken_back_until_the_picks_are_revealed() -> None:
+    state = dragonlair.make("space-dragons", players=3).new_game(seed=5)
+    first = state.legal_actions(1)[2]
+    state.apply(1, first)
+    state.apply(0, state.legal_actions(0)[0])
+    assert state.can_undo(1) and state.can_undo(0) and not state.can_undo(2)
+    state.undo(1)
+    # seat 0's pick came after it, so it is taken back too
+    assert state.to_act == (0, 1, 2) and "my_choice" not in state.view(1)
+    for seat in (0, 1, 2):
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert not any(state.can_undo(seat) for seat in (0, 1, 2))  # the hands were passed
+    assert dragonlair.replay(state.record).to_json() == state.to_json()

@@ -62,7 +62,7 @@ def _wilson(successes: float, trials: int) -> Rate:
             "analysis needs statsmodels: install dragonlair with the sim extra"
         ) from None
     r = wilson(successes, trials)
-    return Rate(r.value, r.low, r.high)
+    return Rate(r.value, min(r.low, r.value), max(r.high, r.value))  # rounding at 0 and 1
 
 
 @dataclass(frozen=True)

@@ -217,6 +217,24 @@ class Pool:
             out.extend([c] * n)
         return out
 
+    def part(
+        self, name: str, raw: object, lookup: Callable[[object], Any], default: int | None = None
+    ) -> list[Any] | int:
+        """A hidden part written either as its components (taken now) or as how many there
+        are (a number, or left out when ``default`` says how many): dealt later with
+        :meth:`deal`, once every part given in full is taken."""
+        if raw is None and default is not None:
+            return default
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return check_int(name, raw, 0)
+        items = names_to_ids(name, raw, lookup)
+        self.take(name, items)
+        return items
+
+    def fill(self, name: str, part: list[Any] | int, rng: Rng) -> list[Any]:
+        """``part`` as components: as given, or ``part`` of them dealt at random."""
+        return part if isinstance(part, list) else self.deal(name, part, rng)
+
     def deal(self, name: str, count: int, rng: Rng) -> list[Any]:
         rest = self.remaining()
         if count > len(rest):

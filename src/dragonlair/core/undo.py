@@ -9,9 +9,12 @@ redrawn many times with the game's own sampler (``game.sample_state`` from that 
 view), the same actions are played on each redraw, and the events that seat receives
 (with their audiences applied) and its view afterwards are compared with the real ones.
 If some redraw would have told that seat anything different, what it was told depended
-on something it could not see, and the undo is refused. Redraws in which the actions are
-not legal (another seat's secret hand was redrawn without the card it played) say nothing
-and are skipped; when no redraw at all can replay the actions, the undo is refused too.
+on something it could not see, and the undo is refused. When another seat's action is
+not legal in a redraw (its secret hand was redrawn without the card it picked), any
+action of that seat that looks the same to the observer stands in for it (a secret pick
+looks like any other pick); if none does, the action told the observer something about
+that seat's hidden cards (a card played face up), and the undo is refused: nothing hidden
+may have been revealed to anyone, the undoing seat's own cards included.
 
 The redraws are seeded from the game's seed and move number, so the answer is the same
 every time and a record with an undo replays exactly. The undo itself rebuilds the
@@ -25,12 +28,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .errors import DragonlairError, IllegalAction
+from .errors import IllegalAction
 from .rng import derive_seed
 from .state import UNDO, State
 
-REDRAWS = 48  # redraws tried per seat
-ENOUGH = 12  # redraws that replayed, after which a seat is taken to have learnt nothing
+REDRAWS = 32  # redraws per seat; each must tell the seat exactly what it was told
 
 
 def effective_actions(state: State) -> list[tuple[int, int]]:
@@ -82,29 +84,46 @@ def _observed(state: State, seat: int | None, since: int) -> tuple[Any, ...]:
     return (events, view)
 
 
-def _learnt(before: State, after: State, played: list[tuple[int, int]], seat: int | None) -> bool:
+def _steps(before: State, played: list[tuple[int, int]], seat: int | None) -> list[Any]:
+    """What ``seat`` observed at each of the actions ``played`` from ``before``."""
+    s = before.clone()
+    out = []
+    for p, aid in played:
+        start = s.event_count
+        s._apply_checked(p, aid)
+        out.append(_observed(s, seat, start))
+    return out
+
+
+def _learnt(before: State, played: list[tuple[int, int]], seat: int | None) -> bool:
     """Whether ``seat`` was told something by ``played`` that depended on what it could
     not see at ``before``."""
-    truth = _observed(after, seat, before.event_count)
+    truth = _steps(before, played, seat)
     game = before.game
     view = before.view(seat)
     assert before.seed is not None
     rng = random.Random(derive_seed(before.seed, before.move, -1 if seat is None else seat))
-    replayed = 0
     for _ in range(REDRAWS):
-        sample = game.sample_state(view, rng)
-        start = sample.event_count
-        try:
-            for s, aid in played:
-                sample._apply_checked(s, aid)
-        except (IllegalAction, DragonlairError):
-            continue
-        if _observed(sample, seat, start) != truth:
-            return True
-        replayed += 1
-        if replayed >= ENOUGH:
-            return False
-    return replayed == 0
+        s = game.sample_state(view, rng)
+        for (p, aid), seen in zip(played, truth, strict=True):
+            start = s.event_count
+            legal = s._legal_ids(p) if p in s._to_act else []
+            if aid in legal:
+                s._apply_checked(p, aid)
+                if _observed(s, seat, start) == seen:
+                    continue
+                return True
+            # another seat's action that its redrawn hand does not allow: the seat learnt
+            # nothing from it if some action it could take here looks the same to ``seat``
+            for other in legal:
+                t = s.clone()
+                t._apply_checked(p, other)
+                if _observed(t, seat, start) == seen:
+                    s = t
+                    break
+            else:
+                return True
+    return False
 
 
 def undo_point(state: State, seat: int) -> tuple[list[tuple[int, int]], int] | None:
@@ -118,10 +137,9 @@ def undo_point(state: State, seat: int) -> tuple[list[tuple[int, int]], int] | N
     except AssertionError:
         return None
     before = _rebuild(state, actions[:i])
-    after = _rebuild(state, actions)
     played = actions[i:]
     for observer in [*range(state.game.players), None]:
-        if _learnt(before, after, played, observer):
+        if _learnt(before, played, observer):
             return None
     return actions, i
 
