@@ -1,4 +1,4 @@
-"""Shared test set-up: the example game is registered for every test."""
+"""Shared test set-up: the example game's manifest is registered for every test."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "core"))
 
-from example_game import PebbleAuction
+from pebble_auction.manifest import MANIFEST
 
 from dragonlair.core import register
 
-register(PebbleAuction)
+register(MANIFEST)

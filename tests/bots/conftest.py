@@ -1,18 +1,15 @@
-"""The bots' tests use the example game with a small heuristic of its own, named for each
-test only, so that tests elsewhere still see the example game without a heuristic."""
+"""The bots' tests use the example game with a small heuristic of its own, registered for
+each test only, so that tests elsewhere still see the example game without a heuristic."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from pebble_heuristic import PebbleHeuristic
-
-from dragonlair.bots import register_heuristic, unregister_heuristic
+from pebble_auction.manifest import WITH_HEURISTIC, registered
 
 
 @pytest.fixture(autouse=True)
 def pebble_heuristic() -> Iterator[None]:
-    register_heuristic("pebble-auction", PebbleHeuristic)
-    yield
-    unregister_heuristic("pebble-auction")
+    with registered(WITH_HEURISTIC):
+        yield

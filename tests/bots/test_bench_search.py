@@ -23,25 +23,20 @@ def test_ismcts_is_measured_with_random_rollouts_and_with_its_defaults() -> None
 
 
 def test_the_default_configuration_is_named_by_what_differs_from_random_rollouts() -> None:
-    from pebble_heuristic import PebbleHeuristic
-
-    from dragonlair.bots import register_heuristic
+    from pebble_auction.heuristic import PebbleHeuristic
+    from pebble_auction.manifest import replaced
 
     class Declares(PebbleHeuristic):
-        ismcts_defaults = {"paired": True, "depth": 2, "c": 0.4}
-
         def evaluate(self, view: object) -> list[float]:
             return [0.25] * 4
 
     game = make("pebble-auction")
     assert bench.default_label(game) == "defaults (opponents=heuristic)"
-    register_heuristic("pebble-auction", Declares)
-    try:
+    ismcts = {"paired": True, "depth": 2, "c": 0.4}
+    with replaced("pebble-auction", heuristic=Declares, ismcts=ismcts):
         assert bench.default_label(game) == "defaults (paired, depth=2, c=0.4)"
         _, defaults = bench.measure_ismcts("pebble-auction", bench.Settings(0.02, reps=1))
         assert defaults.config == "defaults (paired, depth=2, c=0.4)" and defaults.sims_per_s > 0
-    finally:
-        register_heuristic("pebble-auction", PebbleHeuristic)
 
 
 def test_simulate_is_measured_with_one_and_two_workers() -> None:

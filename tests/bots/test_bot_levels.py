@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from pebble_heuristic import PebbleHeuristic
+from pebble_auction.heuristic import PebbleHeuristic
+from pebble_auction.manifest import heuristic
 
 import dragonlair
 from dragonlair.bots import (
@@ -18,8 +19,6 @@ from dragonlair.bots import (
     make_bot,
     parse_bot,
     parse_bots,
-    register_heuristic,
-    unregister_heuristic,
 )
 from dragonlair.bots.ismcts import ISMCTSBot
 
@@ -40,15 +39,14 @@ def test_every_level_makes_a_bot_that_plays() -> None:
     assert isinstance(make_bot("ismcts", game), ISMCTSBot)
 
 
-def test_heuristics_are_found_by_registration_or_package() -> None:
+def test_heuristics_are_found_through_the_manifest() -> None:
     game = dragonlair.make(GAME)
     assert heuristic_class(game) is PebbleHeuristic
-    unregister_heuristic(GAME)
-    try:
-        with pytest.raises(UnknownBot, match="Pebble Auction has no heuristic bot"):
-            make_bot("heuristic", game)
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
+    with (
+        heuristic(GAME, None),
+        pytest.raises(UnknownBot, match="Pebble Auction has no heuristic bot"),
+    ):
+        make_bot("heuristic", game)
 
 
 def test_unknown_levels_and_parameters_are_refused() -> None:

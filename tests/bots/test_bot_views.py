@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from pebble_heuristic import PebbleHeuristic
+from pebble_auction.manifest import heuristic
 
 import dragonlair
-from dragonlair.bots import Bot, register_heuristic
+from dragonlair.bots import Bot
 from dragonlair.bots.checks import BotCheckError, PeekedAtState, PoisonedView, check_bot
 from dragonlair.core import Action
 
@@ -81,12 +81,8 @@ class Wanderer(Bot):
     ],
 )
 def test_a_bot_that_peeks_or_wanders_is_caught(cheat: type[Bot], message: str) -> None:
-    register_heuristic(GAME, cheat)
-    try:
-        with pytest.raises(BotCheckError, match=message):
-            check_bot(GAME, "heuristic", players=3, games=1)
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
+    with heuristic(GAME, cheat), pytest.raises(BotCheckError, match=message):
+        check_bot(GAME, "heuristic", players=3, games=1)
 
 
 def test_the_poisoned_view_keeps_the_real_view_and_refuses_the_rest() -> None:

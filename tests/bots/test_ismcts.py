@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
-from pebble_heuristic import PebbleHeuristic
+from pebble_auction.heuristic import PebbleHeuristic
+from pebble_auction.manifest import heuristic, registered, replaced
 from pennies import Pennies
 
 import dragonlair
@@ -15,12 +16,10 @@ from dragonlair.bots import (
     UnknownBot,
     make_bot,
     parse_bot,
-    register_heuristic,
-    unregister_heuristic,
 )
 from dragonlair.bots import ismcts as ismcts_module
 from dragonlair.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, game_defaults, rewards
-from dragonlair.core import Result, register, unregister
+from dragonlair.core import GameManifest, Result
 from dragonlair.core.conformance import check_game
 
 GAME = "pebble-auction"
@@ -28,11 +27,18 @@ GAME = "pebble-auction"
 
 @pytest.fixture
 def pennies() -> Iterator[dragonlair.Game]:
-    register(Pennies)
-    try:
+    bare = GameManifest(
+        game=Pennies,
+        heuristic=None,
+        ismcts={},
+        layout=None,
+        terminal_board=None,
+        browser_board=None,
+        catalog=None,
+        package=None,
+    )
+    with registered(bare):
         yield dragonlair.make("matching-pennies")
-    finally:
-        unregister("matching-pennies")
 
 
 def play(bot: ISMCTSBot, seed: int, players: int = 3) -> list[str]:
@@ -152,19 +158,12 @@ def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:
     bot = ISMCTSBot(game)
     assert (bot.rollout, bot.opponents, bot.paired) == ("random", "heuristic", False)
     assert ISMCTSBot(game, paired=True).rollout == "heuristic"
-    from pebble_heuristic import PebbleHeuristic
-
-    from dragonlair.bots import register_heuristic
-
-    unregister_heuristic(GAME)
-    try:
+    with heuristic(GAME, None):
         bot = ISMCTSBot(game)
         assert (bot.rollout, bot.opponents) == ("random", "search")
         for params in ({"rollout": "heuristic"}, {"opponents": "heuristic"}, {"paired": True}):
             with pytest.raises(UnknownBot, match="Pebble Auction has no heuristic bot"):
                 ISMCTSBot(game, **params)
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
 
 
 @pytest.mark.parametrize(
@@ -223,8 +222,6 @@ def test_paired_evaluation_tries_every_root_action_on_every_sample() -> None:
     again = bot.search(view, legal, random.Random(1))
     assert again.action == search.action and again.stats == search.stats
     # one sample is no evidence: the heuristic's own choice stands
-    from pebble_heuristic import PebbleHeuristic
-
     one = ISMCTSBot(game, iterations=1, paired=True).search(view, legal, random.Random(1))
     assert one.iterations == k
     assert one.action == PebbleHeuristic(game).choose(view, legal, random.Random())
@@ -256,11 +253,8 @@ class Scorer(PebbleHeuristic):
 @pytest.fixture
 def scorer() -> Iterator[type[Scorer]]:
     Scorer.seen = []
-    register_heuristic(GAME, Scorer)
-    try:
+    with heuristic(GAME, Scorer):
         yield Scorer
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
 
 
 def test_cut_off_needs_an_evaluation_and_a_depth_from_zero() -> None:
@@ -313,16 +307,9 @@ def test_paired_evaluation_can_cut_its_rollouts_too(scorer: type[Scorer]) -> Non
     assert scorer.seen and all(v["seat"] == seat for v in scorer.seen)
 
 
-class Declares(PebbleHeuristic):
-    """The example game's heuristic declaring ISMCTS defaults of its own."""
-
-    ismcts_defaults: Mapping[str, Any] = {"paired": True, "c": 0.3, "iterations": 60}
-
-
 def test_a_games_declared_defaults_apply_under_the_callers_parameters() -> None:
     game = dragonlair.make(GAME, players=3)
-    register_heuristic(GAME, Declares)
-    try:
+    with replaced(GAME, ismcts={"paired": True, "c": 0.3, "iterations": 60}):
         assert game_defaults(game) == {"paired": True, "c": 0.3, "iterations": 60}
         bot = ISMCTSBot(game)
         assert (bot.paired, bot.c, bot.iterations, bot.rollout) == (True, 0.3, 60, "heuristic")
@@ -340,28 +327,19 @@ def test_a_games_declared_defaults_apply_under_the_callers_parameters() -> None:
         assert ISMCTSBot(game, time=0.5).iterations == 60
         assert ISMCTSBot(game, time=0.5, iterations=None).iterations is None
         assert "paired=True" in repr(bot) and "c=0.3" in repr(bot)
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
 
 
 def test_a_bad_declared_default_is_reported_as_the_games() -> None:
-    class Typo(PebbleHeuristic):
-        ismcts_defaults: Mapping[str, Any] = {"dept": 0}
-
-    class Bad(PebbleHeuristic):
-        ismcts_defaults: Mapping[str, Any] = {"c": -2}
-
     game = dragonlair.make(GAME, players=3)
-    try:
-        register_heuristic(GAME, Typo)
-        with pytest.raises(UnknownBot, match="Pebble Auction declares an ismcts default dept=0"):
-            ISMCTSBot(game)
-        register_heuristic(GAME, Bad)
+    with (
+        replaced(GAME, ismcts={"dept": 0}),
+        pytest.raises(UnknownBot, match="Pebble Auction declares an ismcts default dept=0"),
+    ):
+        ISMCTSBot(game)
+    with replaced(GAME, ismcts={"c": -2}):
         with pytest.raises(UnknownBot, match="c must be a number from 0 to 100, not -2"):
             ISMCTSBot(game)
         assert ISMCTSBot(game, c=1).c == 1.0  # the caller's value replaces the bad one
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
 
 
 def test_none_on_the_command_line_lifts_a_default() -> None:

@@ -50,7 +50,16 @@ def free_port() -> int:
 class Server:
     """``dragonlair serve`` in a subprocess on a loopback port, with its own database."""
 
-    def __init__(self, db_dir: Path | None = None, port: int | None = None, **flags: Any) -> None:
+    def __init__(
+        self,
+        db_dir: Path | None = None,
+        port: int | None = None,
+        script: Path | None = None,
+        **flags: Any,
+    ) -> None:
+        # ``script``: a file that runs the dragonlair command after registering games of
+        # its own (tests/web/serve_example.py), instead of ``python -m dragonlair``
+        self.script = script
         self.dir = db_dir or Path(tempfile.mkdtemp(prefix="dragonlair-browser-"))
         self.own_dir = db_dir is None
         self.port = port or free_port()
@@ -70,7 +79,8 @@ class Server:
 
     def start(self) -> None:
         """Start (or start again, on the same port and storage) and wait until it answers."""
-        args = [sys.executable, "-m", "dragonlair", "serve", "--port", str(self.port)]
+        command = [str(self.script)] if self.script else ["-m", "dragonlair"]
+        args = [sys.executable, *command, "serve", "--port", str(self.port)]
         args += ["--db", f"sqlite:///{self.dir / 'tables.sqlite3'}"]
         for k, v in self.flags.items():
             args += [f"--{k}", v]

@@ -7,10 +7,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from example_game import PebbleAuction
+from pebble_auction.manifest import MANIFEST
 
 from dragonlair.cli import main
 from dragonlair.core import register
 
-register(PebbleAuction)
+register(MANIFEST)
 main()

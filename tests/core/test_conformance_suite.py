@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from example_game import PebbleAuction, PebbleState
+from pebble_auction.manifest import MANIFEST, registered
 
-from dragonlair.core import Game, register, unregister
+from dragonlair.core import Action, Game, UnknownGame, manifest, register
+from dragonlair.core.bot import Bot
 from dragonlair.core.conformance import ConformanceError, check_game
+from dragonlair.core.manifest import BadManifest, check_manifest
 
 
 def test_example_game_conforms() -> None:
@@ -19,8 +23,6 @@ def test_example_game_conforms() -> None:
 
 
 def _broken(name: str, state_cls: type[PebbleState]) -> type[Game]:
-    from dataclasses import replace
-
     cls = type(
         f"Broken{name}",
         (PebbleAuction,),
@@ -104,12 +106,11 @@ class HiddenChoiceLeakState(PebbleState):
 )
 def test_suite_catches_broken_copies(name: str, state_cls: type[PebbleState], message: str) -> None:
     cls = _broken(name, state_cls)
-    register(cls)
-    try:
-        with pytest.raises(ConformanceError, match=message):
-            check_game(cls.spec.id, games=3)
-    finally:
-        unregister(cls.spec.id)
+    with (
+        registered(replace(MANIFEST, game=cls, layout=None)),
+        pytest.raises(ConformanceError, match=message),
+    ):
+        check_game(cls.spec.id, games=3)
 
 
 class NeverEndsState(PebbleState):
@@ -124,9 +125,73 @@ class NeverEndsState(PebbleState):
 
 def test_suite_catches_a_game_that_does_not_end() -> None:
     cls = _broken("never-ends", NeverEndsState)
-    register(cls)
-    try:
-        with pytest.raises(ConformanceError, match="max_length|does not end"):
-            check_game(cls.spec.id, games=1, players=[2])
-    finally:
-        unregister(cls.spec.id)
+    with (
+        registered(replace(MANIFEST, game=cls, layout=None)),
+        pytest.raises(ConformanceError, match="max_length|does not end"),
+    ):
+        check_game(cls.spec.id, games=1, players=[2])
+
+
+def test_the_example_games_manifest_is_checked_part_by_part() -> None:
+    m = check_manifest("pebble-auction")
+    assert m is MANIFEST
+    assert m.player_rules().startswith("# Pebble Auction")
+    assert m.load_layout() is not None and m.load_terminal_board() is None
+
+
+@pytest.mark.parametrize(
+    ("parts", "message"),
+    [
+        ({"layout": "pebble_auction.nowhere:LAYOUT"}, "layout pebble_auction.nowhere:LAYOUT: "),
+        ({"layout": "pebble_auction.layout:MISSING"}, "has no MISSING"),
+        ({"layout": "pebble_auction.layout:ALL_POINTS"}, "is not a layout for pebble-auction"),
+        ({"terminal_board": "pebble_auction.layout:ALL_POINTS"}, "is not a function"),
+        ({"browser_board": "js/games/pebble_auction.js"}, "no browser board"),
+        ({"catalog": lambda game: {"cards": {1, 2}}}, "catalog is not JSON data"),
+        ({"catalog": lambda game: [1, 2]}, "catalog gave list"),
+        ({"ismcts": {"c": object()}}, "ismcts defaults must be plain data"),
+        ({"package": "pebble_auction.layout"}, "no data/player_rules.md"),
+        ({"features": lambda view: {"pot": float("nan")}}, "features must map names"),
+    ],
+)
+def test_a_part_that_is_not_there_is_caught(parts: dict[str, Any], message: str) -> None:
+    with registered(replace(MANIFEST, **parts)):
+        with pytest.raises(BadManifest, match=message):
+            check_manifest("pebble-auction")
+        with pytest.raises(ConformanceError, match=message):
+            check_game("pebble-auction", games=1, players=[2])
+
+
+def test_a_heuristic_that_plays_illegally_is_caught() -> None:
+    class Wrong(Bot):
+        def choose(self, view: Any, legal: Any, rng: Any) -> Action:
+            return Action("take") if view["phase"] == "bid" else legal[0]
+
+    with (
+        registered(replace(MANIFEST, heuristic=Wrong)),
+        pytest.raises(BadManifest, match="the heuristic chose take, not a legal action"),
+    ):
+        check_manifest("pebble-auction")
+
+
+@pytest.mark.parametrize(
+    ("parts", "message"),
+    [
+        ({"game": PebbleState}, "game must be a Game class"),
+        ({"layout": "no colon"}, "layout must be 'module:attribute' or None"),
+        ({"browser_board": "../secret.js"}, "browser_board must be a path like"),
+        ({"heuristic": "heuristic"}, "heuristic must be a bot factory or None"),
+        ({"catalog": {}}, "catalog must be a function or None"),
+        ({"ismcts": [("c", 1)]}, "ismcts must be a mapping"),
+    ],
+)
+def test_a_malformed_manifest_is_refused_when_made(parts: dict[str, Any], message: str) -> None:
+    with pytest.raises(BadManifest, match=message):
+        replace(MANIFEST, **parts)
+
+
+def test_only_a_manifest_can_be_registered_and_unknown_ids_are_named() -> None:
+    with pytest.raises(BadManifest, match="register takes a GameManifest"):
+        register(PebbleAuction)  # type: ignore[arg-type]
+    with pytest.raises(UnknownGame, match="no game 'nope'; the games are: .*pebble-auction"):
+        manifest("nope")

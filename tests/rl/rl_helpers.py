@@ -1,9 +1,7 @@
-"""What the RL tests share. They run on every game that has landed and has a layout, and on
-the core's example game with the layout in ``pebble_layout`` (registered on import)."""
+"""What the RL tests share. They run on every game whose manifest declares a layout: the
+installed games and the core's example game (its manifest is registered for every test)."""
 
 from __future__ import annotations
-
-import pebble_layout  # noqa: F401  (registers the example game's layout)
 
 import dragonlair
 from dragonlair.rl import layout_ids

@@ -14,14 +14,13 @@ from pathlib import Path
 here = Path(__file__).parent
 sys.path[:0] = [str(here), str(here.parent / "core")]
 
-import pebble_layout  # noqa: E402, F401
 import pyspiel  # noqa: E402
-from example_game import PebbleAuction  # noqa: E402
+from pebble_auction.manifest import MANIFEST  # noqa: E402
 
 from dragonlair.core import register  # noqa: E402
 from dragonlair.rl import openspiel  # noqa: E402
 
-register(PebbleAuction)
+register(MANIFEST)
 openspiel.register("pebble-auction")
 
 

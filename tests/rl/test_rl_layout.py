@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from pebble_auction.manifest import replaced
 from rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
 
 import dragonlair
@@ -19,7 +20,7 @@ from dragonlair.rl import (
     NoLayout,
     encoder_for,
     layout_for,
-    register_layout,
+    layout_ids,
 )
 
 
@@ -129,8 +130,19 @@ def test_malformed_layouts_are_refused_with_the_feature_named() -> None:
         zero.bind(game)
     with pytest.raises(LayoutError, match="cannot encode 'dragon-stripes'"):
         bad.bind(dragonlair.make("dragon-stripes"))
-    with pytest.raises(LayoutError, match="expected a Layout"):
-        register_layout("pebble-auction")  # type: ignore[arg-type]
+    with (
+        replaced("pebble-auction", layout="pebble_auction.layout:ALL_POINTS"),
+        pytest.raises(LayoutError, match="manifest layout pebble_auction.layout:ALL_POINTS is not"),
+    ):
+        layout_for("pebble-auction")
+
+
+def test_a_game_whose_manifest_opts_out_has_no_layout() -> None:
+    with replaced("pebble-auction", layout=None):
+        assert "pebble-auction" not in layout_ids()
+        with pytest.raises(NoLayout, match="no observation layout for 'pebble-auction'"):
+            layout_for("pebble-auction")
+    assert "pebble-auction" in layout_ids()
 
 
 def test_an_unknown_phase_is_reported() -> None:

@@ -7,17 +7,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "core"))
-sys.path.insert(0, str(Path(__file__).parent.parent / "bots"))
 
-from example_game import PebbleAuction
-from pebble_heuristic import PebbleHeuristic
+from pebble_auction.manifest import WITH_HEURISTIC
 
-from dragonlair.bots import register_heuristic
 from dragonlair.cli import main
 from dragonlair.core import register
 
-register(PebbleAuction)
-register_heuristic("pebble-auction", PebbleHeuristic)
+register(WITH_HEURISTIC)
 
 if __name__ == "__main__":
     main()

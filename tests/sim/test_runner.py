@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from pebble_heuristic import PebbleHeuristic
+from pebble_auction.manifest import heuristic
 
 import dragonlair
-from dragonlair.bots import Bot, parse_bots, register_heuristic
+from dragonlair.bots import Bot, parse_bots
 from dragonlair.sim import Job, SimulationError, play_game, run
 from dragonlair.sim.runner import chunk_size, make_bots
 
@@ -124,15 +124,14 @@ class Blunderer(Bot):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_failing_game_says_which_game_and_seed(workers: int) -> None:
-    register_heuristic(GAME, Blunderer)
-    try:
-        with pytest.raises(
+    with (
+        heuristic(GAME, Blunderer),
+        pytest.raises(
             SimulationError,
             match=r"game \d \(seed \d+\) failed at move \d+, seat \d played by heuristic",
-        ):
-            run(job(n=4, bots="heuristic"), workers=workers)
-    finally:
-        register_heuristic(GAME, PebbleHeuristic)
+        ),
+    ):
+        run(job(n=4, bots="heuristic"), workers=workers)
 
 
 def test_bad_worker_counts_are_refused() -> None:

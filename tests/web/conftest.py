@@ -132,10 +132,12 @@ def fresh_database(database: str) -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database: an SQLite file, or a new PostgreSQL database."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A fresh, empty database: an SQLite file (its seal key next to it), or a new
+    PostgreSQL database (its seal key in the test's directory)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    monkeypatch.setenv("DRAGONLAIR_SEAL_KEY", str(tmp_path / "seal.key"))
     server = request.getfixturevalue("postgres")
     return fresh_database(server)
 

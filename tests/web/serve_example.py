@@ -8,11 +8,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "core"))
 
-from example_game import PebbleAuction
+from pebble_auction.manifest import MANIFEST
 
 from dragonlair.cli import main
 from dragonlair.core import register
 
 if __name__ == "__main__":
-    register(PebbleAuction)
+    register(MANIFEST)
     main()

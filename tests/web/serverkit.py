@@ -18,6 +18,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from dragonlair.web import ServerConfig, create_app
+from dragonlair.web.serving import uvicorn_config
 
 TIMEOUT = 60.0
 
@@ -49,13 +50,8 @@ class LiveServer:
         self.app = create_app(cfg)
         self.port = free_port()
         self.server = uvicorn.Server(
-            uvicorn.Config(
-                self.app,
-                host="127.0.0.1",
-                port=self.port,
-                log_level="warning",
-                ws_per_message_deflate=False,
-                lifespan="on",
+            uvicorn_config(
+                self.app, cfg, "127.0.0.1", self.port, log_level="warning", lifespan="on"
             )
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)

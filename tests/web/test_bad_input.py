@@ -118,7 +118,7 @@ def test_wrong_or_missing_tokens_are_refused(live: LiveServer) -> None:
 def test_hello_must_come_in_time(db_url: str) -> None:
     server = LiveServer(config(db_url, hello_timeout=0.2))
     try:
-        tid = create_table(server.http, players=2, seed=1)["table"]["id"]
+        tid = create_table(server.http, players=2)["table"]["id"]
         msg, code = asyncio.run(refused(server, f"/ws/tables/{tid}", None))
         assert msg["code"] == "hello_required" and code == 4400
     finally:

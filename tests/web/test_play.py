@@ -116,9 +116,9 @@ def test_bots_are_deterministic_per_table(live: LiveServer) -> None:
 
 
 def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
-    from pebblebot import PebbleWithHeuristic
+    from pebblebot import MANIFEST
 
-    register(PebbleWithHeuristic)
+    register(MANIFEST)
     try:
         info = httpx.get(f"{live.http}/api/games/pebble-heuristic").json()
         assert info["bots"][:2] == ["random", "heuristic"]
@@ -233,10 +233,10 @@ def test_away_player_is_played_by_a_bot_until_back(db_url: str) -> None:
 
 
 def test_a_slow_bot_does_not_stall_other_tables(live: LiveServer) -> None:
-    from pebblebot import PebbleWithHeuristic
+    from pebblebot import MANIFEST
     from pebblebot.heuristic import Gate
 
-    register(PebbleWithHeuristic)
+    register(MANIFEST)
     Gate.closed = True
     Gate.opened.clear()
     Gate.waiting.clear()

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from serverkit import LiveServer, SeatClient, config, create_table
 
 from dragonlair.web import create_app
-from dragonlair.web.security import digest
+from dragonlair.web.security import Sealer, digest
 from dragonlair.web.store import Store, StoredSeat, StoredTable, StoreError, normalize_url
 
 
@@ -89,7 +89,7 @@ def test_failed_commit_changes_nothing(live: LiveServer) -> None:
 
 
 def test_a_table_that_cannot_resume_is_marked_broken(sqlite_url: str) -> None:
-    store = Store(sqlite_url)
+    store = Store(sqlite_url, sealer=Sealer.from_file(config(sqlite_url).seal_key_path()))
     store.create_table(table("gone", game="retired-game")).result()
     store.create_table(table("fine")).result()
     store.close()

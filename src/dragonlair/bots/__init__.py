@@ -8,27 +8,23 @@ generator of its own. It never sees the true state.
 gets a bot by its level name; :func:`parse_bot` and :func:`parse_bots` read the bot
 specifications the command line takes (``ismcts:time=0.1``, ``heuristic,random``).
 
-A game's heuristic is found as ``Heuristic`` in ``<game package>.heuristic``. A game that
-lives outside that layout (a designer's variant, the example game of our tests) names its
-heuristic with :func:`register_heuristic`, the way :func:`dragonlair.core.register` names
-the game itself.
+A game's heuristic is the bot factory its manifest declares
+(:class:`~dragonlair.core.manifest.GameManifest`); a game without one has the levels
+random and ismcts only.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Game
+from ..core import Game, manifest
 from ..core.errors import DragonlairError
 from .base import Bot, RandomBot
 
 LEVELS = ("random", "heuristic", "ismcts")
-
-_heuristics: dict[str, type[Bot]] = {}
 
 
 class UnknownBot(DragonlairError, ValueError):
@@ -36,29 +32,12 @@ class UnknownBot(DragonlairError, ValueError):
     that the bot does not take."""
 
 
-def register_heuristic(game_id: str, cls: type[Bot]) -> None:
-    """Name ``cls`` as the heuristic bot of the game registered under ``game_id``."""
-    _heuristics[game_id] = cls
-
-
-def unregister_heuristic(game_id: str) -> None:
-    """Forget a heuristic named with :func:`register_heuristic`."""
-    _heuristics.pop(game_id, None)
-
-
-def heuristic_class(game: Game) -> type[Bot]:
-    """The heuristic bot of ``game``: one named by :func:`register_heuristic`, else
-    ``Heuristic`` in its package's ``heuristic`` module."""
-    found = _heuristics.get(game.spec.id)
-    if found is not None:
-        return found
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.heuristic")
-    except ModuleNotFoundError:
-        raise UnknownBot(f"{game.spec.name} has no heuristic bot") from None
-    cls: type[Bot] = module.Heuristic
-    return cls
+def heuristic_class(game: Game) -> Callable[..., Bot]:
+    """The heuristic bot factory of ``game``, as its manifest declares it."""
+    found = manifest(game.spec.id).heuristic
+    if found is None:
+        raise UnknownBot(f"{game.spec.name} has no heuristic bot")
+    return found
 
 
 def make_bot(level: str, game: Game, **params: Any) -> Bot:
@@ -70,15 +49,13 @@ def make_bot(level: str, game: Game, **params: Any) -> Bot:
     if level == "heuristic":
         return _construct("heuristic", heuristic_class(game), game, params)
     if level == "ismcts":
-        try:
-            module = importlib.import_module(f"{__name__}.ismcts")
-        except ModuleNotFoundError:
-            raise UnknownBot("the ismcts bot is not available in this installation") from None
-        return _construct("ismcts", module.ISMCTSBot, game, params)
+        from .ismcts import ISMCTSBot  # imported when first used: the search is large
+
+        return _construct("ismcts", ISMCTSBot, game, params)
     raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
 
 
-def _construct(level: str, cls: type[Bot], game: Game, params: Mapping[str, Any]) -> Bot:
+def _construct(level: str, cls: Callable[..., Bot], game: Game, params: Mapping[str, Any]) -> Bot:
     try:
         inspect.signature(cls).bind(game, **params)
     except TypeError as e:
@@ -177,6 +154,4 @@ __all__ = [
     "make_bot",
     "parse_bot",
     "parse_bots",
-    "register_heuristic",
-    "unregister_heuristic",
 ]

@@ -23,7 +23,7 @@ choice:
 Failures raise :class:`BotCheckError` with the game, seed and move.
 
 :func:`check_ismcts_defaults` is the one-line check that the ISMCTS configuration a game
-declares for itself (``ismcts_defaults`` on its heuristic) is made of parameters the bot
+declares for itself (``ismcts`` in its manifest) is made of parameters the bot
 takes, with values it accepts, and is what plain ``ismcts`` plays.
 """
 

@@ -78,7 +78,7 @@ the heuristic's own move is kept unless another beats it by more than
 :data:`PAIRED_Z` standard errors of the paired difference.
 
 **Each game's defaults.** A game declares the configuration that measured best for it as
-``ismcts_defaults`` on its heuristic class (``{"depth": 0}`` for The Great Dragon Race,
+``ismcts`` in its manifest (``{"depth": 0}`` for The Great Dragon Race,
 ``{"paired": True}`` for Dragon Stripes), rather than this module keeping a table of
 games. :func:`configure` merges the caller's parameters over the game's over the generic
 ones, so plain ``ismcts`` in the terminal, on the server and in ``simulate`` plays the
@@ -120,7 +120,7 @@ from dataclasses import asdict, dataclass, field, fields
 from time import perf_counter
 from typing import Any
 
-from ..core import Action, DragonlairError, Game, Result, State
+from ..core import Action, DragonlairError, Game, Result, State, manifest
 from .base import Bot, final_rewards
 
 DEFAULT_ITERATIONS = 500
@@ -255,15 +255,9 @@ _CONFLICTS = {"paired": ("rollout", "opponents"), "rollout": ("paired",), "oppon
 
 
 def game_defaults(game: Game) -> dict[str, Any]:
-    """The ISMCTS parameters ``game`` declares as its own defaults (``ismcts_defaults`` on
-    its heuristic class), or none when it has no heuristic."""
-    from . import UnknownBot, heuristic_class
-
-    try:
-        cls = heuristic_class(game)
-    except UnknownBot:
-        return {}
-    return dict(getattr(cls, "ismcts_defaults", {}))
+    """The ISMCTS parameters ``game`` declares as its own defaults (``ismcts`` in its
+    manifest)."""
+    return dict(manifest(game.spec.id).ismcts)
 
 
 def configure(game: Game, params: Mapping[str, Any], has_heuristic: bool) -> Config:

@@ -38,6 +38,53 @@ def serve(
     public_url: Annotated[
         str, typer.Option(help="Base of the links handed to players, e.g. https://host.")
     ] = "",
+    seal_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_SEAL_KEY",
+            help="File of the key sealing unfinished games' seeds (made at first start); "
+            "default: next to an SQLite file, else ./dragonlair-seal.key.",
+        ),
+    ] = None,
+    db_lock_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, help="Seconds a write waits for a database locked elsewhere."),
+    ] = 5.0,
+    bot_max_seconds: Annotated[
+        float, typer.Option(min=0.01, help="Most seconds a bot may think per decision.")
+    ] = 5.0,
+    bot_max_iterations: Annotated[
+        int, typer.Option(min=1, help="Most search iterations a table may give a bot.")
+    ] = 5000,
+    waiting_ttl: Annotated[
+        float,
+        typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
+    ] = 86400.0,
+    max_connections_per_address: Annotated[
+        int, typer.Option(min=1, help="Open WebSocket connections allowed per client address.")
+    ] = 64,
+    header_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds for a request's headers to arrive.")
+    ] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds for a request's body to arrive.")
+    ] = 10.0,
+    idle_timeout: Annotated[
+        float, typer.Option(min=1, help="Seconds an idle keep-alive connection is kept.")
+    ] = 5.0,
+    limit_concurrency: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Connections served at once (more get 503); kept below the file limit."
+        ),
+    ] = 1000,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Reverse proxies whose X-Forwarded-For is believed, comma-separated "
+            "(addresses or networks); default: none."
+        ),
+    ] = "",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
@@ -46,6 +93,7 @@ def serve(
 
         from ..web import ServerConfig, create_app
         from ..web.security import parse_rate
+        from ..web.serving import uvicorn_config
         from ..web.store import StoreError, normalize_url
     except ImportError as e:
         raise typer.BadParameter(
@@ -68,6 +116,14 @@ def serve(
         normalize_url(db)
     except StoreError as e:
         raise typer.BadParameter(f"--db: {e}") from None
+    proxies = [p.strip() for p in forwarded_allow_ips.split(",") if p.strip()]
+    for item in proxies:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise typer.BadParameter(
+                f"--forwarded-allow-ips: {item!r} is not an address or network"
+            ) from None
     try:
         loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -88,6 +144,19 @@ def serve(
         bot_pool=bot_pool,
         bot_workers=bot_workers,
         public_url=public_url.rstrip("/"),
+        seal_key=seal_key,
+        db_lock_timeout=db_lock_timeout,
+        bot_max_seconds=bot_max_seconds,
+        bot_max_iterations=bot_max_iterations,
+        waiting_ttl=waiting_ttl,
+        max_connections_per_address=max_connections_per_address,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        idle_timeout=idle_timeout,
+        limit_concurrency=limit_concurrency,
+        forwarded_allow_ips=",".join(
+            p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
+        ),
     )
     # our own log lines (tables resumed, storage trouble) go where uvicorn's go
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
@@ -96,15 +165,11 @@ def serve(
         "level": log_level.upper(),
         "propagate": False,
     }
-    uvicorn.run(
-        create_app(config),
-        log_config=log_config,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=config.max_message_bytes * 16,
-        ws_per_message_deflate=False,
-    )
+    uvicorn.Server(
+        uvicorn_config(
+            create_app(config), config, host, port, log_config=log_config, log_level=log_level
+        )
+    ).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -14,9 +14,10 @@ from .errors import (
 )
 from .events import EventSpec
 from .game import Game
+from .manifest import GameManifest, manifest, manifests, register, unregister
 from .position import BadPosition, position, register_position
 from .record import Record
-from .registry import game_class, games, load, make, register, replay, spec, unregister
+from .registry import game_class, games, load, make, replay, spec
 from .result import Result, competition_ranks, dense_ranks, make_result
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
@@ -34,6 +35,7 @@ __all__ = [
     "DragonlairError",
     "EventSpec",
     "Game",
+    "GameManifest",
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
@@ -51,6 +53,8 @@ __all__ = [
     "load",
     "make",
     "make_result",
+    "manifest",
+    "manifests",
     "position",
     "register",
     "register_position",

@@ -1,11 +1,13 @@
 """The conformance suite every game passes, called from each game's tests in one line::
 
     from dragonlair.core.conformance import check_game
-    def test_conformance(): check_game("dragon-stripes")
+    def test_conformance(): check_game("my-game")
 
 It plays seeded random games for every player count and each option set given, and checks
 at every step (the costlier checks every ``every`` steps):
 
+- first, the game's manifest: every part it declares exists, loads and is what it claims
+  to be (:func:`~dragonlair.core.manifest.check_manifest`);
 - termination within the game's declared ``max_length``;
 - ``to_act`` and ``legal_actions`` agree; action text and ids round-trip;
 - illegal actions, actions from seats not asked, malformed text and bad seats raise the
@@ -35,6 +37,7 @@ from typing import Any
 
 from .errors import BadSeat, DragonlairError, IllegalAction, UnknownAction
 from .game import Game
+from .manifest import BadManifest, check_manifest
 from .record import Record
 from .registry import load, make, replay
 from .rng import Rng, derive_seed
@@ -65,6 +68,10 @@ def check_game(
     every: int = 5,
 ) -> Report:
     """Run the whole suite for ``game_id``; raises ConformanceError on the first failure."""
+    try:
+        check_manifest(game_id)
+    except BadManifest as e:
+        raise ConformanceError(str(e)) from e
     report = Report()
     first = make(game_id)
     counts = (

@@ -3,7 +3,7 @@
 Each game ships its data as JSON in its package's ``data/`` folder and accepts a user's
 own file through its ``data`` option. Both go through :func:`read_json`, and the game's
 loader checks every entry with :class:`Checker`, so a bad file is refused with the file,
-the entry and what was expected (``space_dragons.json: crew[12].effects.shield: expected
+the entry and what was expected (``my_game.json: cards[12].effects.shield: expected
 an integer from 0 to 3, got "two"``).
 """
 
@@ -93,3 +93,24 @@ def _int_range(lo: int | None, hi: int | None) -> str:
     if hi is not None:
         return f"an integer <= {hi}"
     return "an integer"
+
+
+def plain(value: Any) -> Any:
+    """A dataclass, tuple or mapping of them as JSON-ready data (lists and str keys)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def public_components(value: Any) -> dict[str, Any]:
+    """A game's component data as JSON, without ``source`` (the data file's name: a path
+    on the server for a user's own file)."""
+    out: dict[str, Any] = plain(value)
+    out.pop("source", None)
+    return out

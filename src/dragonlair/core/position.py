@@ -67,10 +67,14 @@ def register_position(game_id: str, codec: PositionCodec) -> None:
 
 
 def codec_for(game: Game) -> PositionCodec:
+    """The game's position reader and writer: one named by :func:`register_position`, else
+    the ``position`` module of the package its manifest names."""
     found = _codecs.get(game.spec.id)
     if found is not None:
         return found
-    package = type(game).__module__.rsplit(".", 1)[0]
+    from .manifest import manifest
+
+    package = manifest(game.spec.id).package or type(game).__module__.rsplit(".", 1)[0]
     try:
         module: Any = importlib.import_module(f"{package}.position")
     except ModuleNotFoundError:

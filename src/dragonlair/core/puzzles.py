@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DragonlairError
+from .manifest import manifest
 from .position import BadPosition, parse, position
-from .registry import game_class, games, load
+from .registry import games, load
 from .state import State
 
 PUZZLE_PREFIX = "puzzle:"
@@ -63,7 +64,9 @@ def puzzles(game_id: str | None = None) -> list[Puzzle]:
     """The puzzles every installed game ships (or only ``game_id``'s), by name."""
     out = []
     for gid in [game_id] if game_id is not None else games():
-        package = game_class(gid).__module__.rsplit(".", 1)[0]
+        package = manifest(gid).package
+        if package is None:
+            continue
         try:
             folder = resources.files(package) / "data" / "puzzles"
         except (TypeError, ModuleNotFoundError):  # a game that is a module, not a package

@@ -1,13 +1,13 @@
-"""The registry of games, and the functions that make, replay and load them.
+"""The functions that make, replay and load games, by id.
 
-The four games are registered by id and imported only when first used, so ``import
-dragonlair`` stays quick. Other games (the example game in our tests, a designer's
-variant) can be added with :func:`register`.
+Games are found through their manifests (:mod:`dragonlair.core.manifest`): the ones
+installed under the ``dragonlair.games`` entry points and those added with
+:func:`~dragonlair.core.manifest.register`. A game package is imported only when its
+manifest is first loaded, so ``import dragonlair`` stays quick.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,59 +21,20 @@ from .errors import (
     UnknownGame,
 )
 from .game import Game
+from .manifest import game_ids, manifest
 from .record import RECORD_FORMATS, Record
 from .spec import GameSpec
 from .state import STATE_FORMAT, UNDO_TEXT, State
 
-_BUILTIN: dict[str, str] = {
-    "space-dragons": "dragonlair.space_dragons:SpaceDragons",
-    "space-race": "dragonlair.space_race:SpaceRace",
-    "dragon-stripes": "dragonlair.dragon_stripes:DragonStripes",
-    "dragon-race": "dragonlair.dragon_race:DragonRace",
-}
-_classes: dict[str, type[Game]] = {}
-
-
-def register(cls: type[Game]) -> type[Game]:
-    """Add a game class to the registry under its spec's id (usable as a decorator)."""
-    _classes[cls.spec.id] = cls
-    return cls
-
-
-def unregister(game_id: str) -> None:
-    _classes.pop(game_id, None)
-
-
-def _load_builtin(game_id: str) -> type[Game] | None:
-    target = _BUILTIN.get(game_id)
-    if target is None:
-        return None
-    module_name, attr = target.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        if e.name is not None and module_name.startswith(e.name):
-            return None  # this game is not part of this installation
-        raise
-    cls: type[Game] = getattr(module, attr)
-    _classes[game_id] = cls
-    return cls
-
 
 def game_class(game_id: str) -> type[Game]:
-    """The class registered under ``game_id``; UnknownGame lists the ids there are."""
-    cls = _classes.get(game_id) if isinstance(game_id, str) else None
-    if cls is None and isinstance(game_id, str):
-        cls = _load_builtin(game_id)
-    if cls is None:
-        raise UnknownGame(f"no game {game_id!r}; the games are: {', '.join(games())}")
-    return cls
+    """The class of the game ``game_id``; UnknownGame lists the ids there are."""
+    return manifest(game_id).game
 
 
 def games() -> list[str]:
     """The ids of the games that can be made."""
-    ids = [g for g in _BUILTIN if g in _classes or _load_builtin(g) is not None]
-    return ids + sorted(g for g in _classes if g not in _BUILTIN)
+    return game_ids()
 
 
 def spec(game_id: str) -> GameSpec:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from dragonlair.bots.base import Bot, final_rewards, reward
 from dragonlair.core import Action, Game
@@ -72,9 +72,6 @@ class Heuristic(Bot):
     """Scores its own plays by progress and harm to rivals; halts only what hurts."""
 
     level = "heuristic"
-    # Rollouts of a race are long and mostly luck: ISMCTS scores the leaves of its tree
-    # with :meth:`evaluate` instead (depth 0); docs/bots.md has the measurements.
-    ismcts_defaults: ClassVar[Mapping[str, Any]] = {"depth": 0}
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game, DragonRace):

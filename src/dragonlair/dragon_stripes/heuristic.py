@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from dragonlair.bots.base import Bot
 from dragonlair.core import Action
@@ -36,9 +36,6 @@ class Heuristic(Bot):
     """Draws while one more card is worth it; takes the knight when it is a bargain."""
 
     level = "heuristic"
-    # A turn's choices move the outcome only a little against the luck of the draw, so
-    # ISMCTS compares its moves on the same sampled deals (paired); docs/bots.md.
-    ismcts_defaults: ClassVar[Mapping[str, Any]] = {"paired": True}
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random

@@ -29,7 +29,6 @@ from .layout import (
     encoder_for,
     layout_for,
     layout_ids,
-    register_layout,
 )
 
 __all__ = [
@@ -42,6 +41,5 @@ __all__ = [
     "encoder_for",
     "layout_for",
     "layout_ids",
-    "register_layout",
     "win_shares",
 ]

@@ -18,8 +18,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..core import games, make, spec
-from .layout import BUILTIN_LAYOUTS, encoder_for
+from ..core import make, spec
+from ..core.manifest import installed_ids
+from .layout import encoder_for, layout_ids
 
 BLOCK = re.compile(r"(<!-- layout:(?P<game>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- /layout -->)", re.S)
 
@@ -30,9 +31,15 @@ def table(game_id: str) -> str:
     return encoder_for(game).markdown() + "\n"
 
 
+def _documented() -> set[str]:
+    """The installed games (entry points, not those registered at run time) that have a
+    layout: the ones the page documents."""
+    return set(layout_ids()) & set(installed_ids())
+
+
 def refresh(text: str) -> str:
     """``text`` with every installed game's table block regenerated."""
-    installed = set(games()) & set(BUILTIN_LAYOUTS)
+    installed = _documented()
 
     def replace(m: re.Match[str]) -> str:
         """One block, regenerated if its game is installed."""
@@ -47,7 +54,7 @@ def refresh(text: str) -> str:
 def stale(text: str) -> list[str]:
     """The installed games whose table in ``text`` differs from the code (or is missing)."""
     found = {m.group("game"): m.group("body") for m in BLOCK.finditer(text)}
-    installed = [g for g in BUILTIN_LAYOUTS if g in set(games())]
+    installed = sorted(_documented())
     return [g for g in installed if found.get(g) != table(g)]
 
 

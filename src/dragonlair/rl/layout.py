@@ -26,15 +26,14 @@ A layout also says whether its game has simultaneous secret choices (picks, seal
 such a game is registered with OpenSpiel as a simultaneous-move game (with a turn-based
 twin for search) and gets a PettingZoo Parallel environment.
 
-Layouts of the four games live in :mod:`dragonlair.rl.layouts` and are found by game id
-with :func:`layout_for`; another game built on the core adds its own with
-:func:`register_layout`.
+A game declares its layout in its manifest (``layout="module:LAYOUT"``, see
+:mod:`dragonlair.core.manifest`; the four games' live in :mod:`dragonlair.rl.layouts`) and
+:func:`layout_for` finds it by game id; a game whose manifest says ``layout=None`` is not
+offered to the RL libraries.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core import DragonlairError, Game, games
+from ..core import DragonlairError, Game, GameManifest, UnknownGame, manifest, manifests
 
 View = Mapping[str, Any]
 Values = Sequence[float] | npt.NDArray[np.float32]
@@ -213,62 +212,27 @@ class Encoder:
 
 # ---------------------------------------------------------------------- the registry
 
-BUILTIN_LAYOUTS: dict[str, str] = {
-    "dragon-stripes": "dragonlair.rl.layouts.dragon_stripes",
-    "space-dragons": "dragonlair.rl.layouts.space_dragons",
-    "space-race": "dragonlair.rl.layouts.space_race",
-    "dragon-race": "dragonlair.rl.layouts.dragon_race",
-}
-_layouts: dict[str, Layout] = {}
 
-
-def register_layout(layout: Layout) -> Layout:
-    """Make ``layout`` the one used for its game (replacing any earlier one)."""
-    if not isinstance(layout, Layout):
-        raise LayoutError(f"expected a Layout, not {type(layout).__name__}")
-    _layouts[layout.game_id] = layout
+def layout_for(game_id: str) -> Layout:
+    """The layout ``game_id``'s manifest declares; NoLayout says which games have one."""
+    try:
+        m: GameManifest | None = manifest(game_id)
+    except UnknownGame:
+        m = None
+    layout = None if m is None else m.load_layout()
+    if m is None or layout is None:
+        raise NoLayout(
+            f"no observation layout for {game_id!r}; layouts exist for: "
+            f"{', '.join(layout_ids()) or 'none'} (a game declares one in its manifest)"
+        )
+    if not isinstance(layout, Layout) or layout.game_id != game_id:
+        raise LayoutError(f"{game_id}'s manifest layout {m.layout} is not a Layout for it")
     return layout
 
 
-def layout_for(game_id: str) -> Layout:
-    """The layout of ``game_id``; NoLayout says which games have one."""
-    found = _layouts.get(game_id)
-    if found is not None:
-        return found
-    module_name = BUILTIN_LAYOUTS.get(game_id)
-    if module_name is not None:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as e:
-            # the layout's module, or the game it is for, is not part of this installation
-            if e.name is None or not (
-                module_name.startswith(e.name) or e.name == _package(game_id)
-            ):
-                raise
-        else:
-            layout: Layout = module.LAYOUT
-            _layouts[game_id] = layout
-            return layout
-    raise NoLayout(
-        f"no observation layout for {game_id!r}; layouts exist for: "
-        f"{', '.join(layout_ids()) or 'none'} (add one with dragonlair.rl.register_layout)"
-    )
-
-
 def layout_ids() -> list[str]:
-    """The game ids that have a layout: the four games' (those installed) first."""
-    installed = set(games())
-    ids = [
-        gid
-        for gid, module_name in BUILTIN_LAYOUTS.items()
-        if gid in _layouts
-        or (gid in installed and importlib.util.find_spec(module_name) is not None)
-    ]
-    return ids + sorted(g for g in _layouts if g not in BUILTIN_LAYOUTS)
-
-
-def _package(game_id: str) -> str:
-    return "dragonlair." + game_id.replace("-", "_")
+    """The ids of the games whose manifests declare a layout."""
+    return [m.id for m in manifests() if m.layout is not None]
 
 
 def encoder_for(game: Game) -> Encoder:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from dragonlair.bots.base import Bot
 from dragonlair.core import Action, Game
@@ -41,9 +41,6 @@ class Heuristic(Bot):
     """Plays the card with the best estimated value; see the module docstring."""
 
     level = "heuristic"
-    # The generic ISMCTS defaults (random rollouts, the other seats playing this heuristic
-    # in the tree) measured strongest here; docs/bots.md has the comparison.
-    ismcts_defaults: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game, SpaceDragons):

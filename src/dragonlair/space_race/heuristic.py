@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 from dragonlair.bots.base import Bot
 from dragonlair.core import Action
@@ -66,9 +66,6 @@ class Heuristic(Bot):
     """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
 
     level = "heuristic"
-    # The generic ISMCTS defaults (random rollouts, the other seats playing this heuristic
-    # in the tree) measured strongest here; docs/bots.md has the tables.
-    ismcts_defaults: ClassVar[Mapping[str, Any]] = {}
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random

@@ -1,26 +1,26 @@
 """Drawing a seat's view at the terminal with Rich.
 
 Every function here takes views, events and legal actions, never a state, so a screen can
-show nothing its seat may not know. Each game has a board renderer in
-``dragonlair.tui.games.<package>`` (``board(game, view, names) -> renderable``; the game
-object only lends its printed component data) that lays the table out the way the game
-looks; a game without one is shown as a plain table of its view.
+show nothing its seat may not know. A game's manifest names its board renderer
+(``terminal_board``: ``board(game, view, names) -> renderable``; the game object only
+lends its printed component data; the four games' are in ``dragonlair.tui.games``) that
+lays the table out the way the game looks; a game whose manifest says ``None`` is shown
+as a plain table of its view.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..core import Action, Game, State
+from ..core import Action, Game, State, manifest
 
 # Keys every view has; the header shows them, the board does not repeat them.
 CORE_KEYS = {
@@ -40,14 +40,9 @@ CORE_KEYS = {
 
 def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
     """The game's own drawing of the table, or a generic one."""
-    package = type(game).__module__.split(".")
-    module_name = f"dragonlair.tui.games.{package[1]}" if len(package) > 2 else ""
-    try:
-        module = importlib.import_module(module_name) if module_name else None
-    except ModuleNotFoundError:
-        module = None
-    if module is not None:
-        drawn: RenderableType = module.board(game, view, names)
+    draw = manifest(game.spec.id).load_terminal_board()
+    if draw is not None:
+        drawn: RenderableType = draw(game, view, names)
         return drawn
     return generic_board(view, names)
 
@@ -159,14 +154,13 @@ def render_result(state: State, names: Sequence[str]) -> RenderableType:
 
 
 def rules_summary(game: Game, legal: Sequence[Action]) -> RenderableType:
-    """The game's rules in brief (its package docstring) and what each choice does."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    doc = (sys.modules[package].__doc__ if package in sys.modules else None) or game.spec.summary
+    """The game's rules for players (its manifest's) and what each choice does."""
+    rules = manifest(game.spec.id).player_rules()
     kinds = Table(show_header=False, box=None)
     for k in game.table.kinds:
         kinds.add_row(f"[bold]{escape(k.form)}[/bold]", escape(k.help))
     return Group(
-        Panel(escape(doc.strip()), title=f"{game.spec.name}: the rules in brief", expand=False),
+        Panel(Markdown(rules), title=f"{game.spec.name}: the rules in brief", expand=False),
         Panel(kinds, title="actions", expand=False),
         Panel(choices(game, legal), title="your choices now", expand=False),
         Text(

@@ -35,8 +35,8 @@ from .lobby import Hub
 from .protocol import ErrorBody, ProtocolError
 from .routes import ROUTERS
 from .routes.pages import STATIC
-from .security import RateLimiter
-from .store import Store
+from .security import RateLimiter, Sealer, SealError
+from .store import Store, StoreError
 
 log = logging.getLogger("dragonlair.web")
 
@@ -62,14 +62,18 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 
 
 class Guard:
-    """ASGI middleware for the lobby: per-client rate limit and request body size limit.
-    It reads a body (up to the limit) before the app does, so an oversized one is refused
-    with 413 whether or not it declared its length."""
+    """ASGI middleware for the lobby: per-client rate limit, request body size limit and
+    body timeout. It reads a body (up to the limit) before the app does, so an oversized
+    one is refused with 413 whether or not it declared its length, and one that does not
+    arrive in time with 408."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter, max_body: int) -> None:
+    def __init__(
+        self, app: ASGIApp, limiter: RateLimiter, max_body: int, timeout: float = 10.0
+    ) -> None:
         self.app = app
         self.limiter = limiter
         self.max_body = max_body
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith("/api/"):
@@ -89,8 +93,15 @@ class Guard:
             return
         body = b""
         more = True
+        end = asyncio.get_running_loop().time() + self.timeout
         while more:
-            msg = await receive()
+            try:
+                msg = await asyncio.wait_for(receive(), end - asyncio.get_running_loop().time())
+            except TimeoutError:
+                await error_response(
+                    408, "timeout", f"the request body did not arrive within {self.timeout:g} s"
+                )(scope, receive, send)
+                return
             if msg["type"] != "http.request":
                 return
             body += msg.get("body", b"")
@@ -116,13 +127,18 @@ class Guard:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open storage and the bot pool, resume unfinished tables; close them at the end."""
     cfg: ServerConfig = app.state.config
-    store = Store(cfg.db, cfg.sqlite_sync)
+    key = cfg.seal_key_path()
+    try:
+        sealer = Sealer.from_file(key)
+    except SealError as e:
+        raise StoreError(str(e)) from None
+    store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
     hub = Hub(cfg, store, bots)
     app.state.hub = hub
     try:
         resumed = await hub.recover()
-        log.info("storage %s; resumed %d tables", store.describe(), resumed)
+        log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
         yield
     finally:
         hub.close()
@@ -144,10 +160,57 @@ async def _invalid(_: Request, e: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", "; ".join(parts))
 
 
-async def _http(_: Request, e: Exception) -> JSONResponse:
+async def _http(request: Request, e: Exception) -> JSONResponse:
     assert isinstance(e, StarletteHTTPException)
+    if e.status_code == 400 and request.method in ("POST", "PUT", "PATCH"):
+        # FastAPI could not parse the body at all (nested too deep, not UTF-8, ...)
+        return error_response(
+            422, "invalid_request", f"body: not a JSON document this server can read ({e.detail})"
+        )
     code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
     return error_response(e.status_code, code, str(e.detail))
+
+
+# The browser front end loads only its own files: no inline script, no other origin.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+# /docs and /redoc are FastAPI's pages: they load their script from a CDN and start it
+# inline, so they get a policy that allows exactly that (and are never framed either).
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "img-src 'self' data: https://fastapi.tiangolo.com; worker-src blob:; "
+    "frame-ancestors 'none'"
+)
+
+
+class Headers:
+    """ASGI middleware adding the security headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        docs = scope["path"] in ("/docs", "/redoc", "/docs/oauth2-redirect")
+        extra = [
+            (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"x-frame-options", b"DENY"),
+        ]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -165,7 +228,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     limits = Limits(cfg)
     app.state.config = cfg
     app.state.limits = limits
-    app.add_middleware(Guard, limiter=limits.http, max_body=cfg.max_body_bytes)
+    app.add_middleware(
+        Guard, limiter=limits.http, max_body=cfg.max_body_bytes, timeout=cfg.body_timeout
+    )
+    app.add_middleware(Headers)
     app.add_exception_handler(ProtocolError, _protocol_error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)

@@ -14,6 +14,15 @@ a slow bot (ISMCTS with a time budget) delays only its own table:
 
 Each worker keeps its bots in a small cache keyed by game, options, level and budget, so a
 bot is built once, not once per move.
+
+**Bounded.** The operator sets the most a bot may think per decision (``--bot-max-seconds``,
+``--bot-max-iterations``); tables asking more are refused when they are created. Every
+decision also runs under the wall-clock limit: a bot that takes a time budget (ISMCTS) is
+given ``time`` = the limit on top of its own budget, so its search stops there and plays
+the best action found so far, and the runner waits at most the limit plus a grace period
+before the table plays the seat's default action (or a seeded random one) instead. No
+table therefore holds a pool worker much beyond the limit, and other tables' bots keep
+their turn.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, UnknownBot, make_bot
 from ..core import make
 from ..core.errors import UnknownGame
 
@@ -47,17 +56,30 @@ class BotJob:
     view: dict[str, Any]
     legal: tuple[str, ...]
     seed: int
+    time_limit: float = 5.0
+
+
+class BotTimeout(Exception):
+    """A decision ran over its wall-clock limit (and grace); the table plays for it."""
 
 
 @lru_cache(maxsize=64)
-def _bot(game: str, players: int, options_json: str, level: str, budget_json: str) -> Bot:
+def _bot(
+    game: str, players: int, options_json: str, level: str, budget_json: str, limit: float
+) -> Bot:
     g = make(game, players=players, options=json.loads(options_json))
-    return make_bot(level, g, **json.loads(budget_json))
+    budget = json.loads(budget_json)
+    capped = {**budget, "time": min(float(budget.get("time", limit)), limit)}
+    try:
+        return make_bot(level, g, **capped)
+    except (UnknownBot, TypeError, ValueError):
+        # a bot without a time budget (random, heuristic): it is quick by nature
+        return make_bot(level, g, **budget)
 
 
 def decide(job: BotJob) -> str:
     """The bot's action for ``job``, as text (runs in a worker)."""
-    bot = _bot(job.game, job.players, job.options_json, job.level, job.budget_json)
+    bot = _bot(job.game, job.players, job.options_json, job.level, job.budget_json, job.time_limit)
     game = bot.game
     legal = [game.parse_action(t) for t in job.legal]
     return str(bot.choose(job.view, legal, random.Random(job.seed)))
@@ -78,17 +100,37 @@ class BotRunner:
                 workers, mp_context=multiprocessing.get_context("spawn")
             )
         self._thread_only: set[str] = set()
+        self._thread_slots = asyncio.Semaphore(workers)
+        self._process_slots = asyncio.Semaphore(workers)
 
     async def decide(self, job: BotJob) -> str:
-        """The chosen action's text."""
-        loop = asyncio.get_running_loop()
+        """The chosen action's text; BotTimeout if the bot overran its limit."""
         if self.processes is not None and job.game not in self._thread_only:
             try:
-                return await loop.run_in_executor(self.processes, decide, job)
+                return await self._run(self.processes, self._process_slots, job)
             except UnknownGame:
                 log.info("bot workers cannot make %s; its bots run in threads", job.game)
                 self._thread_only.add(job.game)
-        return await loop.run_in_executor(self.threads, decide, job)
+        return await self._run(self.threads, self._thread_slots, job)
+
+    @staticmethod
+    async def _run(pool: Executor, slots: asyncio.Semaphore, job: BotJob) -> str:
+        # A job is handed to the pool only when a worker is free, so its clock counts
+        # thinking, not queueing; the slot is freed when the work really ends, so a bot
+        # that ignores its limit still counts against the pool until it stops.
+        await slots.acquire()
+        try:
+            running = asyncio.get_running_loop().run_in_executor(pool, decide, job)
+        except BaseException:
+            slots.release()
+            raise
+        running.add_done_callback(lambda _: slots.release())
+        limit = job.time_limit + max(1.0, job.time_limit / 2)
+        try:
+            return await asyncio.wait_for(asyncio.shield(running), limit)
+        except TimeoutError:
+            running.add_done_callback(lambda f: f.cancelled() or f.exception())
+            raise BotTimeout(f"the bot did not decide within {limit:g} seconds") from None
 
     def close(self) -> None:
         """Stop the pools (decisions in progress are abandoned)."""

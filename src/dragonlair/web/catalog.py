@@ -8,84 +8,22 @@ same for everyone at a table (it depends on the game, its player count and its o
 which are public) and none of it depends on the state, so it cannot leak anything: these
 are served by plain GET endpoints, and a client fetches them once per table.
 
-:func:`components` knows where each of the four games keeps its printed data; a game it
-does not know (a designer's own) gets an empty dict, and the page falls back to showing
-ids and the action labels.
+:func:`components` is the catalog a game's manifest declares; a game whose manifest says
+``catalog=None`` gets an empty dict, and the page falls back to showing ids and the
+action labels. ``board`` is the manifest's browser board module (a path under the static
+folder), or None for the page's generic board.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import sys
-from collections.abc import Callable
 from typing import Any
 
-from ..core import Game
-
-
-def plain(value: Any) -> Any:
-    """A dataclass, tuple or mapping of them as JSON-ready data (lists and str keys)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    return value
-
-
-def _without_source(d: dict[str, Any]) -> dict[str, Any]:
-    # ``source`` is the data file's name: a path on the server for a user's own file
-    d.pop("source", None)
-    return d
-
-
-def _space_dragons(game: Any) -> dict[str, Any]:
-    out: dict[str, Any] = _without_source(plain(game.components))
-    for card, label in zip(out["crew"], game.tables.card_labels[1:], strict=True):
-        card["label"] = label
-    for dragon, label in zip(out["dragons"], game.tables.dragon_labels[1:], strict=True):
-        dragon["label"] = label
-    # the awards with their signs as this table scores them (b_sides option), largest first
-    out["awards"] = {
-        symbol: [[[rank, pts] for rank, pts in side] for side in sides]
-        for symbol, sides in zip(("science", "mood", "crime"), game.tables.scoring, strict=True)
-    }
-    return out
-
-
-def _space_race(game: Any) -> dict[str, Any]:
-    out: dict[str, Any] = game.catalog()
-    out["cockpits"] = [c.faction for c in game.data.cockpits]
-    out["engines"] = [e.faction for e in game.data.engines]
-    return out
-
-
-def _dragon_stripes(game: Any) -> dict[str, Any]:
-    out: dict[str, Any] = _without_source(plain(game.comp))
-    out["total_gems"] = game.comp.total_gems
-    return out
-
-
-def _dragon_race(game: Any) -> dict[str, Any]:
-    out: dict[str, Any] = _without_source(plain(game.data))
-    for card in out["cards"]:
-        card["name"] = game.card_name[card["id"]]
-        card["text"] = game.describe_card(card["id"])
-    return out
-
-
-COMPONENTS: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "space-dragons": _space_dragons,
-    "space-race": _space_race,
-    "dragon-stripes": _dragon_stripes,
-    "dragon-race": _dragon_race,
-}
+from ..core import Game, manifest
 
 
 def components(game: Game) -> dict[str, Any]:
     """The printed component data of ``game`` (as its options chose it), JSON-ready."""
-    build = COMPONENTS.get(game.spec.id)
+    build = manifest(game.spec.id).catalog
     return build(game) if build is not None else {}
 
 
@@ -97,6 +35,7 @@ def table_catalog(game: Game) -> dict[str, Any]:
         "players": game.players,
         "options": dict(game.options),
         "components": components(game),
+        "board": manifest(game.spec.id).browser_board,
         "actions": {str(a): game.describe_action(a) for a in game.actions},
         "events": {
             kind: {"text": s.text, "public_text": s.public_text, "fields": list(s.fields)}
@@ -106,17 +45,12 @@ def table_catalog(game: Game) -> dict[str, Any]:
 
 
 def rules(game: Game) -> dict[str, Any]:
-    """A game's rules in brief: its package's docstring (rules, then rulings and deviations)
-    and what each kind of action does."""
-    module = type(game).__module__
-    package = module.rsplit(".", 1)[0] if "." in module else module
-    doc = getattr(sys.modules.get(package), "__doc__", None) or getattr(
-        sys.modules.get(module), "__doc__", None
-    )
+    """A game's rules for players (Markdown, from its manifest) and what each kind of
+    action does."""
     return {
         "id": game.spec.id,
         "name": game.spec.name,
         "summary": game.spec.summary,
-        "text": (doc or game.spec.summary).strip(),
+        "text": manifest(game.spec.id).player_rules().strip(),
         "actions": [{"form": k.form, "help": k.help} for k in game.table.kinds],
     }

@@ -3,9 +3,15 @@ tests, so every limit the server enforces is written down in one place."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
 
 DEFAULT_DB = "sqlite:///dragonlair.sqlite3"
+KEY_ENV = "DRAGONLAIR_SEAL_KEY"
+DEFAULT_KEY = "dragonlair-seal.key"
 
 
 @dataclass(frozen=True)
@@ -16,20 +22,60 @@ class ServerConfig:
     # SQLite only: FULL syncs the write-ahead log on every commit (durable through a power
     # cut); NORMAL is durable through a crash of the server process (kill -9 included).
     sqlite_sync: str = "FULL"
+    # How long a write waits for a database locked by another process before the action
+    # is refused with storage_error (seconds).
+    db_lock_timeout: float = 5.0
+    # The file holding the key that seals unfinished games' seeds (None: the environment
+    # variable DRAGONLAIR_SEAL_KEY, else next to an SQLite file, else ./dragonlair-seal.key).
+    seal_key: str | None = None
     # Per table, unless the table says otherwise (seconds).
     deadline: float = 15.0
     away: float | None = 60.0
+    # A table still waiting for players this long after its creation expires (seconds).
+    waiting_ttl: float = 86400.0
     # Limits on clients.
     max_message_bytes: int = 4096
     max_body_bytes: int = 16384
     ws_rate: str = "20/second"
     http_rate: str = "120/minute"
     max_queue: int = 1000
+    max_queue_bytes: int = 1 << 20
+    max_connections_per_address: int = 64
     hello_timeout: float = 10.0
-    # Bots: "thread" or "process" pool, and how many workers.
+    # HTTP: seconds for a request's headers, for its body, and an idle keep-alive
+    # connection may take; connections and WebSockets served at once (beyond: 503).
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    idle_timeout: float = 5.0
+    limit_concurrency: int = 1000
+    # Proxies whose X-Forwarded-For is believed (comma-separated addresses or networks;
+    # empty: none, every client is the address it connects from).
+    forwarded_allow_ips: str = ""
+    # GET /api/tables: tables per page by default, and at most.
+    page_size: int = 50
+    max_page_size: int = 200
+    # Bots: "thread" or "process" pool, how many workers, and the most a bot may think
+    # per decision (a table asking more is refused; a decision running over is cut).
     bot_pool: str = "thread"
     bot_workers: int = 2
+    bot_max_iterations: int = 5000
+    bot_max_seconds: float = 5.0
     # Links handed out to players start with this (empty: relative links).
     public_url: str = ""
     # Finished tables leave memory once nobody is connected (their records stay stored).
     evict_finished: bool = True
+
+    def seal_key_path(self) -> Path:
+        """Where the seal key is kept (see ``seal_key``)."""
+        if self.seal_key:
+            return Path(self.seal_key)
+        env = os.environ.get(KEY_ENV)
+        if env:
+            return Path(env)
+        try:
+            url = make_url(self.db)
+        except Exception:
+            return Path(DEFAULT_KEY)
+        if url.get_backend_name() == "sqlite" and url.database:
+            return Path(f"{url.database}.key")
+        return Path(DEFAULT_KEY)

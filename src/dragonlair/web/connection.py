@@ -10,13 +10,14 @@ and one that lets too many messages pile up is disconnected.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
 from .config import ServerConfig
-from .protocol import Act, Hello, Ping, ProtocolError, encode, parse_client
+from .protocol import Act, Hello, Ping, ProtocolError, Rotate, encode, parse_client
 from .security import RateLimiter, TokenBucket
 
 if TYPE_CHECKING:
@@ -27,14 +28,26 @@ Message = MutableMapping[str, Any]
 
 
 class Connection:
-    """One WebSocket client: its seat (None: a spectator), queue and event cursor."""
+    """One WebSocket client: its seat (None: a spectator), queue and event cursor.
 
-    def __init__(self, ws: WebSocket | None, seat: int | None, cursor: int, max_queue: int):
+    The outgoing queue is bounded both in messages (``max_queue``) and in bytes
+    (``max_bytes``): a client that lets more pile up unread is disconnected (1008)."""
+
+    def __init__(
+        self,
+        ws: WebSocket | None,
+        seat: int | None,
+        cursor: int,
+        max_queue: int,
+        max_bytes: int = 1 << 20,
+    ):
         self.ws = ws
         self.seat = seat
         self.cursor = cursor
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0
         self.close_code = 1000
         self.closing = False
         self.strikes = 0
@@ -44,9 +57,10 @@ class Connection:
         """Queue a message; a client that lets too many pile up is disconnected."""
         if self.closing:
             return
-        if self.queue.qsize() >= self.max_queue:
+        if self.queue.qsize() >= self.max_queue or self.queued_bytes + len(text) > self.max_bytes:
             self.close(1008)
             return
+        self.queued_bytes += len(text)
         self.queue.put_nowait(text)
 
     def close(self, code: int = 1000) -> None:
@@ -67,17 +81,38 @@ class Connection:
                     await ws.close(self.close_code)
                     return
                 await ws.send_text(text)
+                self.queued_bytes -= len(text)
         except Exception:  # the client went away; the receiving side notices too
             self.closing = True
 
 
+# A sync is charged one message, plus one more for every this many bytes it sends.
+SYNC_BYTES_PER_TOKEN = 4096
+
+
 class Limits:
-    """The server's rate limiters: per connection for messages, per address for lobby
-    requests and connection attempts."""
+    """The server's limits on clients: rate limiters (per connection for messages, per
+    address for lobby requests and connection attempts) and the count of each address's
+    open connections."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.ws = RateLimiter(config.ws_rate)
         self.http = RateLimiter(config.http_rate)
+        self.per_address = config.max_connections_per_address
+        self.open: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (not counted) over the cap."""
+        if self.open[address] >= self.per_address:
+            return False
+        self.open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A connection from ``address`` closed."""
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
 
 
 async def converse(
@@ -89,6 +124,25 @@ async def converse(
     if not limits.http.allow(f"ip:{client}"):
         await _refuse(ws, ProtocolError("rate_limited", "too many connections"), 1008)
         return
+    if not limits.admit(client):
+        await _refuse(
+            ws,
+            ProtocolError(
+                "too_many_connections",
+                f"at most {limits.per_address} open connections per client address",
+            ),
+            1008,
+        )
+        return
+    try:
+        await _converse(ws, table_id, hub, config, limits)
+    finally:
+        limits.release(client)
+
+
+async def _converse(
+    ws: WebSocket, table_id: str, hub: Hub, config: ServerConfig, limits: Limits
+) -> None:
     try:
         first = await asyncio.wait_for(ws.receive(), config.hello_timeout)
     except TimeoutError:
@@ -109,7 +163,7 @@ async def converse(
         code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)
         await _refuse(ws, e, code)
         return
-    conn = Connection(ws, seat, hello.since, config.max_queue)
+    conn = Connection(ws, seat, hello.since, config.max_queue, config.max_queue_bytes)
     conn.bucket = limits.ws.bucket()
     sender = asyncio.get_running_loop().create_task(conn.pump())
     await table.attach(conn)
@@ -187,9 +241,13 @@ async def _serve(
                 conn.send('{"type":"pong"}')
             elif isinstance(msg, Hello):
                 raise ProtocolError("already_identified", "this connection already said hello")
+            elif isinstance(msg, Rotate):
+                await table.rotate(conn)
             else:
-                conn.cursor = msg.since
-                conn.send(encode(table.message_for(conn)))
+                text = table.sync_text(conn, msg.since)
+                if conn.bucket is not None:
+                    conn.bucket.charge(len(text) / SYNC_BYTES_PER_TOKEN)
+                conn.send(text)
         except ProtocolError as e:
             st = table._state
             conn.send(encode(e.to_message(st.move if st is not None else None)))

@@ -8,8 +8,8 @@ The routes (:mod:`dragonlair.web.routes`) are thin: they validate a request and 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -32,7 +32,7 @@ from .protocol import (
     TableRequest,
     WatchPass,
 )
-from .security import digest, new_table_id, new_token
+from .security import commitment, digest, new_salt, new_seed, new_table_id, new_token
 from .session import Table
 from .store import Store, StoredSeat, StoredTable
 
@@ -60,6 +60,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.finished: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self.actions = 0
 
     # ------------------------------------------------------------------ finding tables
@@ -81,7 +82,7 @@ class Hub:
             if stored is None:
                 raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
             t = self.tables.get(table_id) or self._build(stored)
-            if t.status in ("over", "broken"):
+            if t.status in ("over", "broken", "expired"):
                 self._remember(t)
             elif t.id not in self.tables:
                 self.tables[t.id] = t
@@ -108,18 +109,25 @@ class Hub:
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
 
-    def listed(self, status: str | None, game: str | None) -> list[TableInfo]:
-        """The tables shown in the lobby: listed ones, waiting or in play."""
-        out = []
-        for t in self.tables.values():
-            if not t.settings.listed or t.status not in ("waiting", "playing"):
-                continue
-            if (status is None or t.status == status) and (game is None or t.game_id == game):
-                out.append(t.info())
-        return out
+    def listed(
+        self, status: str | None, game: str | None, limit: int, offset: int = 0
+    ) -> tuple[list[TableInfo], int]:
+        """One page of the tables shown in the lobby (listed ones, waiting or in play, in
+        the order they were created) and how many there are in all."""
+        found = [
+            t
+            for t in self.tables.values()
+            if t.settings.listed
+            and t.status in ("waiting", "playing")
+            and (status is None or t.status == status)
+            and (game is None or t.game_id == game)
+        ]
+        return [t.info() for t in found[offset : offset + limit]], len(found)
 
     def _build(self, stored: StoredTable) -> Table:
         """A table from storage, its state rebuilt by replaying its actions."""
+        if stored.problem is not None:
+            return Table(self, stored, None, None, problem=stored.problem)
         try:
             record = Record(
                 game=stored.game,
@@ -140,16 +148,54 @@ class Hub:
         return t
 
     async def recover(self) -> int:
-        """Resume every unfinished table from storage; the number resumed."""
+        """Resume every unfinished table from storage (a damaged one is kept as broken,
+        one that waited too long for players expires); the number resumed."""
         stored = await asyncio.to_thread(self.store.load_active)
         n = 0
+        stale = []
+        now = time.time()
         for s in stored:
+            if (
+                s.status == "waiting"
+                and s.problem is None
+                and now >= s.created + self.config.waiting_ttl
+            ):
+                stale.append(s.id)
+                continue
             t = self._build(s)
             self.tables[t.id] = t
             if t.status == "playing":
                 t.start()
             n += 1
+        if stale:
+            await self._expire(stale)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return n
+
+    async def _sweep(self) -> None:
+        """Expire waiting tables whose time is up, now and then while the server runs."""
+        every = min(60.0, max(0.05, self.config.waiting_ttl / 4))
+        while True:
+            await asyncio.sleep(every)
+            now = time.time()
+            stale = [
+                t.id for t in self.tables.values() if t.status == "waiting" and now >= t.expires
+            ]
+            if stale:
+                with contextlib.suppress(ProtocolError):  # storage is down: try again later
+                    await self._expire(stale)
+
+    async def _expire(self, ids: list[str]) -> None:
+        def gone() -> None:
+            for i in ids:
+                t = self.tables.pop(i, None)
+                if t is not None:
+                    t.status = "expired"
+                    t.broadcast_seats()
+                    self._remember(t)
+
+        await self.write(lambda: self.store.expire(ids), gone)
+        log.info("%d tables waited too long for players and expired", len(ids))
 
     # ------------------------------------------------------------------ lobby
 
@@ -184,14 +230,27 @@ class Hub:
             )
         for i, spec in enumerate(specs):
             if spec.type == "bot":
-                _check_bot(game, spec.level, spec.budget, f"seat {i}")
+                self._check_bot(game, spec.level, spec.budget, f"seat {i}")
             elif spec.level is not None or spec.budget:
                 raise ProtocolError(
                     "bad_seats", f"seat {i} is {spec.type}: only bot seats take a level or budget"
                 )
         if req.takeover is not None:
-            _check_bot(game, req.takeover, {}, "takeover")
-        seed = req.seed if req.seed is not None else secrets.randbelow(2**63)
+            self._check_bot(game, req.takeover, {}, "takeover")
+        salt: str | None = None
+        promise: str | None = None
+        if req.seed is not None:
+            if any(sp.type == "open" for sp in specs):
+                raise ProtocolError(
+                    "seed_not_allowed",
+                    "a table takes a chosen seed only when every seat is yours or a bot's "
+                    "(practice, puzzles, bug reports): at a table with open seats the server "
+                    "draws the seed, so that nobody knows the deal in advance",
+                )
+            seed = req.seed
+        else:
+            seed, salt = new_seed(), new_salt()
+            promise = commitment(seed, salt)
         table_id = new_table_id()
         tokens: list[SeatPass] = []
         seats: list[StoredSeat] = []
@@ -227,8 +286,10 @@ class Hub:
             status=status,
             created=time.time(),
             seats=seats,
+            salt=salt,
+            commitment=promise,
         )
-        await self._write(lambda: self.store.create_table(stored))
+        await self.write(lambda: self.store.create_table(stored))
         t = Table(self, stored, game, game.new_game(seed))
         self.tables[table_id] = t
         if status == "playing":
@@ -273,13 +334,13 @@ class Hub:
                 else:
                     t.broadcast_seats()
 
-            await self._write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
+            await self.write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
         return Joined(
             table=t.info(),
             seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
         )
 
-    async def _write(
+    async def write(
         self, submit: Callable[[], Any], then: Callable[[], None] | None = None
     ) -> None:
         """Store something and wait for the commit; ``then`` runs once it is committed,
@@ -301,16 +362,40 @@ class Hub:
         if then is not None:
             then()
 
+    def _check_bot(self, game: Game, level: str | None, budget: dict[str, Any], where: str) -> None:
+        c = self.config
+        check_bot(game, level, budget, where, c.bot_max_iterations, c.bot_max_seconds)
+
     def close(self) -> None:
         """Stop every table's timers and bots (server shutdown)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for t in [*self.tables.values(), *self.finished.values()]:
             t.close()
 
 
-def _check_bot(game: Game, level: str | None, budget: dict[str, Any], where: str) -> None:
+def check_bot(
+    game: Game,
+    level: str | None,
+    budget: dict[str, Any],
+    where: str,
+    max_iterations: int,
+    max_seconds: float,
+) -> None:
+    """Refuse a bot that does not exist for ``game`` (``unknown_bot``) or a budget it does
+    not take or that is beyond this server's bounds (``bad_budget``)."""
     if level is None:
         raise ProtocolError(
             "unknown_bot", f"{where}: a bot needs a level (random, heuristic, ismcts)"
+        )
+    iterations, seconds = budget.get("iterations"), budget.get("time")
+    if (isinstance(iterations, int | float) and iterations > max_iterations) or (
+        isinstance(seconds, int | float) and seconds > max_seconds
+    ):
+        raise ProtocolError(
+            "bad_budget",
+            f"{where}: this server allows bots at most {max_iterations} iterations and "
+            f"{max_seconds:g} seconds per decision, not {budget}",
         )
     try:
         make_bot(level, game, **budget)

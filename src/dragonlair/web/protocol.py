@@ -90,7 +90,13 @@ class TableRequest(_Strict):
     seats: list[SeatRequest] | None = Field(
         None, description="one per player; default: seat 0 for you, the others open"
     )
-    seed: int | None = Field(None, ge=0, lt=2**63, description="default: a random seed")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=2**63,
+        description="only at a table whose every seat is yours or a bot's (practice, puzzles, "
+        "bug reports); default: the server draws one and publishes a commitment to it",
+    )
     deadline: float | None = Field(
         None, gt=0, le=3600, description="seconds to answer an offer or a reaction window"
     )
@@ -118,6 +124,7 @@ class SeatInfo(BaseModel):
     name: str
     level: str | None = None
     connected: bool = False
+    connections: int = Field(0, description="how many connections this seat has now")
     bot_playing: bool = Field(False, description="a bot plays this seat now (away player)")
 
 
@@ -130,6 +137,24 @@ class TableSettings(BaseModel):
     listed: bool
 
 
+class Revealed(BaseModel):
+    """A finished game's seed, and the salt of its commitment (None for a chosen seed)."""
+
+    seed: int
+    salt: str | None
+
+
+class Fairness(BaseModel):
+    """The commitment to a table's seed, published before the first card: the SHA-256 hex
+    digest of ``"<seed>:<salt>"``, revealed when the game ends so anyone can check it."""
+
+    commitment: str | None = Field(description="null when the creator chose the seed")
+    revealed: Revealed | None = Field(description="the seed and salt, once the game is over")
+    chosen_seed: bool = Field(
+        description="the creator chose the seed (every seat theirs or a bot's): no commitment"
+    )
+
+
 class TableInfo(BaseModel):
     """A table's public description (never a token, never a hidden fact)."""
 
@@ -138,13 +163,17 @@ class TableInfo(BaseModel):
     name: str
     players: int
     options: dict[str, OptionValue]
-    status: Literal["waiting", "playing", "over", "broken"]
+    status: Literal["waiting", "playing", "over", "broken", "expired"]
     move: int
     to_act: list[int]
     seats: list[SeatInfo]
     settings: TableSettings
     created: float
     result: dict[str, Any] | None = None
+    fairness: Fairness
+    expires: float | None = Field(
+        None, description="while waiting: when the table expires if its seats are not taken"
+    )
     problem: str | None = Field(None, description="why a broken table cannot resume")
 
 
@@ -192,7 +221,7 @@ class GameInfo(BaseModel):
 
 
 class RulesInfo(BaseModel):
-    """A game's rules in brief (its package's docstring) and what each kind of action does."""
+    """A game's rules for players (Markdown) and what each kind of action does."""
 
     id: str
     name: str
@@ -210,6 +239,9 @@ class Catalog(BaseModel):
     players: int
     options: dict[str, OptionValue]
     components: dict[str, Any]
+    board: str | None = Field(
+        None, description="the game's board module under /static/, or null for the generic one"
+    )
     actions: dict[str, str]
     events: dict[str, dict[str, Any]]
 
@@ -292,11 +324,19 @@ class Sync(_Strict):
     since: int = Field(0, ge=0)
 
 
-ClientMessage = Annotated[Hello | Act | Ping | Sync, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | Ping | Sync] = TypeAdapter(ClientMessage)
+class Rotate(_Strict):
+    """Replace this seat's token: a new token and link come back to this connection, the
+    seat's other connections are closed and the old token is refused from then on."""
+
+    type: Literal["rotate"]
 
 
-def parse_client(text: str) -> Hello | Act | Ping | Sync:
+AnyClientMessage = Hello | Act | Ping | Sync | Rotate
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str) -> AnyClientMessage:
     """A client message from its JSON text; ProtocolError says what was wrong."""
     try:
         msg = client_message.validate_json(text)
@@ -310,7 +350,7 @@ def parse_client(text: str) -> Hello | Act | Ping | Sync:
         ):
             raise ProtocolError(
                 "bad_message",
-                'a message is a JSON object with "type": one of hello, act, ping, sync',
+                'a message is a JSON object with "type": one of hello, act, ping, sync, rotate',
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

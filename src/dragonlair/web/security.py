@@ -7,6 +7,13 @@
   candidate, so the time taken says nothing about how close a guess was or which seat it
   matched. Tokens never appear in a URL the server sees (links carry them after ``#``,
   which browsers do not send) nor in a log line.
+- **Fair deals.** A table's seed is drawn with :mod:`secrets` and published at creation as
+  a commitment, the SHA-256 of ``"<seed>:<salt>"`` (:func:`commitment`), revealed when the
+  game ends; see ``docs/server.md``.
+- **Sealed seeds.** An unfinished game's seed and salt are stored sealed with Fernet
+  (``cryptography``: AES-128-CBC with an HMAC-SHA256, the library's recipe for
+  authenticated symmetric encryption) under a key kept in a file outside the database
+  (:class:`Sealer`), so a copy of the database shows no hidden card of a game in play.
 - **Rate limits** are token buckets: per WebSocket connection for messages (the bucket
   lives on the connection, so it needs no shared store and dies with it), and per client
   address for lobby requests and connection attempts. We first used the ``limits``
@@ -19,10 +26,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import os
 import re
 import secrets
 import time
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken
 
 TOKEN_BYTES = 24
 
@@ -51,6 +64,75 @@ def match(token: str, candidates: Iterable[tuple[object, bytes | None]]) -> obje
         if stored is not None and hmac.compare_digest(d, stored) and found is None:
             found = key
     return found
+
+
+SALT_BYTES = 16
+
+
+def new_seed() -> int:
+    """A table's seed, drawn from the operating system's secure source."""
+    return secrets.randbelow(2**63)
+
+
+def new_salt() -> str:
+    """The salt of a seed's commitment: 32 random hex characters."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def commitment(seed: int, salt: str) -> str:
+    """The published commitment to a seed: the SHA-256 hex digest of ``"<seed>:<salt>"``."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+class SealError(Exception):
+    """A sealed value cannot be opened (another key), or the key file is unusable."""
+
+
+class Sealer:
+    """Seals and opens small JSON values with a Fernet key kept in a file."""
+
+    def __init__(self, key: bytes, path: str = "") -> None:
+        try:
+            self._fernet = Fernet(key)
+        except (ValueError, TypeError) as e:
+            raise SealError(f"the seal key {path or ''} is not a Fernet key: {e}") from None
+        self.path = path
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Sealer:
+        """The key in ``path``, generated there (readable by its owner only) if missing."""
+        p = Path(path)
+        if not p.exists():
+            key = Fernet.generate_key()
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(key + b"\n")
+            except FileExistsError:
+                pass  # another process made it first: use theirs
+            except OSError as e:
+                raise SealError(f"cannot create the seal key {p}: {e}") from None
+        try:
+            key = p.read_bytes().strip()
+        except OSError as e:
+            raise SealError(f"cannot read the seal key {p}: {e}") from None
+        return cls(key, str(p))
+
+    def seal(self, value: dict[str, Any]) -> bytes:
+        """``value`` encrypted and authenticated."""
+        return self._fernet.encrypt(json.dumps(value, sort_keys=True).encode())
+
+    def unseal(self, token: bytes) -> dict[str, Any]:
+        """The value sealed in ``token``; SealError if this key did not seal it."""
+        try:
+            value: dict[str, Any] = json.loads(self._fernet.decrypt(token))
+        except InvalidToken:
+            raise SealError(
+                f"its seed is sealed with another key than {self.path or 'this server'}'s "
+                "(was the key file lost or replaced?), so the game cannot be rebuilt"
+            ) from None
+        return value
 
 
 _UNITS = {"second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86400.0}
@@ -88,6 +170,11 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+    def charge(self, amount: float) -> None:
+        """Take ``amount`` more (a costly request), into debt if need be: the requests
+        after it wait until the bucket has refilled."""
+        self.tokens = max(-self.capacity, self.tokens - amount)
 
     def full(self) -> bool:
         """Whether the bucket has refilled (its key may be forgotten)."""

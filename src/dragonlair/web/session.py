@@ -36,10 +36,19 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.rng import derive_seed
-from .bots import BotJob
+from .bots import BotJob, BotTimeout
 from .connection import Connection
-from .protocol import ProtocolError, SeatInfo, TableInfo, TableSettings, encode, state_message
-from .security import match
+from .protocol import (
+    Fairness,
+    ProtocolError,
+    Revealed,
+    SeatInfo,
+    TableInfo,
+    TableSettings,
+    encode,
+    state_message,
+)
+from .security import digest, match, new_token
 from .store import StoredSeat, StoredTable
 
 if TYPE_CHECKING:
@@ -78,6 +87,7 @@ class Seat:
             name=self.name,
             level=self.level,
             connected=bool(self.conns),
+            connections=len(self.conns),
             bot_playing=self.bot_playing,
         )
 
@@ -98,6 +108,9 @@ class Table:
         self.game = game
         self._state = state
         self.seed = stored.seed
+        self.salt = stored.salt
+        self.commitment = stored.commitment
+        self.chosen_seed = stored.commitment is None and problem is None
         self.game_id = stored.game
         self.players = stored.players
         self.options = dict(stored.options)
@@ -121,6 +134,8 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._seats_pending = False
+        self._sync_cache: dict[tuple[int | None, int], str] = {}
+        self._sync_key: tuple[int, str, int | None] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -153,8 +168,21 @@ class Table:
             settings=self.settings,
             created=self.created,
             result=self.result,
+            fairness=Fairness(
+                commitment=self.commitment,
+                revealed=Revealed(seed=self.seed, salt=self.salt)
+                if self.status == "over"
+                else None,
+                chosen_seed=self.chosen_seed,
+            ),
+            expires=self.expires if self.status == "waiting" else None,
             problem=self.problem,
         )
+
+    @property
+    def expires(self) -> float:
+        """When the table expires if it is still waiting for players then (Unix time)."""
+        return self.created + self.hub.config.waiting_ttl
 
     def timed_seats(self) -> set[int]:
         """Seats played by people now: their offers and windows have deadlines."""
@@ -197,6 +225,24 @@ class Table:
         )
         conn.cursor = st.event_count
         return msg
+
+    def sync_text(self, conn: Connection, since: int) -> str:
+        """The encoded state message for a ``sync`` from ``since``: built once per seat,
+        cursor and move, however many times connections ask for it."""
+        st = self.state
+        key = (st.move, self.status, self.deadline_at)
+        if key != self._sync_key:
+            self._sync_key = key
+            self._sync_cache.clear()
+        text = self._sync_cache.get((conn.seat, since))
+        if text is None:
+            conn.cursor = since
+            text = encode(self.message_for(conn))
+            if len(self._sync_cache) >= 64:
+                self._sync_cache.clear()
+            self._sync_cache[(conn.seat, since)] = text
+        conn.cursor = st.event_count
+        return text
 
     def connections(self) -> list[Connection]:
         """Every live connection: spectators and each seat's."""
@@ -283,6 +329,42 @@ class Table:
         if self.status == "over" and not self.connections():
             self.hub.retire(self)
 
+    async def rotate(self, conn: Connection) -> None:
+        """Give ``conn``'s seat a new token: stored first, then sent to ``conn`` alone with
+        its link; the seat's other connections are told and closed, and the old token
+        opens nothing from then on. ProtocolError for a spectator."""
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators have no seat token to rotate")
+        seat = self.seats[conn.seat]
+        token = new_token()
+        h = digest(token)
+
+        def rotated() -> None:
+            seat.token_hash = h
+            conn.send(
+                encode(
+                    {
+                        "type": "rotated",
+                        "seat": seat.index,
+                        "token": token,
+                        "link": self.hub.link("play", self.id, token),
+                    }
+                )
+            )
+            gone = ProtocolError(
+                "token_rotated",
+                "this seat's token was replaced from another connection; this link no "
+                "longer opens the seat",
+            )
+            for other in list(seat.conns):
+                if other is not conn:
+                    other.send(encode(gone.to_message()))
+                    other.close(4401)
+
+        async with self.lock:
+            await self.hub.write(lambda: self.hub.store.set_token(self.id, seat.index, h), rotated)
+        log.info("table %s: seat %d has a new token", self.id, seat.index)
+
     # ------------------------------------------------------------------ acting
 
     async def submit(
@@ -324,8 +406,9 @@ class Table:
             except IllegalAction as e:
                 raise ProtocolError("illegal_action", str(e)) from None
             result = nxt.result.to_dict() if nxt.result is not None else None
+            reveal = (self.seed, self.salt) if result is not None else None
             write = asyncio.wrap_future(
-                self.hub.store.append(self.id, move, seat, str(action), result)
+                self.hub.store.append(self.id, move, seat, str(action), result, reveal)
             )
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
@@ -465,6 +548,19 @@ class Table:
             job = self._job(st, seat)
             try:
                 text = await self.hub.bots.decide(job)
+            except BotTimeout as e:
+                default = st.default_action(seat)
+                log.warning(
+                    "table %s: the bot for seat %d was cut (%s); it plays %s",
+                    self.id,
+                    seat,
+                    e,
+                    "the default" if default is not None else "at random",
+                )
+                if default is not None:
+                    text = str(default)
+                else:
+                    text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
             except Exception:
                 log.exception(
                     "table %s: the bot for seat %d failed; moving at random", self.id, seat
@@ -492,6 +588,7 @@ class Table:
             view=st.view(seat),
             legal=tuple(str(a) for a in st.legal_actions(seat)),
             seed=derive_seed(self.seed, BOT_STREAM, seat, st.move),
+            time_limit=self.hub.config.bot_max_seconds,
         )
 
     # ------------------------------------------------------------------ housekeeping

@@ -21,6 +21,20 @@ one so that one bad write cannot take others down with it.
 SQLite runs in WAL mode (readers never block the writer) with ``synchronous=FULL`` by
 default: the log is synced on every commit, so a committed action survives a power cut;
 ``NORMAL`` survives any crash of the server process, kill -9 included, and is faster.
+
+**Seeds are sealed** until the game ends: an unfinished table's seed and salt are stored
+only as a Fernet token (:class:`~dragonlair.web.security.Sealer`, its key outside the
+database), and written in clear, with the result, by the commit of the last action.
+
+**A damaged table never stops the server**: a table whose rows cannot be read or do not
+fit together (a gap in its moves, options that are not JSON, a seat row missing, a
+person's seat without a token, a seed sealed with another key) is loaded as a
+:class:`StoredTable` with its ``problem`` set, and the server marks it broken.
+
+**A locked database** (another process holding a write lock) makes a write wait at most
+``lock_timeout`` seconds; the batch then fails at once (its writes are not retried one by
+one, which would wait again), so the action is refused with ``storage_error`` in bounded
+time and nothing is half-stored.
 """
 
 from __future__ import annotations
@@ -34,6 +48,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from cryptography.fernet import Fernet
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -54,6 +69,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
+from .security import Sealer, SealError
 
 log = logging.getLogger("dragonlair.web.store")
 
@@ -67,7 +85,11 @@ tables_t = Table(
     Column("rules_version", Integer, nullable=False),
     Column("players", Integer, nullable=False),
     Column("options", JSON, nullable=False),
-    Column("seed", BigInteger, nullable=False),
+    # in clear once the game is over; before that only inside ``sealed``
+    Column("seed", BigInteger, nullable=True),
+    Column("salt", String(32), nullable=True),
+    Column("sealed", LargeBinary, nullable=True),
+    Column("commitment", String(64), nullable=True),
     Column("settings", JSON, nullable=False),
     Column("watch_hash", LargeBinary(32), nullable=False),
     Column("status", String(16), nullable=False),
@@ -134,6 +156,12 @@ class StoredTable:
     result: dict[str, Any] | None = None
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[tuple[int, str]] = field(default_factory=list)
+    salt: str | None = None  # None: the creator chose the seed
+    commitment: str | None = None
+    problem: str | None = None  # why the stored table cannot be rebuilt
+
+
+DAMAGED_SETTINGS = {"deadline": 15.0, "away": None, "takeover": None, "listed": False}
 
 
 @dataclass
@@ -176,14 +204,26 @@ def normalize_url(url: str) -> str:
 class Store:
     """The tables, seats and actions of one server; writes go through the writer thread."""
 
-    def __init__(self, url: str, sqlite_sync: str = "FULL") -> None:
+    def __init__(
+        self,
+        url: str,
+        sqlite_sync: str = "FULL",
+        sealer: Sealer | None = None,
+        lock_timeout: float = 5.0,
+    ) -> None:
         if sqlite_sync.upper() not in SQLITE_SYNC:
             raise StoreError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
+        if not lock_timeout > 0:
+            raise StoreError(f"the lock timeout must be positive, not {lock_timeout}")
         self.url = normalize_url(url)
         self.sqlite = self.url.startswith("sqlite")
+        # without a key file the seal lasts as long as this process (tests and tools)
+        self.sealer = sealer or Sealer(Fernet.generate_key())
+        self.lock_timeout = lock_timeout
         kwargs: dict[str, Any] = {}
+        ms = max(1, int(lock_timeout * 1000))
         if self.sqlite:
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": lock_timeout}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.sqlite:
             sync = sqlite_sync.upper()
@@ -191,11 +231,19 @@ class Store:
             @event.listens_for(self.engine, "connect")
             def _pragmas(dbapi_conn: Any, _record: Any) -> None:
                 cur = dbapi_conn.cursor()
+                cur.execute(f"PRAGMA busy_timeout={ms}")
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute(f"PRAGMA synchronous={sync}")
-                cur.execute("PRAGMA busy_timeout=30000")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
+
+        else:
+
+            @event.listens_for(self.engine, "connect")
+            def _timeouts(dbapi_conn: Any, _record: Any) -> None:
+                with dbapi_conn.cursor() as cur:
+                    cur.execute(f"SET lock_timeout = {ms}")
+                dbapi_conn.commit()
 
         try:
             metadata.create_all(self.engine)
@@ -228,7 +276,10 @@ class Store:
             "rules_version": table.rules_version,
             "players": table.players,
             "options": table.options,
-            "seed": table.seed,
+            "seed": None,
+            "salt": None,
+            "sealed": self.sealer.seal({"seed": table.seed, "salt": table.salt}),
+            "commitment": table.commitment,
             "settings": table.settings,
             "watch_hash": table.watch_hash,
             "status": table.status,
@@ -270,9 +321,16 @@ class Store:
         return self._submit(_Op(Future(), run=run))
 
     def append(
-        self, table_id: str, move: int, seat: int, action: str, result: dict[str, Any] | None
+        self,
+        table_id: str,
+        move: int,
+        seat: int,
+        action: str,
+        result: dict[str, Any] | None,
+        reveal: tuple[int, str | None] | None = None,
     ) -> Future[None]:
-        """Store action number ``move``; with ``result``, the game ended with it."""
+        """Store action number ``move``; with ``result``, the game ended with it, and its
+        seed and salt (``reveal``) are stored in clear in the same commit."""
         op = _Op(
             Future(),
             row={
@@ -284,16 +342,40 @@ class Store:
             },
         )
         if result is not None:
+            values: dict[str, Any] = {"status": "over", "result": result}
+            if reveal is not None:
+                values.update(seed=reveal[0], salt=reveal[1], sealed=None)
 
             def finish(conn: Connection) -> None:
-                conn.execute(
-                    update(tables_t)
-                    .where(tables_t.c.id == table_id)
-                    .values(status="over", result=result)
-                )
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
             op.run = finish
         return self._submit(op)
+
+    def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]:
+        """Store a seat's new token (its digest): the old one opens nothing from then on."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(token_hash=token_hash)
+            )
+
+        return self._submit(_Op(Future(), run=run))
+
+    def expire(self, table_ids: Sequence[str]) -> Future[None]:
+        """Mark tables that waited too long for players as expired (never resumed)."""
+        ids = list(table_ids)
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id.in_(ids), tables_t.c.status == "waiting")
+                .values(status="expired")
+            )
+
+        return self._submit(_Op(Future(), run=run))
 
     def _submit(self, op: _Op) -> Future[None]:
         if not self._thread.is_alive():
@@ -322,6 +404,12 @@ class Store:
             try:
                 self._commit(batch)
             except Exception as e:
+                if _locked(e):
+                    # every write would wait for the lock again: fail them all now
+                    log.error("the database is locked by another process: %s", e)
+                    for op in batch:
+                        _resolve(op.future, StoreError(f"the database is locked: {e}"))
+                    continue
                 log.warning("a batch of %d writes failed (%s); retrying one by one", len(batch), e)
                 for op in batch:
                     try:
@@ -363,13 +451,14 @@ class Store:
     # ------------------------------------------------------------------ reads (blocking)
 
     def load_active(self) -> list[StoredTable]:
-        """Every table whose game is not over, with its seats and actions, to resume them."""
+        """Every table waiting for players or in play, with its seats and actions, to
+        resume them (a damaged one with its ``problem``)."""
         with self.engine.connect() as conn:
             ids = [
                 r[0]
                 for r in conn.execute(
                     select(tables_t.c.id)
-                    .where(tables_t.c.status != "over")
+                    .where(tables_t.c.status.in_(("waiting", "playing")))
                     .order_by(tables_t.c.created)
                 )
             ]
@@ -381,21 +470,72 @@ class Store:
             return self._load(conn, table_id)
 
     def _load(self, conn: Connection, table_id: str) -> StoredTable | None:
-        r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
-        if r is None:
+        """One table; a damaged one comes back with its ``problem`` (logged)."""
+        base = (
+            conn.execute(
+                select(
+                    tables_t.c.id,
+                    tables_t.c.game,
+                    tables_t.c.rules_version,
+                    tables_t.c.players,
+                    tables_t.c.status,
+                    tables_t.c.created,
+                ).where(tables_t.c.id == table_id)
+            )
+            .mappings()
+            .first()
+        )
+        if base is None:
             return None
+        try:
+            return self._load_whole(conn, table_id)
+        except (StoreError, SealError) as e:
+            problem = str(e)
+        except Exception as e:
+            problem = f"its stored row cannot be read ({type(e).__name__}: {e})"
+        log.error("table %s is damaged and cannot be resumed: %s", table_id, problem)
+        return StoredTable(
+            id=base["id"],
+            game=base["game"],
+            rules_version=base["rules_version"],
+            players=base["players"],
+            options={},
+            seed=0,
+            settings=dict(DAMAGED_SETTINGS),
+            watch_hash=b"",
+            status=base["status"],
+            created=base["created"],
+            problem=problem,
+        )
+
+    def _load_whole(self, conn: Connection, table_id: str) -> StoredTable:
+        r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().one()
+        options, settings = r["options"], r["settings"]
+        if not isinstance(options, dict):
+            raise StoreError(f"its options are not a JSON object: {options!r}")
+        if not isinstance(settings, dict) or not isinstance(settings.get("deadline"), int | float):
+            raise StoreError(f"its settings are not a JSON object with a deadline: {settings!r}")
+        if r["seed"] is not None:
+            seed, salt = int(r["seed"]), r["salt"]
+        elif r["sealed"] is not None:
+            opened = self.sealer.unseal(bytes(r["sealed"]))
+            seed, salt = int(opened["seed"]), opened.get("salt")
+        else:
+            raise StoreError("it has neither a seed nor a sealed seed")
         t = StoredTable(
             id=r["id"],
             game=r["game"],
             rules_version=r["rules_version"],
             players=r["players"],
-            options=dict(r["options"]),
-            seed=int(r["seed"]),
-            settings=dict(r["settings"]),
+            options=dict(options),
+            seed=seed,
+            settings=dict(settings),
             watch_hash=bytes(r["watch_hash"]),
             status=r["status"],
             created=r["created"],
             result=r["result"],
+            salt=salt,
+            commitment=r["commitment"],
         )
         for s in conn.execute(
             select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
@@ -417,8 +557,18 @@ class Store:
         )
         for expected, a in enumerate(rows):
             if a.move != expected:
-                raise StoreError(f"table {table_id}: stored moves jump from {expected} to {a.move}")
+                raise StoreError(f"its stored moves jump from {expected} to {a.move}")
             t.actions.append((a.seat, a.action))
+        have = [st.seat for st in t.seats]
+        if have != list(range(t.players)):
+            missing = sorted(set(range(t.players)) - set(have))
+            raise StoreError(
+                f"it has seat rows {have} for {t.players} players"
+                + (f" (seat {', '.join(map(str, missing))} missing)" if missing else "")
+            )
+        for seat in t.seats:
+            if seat.kind == "human" and seat.token_hash is None:
+                raise StoreError(f"seat {seat.seat} is a person's seat without a token")
         return t
 
     def action_count(self, table_id: str) -> int:
@@ -427,3 +577,12 @@ class Store:
             return len(
                 conn.execute(select(actions_t.c.move).where(actions_t.c.table_id == table_id)).all()
             )
+
+
+def _locked(e: Exception) -> bool:
+    """Whether a failed write failed because another process holds the database's lock."""
+    if not isinstance(e, DBAPIError):
+        return False
+    text = str(e.orig).lower()
+    code = getattr(e.orig, "sqlstate", None)
+    return "database is locked" in text or "database is busy" in text or code == "55P03"

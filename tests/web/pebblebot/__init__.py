@@ -1,11 +1,18 @@
-"""Pebble Auction again, in a package with a heuristic bot (how real games ship theirs)."""
+"""Pebble Auction again, under another id with a heuristic bot (the one in
+``heuristic.py``, which thinks for as long as a test wants)."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from example_game import PebbleAuction
+from pebble_auction.manifest import MANIFEST as PEBBLE
+
+from .heuristic import Heuristic
 
 
 class PebbleWithHeuristic(PebbleAuction):
     spec = dataclasses.replace(PebbleAuction.spec, id="pebble-heuristic")
+
+
+MANIFEST = dataclasses.replace(PEBBLE, game=PebbleWithHeuristic, heuristic=Heuristic, layout=None)

@@ -7,8 +7,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dragonlair.bots import Bot
 from dragonlair.core import Action
+from dragonlair.core.bot import Bot
 
 
 class Heuristic(Bot):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
 
 from ...core import make
 from ..catalog import table_catalog
-from ..deps import HubDep, TableDep
+from ..deps import ConfigDep, HubDep, TableDep
 from ..protocol import Catalog, Created, Joined, JoinRequest, ProtocolError, TableInfo, TableRequest
 
 router = APIRouter(tags=["lobby"])
@@ -25,12 +25,31 @@ def catalog_of(game_id: str, rules_version: int, players: int, options_json: str
 
 @router.get("/api/tables")
 async def list_tables(
+    request: Request,
+    response: Response,
     hub: HubDep,
+    config: ConfigDep,
     status: str | None = Query(None, pattern="^(waiting|playing)$"),
     game: str | None = None,
+    limit: int | None = Query(None, ge=1, description="tables per page (default 50)"),
+    offset: int = Query(0, ge=0, description="tables to skip"),
 ) -> list[TableInfo]:
-    """Listed tables: waiting for players (join one) or in play."""
-    return hub.listed(status, game)
+    """Listed tables, waiting for players (join one) or in play, oldest first, one page
+    at a time: ``X-Total-Count`` says how many there are, and a ``Link`` header with
+    ``rel="next"`` gives the next page while there is one."""
+    size = config.page_size if limit is None else limit
+    if size > config.max_page_size:
+        raise ProtocolError(
+            "invalid_request",
+            f"limit: at most {config.max_page_size} tables per page, not {size}",
+            422,
+        )
+    page, total = hub.listed(status, game, size, offset)
+    response.headers["X-Total-Count"] = str(total)
+    if offset + size < total:
+        nxt = request.url.include_query_params(limit=size, offset=offset + size)
+        response.headers["Link"] = f'<{nxt.path}?{nxt.query}>; rel="next"'
+    return page
 
 
 @router.post("/api/tables", status_code=201)

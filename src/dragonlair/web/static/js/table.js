@@ -4,8 +4,8 @@
 // labels, event sentences): the page never receives anything else, so it cannot show
 // what the seat may not know.
 //
-// The page redraws itself from the latest state on every message. Each game has a board
-// module (./games/<id>.js) that draws the view the way the game looks on a table and
+// The page redraws itself from the latest state on every message. A game may have a board
+// module (named in the table's catalog, from the game's manifest) that draws the view the way the game looks on a table and
 // turns the natural things into buttons (cards in hand); every other legal action is a
 // button in the choices bar, labelled with the game's own description of it.
 import { getJSON, getOnce } from "./api.js";
@@ -13,13 +13,6 @@ import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { absolute } from "./lobby.js";
 import * as generic from "./games/generic.js";
-
-const BOARDS = {
-  "space-dragons": () => import("./games/space_dragons.js"),
-  "space-race": () => import("./games/space_race.js"),
-  "dragon-stripes": () => import("./games/dragon_stripes.js"),
-  "dragon-race": () => import("./games/dragon_race.js"),
-};
 
 const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target"]);
 
@@ -76,9 +69,8 @@ class TablePage {
     }
     this.info = info;
     this.seats = info.seats;
-    const load = BOARDS[info.game];
-    if (load) {
-      try { this.board = await load(); } catch (e) { console.error(e); }
+    if (this.catalog.board) { // the game's own board module, as its manifest names it
+      try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
     }
     document.title = `${info.name}: dragonlair`;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";

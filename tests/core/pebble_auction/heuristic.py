@@ -13,8 +13,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dragonlair.bots import Bot
 from dragonlair.core import Action
+from dragonlair.core.bot import Bot
 
 
 class PebbleHeuristic(Bot):

@@ -1,11 +1,12 @@
 """An observation layout for the core's example game, Pebble Auction: the way any game built
-on the core gets its RL interfaces (register a layout, and the adapters do the rest)."""
+on the core gets its RL interfaces (its manifest names a layout, and the adapters do the
+rest)."""
 
 from __future__ import annotations
 
 from example_game import CARDS, HAND
 
-from dragonlair.rl import Feature, Layout, register_layout
+from dragonlair.rl import Feature, Layout
 from dragonlair.rl.layout import (
     Context,
     View,
@@ -79,5 +80,3 @@ LAYOUT = Layout(
     ],
     simultaneous=True,
 )
-
-register_layout(LAYOUT)

@@ -1,0 +1,311 @@
+"""Game manifests: the one place a game says what it brings to every surface.
+
+A game package declares one :class:`GameManifest` in its ``manifest.py`` and registers it
+under the entry-point group ``dragonlair.games`` (the mechanism pytest and Gymnasium
+plugins use), named by the game's id::
+
+    [project.entry-points."dragonlair.games"]
+    my-game = "my_game.manifest:MANIFEST"
+
+Every surface (the registry behind :func:`dragonlair.make`, the bots, the terminal, the
+server and the browser, the RL adapters, simulate and bench) finds a game only through
+:func:`manifest` and :func:`manifests`; the core names no game. A game made elsewhere (a
+designer's variant, the example game of our tests) is added at run time with
+:func:`register`, which takes precedence over an installed manifest of the same id.
+
+Every field must be given, so a surface a game does not provide is an explicit opt-out
+(``None``), and each surface says what it does then. Parts that need an optional extra
+(the RL layout needs numpy, the terminal board Rich) are named by ``"module:attribute"``
+references, loaded only by the surface that uses them, so reading a manifest stays cheap
+and installs without extras still list every game. :func:`check_manifest` (part of the
+conformance suite) loads every declared part and checks that it is what it claims to be.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import random
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata, resources
+from typing import Any
+
+from .bot import Bot
+from .errors import DragonlairError, UnknownGame
+from .game import Game
+
+ENTRY_POINT_GROUP = "dragonlair.games"
+
+PLAYER_RULES = "data/player_rules.md"
+
+# "package.module:attribute", the form of an entry point's value
+_REFERENCE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+# a JS module's path under the server's static folder: js/games/<name>.js
+_BROWSER_BOARD = re.compile(r"^js/games/[a-z0-9_]+\.js$")
+
+Catalog = Callable[[Game], dict[str, Any]]
+"""A game's printed components as JSON-ready data, for the browser (public data only)."""
+
+Features = Callable[[Mapping[str, Any]], Mapping[str, float]]
+"""Named numbers read from a view (a position's features), for designers' tools."""
+
+
+class BadManifest(DragonlairError, ValueError):
+    """A manifest that is malformed, or a declared part that does not exist or load."""
+
+
+@dataclass(frozen=True)
+class GameManifest:
+    """Everything a surface needs to offer one game. ``None`` opts out of a surface."""
+
+    game: type[Game]
+    """The game class (its spec's id is the manifest's id)."""
+
+    heuristic: Callable[..., Bot] | None
+    """The heuristic bot's factory, called as ``heuristic(game, **params)``; ``None``: the
+    game has no heuristic (the levels are then random and ismcts, with searching
+    opponents)."""
+
+    ismcts: Mapping[str, Any]
+    """The game's own ISMCTS defaults (parameters of ``dragonlair.bots.ismcts``); ``{}``
+    for none."""
+
+    layout: str | None
+    """``"module:attribute"`` of the RL observation layout (a ``dragonlair.rl.Layout``);
+    ``None``: the game is not offered to OpenSpiel, PettingZoo and Gymnasium."""
+
+    terminal_board: str | None
+    """``"module:attribute"`` of ``board(game, view, names) -> Rich renderable``, the
+    terminal's drawing of the table; ``None``: the terminal's generic board (the view's
+    fields as a table)."""
+
+    browser_board: str | None
+    """The browser's board module, a path under the server's static folder
+    (``js/games/<name>.js``); ``None``: the page's generic board."""
+
+    catalog: Catalog | None
+    """The printed components the browser draws (public data only, no file paths);
+    ``None``: the page shows ids and action labels."""
+
+    package: str | None
+    """The package holding ``data/player_rules.md``, the rules in players' words;
+    ``None``: the game ships no player rules, and its spec's summary stands in."""
+
+    features: Features | None = field(default=None)
+    """The per-game features designers' tools read from views; ``None``: none."""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.game, type) and issubclass(self.game, Game)):
+            raise BadManifest(f"manifest's game must be a Game class, got {self.game!r}")
+        where = f"{self.game.spec.id} manifest"
+        if self.heuristic is not None and not callable(self.heuristic):
+            raise BadManifest(f"{where}: heuristic must be a bot factory or None")
+        if not isinstance(self.ismcts, Mapping) or not all(isinstance(k, str) for k in self.ismcts):
+            raise BadManifest(f"{where}: ismcts must be a mapping of parameter names")
+        for name in ("layout", "terminal_board"):
+            ref = getattr(self, name)
+            if ref is not None and not (isinstance(ref, str) and _REFERENCE.match(ref)):
+                raise BadManifest(
+                    f"{where}: {name} must be 'module:attribute' or None, got {ref!r}"
+                )
+        board = self.browser_board
+        if board is not None and not (isinstance(board, str) and _BROWSER_BOARD.match(board)):
+            raise BadManifest(
+                f"{where}: browser_board must be a path like 'js/games/name.js' or None, "
+                f"got {board!r}"
+            )
+        for name in ("catalog", "features"):
+            value = getattr(self, name)
+            if value is not None and not callable(value):
+                raise BadManifest(f"{where}: {name} must be a function or None")
+        if self.package is not None and not isinstance(self.package, str):
+            raise BadManifest(f"{where}: package must be a package name or None")
+
+    @property
+    def id(self) -> str:
+        return self.game.spec.id
+
+    def player_rules(self) -> str:
+        """The game's rules in players' words (Markdown), from its package's data."""
+        if self.package is None:
+            return f"# {self.game.spec.name}\n\n{self.game.spec.summary}\n"
+        try:
+            path = resources.files(self.package) / PLAYER_RULES
+            return path.read_text(encoding="utf-8")
+        except (ImportError, TypeError, OSError) as e:
+            raise BadManifest(
+                f"{self.id} manifest: no {PLAYER_RULES} in package {self.package!r}: {e}"
+            ) from None
+
+    def load_layout(self) -> object | None:
+        """The declared RL layout object, or None when the game opts out."""
+        return None if self.layout is None else _resolve(self.id, "layout", self.layout)
+
+    def load_terminal_board(self) -> Callable[..., Any] | None:
+        """The declared terminal board function, or None when the game opts out."""
+        if self.terminal_board is None:
+            return None
+        board = _resolve(self.id, "terminal_board", self.terminal_board)
+        if not callable(board):
+            raise BadManifest(
+                f"{self.id} manifest: terminal_board {self.terminal_board} is not a function"
+            )
+        return board
+
+
+def _resolve(game_id: str, part: str, reference: str) -> object:
+    module_name, _, attr = reference.partition(":")
+    try:
+        obj: object = importlib.import_module(module_name)
+    except ImportError as e:
+        raise BadManifest(f"{game_id} manifest: {part} {reference}: cannot import: {e}") from e
+    for name in attr.split("."):
+        try:
+            obj = getattr(obj, name)
+        except AttributeError:
+            raise BadManifest(
+                f"{game_id} manifest: {part} {reference}: {module_name} has no {attr}"
+            ) from None
+    return obj
+
+
+# ---------------------------------------------------------------------------- registry
+
+_registered: dict[str, GameManifest] = {}
+_installed: dict[str, GameManifest] = {}
+
+
+def register(m: GameManifest) -> GameManifest:
+    """Offer a game on every surface from now on (over an installed one of the same id)."""
+    if not isinstance(m, GameManifest):
+        raise BadManifest(f"register takes a GameManifest, got {m!r}")
+    _registered[m.id] = m
+    return m
+
+
+def unregister(game_id: str) -> None:
+    """Forget a manifest added with :func:`register` (an installed one shows again)."""
+    _registered.pop(game_id, None)
+
+
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _load(ep: metadata.EntryPoint) -> GameManifest:
+    found = _installed.get(ep.name)
+    if found is not None:
+        return found
+    try:
+        m = ep.load()
+    except Exception as e:
+        raise BadManifest(
+            f"the {ENTRY_POINT_GROUP} entry point {ep.name} = {ep.value!r} does not load: "
+            f"{type(e).__name__}: {e}"
+        ) from e
+    if not isinstance(m, GameManifest):
+        raise BadManifest(
+            f"the {ENTRY_POINT_GROUP} entry point {ep.name} = {ep.value!r} "
+            f"is not a GameManifest but {type(m).__name__}"
+        )
+    if m.id != ep.name:
+        raise BadManifest(
+            f"the {ENTRY_POINT_GROUP} entry point {ep.name} names the game "
+            f"{m.id!r}; an entry point is named by its game's id"
+        )
+    _installed[ep.name] = m
+    return m
+
+
+def manifest(game_id: str) -> GameManifest:
+    """The manifest of ``game_id``; UnknownGame lists the ids there are."""
+    if isinstance(game_id, str):
+        found = _registered.get(game_id)
+        if found is not None:
+            return found
+        ep = _entry_points().get(game_id)
+        if ep is not None:
+            return _load(ep)
+    raise UnknownGame(f"no game {game_id!r}; the games are: {', '.join(game_ids())}")
+
+
+def game_ids() -> list[str]:
+    """Every game's id, installed or registered, in alphabetical order."""
+    return sorted(set(_entry_points()) | set(_registered))
+
+
+def installed_ids() -> list[str]:
+    """The ids of the installed games (the entry points), in alphabetical order."""
+    return sorted(_entry_points())
+
+
+def manifests() -> Iterator[GameManifest]:
+    """Every game's manifest, in the order of :func:`game_ids`."""
+    for game_id in game_ids():
+        yield manifest(game_id)
+
+
+# ---------------------------------------------------------------------- the checks
+
+
+def check_manifest(game_id: str) -> GameManifest:
+    """Load every part ``game_id``'s manifest declares and check it is what it claims:
+    the game class under its id, a heuristic that chooses legal actions from views, ISMCTS
+    defaults that are plain data, importable layout and terminal board, a browser board
+    file that exists, a catalog of JSON data, player rules and features. The checks of
+    each surface (that a layout encodes views, a board draws them) are in that surface's
+    tests, over every manifest."""
+    m = manifest(game_id)
+    where = f"{game_id} manifest"
+    if m.id != game_id:
+        raise BadManifest(f"{where} is for the game {m.id!r}")
+    game = m.game()
+    state = game.new_game(seed=1)
+    rng = random.Random(1)
+    if m.heuristic is not None:
+        bot = m.heuristic(game)
+        if not isinstance(bot, Bot):
+            raise BadManifest(f"{where}: heuristic made {bot!r}, not a Bot")
+        for _ in range(40):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            choice = bot.choose(state.view(seat), legal, rng)
+            if choice not in legal:
+                raise BadManifest(f"{where}: the heuristic chose {choice}, not a legal action")
+            state.apply(seat, choice)
+    try:
+        json.dumps(dict(m.ismcts))
+    except (TypeError, ValueError) as e:
+        raise BadManifest(f"{where}: ismcts defaults must be plain data: {e}") from None
+    layout = m.load_layout()
+    if layout is not None and getattr(layout, "game_id", None) != game_id:
+        raise BadManifest(f"{where}: layout {m.layout} is not a layout for {game_id}")
+    m.load_terminal_board()
+    if m.browser_board is not None:
+        path = resources.files("dragonlair") / "web" / "static" / m.browser_board
+        if not path.is_file():
+            raise BadManifest(f"{where}: no browser board web/static/{m.browser_board}")
+    if m.catalog is not None:
+        data = m.catalog(game)
+        if not isinstance(data, dict):
+            raise BadManifest(f"{where}: catalog gave {type(data).__name__}, not a dict")
+        try:
+            json.dumps(data, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise BadManifest(f"{where}: catalog is not JSON data: {e}") from None
+    rules = m.player_rules()
+    if not rules.strip():
+        raise BadManifest(f"{where}: the player rules are empty")
+    if m.features is not None:
+        values = m.features(game.new_game(seed=2).view(0))
+        if not isinstance(values, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, int | float) and math.isfinite(v)
+            for k, v in values.items()
+        ):
+            raise BadManifest(f"{where}: features must map names to finite numbers")
+    return m

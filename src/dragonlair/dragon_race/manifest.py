@@ -1,0 +1,36 @@
+"""The Great Dragon Race on every surface (see :mod:`dragonlair.core.manifest`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Game
+from ..core.data import public_components
+from ..core.manifest import GameManifest
+from .heuristic import Heuristic
+from .rules import DragonRace
+
+
+def catalog(game: Game) -> dict[str, Any]:
+    """The board, the characters and every card with its name and what it does."""
+    if not isinstance(game, DragonRace):
+        raise TypeError(f"not a Great Dragon Race game: {game!r}")
+    out = public_components(game.data)
+    for card in out["cards"]:
+        card["name"] = game.card_name[card["id"]]
+        card["text"] = game.describe_card(card["id"])
+    return out
+
+
+MANIFEST = GameManifest(
+    game=DragonRace,
+    heuristic=Heuristic,
+    # Rollouts of a race are long and mostly luck: ISMCTS scores the leaves of its tree
+    # with the heuristic's evaluate instead (depth 0); docs/bots.md has the measurements.
+    ismcts={"depth": 0},
+    layout="dragonlair.rl.layouts.dragon_race:LAYOUT",
+    terminal_board="dragonlair.tui.games.dragon_race:board",
+    browser_board="js/games/dragon_race.js",
+    catalog=catalog,
+    package=__package__,
+)

@@ -1,0 +1,34 @@
+"""Dragon Stripes on every surface (see :mod:`dragonlair.core.manifest`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Game
+from ..core.data import public_components
+from ..core.manifest import GameManifest
+from .heuristic import Heuristic
+from .rules import DragonStripes
+
+
+def catalog(game: Game) -> dict[str, Any]:
+    """The stripes, cards, gems and price bands, and the game's total of gems."""
+    if not isinstance(game, DragonStripes):
+        raise TypeError(f"not a Dragon Stripes game: {game!r}")
+    out = public_components(game.comp)
+    out["total_gems"] = game.comp.total_gems
+    return out
+
+
+MANIFEST = GameManifest(
+    game=DragonStripes,
+    heuristic=Heuristic,
+    # A turn's choices move the outcome only a little against the luck of the draw, so
+    # ISMCTS compares its moves on the same sampled deals (paired); docs/bots.md.
+    ismcts={"paired": True},
+    layout="dragonlair.rl.layouts.dragon_stripes:LAYOUT",
+    terminal_board="dragonlair.tui.games.dragon_stripes:board",
+    browser_board="js/games/dragon_stripes.js",
+    catalog=catalog,
+    package=__package__,
+)

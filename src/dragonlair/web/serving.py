@@ -1,0 +1,111 @@
+"""How uvicorn serves the app: the settings of :class:`~dragonlair.web.config.ServerConfig`
+that live at the HTTP layer, in one place for ``dragonlair serve`` and the tests.
+
+- **Header timeout.** uvicorn closes an idle keep-alive connection, but not one that
+  connects and never sends a request, or sends its headers a byte at a time: enough of
+  those exhaust the server's file descriptors. :class:`TimedHttp` closes a connection
+  whose request headers are not complete ``header_timeout`` seconds after it opened (or
+  after its previous response), and says so in the log, once a minute at most.
+- **Body timeout** is the lobby middleware's (:class:`~dragonlair.web.app.Guard`).
+- **Idle timeout** is uvicorn's keep-alive timeout; ``limit_concurrency`` its cap on
+  connections and tasks at once (beyond it, 503), kept below the process's file limit.
+- **Proxies.** ``X-Forwarded-For`` is believed only from ``forwarded_allow_ips``
+  (default: nobody), so a local process cannot pose as many clients, and behind a proxy
+  each player counts as their own address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import time
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .config import ServerConfig
+
+log = logging.getLogger("dragonlair.web")
+
+# descriptors kept free for storage, the bot pool, logs and the listening socket
+RESERVED_FDS = 64
+
+
+class TimedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, with a deadline for each request's headers."""
+
+    header_timeout = 10.0
+    closed = 0
+    reported = 0.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self._header_timer: asyncio.TimerHandle | None = None
+        super().connection_made(transport)
+        self._arm_header_timer()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm_header_timer()
+
+    def on_headers_complete(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+        super().connection_lost(exc)
+
+    def _arm_header_timer(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_timeout, self._too_slow)
+
+    def _too_slow(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing():
+            return
+        self.transport.close()
+        cls = type(self)
+        cls.closed += 1
+        now = time.monotonic()
+        if now - cls.reported >= 60:
+            log.warning(
+                "closed %d connections that sent no complete request within %g s (the last "
+                "from %s)",
+                cls.closed,
+                self.header_timeout,
+                self.client[0] if self.client else "?",
+            )
+            cls.closed, cls.reported = 0, now
+
+
+def concurrency(config: ServerConfig) -> int:
+    """``limit_concurrency``, kept below the process's file descriptor limit."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return config.limit_concurrency
+    return max(1, min(config.limit_concurrency, soft - RESERVED_FDS))
+
+
+def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int, **kw: Any) -> Any:
+    """The uvicorn configuration serving ``app`` with ``config``'s HTTP-level limits."""
+    protocol = type("TimedHttp", (TimedHttp,), {"header_timeout": config.header_timeout})
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=protocol,
+        ws_max_size=config.max_message_bytes * 16,
+        ws_per_message_deflate=False,
+        timeout_keep_alive=max(1, round(config.idle_timeout)),
+        limit_concurrency=concurrency(config),
+        proxy_headers=bool(config.forwarded_allow_ips),
+        forwarded_allow_ips=config.forwarded_allow_ips or "",
+        server_header=False,
+        **kw,
+    )

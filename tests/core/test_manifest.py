@@ -1,0 +1,128 @@
+"""Games are found only through their manifests: the installed ones through the
+``dragonlair.games`` entry points, the example game through the manifest the tests
+register. No line of the package names the example game, and the core names no game; the
+example game then reaches every surface (the per-surface suites play it in full: the
+terminal in tests/tui, the server in tests/web, Chromium in tests/browser, simulate in
+tests/sim, OpenSpiel, PettingZoo and Gymnasium in tests/rl)."""
+
+from __future__ import annotations
+
+import random
+import re
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pebble_auction.manifest import MANIFEST, replaced
+from rich.console import Console
+
+import dragonlair
+from dragonlair.bots import parse_bots
+from dragonlair.core import manifest, manifests
+from dragonlair.core.manifest import ENTRY_POINT_GROUP, check_manifest, installed_ids
+from dragonlair.sim import Job, run
+
+SRC = Path(dragonlair.__file__).parent
+INSTALLED = ["dragon-race", "dragon-stripes", "space-dragons", "space-race"]
+
+
+def _lines(folder: Path, pattern: str) -> list[str]:
+    rx = re.compile(pattern, re.IGNORECASE)
+    return [
+        f"{path.relative_to(SRC)}:{n}: {line.strip()}"
+        for path in sorted(folder.rglob("*"))
+        if path.suffix in {".py", ".js", ".html", ".css"}
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if rx.search(line)
+    ]
+
+
+def test_the_installed_games_are_the_entry_points() -> None:
+    eps = {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    assert sorted(eps) == INSTALLED == installed_ids()
+    for game_id, value in eps.items():
+        assert value == f"{manifest(game_id).package}.manifest:MANIFEST"
+
+
+def test_no_surface_names_the_example_game() -> None:
+    assert _lines(SRC, r"pebble") == []
+
+
+def test_the_core_names_no_game() -> None:
+    names = [m.id for m in manifests() if m.id in INSTALLED]
+    packages = [m.game.__module__.split(".")[1] for m in manifests() if m.id in INSTALLED]
+    pattern = "|".join(re.escape(x) for x in [*names, *packages])
+    assert _lines(SRC / "core", pattern) == []
+
+
+@pytest.mark.parametrize("game_id", [*INSTALLED, "pebble-auction"])
+def test_every_declared_part_exists_and_loads(game_id: str) -> None:
+    m = check_manifest(game_id)
+    assert m.id == game_id and m.player_rules().strip()
+
+
+def test_the_example_game_is_listed_and_made_everywhere() -> None:
+    assert "pebble-auction" in dragonlair.games()
+    assert [m.id for m in manifests()] == dragonlair.games()
+    game = dragonlair.make("pebble-auction", players=3)
+    assert isinstance(game, MANIFEST.game)
+
+
+def test_the_example_game_is_simulated() -> None:
+    job = Job("pebble-auction", 3, tuple(parse_bots("random", 3)), n=6, seed=2)
+    result = run(job, workers=1)
+    assert len(result.outcomes) == 6
+
+
+def test_the_terminal_draws_the_example_game_on_its_generic_board() -> None:
+    from dragonlair.tui import render
+
+    game = dragonlair.make("pebble-auction", players=2)
+    state = game.new_game(seed=1)
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render.board(game, state.view(0), ["Ann", "Bob"]))
+    assert "hand sizes" in console.export_text()
+    console.print(render.rules_summary(game, state.legal_actions(0)))
+    assert "Choices at the table" in console.export_text()
+    # a board the manifest names is the one drawn
+    with replaced("pebble-auction", terminal_board=f"{__name__}:pot_board"):
+        assert render.board(game, state.view(0), ["Ann", "Bob"]) == "the pot: 0"
+
+
+def pot_board(game: dragonlair.Game, view: dict[str, Any], names: list[str]) -> str:
+    return f"the pot: {view['pot']}"
+
+
+def test_the_browser_gets_the_example_games_catalog_and_no_board_module() -> None:
+    from dragonlair.web.catalog import rules, table_catalog
+
+    game = dragonlair.make("pebble-auction", players=2)
+    catalog = table_catalog(game)
+    assert catalog["board"] is None
+    assert catalog["components"] == {"cards": list(range(1, 17)), "hand": 3}
+    assert rules(game)["text"].startswith("# Pebble Auction")
+    stripes = table_catalog(dragonlair.make("dragon-stripes", players=2))
+    assert stripes["board"] == "js/games/dragon_stripes.js"
+    with replaced("pebble-auction", catalog=None):
+        assert table_catalog(game)["components"] == {}
+
+
+def test_the_example_game_is_offered_to_the_rl_libraries() -> None:
+    from dragonlair.rl import gymnasium_env, layout_ids, openspiel
+    from dragonlair.rl.pettingzoo_env import env
+
+    assert "pebble-auction" in layout_ids()
+    assert any(n.startswith("python_pebble_auction") for n in openspiel.register_all())
+    assert gymnasium_env.env_id("pebble-auction") in gymnasium_env.register_all()
+    aec = env("pebble-auction", players=2)
+    aec.reset(seed=3)
+    rng = random.Random(3)
+    for _agent in aec.agent_iter(max_iter=200):
+        obs, _, term, trunc, _ = aec.last()
+        if term or trunc:
+            aec.step(None)
+            continue
+        mask = obs["action_mask"]
+        aec.step(rng.choice([i for i, ok in enumerate(mask) if ok]))
+    assert not aec.agents

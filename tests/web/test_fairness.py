@@ -1,0 +1,116 @@
+"""Provably fair deals: the server draws the seed, publishes a commitment to it before the
+first card and reveals it at the end; a chosen seed only at the creator's own table;
+seeds sealed in storage, and a lost key costing only the unfinished tables."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from serverkit import config
+
+from dragonlair.web import create_app
+
+BOTS = [{"type": "bot", "level": "random"}] * 2
+PEOPLE = [{"type": "human"}] * 2
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    body.setdefault("game", "pebble-auction")
+    body.setdefault("players", 2)
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def finish(client: TestClient, tid: str) -> dict[str, Any]:
+    """Wait for a bots' table to finish; its description."""
+    for _ in range(2000):
+        info: dict[str, Any] = client.get(f"/api/tables/{tid}").json()
+        if info["status"] == "over":
+            return info
+        client.get("/api/health")  # give the server's loop a turn
+    raise AssertionError(f"table {tid} did not finish")
+
+
+def test_the_deal_is_committed_before_play_and_revealed_at_the_end(client: TestClient) -> None:
+    created = create(client, seats=BOTS)
+    fair = created["table"]["fairness"]
+    commitment = fair["commitment"]
+    assert fair["revealed"] is None and fair["chosen_seed"] is False
+    assert len(commitment) == 64 and int(commitment, 16) >= 0
+    tid = created["table"]["id"]
+    # while the game runs, nobody is told the seed
+    assert client.get(f"/api/tables/{tid}").json()["fairness"]["revealed"] in (None, {})
+    info = finish(client, tid)
+    revealed = info["fairness"]["revealed"]
+    assert info["fairness"]["commitment"] == commitment
+    seed, salt = revealed["seed"], revealed["salt"]
+    assert len(salt) == 32 and int(salt, 16) >= 0
+    assert hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest() == commitment
+    # the record replays from the revealed seed
+    assert client.get(f"/api/tables/{tid}/record").json()["seed"] == seed
+    # every table gets its own seed
+    other = create(client, seats=BOTS)["table"]["fairness"]["commitment"]
+    assert other != commitment
+
+
+def test_a_chosen_seed_only_at_the_creators_own_table(client: TestClient) -> None:
+    r = client.post(
+        "/api/tables",
+        json={"game": "pebble-auction", "players": 2, "seed": 424242},  # seat 1 is open
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] == "seed_not_allowed"
+    assert "open seats" in r.json()["error"]["message"]
+    assert client.get("/api/tables").json() == []  # nothing was created
+    own = create(client, seats=[{"type": "human"}, {"type": "bot", "level": "random"}], seed=7)
+    fair = own["table"]["fairness"]
+    assert fair == {"commitment": None, "revealed": None, "chosen_seed": True}
+    listed = client.get("/api/tables").json()
+    assert [t["fairness"]["chosen_seed"] for t in listed] == [True]
+    drawn = create(client, seats=PEOPLE)["table"]["fairness"]
+    assert drawn["chosen_seed"] is False and drawn["commitment"]
+
+
+def test_a_copy_of_the_database_shows_no_seed_of_a_game_in_play(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    with TestClient(create_app(config(sqlite_url))) as c:
+        waiting = create(c)["table"]["id"]
+        playing = create(c, seats=PEOPLE)["table"]["id"]
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        seeds = {t: hub.tables[t].seed for t in (waiting, playing)}
+        salts = {t: hub.tables[t].salt for t in (waiting, playing)}
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    raw = b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*") if p.is_file())
+    for t, seed in seeds.items():
+        assert str(seed).encode() not in raw and salts[t].encode() not in raw
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT seed, salt, sealed FROM dl_tables").fetchall()
+    assert all(seed is None and salt is None and sealed for seed, salt, sealed in rows)
+    # the key lives outside the database, and the tables resume with it
+    assert Path(f"{path}.key").is_file()
+    with TestClient(create_app(config(sqlite_url))) as c:
+        assert c.get(f"/api/tables/{playing}").json()["status"] == "playing"
+        assert c.app.state.hub.tables[playing].seed == seeds[playing]  # type: ignore[attr-defined]
+
+
+def test_a_lost_key_costs_only_the_unfinished_tables(sqlite_url: str) -> None:
+    with TestClient(create_app(config(sqlite_url))) as c:
+        done = create(c, seats=BOTS)["table"]["id"]
+        finish(c, done)
+        playing = create(c, seats=PEOPLE)["table"]["id"]
+    key = Path(sqlite_url.removeprefix("sqlite:///") + ".key")
+    key.unlink()
+    with TestClient(create_app(config(sqlite_url))) as c:
+        assert c.get("/api/health").json()["ok"]
+        info = c.get(f"/api/tables/{playing}").json()
+        assert info["status"] == "broken" and "key" in info["problem"]
+        assert c.get(f"/api/tables/{done}/record").status_code == 200  # finished: in clear
+        fresh = create(c, seats=PEOPLE)["table"]["id"]
+        assert c.get(f"/api/tables/{fresh}").json()["status"] == "playing"
+    assert key.is_file()  # a new key was made
