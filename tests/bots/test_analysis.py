@@ -14,7 +14,7 @@ from dragonlair.cli import app
 from dragonlair.core.puzzles import puzzle, puzzles
 
 runner = CliRunner()
-FAST = {"samples": 12, "iterations": 40}
+FAST = {"samples": 6, "iterations": 20}
 
 
 @pytest.mark.parametrize("name", [p.name for p in puzzles()])

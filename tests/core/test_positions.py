@@ -12,7 +12,7 @@ import dragonlair
 from dragonlair.core.position import BadPosition, to_toml
 from dragonlair.core.state import State
 
-GAMES = ["dragon-stripes", "space-dragons"]
+GAMES = ["dragon-stripes", "space-dragons", "space-race"]
 
 
 def _play(state: State, rng: random.Random, moves: int) -> State:
@@ -291,3 +291,40 @@ def test_a_secret_pick_can_be_taken_back_until_the_picks_are_revealed() -> None:
         state.apply(seat, state.legal_actions(seat)[0])
     assert not any(state.can_undo(seat) for seat in (0, 1, 2))  # the hands were passed
     assert dragonlair.replay(state.record).to_json() == state.to_json()
+
+
+_SR = dragonlair.make("space-race", players=3).new_game(seed=2).to_position()
+
+
+def _race(**changes: object) -> dict[str, object]:
+    doc = json.loads(json.dumps(_SR))
+    doc.update(changes)
+    return doc
+
+
+def _race_ship(seat: int, **stacks: object) -> list[dict[str, object]]:
+    ships = json.loads(json.dumps(_SR["ships"]))
+    ships[seat].update(stacks)
+    return ships
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "message"),
+    [
+        (_race(crew_discard=[_SR["hands"][1][0]]), "hands[1]", "twice"),
+        (_race(hands=[_SR["hands"][0][:2], 6, 6]), "hands[0]", "expected 6"),
+        (_race(pick=9), "pick", "expected 1..6"),
+        (_race(direction="up"), "direction", "expected one of"),
+        (_race(phase="danger", hands=[[], [], []]), "danger", "needs the Danger card"),
+        (_race(danger_discard=[1]), "danger_discard", "0 Dangers are used"),
+        (_race(seen_top=[0], danger_deck=[]), "seen_top", "write it in danger_deck"),
+        (_race(ships=_race_ship(0, fuel=99)), "ships[0].fuel", "only"),
+        (_race(bids=[1]), "bids", "one bid per seat"),
+    ],
+)
+def test_bad_space_race_positions_name_the_field(
+    doc: dict[str, object], field: str, message: str
+) -> None:
+    with pytest.raises(BadPosition, match=message) as e:
+        dragonlair.position("space-race", doc, seed=1)
+    assert e.value.field == field
