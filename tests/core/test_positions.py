@@ -12,7 +12,7 @@ import dragonlair
 from dragonlair.core.position import BadPosition, to_toml
 from dragonlair.core.state import State
 
-GAMES = ["dragon-stripes", "space-dragons", "space-race"]
+GAMES = ["dragon-stripes", "space-dragons", "space-race", "dragon-race"]
 
 
 def _play(state: State, rng: random.Random, moves: int) -> State:
@@ -328,3 +328,51 @@ def test_bad_space_race_positions_name_the_field(
     with pytest.raises(BadPosition, match=message) as e:
         dragonlair.position("space-race", doc, seed=1)
     assert e.value.field == field
+
+
+_DR = dragonlair.make("dragon-race", players=3).new_game(seed=2).to_position()
+
+
+def _race_doc(**changes: object) -> dict[str, object]:
+    doc = json.loads(json.dumps(_DR))
+    doc.update(changes)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "message"),
+    [
+        (_race_doc(discards=[_DR["hands"][2][0]]), "hands[2]", "twice"),
+        (_race_doc(hands=[[1, 2, 3, 4, 5, 6, 7], 4, 4]), "hands[0]", "at most 6"),
+        (_race_doc(pawns=[0, 0, 999]), "pawns[2]", "expected"),
+        (_race_doc(phase="halt-play"), "last", "name it"),
+        (_race_doc(phase="halt-play", last="stop", asked=[0]), "asked", "last seats"),
+        (_race_doc(phase="stolen"), "stolen", "missing"),
+        (_race_doc(robbed=[0]), "robbed", "rob themselves"),
+        (_race_doc(phase="victim"), "phase", "two or more"),
+        (_race_doc(last="fly"), "last", "fly"),
+    ],
+)
+def test_bad_dragon_race_positions_name_the_field(
+    doc: dict[str, object], field: str, message: str
+) -> None:
+    with pytest.raises(BadPosition, match=message) as e:
+        dragonlair.position("dragon-race", doc, seed=1)
+    assert e.value.field == field
+
+
+def test_a_halt_window_round_trips_and_the_answer_cannot_be_undone_after_a_halt() -> None:
+    from dragonlair.core.puzzles import puzzle
+
+    p = puzzle("dragon-race/halt")
+    state = p.state(seed=4)
+    assert state.phase == "halt-play" and state.to_act == (p.seat,)
+    again = dragonlair.position("dragon-race", state.to_position(), seed=9)
+    assert again.to_position() == state.to_position()
+    seat = state.to_act[0]
+    state.apply(seat, "pass")
+    assert state.phase == "halt-play" and state.can_undo(seat)  # the next seat is asked
+    halts = [a for a in state.legal_actions(state.to_act[0]) if a.kind == "halt"]
+    assert halts  # this seed deals the next seat a HALT!
+    state.apply(state.to_act[0], halts[0])  # the turn is undone and the next one begins
+    assert not state.can_undo(seat)  # the next player drew their cards
