@@ -225,6 +225,18 @@ def test_commands_open_positions_and_their_records(tmp_path: Path) -> None:
     assert "takes back their last decision" in shown.output
     played = runner.invoke(app, ["play", "--from", str(pos), "--fast"], input="")
     assert "Dragon Stripes" in played.output and "Traceback" not in played.output
+    at = runner.invoke(
+        app, ["position", str(rec), "--move", "0", "--out", str(tmp_path / "p.toml")]
+    )
+    assert at.exit_code == 0, at.output
+    assert (
+        dragonlair.position("dragon-stripes", (tmp_path / "p.toml").read_text()).to_position()
+        == doc
+    )
+    shown_json = runner.invoke(app, ["position", "puzzle:near-the-head", "--json"])
+    assert json.loads(shown_json.output)["knight"] == 15
+    too_far = runner.invoke(app, ["position", str(rec), "--move", "99"])
+    assert too_far.exit_code != 0 and "record entries" in too_far.output
     bad = tmp_path / "bad.toml"
     bad.write_text(to_toml({**doc, "phase": "nap"}))
     refused = runner.invoke(app, ["play", "--from", str(bad)])

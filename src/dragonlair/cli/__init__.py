@@ -31,6 +31,7 @@ COMMANDS = (
     "watch",
     "replay",
     "analyse",
+    "position",
     "puzzles",
     "simulate",
     "tournament",

@@ -390,7 +390,9 @@ def to_position(state: State) -> dict[str, Any]:
         raise DragonlairError("the game is over: a position is of a game in progress")
     g = state.game
     out: dict[str, Any] = {"format": POSITION_FORMAT, "game": g.spec.id, "players": g.players}
-    options = {k: v for k, v in g.options.items() if v is not None}
+    options = {
+        k: v for k, v in g.options.items() if v is not None and v != g.spec.option(k).default
+    }
     if options:
         out["options"] = options
     out.update(codec_for(g).write(state))
@@ -407,8 +409,42 @@ def to_position(state: State) -> dict[str, Any]:
 
 
 def to_toml(doc: Mapping[str, Any]) -> str:
-    """A position document as TOML."""
+    """A position document as TOML, compact enough to read and edit: one line per field,
+    lists and small tables inline, a list of tables one entry per line. Whatever this
+    layout cannot write exactly (it is checked by reading it back) is written by
+    ``tomli-w`` instead."""
+    plain, tables = [], []
+    for key, value in doc.items():
+        if isinstance(value, Mapping):
+            tables.append((key, value))
+        else:
+            plain.append(f"{_key(key)} = {_inline(value, top=True)}")
+    for key, value in tables:
+        plain.append(f"\n[{_key(key)}]")
+        plain.extend(f"{_key(k)} = {_inline(v, top=True)}" for k, v in value.items())
+    text = "\n".join(plain) + "\n"
+    try:
+        if tomllib.loads(text) == dict(doc):
+            return text
+    except tomllib.TOMLDecodeError:
+        pass
     return tomli_w.dumps(dict(doc))
+
+
+def _key(key: object) -> str:
+    k = str(key)
+    return k if k and all(c.isalnum() or c in "_-" for c in k) and k.isascii() else json.dumps(k)
+
+
+def _inline(value: Any, top: bool = False) -> str:
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {_inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        if top and value and all(isinstance(v, Mapping | list) for v in value):
+            lines = [f"    {_inline(v)}," for v in value]
+            return "[\n" + "\n".join(lines) + "\n]"
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return json.dumps(value)
 
 
 def open_turn(state: State, seats: Sequence[int]) -> None:
