@@ -388,3 +388,12 @@ def test_a_halt_window_round_trips_and_the_answer_cannot_be_undone_after_a_halt(
     assert halts  # this seed deals the next seat a HALT!
     state.apply(state.to_act[0], halts[0])  # the turn is undone and the next one begins
     assert not state.can_undo(seat)  # the next player drew their cards
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_rules_pages_example_position_sets_up(game_id: str) -> None:
+    page = (Path(__file__).parents[2] / "docs" / "rules" / f"{game_id}.md").read_text()
+    section = page.split("## Positions", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    state = dragonlair.position(game_id, example, seed=1)
+    assert state.to_act and not state.is_over

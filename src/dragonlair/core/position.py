@@ -26,8 +26,6 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-import tomli_w
-
 from .errors import BadOptions, DragonlairError, UnknownAction
 from .rng import Rng, derive_seed, mix64
 from .state import NOT_TAKING_PART, State
@@ -428,6 +426,8 @@ def to_toml(doc: Mapping[str, Any]) -> str:
             return text
     except tomllib.TOMLDecodeError:
         pass
+    import tomli_w  # only here: the rules engine itself needs nothing beyond the standard library
+
     return tomli_w.dumps(dict(doc))
 
 
