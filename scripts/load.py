@@ -48,11 +48,8 @@ LAUNCH = """
 import sys
 sys.path.insert(0, {example!r})
 from dragonlair.core import register
-try:
-    from example_game import PebbleAuction
-    register(PebbleAuction)
-except ImportError:
-    pass
+from pebble_auction.manifest import MANIFEST
+register(MANIFEST)
 from dragonlair.cli import main
 sys.argv = ["dragonlair", *sys.argv[1:]]
 main()
@@ -212,6 +209,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     cmd = [sys.executable, "-c", LAUNCH.format(example=str(EXAMPLE)), "serve"]
     cmd += ["--port", str(port), "--db", args.db, "--sqlite-sync", args.sqlite_sync]
     cmd += ["--http-rate", "1000000/minute", "--ws-rate", "1000/second", "--log-level", "warning"]
+    # every client is on this machine: one address for all the tables' connections
+    cmd += ["--max-connections-per-address", "1000000", "--limit-concurrency", "1000000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sys.stderr)
     url = f"http://127.0.0.1:{port}"
     end = time.monotonic() + 60

@@ -86,3 +86,16 @@ def test_a_bad_chart_file_is_refused_before_any_game(
     assert result.exit_code == 2
     assert message in flat(result.output)
     assert not out.exists() and not chart.exists()
+
+
+def test_one_bot_in_every_seat_draws(tmp_path: Path) -> None:
+    # Every seat played by the same bot: its interval is the single point 1/N and the
+    # chart used to fail on negative error bars there.
+    chart = tmp_path / "run.png"
+    args = ["simulate", "pebble-auction", "-p", "3", "--bots", "heuristic", "-n", "30"]
+    result = runner.invoke(app, [*args, "--plot", str(chart), "--json"])
+    assert result.exit_code == 0, result.output
+    (bot,) = json.loads(result.stdout)["bots"]
+    assert bot["verdict"] == "every seat"
+    assert bot["win"]["low"] == bot["win"]["high"] == pytest.approx(1 / 3)
+    assert chart.read_bytes().startswith(b"\x89PNG")

@@ -69,3 +69,26 @@ def test_rotated_bots_are_credited_wherever_they_sit() -> None:
     assert s.bots[0].win.value == 1.0 and s.bots[1].win.value == 0.0
     assert s.bots[0].verdict(0.5) == "within"  # two games prove little
     assert summarize(RunResult(job, [])).bots == []
+
+
+def test_a_bot_in_every_seat_has_exactly_the_fair_share() -> None:
+    # Many shared wins: the float sums of 1/k drift around 1/N; the verdict must not.
+    job = Job("pebble-auction", 3, tuple(parse_bots("heuristic", 3)), n=300, seed=1)
+    outs = [outcome(i, (5, 5, 5) if i % 3 else (5, 5, 1)) for i in range(300)]
+    s = summarize(RunResult(job, outs))
+    (line,) = s.bots
+    assert line.seats == 3
+    assert (line.win.value, line.win.low, line.win.high) == (1 / 3, 1 / 3, 1 / 3)
+    assert line.verdict(s.fair_share) == "every seat"
+    assert s.to_dict()["bots"][0]["verdict"] == "every seat"
+    # a seat of that run still gets its own interval and an ordinary verdict
+    assert s.seats[0].verdict(s.fair_share) in {"above", "within"}
+
+
+def test_verdict_is_not_fooled_by_rounding_at_the_fair_share() -> None:
+    from dragonlair.sim.stats import Line, Rate
+
+    near = Line("x", 1, 10_000, Rate(0.25, 0.2468, 0.24999999999999994), 0.0, 0.0, 0.0)
+    assert near.verdict(0.25) == "within"
+    assert Line("x", 1, 10, Rate(0.2, 0.1, 0.24), 0.0, 0.0, 0.0).verdict(0.25) == "below"
+    assert Line("x", 1, 10, Rate(0.3, 0.26, 0.4), 0.0, 0.0, 0.0).verdict(0.25) == "above"

@@ -1,11 +1,14 @@
 """Screens are drawn from views only: the leak test at the level of what a player sees.
 
-For every game, at sampled moments, the screen a seat sees must be identical when
-everything that seat cannot see is redrawn by the game's hidden-state sampler.
+For every game, at sampled moments, what a seat sees must be identical when everything
+that seat cannot see is redrawn by the game's hidden-state sampler: each pane's drawing
+(board, players, hand, choices in players' words) at 80 and 120 columns, and the whole
+screen of the running Textual app.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 
@@ -13,36 +16,88 @@ import pytest
 from rich.console import Console
 
 import dragonlair
+from conftest import screen_text
 from dragonlair.core import State
-from dragonlair.tui.render import render_result, render_screen
+from dragonlair.tui.app import PlayApp
+from dragonlair.tui.render import board, hand, players, result_table
+from dragonlair.tui.session import PlaySession, SeatConfig
+from dragonlair.tui.words import Words
 
 GAMES = dragonlair.games()
 
 
-def draw(state: State, seat: int) -> str:
-    console = Console(width=140, record=True, color_system=None, file=io.StringIO())
-    names = [f"P{i}" for i in range(state.game.players)]
-    console.print(
-        render_screen(state.game, state.view(seat), names, ["log line"], state.legal_actions(seat))
-    )
+def draw(state: State, seat: int, width: int) -> str:
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
+    game = state.game
+    names = [f"P{i + 1}" for i in range(game.players)]
+    view = state.view(seat)
+    words = Words(game, names, seat)
+    legal = state.legal_actions(seat)
+    console.print(board(game, view, names, width))
+    console.print(players(game, view, names, width))
+    console.print(hand(game, view, names))
+    for a in legal:
+        console.print(f"{words.typed(a, legal)}  {words.label(a)}", markup=False)
     return console.export_text()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_screens_show_nothing_a_seat_cannot_see(game_id: str) -> None:
+def test_panes_show_nothing_a_seat_cannot_see(game_id: str) -> None:
     spec = dragonlair.spec(game_id)
     rng = random.Random(1)
-    for players in (spec.min_players, spec.max_players):
-        state = dragonlair.make(game_id, players=players).new_game(seed=players)
+    for n in (spec.min_players, spec.max_players):
+        state = dragonlair.make(game_id, players=n).new_game(seed=n)
         step = 0
         while not state.is_over:
             if step % 7 == 0:
                 seat = state.to_act[0]
                 sampled = state.game.sample_state(state.view(seat), random.Random(step))
-                assert draw(sampled, seat) == draw(state, seat)
+                for width in (80, 120):
+                    assert draw(sampled, seat, width) == draw(state, seat, width)
             seat = rng.choice(state.to_act)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             step += 1
-        console = Console(width=140, record=True, file=io.StringIO())
-        console.print(render_result(state, [f"P{i}" for i in range(players)]))
+        console = Console(width=80, record=True, file=io.StringIO())
+        console.print(result_table(state.game, state.result, [f"P{i + 1}" for i in range(n)]))  # type: ignore[arg-type]
         assert "Final scores" in console.export_text()
+
+
+def _app_screen(state: State, size: tuple[int, int]) -> str:
+    game = state.game
+    seats = [SeatConfig("You")] + [
+        SeatConfig(f"Random {i + 1}", "random") for i in range(1, game.players)
+    ]
+    session = PlaySession(state, seats)
+    session.autoplay[0] = False
+    session.seen[0] = state.event_count  # the logs start empty in both
+
+    async def run() -> str:
+        app = PlayApp(session, fast=True)
+        async with app.run_test(size=size) as pilot:
+            for _ in range(20):
+                await pilot.pause()
+                if app.asking == 0:
+                    break
+            assert app.asking == 0
+            return screen_text(app)
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if g != "pebble-auction"])
+def test_the_app_screen_shows_nothing_hidden(game_id: str) -> None:
+    rng = random.Random(3)
+    state = dragonlair.make(game_id).new_game(seed=4)
+    checked = 0
+    step = 0
+    while not state.is_over and checked < 2:
+        if state.to_act == (0,) and step > 3 and step % 3 == 0:
+            sampled = state.game.sample_state(state.view(0), random.Random(step))
+            assert sampled.to_json() != state.to_json()
+            size = (80, 24) if checked == 0 else (120, 40)
+            assert _app_screen(sampled, size) == _app_screen(state.clone(), size)
+            checked += 1
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        step += 1
+    assert checked == 2

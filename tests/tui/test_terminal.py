@@ -1,165 +1,163 @@
-"""The terminal game driven through a real pseudo-terminal (pexpect), on the example game."""
+"""The terminal game as its players run it: the real program in a real pseudo-terminal
+(pexpect), and in tmux, whose pane keeps a scrollback like a player's terminal."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
 import pytest
 
+import dragonlair
+
 RUN = str(Path(__file__).parents[1] / "core" / "run_cli.py")
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-PROMPT = r"your choice \[1-\d+, text, \?\]: "
+GAMES = [g for g in dragonlair.games() if g != "pebble-auction"]
 
 
-def spawn(*args: str) -> pexpect.spawn:
-    env = dict(os.environ, COLUMNS="160", LINES="60", NO_COLOR="1", TERM="dumb")
-    child = pexpect.spawn(
-        sys.executable, [RUN, *args], env=env, encoding="utf-8", timeout=30, dimensions=(60, 160)
+def spawn(*args: str, rows: int = 40, cols: int = 120) -> pexpect.spawn:
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
+    return pexpect.spawn(
+        sys.executable,
+        [RUN, *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(rows, cols),
     )
-    return child
 
 
-def clean(text: str) -> str:
-    return ANSI.sub("", text)
-
-
-def finish(child: pexpect.spawn, answer: str = "1") -> str:
-    """Answer every prompt with ``answer`` until the game ends; the whole transcript."""
-    seen = []
-    while True:
-        i = child.expect([PROMPT, r"Winner: |Shared win: ", pexpect.EOF])
-        seen.append(clean(child.before or ""))
-        if i == 0:
-            child.sendline(answer)
-        elif i == 1:
-            child.expect(pexpect.EOF)
-            seen.append(clean(child.before or ""))
-            return "".join(seen)
-        else:
-            raise AssertionError("the program ended without a result:\n" + "".join(seen)[-2000:])
-
-
-def test_a_whole_game_against_bots() -> None:
-    child = spawn("play", "pebble-auction", "-n", "3", "--bots", "random", "--seed", "4", "--fast")
-    out = finish(child)
-    assert "Final scores" in out
+def press_enter_until_over(child: pexpect.spawn, limit: float = 240) -> None:
+    """Enter takes the highlighted choice at every question until the game is over, and
+    then leaves: the program prints the final scores on the ordinary screen."""
+    end = time.monotonic() + limit
+    tail = ""
+    while time.monotonic() < end:
+        child.send("\r")
+        if child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=0.05) == 0:
+            break
+        tail = (tail + (child.before or ""))[-4000:]
+    else:
+        raise AssertionError("the game did not end")
+    tail += child.before or ""
     child.close()
     assert child.exitstatus == 0
+    assert "Final scores" in tail[-3000:]
+    assert "Winner: " in tail[-3000:] or "Shared win: " in tail[-3000:]
 
 
-def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
-    child = spawn("play", "pebble-auction", "-n", "2", "--bots", "random", "--seed", "1", "--fast")
-    child.expect(PROMPT)
-    child.sendline("99")
-    child.expect("There is no choice 99")
-    child.expect(PROMPT)
-    child.sendline("fly away")
-    child.expect("unknown word 'fly'")
-    child.expect(PROMPT)
-    child.sendline("take")
-    child.expect("take is not one of your choices now")
-    child.expect(PROMPT)
-    child.sendline("")
-    child.expect("Type a number")
-    child.expect(PROMPT)
-    child.sendline("?")
-    child.expect("the rules in brief")
-    child.expect("your choices now")
-    child.expect(PROMPT)
-    child.sendline("quit")
-    child.expect("Stopped")
-    child.expect(pexpect.EOF)
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_whole_game_against_bots(game_id: str) -> None:
+    child = spawn("play", game_id, "--bots", "heuristic,random", "--seed", "11", "--fast")
+    press_enter_until_over(child)
 
 
-def test_save_then_resume_and_replay(tmp_path: Path) -> None:
+def test_save_quit_resume_and_replay(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    child = spawn("play", "pebble-auction", "-n", "3", "--bots", "random", "--seed", "9", "--fast")
+    child = spawn("play", "dragon-race", "--seed", "3", "--fast", "--save", str(save))
+    child.expect("choices")
     for _ in range(3):
-        child.expect(PROMPT)
-        child.sendline("1")
-    child.expect(PROMPT)
-    child.sendline(f"save {save}")
-    child.expect("Saved to")
-    child.expect(PROMPT)
-    child.sendline("quit")
+        child.send("\r")
+        time.sleep(0.3)
+    child.send("\x11")  # ctrl+q
+    child.expect("Leave the game")
+    child.expect("saved in")
+    child.send("\t\t")  # from "Quit" (the first button) onwards: Enter presses it
+    child.send("\x1b[Z\x1b[Z")
+    child.send("\r")
     child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
     saved = json.loads(save.read_text())
-    assert saved["format"] == "dragonlair.save/1"
-    moves_at_save = len(saved["state"]["actions"])
-    assert moves_at_save >= 3
+    moves = len(saved["state"]["actions"])
+    assert saved["format"] == "dragonlair.save/1" and moves >= 1
 
     child = spawn("play", "--resume", str(save), "--fast")
-    out = finish(child)
-    assert "Final scores" in out
-    final = json.loads(save.read_text())  # --resume keeps saving to the same file
-    assert final["state"]["actions"][:moves_at_save] == saved["state"]["actions"]
-    assert len(final["state"]["actions"]) > moves_at_save
+    press_enter_until_over(child)
+    final = json.loads(save.read_text())
+    assert final["state"]["actions"][:moves] == saved["state"]["actions"]
 
-    child = spawn("replay", str(save), "--seat", "0", "--all")
-    child.expect("Final scores")
-    child.expect(pexpect.EOF)
-    child = spawn("replay", str(save))
-    child.expect(r"move 1/\d+ \[Enter, number, q\]: ")
-    child.sendline("")
-    child.expect(r"move 2/\d+")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
-
-
-def test_hotseat_passes_the_screen_between_players() -> None:
-    child = spawn(
-        "play",
-        "pebble-auction",
-        "-n",
-        "2",
-        "--hotseat",
-        "--seed",
-        "2",
-        "--fast",
-        "--name",
-        "Ann",
-        "--name",
-        "Bob",
-    )
-    child.expect("Pass the screen to Ann")
-    child.expect("Ann, press Enter when you are ready: ")
-    child.sendline("")
-    child.expect("Ann, " + PROMPT)
-    shown_to_ann = clean(child.before or "")
-    child.sendline("1")
-    child.expect("Pass the screen to Bob")
-    between = clean(child.before or "")
-    child.expect("Bob, press Enter when you are ready: ")
-    assert "hand" not in between  # nothing of Ann's hand stays on the pass screen
-    child.sendline("")
-    child.expect("Bob, " + PROMPT)
-    shown_to_bob = clean(child.before or "")
-    ann_hand = re.search(r"hand\s+(\[[^\]]*\])", shown_to_ann)
-    bob_hand = re.search(r"hand\s+(\[[^\]]*\])", shown_to_bob)
-    assert ann_hand and bob_hand and ann_hand.group(1) != bob_hand.group(1)
-    assert ann_hand.group(1) not in shown_to_bob
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
+    out = subprocess.run(
+        [sys.executable, RUN, "replay", str(save), "--seat", "1", "--all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "You are dealt" in out and "Final scores" in out
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["play", "chess"], "no game 'chess'"),
-        (["play", "pebble-auction", "--bots", "genius"], "no bot level 'genius'"),
-        (["play", "pebble-auction", "-n", "2", "--seat", "5", "--bots", "random"], "seat 5"),
+        (["play", "dragon-race", "--bots", "genius"], "no bot level 'genius'"),
+        (["play", "dragon-race", "-n", "2", "--seat", "5"], "seat 5 is not at a table of 2"),
+        (["play", "dragon-race", "--seed", "-5"], "--seed"),
+        (["play", "dragon-race", "--save", "/nonexistent/dir/g.json"], "does not exist"),
         (["play", "--resume", "/nonexistent/save.json"], "cannot read"),
         (["replay", "/nonexistent/save.json"], "cannot read"),
+        (["watch", "dragon-race", "--seed", "-1"], "--seed"),
     ],
 )
-def test_bad_arguments_are_refused(args: list[str], message: str) -> None:
-    child = spawn(*args)
-    child.expect(pexpect.EOF)
-    assert message in clean(child.before or "")
-    child.close()
-    assert child.exitstatus != 0
+def test_bad_arguments_are_refused_before_the_screen(args: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, RUN, *args], check=False, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert message in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_name_goes_to_the_human_seat() -> None:
+    from dragonlair.cli.play import _seats
+
+    seats = _seats(4, None, False, 2, ["Alice"])
+    assert seats[1].name == "Alice" and seats[1].human
+    assert [s.name for s in seats if not s.human] == ["Heuristic 1", "Heuristic 3", "Heuristic 4"]
+
+
+TMUX = shutil.which("tmux")
+
+
+def _tmux(*args: str) -> str:
+    assert TMUX is not None
+    return subprocess.run([TMUX, *args], capture_output=True, text=True, check=True).stdout
+
+
+def _wait_for(session: str, text: str, limit: float = 30) -> str:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        screen = _tmux("capture-pane", "-p", "-t", session)
+        if text in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never appeared:\n{screen}")
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_hotseat_leaves_nothing_of_a_hand_in_the_scrollback(tmp_path: Path) -> None:
+    session = f"dragonlair-hotseat-{os.getpid()}"
+    command = (
+        f"{sys.executable} {RUN} play dragon-race -n 2 --hotseat --seed 3 --fast "
+        "--name Ann --name Bob; sleep 30"
+    )
+    _tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+    try:
+        _wait_for(session, "Pass the screen to Ann")
+        _tmux("send-keys", "-t", session, "Enter")
+        screen = _wait_for(session, "your hand")
+        lines = screen.splitlines()
+        hand = lines[next(i for i, ln in enumerate(lines) if "your hand" in ln) + 1].strip()
+        assert hand.startswith("[")
+        _tmux("send-keys", "-t", session, "Enter")
+        _wait_for(session, "Pass the screen to Bob")
+        everything = _tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", session)
+        assert "Pass the screen to Bob" in everything
+        assert hand not in everything
+        assert "your hand" not in everything
+    finally:
+        subprocess.run([TMUX, "kill-session", "-t", session], check=False)

@@ -183,6 +183,14 @@ def test_waiting_tables_expire_and_are_not_resumed(sqlite_url: str) -> None:
         assert c.get(f"/api/tables/{tid}").json()["status"] == "expired"
         r = c.post(f"/api/tables/{tid}/join", json={})
         assert r.status_code == 409 and r.json()["error"]["code"] == "no_open_seat"
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": old["seats"][0]["token"]})
+            assert ws.receive_json()["type"] == "welcome"
+            assert ws.receive_json()["status"] == "expired"
+            ws.send_json({"type": "act", "move": 0, "action": "bid 1"})
+            while (m := ws.receive_json())["type"] != "error":
+                pass
+            assert m["code"] == "expired"
         # and one created now expires while the server runs
         new = c.post("/api/tables", json={"game": "pebble-auction", "players": 2}).json()
         nid = new["table"]["id"]

@@ -50,6 +50,7 @@ def test_the_deal_is_committed_before_play_and_revealed_at_the_end(client: TestC
     revealed = info["fairness"]["revealed"]
     assert info["fairness"]["commitment"] == commitment
     seed, salt = revealed["seed"], revealed["salt"]
+    assert 0 <= seed < 2**53  # a browser reads it exactly
     assert len(salt) == 32 and int(salt, 16) >= 0
     assert hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest() == commitment
     # the record replays from the revealed seed

@@ -38,6 +38,14 @@ DAMAGE = {
         "UPDATE dl_seats SET token_hash = NULL WHERE table_id = :t AND seat = 0",
         "seat 0 is a person's seat without a token",
     ),
+    "settings that do not fit": (
+        """UPDATE dl_tables SET settings = '{"deadline": 15, "away": "soon"}' WHERE id = :t""",
+        "ValueError",
+    ),
+    "a stored action the rules refuse": (
+        "UPDATE dl_actions SET action = 'bid 99' WHERE table_id = :t AND move = 2",
+        "bid 99",
+    ),
     "a garbled sealed seed": (
         "UPDATE dl_tables SET sealed = x'00ff' WHERE id = :t",
         "sealed with another key",

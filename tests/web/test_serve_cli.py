@@ -22,6 +22,16 @@ from dragonlair.cli import app
         (["--log-level", "chatty"], "debug, info, warning or error"),
         (["--port", "70000"], "65535"),
         (["--deadline", "0"], "0"),
+        (["--forwarded-allow-ips", "10.0.0.1,not-an-address"], "not an address or network"),
+        (["--bot-max-seconds", "0"], "Invalid value for '--bot-max-seconds'"),
+        (["--bot-max-iterations", "0"], "Invalid value for '--bot-max-iterations'"),
+        (["--db-lock-timeout", "0"], "Invalid value for '--db-lock-timeout'"),
+        (["--waiting-ttl", "0"], "Invalid value for '--waiting-ttl'"),
+        (
+            ["--max-connections-per-address", "0"],
+            "Invalid value for '--max-connections-per-address'",
+        ),
+        (["--limit-concurrency", "0"], "Invalid value for '--limit-concurrency'"),
     ],
 )
 def test_bad_serve_options(args: list[str], says: str) -> None:
@@ -29,3 +39,25 @@ def test_bad_serve_options(args: list[str], says: str) -> None:
     assert result.exit_code == 2
     text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
     assert says in text
+
+
+def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import uvicorn
+
+    seen = {}
+
+    def run(self: uvicorn.Server) -> None:
+        seen["config"] = self.config
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    args = ["serve", "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--header-timeout", "3"]
+    args += ["--idle-timeout", "4", "--limit-concurrency", "200"]
+    args += ["--forwarded-allow-ips", "10.1.0.0/16, 10.2.0.5", "--bot-max-seconds", "1.5"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    uc = seen["config"]
+    assert uc.proxy_headers is True and uc.forwarded_allow_ips == "10.1.0.0/16,10.2.0.5"
+    assert uc.timeout_keep_alive == 4 and uc.limit_concurrency <= 200
+    assert uc.http.header_timeout == 3
+    cfg = uc.app.state.config
+    assert cfg.bot_max_seconds == 1.5 and cfg.header_timeout == 3

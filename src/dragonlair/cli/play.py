@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,10 @@ from ..bots import LEVELS, UnknownBot
 from ..core import DragonlairError
 from ..core.puzzles import open_game
 from ..tui import PlaySession, SeatConfig, load_save
+from ..tui.session import check_save_path
 from .options import parse_options
+
+SEED_MAX = 2**63 - 1
 
 
 def _menu(console: Console) -> tuple[str, int]:
@@ -31,7 +35,7 @@ def _menu(console: Console) -> tuple[str, int]:
         try:
             text = console.input(f"Which game? [1-{len(ids)}]: ").strip()
         except EOFError:
-            raise typer.Exit(1) from None
+            raise typer.Exit(0) from None
         if text.isdigit() and 1 <= int(text) <= len(ids):
             game = ids[int(text) - 1]
             break
@@ -47,7 +51,7 @@ def _menu(console: Console) -> tuple[str, int]:
                 f"Enter for {spec.default_players}]: "
             ).strip()
         except EOFError:
-            raise typer.Exit(1) from None
+            raise typer.Exit(0) from None
         if not text:
             return game, spec.default_players
         if text.isdigit() and spec.min_players <= int(text) <= spec.max_players:
@@ -70,20 +74,29 @@ def play(
         ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the game (default: a fresh one).")
+        int | None,
+        typer.Option(min=0, max=SEED_MAX, help="Seed of the game, 0 or more (default: fresh)."),
     ] = None,
     hotseat: Annotated[
         bool, typer.Option(help="Several humans at one screen (every seat without a bot).")
     ] = False,
-    seat: Annotated[int, typer.Option(min=0, help="Your seat when playing alone.")] = 0,
+    seat: Annotated[
+        int, typer.Option(min=1, help="Your seat when playing alone: 1 is Player 1.")
+    ] = 1,
     name: Annotated[
-        list[str] | None, typer.Option("--name", help="Player names in seat order (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--name",
+            help="Names for the human seats first (in seat order), then for the bots "
+            "(repeatable): `--name Alice --seat 2` names Player 2 Alice.",
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
     ] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Save to this file after every move (and on `save`).")
+        Path | None,
+        typer.Option(help="Save to this file after every move (and on `save` or quitting)."),
     ] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     from_: Annotated[
@@ -94,12 +107,25 @@ def play(
             "(see `dragonlair puzzles`).",
         ),
     ] = None,
-    fast: Annotated[bool, typer.Option(help="Do not pause after bots' moves.")] = False,
+    fast: Annotated[
+        bool,
+        typer.Option(
+            help="Do not pause after bots' moves (nor, alone at the table, before automatic "
+            "answers)."
+        ),
+    ] = False,
     delay: Annotated[float, typer.Option(min=0, help="Seconds to pause after a bot's move.")] = 0.8,
 ) -> None:
-    """Play a game at the terminal: against bots, or hotseat with friends."""
+    """Play a game at the terminal: against bots, or hotseat with friends.
+
+    A full-screen game: ↑↓ and Enter (or a click) choose, or type an action as the
+    choices show it; `?` gives the rules, ctrl+q leaves (and offers to save)."""
+    from ..tui.app import PlayApp
+
     console = Console(highlight=False)
     try:
+        if save is not None:
+            check_save_path(save)
         if resume is not None:
             if game is not None:
                 raise typer.BadParameter("give either a game or --resume, not both")
@@ -116,12 +142,28 @@ def play(
             g = dragonlair.make(game, players=players, options=parse_options(option))
             seats = _seats(g.players, bots, hotseat, seat, name or [])
             state = g.new_game(seed=seed)
-        session = PlaySession(
-            state, seats, console=console, delay=0.0 if fast else delay, save_path=save or resume
-        )
+        session = PlaySession(state, seats, save_path=save or resume)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
-    raise typer.Exit(session.run())
+    session.autosave()
+    if session.save_error:
+        raise typer.BadParameter(session.save_error)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise typer.BadParameter(
+            "the terminal game needs a terminal: run it in one (not through a pipe)"
+        )
+    app = PlayApp(session, delay=delay, fast=fast)
+    code = app.run()
+    if session.save_error:
+        console.print(f"[red]{session.save_error}[/red]")
+    if session.state.is_over and session.state.result is not None:
+        from ..tui.render import result_table
+
+        console.print(result_table(session.state.game, session.state.result, session.names))
+    elif session.saved:
+        path = session.save_path
+        console.print(f"Stopped. The game is saved in {path}: dragonlair play --resume {path}")
+    raise typer.Exit(code or 0)
 
 
 def _seats(
@@ -137,13 +179,15 @@ def _seats(
             raise DragonlairError(f"{len(levels)} bots leave no seat for a human")
         human_seats = list(range(humans))
     else:
-        if not 0 <= me < players:
-            raise DragonlairError(f"seat {me} is not at a table of {players}: use 0..{players - 1}")
-        human_seats = [me]
+        if not 1 <= me <= players:
+            raise DragonlairError(f"seat {me} is not at a table of {players}: use 1 to {players}")
+        human_seats = [me - 1]
         levels = levels or ["heuristic"]
     if len(names) > players:
         raise DragonlairError(f"{len(names)} names for {players} players")
     bot_seats = [s for s in range(players) if s not in human_seats]
+    # Names go to the human seats first, then to the bots, each in seat order.
+    given = dict(zip(human_seats + bot_seats, names, strict=False))
     if len(levels) > len(bot_seats):
         raise DragonlairError(f"{len(levels)} bots for {len(bot_seats)} bot seats")
     levels = levels + [levels[-1]] * (len(bot_seats) - len(levels)) if levels else []
@@ -151,12 +195,10 @@ def _seats(
     for s in range(players):
         if s in human_seats:
             default = "You" if not hotseat else f"Player {s + 1}"
-            seats.append(SeatConfig(names[s] if s < len(names) else default))
+            seats.append(SeatConfig(given.get(s, default)))
         else:
             level = levels[bot_seats.index(s)]
-            seats.append(
-                SeatConfig(names[s] if s < len(names) else f"{level.title()} {s + 1}", level)
-            )
+            seats.append(SeatConfig(given.get(s, f"{level.title()} {s + 1}"), level))
     return seats
 
 

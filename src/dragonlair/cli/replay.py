@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
-from rich.panel import Panel
 
 import dragonlair
 
 from ..core import DragonlairError, Record
-from ..core.registry import replay_actions
-from ..tui.render import board, header, render_result
 from ..tui.session import SAVE_FORMAT
 
 
@@ -30,7 +26,9 @@ def _record_from(path: Path) -> tuple[Record, list[str] | None]:
     names = None
     if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
         seats = doc.get("seats") or []
-        names = [s.get("name", f"Seat {i}") for i, s in enumerate(seats) if isinstance(s, dict)]
+        names = [
+            s.get("name", f"Player {i + 1}") for i, s in enumerate(seats) if isinstance(s, dict)
+        ]
         doc = doc.get("state")
     state = dragonlair.load(json.dumps(doc))
     return state.record, names
@@ -40,55 +38,50 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A save file, a saved state or a record (JSON).")],
     seat: Annotated[
         int | None,
-        typer.Option("--seat", "-s", help="See the game as this seat (default: a spectator)."),
+        typer.Option(
+            "--seat",
+            "-s",
+            min=1,
+            help="See the game as this seat, 1 for Player 1 (default: a spectator).",
+        ),
     ] = None,
+    move: Annotated[int, typer.Option("--move", "-m", min=0, help="Start at this move.")] = 0,
     all_steps: Annotated[
-        bool, typer.Option("--all", help="Print every step without waiting for Enter.")
+        bool,
+        typer.Option("--all", help="No screen: print the log as the seat saw it and the result."),
     ] = False,
 ) -> None:
-    """Step through a game as a seat (or a spectator) saw it: Enter for the next move,
-    a number to jump to that move, q to quit."""
-    console = Console(highlight=False)
+    """Step through a game as a seat (or a spectator) saw it, on the full screen:
+    → next move, ← back, Home/End, a number and Enter to go to that move, q to leave."""
+    from ..tui.app import ReplayApp
+    from ..tui.render import result_table
+    from ..tui.words import Words
+
     try:
         record, names = _record_from(file)
         game = dragonlair.make(record.game, players=record.players, options=record.options)
-        if seat is not None and not 0 <= seat < game.players:
-            raise DragonlairError(f"seat {seat} is not at this table: use 0..{game.players - 1}")
+        if seat is not None and not 1 <= seat <= game.players:
+            raise DragonlairError(f"seat {seat} is not at this table: use 1 to {game.players}")
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
-    names = names or [f"Seat {i}" for i in range(game.players)]
-    state = dragonlair.replay(replace(record, actions=()))  # the deal, or the position
-    total = len(record.actions)
-    who = "a spectator" if seat is None else names[seat]
-    console.rule(f"{game.spec.name}: {total} moves, seen by {who}")
-    seen = 0
-    target = 0
-    for i in range(total + 1):
-        events = state.events_since(seen, seat)
-        seen = state.event_count
-        for event in events:
-            console.print(f"  {escape(game.event_text(event, names))}")
-        if i >= target and (not all_steps or i == total):
-            console.print(header(game, state.view(seat), names))
-            console.print(Panel(board(game, state.view(seat), names), expand=False))
-        if i == total:
-            break
-        if not all_steps and i >= target:
-            try:
-                answer = console.input(f"move {i + 1}/{total} [Enter, number, q]: ").strip()
-            except EOFError:
-                return
-            if answer.lower() in ("q", "quit"):
-                return
-            if answer.isdigit():
-                target = min(int(answer), total)
-        actor, text = record.actions[i]
-        replay_actions(state, [(actor, text)], start=i)
-        console.print(f"[dim]move {i + 1}: {escape(names[actor])} acted[/dim]")
-    if state.is_over:
-        console.print(render_result(state, names))
+    names = names or [f"Player {i + 1}" for i in range(game.players)]
+    index = None if seat is None else seat - 1
+    if move > len(record.actions):
+        raise typer.BadParameter(f"the game has {len(record.actions)} moves, not {move}")
+    if not all_steps:
+        if not sys.stdout.isatty():
+            raise typer.BadParameter("the replay screen needs a terminal; --all prints the log")
+        ReplayApp(record, names, index, move).run()
+        return
+    console = Console(highlight=False)
+    state = dragonlair.replay(record)  # from the deal or the position, undos included
+    words = Words(game, names, index)
+    for event in state.events_since(0, index):
+        console.print(f"  {words.event(event)}", markup=False)
+    if state.result is not None:
+        console.print(result_table(game, state.result, names))
     else:
-        console.print(f"[yellow]The game was saved at move {total}; it is not over.[/yellow]")
+        console.print(f"The game was saved at move {len(record.actions)}; it is not over.")
 
 
 def register(app: typer.Typer) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-import time
+import sys
 from typing import Annotated
 
 import typer
@@ -12,8 +12,10 @@ from rich.console import Console
 import dragonlair
 
 from ..bots import LEVELS, UnknownBot, make_bot
-from ..core import DragonlairError, derive_seed
+from ..core import Action, DragonlairError, State, derive_seed
 from .options import parse_options
+
+SEED_MAX = 2**63 - 1
 
 
 def watch(
@@ -26,51 +28,59 @@ def watch(
             "the last one fills the remaining seats."
         ),
     ] = "heuristic",
-    seed: Annotated[int, typer.Option(help="Seed of the game.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the game.")] = 1,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
     ] = None,
-    delay: Annotated[float, typer.Option(min=0, help="Seconds between moves.")] = 0.0,
+    delay: Annotated[float, typer.Option(min=0, help="Seconds between moves.")] = 0.8,
+    log: Annotated[
+        bool,
+        typer.Option(
+            "--log", help="No screen: print the game as a log (the default without a terminal)."
+        ),
+    ] = False,
 ) -> None:
-    """Watch bots play a seeded game, as a spectator sees it."""
-    console = Console()
+    """Watch bots play a seeded game on the full screen, as a spectator sees it: space
+    pauses, → plays one move while paused, + and - change the pace, q leaves."""
+    from ..tui.app import WatchApp
+    from ..tui.render import result_table
+    from ..tui.words import Words
+
     try:
         g = dragonlair.make(game, players=players, options=parse_options(option))
         levels = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
-        levels += [levels[-1]] * (g.players - len(levels))
         if len(levels) > g.players:
             raise typer.BadParameter(f"{len(levels)} bots for {g.players} seats")
+        levels += [levels[-1]] * (g.players - len(levels))
         seat_bots = [make_bot(level, g) for level in levels]
         state = g.new_game(seed=seed)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
-    names = [f"{i}:{levels[i]}" for i in range(g.players)]
+    names = [f"{level.title()} {i + 1}" for i, level in enumerate(levels)]
     rngs = [random.Random(derive_seed(seed, 1000 + i)) for i in range(g.players)]
-    console.rule(f"{g.spec.name}, {g.players} players, seed {seed}")
-    seen = 0
-    while not state.is_over:
-        for ev in state.events_since(seen, None):
-            console.print(f"  {g.event_text(ev, names)}")
-        seen = state.event_count
-        seat = state.to_act[0]
-        view = state.view(seat)
-        action = seat_bots[seat].choose(view, state.legal_actions(seat), rngs[seat])
-        state.apply(seat, action)
-        if delay:
-            time.sleep(delay)
-    for ev in state.events_since(seen, None):
-        console.print(f"  {g.event_text(ev, names)}")
-    result = state.result
-    assert result is not None
-    console.rule("result")
-    for s in range(g.players):
-        parts = (
-            ", ".join(f"{k} {v}" for k, v in result.breakdown[s].items())
-            if result.breakdown
-            else ""
-        )
-        mark = " [bold green]wins[/]" if s in result.winners else ""
-        console.print(f"{names[s]}: {result.points[s]} points{mark}  [dim]{parts}[/dim]")
+
+    def choose(state: State, seat: int) -> Action:
+        return seat_bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat])
+
+    console = Console(highlight=False)
+    if log or not sys.stdout.isatty():
+        words = Words(g, names, None)
+        console.rule(f"{g.spec.name}, {g.players} players, seed {seed}")
+        while not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, choose(state, seat))
+        for event in state.events_since(0, None):
+            console.print(f"  {words.event(event)}", markup=False)
+        result = state.result
+        assert result is not None
+        console.rule("result")
+        for s in range(g.players):
+            mark = " (wins)" if s in result.winners else ""
+            console.print(f"{names[s]}: {result.points[s]} points{mark}", markup=False)
+        return
+    WatchApp(state, names, choose, delay).run()
+    if state.result is not None:
+        console.print(result_table(g, state.result, names))
 
 
 def register(app: typer.Typer) -> None:

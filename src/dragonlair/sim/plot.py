@@ -60,8 +60,10 @@ def _rates(ax: Axes, lines: list[Line], fair: float, title: str) -> None:
     """Bars of win share with 95% interval error bars and the fair share line."""
     x = list(range(len(lines)))
     values = [line.win.value for line in lines]
-    below = [line.win.value - line.win.low for line in lines]
-    above = [line.win.high - line.win.value for line in lines]
+    # never negative: an interval is never drawn past its own bar (a bot in every seat has
+    # the degenerate interval [1/N, 1/N])
+    below = [max(0.0, line.win.value - line.win.low) for line in lines]
+    above = [max(0.0, line.win.high - line.win.value) for line in lines]
     ax.bar(x, values, yerr=[below, above], capsize=4, color="#4c78a8")
     ax.axhline(fair, linestyle="--", color="#d62728", label=f"fair share {fair:.1%}")
     ax.set_xticks(x, [line.label for line in lines], rotation=15, ha="right")

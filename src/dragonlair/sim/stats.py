@@ -16,11 +16,17 @@ accepts the fractional counts that shared wins give. With shared wins the count 
 of shares; a [0, 1]-valued outcome with mean p has variance at most p(1 − p), the
 binomial's, so the interval is, if anything, conservative there.
 
+**A bot in every seat.** When one bot fills all N seats its share per seat is exactly 1/N
+by construction (the shares of a game add up to 1), so its line carries the degenerate
+interval [1/N, 1/N] and the verdict ``every seat`` rather than an interval computed from
+floating-point sums that can land a hair below 1/N.
+
 **Spread.** Points and game lengths are given as mean and sample standard deviation.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -30,6 +36,8 @@ from ..core import DragonlairError
 from .runner import Outcome, RunResult
 
 CONFIDENCE = 0.95
+# Shares are sums of 1/k in floating point; closer to the fair share than this is equal.
+EPSILON = 1e-9
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,15 @@ def wilson(successes: float, trials: int) -> Rate:
     return Rate(successes / trials, float(max(0.0, low)), float(min(1.0, high)))
 
 
+def share_rate(total: float, games: int, seats: int) -> Rate:
+    """The per-seat win share of an entry that fills ``seats`` seats of each of ``games``
+    games and took ``total`` wins (a sum of shares), with its 95% Wilson interval; the value
+    is kept inside the interval."""
+    rate = wilson(min(float(games), max(0.0, total)), games)
+    value = min(max(rate.value, rate.low), rate.high)
+    return Rate(value / seats, rate.low / seats, rate.high / seats)
+
+
 @dataclass(frozen=True)
 class Line:
     """One row of a summary: a seat, or a bot over every seat it played."""
@@ -78,10 +95,13 @@ class Line:
     rank_mean: float
 
     def verdict(self, fair: float) -> str:
-        """Whether the interval lies above, below or around the fair share ``fair``."""
-        if self.win.low > fair:
+        """Whether the interval lies above, below or around the fair share ``fair``;
+        ``every seat`` for a bot that fills all of them (its share is then 1/N exactly)."""
+        if self.seats * fair >= 1.0 - EPSILON:
+            return "every seat"
+        if self.win.low > fair + EPSILON:
             return "above"
-        if self.win.high < fair:
+        if self.win.high < fair - EPSILON:
             return "below"
         return "within"
 
@@ -133,8 +153,11 @@ def _line(
     shares = [sum(o.share(s) for s in ss) for o, ss in zip(outcomes, picks, strict=True)]
     points = [o.points[s] for o, ss in zip(outcomes, picks, strict=True) for s in ss]
     ranks = [o.ranks[s] for o, ss in zip(outcomes, picks, strict=True) for s in ss]
-    total = wilson(sum(shares), len(outcomes))
-    win = Rate(total.value / seats, total.low / seats, total.high / seats)
+    players = len(outcomes[0].points) if outcomes else seats
+    if seats == players:  # every seat: 1/N exactly, whatever the floating-point sums say
+        win = Rate(1.0 / players, 1.0 / players, 1.0 / players)
+    else:
+        win = share_rate(math.fsum(shares), len(outcomes), seats)
     return Line(
         label=label,
         seats=seats,

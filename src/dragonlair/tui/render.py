@@ -1,26 +1,27 @@
-"""Drawing a seat's view at the terminal with Rich.
+"""Drawing a seat's view with Rich: the renderables the terminal's panes show.
 
-Every function here takes views, events and legal actions, never a state, so a screen can
-show nothing its seat may not know. A game's manifest names its board renderer
-(``terminal_board``: ``board(game, view, names) -> renderable``; the game object only
-lends its printed component data; the four games' are in ``dragonlair.tui.games``) that
-lays the table out the way the game looks; a game whose manifest says ``None`` is shown
-as a plain table of its view.
+Every function here takes views, events and legal actions, never a state, so a pane can
+show nothing its seat may not know. A game's manifest names its terminal board
+(``terminal_board``, ``"module:board"``; the four games' are in ``dragonlair.tui.games``);
+the same module may add ``players`` and ``hand`` (each ``(game, view, names[, width]) ->
+renderable``; the game object only lends its printed component data) and the players'
+words of ``dragonlair.tui.words``. A game whose manifest says ``None`` is shown as a plain
+table of its view.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.markup import escape
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..core import Action, Game, State, manifest
+from ..core import Game, Result, manifest
+from .words import game_module, seat_name
 
 # Keys every view has; the header shows them, the board does not repeat them.
 CORE_KEYS = {
@@ -38,13 +39,41 @@ CORE_KEYS = {
 }
 
 
-def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def board(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
     """The game's own drawing of the table, or a generic one."""
     draw = manifest(game.spec.id).load_terminal_board()
-    if draw is not None:
-        drawn: RenderableType = draw(game, view, names)
+    if draw is None:
+        return generic_board(view, names)
+    if "width" in inspect.signature(draw).parameters:
+        drawn: RenderableType = draw(game, view, names, width)
+    else:  # a board drawn at any width: board(game, view, names)
+        drawn = draw(game, view, names)
+    return drawn
+
+
+def players(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
+    """Every player at the table as the seat sees them (or nothing for a generic game)."""
+    module = game_module(game)
+    if module is not None and hasattr(module, "players"):
+        drawn: RenderableType = module.players(game, view, names, width)
         return drawn
-    return generic_board(view, names)
+    return Text(", ".join(names), style="dim")
+
+
+def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    """The seat's own cards (or what else is secret to it)."""
+    if view.get("seat") is None:
+        return Text("(a spectator has no hand)", style="dim")
+    module = game_module(game)
+    if module is not None and hasattr(module, "hand"):
+        drawn: RenderableType = module.hand(game, view, names)
+        return drawn
+    secret = view.get("hand")
+    return Text(escape(_show(secret, names)) if secret is not None else "-")
 
 
 def generic_board(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
@@ -52,7 +81,7 @@ def generic_board(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
     table.add_column(style="bold")
     table.add_column()
     for key, value in view.items():
-        if key in CORE_KEYS:
+        if key in CORE_KEYS or key == "hand":
             continue
         table.add_row(key.replace("_", " "), escape(_show(value, names)))
     return table
@@ -69,103 +98,57 @@ def _show(value: Any, names: Sequence[str]) -> str:
 
 
 def header(game: Game, view: dict[str, Any], names: Sequence[str]) -> Text:
+    """One line: the game, the move, who you are and who is to act."""
     seat = view.get("seat")
-    who = f"you are {names[seat]}" if isinstance(seat, int) else "spectator"
-    acting = ", ".join(names[s] for s in view.get("to_act", []))
+    if not isinstance(seat, int):
+        who = "watching"
+    elif names[seat] in ("You", f"Player {seat + 1}"):
+        who = f"you are Player {seat + 1}"
+    else:
+        who = f"you are {names[seat]} (Player {seat + 1})"
+    acting = ", ".join(seat_name(names, s) for s in view.get("to_act", []))
     text = Text()
     text.append(f"{game.spec.name}", style="bold magenta")
-    text.append(f"  ·  {view.get('phase', '')}  ·  move {view.get('move', 0)}  ·  {who}")
+    text.append(f" · move {view.get('move', 0)} · {who}")
     if acting:
         label = "still choosing" if "choosing" in view else "to act"
-        text.append(f"  ·  {label}: {acting}", style="cyan")
+        text.append(f" · {label}: {acting}", style="cyan")
     if "my_choice" in view:
-        text.append(f"  ·  your choice: {view['my_choice']}", style="green")
+        text.append(" · you have chosen", style="green")
     return text
 
 
-def choices(game: Game, legal: Sequence[Action]) -> Table:
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(justify="right", style="bold cyan")
-    table.add_column(style="bold")
-    table.add_column(style="dim")
-    for i, a in enumerate(legal, 1):
-        label = game.describe_action(a)
-        table.add_row(f"{i})", str(a), "" if label == str(a) else escape(label))
-    return table
-
-
-def render_screen(
-    game: Game,
-    view: dict[str, Any],
-    names: Sequence[str],
-    log: Sequence[str],
-    legal: Sequence[Action],
-) -> RenderableType:
-    """The whole screen for one decision: header, table, recent log and the choices."""
-    parts: list[RenderableType] = [Text(""), header(game, view, names)]
-    parts.append(Panel(board(game, view, names), title=game.spec.name, expand=False))
-    if log:
-        parts.append(
-            Panel(
-                "\n".join(escape(line) for line in log[-8:]), title="log", expand=False, style="dim"
-            )
-        )
-    if "window" in view:
-        parts.append(
-            Text(
-                f"You are asked; the default answer is {view['window']['default']}.", style="yellow"
-            )
-        )
-    parts.append(choices(game, legal))
-    return Group(*parts)
-
-
-def render_result(state: State, names: Sequence[str]) -> RenderableType:
-    """The final scoring breakdown per player and the winner."""
-    result = state.result
-    assert result is not None
+def result_table(game: Game, result: Result, names: Sequence[str]) -> RenderableType:
+    """The final scores: one row per scoring line, one column per player, so that it fits
+    80 columns for every table size."""
     labels: list[str] = []
     for b in result.breakdown:
         for k in b:
             if k not in labels:
                 labels.append(k)
-    table = Table(title="Final scores")
-    table.add_column("player", style="bold")
+    table = Table(title="Final scores", box=None, pad_edge=False, padding=(0, 1))
+    table.add_column("")
+    for seat in range(game.players):
+        mark = " ★" if seat in result.winners else ""
+        table.add_column(names[seat] + mark, justify="right", style="bold" if mark else "")
     for label in labels:
-        table.add_column(label, justify="right")
-    table.add_column("total", justify="right", style="bold")
-    table.add_column("rank", justify="right")
-    for seat in range(state.game.players):
-        b = result.breakdown[seat] if result.breakdown else {}
-        style = "bold green" if seat in result.winners else ""
         table.add_row(
-            names[seat],
-            *[str(b.get(label, "")) for label in labels],
-            str(result.points[seat]),
-            str(result.ranks[seat]),
-            style=style,
+            label,
+            *[
+                str(result.breakdown[s].get(label, "")) if result.breakdown else ""
+                for s in range(game.players)
+            ],
         )
+    table.add_row("total", *[str(p) for p in result.points], style="bold")
+    table.add_row("rank", *[str(r) for r in result.ranks])
     winners = " and ".join(names[w] for w in result.winners)
-    line = f"Shared win: {winners}." if len(result.winners) > 1 else f"Winner: {winners}."
+    line = f"★ Shared win: {winners}." if len(result.winners) > 1 else f"★ Winner: {winners}."
     parts: list[RenderableType] = [table, Text(line, style="bold green")]
     if result.reason:
         parts.append(Text(result.reason, style="dim"))
     return Group(*parts)
 
 
-def rules_summary(game: Game, legal: Sequence[Action]) -> RenderableType:
-    """The game's rules for players (its manifest's) and what each choice does."""
-    rules = manifest(game.spec.id).player_rules()
-    kinds = Table(show_header=False, box=None)
-    for k in game.table.kinds:
-        kinds.add_row(f"[bold]{escape(k.form)}[/bold]", escape(k.help))
-    return Group(
-        Panel(Markdown(rules), title=f"{game.spec.name}: the rules in brief", expand=False),
-        Panel(kinds, title="actions", expand=False),
-        Panel(choices(game, legal), title="your choices now", expand=False),
-        Text(
-            "At the prompt: a number or an action, ? for this help, log for the whole log, "
-            "save FILE, quit.",
-            style="dim",
-        ),
-    )
+def player_rules(game: Game) -> str:
+    """The game's rules for players, in Markdown (its manifest's ``player_rules``)."""
+    return manifest(game.spec.id).player_rules()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections import OrderedDict
@@ -34,7 +35,7 @@ from .protocol import (
 )
 from .security import commitment, digest, new_salt, new_seed, new_table_id, new_token
 from .session import Table
-from .store import Store, StoredSeat, StoredTable
+from .store import DAMAGED_SETTINGS, Store, StoredSeat, StoredTable
 
 log = logging.getLogger("dragonlair.web")
 
@@ -125,7 +126,8 @@ class Hub:
         return [t.info() for t in found[offset : offset + limit]], len(found)
 
     def _build(self, stored: StoredTable) -> Table:
-        """A table from storage, its state rebuilt by replaying its actions."""
+        """A table from storage, its state rebuilt by replaying its actions; a table that
+        cannot be rebuilt, whatever the reason, is broken (never an exception)."""
         if stored.problem is not None:
             return Table(self, stored, None, None, problem=stored.problem)
         try:
@@ -138,11 +140,12 @@ class Hub:
                 actions=tuple(stored.actions),
             )
             state = replay(record)
-            game = state.game
-        except DragonlairError as e:
-            log.error("table %s cannot be resumed: %s", stored.id, e)
-            return Table(self, stored, None, None, problem=str(e))
-        t = Table(self, stored, game, state)
+            t = Table(self, stored, state.game, state)
+        except Exception as e:
+            problem = str(e) if isinstance(e, DragonlairError) else f"{type(e).__name__}: {e}"
+            log.error("table %s cannot be resumed: %s", stored.id, problem)
+            damaged = dataclasses.replace(stored, settings=dict(DAMAGED_SETTINGS))
+            return Table(self, damaged, None, None, problem=problem)
         if state.is_over:
             t.status = "over"
         return t
@@ -191,7 +194,7 @@ class Hub:
                 t = self.tables.pop(i, None)
                 if t is not None:
                     t.status = "expired"
-                    t.broadcast_seats()
+                    t.broadcast()  # whoever waits at the table sees it expire
                     self._remember(t)
 
         await self.write(lambda: self.store.expire(ids), gone)

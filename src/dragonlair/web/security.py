@@ -69,9 +69,14 @@ def match(token: str, candidates: Iterable[tuple[object, bytes | None]]) -> obje
 SALT_BYTES = 16
 
 
+# Below 2**53, so that every client reads a revealed seed exactly (JavaScript's numbers
+# are doubles) and can check it against the commitment.
+SEED_BOUND = 2**53
+
+
 def new_seed() -> int:
     """A table's seed, drawn from the operating system's secure source."""
-    return secrets.randbelow(2**63)
+    return secrets.randbelow(SEED_BOUND)
 
 
 def new_salt() -> str:

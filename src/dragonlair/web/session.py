@@ -385,6 +385,8 @@ class Table:
                 raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
             if self.status == "over":
                 raise ProtocolError("game_over", "the game is over; no more actions")
+            if self.status == "expired":
+                raise ProtocolError("expired", "this table waited too long for players and expired")
             st = self.state
             if by == "bot" and not self.seats[seat].is_bot:
                 raise ProtocolError("stale_move", "the seat's player is back")

@@ -1,5 +1,11 @@
 """The Great Dragon Race at the terminal: the track with its watering holes, shortcut,
-Ballista Bolts, Flaming Balls and every pawn; the players' hands by size; your cards."""
+Ballista Bolts, Flaming Balls and every pawn; the players with their hand sizes; your cards.
+
+Players' words: a card is named as printed (``2``, ``2 (B)`` with an insignia of a dragon at
+the table, ``Tornado!``, ``HALT! 4``); ``play 2`` plays your 2, ``play 2b`` the one with
+insignia B when you hold both, ``blow tornado 3`` blows Player 3 back, ``steal 2`` robs
+Player 2. The record keeps the card ids.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core import Game
+from ...core import Action, Game
 
 PAWN_STYLES = (
     "bold white on red",
@@ -19,13 +25,123 @@ PAWN_STYLES = (
     "bold black on yellow",
 )
 PER_ROW = 20
+NUMBER_KINDS = ("play",)
+
+
+# ---------------------------------------------------------------------- cards in words
+
+
+def card_word(game: Game, card: int) -> str:
+    """A card as printed: ``2``, ``2 (B)`` (an insignia only of a dragon at the table),
+    ``Tornado!``, ``HALT! 4``."""
+    g: Any = game
+    c = g.data.cards[card - 1]
+    if c.kind == "number":
+        return f"{c.value} ({c.insignia})" if g.card_owner[card] >= 0 else f"{c.value}"
+    return str(g.card_name[card])
+
+
+def _plain(game: Game, card: int) -> str:
+    """The card as typed: ``2 b``, ``tornado``, ``halt 4``, ``passing wind``."""
+    return card_word(game, card).lower().replace("!", "").replace("(", "").replace(")", "")
+
+
+def forms(game: Game, action: Action) -> list[str]:
+    g: Any = game
+    aid = game.action_id(action)
+    card = g.a_card[aid]
+    if action.kind == "play":
+        c = g.data.cards[card - 1]
+        word = _plain(game, card)
+        out = [f"play {word}"]
+        if c.kind == "number" and " " in word:
+            out += [f"play {word.replace(' ', '')}", f"play {c.value}"]
+        if c.kind == "halt":
+            out.append(f"play {c.value}")
+        return out
+    if action.kind == "blow":
+        target = g.a_target[aid] + 1
+        word = _plain(game, card)
+        return [f"blow {word} {target}", f"play {word} {target}", f"{word} {target}"]
+    if action.kind == "triple":
+        cards = g.a_cards[aid]
+        value = g.data.cards[cards[0] - 1].value
+        letters = " ".join(
+            str(g.data.cards[c - 1].insignia) if g.card_owner[c] >= 0 else "-" for c in cards
+        )
+        return [f"triple {value}", f"triple {value} {letters}"]
+    if action.kind == "halt":
+        return [f"halt {g.data.cards[card - 1].value}", "halt"]
+    if action.kind == "steal":
+        return [f"steal {g.a_target[aid] + 1}"]
+    return [str(action)]
+
+
+def label(game: Game, action: Action, names: Sequence[str], me: int | None = None) -> str:
+    g: Any = game
+    aid = game.action_id(action)
+    card = g.a_card[aid]
+    if action.kind in ("play", "blow"):
+        c = g.data.cards[card - 1]
+        word = card_word(game, card)
+        if action.kind == "blow":
+            who = names[g.a_target[aid]]
+            if c.kind == "tornado":
+                return f"{word} on {who}: back to the watering hole behind them"
+            return f"{word} on {who}: blow them back to the spot behind you"
+        if c.kind == "number":
+            text = f"move ahead {c.value}"
+            if me is not None and g.card_owner[card] == me:
+                text += "; your insignia: you play again"
+            return text
+        if c.kind == "halt":
+            return f"{word} as a number: move ahead {c.value}"
+        text = game.describe_action(action).removeprefix(f"play {g.card_name[card]}")
+        return text.removeprefix(":").strip()
+    if action.kind == "triple":
+        words = ", ".join(card_word(game, c) for c in g.a_cards[aid])
+        return f"three of a kind ({words}): fly to the next watering hole ahead"
+    if action.kind == "halt":
+        return f"call HALT! with your {card_word(game, card)}: cancel this turn"
+    if action.kind == "steal":
+        return f"steal a random card from {names[g.a_target[aid]]}"
+    if action.kind == "stop":
+        return "end your turn"
+    return "let it stand"
+
+
+EVENT_TEXT = {
+    "played": "{seat} plays {card}",
+    "played_stolen": "{seat} plays the stolen {card}",
+    "triple": "{seat} plays three {value}s",
+    "halted": "{seat} calls HALT! with {card}: {target}'s turn is cancelled",
+    "hazard": "{seat} lands on a {hazard} and discards {card}",
+    "robbed": "{seat} steals {card} from {victim}",
+    "given_back": "{victim} gets {card} back from {seat}",
+    "drew": "{seat} draws {cards}",
+    "dealt": "{seat} is dealt {cards}",
+}
+
+
+def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    out = dict(event)
+    if isinstance(out.get("card"), int):
+        out["card"] = card_word(game, out["card"])
+    if isinstance(out.get("cards"), list):
+        out["cards"] = [card_word(game, c) for c in out["cards"]]
+    if event.get("type") == "returned" and isinstance(out.get("spots"), list):
+        out["spots"] = [f"{names[s]} {p}" for s, p in enumerate(out["spots"])]
+    return out
+
+
+# ---------------------------------------------------------------------- the table
 
 
 def _terrain(board: Any, spot: int) -> tuple[str, str]:
     if spot == board.start:
         return "St", "bold"
     if spot == board.finish:
-        return "🏁", "bold"
+        return "Fi", "bold"
     if spot in board.watering_holes:
         return "~~", "bold blue"
     if spot == board.entry_arrow:
@@ -41,11 +157,11 @@ def _terrain(board: Any, spot: int) -> tuple[str, str]:
     return "·", "dim"
 
 
-def track(game: Game, pawns: Sequence[int]) -> Text:
+def track(game: Game, pawns: Sequence[int], per_row: int = PER_ROW) -> Text:
     board = game.board  # type: ignore[attr-defined]
     out = Text()
-    for row_start in range(0, board.finish + 1, PER_ROW):
-        spots = range(row_start, min(row_start + PER_ROW, board.finish + 1))
+    for row_start in range(0, board.finish + 1, per_row):
+        spots = range(row_start, min(row_start + per_row, board.finish + 1))
         numbers, ground, here = Text(), Text(), Text()
         for spot in spots:
             numbers.append(f"{spot:>3}", style="dim")
@@ -56,7 +172,7 @@ def track(game: Game, pawns: Sequence[int]) -> Text:
                 here.append("   ")
             elif len(seats) == 1:
                 here.append(" ")
-                here.append(f"{seats[0] + 1:>2}", style=PAWN_STYLES[seats[0] % 4])
+                here.append(f"P{seats[0] + 1}", style=PAWN_STYLES[seats[0] % 4])
             else:
                 here.append(f"{'×' + str(len(seats)):>3}", style="bold reverse")
         out.append_text(numbers)
@@ -68,24 +184,23 @@ def track(game: Game, pawns: Sequence[int]) -> Text:
     return out
 
 
-def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    seat = view.get("seat")
-    g: Any = game
+def board(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
     parts: list[RenderableType] = []
     top = Text(f"turn {view['turn']}")
     active = view.get("active")
     if isinstance(active, int) and active >= 0:
-        top.append(f"  ·  {names[active]} is playing", style="bold")
-    if view.get("last"):
-        top.append(f"  ·  last play: {view['last']}")
+        top.append(f"  ·  {names[active]} playing", style="bold")
     if view.get("bonus"):
         top.append("  ·  insignia bonus play", style="green")
     parts.append(top)
-    parts.append(track(game, view["pawns"]))
+    per_row = max(10, min(PER_ROW, (width - 1) // 3))
+    parts.append(track(game, view["pawns"], per_row))
     parts.append(
         Text(
-            "St start  ~~ watering hole  ↱ shortcut entry  ↳ exit  ⇶ Ballista Bolt  "
-            "● Flaming Ball  🏁 finish",
+            "St start ~~ watering hole ↱ shortcut ↳ exit ⇶ Ballista Bolt ● Flaming Ball "
+            "Fi finish; P1..P4 pawns (×2: two pawns)",
             style="dim",
         )
     )
@@ -97,41 +212,49 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
                 style="yellow",
             )
         )
-    players = Table(title="players", title_style="dim")
-    for col in ("", "player", "dragon", "spot", "cards", "robbed"):
-        players.add_column(col)
+    if view.get("stolen") is not None:
+        parts.append(Text(f"Stolen card: {card_word(game, view['stolen'])}", style="yellow"))
+    discards = view.get("discards") or []
+    pile = Text(f"Draw pile: {view['draw_size']} cards", style="dim")
+    if discards:
+        pile.append(
+            "  ·  discards (newest last): "
+            + ", ".join(card_word(game, c) for c in discards[-6:])
+            + f" ({len(discards)} in all)"
+        )
+    parts.append(pile)
+    return Group(*parts)
+
+
+def players(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
+    seat = view.get("seat")
+    g: Any = game
+    table = Table(box=None, pad_edge=False, padding=(0, 1))
+    for col in ("", "player", "insignia", "spot", "cards", ""):
+        table.add_column(col)
     characters = g.data.characters
     for s in range(view["players"]):
         mark = " (you)" if s == seat else ""
-        char = characters[s] if s < len(characters) else None
-        players.add_row(
-            Text(f"{s + 1}", style=PAWN_STYLES[s % 4]),
+        table.add_row(
+            Text(f"P{s + 1}", style=PAWN_STYLES[s % 4]),
             names[s] + mark,
-            f"{char.name} ({char.insignia})" if char else "",
+            str(characters[s].insignia),
             str(view["pawns"][s]),
             str(view["hand_sizes"][s]),
-            "draws 1 extra" if view["extra_draw"][s] else "",
+            "robbed: draws 1 extra" if view["extra_draw"][s] else "",
         )
-    parts.append(players)
-    if view.get("stolen") is not None:
-        parts.append(Text(f"Stolen card: {g.describe_card(view['stolen'])}", style="yellow"))
-    if seat is not None:
-        hand = view.get("hand") or []
-        hand_text = Text("Your hand: ")
-        for i, c in enumerate(hand):
-            if i:
-                hand_text.append("  |  ")
-            hand_text.append(g.card_name[c], style="bold")
-        parts.append(hand_text if hand else Text("Your hand: -"))
-    discards = view.get("discards") or []
-    if discards:
-        parts.append(
-            Text(
-                "Discards (newest last): "
-                + ", ".join(g.card_name[c] for c in discards[-8:])
-                + f"  ({len(discards)} in all)",
-                style="dim",
-            )
-        )
-    parts.append(Text(f"Draw pile: {view['draw_size']} cards", style="dim"))
-    return Group(*parts)
+    return table
+
+
+def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    cards = view.get("hand") or []
+    if not cards:
+        return Text("no cards", style="dim")
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append("  ")
+        out.append(f"[{card_word(game, c)}]", style="bold")
+    return out

@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core import Game
+from ...core import Action, Game
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),
@@ -47,7 +47,7 @@ def crew_card(game: Game, number: int) -> Text:
 
 def dragon_card(game: Game, dragon: int) -> Text:
     d = game.components.dragons[dragon - 1]  # type: ignore[attr-defined]
-    t = Text(f"🐉{d.points}", style="bold yellow")
+    t = Text(f"[dragon {d.points}]", style="bold yellow")
     if any(d.symbols):
         t.append(" ")
         _symbols(t, d.symbols)
@@ -63,8 +63,37 @@ def _row(items: Sequence[Text], sep: str = "  ") -> Text:
     return out
 
 
-def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    seat = view.get("seat")
+def _pairs(names: Sequence[str], values: Sequence[Any]) -> list[str]:
+    return [f"{names[s]} {v}" for s, v in enumerate(values)]
+
+
+EVENT_TEXT = {
+    "game_over": "final points {points}; won by {winners} ({reason})",
+    "start_draw": "start-player draw: {cards}; {start_seat} drew the highest and starts; "
+    "these cards leave the game",
+}
+
+
+def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    out = dict(event)
+    kind = event.get("type")
+    if kind == "game_over":
+        out["points"] = _pairs(names, event.get("points") or [])
+        out["winners"] = [names[s] for s in event.get("winners") or []]
+    elif kind == "start_draw":
+        out["cards"] = _pairs(names, event.get("cards") or [])
+    elif kind == "scored":
+        out["counts"] = _pairs(names, event.get("counts") or [])
+        out["awards"] = _pairs(names, event.get("awards") or [])
+    return out
+
+
+NUMBER_KINDS = ("hire", "play")
+
+
+def board(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
     top = Text()
     top.append(f"{view.get('phase_name', view['phase'])}", style="bold")
     if view["phase"] == "hunt":
@@ -82,8 +111,18 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
             Text(f"{names[s]}: ").append_text(crew_card(game, c)) for s, c in view["this_round"]
         ]
         parts.append(Text("This round: ").append_text(_row(played, "   ")))
-    ships = Table(title="ships and crews", title_style="dim")
-    for col in ("player", "hand", "⛨", "✹", "dragons", "⚛ ♥ ☠", "crew pts", "crew played"):
+    legend = Text("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair   symbols: ", style="dim")
+    legend.append("⚛ science ♥ mood ☠ crime", style="dim")
+    parts.append(legend)
+    return Group(*parts)
+
+
+def players(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
+    seat = view.get("seat")
+    ships = Table(box=None, pad_edge=False, padding=(0, 1))
+    for col in ("player", "hand", "⛨", "✹", "⚛ ♥ ☠", "pts", "dragons", "crew played"):
         ships.add_column(
             col, justify="left" if col in ("player", "crew played", "dragons") else "right"
         )
@@ -91,34 +130,34 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
     for s in range(view["players"]):
         mark = " (you)" if s == seat else ""
         counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
-        hand = f"{view['hand_sizes'][s]}"
+        held = f"{view['hand_sizes'][s]}"
         if view["phase"] == "hire":
-            hand += f" +{view['pick_counts'][s]} hired"
+            held += f" +{view['pick_counts'][s]}"
         ships.add_row(
             names[s] + mark,
-            hand,
+            held,
             str(view["shields"][s]),
             str(view["damage"][s]),
-            _row([dragon_card(game, d) for d in view["claimed"][s]], " "),
             counts,
             str(view.get("card_points", [0] * 9)[s]),
+            _row([dragon_card(game, d) for d in view["claimed"][s]], " "),
             " ".join(str(c) for c in view["played"][s]),
         )
-    parts.append(ships)
-    if seat is not None:
-        hand_cards = view.get("hand") or []
-        parts.append(
-            Text("Your hand: ").append_text(
-                _row([crew_card(game, c) for c in hand_cards], "   ") if hand_cards else Text("-")
-            )
-        )
-        if view.get("picks"):
-            parts.append(
-                Text("Your crew so far: ").append_text(
-                    _row([crew_card(game, c) for c in view["picks"]], "   ")
-                )
-            )
-    legend = Text("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair   symbols: ", style="dim")
-    legend.append("⚛ science ♥ mood ☠ crime", style="dim")
-    parts.append(legend)
-    return Group(*parts)
+    return ships
+
+
+def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    cards = view.get("hand") or []
+    out = (
+        _row([crew_card(game, c) for c in cards], "  ") if cards else Text("no cards", style="dim")
+    )
+    if view.get("picks"):
+        out.append("\nhired so far: ", style="dim")
+        out.append_text(_row([crew_card(game, c) for c in view["picks"]], "  "))
+    return out
+
+
+def label(game: Game, action: Action, names: Sequence[str], me: int | None = None) -> str:
+    """``tool, tool, tool; mood 1; +3 pts``: the card's effects, symbols and points."""
+    text = game.describe_action(action).removeprefix(str(action)).strip()
+    return text.removeprefix("(").removesuffix(")") or str(action)

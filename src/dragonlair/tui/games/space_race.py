@@ -1,9 +1,14 @@
 """Space Race (2021) at the terminal: every ship with its stacks (the top card last),
 Power Sources on cockpit and engine, Drones, Loot Carriers, Crew, Fuel and Damage; the
-Danger card and the bidding; your hand."""
+Danger card and the bidding; your hand.
+
+Players' words: cards by their printed names (``up green crystal``, ``fuel crew``,
+``cockpit orange power source``); the record keeps the card ids. A colour is always
+written with its letter (O, G, P), never shown by colour alone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -12,17 +17,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core import Game
+from ...core import Action, Game
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
     ("scanners", "Scanners"),
     ("robot_parts", "Robot"),
     ("crystals", "Crystals"),
-    ("power_cockpit", "Power@cockpit"),
-    ("power_engine", "Power@engine"),
+    ("power_cockpit", "Cockpit power"),
+    ("power_engine", "Engine power"),
 )
-ICONS = {"wrench": "🔧", "damage": "💥", "x": "✖"}
+ICONS = {"wrench": "wrench", "damage": "damage", "x": "nothing"}
 
 
 @cache
@@ -32,10 +37,14 @@ def _catalog(game: Game) -> dict[str, Any]:
 
 
 def space_card(game: Game, card: int) -> Text:
+    """A Space card by its printed name (its colour is part of the name)."""
     c = _catalog(game)["space"][card - 1]
-    name = c["name"]
     style = COLOURS.get(c["color"] or "", "white")
-    return Text(f"{name} #{card}", style=style)
+    return Text(c["name"], style=style)
+
+
+def card_word(game: Game, card: int) -> str:
+    return str(_catalog(game)["space"][card - 1]["name"])
 
 
 def danger_card(game: Game, card: int) -> Text:
@@ -43,29 +52,75 @@ def danger_card(game: Game, card: int) -> Text:
     t = Text(f"{d['kind'].upper()} ", style="bold red" if d["kind"] == "fight" else "bold cyan")
     for place, rank in enumerate(d["ranks"], 1):
         icon = ICONS.get(rank["icon"], rank["icon"])
-        t.append(f" {place}: {icon}{'×' + str(rank['n']) if rank['n'] > 1 else ''}")
+        count = f"{rank['n']} " if rank["icon"] != "x" else ""
+        t.append(
+            f" {place}: {count}{icon}{'s' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
+        )
     return t
 
 
-TOKENS = {
-    "scanner": "◉",
-    "crystal": "◆",
-    "power_source": "⚡",
-    "head": "H",
-    "body": "B",
-    "legs": "L",
+TOKENS = {"head": "H", "body": "B", "legs": "L"}
+
+
+LETTERS = {"orange": "O", "green": "G", "purple": "P"}
+_ID = re.compile(r" ?\(#\d+\)")
+
+
+def forms(game: Game, action: Action) -> list[str]:
+    if action.kind == "bid":
+        return [str(action)]
+    card = action.args[0]
+    assert isinstance(card, int)
+    return [f"{action.kind} {card_word(game, card).lower()}"]
+
+
+def label(game: Game, action: Action, names: Sequence[str], me: int | None = None) -> str:
+    """What the play does (``face up: 1 VP``); the card itself is in the typed form."""
+    text = _ID.sub("", game.describe_action(action))
+    if action.kind != "bid":
+        card = action.args[0]
+        assert isinstance(card, int)
+        text = text.removeprefix(f"play {card_word(game, card)} ")
+    return text
+
+
+def _pairs(names: Sequence[str], values: Sequence[Any]) -> list[str]:
+    return [f"{names[s]} {v}" for s, v in enumerate(values)]
+
+
+EVENT_TEXT = {
+    "placed": "{seat} played {name} {how}",
+    "final": "final scores {points}; won by {winners}",
 }
 
 
-def _stack(game: Game, cards: Sequence[int]) -> Text:
-    """A stack as coloured tokens, bottom first; the top card (last) in bold."""
+def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {k: _ID.sub("", v) if isinstance(v, str) else v for k, v in event.items()}
+    if isinstance(out.get("cards"), list):
+        out["cards"] = [card_word(game, c) for c in out["cards"]]
+    kind = event.get("type")
+    if kind == "final":
+        out["points"] = _pairs(names, event.get("points") or [])
+        out["winners"] = [names[s] for s in event.get("winners") or []]
+    elif kind == "bids":
+        out["bids"] = _pairs(names, event.get("bids") or [])
+        out["ranks"] = _pairs(names, event.get("ranks") or [])
+    return out
+
+
+def _stack(game: Game, cards: Sequence[int], token: bool = True) -> Text:
+    """A stack bottom first, each card by its colour's letter (and its part for Robot
+    parts); the top card (last) underlined."""
     out = Text()
     space = _catalog(game)["space"]
     for i, card in enumerate(cards):
         c = space[card - 1]
-        token = TOKENS.get(c["part"] or c["type"], "▪")
+        part = TOKENS.get(c["part"] or "", "")
+        letter = LETTERS.get(c["color"] or "", "?")
         style = COLOURS.get(c["color"] or "", "white")
-        out.append(token, style=f"bold {style} underline" if i == len(cards) - 1 else style)
+        if i:
+            out.append(" ")
+        out.append(part + letter, style=f"bold {style} underline" if i == len(cards) - 1 else style)
     return out
 
 
@@ -78,17 +133,18 @@ def _cards(game: Game, cards: Sequence[int]) -> Text:
     return out
 
 
-def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    seat = view.get("seat")
+def board(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
     top = Text(f"round {view['round']}/{view['rounds']}  ·  ", style="bold")
     if view["phase"] == "upgrade":
-        arrow = "⟳ left (clockwise)" if view.get("direction") == "left" else "⟲ right"
+        arrow = "left (clockwise)" if view.get("direction") == "left" else "right"
         top.append(f"Upgrade, pick {view['pick']}/6  ·  hands pass {arrow}")
     else:
         top.append(f"Danger: bid {view.get('bidding') or '-'}")
     top.append(
-        f"  ·  Space deck {view['space_deck']}  ·  Danger deck {view['danger_deck']}"
-        f"  ·  Damage deck {view['damage_deck']}",
+        f"  ·  decks: Space {view['space_deck']}, Danger {view['danger_deck']},"
+        f" Damage {view['damage_deck']}",
         style="dim",
     )
     parts: list[RenderableType] = [top]
@@ -101,48 +157,72 @@ def board(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableT
             )
         )
     if view.get("last_bids") is not None:
-        parts.append(
-            Text(
-                "Last bids: "
-                + ", ".join(f"{names[s]} {b}" for s, b in enumerate(view["last_bids"]))
-            )
+        parts.append(Text("Last bids: " + ", ".join(_pairs(names, view["last_bids"]))))
+    parts.append(
+        Text(
+            "stacks bottom first, top underlined; O orange G green P purple; "
+            "Robot parts H head B body L legs",
+            style="dim",
         )
-    ships = Table(title="ships (stacks list the top card last)", title_style="dim")
-    ships.add_column("player", style="bold")
-    for _, label in STACKS:
-        ships.add_column(label)
-    for col in ("Drones", "Loot", "Crew", "Fuel", "Damage", "VP so far"):
-        ships.add_column(col, justify="right")
+    )
+    return Group(*parts)
+
+
+def players(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType:
+    seat = view.get("seat")
     scores = view.get("score") or []
     damage_cat = _catalog(game)["damage"]
+    rows: list[RenderableType] = []
+    wide = width >= 96
+    table = Table(box=None, pad_edge=False, padding=(0, 1))
+    for col in ("player", *(label for _, label in STACKS)):
+        table.add_column(col)
+    for col in ("Drones", "Loot", "Crew", "Fuel", "Damage", "VP"):
+        table.add_column(col, justify="right")
     for ship in view["ships"]:
         s = ship["seat"]
         mark = " (you)" if s == seat else ""
         damage = sum(damage_cat[d - 1]["vp"] for d in ship["damage"])
-        ships.add_row(
-            f"{names[s]}{mark}\n[dim]{ship['cockpit']}[/dim]",
-            *[_stack(game, ship[key]) for key, _ in STACKS],
-            str(len(ship["alien_drones"])),
-            str(len(ship["loot_carriers"])),
-            str(len(ship["crew"])),
-            str(ship["fuel"]),
-            f"{len(ship['damage'])} ({damage})" if ship["damage"] else "0",
-            str(scores[s]) if s < len(scores) else "",
+        dmg = f"{len(ship['damage'])} ({damage})" if ship["damage"] else "0"
+        vp = str(scores[s]) if s < len(scores) else ""
+        if wide:
+            table.add_row(
+                f"{names[s]}{mark}",
+                *[_stack(game, ship[key]) for key, _ in STACKS],
+                str(len(ship["alien_drones"])),
+                str(len(ship["loot_carriers"])),
+                str(len(ship["crew"])),
+                str(ship["fuel"]),
+                dmg,
+                vp,
+            )
+            continue
+        line = Text(f"{names[s]}{mark}", style="bold")
+        line.append(
+            f"  VP {vp}  Fuel {ship['fuel']}  Crew {len(ship['crew'])}  Drones "
+            f"{len(ship['alien_drones'])}  Loot {len(ship['loot_carriers'])}  Damage {dmg}"
         )
-    parts.append(ships)
-    parts.append(
-        Text(
-            "◉ Scanner  H/B/L Robot head/body/legs  ◆ Crystal  ⚡ Power Source; "
-            "colour = card colour; underlined = top of the stack",
-            style="dim",
-        )
-    )
+        stacks = Text("  ")
+        for key, short in STACKS:
+            if ship[key]:
+                stacks.append(f"{short}: ", style="dim")
+                stacks.append_text(_stack(game, ship[key]))
+                stacks.append("  ")
+        rows.append(line)
+        rows.append(stacks if len(stacks) > 2 else Text("  no stacks yet", style="dim"))
+    return table if wide else Group(*rows)
+
+
+def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    out = Text()
+    cards = view.get("hand") or []
+    out.append_text(_cards(game, cards) if cards else Text("no cards", style="dim"))
+    seat = view.get("seat")
     if seat is not None:
         mine = view["ships"][seat]
         if mine.get("fuel_cards"):
-            parts.append(
-                Text("Your Fuel (face down): ").append_text(_cards(game, mine["fuel_cards"]))
-            )
-        hand = view.get("hand") or []
-        parts.append(Text("Your hand: ").append_text(_cards(game, hand) if hand else Text("-")))
-    return Group(*parts)
+            out.append("\nyour Fuel (face down): ", style="dim")
+            out.append_text(_cards(game, mine["fuel_cards"]))
+    return out

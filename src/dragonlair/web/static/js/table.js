@@ -11,6 +11,7 @@
 import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
+import { FairnessPanel } from "./fairness.js";
 import { absolute } from "./lobby.js";
 import * as generic from "./games/generic.js";
 
@@ -54,6 +55,7 @@ class TablePage {
     this.rules = null;
     this.status = "connecting";
     this.countdown = null;
+    this.fairness = new FairnessPanel(table, () => this.render());
   }
 
   async start() {
@@ -214,7 +216,7 @@ class TablePage {
       boardEl,
       this.choices(ctx, handled),
       view.result ? this.result(view.result, names) : null,
-      h("div", { class: "side" }, this.logPanel(), this.invitePanel(), this.tools()),
+      h("div", { class: "side" }, this.logPanel(), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
     );
     fill(this.root, main);
     this.numberKeys();

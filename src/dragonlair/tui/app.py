@@ -1,0 +1,780 @@
+"""The terminal game on Textual: one fixed full-screen layout for ``play``, ``watch`` and
+``replay`` that redraws in place.
+
+Panes: the board, the other players, your hand, the log (what changed since your last
+move marked ``▶``) and the choices, with a line to type an action. At 80×24 and other small
+terminals the panes stack (board and players share one scrolling pane); from 110 columns
+and 30 rows the players, log and choices take a column of their own.
+
+Only views reach the panes: a pane is drawn from ``state.view(seat)``, the seat's legal
+actions and its own events, never from the state. Hotseat hand-overs cover the screen with
+a "pass the screen" page (Textual draws on the terminal's alternate screen, so nothing of
+one player stays in the scrollback for the next).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+import dragonlair
+
+from ..core import Action, DragonlairError, Game, Record, State
+from ..core.autoplay import answer_delay
+from .render import board, header, player_rules, players, result_table
+from .render import hand as hand_of
+from .session import LogLine, PlaySession
+from .words import Words
+
+CSS = """
+Screen { layout: vertical; }
+#header { height: 1; background: $boost; }
+#body { height: 1fr; layout: horizontal; }
+#left { width: 3fr; }
+#right { width: 2fr; }
+.pane { border: none; border-top: solid $primary; border-title-color: $text; }
+#board { height: 1fr; }
+#hand { height: auto; max-height: 6; }
+#others { height: auto; max-height: 50%; }
+#log { height: 1fr; }
+#choices { height: auto; max-height: 50%; border: none; border-top: solid $accent; }
+#choices > .option-list--option-highlighted { background: $accent 50%; text-style: bold; }
+#entry { height: 1; border: none; padding: 0 1; }
+#status { height: 1; color: $warning; }
+App.-narrow #body { layout: vertical; }
+App.-narrow #left { width: 1fr; height: 1fr; }
+App.-narrow #right { width: 1fr; height: 9; layout: horizontal; }
+App.-narrow #others { display: none; }
+App.-narrow #log { width: 1fr; height: 1fr; }
+App.-narrow #choices { width: 1fr; height: 1fr; max-height: 100%; }
+App.-narrow Footer { display: none; }
+"""
+
+
+class Drawn(Widget):
+    """A pane drawn by a function of its width (Rich renderables, re-drawn on resize)."""
+
+    DEFAULT_CSS = "Drawn { height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.draw: Callable[[int], RenderableType] = lambda width: Text("")
+
+    def show(self, draw: Callable[[int], RenderableType]) -> None:
+        self.draw = draw
+        self.refresh(layout=True)
+
+    def render(self) -> RenderableType:
+        return self.draw(max(20, self.size.width or 80))
+
+
+class HelpScreen(ModalScreen[None]):
+    """The player rules (Markdown) and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss", "close"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    #help { width: 90%; height: 90%; border: round $primary; background: $surface; }
+    """
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__()
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(self.markdown)
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[str]):
+    """Leave the game? With a reminder about saving."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", "keep playing")]
+    DEFAULT_CSS = """
+    ConfirmQuit { align: center middle; }
+    #ask { width: 64; height: auto; border: round $warning; background: $surface; padding: 1; }
+    #ask Input { border: tall $primary; height: 3; }
+    #ask Horizontal { height: auto; }
+    #ask Button { margin: 1 1 0 0; }
+    """
+
+    def __init__(self, reminder: str, save_to: str | None) -> None:
+        super().__init__()
+        self.reminder = reminder
+        self.save_to = save_to
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask"):
+            yield Label("Leave the game?")
+            yield Label(self.reminder)
+            if self.save_to is not None:
+                yield Input(self.save_to, id="save-to", placeholder="save file")
+            with Horizontal():
+                if self.save_to is not None:
+                    yield Button("Save and quit", id="save", variant="primary")
+                yield Button("Quit", id="quit", variant="error")
+                yield Button("Keep playing", id="keep")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.dismiss("save:" + self.query_one("#save-to", Input).value.strip())
+        else:
+            self.dismiss(event.button.id or "keep")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss("save:" + event.value.strip())
+
+    def action_keep(self) -> None:
+        self.dismiss("keep")
+
+
+class PassScreen(Screen[None]):
+    """A blank page between two players at one screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "ready")]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    #pass { width: auto; height: auto; border: round $primary; padding: 1 4; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text.assemble(
+                "Pass the screen to ",
+                (self.player, "bold"),
+                ".\nEveryone else, look away.\n\n",
+                (f"{self.player}: press Enter when you are ready.", "dim"),
+            ),
+            id="pass",
+        )
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class TableApp(App[int]):
+    """The panes every terminal screen shares; ``play``, ``watch`` and ``replay`` fill them."""
+
+    CSS = CSS
+    TITLE = "dragonlair"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "rules", priority=True),
+        Binding("ctrl+q", "leave", "quit", priority=True),
+    ]
+
+    def __init__(self, game: Game, names: Sequence[str]) -> None:
+        super().__init__()
+        self.game = game
+        self.names = list(names)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                with VerticalScroll(id="board", classes="pane"):
+                    yield Drawn(id="board-drawn")
+                with VerticalScroll(id="hand", classes="pane"):
+                    yield Drawn(id="hand-drawn")
+            with Vertical(id="right"):
+                with VerticalScroll(id="others", classes="pane"):
+                    yield Drawn(id="others-drawn")
+                with VerticalScroll(id="log", classes="pane"):
+                    yield Drawn(id="log-drawn")
+                yield OptionList(id="choices")
+        yield Static(id="status")
+        yield Input(id="entry", placeholder=self.entry_hint())
+        yield Footer()
+
+    def entry_hint(self) -> str:
+        return ""
+
+    def on_mount(self) -> None:
+        self.query_one("#board", VerticalScroll).border_title = "table"
+        self.query_one("#hand", VerticalScroll).border_title = "your hand"
+        self.query_one("#others", VerticalScroll).border_title = "players"
+        self.query_one("#log", VerticalScroll).border_title = "log"
+        self.query_one("#choices", OptionList).border_title = "choices"
+        self._fit(self.size.width, self.size.height)
+
+    def on_resize(self, event: Any) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    @property
+    def narrow(self) -> bool:
+        return self.has_class("-narrow")
+
+    def _fit(self, width: int, height: int) -> None:
+        narrow = width < 110 or height < 30
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw every pane again (after a move, a resize or a hand-over)."""
+
+    # ------------------------------------------------------------------ panes
+
+    def show_view(
+        self,
+        view: dict[str, Any],
+        log: Sequence[LogLine],
+        new_after: int,
+        title: str | None = None,
+    ) -> None:
+        game, names = self.game, self.names
+        self.query_one("#header", Static).update(header(game, view, names))
+
+        def draw_board(width: int) -> RenderableType:
+            parts: list[RenderableType] = [board(game, view, names, width)]
+            if view.get("result") is not None:
+                from ..core import Result
+
+                parts.append(result_table(game, Result.from_dict(view["result"]), names))
+            if self.narrow:
+                parts.append(Text("players", style="bold"))
+                parts.append(players(game, view, names, width))
+            return Group(*parts)
+
+        self.query_one("#board-drawn", Drawn).show(draw_board)
+        self.query_one("#others-drawn", Drawn).show(lambda w: players(game, view, names, w))
+        self.query_one("#hand-drawn", Drawn).show(lambda w: hand_of(game, view, names))
+        self.query_one("#hand", VerticalScroll).display = view.get("seat") is not None
+        self.show_log(log, new_after)
+        if title:
+            self.query_one("#board", VerticalScroll).border_title = title
+
+    def show_log(self, log: Sequence[LogLine], new_after: int) -> None:
+        lines = list(log[-200:])
+
+        def draw(width: int) -> RenderableType:
+            out = Text()
+            for i, line in enumerate(lines):
+                if i:
+                    out.append("\n")
+                if line.seq >= new_after:
+                    out.append("▶ " + line.text, style="bold")
+                else:
+                    out.append("  " + line.text, style="dim")
+            return out if lines else Text("(nothing yet)", style="dim")
+
+        self.query_one("#log-drawn", Drawn).show(draw)
+        scroll = self.query_one("#log", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False)
+
+    def blank(self) -> None:
+        """Nothing of anyone on the screen (before a hand-over)."""
+        self.query_one("#header", Static).update("")
+        for pane in ("board", "hand", "others", "log"):
+            self.query_one(f"#{pane}-drawn", Drawn).show(lambda w: Text(""))
+        self.query_one("#choices", OptionList).clear_options()
+        self.query_one("#status", Static).update("")
+
+    def status(self, text: str, style: str = "") -> None:
+        self.query_one("#status", Static).update(Text(text, style=style))
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen | PassScreen):
+            return
+        self.push_screen(HelpScreen(self.help_text()))
+
+    def help_text(self) -> str:
+        return player_rules(self.game)
+
+    def action_leave(self) -> None:
+        self.exit(0)
+
+
+class PlayApp(TableApp):
+    """A game against bots or hotseat: humans choose, bots' moves are paced and shown."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "choice up", show=False, priority=True),
+        Binding("down", "move(1)", "choice down", show=False, priority=True),
+        Binding("ctrl+t", "autoplay", "auto-answers"),
+    ]
+
+    def __init__(self, session: PlaySession, *, delay: float = 0.6, fast: bool = False) -> None:
+        super().__init__(session.state.game, session.names)
+        self.session = session
+        self.delay = 0.0 if fast else delay
+        # Alone at the table, nobody can read the timing of an automatic answer.
+        self.answer_wait: Callable[[], float] = (
+            (lambda: 0.0) if fast and not session.hotseat else answer_delay
+        )
+        self.viewer: int | None = None if session.hotseat else session.humans[0]
+        self.asking: int | None = None
+        self.legal: list[Action] = []
+        self.shown: list[Action] = []  # the choices as listed (one per distinct choice)
+        self.pending = False
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    def entry_hint(self) -> str:
+        return "type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit"
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#entry", Input).focus()
+        self.call_after_refresh(self.advance)
+
+    # ------------------------------------------------------------------ the loop
+
+    def advance(self) -> None:
+        """Take the game one step on: a bot's move, an automatic answer, a hand-over or a
+        question to a human."""
+        self.pending = False
+        session, state = self.session, self.state
+        if state.is_over:
+            self.game_over()
+            return
+        bot = session.next_bot()
+        if bot is not None:
+            # Without a pause, the bots play on at once (and the screen is drawn once).
+            while bot is not None:
+                session.apply(bot, session.bot_action(bot))
+                shown = self.viewer is not None and bool(session.catch_up(self.viewer))
+                if self.delay and shown:
+                    break
+                bot = session.next_bot() if not state.is_over else None
+            if self.viewer is not None:
+                self.redraw()
+            self.later(self.delay if self.delay and shown else 0.0)
+            return
+        seat = session.next_human()
+        assert seat is not None
+        forced = session.forced(seat)
+        # In hotseat the screen goes to every player who is asked, even when the answer is
+        # given for them: skipping the hand-over would tell the others that the player had
+        # no choice (no HALT! card), which the others must not learn.
+        if session.hotseat and self.viewer != seat:
+            self.viewer = None
+            self.blank()
+            self.push_screen(PassScreen(session.names[seat]), lambda _: self.hand_over(seat))
+            return
+        self.viewer = seat
+        self.ask(seat)
+        if forced is not None:
+            words = session.words[seat]
+            self.status(f"answered for you: {words.label(forced)}  (ctrl+t: ask me instead)")
+            self.pending = True
+            self.after(self.answer_wait(), lambda: self.auto_answer(seat, forced))
+
+    def later(self, seconds: float) -> None:
+        self.pending = True
+        self.after(seconds, self.advance)
+
+    def after(self, seconds: float, callback: Callable[[], object]) -> None:
+        if seconds > 0:
+            self.set_timer(seconds, callback)
+        else:
+            self.call_later(callback)
+
+    def hand_over(self, seat: int) -> None:
+        self.viewer = seat
+        self.advance()
+
+    def auto_answer(self, seat: int, action: Action) -> None:
+        if self.asking != seat or action not in self.state.legal_actions(seat):
+            return
+        if not self.session.autoplay.get(seat):
+            self.pending = False
+            self.status("")
+            return
+        self.choose(seat, action)
+
+    def ask(self, seat: int) -> None:
+        session = self.session
+        session.catch_up(seat)
+        self.asking = seat
+        self.legal = self.state.legal_actions(seat)
+        self.redraw()
+        self.status(session.save_error or "", "bold red")
+
+    def redraw(self) -> None:
+        if self.viewer is None:
+            return
+        seat = self.viewer
+        session = self.session
+        view = self.state.view(seat)
+        self.show_view(view, session.logs[seat], session.last_move[seat])
+        self.show_choices(seat if self.asking == seat else None, view)
+
+    def show_choices(self, seat: int | None, view: dict[str, Any]) -> None:
+        options = self.query_one("#choices", OptionList)
+        keep = options.highlighted
+        options.clear_options()
+        if seat is None or self.state.is_over:
+            options.border_title = "choices"
+            return
+        words = self.session.words[seat]
+        default = (view.get("window") or {}).get("default")
+        numbered = not words.number_kinds
+        items = []
+        start = 0
+        # Cards that are the same for the player (two plain 2s) are one choice.
+        seen: set[tuple[str, str]] = set()
+        self.shown = []
+        for a in self.legal:
+            key = (words.typed(a, self.legal), words.label(a))
+            if key not in seen or (default is not None and str(a) == default):
+                seen.add(key)
+                self.shown.append(a)
+        for i, a in enumerate(self.shown):
+            line = Text()
+            if numbered:
+                line.append(f"{i + 1:>2} ", style="bold cyan")
+            typed = words.typed(a, self.shown)
+            line.append(typed, style="bold")
+            label = words.label(a)
+            if label and label != typed:
+                line.append("  " + label, style="dim")
+            if default is not None and str(a) == default:
+                line.append("  (Enter)", style="yellow")
+                start = i
+            items.append(Option(line))
+        options.add_options(items)
+        if keep is not None and keep < len(items) and default is None:
+            start = keep
+        options.highlighted = start
+        asked = "" if view.get("window") is None else " · you may answer"
+        options.border_title = f"choices{asked}"
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.asking is not None and event.option_index < len(self.shown):
+            self.choose(self.asking, self.shown[event.option_index])
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # The entry line takes printable keys before any binding: "?" alone opens the help.
+        if event.value == "?":
+            event.input.value = ""
+            self.action_help()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if self.state.is_over:
+            self.exit(0)
+            return
+        low = text.lower()
+        if low in ("?", "help", "h", "rules"):
+            self.action_help()
+            return
+        if low in ("q", "quit", "exit"):
+            self.action_leave()
+            return
+        if low == "auto":
+            self.action_autoplay()
+            return
+        if low == "save" or low.startswith("save "):
+            self.save_to(text[4:].strip())
+            return
+        if self.asking is None:
+            return
+        seat = self.asking
+        if not text:
+            index = self.query_one("#choices", OptionList).highlighted
+            if index is not None and index < len(self.shown):
+                self.choose(seat, self.shown[index])
+            return
+        try:
+            action = self.session.words[seat].parse(text, self.shown)
+        except DragonlairError as e:
+            self.status(str(e), "bold red")
+            return
+        self.choose(seat, action)
+
+    def choose(self, seat: int, action: Action) -> None:
+        if self.asking != seat:
+            return
+        try:
+            self.session.apply(seat, action)
+        except DragonlairError as e:  # never expected: the action was one of the legal ones
+            self.status(str(e), "bold red")
+            return
+        self.asking = None
+        self.legal = []
+        self.shown = []
+        self.status(self.session.save_error or "", "bold red")
+        self.redraw()
+        self.later(0.0)
+
+    def save_to(self, target: str) -> None:
+        session = self.session
+        path = Path(target) if target else session.save_path
+        if path is None:
+            self.status("say where: save FILE", "yellow")
+            return
+        try:
+            session.save(path)
+        except OSError as e:
+            self.status(f"cannot save to {path}: {e.strerror or e}", "bold red")
+            return
+        self.status(f"saved to {path}", "green")
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one("#choices", OptionList)
+        if not isinstance(self.screen, ModalScreen | PassScreen) and options.option_count:
+            current = options.highlighted or 0
+            options.highlighted = max(0, min(options.option_count - 1, current + step))
+
+    def action_autoplay(self) -> None:
+        seat = self.asking if self.asking is not None else self.viewer
+        if seat is None:
+            return
+        on = not self.session.autoplay[seat]
+        self.session.autoplay[seat] = on
+        self.status(
+            "answers with no choice are given for you"
+            if on
+            else "you will be asked even when there is only one answer",
+            "green",
+        )
+        if on and self.asking == seat and not self.pending:
+            forced = self.session.forced(seat)
+            if forced is not None:
+                self.pending = True
+                self.after(self.answer_wait(), lambda: self.auto_answer(seat, forced))
+
+    def help_text(self) -> str:
+        keys = (
+            "\n\n## Keys\n\n"
+            "- **↑ ↓** move over the choices, **Enter** takes the highlighted one (in a HALT!"
+            " window or an offer, the default answer is highlighted); a click takes one too.\n"
+            "- **Type** an action as the choices show it (`play 2`, `steal 3`) and Enter."
+        )
+        words = self.session.words[self.session.humans[0]]
+        if words.number_kinds:
+            keys += " A bare number is a card's printed number (`5` plays your 5)."
+        else:
+            keys += " A bare number is the number of a choice."
+        keys += (
+            "\n- **ctrl+t** turns automatic answers off or on: with them on, a question "
+            "with only one possible answer is answered for you after a short pause.\n"
+            "- **save FILE** saves the game; `dragonlair play --resume FILE` goes on.\n"
+            "- **?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
+        )
+        return player_rules(self.game) + keys
+
+    def action_leave(self) -> None:
+        if self.state.is_over:
+            self.exit(0)
+            return
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        session = self.session
+        if session.saved:
+            reminder = f"The game is saved in {session.save_path}: --resume it to go on."
+            save_to = None
+        else:
+            reminder = "The game is not saved. Save it to go on later with --resume:"
+            save_to = str(session.save_path or "dragonlair-game.json")
+
+        def done(answer: str | None) -> None:
+            if answer == "quit":
+                self.exit(0)
+            elif answer and answer.startswith("save:"):
+                path = Path(answer[5:] or "dragonlair-game.json")
+                try:
+                    session.save(path)
+                except OSError as e:
+                    self.status(f"cannot save to {path}: {e.strerror or e}", "bold red")
+                    return
+                self.exit(0, message=f"Saved to {path}: dragonlair play --resume {path}")
+
+        self.push_screen(ConfirmQuit(reminder, save_to), done)
+
+    def game_over(self) -> None:
+        session = self.session
+        for seat in session.humans:
+            session.catch_up(seat)
+        if self.viewer is None:
+            self.viewer = session.humans[0]
+        self.asking = None
+        self.redraw()
+        self.query_one("#board", VerticalScroll).border_title = "game over"
+        self.status("Game over. Press Enter to leave.", "bold green")
+
+
+class WatchApp(TableApp):
+    """Bots play while you watch as a spectator: the board and the log, move by move."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "pause", "pause/go"),
+        Binding("right,n", "step", "one move"),
+        Binding("plus,equals_sign", "speed(0.5)", "faster"),
+        Binding("minus", "speed(2)", "slower"),
+        Binding("q", "leave", "quit"),
+    ]
+
+    def __init__(
+        self,
+        state: State,
+        names: Sequence[str],
+        choose: Callable[[State, int], Action],
+        delay: float,
+    ) -> None:
+        super().__init__(state.game, names)
+        self.state = state
+        self.choose = choose
+        self.delay = delay
+        self.paused = False
+        self.words = Words(state.game, names, None)
+        self.lines: list[LogLine] = []
+        self.seen = 0
+        self.mark = 0
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if widget.id != "entry":
+                yield widget
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#hand", VerticalScroll).display = False
+        self.query_one("#choices", OptionList).display = False
+        self.redraw()
+        self.set_timer(self.delay, self.tick)
+
+    def redraw(self) -> None:
+        self.show_view(self.state.view(None), self.lines, self.mark)
+
+    def step_once(self) -> None:
+        state = self.state
+        if state.is_over:
+            return
+        seat = state.to_act[0]
+        state.apply(seat, self.choose(state, seat))
+        self.mark = self.seen
+        for e in state.events_since(self.seen, None):
+            self.lines.append(LogLine(e["seq"], self.words.event(e)))
+        self.seen = state.event_count
+        self.redraw()
+        if state.is_over:
+            self.query_one("#board", VerticalScroll).border_title = "game over"
+            self.status("Game over. Press q to leave.", "bold green")
+
+    def tick(self) -> None:
+        if self.paused or self.state.is_over:
+            return
+        self.step_once()
+        self.set_timer(self.delay, self.tick)
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self.status("paused: space goes on, → one move" if self.paused else "")
+        if not self.paused:
+            self.tick()
+
+    def action_step(self) -> None:
+        if self.paused:
+            self.step_once()
+
+    def action_speed(self, factor: float) -> None:
+        self.delay = min(5.0, max(0.02, self.delay * factor))
+        self.status(f"{self.delay:.2f} s between moves")
+
+
+class ReplayApp(TableApp):
+    """A finished or saved game as one seat (or a spectator) saw it: forward, back, to a
+    move number."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,n,space", "go(1)", "next"),
+        Binding("left,p,b", "go(-1)", "back"),
+        Binding("home", "to(0)", "start"),
+        Binding("end", "to(-1)", "end"),
+        Binding("q,escape", "leave", "quit"),
+    ]
+
+    def __init__(
+        self, record: Record, names: Sequence[str], seat: int | None, start: int = 0
+    ) -> None:
+        game = _game_of(record)
+        super().__init__(game, names)
+        self.record = record
+        self.seat = seat
+        self.words = Words(game, names, seat)
+        self.total = len(record.actions)
+        self.at = max(0, min(start, self.total))
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if widget.id != "entry":
+                yield widget
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#choices", OptionList).display = False
+        self.query_one("#hand", VerticalScroll).display = self.seat is not None
+        self.redraw()
+
+    def state_at(self, move: int) -> State:
+        # the deal or the position the record starts from, then its actions (undo included)
+        return dragonlair.replay(replace(self.record, actions=self.record.actions[:move]))
+
+    def redraw(self) -> None:
+        state = self.state_at(self.at)
+        before = state.event_count
+        if self.at > 0:
+            previous = self.state_at(self.at - 1)
+            before = previous.event_count
+        log = [LogLine(e["seq"], self.words.event(e)) for e in state.events_since(0, self.seat)]
+        who = "a spectator" if self.seat is None else self.names[self.seat]
+        self.show_view(
+            state.view(self.seat), log, before, title=f"move {self.at} of {self.total}, as {who}"
+        )
+        note = "← back  → next  Home/End  type a number and Enter to go to that move"
+        if self.at == self.total and not state.is_over:
+            note = "the game was saved here; it is not over  ·  " + note
+        self.status(f"go to move {self.typed}_" if self.typed else note)
+
+    def action_go(self, step: int) -> None:
+        self.action_to(self.at + step)
+
+    def action_to(self, move: int) -> None:
+        self.at = self.total if move < 0 else max(0, min(move, self.total))
+        self.typed = ""
+        self.redraw()
+
+    def on_key(self, event: Any) -> None:
+        char = getattr(event, "character", None)
+        if char is not None and char.isdigit():
+            self.typed += char
+            self.redraw()
+            event.stop()
+        elif event.key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+            self.redraw()
+        elif event.key == "enter" and self.typed:
+            self.action_to(int(self.typed))
+
+
+def _game_of(record: Record) -> Game:
+    import dragonlair
+
+    return dragonlair.make(record.game, players=record.players, options=record.options)

@@ -1,0 +1,26 @@
+"""Helpers for the terminal game's tests: a session of one game ready to run in Textual's
+test harness, and the text of the screen."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from textual.app import App
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+def screen_text(app: App[object]) -> str:
+    """What the terminal shows now, as plain text (the same rendering as Textual's own
+    screenshots)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, color_system=None
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()

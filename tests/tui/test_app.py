@@ -1,0 +1,349 @@
+"""The terminal game driven through Textual's own test harness (``App.run_test`` and its
+``Pilot``): keys, typed actions in players' words, help, quitting, hotseat hand-overs,
+automatic answers and failed saves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import dragonlair
+from conftest import screen_text
+from dragonlair.core import State
+from dragonlair.tui.app import ConfirmQuit, HelpScreen, PassScreen, PlayApp
+from dragonlair.tui.session import PlaySession, SeatConfig
+
+
+def session(game_id: str, seed: int, players: int | None = None, **kw: object) -> PlaySession:
+    game = dragonlair.make(game_id, players=players)
+    seats = [SeatConfig("You")] + [
+        SeatConfig(f"Heuristic {i + 1}", "heuristic") for i in range(1, game.players)
+    ]
+    return PlaySession(game.new_game(seed=seed), seats, **kw)  # type: ignore[arg-type]
+
+
+async def settle(pilot: object) -> None:
+    """Let the app run until it waits for the human (or a screen), at most 100 turns of
+    its event loop."""
+    app = pilot.app  # type: ignore[attr-defined]
+    for _ in range(100):
+        await pilot.pause()  # type: ignore[attr-defined]
+        if getattr(app, "asking", None) is not None and not app.pending:
+            break
+        if not isinstance(getattr(app, "screen", None), type(app.get_default_screen())):
+            break
+        if app.session.state.is_over:
+            break
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def test_enter_takes_the_highlighted_choice_and_the_bots_answer() -> None:
+    s = session("dragon-race", 3)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.asking == 0
+            moves = s.state.move
+            first = app.shown[0]
+            await pilot.press("enter")
+            await settle(pilot)
+            assert s.state.record.actions[moves] == (0, str(first))
+            assert "▶" in screen_text(app)  # what changed since the move is marked
+
+    asyncio.run(run())
+
+
+def test_arrow_keys_move_over_the_choices() -> None:
+    s = session("space-dragons", 3)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            second = app.shown[1]
+            await pilot.press("down", "enter")
+            await settle(pilot)
+            assert (0, str(second)) in s.state.record.actions
+
+    asyncio.run(run())
+
+
+def _dragon_race_at_own_turn() -> PlaySession:
+    return session("dragon-race", 3)
+
+
+def test_play_2_plays_your_2_in_the_great_dragon_race() -> None:
+    s = _dragon_race_at_own_turn()
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            game = s.state.game
+            hand = s.state.view(0)["hand"]
+            twos = [
+                c
+                for c in hand
+                if game.data.cards[c - 1].value == 2  # type: ignore[attr-defined]
+                and game.data.cards[c - 1].kind == "number"
+            ]  # type: ignore[attr-defined]
+            assert twos, hand
+            moves = s.state.move
+            await pilot.press(*"play 2", "enter")
+            await settle(pilot)
+            actor, text = s.state.record.actions[moves]
+            assert actor == 0 and text == f"play {twos[0]}"
+
+    asyncio.run(run())
+
+
+def test_a_bare_number_is_a_card_where_cards_carry_numbers() -> None:
+    s = session("space-dragons", 3)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            card = s.state.view(0)["hand"][-1]
+            moves = s.state.move
+            await pilot.press(*str(card), "enter")
+            await settle(pilot)
+            assert s.state.record.actions[moves] == (0, f"hire {card}")
+
+    asyncio.run(run())
+
+
+def test_bad_input_gets_a_message_and_changes_nothing() -> None:
+    s = session("dragon-race", 3)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            before = s.state.to_json()
+            await pilot.press(*"fly away", "enter")
+            await settle(pilot)
+            assert "'fly away' is not one of your choices" in screen_text(app)
+            await pilot.press(*"99", "enter")
+            await settle(pilot)
+            assert "you cannot play a 99 now" in screen_text(app)
+            assert s.state.to_json() == before
+
+    asyncio.run(run())
+
+
+def test_help_shows_the_rules_and_closes() -> None:
+    s = session("dragon-race", 3)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("question_mark")
+            await settle(pilot)
+            assert isinstance(app.screen, HelpScreen)
+            assert "## Keys" in app.screen.markdown
+            for _ in range(50):  # the Markdown widget renders in the background
+                if "Your turn" in screen_text(app):
+                    break
+                await pilot.pause(0.05)
+            assert "Your turn" in screen_text(app)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert not isinstance(app.screen, HelpScreen)
+
+    asyncio.run(run())
+
+
+def test_quitting_asks_and_offers_to_save(tmp_path: Path) -> None:
+    s = session("dragon-race", 3)
+    target = tmp_path / "later.json"
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("ctrl+q")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmQuit)
+            assert "not saved" in screen_text(app)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmQuit)
+            assert app.is_running
+            await pilot.press("ctrl+q")
+            await settle(pilot)
+            field = app.screen.query_one("#save-to")
+            field.value = str(target)  # type: ignore[attr-defined]
+            await pilot.click("#save")
+            await settle(pilot)
+        assert app.return_code == 0
+
+    asyncio.run(run())
+    saved = json.loads(target.read_text())
+    assert saved["format"] == "dragonlair.save/1"
+    assert len(saved["state"]["actions"]) == len(s.state.record.actions)
+
+
+def test_a_failed_save_is_shown(tmp_path: Path) -> None:
+    s = session("dragon-race", 3, save_path=tmp_path / "gone" / "game.json")
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert "saving to" in screen_text(app) and "failed" in screen_text(app)
+            assert not s.saved
+
+    asyncio.run(run())
+
+
+def _forced_state() -> tuple[State, int]:
+    """A Great Dragon Race state where seat 0 is asked with only one answer (a HALT!
+    window without a HALT! card)."""
+    game = dragonlair.make("dragon-race", players=3)
+    for seed in range(1, 60):
+        state = game.new_game(seed=seed)
+        for _ in range(200):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            if seat == 0 and len(legal) == 1 and state.move > 0:
+                return state, seed
+            if seat == 0:
+                state.apply(0, legal[0])
+            else:
+                state.apply(seat, legal[-1])
+    raise AssertionError("no forced answer found")
+
+
+def test_a_question_with_one_answer_is_answered_for_you_unless_turned_off() -> None:
+    state, _ = _forced_state()
+    seats = [SeatConfig("You"), SeatConfig("Random 2", "random"), SeatConfig("Random 3", "random")]
+    forced = state.legal_actions(0)[0]
+
+    async def run(auto: bool) -> tuple[int, list[tuple[int, str]]]:
+        s = PlaySession(state.clone(), seats)
+        app = PlayApp(s, fast=True)
+        moves = s.state.move
+        async with app.run_test(size=(120, 40)) as pilot:
+            if not auto:
+                await pilot.press("ctrl+t")
+            await settle(pilot)
+            await pilot.pause(0.1)
+            await settle(pilot)
+            return moves, list(s.state.record.actions)
+
+    moves, actions = asyncio.run(run(True))
+    assert actions[moves] == (0, str(forced))
+    moves, actions = asyncio.run(run(False))
+    assert len(actions) == moves  # still asked
+
+
+def test_hotseat_covers_the_screen_between_players() -> None:
+    game = dragonlair.make("dragon-stripes", players=2)
+    s = PlaySession(game.new_game(seed=5), [SeatConfig("Ann"), SeatConfig("Bob")])
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, PassScreen)
+            text = screen_text(app)
+            first = s.state.to_act[0]
+            assert f"Pass the screen to {s.names[first]}" in text
+            assert "gems (secret)" not in text
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.viewer == first
+            assert "Your gems (secret)" in screen_text(app)
+            while s.state.to_act[0] == first and not s.state.is_over:
+                await pilot.press("enter")
+                await settle(pilot)
+            assert isinstance(app.screen, PassScreen)
+            assert "Your gems (secret)" not in screen_text(app)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_whole_game_to_the_final_scores(size: tuple[int, int]) -> None:
+    s = session("space-race", 4, players=3)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            for _ in range(500):
+                if s.state.is_over:
+                    break
+                await pilot.press("enter")
+                await settle(pilot)
+            assert s.state.is_over
+            await settle(pilot)
+            text = screen_text(app)
+            assert "Final scores" in text and "Game over" in text
+
+    asyncio.run(run())
+
+
+def _window_state() -> State:
+    """A Great Dragon Race state where seat 0 holds a HALT! card in another's window."""
+    game = dragonlair.make("dragon-race", players=3)
+    for seed in range(1, 200):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            if seat == 0 and "window" in state.view(0) and any(a.kind == "halt" for a in legal):
+                return state
+            state.apply(seat, rng.choice(legal))
+    raise AssertionError("no HALT! window found")
+
+
+def test_enter_takes_the_stated_default_of_a_window() -> None:
+    state = _window_state()
+    default = state.view(0)["window"]["default"]
+    seats = [SeatConfig("You"), SeatConfig("Random 2", "random"), SeatConfig("Random 3", "random")]
+    s = PlaySession(state, seats)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        moves = s.state.move
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.asking == 0
+            assert "(Enter)" in screen_text(app)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert s.state.record.actions[moves] == (0, default)
+
+    asyncio.run(run())
+
+
+def test_a_click_takes_a_choice() -> None:
+    s = _dragon_race_at_own_turn()
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            moves = s.state.move
+            first = app.shown[0]
+            await pilot.click("#choices", offset=(3, 1))
+            await settle(pilot)
+            assert s.state.record.actions[moves] == (0, str(first))
+
+    asyncio.run(run())

@@ -1,0 +1,40 @@
+"""Snapshots of each game's screen at 80×24 and 120×40 (Textual's SVG snapshots, compared
+with the accepted ones in ``__snapshots__``; ``pytest --snapshot-update`` after a change
+that was looked at)."""
+
+from __future__ import annotations
+
+import pytest
+
+import dragonlair
+from dragonlair.tui.app import PlayApp
+from dragonlair.tui.session import PlaySession, SeatConfig
+
+GAMES = [g for g in dragonlair.games() if g != "pebble-auction"]
+SEEDS = {"dragon-race": 3, "dragon-stripes": 7, "space-dragons": 3, "space-race": 4}
+
+
+def app_for(game_id: str) -> PlayApp:
+    game = dragonlair.make(game_id)
+    seats = [SeatConfig("You")] + [
+        SeatConfig(f"Heuristic {i + 1}", "heuristic") for i in range(1, game.players)
+    ]
+    session = PlaySession(game.new_game(seed=SEEDS[game_id]), seats)
+    session.autoplay[0] = False  # the screen waits for the player, whatever the timing
+    return PlayApp(session, fast=True)
+
+
+async def _until_asked(pilot: object) -> None:
+    app = pilot.app  # type: ignore[attr-defined]
+    app.query_one("#entry").cursor_blink = False  # a blinking cursor is not the screen
+    for _ in range(100):
+        await pilot.pause()  # type: ignore[attr-defined]
+        if app.asking == 0:
+            break
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_screen(game_id: str, size: tuple[int, int], snap_compare: object) -> None:
+    assert snap_compare(app_for(game_id), terminal_size=size, run_before=_until_asked)  # type: ignore[operator]
