@@ -397,3 +397,42 @@ def test_the_rules_pages_example_position_sets_up(game_id: str) -> None:
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     state = dragonlair.position(game_id, example, seed=1)
     assert state.to_act and not state.is_over
+
+
+def test_undo_follows_what_each_kind_of_decision_reveals_over_many_games() -> None:
+    """Dragon Stripes: a draw always turns a card over (never undoable); a hold or a
+    decline that leaves the offer open reveals nothing (always undoable)."""
+    game = dragonlair.make("dragon-stripes", players=3)
+    seen = {"draw": 0, "hold": 0, "decline": 0}
+    for seed in range(8):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.move < 40:
+            seat = state.to_act[0]
+            action = rng.choice(state.legal_actions(seat))
+            state.apply(seat, action)
+            if state.is_over:
+                break
+            if action.kind == "draw":
+                assert not state.can_undo(seat), (seed, state.move)
+                seen["draw"] += 1
+            elif state.phase == "offer":  # a hold, or a decline with someone left to ask
+                assert state.can_undo(seat), (seed, state.move)
+                seen[action.kind] += 1
+    assert all(seen.values()), seen
+
+
+def test_space_race_picks_are_undoable_until_revealed() -> None:
+    game = dragonlair.make("space-race", players=3)
+    for seed in range(4):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            if state.is_over:
+                break
+            seat = rng.choice(state.to_act)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            if state._choices is not None and seat not in state.to_act and state.to_act:
+                assert state.can_undo(seat), (seed, state.move)  # still sealed
+            else:
+                assert not state.can_undo(seat), (seed, state.move)  # revealed or dealt
