@@ -29,10 +29,10 @@ from .core import (
     games,
     load,
     make,
-    position,
     replay,
     spec,
 )
+from .core.position import position  # the module stays dragonlair.core.position
 
 __version__ = "0.1.0"
 

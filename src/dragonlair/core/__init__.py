@@ -15,7 +15,7 @@ from .errors import (
 from .events import EventSpec
 from .game import Game
 from .manifest import GameManifest, manifest, manifests, register, unregister
-from .position import BadPosition, position, register_position
+from .position import BadPosition, register_position, unregister_position
 from .record import Record
 from .registry import game_class, games, load, make, replay, spec
 from .result import Result, competition_ranks, dense_ranks, make_result
@@ -55,10 +55,10 @@ __all__ = [
     "make_result",
     "manifest",
     "manifests",
-    "position",
     "register",
     "register_position",
     "replay",
     "spec",
     "unregister",
+    "unregister_position",
 ]

@@ -64,6 +64,11 @@ def register_position(game_id: str, codec: PositionCodec) -> None:
     _codecs[game_id] = codec
 
 
+def unregister_position(game_id: str) -> None:
+    """Forget a reader and writer named with :func:`register_position`."""
+    _codecs.pop(game_id, None)
+
+
 def codec_for(game: Game) -> PositionCodec:
     """The game's position reader and writer: one named by :func:`register_position`, else
     the ``position`` module of the package its manifest names."""
@@ -105,7 +110,7 @@ class Fields:
     def fail(self, key: str, message: str) -> BadPosition:
         return BadPosition(self.name(key), message)
 
-    def raw(self, key: str, default: Any = ..., required: bool = True) -> Any:
+    def raw(self, key: str, default: Any = ...) -> Any:
         self.seen.add(key)
         if key in self.data:
             return self.data[key]
