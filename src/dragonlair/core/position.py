@@ -121,23 +121,26 @@ class Fields:
     def number(
         self, key: str, lo: int | None = None, hi: int | None = None, default: Any = ...
     ) -> Any:
-        v = self.raw(key, default)
-        if v is default and default is not ...:
-            return v
+        if key not in self.data and default is not ...:
+            self.seen.add(key)
+            return default
+        v = self.raw(key)
         return check_int(self.name(key), v, lo, hi)
 
     def flag(self, key: str, default: Any = ...) -> Any:
-        v = self.raw(key, default)
-        if v is default and default is not ...:
-            return v
+        if key not in self.data and default is not ...:
+            self.seen.add(key)
+            return default
+        v = self.raw(key)
         if not isinstance(v, bool):
             raise self.fail(key, f"should be true or false, not {v!r}")
         return v
 
     def text(self, key: str, choices: Sequence[str] | None = None, default: Any = ...) -> Any:
-        v = self.raw(key, default)
-        if v is default and default is not ...:
-            return v
+        if key not in self.data and default is not ...:
+            self.seen.add(key)
+            return default
+        v = self.raw(key)
         if not isinstance(v, str):
             raise self.fail(key, f"should be a string, not {v!r}")
         if choices is not None and v not in choices:
@@ -145,9 +148,10 @@ class Fields:
         return v
 
     def items(self, key: str, default: Any = ..., size: int | None = None) -> Any:
-        v = self.raw(key, default)
-        if v is default and default is not ...:
-            return v
+        if key not in self.data and default is not ...:
+            self.seen.add(key)
+            return default
+        v = self.raw(key)
         if not isinstance(v, list):
             raise self.fail(key, f"should be a list, not {v!r}")
         if size is not None and len(v) != size:
@@ -155,9 +159,10 @@ class Fields:
         return v
 
     def sub(self, key: str, default: Any = ...) -> Any:
-        v = self.raw(key, default)
-        if v is default and default is not ...:
-            return v
+        if key not in self.data and default is not ...:
+            self.seen.add(key)
+            return default
+        v = self.raw(key)
         return Fields(v, self.name(key))
 
     def seat(self, key: str, players: int, default: Any = ...) -> Any:

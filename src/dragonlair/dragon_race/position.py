@@ -23,19 +23,13 @@ from dragonlair.core.position import (
 )
 from dragonlair.core.rng import Rng
 
-from .rules import (
-    HALT_PLAY,
-    HALT_STEAL,
-    MAX_HAND,
-    PENDING_HALT,
-    PENDING_STEAL,
-    PLAY,
-    STOLEN,
-    VICTIM,
-    RaceState,
-)
+from .rules import MAX_HAND, RaceState
 
+# the phases a position can be in (see the rules module)
+PLAY, HALT_PLAY, VICTIM, HALT_STEAL, STOLEN = "play", "halt-play", "victim", "halt-steal", "stolen"
 PHASES = (PLAY, HALT_PLAY, VICTIM, HALT_STEAL, STOLEN)
+PENDING_HALT = (HALT_PLAY, HALT_STEAL)  # the HALT! windows
+PENDING_STEAL = (HALT_STEAL, STOLEN)  # a stolen card is in play
 
 
 def write(st: RaceState) -> dict[str, Any]:

@@ -31,8 +31,9 @@ from .cards import (
     STACKS,
     TYPE_STACK,
 )
-from .rules import DANGER, UPGRADE, SpaceRaceState
+from .rules import SpaceRaceState
 
+UPGRADE, DANGER = "upgrade", "danger"  # the phases a position can be in
 PHASES = (UPGRADE, DANGER)
 _OPEN = tuple(k for k in range(NSTACK) if k not in (S_FUEL, S_DAMAGE))
 
