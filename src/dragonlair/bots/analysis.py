@@ -33,9 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Action, DragonlairError, Game, State, derive_seed
-from ..core.bot import Bot
+from ..core.bot import Bot, RandomBot
 from . import BotSpec, UnknownBot, heuristic_class, make_bot, parse_bots
-from .base import RandomBot
 from .ismcts import ISMCTSBot
 
 
@@ -144,12 +143,11 @@ def analyse(
 ) -> Analysis:
     """Analyse ``seat``'s decision in ``state`` from its view only (see the module
     docstring); ``ismcts`` parameters (``iterations``, ``time``, ...) go to the search."""
-    if seat not in state.to_act:
-        state._check_seat(seat)
+    legal = state.legal_actions(seat)  # BadSeat for a seat not at the table
+    if not legal:
         waiting = ", ".join(map(str, state.to_act)) or "nobody: the game is over"
         raise DragonlairError(f"seat {seat} is not asked to act now; waiting for {waiting}")
     view = state.view(seat)
-    legal = state.legal_actions(seat)
     return analyse_view(
         state.game, view, legal, samples=samples, games=games, bots=bots, seed=seed, **ismcts
     )

@@ -23,8 +23,8 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-# The command modules, in the order --help lists them. A module may be absent from a
-# minimal installation; each one defines register(app).
+# The command modules, in the order --help lists them; each one defines register(app) and
+# imports what an optional extra brings only when its command runs.
 COMMANDS = (
     "games",
     "play",
@@ -35,6 +35,9 @@ COMMANDS = (
     "puzzles",
     "simulate",
     "tournament",
+    "compare",
+    "report",
+    "tune",
     "serve",
     "bench",
 )
@@ -56,13 +59,7 @@ def root(
 
 
 for _name in COMMANDS:
-    try:
-        _module = importlib.import_module(f"{__name__}.{_name}")
-    except ModuleNotFoundError as _e:
-        if _e.name != f"{__name__}.{_name}":
-            raise
-        continue
-    _module.register(app)
+    importlib.import_module(f"{__name__}.{_name}").register(app)
 
 
 def main() -> None:

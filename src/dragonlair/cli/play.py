@@ -153,7 +153,7 @@ def play(
             "the terminal game needs a terminal: run it in one (not through a pipe)"
         )
     app = PlayApp(session, delay=delay, fast=fast)
-    code = app.run()
+    app.run()
     if session.save_error:
         console.print(f"[red]{session.save_error}[/red]")
     if session.state.is_over and session.state.result is not None:
@@ -163,7 +163,7 @@ def play(
     elif session.saved:
         path = session.save_path
         console.print(f"Stopped. The game is saved in {path}: dragonlair play --resume {path}")
-    raise typer.Exit(code or 0)
+    raise typer.Exit(app.return_code or 0)
 
 
 def _seats(

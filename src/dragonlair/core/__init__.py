@@ -2,6 +2,7 @@
 views, events, records and the conformance suite. It knows no game."""
 
 from .actions import Action, ActionKind, ActionTable
+from .bot import Bot, RandomBot
 from .errors import (
     BadDataFile,
     BadOptions,
@@ -18,7 +19,7 @@ from .manifest import GameManifest, manifest, manifests, register, unregister
 from .position import BadPosition, register_position, unregister_position
 from .record import Record
 from .registry import game_class, games, load, make, replay, spec
-from .result import Result, competition_ranks, dense_ranks, make_result
+from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
 from .state import State
@@ -32,6 +33,7 @@ __all__ = [
     "BadPosition",
     "BadRecord",
     "BadSeat",
+    "Bot",
     "DragonlairError",
     "EventSpec",
     "Game",
@@ -39,6 +41,7 @@ __all__ = [
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
+    "RandomBot",
     "Record",
     "Result",
     "Rng",
@@ -48,6 +51,7 @@ __all__ = [
     "competition_ranks",
     "dense_ranks",
     "derive_seed",
+    "final_rewards",
     "game_class",
     "games",
     "load",
@@ -58,6 +62,7 @@ __all__ = [
     "register",
     "register_position",
     "replay",
+    "reward",
     "spec",
     "unregister",
     "unregister_position",

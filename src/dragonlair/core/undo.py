@@ -157,8 +157,9 @@ def undo(state: State, seat: int) -> None:
         )
     actions, i = point
     before = _rebuild(state, actions[:i])
-    for name in type(state)._game_slots():
-        setattr(state, name, getattr(before, name))
+    for name in type(state)._all_slots():
+        if name not in State.__slots__:  # the game's own fields
+            setattr(state, name, getattr(before, name))
     state.phase = before.phase
     state._rng = before._rng
     state._to_act = before._to_act

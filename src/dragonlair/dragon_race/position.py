@@ -23,7 +23,7 @@ from dragonlair.core.position import (
 )
 from dragonlair.core.rng import Rng
 
-from .rules import MAX_HAND, RaceState
+from .rules import MAX_HAND, DragonRaceState
 
 # the phases a position can be in (see the rules module)
 PLAY, HALT_PLAY, VICTIM, HALT_STEAL, STOLEN = "play", "halt-play", "victim", "halt-steal", "stolen"
@@ -32,7 +32,7 @@ PENDING_HALT = (HALT_PLAY, HALT_STEAL)  # the HALT! windows
 PENDING_STEAL = (HALT_STEAL, STOLEN)  # a stolen card is in play
 
 
-def write(st: RaceState) -> dict[str, Any]:
+def write(st: DragonRaceState) -> dict[str, Any]:
     g = st.game
     n = g.players
     out: dict[str, Any] = {
@@ -67,7 +67,7 @@ def _seats(name: str, raw: object, n: int) -> list[int]:
     return seats
 
 
-def read(st: RaceState, f: Fields, rng: Rng) -> None:
+def read(st: DragonRaceState, f: Fields, rng: Rng) -> None:
     g = st.game
     n = g.players
     board = g.board
