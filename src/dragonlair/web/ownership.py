@@ -243,6 +243,11 @@ class SharedHub(Hub):
             else:  # finished: nothing to own
                 await asyncio.to_thread(self.owner.release, table_id)
             return t
+        status = await asyncio.to_thread(_status, self.store, table_id)
+        if status in ACTIVE:  # the usual case, answered without reading the whole table
+            raise ProtocolError(
+                "not_owner", f"table {table_id} is served by another server process", 503
+            )
         stored = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
@@ -356,6 +361,12 @@ class SharedHub(Hub):
         super().close()
         self.store.close()
         self.owner.close()
+
+
+def _status(store: Store, table_id: str) -> str | None:
+    with store.engine.connect() as conn:
+        row = conn.execute(select(tables_t.c.status).where(tables_t.c.id == table_id)).first()
+    return None if row is None else str(row[0])
 
 
 def _listed_rows(
