@@ -79,7 +79,9 @@ def _app_screen(state: State, size: tuple[int, int]) -> str:
                 if app.asking == 0:
                     break
             assert app.asking == 0
-            return screen_text(app)
+            # The last line is the footer's key hints, which Textual fills in when it gets
+            # to it; they show nothing of the game.
+            return "\n".join(screen_text(app).splitlines()[:-1])
 
     return asyncio.run(run())
 
