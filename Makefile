@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 
-.PHONY: play test lint typecheck bench bench-quick clean venv chromium
+.PHONY: play test check lint typecheck bench bench-quick clean venv chromium
 
 venv: $(STAMP)
 
@@ -44,8 +44,14 @@ chromium:
 	  fi; \
 	fi
 
+# Everything: the fast tier, and the end-to-end tests marked slow (the browser, the
+# terminal in a pseudo-terminal, the server on PostgreSQL, long simulations).
 test: lint typecheck chromium
 	$(BIN)/pytest
+
+# The fast tier, for every change: lint, types and the tests not marked slow.
+check: lint typecheck
+	$(BIN)/pytest -m "not slow" -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

@@ -22,6 +22,9 @@ from browserkit import (
     wait_ready,
 )
 
+# End to end: a real server and Chromium.
+pytestmark = pytest.mark.slow
+
 # Short settings: random bots where strength does not matter, few players, a short race.
 GAMES: dict[str, dict[str, Any]] = {
     "space-dragons": {"players": 3, "options": {}},

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import dragonlair
 from dragonlair.core.conformance import check_game
 
 BUILTIN = Path(dragonlair.__file__).parent / "dragon_race" / "data" / "great_dragon_race.json"
 
 
+@pytest.mark.slow
 def test_conformance_default_rules() -> None:
     # Whole races under the default rules are long (hundreds of decisions): every decision
     # gets the cheap checks, every 30th the costly ones (JSON, replay, clones, leaks).
@@ -20,6 +23,7 @@ def test_conformance_default_rules() -> None:
     assert report.leak_samples > 100
 
 
+@pytest.mark.slow
 def test_conformance_with_options() -> None:
     report = check_game(
         "dragon-race",
@@ -31,6 +35,7 @@ def test_conformance_with_options() -> None:
     assert report.games == 3 * 2 * 2
 
 
+@pytest.mark.slow
 def test_conformance_with_a_users_data_file(tmp_path: Path) -> None:
     data = json.loads(BUILTIN.read_text())
     data["board"].update(

@@ -8,7 +8,7 @@ import pytest
 from race_helpers import act, halt, num, table
 
 import dragonlair
-from dragonlair.bots.base import RandomBot
+from dragonlair.core import RandomBot
 from dragonlair.dragon_race import Heuristic
 
 

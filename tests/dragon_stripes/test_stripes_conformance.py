@@ -11,15 +11,19 @@ import json
 from importlib import resources
 from pathlib import Path
 
+import pytest
+
 from dragonlair.core.conformance import check_game
 
 
+@pytest.mark.slow
 def test_conformance_for_2_to_6_players_secret_and_open_holdings() -> None:
     report = check_game("dragon-stripes", options=({}, {"open_holdings": True}), games=3)
     assert report.games == 5 * 2 * 3
     assert report.leak_samples > 1000
 
 
+@pytest.mark.slow
 def test_conformance_with_a_users_data_file(tmp_path: Path) -> None:
     text = resources.files("dragonlair.dragon_stripes").joinpath("data", "dragon_stripes.json")
     data = json.loads(text.read_text(encoding="utf-8"))
@@ -35,6 +39,7 @@ def test_conformance_with_a_users_data_file(tmp_path: Path) -> None:
     assert report.games == 9
 
 
+@pytest.mark.slow
 def test_conformance_over_more_seeds_at_4_players() -> None:
     report = check_game("dragon-stripes", players=[4], games=12, seed=3, every=7)
     assert report.games == 12

@@ -30,6 +30,7 @@ def _names(game_id: str) -> list[str]:
     return sorted({game_name(game_id), game_name(game_id, turn_based=True)})
 
 
+@pytest.mark.slow
 def test_every_game_at_every_player_count_passes_openspiels_random_simulation_test() -> None:
     jobs = [f"{name}:{n}" for g in rl_games() for name in _names(g) for n in player_counts(g)]
     run = subprocess.run(
@@ -46,6 +47,7 @@ def test_every_game_at_every_player_count_passes_openspiels_random_simulation_te
     assert len(passed) == len(jobs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", rl_games())
 def test_mcts_and_ismcts_play_a_whole_game(game_id: str) -> None:
     players = dragonlair.spec(game_id).min_players

@@ -129,6 +129,7 @@ def test_unknown_games_are_refused() -> None:
     assert result.exit_code != 0 and "no game 'chess'" in result.output
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     cmd = [str(HERE / "example_cli.py"), "simulate", "pebble-auction", "-n", "1000000"]
@@ -144,3 +145,8 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path: Path) -> None:
     rows = read_rows(out)
     assert 1000 <= len(rows) < 1000000
     assert [int(r["index"]) for r in rows] == sorted(int(r["index"]) for r in rows)
+
+
+def test_resume_needs_a_results_file() -> None:
+    code, _, output = simulate("--resume", "-n", "3")
+    assert code != 0 and "--resume continues the run in --out" in flat(output)

@@ -3,9 +3,12 @@ configuration the game declares as its best (the generic one; figures in docs/bo
 
 from __future__ import annotations
 
+import pytest
+
 from dragonlair.bots.checks import check_bot, check_ismcts_defaults
 
 
+@pytest.mark.slow
 def test_bots_see_only_views() -> None:
     check_bot("space-dragons", "heuristic")
     check_bot("space-dragons", "ismcts", iterations=20)

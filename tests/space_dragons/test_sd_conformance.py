@@ -17,6 +17,7 @@ OPTION_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_conformance(players: int) -> None:
     report = check_game(GAME, players=[players], options=OPTION_SETS, games=2, seed=players)
@@ -24,6 +25,7 @@ def test_conformance(players: int) -> None:
     assert report.leak_samples > 0
 
 
+@pytest.mark.slow
 def test_conformance_many_default_games() -> None:
     report = check_game(GAME, options=({},), games=4, seed=11, every=9)
     assert report.games == 12

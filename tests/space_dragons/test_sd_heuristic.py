@@ -8,7 +8,7 @@ import pytest
 from sd_helpers import GAME
 
 import dragonlair
-from dragonlair.bots.base import RandomBot
+from dragonlair.core import RandomBot
 from dragonlair.space_dragons import Heuristic
 
 

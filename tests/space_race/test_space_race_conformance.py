@@ -11,6 +11,7 @@ import pytest
 from dragonlair.core.conformance import check_game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [{}, {"every_power_source": True}, {"scanner": "always"}],
@@ -22,6 +23,7 @@ def test_conformance(options: dict[str, object]) -> None:
     assert report.leak_samples > 500
 
 
+@pytest.mark.slow
 def test_conformance_with_a_user_data_file(tmp_path: Path) -> None:
     doc = json.loads(
         resources.files("dragonlair.space_race").joinpath("data", "space_race.json").read_text()

@@ -90,8 +90,8 @@ def test_play_2_plays_your_2_in_the_great_dragon_race() -> None:
             twos = [
                 c
                 for c in hand
-                if game.data.cards[c - 1].value == 2  # type: ignore[attr-defined]
-                and game.data.cards[c - 1].kind == "number"
+                if game.components.cards[c - 1].value == 2  # type: ignore[attr-defined]
+                and game.components.cards[c - 1].kind == "number"
             ]  # type: ignore[attr-defined]
             assert twos, hand
             moves = s.state.move
@@ -275,6 +275,7 @@ def test_hotseat_covers_the_screen_between_players() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_a_whole_game_to_the_final_scores(size: tuple[int, int]) -> None:
     s = session("space-race", 4, players=3)

@@ -16,6 +16,9 @@ import pytest
 
 import dragonlair
 
+# End to end: the real program in a pseudo-terminal and in tmux.
+pytestmark = pytest.mark.slow
+
 RUN = str(Path(__file__).parents[1] / "core" / "run_cli.py")
 GAMES = [g for g in dragonlair.games() if g != "pebble-auction"]
 

@@ -131,7 +131,8 @@ def fresh_database(database: str) -> str:
     return f"{database}{sep}options=-csearch_path%3D{name}"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# The PostgreSQL half of the server tests runs a real PostgreSQL server: end to end.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A fresh, empty database: an SQLite file (its seal key next to it), or a new
     PostgreSQL database (its seal key in the test's directory)."""

@@ -130,6 +130,7 @@ class Counterfactual:
         return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), game_settings())
 def test_wire_messages_leak_nothing(sqlite_url: str, game: str, players: int) -> None:
     # what is checked is the messages, not storage: SQLite only (the other tests cover both)

@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from serverkit import SeatClient, create_table, drive, free_port, open_all
+
+# End to end: a server process killed and started again.
+pytestmark = pytest.mark.slow
 
 LAUNCHER = Path(__file__).parent / "serve_example.py"
 

@@ -23,9 +23,21 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-# The command modules, in the order --help lists them. A module may be absent from a
-# minimal installation; each one defines register(app).
-COMMANDS = ("games", "play", "watch", "replay", "simulate", "tournament", "serve", "bench")
+# The command modules, in the order --help lists them; each one defines register(app) and
+# imports what an optional extra brings only when its command runs.
+COMMANDS = (
+    "games",
+    "play",
+    "watch",
+    "replay",
+    "simulate",
+    "tournament",
+    "compare",
+    "report",
+    "tune",
+    "serve",
+    "bench",
+)
 
 
 def _version(value: bool) -> None:
@@ -44,13 +56,7 @@ def root(
 
 
 for _name in COMMANDS:
-    try:
-        _module = importlib.import_module(f"{__name__}.{_name}")
-    except ModuleNotFoundError as _e:
-        if _e.name != f"{__name__}.{_name}":
-            raise
-        continue
-    _module.register(app)
+    importlib.import_module(f"{__name__}.{_name}").register(app)
 
 
 def main() -> None:

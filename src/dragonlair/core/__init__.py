@@ -2,6 +2,7 @@
 views, events, records and the conformance suite. It knows no game."""
 
 from .actions import Action, ActionKind, ActionTable
+from .bot import Bot, RandomBot
 from .errors import (
     BadDataFile,
     BadOptions,
@@ -17,7 +18,7 @@ from .game import Game
 from .manifest import GameManifest, manifest, manifests, register, unregister
 from .record import Record
 from .registry import game_class, games, load, make, replay, spec
-from .result import Result, competition_ranks, dense_ranks, make_result
+from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
 from .state import State
@@ -30,6 +31,7 @@ __all__ = [
     "BadOptions",
     "BadRecord",
     "BadSeat",
+    "Bot",
     "DragonlairError",
     "EventSpec",
     "Game",
@@ -37,6 +39,7 @@ __all__ = [
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
+    "RandomBot",
     "Record",
     "Result",
     "Rng",
@@ -46,6 +49,7 @@ __all__ = [
     "competition_ranks",
     "dense_ranks",
     "derive_seed",
+    "final_rewards",
     "game_class",
     "games",
     "load",
@@ -55,6 +59,7 @@ __all__ = [
     "manifests",
     "register",
     "replay",
+    "reward",
     "spec",
     "unregister",
 ]

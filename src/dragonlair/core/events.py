@@ -20,14 +20,20 @@ EventValue = int | str | bool | None | tuple[Any, ...]
 
 @dataclass(frozen=True)
 class EventSpec:
-    """One kind of event: its fields, which of them everyone sees, and how it reads."""
+    """One kind of event: its fields, which of them everyone sees, how it reads, and
+    which fields name a seat (``seat_fields``: each holds one seat number, which texts
+    show by the seat's name; the browser gets the same list in its catalog)."""
 
     fields: tuple[str, ...]
     text: str
     public: tuple[str, ...] | None = None
     public_text: str = ""
+    seat_fields: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        unknown_seats = set(self.seat_fields) - set(self.fields)
+        if unknown_seats:
+            raise ValueError(f"seat fields {sorted(unknown_seats)} are not fields")
         if self.public is not None:
             unknown = set(self.public) - set(self.fields)
             if unknown:
@@ -63,21 +69,14 @@ def event_dict(
 def event_text(
     specs: Mapping[str, EventSpec], event: Mapping[str, Any], names: Sequence[str] | None = None
 ) -> str:
-    """A one-line description of an event dict, with seats shown by name."""
+    """A one-line description of an event dict, with the seats of its declared
+    ``seat_fields`` shown by name."""
     spec = specs[event["type"]]
     template = spec.public_text if event.get("redacted") else spec.text
+    seats = spec.seat_fields
     values: dict[str, Any] = {}
     for k, v in event.items():
-        if (
-            names is not None
-            and isinstance(v, int)
-            and not isinstance(v, bool)
-            and (
-                k == "seat"
-                or k.endswith("_seat")
-                or k in ("winner", "victim", "by", "to", "target")
-            )
-        ):
+        if names is not None and k in seats and isinstance(v, int) and not isinstance(v, bool):
             values[k] = names[v] if 0 <= v < len(names) else v
         elif isinstance(v, list):
             values[k] = ", ".join(map(str, v)) if v else "none"

@@ -4,17 +4,51 @@ A record is the game id, the rules version it was played under, the player count
 options, the seed and the actions in order (each as ``[seat, "action text"]``). Replaying it
 gives the same state, because the state's only source of randomness is its seeded
 generator. The JSON form is meant to be read by people too.
+
+An option that names a data file (a ``path`` option) is only a path: the record also keeps
+the SHA-256 of the file's contents (``data_files``: option -> hex digest), and replay
+refuses a record whose file has changed since, which would otherwise quietly replay other
+rules.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .errors import BadRecord
-from .spec import OptionValue
+from .spec import GameSpec, OptionValue
+
+_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+_digests: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> SHA-256
+
+
+def file_digest(path: str) -> str:
+    """The SHA-256 of a file's contents in hex (remembered while its size and time stay)."""
+    p = Path(path).expanduser()
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    digest = _digests.get(key)
+    if digest is None:
+        digest = hashlib.sha256(p.read_bytes()).hexdigest()
+        _digests[key] = digest
+    return digest
+
+
+def data_digests(spec: GameSpec, options: Mapping[str, OptionValue]) -> dict[str, str]:
+    """The SHA-256 of every data file the options name: option -> hex digest."""
+    out = {}
+    for opt in spec.options:
+        value = options.get(opt.name)
+        if opt.kind == "path" and isinstance(value, str) and value:
+            out[opt.name] = file_digest(value)
+    return out
+
 
 RECORD_FORMAT = "dragonlair.record/1"
 
@@ -27,9 +61,10 @@ class Record:
     options: Mapping[str, OptionValue]
     seed: int
     actions: tuple[tuple[int, str], ...]
+    data_files: Mapping[str, str] = field(default_factory=dict)  # option -> SHA-256
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "rules_version": self.rules_version,
@@ -38,6 +73,9 @@ class Record:
             "seed": self.seed,
             "actions": [[s, a] for s, a in self.actions],
         }
+        if self.data_files:
+            d["data_files"] = dict(self.data_files)
+        return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -78,6 +116,11 @@ class Record:
         for k, v in options.items():
             if not isinstance(k, str) or not (v is None or isinstance(v, bool | int | float | str)):
                 raise BadRecord(f"record option {k!r}={v!r} is not a plain value")
+        files = d.get("data_files", {})
+        if not isinstance(files, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) and _DIGEST.match(v) for k, v in files.items()
+        ):
+            raise BadRecord("record's 'data_files' should map options to SHA-256 hex digests")
         return cls(
             game=d["game"],
             rules_version=d["rules_version"],
@@ -85,6 +128,7 @@ class Record:
             options=dict(options),
             seed=d["seed"],
             actions=tuple(actions),
+            data_files=dict(files),
         )
 
     @classmethod

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import (
+    BadDataFile,
     BadOptions,
     BadRecord,
     DragonlairError,
@@ -22,7 +23,7 @@ from .errors import (
 )
 from .game import Game
 from .manifest import game_ids, manifest
-from .record import RECORD_FORMAT, Record
+from .record import RECORD_FORMAT, Record, data_digests
 from .spec import GameSpec
 from .state import STATE_FORMAT, State
 
@@ -56,6 +57,7 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
     elif not isinstance(record, Record):
         record = Record.from_dict(record)
     game = _game_for(record.game, record.rules_version, record.players, record.options)
+    _check_data_files(game, record)
     state = game.new_game(record.seed)
     for i, (seat, text) in enumerate(record.actions):
         try:
@@ -128,5 +130,20 @@ def _game_for(game_id: str, rules_version: object, players: object, options: Any
         )
     try:
         return cls(players, options)  # type: ignore[arg-type]
-    except BadOptions as e:
+    except (BadOptions, BadDataFile) as e:
         raise BadRecord(f"record's players or options are not valid: {e}") from None
+
+
+def _check_data_files(game: Game, record: Record) -> None:
+    """Refuse a record whose data files have changed since it was played."""
+    if not record.data_files:
+        return
+    now = data_digests(game.spec, game.options)
+    for option, digest in record.data_files.items():
+        if now.get(option) != digest:
+            path = game.options.get(option)
+            raise BadRecord(
+                f"record was played with the data file {path} ({option}) whose SHA-256 was "
+                f"{digest}; the file now has {now.get(option, 'no file')}: it has changed, "
+                "so the record would replay other rules"
+            )

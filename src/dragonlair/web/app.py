@@ -32,6 +32,7 @@ from .bots import BotRunner
 from .config import ServerConfig
 from .connection import Limits
 from .lobby import Hub
+from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
 from .routes import ROUTERS
 from .routes.pages import STATIC
@@ -134,7 +135,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise StoreError(str(e)) from None
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
-    hub = Hub(cfg, store, bots)
+    hub = Hub(cfg, store, bots) if cfg.shard is None else SharedHub(cfg, store, bots)
     app.state.hub = hub
     try:
         resumed = await hub.recover()

@@ -153,12 +153,12 @@ async def _converse(
     try:
         hello = _hello(first, config.max_message_bytes)
         table = await hub.get(table_id)
+        table.state  # noqa: B018  (a broken table refuses, whoever asks)
         if hello.token is not None:
             seat = table.identify(hello.token)
         else:
             table.admit_spectator()
             seat = None
-        table.state  # noqa: B018  (a broken table refuses)
     except ProtocolError as e:
         code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)
         await _refuse(ws, e, code)

@@ -125,6 +125,20 @@ class Hub:
         ]
         return [t.info() for t in found[offset : offset + limit]], len(found)
 
+    async def listing(
+        self, status: str | None, game: str | None, limit: int, offset: int = 0
+    ) -> tuple[list[TableInfo], int]:
+        """The listing as the lobby route asks for it (one process: :meth:`listed`; several
+        processes: from the database, see :mod:`dragonlair.web.ownership`)."""
+        return self.listed(status, game, limit, offset)
+
+    async def claim(self, table_id: str) -> None:
+        """Take ownership of a new table before it is stored (several processes only)."""
+
+    def owned(self) -> list[str]:
+        """The tables this process serves (plays, or waits for players at)."""
+        return sorted(self.tables)
+
     def _build(self, stored: StoredTable) -> Table:
         """A table from storage, its state rebuilt by replaying its actions; a table that
         cannot be rebuilt, whatever the reason, is broken (never an exception)."""
@@ -243,7 +257,9 @@ class Hub:
         salt: str | None = None
         promise: str | None = None
         if req.seed is not None:
-            if any(sp.type == "open" for sp in specs):
+            # only seats whose tokens go to the creator, or bots: anyone else at the table
+            # must not face a deal the creator knows
+            if any(sp.type not in ("human", "bot") for sp in specs):
                 raise ProtocolError(
                     "seed_not_allowed",
                     "a table takes a chosen seed only when every seat is yours or a bot's "
@@ -255,6 +271,7 @@ class Hub:
             seed, salt = new_seed(), new_salt()
             promise = commitment(seed, salt)
         table_id = new_table_id()
+        await self.claim(table_id)
         tokens: list[SeatPass] = []
         seats: list[StoredSeat] = []
         for i, spec in enumerate(specs):

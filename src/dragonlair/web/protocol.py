@@ -232,13 +232,15 @@ class RulesInfo(BaseModel):
 
 class Catalog(BaseModel):
     """Everything public a page needs to draw a table: the printed components (by the
-    ids views use), a label for every action text, and each event kind's sentence
-    (``public_text`` for the redacted version others see)."""
+    ids views use), the phases a view's ``phase`` can take, a label for every action
+    text, and each event kind's sentence (``public_text`` for the redacted version
+    others see) and fields (``seat_fields``: those that name a seat)."""
 
     game: str
     players: int
     options: dict[str, OptionValue]
     components: dict[str, Any]
+    phases: list[str]
     board: str | None = Field(
         None, description="the game's board module under /static/, or null for the generic one"
     )

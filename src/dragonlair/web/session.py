@@ -38,6 +38,7 @@ from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.rng import derive_seed
 from .bots import BotJob, BotTimeout
 from .connection import Connection
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -380,6 +381,7 @@ class Table:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
         ProtocolError (and nothing changed) if it cannot be applied."""
         async with self.lock:
+            began = time.perf_counter()
             if self.status == "waiting":
                 free = ", ".join(str(s.index) for s in self.seats if s.kind == "open")
                 raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
@@ -415,7 +417,8 @@ class Table:
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
                 # and the table takes the new state when it does
-                await asyncio.shield(write)
+                with COMMIT_SECONDS.time():
+                    await asyncio.shield(write)
             except asyncio.CancelledError:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
@@ -431,6 +434,7 @@ class Table:
                 self.status = "over"
             self.hub.actions += 1
             self._after_change(conn, ref)
+            ACTION_SECONDS.observe(time.perf_counter() - began)
 
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
@@ -498,6 +502,10 @@ class Table:
         except ProtocolError as e:
             if e.code != "stale_move":
                 log.warning("table %s: %s action for seat %d refused: %s", self.id, by, seat, e)
+            if e.code == "storage_error" and by == "deadline" and self.status == "playing":
+                # storage is busy or down: the deadline has passed, so try again shortly
+                loop = asyncio.get_running_loop()
+                self._deadline_handle = loop.call_later(1.0, self._deadline_passed, seat, move)
 
     def _arm_away(self, seat: Seat) -> None:
         if (

@@ -13,6 +13,7 @@ import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute } from "./lobby.js";
+import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
 
 const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target"]);
@@ -56,6 +57,7 @@ class TablePage {
     this.status = "connecting";
     this.countdown = null;
     this.fairness = new FairnessPanel(table, () => this.render());
+    this.guard = new SeatGuard(this);
   }
 
   async start() {
@@ -123,6 +125,9 @@ class TablePage {
         break;
       case "seats":
         this.seats = m.seats;
+        break;
+      case "rotated":
+        this.guard.rotated(m);
         break;
       case "state":
         for (const ev of m.events) {
@@ -216,7 +221,7 @@ class TablePage {
       boardEl,
       this.choices(ctx, handled),
       view.result ? this.result(view.result, names) : null,
-      h("div", { class: "side" }, this.logPanel(), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
+      h("div", { class: "side" }, this.guard.panel(this.seats, seat), this.logPanel(), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
     );
     fill(this.root, main);
     this.numberKeys();
