@@ -292,6 +292,7 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
             "p99": round(pct(99), 2),
             "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
         },
+        "commits_per_s": round((h1["commits"] - h0["commits"]) / elapsed, 1),
         "actions_per_commit": round(
             (h1["actions"] - h0["actions"]) / max(1, h1["commits"] - h0["commits"]), 1
         ),
@@ -335,6 +336,7 @@ def main() -> None:
     if args.processes > 0:
         sys.path.insert(0, str(ROOT / "tests" / "web"))
         from clusterkit import Cluster
+
         from conftest import PostgresCluster
 
         if args.db is None:
@@ -379,7 +381,8 @@ def main() -> None:
         f"{report['game']} {report['players']}p, {report['tables']} tables, {report['db']}, "
         f"{report['processes']} process(es): "
         f"{report['actions_per_s']:,} actions/s over {report['seconds']} s "
-        f"({report['actions_per_commit']} per commit); latency p50 "
+        f"({report['actions_per_commit']} per commit, {report['commits_per_s']} commits/s); "
+        f"latency p50 "
         f"{lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms; server CPU "
         f"{report['server_cpu_cores']} cores, peak RSS {report['server_peak_rss_mb']} MB; "
         f"client CPU {report['client_cpu_cores']} cores; games finished "

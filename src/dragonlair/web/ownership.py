@@ -111,6 +111,10 @@ class Owner:
         return self._conn
 
     def _fail(self) -> None:
+        """After an error: forget the session only if it is gone (an error inside a live
+        session, such as PostgreSQL's lock table being full, keeps every lock held)."""
+        if self._conn is not None and not self._conn.closed and not self._conn.broken:
+            return
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
@@ -170,16 +174,19 @@ class Owner:
                 }
             except psycopg.Error as e:
                 self._fail()
-                if self.held:
+                if self._conn is None and self.held:
                     raise OwnershipLost(f"the lock session failed: {e}") from None
                 raise
         return [i for i in ids if lock_key(i) & 0xFFFF_FFFF_FFFF_FFFF not in locked]
 
     def reset(self) -> None:
-        """Forget every lock (the session that held them is gone)."""
+        """Forget every lock and close the session (which releases them all)."""
         with self._mutex:
             self.held.clear()
-            self._fail()
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
 
     def close(self) -> None:
         """Close the session: PostgreSQL releases every lock it held."""
