@@ -12,9 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from dragonlair.core import Action, ActionKind, EventSpec, Game, GameSpec, State, make_result
-from dragonlair.core.state import UNKNOWN_CHOICE
+from dragonlair.core.views import BaseView
 
 HEADS, TAILS = 0, 1
+
+
+class PenniesView(BaseView):
+    coins: list[int]
 
 
 class PenniesState(State):
@@ -43,17 +47,9 @@ class PenniesState(State):
         out["coins"] = list(self.coins)
 
     def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
-        ch = self._choices
-        if ch is not None:
-            for s, c in enumerate(ch):
-                if c == UNKNOWN_CHOICE:
-                    ch[s] = rng.randrange(2)
+        for s in self.unknown_choices():
+            self.fill_choice(s, rng.randrange(2))
         self.coins = tuple(view["coins"])
-
-    def clone(self) -> PenniesState:
-        n = self._clone_base()
-        n.coins = self.coins
-        return n
 
 
 class Pennies(Game):
@@ -66,6 +62,8 @@ class Pennies(Game):
         summary="Show a coin at once; seat 0 wins on a match.",
     )
     state_class = PenniesState
+    view_type = PenniesView
+    phases = ("show", "over")
     action_kinds = (ActionKind("heads", (), "show heads"), ActionKind("tails", (), "show tails"))
     event_specs = {"shown": EventSpec(("coins",), "coins shown: {coins}")}
 

@@ -15,7 +15,7 @@ from dragonlair.bots import (
     parse_bot,
 )
 from dragonlair.bots import ismcts as ismcts_module
-from dragonlair.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, game_defaults, rewards
+from dragonlair.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, game_defaults
 from dragonlair.core import GameManifest, Result
 from dragonlair.core.conformance import check_game
 from tests.bots.pennies import Pennies
@@ -143,14 +143,22 @@ def test_sealed_choices_are_made_without_seeing_the_others(pennies: dragonlair.G
 
 
 def test_rewards_value_wins_then_rank_then_points() -> None:
-    sole = rewards(Result((10, 5, 5, 0), (1, 2, 2, 4), (0,)))
+    sole = Result((10, 5, 5, 0), (1, 2, 2, 4), (0,)).rewards()
     assert sole[0] == pytest.approx(1.0) and sole[3] == pytest.approx(0.0)
     assert sole[1] == sole[2] and 0 < sole[1] < 0.5
-    shared = rewards(Result((7, 7, 1), (1, 1, 3), (0, 1)))
+    shared = Result((7, 7, 1), (1, 1, 3), (0, 1)).rewards()
     assert shared[0] == shared[1] and 0.5 < shared[0] < 0.6
     assert all(0.0 <= r <= 1.0 for r in (*sole, *shared))
-    level = rewards(Result((3, 3), (1, 1), (0, 1)))
+    level = Result((3, 3), (1, 1), (0, 1)).rewards()
     assert level[0] == level[1]
+
+
+def test_win_shares_split_a_shared_win_and_add_up_to_one() -> None:
+    sole = Result((10, 5, 5, 0), (1, 2, 2, 4), (0,))
+    assert sole.win_shares() == [1.0, 0.0, 0.0, 0.0]
+    shared = Result((7, 7, 1), (1, 1, 3), (0, 1))
+    assert [shared.win_share(s) for s in range(3)] == [0.5, 0.5, 0.0]
+    assert sum(shared.win_shares()) == pytest.approx(1.0)
 
 
 def test_defaults_follow_whether_the_game_has_a_heuristic() -> None:

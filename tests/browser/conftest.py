@@ -66,8 +66,12 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def new(self, viewport: dict[str, int] | None = None) -> Any:
+    def new(self, viewport: dict[str, int] | None = None, paced: bool = False) -> Any:
+        """A page; other seats' moves are shown at once unless ``paced`` (the default pace
+        of a person's browser)."""
         ctx = self.browser.new_context(viewport=viewport or DESKTOP)
+        if not paced:
+            ctx.add_init_script("localStorage.setItem('dragonlair:pace', '0')")
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(60_000)

@@ -24,8 +24,9 @@ def test_the_page_shows_the_commitment_and_checks_it_at_the_end(
     panel = page.locator(".fairness")
     assert panel.get_attribute("data-fairness") == "committed"
     assert page.locator(".fairness .commitment").text_content() == commitment
+    page.click(".fairness summary")  # opened, it stays open while the game goes on
     play_to_end(page, random.Random(3))
-    page.wait_for_selector('.fairness[data-fairness="verified"]')
+    page.wait_for_selector('.fairness[data-fairness="verified"][open]')
     seed = page.locator(".fairness .seed").text_content()
     salt = page.locator(".fairness .salt").text_content()
     assert hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest() == commitment

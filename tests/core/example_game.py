@@ -19,7 +19,7 @@ The game ends when nobody has cards; most points wins, ties share the win.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Literal, get_args
 
 from dragonlair.core import (
     Action,
@@ -32,13 +32,26 @@ from dragonlair.core import (
     make_result,
 )
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import UNKNOWN_CHOICE
+from dragonlair.core.views import BaseView
 
 CARDS = 16
 HAND = 3
 
 BID0 = 0  # ids 0..15: "bid 1".."bid 16"
 TAKE, PASS, OBJECT, ALLOW = CARDS, CARDS + 1, CARDS + 2, CARDS + 3
+
+Phase = Literal["bid", "claim", "objections", "over"]
+PHASES: tuple[Phase, ...] = get_args(Phase)
+
+
+class PebbleView(BaseView):
+    hand: list[int] | None  # the seat's own cards (None: a spectator)
+    hand_sizes: list[int]
+    deck_size: int
+    pot: int
+    points: list[int]
+    winner: int  # the round's winner, or -1
+    discards: list[int]
 
 
 class PebbleState(State):
@@ -150,7 +163,7 @@ class PebbleState(State):
         known = set(view["discards"])
         mine: tuple[int, ...] = tuple(view["hand"]) if seat is not None else ()
         known.update(mine)
-        ch = self._choices
+        hidden = set(self.unknown_choices())
         pool = [c for c in range(1, CARDS + 1) if c not in known]
         shuffle_with(rng, pool)
         hands: list[tuple[int, ...]] = []
@@ -161,24 +174,14 @@ class PebbleState(State):
             size = view["hand_sizes"][s]
             hand = tuple(sorted(pool.pop() for _ in range(size)))
             hands.append(hand)
-            if ch is not None and ch[s] == UNKNOWN_CHOICE:
-                ch[s] = BID0 + hand[rng.randrange(len(hand))] - 1
+            if s in hidden:
+                self.fill_choice(s, BID0 + hand[rng.randrange(len(hand))] - 1)
         self.hands = hands
         self.deck = pool
         self.pot = view["pot"]
         self.points = list(view["points"])
         self.winner = view["winner"]
         self.discards = tuple(view["discards"])
-
-    def clone(self) -> Self:
-        n = self._clone_base()
-        n.hands = self.hands.copy()
-        n.deck = self.deck.copy()
-        n.pot = self.pot
-        n.points = self.points.copy()
-        n.winner = self.winner
-        n.discards = self.discards
-        return n
 
     def check_invariants(self) -> None:
         cards = [c for h in self.hands for c in h] + self.deck + list(self.discards)
@@ -204,6 +207,8 @@ class PebbleAuction(Game):
         ),
     )
     state_class = PebbleState
+    view_type = PebbleView
+    phases = PHASES
     action_kinds = (
         ActionKind("bid", ("card",), "lay a card face down as your bid"),
         ActionKind("take", (), "take the pot"),
@@ -213,14 +218,22 @@ class PebbleAuction(Game):
     )
     event_specs = {
         "dealt": EventSpec(
-            ("seat", "cards"), "{seat} was dealt {cards}", ("seat",), "{seat} was dealt 3 cards"
+            ("seat", "cards"),
+            "{seat} was dealt {cards}",
+            ("seat",),
+            "{seat} was dealt 3 cards",
+            seat_fields=("seat",),
         ),
-        "bid": EventSpec(("seat", "card"), "{seat} bid {card}", ("seat",), "{seat} bid"),
+        "bid": EventSpec(
+            ("seat", "card"), "{seat} bid {card}", ("seat",), "{seat} bid", seat_fields=("seat",)
+        ),
         "revealed": EventSpec(("bids",), "bids revealed: {bids}"),
-        "passed": EventSpec(("seat",), "{seat} passed"),
-        "objected": EventSpec(("seat",), "{seat} objected"),
-        "took": EventSpec(("seat", "pot"), "{seat} took {pot}"),
-        "drew": EventSpec(("seat", "card"), "{seat} drew {card}", ("seat",), "{seat} drew"),
+        "passed": EventSpec(("seat",), "{seat} passed", seat_fields=("seat",)),
+        "objected": EventSpec(("seat",), "{seat} objected", seat_fields=("seat",)),
+        "took": EventSpec(("seat", "pot"), "{seat} took {pot}", seat_fields=("seat",)),
+        "drew": EventSpec(
+            ("seat", "card"), "{seat} drew {card}", ("seat",), "{seat} drew", seat_fields=("seat",)
+        ),
     }
 
     def _define_actions(self) -> Sequence[Action]:

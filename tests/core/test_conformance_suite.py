@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Self
+from typing import Any, NotRequired, Self
 
 import pytest
 
-from dragonlair.core import Action, Game, UnknownGame, manifest, register
+from dragonlair.core import Action, EventSpec, Game, UnknownGame, manifest, register
 from dragonlair.core.bot import Bot
 from dragonlair.core.conformance import ConformanceError, check_game
 from dragonlair.core.manifest import BadManifest, check_manifest
-from tests.core.example_game import PebbleAuction, PebbleState
+from tests.core.example_game import PebbleAuction, PebbleState, PebbleView
 from tests.core.pebble_auction.manifest import MANIFEST, registered
 
 
@@ -32,6 +32,11 @@ def _broken(name: str, state_cls: type[PebbleState]) -> type[Game]:
         },
     )
     return cls
+
+
+class LeakyView(PebbleView):
+    all_hands: NotRequired[list[list[int]]]
+    sealed: NotRequired[list[int | None]]
 
 
 class LeakyViewState(PebbleState):
@@ -106,6 +111,7 @@ class HiddenChoiceLeakState(PebbleState):
 )
 def test_suite_catches_broken_copies(name: str, state_cls: type[PebbleState], message: str) -> None:
     cls = _broken(name, state_cls)
+    cls.view_type = LeakyView  # declares the leaked keys: the leak test must find them
     with (
         registered(replace(MANIFEST, game=cls, layout=None)),
         pytest.raises(ConformanceError, match=message),
@@ -133,6 +139,68 @@ def test_suite_catches_a_game_that_does_not_end() -> None:
 
 
 PEBBLE = "tests.core.pebble_auction"  # the example game's package
+
+
+def test_suite_catches_a_phase_the_game_does_not_declare() -> None:
+    cls = _broken("undeclared-phase", PebbleState)
+    cls.phases = ("bid", "claim", "over")  # "objections" is missing
+    with (
+        registered(replace(MANIFEST, game=cls, layout=None)),
+        pytest.raises(ConformanceError, match="'objections' is not one of the phases"),
+    ):
+        check_game(cls.spec.id, games=2, players=[3])
+
+
+def test_event_seat_fields_are_declared_fields_and_checked_to_hold_seats() -> None:
+    with pytest.raises(ValueError, match="seat fields"):
+        EventSpec(("seat",), "{seat}", seat_fields=("winner",))
+    specs = dict(PebbleAuction.event_specs)
+    specs["took"] = EventSpec(("seat", "pot"), "{seat} took {pot}", seat_fields=("seat", "pot"))
+    cls = _broken("pot-as-seat", PebbleState)
+    cls.event_specs = specs
+    with (
+        registered(replace(MANIFEST, game=cls, layout=None)),
+        pytest.raises(ConformanceError, match="seat field pot="),
+    ):
+        check_game(cls.spec.id, games=3, players=[2], every=1)
+
+
+class UndeclaredViewKeyState(PebbleState):
+    """Shows a key its game's view type does not declare."""
+
+    __slots__ = ()
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        super()._view(seat, out)
+        out["deck_left"] = len(self.deck)
+
+
+class MistypedViewState(PebbleState):
+    """Shows the pot as text where the view type declares an int."""
+
+    __slots__ = ()
+
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        super()._view(seat, out)
+        out["pot"] = str(self.pot)
+
+
+@pytest.mark.parametrize(
+    ("name", "state_cls", "message"),
+    [
+        ("undeclared-key", UndeclaredViewKeyState, "unexpected extra key.*deck_left"),
+        ("mistyped", MistypedViewState, "'pot'.* int"),
+    ],
+)
+def test_suite_checks_every_view_against_the_declared_type(
+    name: str, state_cls: type[PebbleState], message: str
+) -> None:
+    cls = _broken(name, state_cls)
+    with (
+        registered(replace(MANIFEST, game=cls, layout=None)),
+        pytest.raises(ConformanceError, match=f"does not match PebbleView: .*{message}"),
+    ):
+        check_game(cls.spec.id, games=1, players=[2])
 
 
 def test_the_example_games_manifest_is_checked_part_by_part() -> None:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import dragonlair
-from dragonlair.dragon_race.rules import RaceState
+from dragonlair.dragon_race.rules import DragonRaceState
 
 BOLTS = (45, 46)
 BALLS = (47, 48)
@@ -49,14 +49,14 @@ def table(
     options: Mapping[str, Any] | None = None,
     turn: int = 1,
     seed: int = 0,
-) -> RaceState:
+) -> DragonRaceState:
     """A race in the middle of ``active``'s turn, ready for their play: pawns and hands as
     given (empty hands by default), the rest of the deck in the draw pile (its top last)
     unless ``draw`` is given (then the other cards are discards). The turn's draw has
     already happened."""
     game = dragonlair.make("dragon-race", players=players, options=dict(options or {}))
     s = game.new_game(seed)
-    assert isinstance(s, RaceState)
+    assert isinstance(s, DragonRaceState)
     hs: list[tuple[int, ...]] = (
         [tuple(sorted(h)) for h in hands] if hands is not None else [()] * players
     )
@@ -89,20 +89,20 @@ def table(
     return s
 
 
-def legal(s: RaceState, seat: int | None = None) -> list[str]:
+def legal(s: DragonRaceState, seat: int | None = None) -> list[str]:
     """The legal actions of ``seat`` (default: the one seat asked) as text."""
     if seat is None:
         (seat,) = s.to_act
     return [str(a) for a in s.legal_actions(seat)]
 
 
-def act(s: RaceState, text: str) -> None:
+def act(s: DragonRaceState, text: str) -> None:
     """The one seat asked takes the action ``text``."""
     (seat,) = s.to_act
     s.apply(seat, text)
 
 
-def pass_window(s: RaceState) -> list[int]:
+def pass_window(s: DragonRaceState) -> list[int]:
     """Everyone asked in the current HALT! window passes; returns who was asked, in order."""
     assert s.phase in ("halt-play", "halt-steal"), f"no HALT! window in phase {s.phase}"
     phase = s.phase
@@ -115,9 +115,9 @@ def pass_window(s: RaceState) -> list[int]:
     return asked
 
 
-def events(s: RaceState, since: int, seat: int | None = None) -> list[dict[str, Any]]:
+def events(s: DragonRaceState, since: int, seat: int | None = None) -> list[dict[str, Any]]:
     return s.events_since(since, seat)
 
 
-def kinds(s: RaceState, since: int, seat: int | None = None) -> list[str]:
+def kinds(s: DragonRaceState, since: int, seat: int | None = None) -> list[str]:
     return [e["type"] for e in s.events_since(since, seat)]

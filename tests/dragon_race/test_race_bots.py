@@ -9,9 +9,8 @@ import random
 import pytest
 
 import dragonlair
-from dragonlair.bots.base import reward
 from dragonlair.bots.checks import check_bot, check_ismcts_defaults
-from dragonlair.bots.ismcts import rewards
+from dragonlair.core import reward
 from dragonlair.dragon_race import Heuristic
 from tests.dragon_race.race_helpers import act, halt, num, table
 
@@ -51,7 +50,7 @@ def test_evaluations_are_rewards_of_every_seat(players: int) -> None:
             assert len(values) == players and all(0.0 <= v <= 1.0 for v in values)
     last = states[-1]
     assert last.result is not None
-    assert bot.evaluate(last.view(None)) == pytest.approx(rewards(last.result))
+    assert bot.evaluate(last.view(None)) == pytest.approx(last.result.rewards())
 
 
 def test_evaluations_foresee_the_winner_better_than_chance() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import dragonlair
-from dragonlair.bots.base import Bot, RandomBot
+from dragonlair.core import Bot, RandomBot
 from dragonlair.dragon_race import Heuristic
 from tests.dragon_race.race_helpers import act, halt, num, table
 

@@ -9,13 +9,13 @@ import pytest
 
 import dragonlair
 from dragonlair import BadOptions, UnknownAction
-from dragonlair.dragon_race.rules import DragonRace, RaceState
+from dragonlair.dragon_race.rules import DragonRace, DragonRaceState
 from tests.dragon_race.race_helpers import act, events, kinds, legal, num, pass_window, table
 
 
-def new(players: int = 4, seed: int = 0, **options: object) -> RaceState:
+def new(players: int = 4, seed: int = 0, **options: object) -> DragonRaceState:
     s = dragonlair.make("dragon-race", players=players, options=options).new_game(seed)
-    assert isinstance(s, RaceState)
+    assert isinstance(s, DragonRaceState)
     return s
 
 
@@ -148,7 +148,7 @@ def test_sampler_keeps_what_the_seat_sees_and_redraws_the_rest() -> None:
         stolen = set()
         for k in range(40):
             t = game.sample_state(view, random.Random(k))
-            assert isinstance(t, RaceState)
+            assert isinstance(t, DragonRaceState)
             assert t.view(seat) == view
             t.check_invariants()
             others.add(t.hands[3])

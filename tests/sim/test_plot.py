@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from dragonlair.bots import parse_bots
 from dragonlair.cli import app
 from dragonlair.sim import Job, run, summarize
-from dragonlair.sim.plot import draw
+from dragonlair.sim.plot import draw, frame_of
 
 runner = CliRunner()
 
@@ -29,7 +29,7 @@ def test_the_panels_show_the_summary() -> None:
     job = Job("pebble-auction", 3, tuple(parse_bots("heuristic,random", 3)), n=60, seed=4)
     result = run(job)
     summary = summarize(result)
-    fig = draw(result, summary, "a title")
+    fig = draw(frame_of(result), summary, "a title")
     assert fig.get_suptitle() == "a title"
     by_bot, by_seat, points, length = fig.axes
     for ax, lines in ((by_bot, summary.bots), (by_seat, summary.seats)):

@@ -145,3 +145,8 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path: Path) -> None:
     rows = read_rows(out)
     assert 1000 <= len(rows) < 1000000
     assert [int(r["index"]) for r in rows] == sorted(int(r["index"]) for r in rows)
+
+
+def test_resume_needs_a_results_file() -> None:
+    code, _, output = simulate("--resume", "-n", "3")
+    assert code != 0 and "--resume continues the run in --out" in flat(output)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import dragonlair
-from dragonlair.bots.base import Bot, RandomBot
+from dragonlair.core import Bot, RandomBot
 from dragonlair.space_dragons import Heuristic
 from tests.space_dragons.sd_helpers import GAME
 

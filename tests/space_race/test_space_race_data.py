@@ -30,7 +30,7 @@ def write(tmp_path: Path, doc: object, name: str = "mine.json") -> str:
 def test_the_shipped_data_has_the_rulebook_component_counts() -> None:
     game = dragonlair.make("space-race")
     assert isinstance(game, SpaceRace)
-    data = game.data
+    data = game.components
     assert Counter(c.type for c in data.space) == {
         "alien_drone": 9,
         "loot_carrier": 9,
@@ -65,7 +65,7 @@ def test_the_data_is_loaded_once_per_game_object() -> None:
     game = dragonlair.make("space-race", players=3)
     first = game.new_game(seed=1)
     second = game.new_game(seed=2)
-    assert first.game.data is second.game.data  # type: ignore[attr-defined]
+    assert first.game.components is second.game.components  # type: ignore[attr-defined]
 
 
 def test_a_user_file_with_the_same_schema_is_used(tmp_path: Path) -> None:
@@ -78,8 +78,8 @@ def test_a_user_file_with_the_same_schema_is_used(tmp_path: Path) -> None:
             card["corner_vp"] = 1
     game = dragonlair.make("space-race", players=2, options={"data": write(tmp_path, doc)})
     assert isinstance(game, SpaceRace)
-    assert {d.vp for d in game.data.damage if d.name == "Hull Breach"} == {-4}
-    assert game.data.source.endswith("mine.json")
+    assert {d.vp for d in game.components.damage if d.name == "Hull Breach"} == {-4}
+    assert game.components.source.endswith("mine.json")
     s = game.new_game(seed=3)
     while not s.is_over:
         s.apply(s.to_act[0], s.legal_actions(s.to_act[0])[0])

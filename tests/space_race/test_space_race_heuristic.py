@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import dragonlair
-from dragonlair.bots.base import RandomBot
+from dragonlair.core import RandomBot
 from dragonlair.space_race import Heuristic
 
 

@@ -35,7 +35,7 @@ async def settle(pilot: object) -> None:
         await pilot.pause()  # type: ignore[attr-defined]
         if getattr(app, "asking", None) is not None and not app.pending:
             break
-        if not isinstance(getattr(app, "screen", None), type(app.get_default_screen())):
+        if len(app.screen_stack) > 1:  # a hand-over, the help or the quit dialog
             break
         if app.session.state.is_over:
             break
@@ -91,8 +91,8 @@ def test_play_2_plays_your_2_in_the_great_dragon_race() -> None:
             twos = [
                 c
                 for c in hand
-                if cast(Any, game).data.cards[c - 1].value == 2
-                and cast(Any, game).data.cards[c - 1].kind == "number"
+                if cast(Any, game).components.cards[c - 1].value == 2
+                and cast(Any, game).components.cards[c - 1].kind == "number"
             ]
             assert twos, hand
             moves = s.state.move
@@ -347,5 +347,47 @@ def test_a_click_takes_a_choice() -> None:
             await pilot.click("#choices", offset=(3, 1))
             await settle(pilot)
             assert s.state.record.actions[moves] == (0, str(first))
+
+    asyncio.run(run())
+
+
+def test_a_hotseat_game_ends_on_the_table_as_everyone_may_see_it() -> None:
+    game = dragonlair.make("dragon-stripes", players=2)
+    s = PlaySession(game.new_game(seed=4), [SeatConfig("Ann"), SeatConfig("Bob")])
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        app.answer_wait = lambda: 0.0  # the pause of an automatic answer, not under test here
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(3000):
+                if s.state.is_over:
+                    break
+                await pilot.press("enter")
+                await settle(pilot)
+            assert s.state.is_over
+            await settle(pilot)
+            text = screen_text(app)
+            assert "Final scores" in text
+            assert "Your gems (secret)" not in text and "you are" not in text
+
+    asyncio.run(run())
+
+
+def test_going_over_the_choices_marks_their_cards_in_the_hand() -> None:
+    s = _dragon_race_at_own_turn()
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            words = s.words[0]
+            for step in range(len(app.shown)):
+                if step:
+                    await pilot.press("down")
+                    await pilot.pause()
+                action = app.shown[step]
+                assert app.lit == words.cards_of(action) and app.lit
+                marked = screen_text(app).count("▸[")
+                assert marked == len(app.lit)
 
     asyncio.run(run())

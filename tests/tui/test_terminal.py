@@ -164,3 +164,39 @@ def test_hotseat_leaves_nothing_of_a_hand_in_the_scrollback(tmp_path: Path) -> N
         assert "your hand" not in everything
     finally:
         subprocess.run([str(TMUX), "kill-session", "-t", session], check=False)
+
+
+def test_watch_shows_the_board_to_the_end(tmp_path: Path) -> None:
+    child = spawn("watch", "dragon-stripes", "-n", "3", "--seed", "2", "--delay", "0.01")
+    child.expect("game over", timeout=120)
+    child.send("q")
+    child.expect("Final scores")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_replay_steps_forward_back_and_to_a_move(tmp_path: Path) -> None:
+    game = dragonlair.make("dragon-stripes", players=3)
+    state = game.new_game(seed=2)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    record = tmp_path / "game.json"
+    record.write_text(state.to_json())
+    total = len(state.record.actions)
+    session = f"dragonlair-replay-{os.getpid()}"
+    command = f"{sys.executable} {RUN} replay {record} --seat 2; echo EXIT $?; sleep 30"
+    _tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+    try:
+        _wait_for(session, f"move 0 of {total}, as Player 2")
+        for keys, move in (("Right", 1), ("Right", 2), ("Left", 1), ("End", total)):
+            _tmux("send-keys", "-t", session, keys)
+            _wait_for(session, f"move {move} of {total}")
+        _tmux("send-keys", "-t", session, "7", "Enter")
+        _wait_for(session, f"move 7 of {total}")
+        _tmux("send-keys", "-t", session, "q")
+        _wait_for(session, "EXIT 0")
+    finally:
+        subprocess.run([str(TMUX), "kill-session", "-t", session], check=False)

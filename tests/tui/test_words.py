@@ -94,7 +94,7 @@ def test_cards_by_their_printed_number_in_the_great_dragon_race() -> None:
     game = dragonlair.make("dragon-race", players=4)
     g: object = game
     words = Words(game, ["You", "B", "C", "D"], 0)
-    cards = g.data.cards  # type: ignore[attr-defined]
+    cards = g.components.cards  # type: ignore[attr-defined]
     two_b = next(c.id for c in cards if c.kind == "number" and c.value == 2 and c.insignia == "B")
     plain_two = next(c.id for c in cards if c.kind == "number" and c.value == 2 and not c.insignia)
     five = next(c.id for c in cards if c.kind == "number" and c.value == 5 and not c.insignia)

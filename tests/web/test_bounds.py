@@ -17,8 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.asyncio.client import connect
 
+import dragonlair
 from dragonlair.web import create_app
 from dragonlair.web.connection import Connection
+from dragonlair.web.security import Sealer, digest
+from dragonlair.web.store import Store, StoredSeat, StoredTable
 from tests.web.serverkit import TIMEOUT, LiveServer, SeatClient, config, create_table
 
 RANDOM = [{"type": "bot", "level": "random"}] * 2
@@ -82,6 +85,44 @@ def test_other_tables_bots_keep_moving_while_the_greediest_tables_run(
     assert all(m >= 1 for m in moves)  # the greedy tables' bots were cut and moved too
 
 
+def test_bots_in_a_process_pool_are_bounded_too(serve: Callable[..., LiveServer]) -> None:
+    server = serve(bot_pool="process", bot_workers=1, bot_max_seconds=0.2)
+    greedy = [{"type": "bot", "level": "ismcts", "budget": {"iterations": 5000}}] * 2
+    tid = create_table(server.http, game="dragon-stripes", players=2, seats=greedy)["table"]["id"]
+    end = time.monotonic() + TIMEOUT
+    while httpx.get(f"{server.http}/api/tables/{tid}").json()["move"] < 3:
+        assert time.monotonic() < end, "the bots did not move"
+        time.sleep(0.1)
+
+
+def test_a_greedy_table_stored_earlier_is_bounded_after_a_restart(
+    serve: Callable[..., LiveServer], sqlite_url: str
+) -> None:
+    # a table stored before the bounds existed, asking a decision that would never end
+    cfg = config(sqlite_url)
+    store = Store(sqlite_url, sealer=Sealer.from_file(cfg.seal_key_path()))
+    greedy = StoredTable(
+        id="greedy",
+        game="pebble-auction",
+        rules_version=dragonlair.spec("pebble-auction").rules_version,
+        players=2,
+        options={},
+        seed=3,
+        settings={"deadline": 15, "away": None, "takeover": None, "listed": True},
+        watch_hash=digest("watch"),
+        status="playing",
+        created=time.time(),
+        seats=[
+            StoredSeat(0, "bot", "Greedy", "ismcts", {"iterations": 10**15}),
+            StoredSeat(1, "bot", "Quick", "random"),
+        ],
+    )
+    store.create_table(greedy).result()
+    store.close()
+    server = serve(bot_max_seconds=0.2)
+    wait_over(server.http, "greedy")  # every decision was cut at the limit
+
+
 # ---------------------------------------------------------------------------- clients
 
 
@@ -98,7 +139,7 @@ def test_an_outgoing_queue_is_bounded_in_bytes() -> None:
 
 
 def test_a_sync_is_charged_by_what_it_costs(serve: Callable[..., LiveServer]) -> None:
-    server = serve(ws_rate="20/second")
+    server = serve(ws_rate="20/minute")  # a burst of 20, refilled slowly
     created = create_table(server.http, players=2, seats=RANDOM)
     tid = created["table"]["id"]
     wait_over(server.http, tid)
@@ -158,6 +199,33 @@ def test_idle_and_half_sent_requests_are_closed(serve: Callable[..., LiveServer]
     )
     assert answer.startswith(b"HTTP/1.1 408") and b'"timeout"' in answer
     assert httpx.get(f"{server.http}/api/health").status_code == 200
+
+
+def test_an_address_holds_a_bounded_number_of_http_connections(
+    serve: Callable[..., LiveServer],
+) -> None:
+    server = serve(max_connections_per_address=3)
+    idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as extra:
+            try:
+                extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+                got = extra.recv(4096)
+            except ConnectionResetError:
+                got = b""
+            assert got == b""  # closed at once, nothing served
+    finally:
+        for s in idle:
+            s.close()
+    end = time.monotonic() + TIMEOUT
+    while True:  # the server notices the closed ones, and there is room again
+        try:
+            if httpx.get(f"{server.http}/api/health").status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < end
+        time.sleep(0.05)
 
 
 def test_the_uvicorn_configuration_bounds_connections(sqlite_url: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,3 +142,35 @@ def test_every_malformed_body_is_invalid_request(
         err: dict[str, Any] = r.json()["error"]
         assert r.status_code == 422 and err["code"] == "invalid_request", (path, r.text)
     assert web.get("/api/health").json()["tables"] == 0
+
+
+def test_a_deadline_that_passes_while_the_database_is_locked_still_applies(
+    sqlite_url: str,
+) -> None:
+    from tests.web.test_play import play_to_window
+
+    server = LiveServer(config(sqlite_url, deadline=1.0, db_lock_timeout=0.2))
+    try:
+        created = create_table(server.http, players=2, seats=PEOPLE, seed=8)
+
+        async def main() -> None:
+            clients = {
+                p["seat"]: await SeatClient.open(
+                    server.ws, created["table"]["id"], p["token"], p["seat"]
+                )
+                for p in created["seats"]
+            }
+            st = await play_to_window(clients, random.Random(3))
+            assert st["deadline"] is not None, "the seeded game reaches a window"
+            waiting = clients[st["deadline"]["seat"]]
+            with locked(sqlite_url):
+                await asyncio.sleep(1.8)  # the deadline passes while storage is locked
+                assert waiting.latest["move"] == st["move"]
+            # storage is free again: the default answer is applied after all
+            await waiting.wait(lambda: waiting.latest["move"] > st["move"], "the default answer")
+            for c in clients.values():
+                await c.close()
+
+        asyncio.run(main())
+    finally:
+        server.stop()

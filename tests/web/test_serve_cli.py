@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from ipaddress import ip_network
 from typing import Any
 
 import pytest
@@ -60,5 +61,15 @@ def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tm
     assert uc.proxy_headers is True and uc.forwarded_allow_ips == "10.1.0.0/16,10.2.0.5"
     assert uc.timeout_keep_alive == 4 and uc.limit_concurrency <= 200
     assert uc.http.header_timeout == 3
+    assert uc.http.proxies == (ip_network("10.1.0.0/16"), ip_network("10.2.0.5"))
     cfg = uc.app.state.config
     assert cfg.bot_max_seconds == 1.5 and cfg.header_timeout == 3
+
+
+def test_an_unusable_seal_key_is_refused_before_starting(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    key = tmp_path / "seal.key"
+    key.write_text("not a key\n")
+    args = ["serve", "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--seal-key", str(key)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert "not a Fernet key" in " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())

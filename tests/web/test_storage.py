@@ -122,3 +122,87 @@ def test_bots_in_a_process_pool(db_url: str) -> None:
         assert "pebble-auction" in server.hub.bots._thread_only
     finally:
         server.stop()
+
+
+def test_a_database_from_before_sealed_seeds_is_upgraded(db_url: str) -> None:
+    from sqlalchemy import (
+        JSON,
+        BigInteger,
+        Column,
+        Float,
+        Integer,
+        LargeBinary,
+        MetaData,
+        String,
+        Table,
+        create_engine,
+        insert,
+        select,
+    )
+
+    from dragonlair.web import store as storage
+
+    old = MetaData()
+    Table(
+        "dl_tables",
+        old,
+        Column("id", String(32), primary_key=True),
+        Column("game", String(64), nullable=False),
+        Column("rules_version", Integer, nullable=False),
+        Column("players", Integer, nullable=False),
+        Column("options", JSON, nullable=False),
+        Column("seed", BigInteger, nullable=False),
+        Column("settings", JSON, nullable=False),
+        Column("watch_hash", LargeBinary(32), nullable=False),
+        Column("status", String(16), nullable=False),
+        Column("created", Float, nullable=False),
+        Column("result", JSON, nullable=True),
+    )
+    for t in (storage.seats_t, storage.actions_t):
+        t.to_metadata(old)
+    engine = create_engine(normalize_url(db_url))
+    old.create_all(engine)
+    settings = {"deadline": 15, "away": None, "takeover": None, "listed": True}
+    with engine.begin() as conn:
+        for tid, status in (("playing1", "playing"), ("finished", "over")):
+            conn.execute(
+                insert(old.tables["dl_tables"]),
+                {
+                    "id": tid,
+                    "game": "pebble-auction",
+                    "rules_version": 1,
+                    "players": 2,
+                    "options": {},
+                    "seed": 424242,
+                    "settings": settings,
+                    "watch_hash": digest("w"),
+                    "status": status,
+                    "created": time.time(),
+                    "result": None,
+                },
+            )
+            conn.execute(
+                insert(old.tables["dl_seats"]),
+                [
+                    {"table_id": tid, "seat": i, "kind": "human", "name": f"P{i}"}
+                    | {"level": None, "budget": None, "token_hash": digest(f"{tid}{i}")}
+                    for i in range(2)
+                ],
+            )
+    engine.dispose()
+    for _ in range(2):  # upgraded once, and opened as it is the second time
+        with TestClient(create_app(config(db_url))) as c:
+            info = c.get("/api/tables/playing1").json()
+            assert info["status"] == "playing", info
+            assert info["fairness"] == {"commitment": None, "revealed": None, "chosen_seed": True}
+            assert c.app.state.hub.tables["playing1"].seed == 424242  # type: ignore[attr-defined]
+            r = c.post("/api/tables", json={"game": "pebble-auction", "players": 2})
+            assert r.status_code == 201, r.text
+    engine = create_engine(normalize_url(db_url))
+    with engine.connect() as conn:
+        t = storage.tables_t
+        rows = dict(
+            conn.execute(select(t.c.id, t.c.seed).where(t.c.id.in_(["playing1", "finished"]))).all()
+        )
+    engine.dispose()
+    assert rows == {"playing1": None, "finished": 424242}  # sealed while unfinished only

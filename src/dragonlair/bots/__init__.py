@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import Game, manifest
+from ..core.bot import Bot, RandomBot
 from ..core.errors import DragonlairError
-from .base import Bot, RandomBot
 
 LEVELS = ("random", "heuristic", "ismcts")
 

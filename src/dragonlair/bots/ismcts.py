@@ -86,14 +86,11 @@ game's best configuration; a declared default that contradicts a parameter the c
 gives (``paired`` against ``rollout`` or ``opponents``) yields to it, and ``none`` on the
 command line lifts one (``ismcts:depth=none`` plays rollouts out).
 
-**What a seat maximises** (the reward, in [0, 1]), chosen for multiplayer games with
-shared wins: ``0.85 × win share + 0.10 × rank score + 0.05 × points score``. The win share
-is 1 for a sole win and 1/k for a win shared by k seats (what tournaments count). The rank
-score, (N − rank) / (N − 1), still tells second place from last when a rollout is lost,
-which is most rollouts at four or more players. The points score, the seat's points
-between the table's lowest (0) and highest (1), is a touch of margin that breaks ties
-between equal ranks. Rewards in [0, 1] keep the exploration constant ``c`` meaningful for
-every game (default 0.7, about 1/√2).
+**What a seat maximises** is the core's reward scale (``Result.rewards()``, defined in
+:mod:`dragonlair.core.result`), chosen for multiplayer games with shared wins:
+``0.85 × win share + 0.10 × rank score + 0.05 × points score``, where the win share is
+what simulations and tournaments count (``Result.win_share(seat)``). Rewards in [0, 1]
+keep the exploration constant ``c`` meaningful for every game (default 0.7, about 1/√2).
 
 **Budget**: ``iterations`` (simulations; reproducible: the same view and generator give
 the same move) or ``time`` in seconds per move (not reproducible, as the count depends on
@@ -104,9 +101,9 @@ without a search.
 
 **Speed** (profiled with cProfile, measured with ``dragonlair bench``): a fifth of a
 random rollout's time went to the checks of ``apply_id`` and to the Action lists that
-``legal_action_ids`` caches for them, so the search takes legal ids from the game's hook
-(``State._legal_ids``) and applies them without the checks (``State._apply_trusted``; the
-ids came from the rules a moment before); the sampler gets a generator whose
+``legal_action_ids`` caches for them, so the search uses the core's documented unchecked
+protocol: ``State.legal_ids_unchecked`` and ``State.apply_unchecked`` (the ids came from
+the rules a moment before); the sampler gets a generator whose
 ``randrange`` is ``int(random() * n)`` (:class:`_QuickDraws`); the tree is small slotted
 objects. Together they made random rollouts 40% to twice as fast.
 """
@@ -120,19 +117,13 @@ from dataclasses import asdict, dataclass, field, fields
 from time import perf_counter
 from typing import Any
 
-from ..core import Action, DragonlairError, Game, Result, State, manifest
-from .base import Bot, final_rewards
+from ..core import Action, Bot, DragonlairError, Game, State, manifest
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
 OPPONENTS = ("search", "rollout", "heuristic")
 EXP3_GAMMA = 0.1
 PAIRED_Z = 1.0
-
-
-def rewards(result: Result) -> list[float]:
-    """What each seat gets from a finished game: win share, rank and a touch of points."""
-    return final_rewards(result.points, result.ranks, result.winners)
 
 
 class _Edge:
@@ -187,24 +178,18 @@ class Search:
         return self.iterations / self.seconds if self.seconds > 0 else 0.0
 
 
-def _in_sealed_choice(state: State) -> bool:
-    # The core keeps the open choice in ``_choices`` and offers no public flag for it
-    # (views carry it as "choosing", but building a view per tree step costs too much).
-    return state._choices is not None
-
-
 def _heuristic_playout(s: State, stop: int, heuristic: Bot, rng: random.Random) -> None:
     """Play ``s`` on with ``heuristic`` in every seat (a seat with one legal action takes
     it without asking) until the game ends or reaches move ``stop``."""
     table = s.game.table
     ids, actions = table.ids, table.actions
-    while s._result is None and s._move < stop:
-        p = s._to_act[0]
-        options = s._legal_ids(p)
+    while not s.is_over and s.move < stop:
+        p = s.to_act[0]
+        options = s.legal_ids_unchecked(p)
         if len(options) > 1:
             acts = [actions[a] for a in options]
             options[0] = ids[heuristic.choose(s.view(p), acts, rng)]
-        s._apply_trusted(p, options[0])
+        s.apply_unchecked(p, options[0])
 
 
 class _QuickDraws:
@@ -488,21 +473,21 @@ class ISMCTSBot(Bot):
             at_root = True
             while node is not None and not s.is_over:
                 to_act = s.to_act
-                if len(to_act) == 1 and not _in_sealed_choice(s):
+                if len(to_act) == 1 and not s.in_sealed_choice:
                     p = to_act[0]
-                    options = s._legal_ids(p)
+                    options = s.legal_ids_unchecked(p)
                     if at_root and p == seat:
                         options = _at_root(options, allowed, game)
                     at_root = False
                     if len(options) == 1:
-                        s._apply_trusted(p, options[0])
+                        s.apply_unchecked(p, options[0])
                         continue
                     if p != seat and modelled:
                         edge = policy(s, node, p, options)
                     else:
                         edge = ucb(node, p, options)
                         path.append((edge, p, 0.0))
-                    s._apply_trusted(p, edge.aid)
+                    s.apply_unchecked(p, edge.aid)
                     nxt = edge.child
                     if nxt is None:
                         edge.child = _Node()
@@ -513,7 +498,7 @@ class ISMCTSBot(Bot):
                 picks = []
                 choosers = []
                 for p in to_act:
-                    options = s._legal_ids(p)
+                    options = s.legal_ids_unchecked(p)
                     if at_root and p == seat:
                         options = _at_root(options, allowed, game)
                     if len(options) == 1:
@@ -540,7 +525,7 @@ class ISMCTSBot(Bot):
                             mine = edge
                 at_root = False
                 for p, aid in picks:
-                    s._apply_trusted(p, aid)
+                    s.apply_unchecked(p, aid)
                 holder: _Edge | _Node = node if mine is None else mine
                 nxt = holder.child
                 if nxt is None:
@@ -549,14 +534,14 @@ class ISMCTSBot(Bot):
                 node = nxt
             stop = s.move + depth if depth is not None else 1 << 62
             if heuristic is None:
-                while s._result is None and s._move < stop:
-                    p = s._to_act[0]
-                    options = s._legal_ids(p)
-                    s._apply_trusted(p, options[int(rnd() * len(options))])
+                while not s.is_over and s.move < stop:
+                    p = s.to_act[0]
+                    options = s.legal_ids_unchecked(p)
+                    s.apply_unchecked(p, options[int(rnd() * len(options))])
             else:
                 _heuristic_playout(s, stop, heuristic, rng)
             result = s.result
-            r = rewards(result) if result is not None else list(evaluate(s.view(seat)))
+            r = result.rewards() if result is not None else list(evaluate(s.view(seat)))
             for edge, p, prob in path:
                 edge.n += 1
                 edge.w += r[p]
@@ -613,7 +598,7 @@ class ISMCTSBot(Bot):
         while samples == 0 or sims + k <= limit:
             d = game.sample_state(view, draws)
             others = []
-            if _in_sealed_choice(d):
+            if d.in_sealed_choice:
                 for p in d.to_act:
                     if p != seat:
                         acts = d.legal_actions(p)
@@ -633,7 +618,7 @@ class ISMCTSBot(Bot):
                 _heuristic_playout(s, stop, heuristic, rr)
                 result = s.result
                 if result is not None:
-                    values.append(rewards(result)[seat])
+                    values.append(result.rewards()[seat])
                 else:
                     values.append(self._evaluate(s.view(seat))[seat])
             if len(values) < k:

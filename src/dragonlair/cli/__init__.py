@@ -25,7 +25,22 @@ app = typer.Typer(
 
 # The command modules, in the order --help lists them; each one defines register(app) and
 # imports what an optional extra brings only when its command runs.
-COMMANDS = ("games", "play", "watch", "replay", "simulate", "tournament", "serve", "bench")
+COMMANDS = (
+    "games",
+    "play",
+    "watch",
+    "replay",
+    "analyse",
+    "position",
+    "puzzles",
+    "simulate",
+    "tournament",
+    "compare",
+    "report",
+    "tune",
+    "serve",
+    "bench",
+)
 
 
 def _version(value: bool) -> None:

@@ -61,7 +61,10 @@ def serve(
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
     max_connections_per_address: Annotated[
-        int, typer.Option(min=1, help="Open WebSocket connections allowed per client address.")
+        int,
+        typer.Option(
+            min=1, help="Open connections allowed per client address (HTTP, and WebSocket)."
+        ),
     ] = 64,
     header_timeout: Annotated[
         float, typer.Option(min=0.1, help="Seconds for a request's headers to arrive.")
@@ -86,13 +89,27 @@ def serve(
         ),
     ] = "",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        str, typer.Option(help="text, or json: one JSON object a line, with table ids.")
+    ] = "text",
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            help="Run as process K of N over one PostgreSQL database (K/N, e.g. 2/3); each "
+            "table is owned by one process, and a dead process's tables move to the others."
+        ),
+    ] = None,
+    adopt_interval: Annotated[
+        float,
+        typer.Option(min=0.1, help="With --shard: seconds between looks for orphaned tables."),
+    ] = 1.0,
 ) -> None:
     """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
     try:
         import uvicorn
 
         from ..web import ServerConfig, create_app
-        from ..web.security import parse_rate
+        from ..web.security import Sealer, SealError, parse_rate
         from ..web.serving import uvicorn_config
         from ..web.store import StoreError, normalize_url
     except ImportError as e:
@@ -107,6 +124,20 @@ def serve(
         raise typer.BadParameter(f"--bot-pool must be 'thread' or 'process', not {bot_pool!r}")
     if log_level not in ("debug", "info", "warning", "error"):
         raise typer.BadParameter("--log-level must be debug, info, warning or error")
+    if log_format not in ("text", "json"):
+        raise typer.BadParameter(f"--log-format must be text or json, not {log_format!r}")
+    if shard is not None:
+        from ..web.ownership import parse_shard
+
+        try:
+            parse_shard(shard)
+        except ValueError as e:
+            raise typer.BadParameter(f"--shard: {e}") from None
+        if not db.startswith("postgresql"):
+            raise typer.BadParameter(
+                "--shard: several processes share one PostgreSQL database "
+                "(--db postgresql://...), not SQLite"
+            )
     for name, rate in (("--ws-rate", ws_rate), ("--http-rate", http_rate)):
         try:
             parse_rate(rate)
@@ -154,10 +185,16 @@ def serve(
         body_timeout=body_timeout,
         idle_timeout=idle_timeout,
         limit_concurrency=limit_concurrency,
+        shard=shard,
+        adopt_interval=adopt_interval,
         forwarded_allow_ips=",".join(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),
     )
+    try:
+        Sealer.from_file(config.seal_key_path())  # made now if missing; refused if unusable
+    except SealError as e:
+        raise typer.BadParameter(f"--seal-key: {e}") from None
     # our own log lines (tables resumed, storage trouble) go where uvicorn's go
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     log_config["loggers"]["dragonlair"] = {
@@ -165,6 +202,10 @@ def serve(
         "level": log_level.upper(),
         "propagate": False,
     }
+    if log_format == "json":
+        from ..web.logs import json_logging
+
+        log_config = json_logging(log_config, shard)
     uvicorn.Server(
         uvicorn_config(
             create_app(config), config, host, port, log_config=log_config, log_level=log_level

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -36,16 +37,13 @@ from ..sim import (
     Job,
     RunResult,
     Summary,
-    check_output_file,
     check_records_dir,
-    run,
-    summarize,
     write_records,
-    write_results,
 )
-from ..sim.plot import check_plot_file, write_plot
-from ..sim.runner import make_bots
-from ..sim.stats import check_available
+from ..sim.output import ResultsFile, check_results_file, read_frame
+from ..sim.plot import check_plot_file, frame_of, write_plot
+from ..sim.runner import Outcome, Ray, SimulationError, make_bots, run
+from ..sim.stats import Tally, check_available, tally_rows
 from .options import parse_options
 
 BOTS_HELP = (
@@ -64,7 +62,33 @@ WorkersOpt = Annotated[
     int, typer.Option("--workers", "-w", min=1, help="Processes to spread the games over.")
 ]
 OutOpt = Annotated[
-    Path | None, typer.Option("--out", help="Write one CSV row per game to this file.")
+    Path | None,
+    typer.Option(
+        "--out",
+        help="Write one row per game to this file (.csv, or .parquet), streamed as games finish.",
+    ),
+]
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help="Run the games as Ray tasks on a local Ray cluster started for the run "
+        "(same results as without).",
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        help="Run the games as Ray tasks on this running Ray cluster ('auto', or host:port).",
+    ),
+]
+ResumeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue the interrupted run in --out: play only the games not there yet.",
+    ),
 ]
 PlotOpt = Annotated[
     Path | None,
@@ -114,7 +138,7 @@ def prepare(
         make_bots(job, g)
         check_available()
         if out is not None:
-            check_output_file(out)
+            check_results_file(out)
         if records is not None:
             check_records_dir(records)
         if plot is not None:
@@ -132,44 +156,112 @@ class _Speed(ProgressColumn):
         return Text("-- games/s" if speed is None else f"{speed:,.1f} games/s", style="cyan")
 
 
-def execute(job: Job, workers: int, show_progress: bool, what: str) -> RunResult:
-    """Run ``job`` with a progress bar (games/s and ETA) on stderr unless told not to."""
-    if not show_progress:
-        return run(job, workers=workers)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _Speed(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-    )
-    with progress:
-        task = progress.add_task(what, total=job.n)
-        return run(job, workers=workers, progress=lambda k: progress.advance(task, k))
+@dataclass
+class Played:
+    """A finished (or interrupted) run as the commands report it."""
+
+    result: RunResult
+    summary: Summary
+    out: Path | None
+    records: Path | None
+    written: int  # records written
+    source: Path | None  # the file holding every row (None: the rows are in ``result``)
 
 
-def finish(
-    result: RunResult,
-    summary: Summary,
-    heading: str,
-    out: Path | None,
-    records: Path | None,
-    plot: Path | None,
-) -> list[str]:
-    """Write the results file, the records and the chart (of ``summary``, headed
-    ``heading``); the lines saying what was written."""
+def execute(
+    job: Job,
+    workers: int,
+    show_progress: bool,
+    what: str,
+    out: Path | None = None,
+    records: Path | None = None,
+    resume: bool = False,
+    keep: bool = True,
+    ray: Ray | None = None,
+) -> Played:
+    """Run ``job`` with a progress bar (games/s and ETA) on stderr unless told not to,
+    streaming rows to ``out`` and records to ``records`` as games finish; with ``resume``,
+    only the games not yet in ``out``. Outcomes are kept in memory only with ``keep`` and
+    no ``out``."""
+    try:
+        results = ResultsFile(out, job, resume=resume) if out is not None else None
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e)) from None
+    if ray is not None:
+        try:
+            import ray as _ray  # noqa: F401
+        except ImportError:
+            raise typer.BadParameter(
+                "--ray needs ray: install dragonlair with the sim extra"
+            ) from None
+    tally = Tally(job.game, job.players, dict(job.options), [b.text for b in job.bots])
+    done: set[int] = set()
+    if results is not None and results.done:
+        done = set(results.done)
+        tally_rows(tally, results.readable, job.players)
+    written = 0
+
+    def sink(batch: list[Outcome]) -> None:
+        nonlocal written
+        if results is not None:
+            results.add(batch)
+        if records is not None:
+            written += write_records(records, batch)
+        for o in batch:
+            tally.add(job, o)
+
+    keep = keep and out is None
+    try:
+        if not show_progress:
+            result = run(job, workers=workers, sink=sink, skip=done, keep=keep, ray=ray)
+        else:
+            progress = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                _Speed(),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+            )
+            with progress:
+                task = progress.add_task(what, total=job.n - len(done))
+                result = run(
+                    job,
+                    workers=workers,
+                    progress=lambda k: progress.advance(task, k),
+                    sink=sink,
+                    skip=done,
+                    keep=keep,
+                    ray=ray,
+                )
+    except SimulationError as e:
+        Console(stderr=True).print(f"[red]error:[/] {e}")
+        raise typer.Exit(1) from None
+    finally:
+        if results is not None:
+            results.close()
+    summary = tally.summary(job.n, result.interrupted, result.seconds, job.rotate)
+    source = results.readable if results is not None else None
+    return Played(result, summary, out, records, written, source)
+
+
+def finish(played: Played, heading: str, plot: Path | None) -> list[str]:
+    """Draw the chart (headed ``heading``); the lines saying what was written."""
     notes = []
-    if out is not None:
-        write_results(out, result)
-        notes.append(f"results: {out} ({len(result.outcomes)} rows)")
-    if records is not None:
-        count = write_records(records, result.outcomes)
-        notes.append(f"records: {records} ({count} games)")
+    if played.out is not None:
+        notes.append(f"results: {played.out} ({played.summary.games} rows)")
+    if played.records is not None:
+        notes.append(f"records: {played.records} ({played.written} games)")
     if plot is not None:
-        write_plot(plot, result, summary, heading)
+        n = played.result.job.players
+        if played.source is not None:
+            cols = ["length", *(f"points_{s}" for s in range(n))]
+            frame = read_frame(played.source, cols)
+        else:
+            frame = frame_of(played.result)
+        write_plot(plot, frame, played.summary, heading)
         notes.append(f"chart: {plot}")
     return notes
 
@@ -201,6 +293,26 @@ def print_summary(summary: Summary, seed: int, console: Console) -> None:
             f"{line.rank_mean:.2f}",
         )
     console.print(seats)
+    if summary.seat_test is not None:
+        console.print(f"wins spread evenly over seats? chi-squared p = {summary.seat_test:.3g}")
+    if summary.positions:
+        order = Table(title="by turn order (place after the start player)", title_justify="left")
+        for col in ("position", "win share", "95% CI", "vs fair", "points", "mean rank"):
+            order.add_column(col, justify="left" if col == "position" else "right")
+        for line in summary.positions:
+            order.add_row(
+                line.label,
+                _fmt_rate(line.win.value),
+                f"{_fmt_rate(line.win.low)}-{_fmt_rate(line.win.high)}",
+                line.verdict(summary.fair_share),
+                f"{line.points_mean:.2f}",
+                f"{line.rank_mean:.2f}",
+            )
+        console.print(order)
+        if summary.position_test is not None:
+            console.print(
+                f"wins spread evenly over turn order? chi-squared p = {summary.position_test:.3g}"
+            )
     bots = Table(
         title=f"per bot (win share per seat; fair share {_fmt_rate(summary.fair_share)})",
         title_justify="left",
@@ -219,27 +331,28 @@ def print_summary(summary: Summary, seed: int, console: Console) -> None:
             f"{line.rank_mean:.2f}",
         )
     console.print(bots)
+    units = "".join(
+        f", {mean:.1f} {unit} (sd {sd:.1f})" for unit, (mean, sd) in summary.units.items()
+    )
     console.print(
         f"game length: {summary.length_mean:.1f} decisions (sd {summary.length_sd:.1f}, "
-        f"{summary.length_min}-{summary.length_max}); shared wins: {summary.shared_wins}; "
-        f"{summary.seconds:.1f} s, {summary.games_per_s:,.1f} games/s"
+        f"{summary.length_min}-{summary.length_max}){units}; shared wins: "
+        f"{summary.shared_wins}; {summary.seconds:.1f} s, {summary.games_per_s:,.1f} games/s"
     )
 
 
 def report(
-    result: RunResult,
+    played: Played,
     seed: int,
-    out: Path | None,
-    records: Path | None,
     plot: Path | None,
     as_json: bool,
     show: Callable[[Summary, Console], None],
 ) -> None:
-    """Write the files, print the summary with ``show`` (or as JSON) and exit 130 if Ctrl-C
-    stopped the run."""
-    summary = summarize(result)
-    heading = title(summary, seed) + (", seats rotated" if result.job.rotate else "")
-    notes = finish(result, summary, heading, out, records, plot)
+    """Draw the chart, print the summary with ``show`` (or as JSON) and exit 130 if the
+    run was stopped before the end."""
+    summary = played.summary
+    heading = title(summary, seed) + (", seats rotated" if played.result.job.rotate else "")
+    notes = finish(played, heading, plot)
     console = Console() if Console().is_terminal else Console(width=150)
     if as_json:
         print(json.dumps(summary.to_dict(), indent=2))
@@ -248,9 +361,10 @@ def report(
     if not as_json:
         for note in notes:
             console.print(note)
-    if result.interrupted:
+    if played.result.interrupted:
+        resume = " (run the same command with --resume to play the rest)" if played.out else ""
         Console(stderr=True).print(
-            f"interrupted: {summary.games} of {summary.requested} games finished and kept"
+            f"interrupted: {summary.games} of {summary.requested} games finished and kept" + resume
         )
         raise typer.Exit(130)
 
@@ -263,18 +377,56 @@ def simulate(
     seed: SeedOpt = 1,
     workers: WorkersOpt = 1,
     out: OutOpt = None,
+    resume: ResumeOpt = False,
     records: RecordsOpt = None,
     plot: PlotOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
+    use_ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Play many seeded bot games and summarise them: win share per seat and per bot with
     95% confidence intervals, points, ranks, game length. The same seed gives the same
-    games whatever the number of workers."""
+    games whatever the number of workers. An option with several values (``-o
+    damage=-1,-2,-3``) sweeps them: every combination on the same seeds, one table."""
+    from .sweep import grid, sweep
+
+    settings = grid(option)
+    if settings is not None:
+        if resume or records is not None or plot is not None:
+            raise typer.BadParameter("a sweep writes no --records or --plot, and cannot --resume")
+        sweep(game, players, bots, n, seed, workers, settings, out, as_json, quiet)
+        return
     job = prepare(game, players, bots, n, seed, option, out, records, rotate=False, plot=plot)
-    result = execute(job, workers, not (quiet or as_json), "simulating")
-    report(result, seed, out, records, plot, as_json, lambda s, c: print_summary(s, seed, c))
+    check_resume(out, resume)
+    played = execute(
+        job,
+        workers,
+        not (quiet or as_json),
+        "simulating",
+        out,
+        records,
+        resume,
+        plot is not None,
+        ray_target(use_ray, ray_address, workers),
+    )
+    report(played, seed, plot, as_json, lambda s, c: print_summary(s, seed, c))
+
+
+def ray_target(use_ray: bool, address: str | None, workers: int) -> Ray | None:
+    """Where --ray / --ray-address run the games (a local cluster gets --workers CPUs)."""
+    if address is not None:
+        return Ray(address=address)
+    if use_ray:
+        return Ray(cpus=workers)
+    return None
+
+
+def check_resume(out: Path | None, resume: bool) -> None:
+    """--resume needs --out."""
+    if resume and out is None:
+        raise typer.BadParameter("--resume continues the run in --out: give --out FILE")
 
 
 def register(app: typer.Typer) -> None:

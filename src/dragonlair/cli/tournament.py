@@ -12,6 +12,7 @@ Markdown table headed by the command that produced it, ready for ``docs/bots.md`
 from __future__ import annotations
 
 import dataclasses
+import json
 import shlex
 from typing import Annotated
 
@@ -19,7 +20,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..core import derive_seed
 from ..sim import Summary
+from ..sim.plot import frame_of
+from ..sim.report import skill_matrix
+from ..sim.skill import bradley_terry
 from .simulate import (
     BOTS_HELP,
     GameArg,
@@ -29,11 +34,16 @@ from .simulate import (
     PlayersOpt,
     PlotOpt,
     QuietOpt,
+    RayAddressOpt,
+    RayOpt,
     RecordsOpt,
+    ResumeOpt,
     SeedOpt,
     WorkersOpt,
+    check_resume,
     execute,
     prepare,
+    ray_target,
     report,
     title,
 )
@@ -114,6 +124,7 @@ def tournament(
     seed: SeedOpt = 1,
     workers: WorkersOpt = 1,
     out: OutOpt = None,
+    resume: ResumeOpt = False,
     records: RecordsOpt = None,
     plot: PlotOpt = None,
     option: OptionOpt = None,
@@ -122,16 +133,45 @@ def tournament(
         bool, typer.Option("--markdown", help="Print the standings as a Markdown table.")
     ] = False,
     quiet: QuietOpt = False,
+    matrix: Annotated[
+        bool,
+        typer.Option(
+            "--matrix",
+            help="Round robin: every pair of the bots plays -n games of its own; prints the "
+            "pairwise win matrix and Bradley-Terry ratings.",
+        ),
+    ] = False,
+    use_ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Play the bots against each other with seats rotated; report each bot's win share
-    per seat with a 95% confidence interval against the fair share 1/N."""
+    per seat with a 95% confidence interval against the fair share 1/N (with --matrix:
+    pairwise win probabilities and ratings)."""
+    if matrix:
+        if out is not None or records is not None or plot is not None or resume:
+            raise typer.BadParameter(
+                "--matrix plays many small tournaments: it writes no --out, --records or --plot"
+            )
+        round_robin(game, players, bots, n, seed, workers, option, as_json, quiet)
+        return
     job = prepare(game, players, bots, n, seed, option, out, records, rotate=True, plot=plot)
     err = Console(stderr=True)
     rounded = -(-n // job.players) * job.players
     if rounded != n:
         err.print(f"playing {rounded} games, a multiple of {job.players}, so seats rotate evenly")
         job = dataclasses.replace(job, n=rounded)
-    result = execute(job, workers, not (quiet or as_json), "tournament")
+    check_resume(out, resume)
+    played = execute(
+        job,
+        workers,
+        not (quiet or as_json),
+        "tournament",
+        out,
+        records,
+        resume,
+        plot is not None,
+        ray_target(use_ray, ray_address, workers),
+    )
 
     def show(summary: Summary, console: Console) -> None:
         if as_markdown:
@@ -139,8 +179,95 @@ def tournament(
         else:
             print_standings(summary, seed, console)
 
-    report(result, seed, out, records, plot, as_json, show)
+    report(played, seed, plot, as_json, show)
 
 
 def register(app: typer.Typer) -> None:
     app.command()(tournament)
+
+
+def round_robin(
+    game: str,
+    players: int | None,
+    bots: str,
+    n: int,
+    seed: int,
+    workers: int,
+    option: list[str] | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Every pair of bots in games of its own (alternating round the table, seats
+    rotated): the pairwise win matrix and Bradley-Terry ratings."""
+    import pandas as pd
+
+    items = [t.strip() for t in bots.split(",")]
+    base = prepare(game, players, items[0], n, seed, option, None, None, rotate=True)
+    specs = []
+    for item in items:
+        specs.append(prepare(game, players, item, n, seed, option, None, None, True).bots[0])
+    labels = list(dict.fromkeys(spec.text for spec in specs))
+    if len(labels) < 2:
+        raise typer.BadParameter("--matrix needs at least two different bots")
+    by_label = {spec.text: spec for spec in specs}
+    seats = base.players
+    rounded = -(-n // seats) * seats
+    frames = []
+    pair = 0
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            lineup = tuple(by_label[a] if s % 2 == 0 else by_label[b] for s in range(seats))
+            job = dataclasses.replace(
+                base, bots=lineup, n=rounded, seed=derive_seed(seed, 1_000_000 + pair)
+            )
+            pair += 1
+            played = execute(job, workers, not (quiet or as_json), f"{a} vs {b}")
+            frames.append(frame_of(played.result))
+            if played.result.interrupted:
+                raise typer.Exit(130)
+    names, shares = skill_matrix(pd.concat(frames, ignore_index=True), seats)
+    k = len(names)
+    won = [
+        [shares[i][j][0] * shares[i][j][1] if i != j else 0.0 for j in range(k)] for i in range(k)
+    ]
+    met = [[shares[i][j][1] if i != j else 0 for j in range(k)] for i in range(k)]
+    ratings = bradley_terry(names, won, met)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "game": base.game,
+                    "players": seats,
+                    "games_per_pair": rounded,
+                    "bots": names,
+                    "matrix": [
+                        [None if i == j else shares[i][j][0] for j in range(k)] for i in range(k)
+                    ],
+                    "meetings": met,
+                    "ratings": [dataclasses.asdict(r) for r in ratings],
+                },
+                indent=2,
+            )
+        )
+        return
+    console = Console() if Console().is_terminal else Console(width=150)
+    table = Table(
+        title=f"{base.game}, {seats} players: {rounded} games per pair, seed {seed}",
+        title_justify="left",
+    )
+    table.add_column("row beats column")
+    for name in names:
+        table.add_column(name, justify="right")
+    for i, name in enumerate(names):
+        table.add_row(name, *("-" if i == j else f"{shares[i][j][0]:.1%}" for j in range(k)))
+    console.print(table)
+    ladder = Table(title="Bradley-Terry ratings (Elo scale, mean 0)", title_justify="left")
+    for col in ("bot", "rating", "± se"):
+        ladder.add_column(col, justify="left" if col == "bot" else "right")
+    for r in sorted(ratings, key=lambda r: -r.rating):
+        ladder.add_row(r.label, f"{r.rating:+.0f}", f"{r.se:.0f}")
+    console.print(ladder)
+    console.print(
+        "a meeting is a pair of seats of one game held by the two bots; the higher finish "
+        "wins it, a tie counts half"
+    )

@@ -2,6 +2,7 @@
 views, events, records and the conformance suite. It knows no game."""
 
 from .actions import Action, ActionKind, ActionTable
+from .bot import Bot, RandomBot
 from .errors import (
     BadDataFile,
     BadOptions,
@@ -15,9 +16,10 @@ from .errors import (
 from .events import EventSpec
 from .game import Game
 from .manifest import GameManifest, manifest, manifests, register, unregister
+from .position import BadPosition, register_position, unregister_position
 from .record import Record
 from .registry import game_class, games, load, make, replay, spec
-from .result import Result, competition_ranks, dense_ranks, make_result
+from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
 from .state import State
@@ -28,8 +30,10 @@ __all__ = [
     "ActionTable",
     "BadDataFile",
     "BadOptions",
+    "BadPosition",
     "BadRecord",
     "BadSeat",
+    "Bot",
     "DragonlairError",
     "EventSpec",
     "Game",
@@ -37,6 +41,7 @@ __all__ = [
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
+    "RandomBot",
     "Record",
     "Result",
     "Rng",
@@ -46,6 +51,7 @@ __all__ = [
     "competition_ranks",
     "dense_ranks",
     "derive_seed",
+    "final_rewards",
     "game_class",
     "games",
     "load",
@@ -54,7 +60,10 @@ __all__ = [
     "manifest",
     "manifests",
     "register",
+    "register_position",
     "replay",
+    "reward",
     "spec",
     "unregister",
+    "unregister_position",
 ]

@@ -10,6 +10,7 @@ at every step (the costlier checks every ``every`` steps):
   to be (:func:`~dragonlair.core.manifest.check_manifest`);
 - termination within the game's declared ``max_length``;
 - ``to_act`` and ``legal_actions`` agree; action text and ids round-trip;
+- every phase the game reaches is one it declares (``Game.phases``, "over" included);
 - illegal actions, actions from seats not asked, malformed text and bad seats raise the
   right error and change nothing (the JSON before and after is compared);
 - ``clone()`` copies exactly and is independent of the original;
@@ -17,8 +18,10 @@ at every step (the costlier checks every ``every`` steps):
 - the same seed and actions give the same game, even with the global ``random`` used
   between steps;
 - the game's own conservation checks (``check_invariants``);
-- views and events are plain JSON, and every seat sees every event, at least redacted (a
-  gap in the numbering would tell a seat that something private happened);
+- views match the game's declared view type (``Game.view_type``, a ``TypedDict``) key for
+  key and value for value; views and events are plain JSON; every field an event declares
+  as a seat holds one; every seat sees every event, at least redacted (a gap in the
+  numbering would tell a seat that something private happened);
 - the leak test: for each seat (and a spectator), redraw everything it cannot see with the
   game's hidden-state sampler; its view and legal actions must not change, and the sampled
   state must be a valid state that plays on to the end.
@@ -42,6 +45,7 @@ from .record import Record
 from .registry import load, make, replay
 from .rng import Rng, derive_seed
 from .state import State
+from .views import check_view
 
 
 class ConformanceError(AssertionError):
@@ -143,6 +147,8 @@ class _Checker:
         self.check_turn(state)
         state.check_invariants()
         self.check_over(state)
+        for seat in [*range(game.players), None]:
+            self.check_view_type(state, seat, state.view(seat))
         self.check_json(state)
         self.check_events(state)
         self.check_record(state)
@@ -170,6 +176,12 @@ class _Checker:
             self.fail(state, f"to_act {to_act} has repeated or invalid seats")
         if state.is_over != (not to_act):
             self.fail(state, f"is_over={state.is_over} but to_act={to_act}")
+        if state.phase not in game.phases:
+            self.fail(
+                state,
+                f"phase {state.phase!r} is not one of the phases the game declares "
+                f"({', '.join(game.phases) or 'none'})",
+            )
         for seat in range(game.players):
             legal = state.legal_actions(seat)
             ids = state.legal_action_ids(seat)
@@ -261,6 +273,7 @@ class _Checker:
 
     def check_events(self, state: State) -> None:
         specs = self.game.event_specs
+        n = self.game.players
         for seat in [*range(self.game.players), None]:
             events = state.events_since(0, seat)
             seqs = [e["seq"] for e in events]
@@ -274,6 +287,12 @@ class _Checker:
             for e in events:
                 if e["type"] not in specs:
                     self.fail(state, f"event of undeclared type {e['type']!r}")
+                for name in specs[e["type"]].seat_fields:
+                    v = e.get(name)
+                    if name in e and not (
+                        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
+                    ):
+                        self.fail(state, f"event {e['type']}: seat field {name}={v!r} is no seat")
             if json.loads(json.dumps(events)) != events:
                 self.fail(state, f"seat {seat}: events are not plain JSON")
             if events:
@@ -316,6 +335,13 @@ class _Checker:
                     self.fail(state, f"a state sampled for seat {seat} breaks an invariant: {e}")
                 if k == 0 and seat == playout_seat:
                     self.play_out_sample(state, sampled, rng, seat)
+            self.check_view_type(state, seat, view)
+
+    def check_view_type(self, state: State, seat: int | None, view: Mapping[str, Any]) -> None:
+        try:
+            check_view(view, self.game.view_type)
+        except TypeError as e:
+            self.fail(state, f"view({seat}): {e}")
 
     def play_out_sample(self, state: State, sampled: State, rng: Rng, seat: int | None) -> None:
         text = sampled.to_json()

@@ -20,20 +20,36 @@ EventValue = int | str | bool | None | tuple[Any, ...]
 
 @dataclass(frozen=True)
 class EventSpec:
-    """One kind of event: its fields, which of them everyone sees, and how it reads."""
+    """One kind of event: its fields, which of them everyone sees, how it reads, and
+    which fields name a seat (``seat_fields``: each holds one seat number, which texts
+    show by the seat's name; the browser gets the same list in its catalog)."""
 
     fields: tuple[str, ...]
     text: str
     public: tuple[str, ...] | None = None
     public_text: str = ""
+    seat_fields: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        unknown_seats = set(self.seat_fields) - set(self.fields)
+        if unknown_seats:
+            raise ValueError(f"seat fields {sorted(unknown_seats)} are not fields")
         if self.public is not None:
             unknown = set(self.public) - set(self.fields)
             if unknown:
                 raise ValueError(f"public fields {sorted(unknown)} are not fields")
             if self.public and not self.public_text:
                 raise ValueError("an event with public fields needs a public_text")
+
+
+CORE_EVENTS: Mapping[str, EventSpec] = {
+    "undo": EventSpec(
+        ("seat", "actions"),
+        "{seat} takes back their last decision ({actions} action(s) undone)",
+        seat_fields=("seat",),
+    ),
+}
+"""Events the engine itself emits, in every game (kinds no game may use)."""
 
 
 def event_dict(
@@ -45,7 +61,7 @@ def event_dict(
     seat: int | None,
 ) -> dict[str, Any] | None:
     """The event as ``seat`` sees it (None: it sees nothing of it)."""
-    spec = specs[kind]
+    spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
     if audience is None or (seat is not None and seat in audience):
         d: dict[str, Any] = {"seq": seq, "type": kind}
         for name, v in zip(spec.fields, values, strict=True):
@@ -63,21 +79,15 @@ def event_dict(
 def event_text(
     specs: Mapping[str, EventSpec], event: Mapping[str, Any], names: Sequence[str] | None = None
 ) -> str:
-    """A one-line description of an event dict, with seats shown by name."""
-    spec = specs[event["type"]]
+    """A one-line description of an event dict, with the seats of its declared
+    ``seat_fields`` shown by name."""
+    kind = event["type"]
+    spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
     template = spec.public_text if event.get("redacted") else spec.text
+    seats = spec.seat_fields
     values: dict[str, Any] = {}
     for k, v in event.items():
-        if (
-            names is not None
-            and isinstance(v, int)
-            and not isinstance(v, bool)
-            and (
-                k == "seat"
-                or k.endswith("_seat")
-                or k in ("winner", "victim", "by", "to", "target")
-            )
-        ):
+        if names is not None and k in seats and isinstance(v, int) and not isinstance(v, bool):
             values[k] = names[v] if 0 <= v < len(names) else v
         elif isinstance(v, list):
             values[k] = ", ".join(map(str, v)) if v else "none"

@@ -7,6 +7,8 @@ gives a fresh :class:`~dragonlair.core.state.State`. A game subclass declares:
 - ``state_class``: its State subclass;
 - ``action_kinds`` and ``_define_actions()``: every action in a fixed order (ids);
 - ``event_specs``: its table of events and who sees what of them;
+- ``phases``: every value ``state.phase`` takes (``GAME_OVER`` included);
+- ``view_type``: the ``TypedDict`` (on :class:`~dragonlair.core.views.BaseView`) of its views;
 - ``_prepare()``: load data files and precompute tables for the chosen options;
 - ``max_length``: the most decisions a game can take (the conformance suite holds it to it).
 """
@@ -23,6 +25,7 @@ from .events import EventSpec, event_text
 from .rng import MASK64, RandomLike, mix64
 from .spec import GameSpec, OptionValue
 from .state import NOT_TAKING_PART, UNKNOWN_CHOICE, State
+from .views import BaseView
 
 
 class Game:
@@ -32,6 +35,12 @@ class Game:
     state_class: ClassVar[type[State]]
     action_kinds: ClassVar[tuple[ActionKind, ...]]
     event_specs: ClassVar[Mapping[str, EventSpec]]
+    # Every value ``state.phase`` takes, "over" included: each game declares a Literal
+    # type of them and this tuple (its ``kinds`` module), for layouts, boards and pages.
+    phases: ClassVar[tuple[str, ...]] = ()
+    # The TypedDict every view of the game matches (extending ``BaseView``): its view
+    # module declares it, and the conformance suite checks every view against it.
+    view_type: ClassVar[Any] = BaseView
 
     players: int
     options: dict[str, OptionValue]

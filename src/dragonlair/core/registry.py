@@ -9,10 +9,11 @@ manifest is first loaded, so ``import dragonlair`` stays quick.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import (
+    BadDataFile,
     BadOptions,
     BadRecord,
     DragonlairError,
@@ -22,9 +23,9 @@ from .errors import (
 )
 from .game import Game
 from .manifest import game_ids, manifest
-from .record import RECORD_FORMAT, Record
+from .record import RECORD_FORMATS, Record, data_digests
 from .spec import GameSpec
-from .state import STATE_FORMAT, State
+from .state import STATE_FORMAT, UNDO_TEXT, State
 
 
 def game_class(game_id: str) -> type[Game]:
@@ -56,10 +57,28 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
     elif not isinstance(record, Record):
         record = Record.from_dict(record)
     game = _game_for(record.game, record.rules_version, record.players, record.options)
-    state = game.new_game(record.seed)
-    for i, (seat, text) in enumerate(record.actions):
+    _check_data_files(game, record)
+    if record.position is None:
+        state = game.new_game(record.seed)
+    else:
+        from .position import BadPosition, build
+
         try:
-            state.apply(seat, text)
+            state = build(game, record.position, record.seed)
+        except BadPosition as e:
+            raise BadRecord(f"record's position cannot be set up: {e}") from None
+    return replay_actions(state, record.actions)
+
+
+def replay_actions(state: State, actions: Sequence[tuple[int, str]], start: int = 0) -> State:
+    """Apply record actions (``[seat, "undo"]`` included) to ``state``; BadRecord names the
+    first one that cannot be replayed."""
+    for i, (seat, text) in enumerate(actions, start=start):
+        try:
+            if text == UNDO_TEXT:
+                state.undo(seat)
+            else:
+                state.apply(seat, text)
         except (UnknownAction, IllegalAction, DragonlairError, ValueError) as e:
             raise BadRecord(
                 f"record action {i} (seat {seat}: {text!r}) cannot be replayed: {e}"
@@ -77,18 +96,20 @@ def load(text: str | bytes) -> State:
     if not isinstance(doc, dict):
         raise BadRecord("a saved game is a JSON object")
     fmt = doc.get("format")
-    if fmt == RECORD_FORMAT:
+    if fmt in RECORD_FORMATS:
         return replay(doc)
     if fmt != STATE_FORMAT:
-        raise BadRecord(f"unknown format {fmt!r}; expected {STATE_FORMAT!r} or {RECORD_FORMAT!r}")
+        raise BadRecord(
+            f"unknown format {fmt!r}; expected {STATE_FORMAT!r} "
+            f"or one of {', '.join(RECORD_FORMATS)}"
+        )
     for key in ("game", "rules_version", "players", "options", "seed", "actions", "state"):
         if key not in doc:
             raise BadRecord(f"saved game has no {key!r}")
     seed = doc["seed"]
     if seed is not None:
-        rec = Record.from_dict(
-            {k: doc[k] for k in ("game", "rules_version", "players", "options", "seed", "actions")}
-        )
+        keys = ("game", "rules_version", "players", "options", "seed", "actions", "position")
+        rec = Record.from_dict({k: doc[k] for k in keys if k in doc})
         actions = rec.actions
     else:
         rec = None
@@ -128,5 +149,20 @@ def _game_for(game_id: str, rules_version: object, players: object, options: Any
         )
     try:
         return cls(players, options)  # type: ignore[arg-type]
-    except BadOptions as e:
+    except (BadOptions, BadDataFile) as e:
         raise BadRecord(f"record's players or options are not valid: {e}") from None
+
+
+def _check_data_files(game: Game, record: Record) -> None:
+    """Refuse a record whose data files have changed since it was played."""
+    if not record.data_files:
+        return
+    now = data_digests(game.spec, game.options)
+    for option, digest in record.data_files.items():
+        if now.get(option) != digest:
+            path = game.options.get(option)
+            raise BadRecord(
+                f"record was played with the data file {path} ({option}) whose SHA-256 was "
+                f"{digest}; the file now has {now.get(option, 'no file')}: it has changed, "
+                "so the record would replay other rules"
+            )

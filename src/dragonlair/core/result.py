@@ -1,4 +1,17 @@
-"""Final results and the ranking rules the games share."""
+"""Final results, the ranking rules the games share, and the reward scale.
+
+**Win share.** A seat that wins alone gets 1, each of k tied winners 1/k, everyone else 0,
+so the shares of a game add up to 1 (:meth:`Result.win_share`). Simulation statistics,
+tournaments and the research adapters' utility count exactly that.
+
+**Reward** (what search maximises, and what a heuristic's evaluation of an unfinished
+game estimates), in [0, 1]: ``0.85 × win share + 0.10 × rank score + 0.05 × points
+score``. The rank score, (N − rank) / (N − 1), still tells second place from last when a
+game is lost, which is most games at four or more players; the points score, the seat's
+points between the table's lowest (0) and highest (1), is a touch of margin that breaks
+ties between equal ranks. Rewards in [0, 1] keep a search's exploration constant
+meaningful for every game.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +31,18 @@ class Result:
     breakdown: tuple[Mapping[str, int], ...] = field(default_factory=tuple)
     reason: str = ""
 
+    def win_share(self, seat: int) -> float:
+        """``seat``'s share of the win: 1 for a sole win, 1/k for a win shared by k, else 0."""
+        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+    def win_shares(self) -> list[float]:
+        """Every seat's :meth:`win_share`, by seat."""
+        return [self.win_share(s) for s in range(len(self.points))]
+
+    def rewards(self) -> list[float]:
+        """Every seat's reward (see the module docstring), by seat."""
+        return final_rewards(self.points, self.ranks, self.winners)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "points": list(self.points),
@@ -36,6 +61,36 @@ class Result:
             breakdown=tuple(dict(b) for b in d.get("breakdown", ())),
             reason=str(d.get("reason", "")),
         )
+
+
+WIN_WEIGHT = 0.85
+RANK_WEIGHT = 0.10
+POINTS_WEIGHT = 0.05
+
+
+def reward(win: float, rank: float, points: float) -> float:
+    """A seat's reward from its win share, rank score and points score, each in [0, 1]."""
+    return WIN_WEIGHT * win + RANK_WEIGHT * rank + POINTS_WEIGHT * points
+
+
+def final_rewards(
+    points: Sequence[float], ranks: Sequence[int], winners: Sequence[int]
+) -> list[float]:
+    """Each seat's reward from a finished (or estimated) game: its win share (1 for a sole
+    win, 1/k for a win shared by k), its rank score (N - rank) / (N - 1) and its points
+    between the table's lowest and highest."""
+    n = len(points)
+    share = 1.0 / len(winners) if winners else 0.0
+    lo, hi = min(points), max(points)
+    span = hi - lo
+    return [
+        reward(
+            share if s in winners else 0.0,
+            (n - ranks[s]) / (n - 1) if n > 1 else 1.0,
+            (points[s] - lo) / span if span else 0.5,
+        )
+        for s in range(n)
+    ]
 
 
 def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:

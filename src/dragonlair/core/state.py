@@ -8,8 +8,11 @@ A game's state class subclasses :class:`State` and fills in a few hooks:
 - ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict.
 - ``_fill_from_view(view, rng)``: for a blank state made from a view, redraw everything the
   viewing seat cannot see (the hidden-state sampler).
-- ``clone()``: a fast, independent copy (``_clone_base()`` copies the shared fields).
 - ``check_invariants()``: conservation checks, used by the conformance suite.
+
+A game declares its fields in ``__slots__`` with a type annotation each; ``clone()`` is
+derived from those declarations once per class (lists are copied, everything else, ints,
+tuples and strings, is shared), so no game writes one.
 
 The shared machinery:
 
@@ -29,19 +32,31 @@ The shared machinery:
   through the game's event table.
 - **Records and JSON.** Actions are kept in the same kind of chain; ``record`` and
   ``to_json`` walk it.
+
+**The search protocol.** Search bots and hidden-state samplers need a few operations
+without the checks of the public surface, the way python-chess documents an unchecked
+``push()`` next to its checked moves. They are public and documented, and nothing outside
+the core touches a private field:
+
+- ``legal_ids_unchecked(seat)``: a fresh list of legal ids, for a seat the caller knows
+  to be in ``to_act`` (or, in a sampler, a seat whose hidden choice it must redraw);
+- ``apply_unchecked(seat, aid)``: apply an id just taken from ``legal_ids_unchecked``;
+- ``in_sealed_choice``: whether a simultaneous secret choice is open;
+- ``unknown_choices()`` and ``fill_choice(seat, aid)``: in a state sampled from a view,
+  the seats whose choice was made but hidden, and how the sampler sets one.
 """
 
 from __future__ import annotations
 
-import copy
+import inspect
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 
 from .actions import Action
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
-from .events import EventValue, event_dict
-from .record import Record
+from .events import CORE_EVENTS, EventValue, event_dict
+from .record import Record, data_digests
 from .result import Result
 from .rng import GOLDEN, MASK64, mix64, shuffle_plan
 
@@ -55,8 +70,11 @@ HistoryNode = tuple[Any, int, int]
 # An event node: (previous node, kind, values, audience).
 EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
 
+GAME_OVER: Final = "over"  # the phase of every finished game
 NOT_TAKING_PART = -1
 UNKNOWN_CHOICE = -2  # in a state sampled from a view: the game's sampler must fill it in
+UNDO = -1  # in the action chain: the seat took back its last decision (see core/undo.py)
+UNDO_TEXT = "undo"  # how a record writes it
 
 
 class State:
@@ -69,6 +87,7 @@ class State:
         "_legal",
         "_move",
         "_nev",
+        "_origin",
         "_result",
         "_rng",
         "_to_act",
@@ -90,6 +109,7 @@ class State:
     _hist: HistoryNode | None
     _ev: EventNode | None
     _nev: int
+    _origin: str | None  # the position the game started from (JSON), None for a new game
     _choices: list[int | None] | None
     _window: tuple[int, ...]
     _window_default: int
@@ -110,6 +130,7 @@ class State:
         s._hist = None
         s._ev = None
         s._nev = 0
+        s._origin = None
         s._choices = None
         s._window = ()
         s._window_default = -1
@@ -117,38 +138,61 @@ class State:
         s._legal = None
         return s
 
-    def _clone_base(self) -> Self:
-        """A new state of the same class with the shared fields copied; game fields unset."""
-        cls = self.__class__
-        n = cls.__new__(cls)
-        n.game = self.game
-        n.seed = self.seed
-        n.phase = self.phase
-        n._rng = self._rng
-        n._to_act = self._to_act
-        n._move = self._move
-        n._hist = self._hist
-        n._ev = self._ev
-        n._nev = self._nev
-        c = self._choices
-        n._choices = None if c is None else c.copy()
-        n._window = self._window
-        n._window_default = self._window_default
-        n._result = self._result
-        n._legal = self._legal
-        return n
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "clone" not in cls.__dict__:  # a class may still write its own (tests do)
+            cls.clone = _derive_clone(cls)  # type: ignore[method-assign,assignment]
+        cls.legal_ids_unchecked = cls._legal_ids  # type: ignore[method-assign]
 
     def clone(self) -> Self:
-        """An independent copy. Games override this with a fast hand-written version."""
-        n = self._clone_base()
-        for name in self._game_slots():
-            setattr(n, name, copy.deepcopy(getattr(self, name)))
-        return n
+        """An independent copy: lists are copied, everything else is shared. Derived for
+        each game's class from its declared fields (see :func:`_derive_clone`)."""
+        raise NotImplementedError("clone() is derived for subclasses of State")
 
     # ------------------------------------------------------------------ game hooks
 
     def _setup(self) -> None:
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ the search protocol
+
+    def legal_ids_unchecked(self, seat: int) -> list[int]:
+        """A fresh list of the legal action ids of ``seat``, which the caller knows to be
+        in ``to_act``: the game's own hook, without the seat check or the cache of
+        ``legal_action_ids``. For search and samplers; anything else uses the checked
+        methods. (For each game's class this is its ``_legal_ids``.)"""
+        return self._legal_ids(seat)
+
+    def apply_unchecked(self, seat: int, aid: int) -> None:
+        """Apply an id the caller has just taken from ``legal_ids_unchecked(seat)`` for a
+        seat in ``to_act``, without checking either: the search bots' path, where the
+        checks would cost a fifth of a rollout. Anything else is undefined behaviour, as
+        with python-chess's unchecked ``push()``. Every action, checked or not, is
+        recorded and stepped here."""
+        self._legal = None
+        self._hist = (self._hist, seat, aid)
+        self._move += 1
+        self._step(seat, aid)
+
+    @property
+    def in_sealed_choice(self) -> bool:
+        """Whether a simultaneous secret choice is open (the seats in ``to_act`` are still
+        choosing, and the choices already made are hidden)."""
+        return self._choices is not None
+
+    def unknown_choices(self) -> list[int]:
+        """In a state sampled from a view: the seats that made a choice the view hid,
+        which the game's sampler must fill with :meth:`fill_choice`."""
+        ch = self._choices
+        return [] if ch is None else [s for s, c in enumerate(ch) if c == UNKNOWN_CHOICE]
+
+    def fill_choice(self, seat: int, aid: int) -> None:
+        """Set the hidden choice of ``seat`` in a sampled state (a sampler's redraw of a
+        choice listed by :meth:`unknown_choices`)."""
+        ch = self._choices
+        if ch is None or ch[seat] != UNKNOWN_CHOICE:
+            raise ValueError(f"seat {seat} has no hidden choice to fill")
+        ch[seat] = aid
 
     def _legal_ids(self, seat: int) -> list[int]:
         raise NotImplementedError
@@ -248,17 +292,7 @@ class State:
             c = self._cache_legal(seat)
         if aid not in c[1]:
             self._refuse_action(seat, aid, c[1])
-        self._apply_trusted(seat, aid)
-
-    def _apply_trusted(self, seat: int, aid: int) -> None:
-        """Apply without the checks an id the caller has just taken from
-        ``_legal_ids(seat)`` for a seat in ``to_act``: the search bots' path, where the
-        checks would cost a fifth of a rollout. Every action, checked or not, is recorded
-        and stepped here."""
-        self._legal = None
-        self._hist = (self._hist, seat, aid)
-        self._move += 1
-        self._step(seat, aid)
+        self.apply_unchecked(seat, aid)
 
     def default_action(self, seat: int) -> Action | None:
         """The answer applied for ``seat`` when it lets an offer or reaction window time
@@ -266,6 +300,29 @@ class State:
         if self._window_default >= 0 and seat in self._to_act:
             return self.game.table.actions[self._window_default]
         return None
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last decision now: it has one, and nothing
+        hidden was revealed to anyone since (see :mod:`dragonlair.core.undo`)."""
+        from .undo import can_undo
+
+        self._check_seat(seat)
+        return can_undo(self, seat)
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last decision and everything played after it; raises
+        IllegalAction (and changes nothing) when ``can_undo(seat)`` is False. The record
+        keeps both the decision and the undo."""
+        from .undo import undo
+
+        self._check_seat(seat)
+        undo(self, seat)
+
+    def to_position(self) -> dict[str, Any]:
+        """This position in the game's position format (see ``dragonlair.position``)."""
+        from .position import to_position
+
+        return to_position(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
@@ -328,6 +385,8 @@ class State:
             options=dict(self.game.options),
             seed=self.seed,
             actions=tuple(self._action_texts()),
+            data_files=data_digests(self.game.spec, self.game.options),
+            position=None if self._origin is None else json.loads(self._origin),
         )
 
     def to_json(self) -> str:
@@ -343,6 +402,8 @@ class State:
             "actions": [[s, a] for s, a in self._action_texts()],
             "state": self._snapshot(),
         }
+        if self._origin is not None:
+            doc["position"] = json.loads(self._origin)
         return json.dumps(doc, separators=(",", ":"))
 
     def __repr__(self) -> str:
@@ -430,7 +491,7 @@ class State:
         self._to_act = ()
         self._choices = None
         self._close_window()
-        self.phase = "over"
+        self.phase = GAME_OVER
 
     # ------------------------------------------------------------------ errors
 
@@ -474,16 +535,13 @@ class State:
             State._slot_cache[cls] = found
         return found
 
-    @classmethod
-    def _game_slots(cls) -> tuple[str, ...]:
-        return tuple(n for n in cls._all_slots() if n not in State.__slots__)
-
     def _action_texts(self) -> list[tuple[int, str]]:
         out = []
         node = self._hist
         actions = self.game.table.actions
         while node is not None:
-            out.append((node[1], str(actions[node[2]])))
+            aid = node[2]
+            out.append((node[1], UNDO_TEXT if aid == UNDO else str(actions[aid])))
             node = node[0]
         out.reverse()
         return out
@@ -512,6 +570,9 @@ class State:
         s.game = game
         s._legal = None
         for name in cls._all_slots():
+            if name == "_origin" and name not in snap:
+                s._origin = None  # saved before games could start from a position
+                continue
             if name not in snap:
                 raise BadRecord(f"saved state lacks the field {name!r}")
             raw = snap[name]
@@ -522,7 +583,7 @@ class State:
                 for item in raw:
                     if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)):
                         raise BadRecord(f"malformed saved event {item!r}")
-                    if item[0] not in game.event_specs:
+                    if item[0] not in game.event_specs and item[0] not in CORE_EVENTS:
                         raise BadRecord(f"unknown event kind {item[0]!r} in saved state")
                     node = (node, item[0], _decode(item[1]), _decode(item[2]))
                 s._ev = node
@@ -533,6 +594,9 @@ class State:
             raise BadRecord(f"saved state has unknown fields {sorted(extra)}")
         hist: HistoryNode | None = None
         for i, (seat, text) in enumerate(actions):
+            if text == UNDO_TEXT:
+                hist = (hist, seat, UNDO)
+                continue
             try:
                 aid = game.table.ids[game.table.parse(text)]
             except UnknownAction as e:
@@ -540,6 +604,52 @@ class State:
             hist = (hist, seat, aid)
         s._hist = hist
         return s
+
+
+_BASE_LISTS = ("_choices",)  # the core's own list field (None outside a sealed choice)
+
+
+def _annotations(cls: type) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        for name, ann in inspect.get_annotations(klass).items():
+            found[name] = ann if isinstance(ann, str) else getattr(ann, "__name__", repr(ann))
+    return found
+
+
+def _derive_clone(cls: type[State]) -> Callable[[State], State]:
+    """The ``clone`` of ``cls``, generated once from its declared fields: a straight-line
+    function that copies every list field and shares every other one (ints, strings,
+    tuples, the game and the chains of actions and events). A field must be declared
+    with a type; a dict or set field is refused, since sharing it would tie a clone to
+    its original and copying it is not what the hot path should pay for."""
+    annotations = _annotations(cls)
+    lines = ["def clone(self):", "    n = new(self.__class__)"]
+    for klass in reversed(cls.__mro__):
+        for name in klass.__dict__.get("__slots__", ()):
+            ann = annotations.get(name)
+            if ann is None:
+                raise TypeError(f"{cls.__name__}.{name} is in __slots__ without a type")
+            kind = ann.replace(" ", "").split("[", 1)[0]
+            if kind in ("dict", "set", "Mapping"):
+                raise TypeError(
+                    f"{cls.__name__}.{name} is a {kind}: state fields are ints, strings, "
+                    "tuples and lists, so that clones can share or copy them"
+                )
+            if kind == "list" and ("|None" in ann.replace(" ", "") or name in _BASE_LISTS):
+                lines.append(f"    c = self.{name}")
+                lines.append(f"    n.{name} = None if c is None else c.copy()")
+            elif kind == "list":
+                lines.append(f"    n.{name} = self.{name}.copy()")
+            else:
+                lines.append(f"    n.{name} = self.{name}")
+    lines.append("    return n")
+    namespace: dict[str, Any] = {"new": object.__new__}
+    exec("\n".join(lines), namespace)
+    clone: Callable[[State], State] = namespace["clone"]
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    clone.__doc__ = State.clone.__doc__
+    return clone
 
 
 def _encode(v: Any) -> Any:

@@ -37,6 +37,6 @@ Our rulings and deviations (docs/rules/dragon-race.md has them all, with the dat
 """
 
 from .heuristic import Heuristic
-from .rules import DragonRace, RaceState
+from .rules import DragonRace, DragonRaceState
 
-__all__ = ["DragonRace", "Heuristic", "RaceState"]
+__all__ = ["DragonRace", "DragonRaceState", "Heuristic"]

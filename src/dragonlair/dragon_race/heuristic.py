@@ -41,13 +41,25 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from dragonlair.bots.base import Bot, final_rewards, reward
-from dragonlair.core import Action, Game
+from dragonlair.core import Action, Bot, Game, final_rewards, reward
+from dragonlair.core.views import seat_of
 
 from .board import HALT
-from .rules import A_BLOW, A_PASS, A_PLAY, A_STOP, A_TRIPLE, DragonRace
+from .kinds import (
+    A_BLOW,
+    A_PASS,
+    A_PLAY,
+    A_STOP,
+    A_TRIPLE,
+    HALT_STEAL,
+    PENDING_HALT,
+    STOLEN,
+    VICTIM,
+)
+from .rules import DragonRace
+from .view import DragonRaceView
 
 FINISH_BONUS = 1000.0
 HALT_AS_NUMBER = 4.0  # what keeping a HALT! card is worth, in spots
@@ -83,15 +95,19 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
+        # every view of this game is a DragonRaceView (the conformance suite checks it)
+        return self._choose(cast(DragonRaceView, view), legal, rng)
+
+    def _choose(self, view: DragonRaceView, legal: Sequence[Action], rng: random.Random) -> Action:
         phase = view["phase"]
-        if phase in ("halt-play", "halt-steal"):
+        if phase in PENDING_HALT:
             return self._react(view, legal)
         g = self.race
-        if phase == "victim":
+        if phase == VICTIM:
             sizes = view["hand_sizes"]
             pawns = view["pawns"]
-            return max(legal, key=lambda a: (sizes[a.args[0]], pawns[a.args[0]]))
-        stolen = phase == "stolen"
+            return max(legal, key=lambda a: (sizes[int(a.args[0])], pawns[int(a.args[0])]))
+        stolen = phase == STOLEN
         best: Action | None = None
         best_score = 0.0
         for a in legal:
@@ -105,11 +121,11 @@ class Heuristic(Bot):
         assert best is not None
         return best
 
-    def _score(self, view: Mapping[str, Any], aid: int, stolen: bool) -> float:
+    def _score(self, view: DragonRaceView, aid: int, stolen: bool) -> float:
         g = self.race
         board = g.board
-        me: int = view["seat"]
-        pawns: list[int] = view["pawns"]
+        me = seat_of(view)
+        pawns = view["pawns"]
         new = g.outcome(pawns, me, aid, stolen)
         here, there = pawns[me], new[me]
         if there >= board.finish:
@@ -136,7 +152,7 @@ class Heuristic(Bot):
                 score += INSIGNIA_PLAY
         return score
 
-    def _react(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def _react(self, view: DragonRaceView, legal: Sequence[Action]) -> Action:
         g = self.race
         halts = [a for a in legal if g.a_kind[g.action_id(a)] != A_PASS]
         passing = next(a for a in legal if g.a_kind[g.action_id(a)] == A_PASS)
@@ -144,16 +160,16 @@ class Heuristic(Bot):
             return passing
         # Keep the HALT! card of the lowest number: it is the weakest move.
         halt = min(halts, key=lambda a: g.card_value[g.a_card[g.action_id(a)]])
-        return halt if self.would_halt(view, view["seat"], len(halts) > 1) else passing
+        return halt if self.would_halt(view, seat_of(view), len(halts) > 1) else passing
 
-    def would_halt(self, view: Mapping[str, Any], me: int, several: bool) -> bool:
+    def would_halt(self, view: DragonRaceView, me: int, several: bool) -> bool:
         """Whether this bot, as seat ``me`` holding one HALT! card (``several``: more),
         halts the play or steal the window of ``view`` is about."""
         g = self.race
         active: int = view["active"]
         pawns: list[int] = view["pawns"]
         start: list[int] = view["turn_start"]
-        if view["phase"] == "halt-steal":
+        if view["phase"] == HALT_STEAL:
             robbed: list[int] = view["robbed"]
             return bool(robbed) and robbed[-1] == me
         if pawns[active] >= g.board.finish:
@@ -174,12 +190,15 @@ class Heuristic(Bot):
     def evaluate(self, view: Mapping[str, Any]) -> list[float]:
         """Each seat's expected reward (win share, rank and points, on the scale search
         bots maximise) in the race of ``view``, a seat's or a spectator's."""
+        return self._evaluate(cast(DragonRaceView, view))
+
+    def _evaluate(self, view: DragonRaceView) -> list[float]:
         if view["over"]:
             result = view["result"]
             return final_rewards(result["points"], result["ranks"], result["winners"])
         halts = self._halt_holdings(view)
         pawns: list[int] = view["pawns"]
-        if view["phase"] in ("halt-play", "halt-steal"):
+        if view["phase"] in PENDING_HALT:
             stands = self._chance_it_stands(view, halts)
             after = self._race(view, pawns, halts, True)
             if stands >= 1.0:
@@ -188,7 +207,7 @@ class Heuristic(Bot):
             return [stands * a + (1 - stands) * b for a, b in zip(after, before, strict=True)]
         return self._race(view, pawns, halts, view["last"] is not None)
 
-    def _halt_holdings(self, view: Mapping[str, Any]) -> list[tuple[float, float]]:
+    def _halt_holdings(self, view: DragonRaceView) -> list[tuple[float, float]]:
         """For each seat: the expected number of HALT! cards it holds, and the chance it
         holds none, from what ``view`` shows (exact for the viewing seat)."""
         g = self.race
@@ -212,7 +231,7 @@ class Heuristic(Bot):
             out.append((unseen_halts * size / unseen if unseen else 0.0, none))
         return out
 
-    def _chance_it_stands(self, view: Mapping[str, Any], halts: list[tuple[float, float]]) -> float:
+    def _chance_it_stands(self, view: DragonRaceView, halts: list[tuple[float, float]]) -> float:
         """The chance nobody left in the window halts its play or steal, if each seat
         halts as this bot would whenever it holds a HALT! card."""
         window = view.get("window")
@@ -225,7 +244,7 @@ class Heuristic(Bot):
 
     def _race(
         self,
-        view: Mapping[str, Any],
+        view: DragonRaceView,
         pawns: Sequence[int],
         halts: list[tuple[float, float]],
         moved: bool,

@@ -7,6 +7,7 @@ from typing import Any
 from ..core import Game
 from ..core.data import public_components
 from ..core.manifest import GameManifest
+from .features import position
 from .heuristic import Heuristic
 from .rules import DragonRace
 
@@ -15,7 +16,7 @@ def catalog(game: Game) -> dict[str, Any]:
     """The board, the characters and every card with its name and what it does."""
     if not isinstance(game, DragonRace):
         raise TypeError(f"not a Great Dragon Race game: {game!r}")
-    out = public_components(game.data)
+    out = public_components(game.components)
     for card in out["cards"]:
         card["name"] = game.card_name[card["id"]]
         card["text"] = game.describe_card(card["id"])
@@ -33,4 +34,5 @@ MANIFEST = GameManifest(
     browser_board="js/games/dragon_race.js",
     catalog=catalog,
     package=__package__,
+    features=position,
 )

@@ -27,13 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from dragonlair.core import (
     Action,
-    ActionKind,
     BadDataFile,
-    EventSpec,
     Game,
     GameSpec,
     OptionSpec,
@@ -41,7 +39,7 @@ from dragonlair.core import (
     make_result,
 )
 
-from . import view as _view
+from . import view
 from .board import (
     BALLS,
     BOLTS,
@@ -56,6 +54,25 @@ from .board import (
     RaceData,
     load_data,
 )
+from .kinds import (
+    A_BLOW,
+    A_HALT,
+    A_PASS,
+    A_PLAY,
+    A_STEAL,
+    A_STOP,
+    A_TRIPLE,
+    ACTION_KINDS,
+    EVENT_SPECS,
+    HALT_PLAY,
+    HALT_STEAL,
+    PENDING_HALT,
+    PENDING_STEAL,
+    PHASES,
+    PLAY,
+    STOLEN,
+    VICTIM,
+)
 
 # Printed on the cards and in the rulebook.
 DEAL: Final = 4  # cards dealt to each player
@@ -66,26 +83,8 @@ BALLS_BACK: Final = 3
 TORNADO_AHEAD: Final = 6
 STOLEN_DRAFT_AHEAD: Final = 2  # a stolen Updraft!/Downdraft! when the thief shares the lead
 
-# Kinds of action, for the tables indexed by action id.
-A_PLAY: Final = 0
-A_BLOW: Final = 1
-A_TRIPLE: Final = 2
-A_HALT: Final = 3
-A_STEAL: Final = 4
-A_STOP: Final = 5
-A_PASS: Final = 6
 
-# The phases (see the module docstring).
-PLAY: Final = "play"
-HALT_PLAY: Final = "halt-play"
-VICTIM: Final = "victim"
-HALT_STEAL: Final = "halt-steal"
-STOLEN: Final = "stolen"
-PENDING_STEAL: Final = (HALT_STEAL, STOLEN)  # phases in which a stolen card is in play
-PENDING_HALT: Final = (HALT_PLAY, HALT_STEAL)  # the HALT! windows
-
-
-class RaceState(State):
+class DragonRaceState(State):
     """A race in progress. Pawns are spot numbers; hands are sorted tuples of card ids; the
     draw pile is a tuple whose last card is the top."""
 
@@ -439,28 +438,8 @@ class RaceState(State):
 
     # ------------------------------------------------------------------ views and copies
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        _view.fill_view(self, seat, out)
-
-    def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
-        _view.fill_state(self, view, rng)
-
-    def clone(self) -> RaceState:
-        n = self._clone_base()
-        n.pawns = self.pawns.copy()
-        n.start = self.start
-        n.hands = self.hands.copy()
-        n.draw = self.draw
-        n.discards = self.discards
-        n.extra = self.extra
-        n.turn = self.turn
-        n.active = self.active
-        n.bonus = self.bonus
-        n.victims = self.victims
-        n.stolen = self.stolen
-        n.last = self.last
-        n.moved = self.moved
-        return n
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         g = self.game
@@ -521,76 +500,13 @@ class DragonRace(Game):
             ),
         ),
     )
-    state_class = RaceState
-    action_kinds = (
-        ActionKind("play", ("card",), "play a card from your hand (or the card you stole)"),
-        ActionKind("blow", ("card", "seat"), "play a Tornado! or Downdraft! on a seat's pawn"),
-        ActionKind(
-            "triple", ("card", "card", "card"), "three of a kind: fly to the next watering hole"
-        ),
-        ActionKind("halt", ("card",), "discard a HALT! card to cancel this turn"),
-        ActionKind("steal", ("seat",), "rob an opponent on your spot of a random card"),
-        ActionKind("stop", (), "end your turn without another play"),
-        ActionKind("pass", (), "let the play or steal stand"),
-    )
-    event_specs = {
-        "dealt": EventSpec(
-            ("seat", "count", "cards"),
-            "{seat} is dealt {cards}",
-            ("seat", "count"),
-            "{seat} is dealt {count} cards",
-        ),
-        "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} to play"),
-        "drew": EventSpec(
-            ("seat", "count", "cards"),
-            "{seat} draws {cards}",
-            ("seat", "count"),
-            "{seat} draws {count} card(s)",
-        ),
-        "reshuffled": EventSpec(
-            ("count",), "the {count} discarded cards are shuffled into a new draw pile"
-        ),
-        "played": EventSpec(("seat", "card", "name"), "{seat} plays {name} (card {card})"),
-        "played_stolen": EventSpec(
-            ("seat", "card", "name"), "{seat} plays the stolen {name} (card {card})"
-        ),
-        "triple": EventSpec(
-            ("seat", "value", "cards"), "{seat} plays three {value}s (cards {cards})"
-        ),
-        "shortcut": EventSpec(("seat",), "{seat} flies the shortcut through the flaming hoops"),
-        "moved": EventSpec(
-            ("seat", "from_spot", "to_spot"), "{seat} moves from spot {from_spot} to {to_spot}"
-        ),
-        "no_effect": EventSpec(("seat",), "no pawn moves"),
-        "halted": EventSpec(
-            ("seat", "card", "name", "target"),
-            "{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled",
-        ),
-        "returned": EventSpec(("spots",), "every pawn goes back to where the turn began: {spots}"),
-        "hazard": EventSpec(
-            ("seat", "hazard", "card", "name"), "{seat} lands on a {hazard} and discards {name}"
-        ),
-        "bonus": EventSpec(("seat",), "{seat} played their own insignia: another play"),
-        "robbed": EventSpec(
-            ("seat", "victim", "card", "name"),
-            "{seat} steals {name} (card {card}) from {victim}",
-            ("seat", "victim"),
-            "{seat} steals a card from {victim}",
-        ),
-        "given_back": EventSpec(
-            ("seat", "victim", "card", "name"),
-            "{victim} gets {name} (card {card}) back from {seat}",
-            ("seat", "victim"),
-            "{victim} gets the stolen card back from {seat}",
-        ),
-        "stopped": EventSpec(("seat",), "{seat} ends the turn"),
-        "won": EventSpec(("seat", "spot"), "{seat} reaches the Finish and wins the race!"),
-        "capped": EventSpec(
-            ("turns",), "the race is stopped after {turns} turns: the pawn furthest ahead wins"
-        ),
-    }
+    state_class = DragonRaceState
+    view_type = view.DragonRaceView
+    action_kinds = ACTION_KINDS
+    event_specs = EVENT_SPECS
+    phases = PHASES
 
-    data: RaceData
+    components: RaceData
     turn_cap: int
     bonus_optional: bool
     num_cards: int
@@ -622,17 +538,17 @@ class DragonRace(Game):
 
     def _prepare(self) -> None:
         path = self.options["data"]
-        self.data = load_data(path if isinstance(path, str) else None)
-        chars = self.data.characters
+        self.components = load_data(path if isinstance(path, str) else None)
+        chars = self.components.characters
         if len(chars) < self.players:
             raise BadDataFile(
-                f"{self.data.source}: characters: expected at least {self.players} characters "
-                f"for {self.players} players, got {len(chars)}"
+                f"{self.components.source}: characters: expected at least {self.players} "
+                f"characters for {self.players} players, got {len(chars)}"
             )
         self.turn_cap = int(self.options["turn_cap"])  # type: ignore[arg-type]
         self.bonus_optional = self.options["bonus_play"] == "may"
-        cards = self.data.cards
-        board = self.data.board
+        cards = self.components.cards
+        board = self.components.board
         n = self.players
         seat_of = {chars[s].insignia: s for s in range(n)}
         self.num_cards = len(cards)
@@ -659,7 +575,7 @@ class DragonRace(Game):
             {"ballista bolt": 1, "flaming ball": 2}.get(board.hazard(p) or "", 0) for p in spots
         )
         self.others = tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n))
-        t = _action_tables(self.data.cards, n)
+        t = _action_tables(self.components.cards, n)
         self._actions = t.actions
         self.a_kind = t.kind
         self.a_card = t.card
@@ -684,7 +600,7 @@ class DragonRace(Game):
 
     @property
     def board(self) -> Board:
-        return self.data.board
+        return self.components.board
 
     @property
     def max_length(self) -> int:
@@ -701,7 +617,7 @@ class DragonRace(Game):
         """The pawn spots after ``seat`` makes the play ``aid`` (``stolen``: with a card
         just stolen). Pawns on watering holes are not moved by anyone else's special, nor
         by the player's own Bolts!/Balls!."""
-        board = self.data.board
+        board = self.components.board
         new = list(pawns)
         p = pawns[seat]
         k = self.a_kind[aid]
@@ -750,19 +666,19 @@ class DragonRace(Game):
         """The rivals a Tornado! from ``seat`` can send back: not on a watering hole and not
         on the Start."""
         safe = self.safe_at
-        start = self.data.board.start
+        start = self.components.board.start
         return [s for s, q in enumerate(pawns) if s != seat and q != start and not safe[q]]
 
     # ------------------------------------------------------------------ descriptions
 
     def describe_card(self, card: int) -> str:
         """What a card is and does, in words."""
-        c = self.data.cards[card - 1]
+        c = self.components.cards[card - 1]
         if c.kind == "number":
             text = f"{c.name}: move ahead {c.value}"
             if c.insignia:
                 owner = next(
-                    (ch.name for ch in self.data.characters if ch.insignia == c.insignia), "?"
+                    (ch.name for ch in self.components.characters if ch.insignia == c.insignia), "?"
                 )
                 text += f"; insignia {c.insignia}: {owner} plays again"
             return text

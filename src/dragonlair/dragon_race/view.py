@@ -5,7 +5,7 @@ size of the draw pile and who draws an extra card; never the other hands or the 
 the draw pile. A card being stolen is seen by the thief and the victim; everyone else sees
 only that a card was taken, until it is played. A spectator (seat None) sees no hand.
 
-:func:`fill_state` is the hidden-state sampler: it keeps everything in the view and deals
+:func:`sample_from_view` is the hidden-state sampler: it keeps everything in the view and deals
 the cards the seat cannot see (other hands, a stolen card it did not see, the draw pile)
 at random from those unaccounted for.
 """
@@ -15,17 +15,39 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import RandomLike, shuffle_with
+from dragonlair.core.views import BaseView
+
+from .kinds import PENDING_STEAL
 
 if TYPE_CHECKING:
-    from .rules import RaceState
+    from .rules import DragonRaceState
 
 
-def sees_stolen(state: RaceState, seat: int | None) -> bool:
+class DragonRaceView(BaseView):
+    """A view of The Great Dragon Race (see the module docstring for what is public)."""
+
+    turn: int
+    active: int  # whose turn it is
+    pawns: list[int]  # each seat's spot
+    turn_start: list[int]  # the pawns when this turn began
+    hand: list[int] | None  # the seat's own hand (None: a spectator)
+    hand_sizes: list[int]
+    draw_size: int
+    discards: list[int]  # face up, oldest first
+    extra_draw: list[bool]  # robbed since their last turn
+    bonus: bool  # the active seat has earned another play
+    robbed: list[int]  # seats robbed this turn
+    last: str | None  # the play or steal the open window is about
+    moved: list[int]  # seats whose pawns the latest play moved
+    stolen: int | None  # the card being stolen, for the thief and the victim
+
+
+def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
     """Whether ``seat`` may see the card being stolen now: the thief and the victim may."""
     return seat is not None and (seat == state.active or seat == state.victims[-1])
 
 
-def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
+def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` may see to the view ``out``."""
     g = state.game
     out["turn"] = state.turn
@@ -47,11 +69,9 @@ def fill_view(state: RaceState, seat: int | None, out: dict[str, Any]) -> None:
         out["stolen"] = None
 
 
-def fill_state(state: RaceState, view: dict[str, Any], rng: RandomLike) -> None:
+def sample_from_view(state: DragonRaceState, view: dict[str, Any], rng: RandomLike) -> None:
     """Set every field of a blank ``state`` from ``view``, dealing the unseen cards from
     ``rng``."""
-    from .rules import PENDING_STEAL
-
     g = state.game
     seat = view["seat"]
     state.turn = view["turn"]

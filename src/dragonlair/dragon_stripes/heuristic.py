@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from dragonlair.bots.base import Bot
-from dragonlair.core import Action
+from dragonlair.core import Action, Bot
 
-from .view import holding_bounds
+from .view import DragonStripesView, holding_bounds
 
 
 class Heuristic(Bot):
@@ -40,18 +39,26 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
+        # every view of this game is a DragonStripesView (the conformance suite checks it)
+        return self._choose(cast(DragonStripesView, view), legal, rng)
+
+    def _choose(
+        self, view: DragonStripesView, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         if len(legal) == 1:
             return legal[0]
         by_kind = {a.kind: a for a in legal}
+        gems = view["gems"]
+        assert gems is not None, "a seat's view shows its own gems"
         if "hold" in by_kind:
-            gain = draw_value(view, view["pot"], view["gems"])
+            gain = draw_value(view, view["pot"], gems)
             return by_kind["draw"] if gain > 0 else by_kind["hold"]
         price = view["price"]
-        value = view["pot"] - price + draw_value(view, view["pot"], view["gems"] - price)
+        value = view["pot"] - price + draw_value(view, view["pot"], gems - price)
         return by_kind["take"] if value > 0 else by_kind["decline"]
 
 
-def draw_value(view: Mapping[str, Any], pot: int, gems: int) -> float:
+def draw_value(view: DragonStripesView, pot: int, gems: int) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now."""
     left: Mapping[str, int] = view["deck_left"]
@@ -79,7 +86,7 @@ def draw_value(view: Mapping[str, Any], pot: int, gems: int) -> float:
     return value
 
 
-def lair_estimate(view: Mapping[str, Any]) -> float:
+def lair_estimate(view: DragonStripesView) -> float:
     """The gems the lair probably holds: all the gems nobody is known to hold, taking
     each other seat's gems at the middle of what its ledger allows."""
     if view["lair_empty"]:
@@ -89,7 +96,7 @@ def lair_estimate(view: Mapping[str, Any]) -> float:
     held = 0.0
     for s, e in enumerate(view["ledger"]):
         if s == view["seat"]:
-            held += view["gems"]
+            held += view["gems"] or 0
             continue
         lo, hi = holding_bounds(
             view["start_gems"],

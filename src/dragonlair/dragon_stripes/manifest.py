@@ -7,6 +7,7 @@ from typing import Any
 from ..core import Game
 from ..core.data import public_components
 from ..core.manifest import GameManifest
+from .features import position
 from .heuristic import Heuristic
 from .rules import DragonStripes
 
@@ -15,8 +16,8 @@ def catalog(game: Game) -> dict[str, Any]:
     """The stripes, cards, gems and price bands, and the game's total of gems."""
     if not isinstance(game, DragonStripes):
         raise TypeError(f"not a Dragon Stripes game: {game!r}")
-    out = public_components(game.comp)
-    out["total_gems"] = game.comp.total_gems
+    out = public_components(game.components)
+    out["total_gems"] = game.components.total_gems
     return out
 
 
@@ -31,4 +32,5 @@ MANIFEST = GameManifest(
     browser_board="js/games/dragon_stripes.js",
     catalog=catalog,
     package=__package__,
+    features=position,
 )

@@ -17,12 +17,9 @@ Views and the hidden-state sampler are in :mod:`.view`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from dragonlair.core import (
     Action,
-    ActionKind,
-    EventSpec,
     Game,
     GameSpec,
     OptionSpec,
@@ -39,13 +36,7 @@ from .cards import (
     check_players,
     load_components,
 )
-
-# Action ids, in the order of ``_define_actions``.
-DRAW, HOLD, TAKE, DECLINE = 0, 1, 2, 3
-
-# Phases.
-DRAWING = "draw"  # the knight's holder draws a card or holds
-OFFER = "offer"  # the knight is offered to the other players, one at a time
+from .kinds import ACTION_KINDS, DECLINE, DRAW, DRAWING, EVENT_SPECS, HOLD, OFFER, PHASES, TAKE
 
 # Where the knight stands: 0 is the tail; stripes are 1..last; last + 1 is the head.
 TAIL = 0
@@ -302,32 +293,8 @@ class DragonStripesState(State):
 
     # ------------------------------------------------------------------ views, copies, checks
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.fill_from_view(self, v, rng)
-
-    def clone(self) -> DragonStripesState:
-        n = self._clone_base()
-        n.deck = self.deck
-        n.top = self.top
-        n.knight = self.knight
-        n.pot = self.pot
-        n.lair = self.lair
-        n.dangers = self.dangers
-        n.turn = self.turn
-        n.starter = self.starter
-        n.holder = self.holder
-        n.must_draw = self.must_draw
-        n.lair_empty = self.lair_empty
-        n.gems = self.gems.copy()
-        n.banked = self.banked.copy()
-        n.received = self.received.copy()
-        n.paid = self.paid.copy()
-        n.penalties = self.penalties.copy()
-        n.half_penalties = self.half_penalties.copy()
-        return n
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         g = self.game
@@ -392,72 +359,12 @@ class DragonStripes(Game):
         ),
     )
     state_class = DragonStripesState
-    action_kinds = (
-        ActionKind("draw", (), "turn over the top card"),
-        ActionKind("hold", (), "stop drawing and offer the knight to the others"),
-        ActionKind("take", (), "take over the knight and the pot, paying the holder"),
-        ActionKind("decline", (), "let the offered knight go by"),
-    )
-    event_specs = {
-        "setup": EventSpec(
-            ("players", "start_gems", "lair"),
-            "each of the {players} players starts with {start_gems} gems; the lair holds {lair}",
-        ),
-        "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} starts from the dragon's tail"),
-        "moved": EventSpec(
-            ("seat", "steps", "stripe", "gems", "pot"),
-            "{seat} draws footprint {steps}: the knight goes to stripe {stripe}; "
-            "the pot gains {gems} (now {pot})",
-        ),
-        "lair_short": EventSpec(
-            ("stripe", "shown", "paid"),
-            "the lair runs short: it pays {paid} of the {shown} gems for stripe {stripe}",
-        ),
-        "stop": EventSpec(
-            ("seat", "pot"),
-            "{seat} draws a Stop: the knight flees to the tail and the pot of {pot} "
-            "goes back to the lair",
-        ),
-        "danger": EventSpec(
-            ("seat", "number", "pot", "dragon"),
-            "{seat} draws Danger {number}: the dragon is {dragon}; the knight flees and "
-            "the pot of {pot} goes back to the lair",
-        ),
-        "penalty": EventSpec(
-            ("seat", "gems", "fraction"),
-            "{seat} pays a {fraction} penalty of {gems} gems into the lair",
-            ("seat", "fraction"),
-            "{seat} pays a {fraction} penalty into the lair",
-        ),
-        "held": EventSpec(
-            ("seat", "pot", "price"),
-            "{seat} holds with a pot of {pot}; the knight is offered for {price}",
-        ),
-        "declined": EventSpec(("seat",), "{seat} declines"),
-        "took": EventSpec(
-            ("seat", "from_seat", "price", "pot"),
-            "{seat} takes over the knight and the pot of {pot}, paying {price} to {from_seat}",
-        ),
-        "banked": EventSpec(
-            ("seat", "pot"), "nobody takes the knight: {seat} banks the pot of {pot}"
-        ),
-        "head": EventSpec(
-            ("seat", "steps", "pot", "lair"),
-            "{seat} draws footprint {steps}: the knight reaches the dragon's head! "
-            "{seat} takes the pot of {pot} and the {lair} gems left in the lair",
-        ),
-        "woke": EventSpec(
-            ("seat", "lost", "pot"),
-            "{seat} draws the third Danger: the dragon wakes! {seat} loses all {lost} gems; "
-            "the pot of {pot} goes back to the lair",
-        ),
-        "game_over": EventSpec(
-            ("reason", "winners", "gems"),
-            "game over, {reason}; gems by seat: {gems}; richest: seat {winners}",
-        ),
-    }
+    view_type = view.DragonStripesView
+    action_kinds = ACTION_KINDS
+    event_specs = EVENT_SPECS
+    phases = PHASES
 
-    comp: Components
+    components: Components
     deck: tuple[int, ...]
     stripes: tuple[int, ...]
     last_stripe: int
@@ -473,7 +380,7 @@ class DragonStripes(Game):
         comp = load_components(path if isinstance(path, str) else None)
         check_players(comp, self.players)
         n = self.players
-        self.comp = comp
+        self.components = comp
         self.deck = comp.deck()
         self.stripes = (0, *comp.stripes)  # indexed by the knight's position; 0 is the tail
         self.last_stripe = len(comp.stripes)

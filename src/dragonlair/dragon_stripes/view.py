@@ -19,14 +19,54 @@ the rest, and is exactly empty when the view says it is).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.views import BaseView
 
 from .cards import DRAGON_PHASES, card_name
 
 if TYPE_CHECKING:
     from .rules import DragonStripesState
+
+
+class LedgerEntry(TypedDict):
+    """One seat's public ledger: pots banked, takeover prices received and paid, and
+    penalties suffered (of which ``half_penalties`` at 1/2)."""
+
+    banked: int
+    received: int
+    paid: int
+    penalties: int
+    half_penalties: int
+
+
+class DragonStripesView(BaseView):
+    """A view of Dragon Stripes (see the module docstring for what is public)."""
+
+    stripes: list[int]  # the gems each stripe shows, stripe 1 first
+    head: int  # the knight's position at the dragon's head
+    knight: int  # 0 is the tail
+    pot: int
+    price: int  # the takeover price of the pot
+    turn: int
+    starter: int  # the seat that started this turn
+    holder: int  # the seat holding the knight
+    must_draw: bool
+    dangers: int  # Danger cards drawn
+    dragon: str  # the dragon's phase
+    reward_multiplier: int
+    penalty: str  # "1/4" or "1/2"
+    drawn: list[str]  # every card drawn, by name, in order
+    deck_size: int
+    deck_left: dict[str, int]  # the undrawn cards by name
+    lair_empty: bool
+    start_gems: int
+    total_gems: int
+    ledger: list[LedgerEntry]
+    gems: int | None  # the seat's own gems (None: a spectator)
+    all_gems: NotRequired[list[int]]  # with open holdings
+    lair: NotRequired[int]  # with open holdings
 
 
 def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:
@@ -59,7 +99,7 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
     """Add what ``seat`` (None: a spectator) may know to ``out``."""
     g = st.game
     deck, top = st.deck, st.top
-    out["stripes"] = list(g.comp.stripes)
+    out["stripes"] = list(g.components.stripes)
     out["head"] = g.last_stripe + 1
     out["knight"] = st.knight
     out["pot"] = st.pot
@@ -95,20 +135,20 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
         out["lair"] = st.lair
 
 
-def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
-    """The hidden-state sampler: set every field of ``st`` from the view ``v``, redrawing
+def sample_from_view(st: DragonStripesState, view: dict[str, Any], rng: Any) -> None:
+    """The hidden-state sampler: set every field of ``st`` from ``view``, redrawing
     what its seat cannot see with ``rng``."""
     g = st.game
-    seat: int | None = v["seat"]
-    st.knight = v["knight"]
-    st.pot = v["pot"]
-    st.dangers = v["dangers"]
-    st.turn = v["turn"]
-    st.starter = v["starter"]
-    st.holder = v["holder"]
-    st.must_draw = v["must_draw"]
-    st.lair_empty = v["lair_empty"]
-    ledger = v["ledger"]
+    seat: int | None = view["seat"]
+    st.knight = view["knight"]
+    st.pot = view["pot"]
+    st.dangers = view["dangers"]
+    st.turn = view["turn"]
+    st.starter = view["starter"]
+    st.holder = view["holder"]
+    st.must_draw = view["must_draw"]
+    st.lair_empty = view["lair_empty"]
+    ledger = view["ledger"]
     st.banked = [e["banked"] for e in ledger]
     st.received = [e["received"] for e in ledger]
     st.paid = [e["paid"] for e in ledger]
@@ -116,7 +156,7 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     st.half_penalties = [e["half_penalties"] for e in ledger]
 
     code = {card_name(c): c for c in g.card_kinds}
-    drawn = [code[name] for name in v["drawn"]]
+    drawn = [code[name] for name in view["drawn"]]
     rest = list(g.deck)
     for c in drawn:
         rest.remove(c)
@@ -124,13 +164,13 @@ def fill_from_view(st: DragonStripesState, v: dict[str, Any], rng: Any) -> None:
     st.deck = tuple(drawn + rest)
     st.top = len(drawn)
 
-    result = v.get("result")
+    result = view.get("result")
     if result is not None:
         st.gems = list(result["points"])
-    elif "all_gems" in v:
-        st.gems = list(v["all_gems"])
+    elif "all_gems" in view:
+        st.gems = list(view["all_gems"])
     else:
-        st.gems = _sample_gems(st, seat, v.get("gems"), rng)
+        st.gems = _sample_gems(st, seat, view.get("gems"), rng)
     st.lair = g.total_gems - st.pot - sum(st.gems)
 
 

@@ -31,12 +31,7 @@ WAIT_TEXT = "wait"
 
 def win_shares(result: Result | None, players: int) -> list[float]:
     """Each seat's share of the win (1/k for each of k winners, else 0); all 0 before the end."""
-    out = [0.0] * players
-    if result is not None and result.winners:
-        share = 1.0 / len(result.winners)
-        for s in result.winners:
-            out[s] = share
-    return out
+    return [0.0] * players if result is None else result.win_shares()
 
 
 def wait_id(game: Game) -> int:

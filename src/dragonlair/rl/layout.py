@@ -98,7 +98,10 @@ class Context:
 
 
 Size = int | Callable[[Game], int]
-Encode = Callable[[View, Context], Values]
+# A game's encoders read that game's declared view type (a TypedDict on the core's
+# BaseView), which a Callable over the generic View could not accept; the layout module
+# of each game types them (its ``View`` is its game's view type).
+Encode = Callable[[Any, Context], Values]
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,10 @@ no global state and needs no display; the file's suffix picks the format (``.png
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core import DragonlairError
+from .compare import Comparison
 from .output import OutputError, check_output_file
 from .runner import RunResult
 from .stats import Line, Summary
@@ -74,8 +75,18 @@ def _rates(ax: Axes, lines: list[Line], fair: float, title: str) -> None:
     ax.legend(loc="upper right")
 
 
-def draw(result: RunResult, summary: Summary, title: str) -> Figure:
-    """The four-panel chart of ``result`` (whose table is ``summary``)."""
+def frame_of(result: RunResult) -> Any:
+    """The rows of ``result``'s outcomes as a pandas DataFrame (what a results file holds)."""
+    import pandas as pd
+
+    from .output import row
+
+    return pd.DataFrame([row(result.job, o) for o in result.outcomes])
+
+
+def draw(frame: Any, summary: Summary, title: str) -> Figure:
+    """The four-panel chart of the games in ``frame`` (rows of a results file, with at
+    least ``length`` and ``points_s``), whose table is ``summary``."""
     formats()  # says which extra to install when matplotlib is missing
     from matplotlib.figure import Figure
 
@@ -85,15 +96,14 @@ def draw(result: RunResult, summary: Summary, title: str) -> Figure:
     fair = summary.fair_share
     _rates(by_bot, summary.bots, fair, "win share per bot")
     _rates(by_seat, summary.seats, fair, "win share per seat")
-    outcomes = result.outcomes
-    n = result.job.players
-    if outcomes:
+    n = summary.players
+    if len(frame):
         points.boxplot(
-            [[o.points[s] for o in outcomes] for s in range(n)],
+            [frame[f"points_{s}"].to_numpy() for s in range(n)],
             tick_labels=[line.label for line in summary.seats],
         )
         points.tick_params(axis="x", labelrotation=15)
-        length.hist([o.length for o in outcomes], bins="auto", color="#72b7b2")
+        length.hist(frame["length"].to_numpy(), bins="auto", color="#72b7b2")
     points.set_title("points per seat")
     points.set_ylabel("points")
     length.set_title("game length")
@@ -102,6 +112,67 @@ def draw(result: RunResult, summary: Summary, title: str) -> Figure:
     return fig
 
 
-def write_plot(path: Path, result: RunResult, summary: Summary, title: str) -> None:
-    """Draw the chart of ``result`` into ``path`` (the format from its suffix)."""
-    draw(result, summary, title).savefig(path)
+def write_plot(path: Path, frame: Any, summary: Summary, title: str) -> None:
+    """Draw the chart of the games in ``frame`` into ``path`` (the format from its suffix)."""
+    draw(frame, summary, title).savefig(path)
+
+
+def draw_comparison(cmp: Comparison, frame_a: Any, frame_b: Any, title: str) -> Figure:
+    """Both arms of a comparison and their differences: win share per seat and per
+    position in A and B side by side, the paired differences of win share with their 95%
+    intervals, and the winning margins of both arms overlaid."""
+    formats()
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(13, 8.5), layout="constrained")
+    fig.suptitle(title)
+    by_seat, by_position, forest, margin = fig.subplots(2, 2).flat
+    fair = 1.0 / cmp.players
+    wins = [d for d in cmp.differences if d.measure.startswith("win share")]
+    for ax, group, name in (
+        (by_seat, "seat", "per seat"),
+        (by_position, "position", "per position"),
+    ):
+        rows = [d for d in wins if d.group == group]
+        x = list(range(len(rows)))
+        ax.bar([i - 0.2 for i in x], [d.a for d in rows], width=0.4, label=f"A: {cmp.a_label}")
+        ax.bar([i + 0.2 for i in x], [d.b for d in rows], width=0.4, label=f"B: {cmp.b_label}")
+        ax.axhline(fair, linestyle="--", color="#d62728")
+        ax.set_xticks(x, [d.measure.split(", ", 1)[1] for d in rows], rotation=15, ha="right")
+        ax.yaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
+        ax.set_title(f"win share {name}" + ("" if rows else " (the game has no start player)"))
+        ax.legend(loc="upper left", fontsize="small")
+    y = list(range(len(wins)))
+    forest.errorbar(
+        [100 * d.diff for d in wins],
+        y,
+        xerr=[
+            [max(0.0, 100 * (d.diff - d.low)) for d in wins],
+            [max(0.0, 100 * (d.high - d.diff)) for d in wins],
+        ],
+        fmt="o",
+        capsize=3,
+        color="#4c78a8",
+    )
+    forest.axvline(0, color="#888", linewidth=1)
+    forest.set_yticks(y, [d.measure.removeprefix("win share, ") for d in wins])
+    forest.invert_yaxis()
+    forest.set_xlabel("B - A, percentage points (95% CI)")
+    forest.set_title(f"difference in win share ({cmp.altered} of {cmp.games} games altered)")
+    if cmp.players > 1:
+        for frame, name in ((frame_a, f"A: {cmp.a_label}"), (frame_b, f"B: {cmp.b_label}")):
+            pts = frame[[f"points_{s}" for s in range(cmp.players)]].to_numpy(float).copy()
+            pts.sort(axis=1)
+            margin.hist(pts[:, -1] - pts[:, -2], bins=30, alpha=0.55, label=name)
+        margin.legend(fontsize="small")
+    margin.set_title("winning margin (best minus next best)")
+    margin.set_xlabel("points")
+    margin.set_ylabel("games")
+    return fig
+
+
+def write_comparison_plot(
+    path: Path, cmp: Comparison, frame_a: Any, frame_b: Any, title: str
+) -> None:
+    """Draw the comparison chart into ``path`` (the format from its suffix)."""
+    draw_comparison(cmp, frame_a, frame_b, title).savefig(path)

@@ -38,14 +38,15 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
 from ..bots import Bot, BotSpec
-from ..core import DragonlairError, Game, derive_seed, make
+from ..core import Action, DragonlairError, Game, Result, derive_seed, make
 from ..core.spec import OptionValue
+from .features import features_module, game_data, position_features
 
 # About how long a chunk of games handed to a worker should take: long enough that sending
 # chunks and their outcomes costs little, short enough for a smooth progress bar and for
@@ -71,6 +72,7 @@ class Job:
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     rotate: bool = False
     records: bool = False
+    data: bool = True  # the game's rich per-game data (see features.game_data)
 
     def game_seed(self, index: int) -> int:
         """The seed of game ``index``."""
@@ -110,10 +112,11 @@ class Outcome:
     length: int
     reason: str
     record: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
 
     def share(self, seat: int) -> float:
         """The seat's share of the win: 1, 1/k for a win shared by k seats, or 0."""
-        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+        return Result(self.points, self.ranks, self.winners).win_share(seat)
 
 
 @dataclass
@@ -124,6 +127,11 @@ class RunResult:
     outcomes: list[Outcome]
     interrupted: bool = False
     seconds: float = 0.0
+    played: int = -1  # games played by this run (-1: as many as there are outcomes)
+
+    def __post_init__(self) -> None:
+        if self.played < 0:
+            self.played = len(self.outcomes)
 
 
 def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
@@ -133,6 +141,7 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     state = game.new_game(seed=seed)
     rngs = [random.Random(job.bot_seed(index, s)) for s in range(job.players)]
     seat_bots = [bots[e] for e in lineup]
+    played: list[tuple[int, Action]] = []
     while not state.is_over:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
@@ -142,6 +151,7 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
             else:
                 action = seat_bots[seat].choose(state.view(seat), legal, rngs[seat])
             state.apply(seat, action)
+            played.append((seat, action))
         except Exception as e:
             raise SimulationError(
                 f"game {index} (seed {seed}) failed at move {state.move}, seat {seat} "
@@ -159,6 +169,11 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
         length=state.move,
         reason=result.reason,
         record=state.record.to_json() if job.records else None,
+        data=(
+            game_data(game, state, played, features_module(job.game), position_features(job.game))
+            if job.data
+            else {}
+        ),
     )
 
 
@@ -175,14 +190,16 @@ _worker: list[tuple[Job, Game, list[Bot]]] = []
 
 def _init_worker(job: Job) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # forked while the parent's handler was set: the pool stops workers with SIGTERM
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     game = job.make_game()
     _worker[:] = [(job, game, make_bots(job, game))]
 
 
-def _play_chunk(bounds: tuple[int, int]) -> tuple[list[Outcome], float]:
+def _play_chunk(indices: Sequence[int]) -> tuple[list[Outcome], float]:
     job, game, bots = _worker[0]
     start = perf_counter()
-    return [play_game(job, game, bots, i) for i in range(*bounds)], perf_counter() - start
+    return [play_game(job, game, bots, i) for i in indices], perf_counter() - start
 
 
 def chunk_size(per_game: float | None, remaining: int, workers: int) -> int:
@@ -205,67 +222,135 @@ def run(
     job: Job,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    sink: Callable[[list[Outcome]], None] | None = None,
+    skip: Collection[int] = (),
+    keep: bool = True,
+    ray: Ray | None = None,
 ) -> RunResult:
-    """Play every game of ``job`` over ``workers`` processes; ``progress(k)`` is called as
-    each ``k`` games finish. Ctrl-C ends the run early, keeping the finished games."""
+    """Play every game of ``job`` except those in ``skip`` over ``workers`` processes.
+
+    As games finish, ``sink(batch)`` is handed them (in the order they finish, a batch at a
+    time) and ``progress(k)`` is told how many. With ``keep=False`` the outcomes are not
+    also kept in the result, so memory stays flat however many games are played. Ctrl-C or
+    SIGTERM ends the run early, keeping what finished. With ``ray``, the chunks of games
+    are Ray tasks on that cluster instead of local processes (the same outcomes)."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
     game = job.make_game()
     bots = make_bots(job, game)
+    skipped = set(skip)
+    pending = [i for i in range(job.n) if i not in skipped]
     outcomes: list[Outcome] = []
+    played = 0
     interrupted = False
     start = perf_counter()
+
+    def take(batch: list[Outcome], counted: bool = False) -> None:
+        nonlocal played
+        if sink is not None:
+            sink(batch)
+        if keep:
+            outcomes.extend(batch)
+        played += len(batch)
+        if progress is not None and not counted:
+            progress(len(batch))
+
     try:
-        if workers == 1 or job.n == 1:
-            for i in range(job.n):
-                outcomes.append(play_game(job, game, bots, i))
-                if progress is not None:
-                    progress(1)
+        if ray is not None:
+            with (
+                _stop_signals() as stop,
+                contextlib.closing(_parallel_ray(job, pending, ray, stop)) as batches,
+            ):
+                for b in batches:
+                    take(b)
+                interrupted = stop.is_set() and played < len(pending)
+        elif workers == 1 or len(pending) <= 1:
+            # in this process: progress per game, the sink a batch of games at a time
+            with _sigterm_raises():
+                batch: list[Outcome] = []
+                since = perf_counter()
+                try:
+                    for i in pending:
+                        batch.append(play_game(job, game, bots, i))
+                        if progress is not None:
+                            progress(1)
+                        if perf_counter() - since >= CHUNK_SECONDS:
+                            take(batch, counted=True)
+                            batch, since = [], perf_counter()
+                finally:
+                    if batch:
+                        take(batch, counted=True)
         else:
-            with _ctrl_c() as stop, contextlib.closing(_parallel(job, workers, stop)) as batches:
-                for batch in batches:
-                    outcomes.extend(batch)
-                    if progress is not None:
-                        progress(len(batch))
-                interrupted = stop.is_set() and len(outcomes) < job.n
+            with (
+                _stop_signals() as stop,
+                contextlib.closing(_parallel(job, pending, workers, stop)) as batches,
+            ):
+                for b in batches:
+                    take(b)
+                interrupted = stop.is_set() and played < len(pending)
     except KeyboardInterrupt:
         interrupted = True
     outcomes.sort(key=lambda o: o.index)
-    return RunResult(job, outcomes, interrupted, perf_counter() - start)
+    return RunResult(job, outcomes, interrupted, perf_counter() - start, played)
 
 
 @contextlib.contextmanager
-def _ctrl_c() -> Iterator[threading.Event]:
-    """An event that Ctrl-C sets while the block runs, instead of raising. Outside the main
-    thread, where no signal handler can be set, Ctrl-C stays a ``KeyboardInterrupt``."""
+def _sigterm_raises() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt while the block runs (in the main thread), so it
+    stops a run the way Ctrl-C does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[threading.Event]:
+    """An event that Ctrl-C (SIGINT) or SIGTERM sets while the block runs, instead of
+    raising. Outside the main thread, where no signal handler can be set, Ctrl-C stays a
+    ``KeyboardInterrupt``."""
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    previous = {
+        sig: signal.signal(sig, lambda signum, frame: stop.set())
+        for sig in (signal.SIGINT, signal.SIGTERM)
+    }
     try:
         yield stop
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _parallel(
-    job: Job, workers: int, stop: threading.Event
+    job: Job, pending: Sequence[int], workers: int, stop: threading.Event
 ) -> Generator[list[Outcome], None, None]:
-    """The outcomes of ``job`` in batches as workers finish them, until all are played or
-    ``stop`` is set (then the pool is terminated and the batches end)."""
-    pool = _context().Pool(min(workers, job.n), initializer=_init_worker, initargs=(job,))
+    """The outcomes of the ``pending`` games of ``job`` in batches as workers finish them,
+    until all are played or ``stop`` is set (then the pool is terminated and the batches
+    end)."""
+    total = len(pending)
+    pool = _context().Pool(min(workers, total), initializer=_init_worker, initargs=(job,))
     done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException] = queue.SimpleQueue()
     following = 0  # the first game not yet handed out
     in_flight = 0
     per_game: float | None = None
     try:
         while True:
-            while following < job.n and in_flight < 2 * workers:
-                size = chunk_size(per_game, job.n - following, workers)
-                bounds = (following, min(job.n, following + size))
-                pool.apply_async(_play_chunk, (bounds,), callback=done.put, error_callback=done.put)
-                following = bounds[1]
+            while following < total and in_flight < 2 * workers:
+                size = chunk_size(per_game, total - following, workers)
+                chunk = pending[following : following + size]
+                pool.apply_async(_play_chunk, (chunk,), callback=done.put, error_callback=done.put)
+                following += len(chunk)
                 in_flight += 1
             if not in_flight:
                 break
@@ -297,3 +382,106 @@ def _wait(
         except queue.Empty:
             pass
     return None
+
+
+# ---------------------------------------------------------------------- Ray
+
+
+@dataclass(frozen=True)
+class Ray:
+    """Where to run on Ray: ``address`` of a running cluster (``ray start --head`` prints
+    it; ``"auto"`` finds one on this machine), or None to start a local one for the run
+    with ``cpus`` CPUs (None: all of them)."""
+
+    address: str | None = None
+    cpus: int | None = None
+
+
+# What a Ray worker process plays with, built once per job.
+_ray_cache: dict[str, tuple[Game, list[Bot]]] = {}
+
+
+def _ray_chunk(job: Job, indices: Sequence[int]) -> tuple[list[Outcome], float]:
+    """A Ray task: play games ``indices`` of ``job`` (the game and bots built once per
+    worker process and job)."""
+    key = repr(job)
+    cached = _ray_cache.get(key)
+    if cached is None:
+        game = job.make_game()
+        cached = (game, make_bots(job, game))
+        _ray_cache.clear()
+        _ray_cache[key] = cached
+    game, bots = cached
+    start = perf_counter()
+    return [play_game(job, game, bots, i) for i in indices], perf_counter() - start
+
+
+def _ray_module() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError(
+            "--ray needs ray: install dragonlair with the sim extra (pip install 'dragonlair[sim]')"
+        ) from None
+    return ray
+
+
+def _parallel_ray(
+    job: Job, pending: Sequence[int], where: Ray, stop: threading.Event
+) -> Generator[list[Outcome], None, None]:
+    """The outcomes of the ``pending`` games of ``job`` as Ray tasks finish them, chunks
+    sized as for local workers with two per cluster CPU in flight, until all are played or
+    ``stop`` is set (then the tasks in flight are cancelled)."""
+    ray = _ray_module()
+    started = False
+    if not ray.is_initialized():
+        try:
+            ray.init(
+                address=where.address,
+                num_cpus=where.cpus if where.address is None else None,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise SimulationError(
+                f"cannot reach the Ray cluster at {where.address}: {e}"
+                if where.address
+                else f"cannot start a local Ray cluster: {e}"
+            ) from None
+        started = True
+    try:
+        task = ray.remote(_ray_chunk)
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        job_ref = ray.put(job)
+        total = len(pending)
+        following = 0
+        per_game: float | None = None
+        in_flight: list[Any] = []
+        while True:
+            while following < total and len(in_flight) < 2 * cpus:
+                size = chunk_size(per_game, total - following, cpus)
+                chunk = list(pending[following : following + size])
+                in_flight.append(task.remote(job_ref, chunk))
+                following += len(chunk)
+            if not in_flight:
+                break
+            ready: list[Any] = []
+            while not ready:
+                if stop.is_set():
+                    for ref in in_flight:
+                        ray.cancel(ref, force=True)
+                    return
+                ready, in_flight = ray.wait(in_flight, num_returns=1, timeout=POLL_SECONDS)
+            try:
+                batch, seconds = ray.get(ready[0])
+            except ray.exceptions.RayTaskError as e:
+                cause = e.as_instanceof_cause()
+                raise (
+                    cause if isinstance(cause, SimulationError) else SimulationError(str(e))
+                ) from None
+            per_game = seconds / len(batch)
+            yield batch
+    finally:
+        if started:
+            ray.shutdown()

@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from dragonlair.bots.base import Bot
-from dragonlair.core import Action, Game
+from dragonlair.core import Action, Bot, Game
+from dragonlair.core.views import seat_of
 
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SYMBOLS
+from .kinds import HIRE
 from .rules import ROUNDS, SpaceDragons
+from .view import SpaceDragonsView
 
 SYMBOL_SCALE = 6.0
 DRAGON_HOPE = 10.0
@@ -51,11 +53,17 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
+        # every view of this game is a SpaceDragonsView (the conformance suite checks it)
+        return self._choose(cast(SpaceDragonsView, view), legal, rng)
+
+    def _choose(
+        self, view: SpaceDragonsView, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         weights = self.symbol_weights(view["scoring_cards"])
-        if view["phase"] == "hire":
+        if view["phase"] == HIRE:
             scored = [(self.hire_value(int(a.args[0]), weights), a) for a in legal]
         else:
-            seat = view["seat"]
+            seat = seat_of(view)
             unseen = self.unseen(view)
             scored = [
                 (self.play_value(view, seat, int(a.args[0]), weights, unseen), a) for a in legal
@@ -100,7 +108,7 @@ class Heuristic(Bot):
 
     def play_value(
         self,
-        view: Mapping[str, Any],
+        view: SpaceDragonsView,
         seat: int,
         card: int,
         weights: Sequence[float],
@@ -126,6 +134,7 @@ class Heuristic(Bot):
         p = self.win_chance(view, seat, card, unseen)
         if p > 0:
             dragon = view["face_up"]
+            assert dragon is not None, "a round of the hunt is played for the face-up dragon"
             prize = t.dragon_points[dragon] + sum(
                 w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
             )
@@ -136,15 +145,15 @@ class Heuristic(Bot):
                 -g.damage_value
             )
             value += p * (prize - hit_cost)
-        if view["round"] < ROUNDS:
+        if (view["round"] or 0) < ROUNDS:
             value -= (1 - p) * hope(card)
         return value
 
-    def unseen(self, view: Mapping[str, Any]) -> list[bool]:
+    def unseen(self, view: SpaceDragonsView) -> list[bool]:
         """By crew card number (index 0 unused): whether the seat has not seen the card."""
         out = [True] * (CREW_CARDS + 1)
         out[0] = False
-        for c in view["hand"]:
+        for c in view["hand"] or ():
             out[c] = False
         for c in view["start_cards"]:
             out[c] = False
@@ -155,7 +164,7 @@ class Heuristic(Bot):
 
     def win_chance(
         self,
-        view: Mapping[str, Any],
+        view: SpaceDragonsView,
         seat: int,
         card: int,
         unseen: Sequence[bool] | None = None,

@@ -7,6 +7,7 @@ from typing import Any
 from ..core import Game
 from ..core.data import public_components
 from ..core.manifest import GameManifest
+from .features import position
 from .heuristic import Heuristic
 from .rules import SpaceDragons
 
@@ -39,4 +40,5 @@ MANIFEST = GameManifest(
     browser_board="js/games/space_dragons.js",
     catalog=catalog,
     package=__package__,
+    features=position,
 )

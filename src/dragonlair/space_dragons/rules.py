@@ -17,12 +17,10 @@ Each rule lives in one method below; card properties come from the flat tables b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from dragonlair.core import (
     Action,
-    ActionKind,
-    EventSpec,
     Game,
     GameSpec,
     OptionSpec,
@@ -30,7 +28,7 @@ from dragonlair.core import (
     make_result,
 )
 
-from . import view as _view
+from . import view
 from .cards import (
     CREW_CARDS,
     DAMAGE,
@@ -44,16 +42,11 @@ from .cards import (
     Tables,
 )
 from .cards import load_components as _load_components
+from .kinds import ACTION_KINDS, EVENT_SPECS, HIRE, HIRE_BASE, HUNT, PHASES, PLAY_BASE
 
 HAND: Final = 9  # cards dealt to each player, and picks in Hiring Crew
 ROUNDS: Final = 7  # rounds of the Dragon Hunt = dragons in the lair
 
-# Action ids: "hire <n>" is n - 1, "play <n>" is 79 + n.
-HIRE_BASE: Final = -1
-PLAY_BASE: Final = CREW_CARDS - 1
-
-HIRE: Final = "hire"
-HUNT: Final = "hunt"
 
 # Event texts used often enough to be built once.
 _A_CARD: Final = "a draw-pile card"
@@ -360,31 +353,8 @@ class SpaceDragonsState(State):
 
     # ------------------------------------------------------------------ views and copies
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        _view.view(self, seat, out)
-
-    def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
-        _view.fill_from_view(self, view, rng)
-
-    def clone(self) -> SpaceDragonsState:
-        n = self._clone_base()
-        n.hands = self.hands.copy()
-        n.picks = self.picks.copy()
-        n.played = self.played.copy()
-        n.start_cards = self.start_cards
-        n.pile = self.pile
-        n.taken = self.taken
-        n.shields = self.shields.copy()
-        n.damage = self.damage.copy()
-        n.lair = self.lair
-        n.face_up = self.face_up
-        n.claimed = self.claimed.copy()
-        n.ships = self.ships
-        n.box = self.box
-        n.round = self.round
-        n.lead = self.lead
-        n.sides = self.sides
-        return n
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         n = self.game.players
@@ -455,74 +425,10 @@ class SpaceDragons(Game):
         ),
     )
     state_class = SpaceDragonsState
-    action_kinds = (
-        ActionKind("hire", ("card",), "Hiring Crew: lay this card face down in your crew"),
-        ActionKind("play", ("card",), "Dragon Hunt: play this crew card face up"),
-    )
-    event_specs = {
-        "setup": EventSpec(
-            ("pile", "science", "mood", "crime"),
-            "setup: 9 crew cards each, a dragon's lair of 7, a spaceship each; scoring cards "
-            "science {science}, mood {mood}, crime {crime}; {pile} cards in the draw pile",
-        ),
-        "dealt": EventSpec(
-            ("seat", "cards"), "{seat} is dealt {cards}", ("seat",), "{seat} is dealt 9 cards"
-        ),
-        "start_draw": EventSpec(
-            ("cards", "start_seat"),
-            "start-player draw (seat by seat): {cards}; {start_seat} drew the highest and "
-            "starts; these cards leave the game",
-        ),
-        "revealed": EventSpec(("dragon", "label"), "the dragon's lair reveals {label}"),
-        "hired": EventSpec(
-            ("seat", "card"), "{seat} hires {card}", ("seat",), "{seat} hires a crew member"
-        ),
-        "passed": EventSpec(("after",), "{after}: every hand passes to the left"),
-        "received": EventSpec(
-            ("seat", "cards"),
-            "{seat} receives {cards}",
-            ("seat",),
-            "{seat} receives the hand passed to them",
-        ),
-        "crew_hired": EventSpec((), "hiring is over: everyone takes their 9 picks into hand"),
-        "round_start": EventSpec(("round", "seat"), "round {round}: {seat} starts"),
-        "played": EventSpec(("seat", "card", "label"), "{seat} plays {label}"),
-        "shield": EventSpec(
-            ("seat", "what", "shields"),
-            "{seat} tucks {what} under their ship as a shield ({shields} shields)",
-        ),
-        "shield_lost": EventSpec(
-            ("seat", "cause", "shields"),
-            "{seat} loses a shield to {cause} ({shields} shields)",
-        ),
-        "damaged": EventSpec(
-            ("seat", "cause", "what", "damage"),
-            "{seat} has no shield against {cause}: {what} is tucked as damage ({damage} damage)",
-        ),
-        "repaired": EventSpec(
-            ("seat", "damage"), "{seat}'s tool repairs a damage ({damage} damage)"
-        ),
-        "tool_idle": EventSpec(("seat",), "{seat}'s tool has no damage to repair"),
-        "crosshairs": EventSpec(
-            ("winner", "hits"),
-            "{winner} has the highest card: the others' crosshairs hit it {hits} time(s)",
-        ),
-        "claimed": EventSpec(
-            ("winner", "card", "dragon", "label"),
-            "{winner} wins the round with {card} and claims {label}",
-        ),
-        "set_aside": EventSpec(
-            (), "the hunt is over: the two unplayed cards of each hand are set aside"
-        ),
-        "scored": EventSpec(
-            ("card", "side", "counts", "awards"),
-            "{card} scoring card (side {side}): counts {counts} score {awards}",
-        ),
-        "game_over": EventSpec(
-            ("points", "winners", "reason"),
-            "final points {points}; seat(s) {winners} win ({reason})",
-        ),
-    }
+    view_type = view.SpaceDragonsView
+    action_kinds = ACTION_KINDS
+    event_specs = EVENT_SPECS
+    phases = PHASES
 
     components: Components
     tables: Tables

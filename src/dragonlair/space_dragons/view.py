@@ -19,19 +19,45 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import UNKNOWN_CHOICE
+from dragonlair.core.views import BaseView
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
+from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .rules import SpaceDragonsState
 
-PHASE_NAMES = {"hire": "Hiring Crew", "hunt": "Dragon Hunt", "over": "Game over"}
+
+class SpaceDragonsView(BaseView):
+    """A view of Space Dragons (see the module docstring for what is public). Cards are
+    crew card numbers 1..80, dragons ids 1..20."""
+
+    phase_name: str
+    hand: list[int] | None  # the seat's own hand (None: a spectator)
+    picks: list[int] | None  # its own face-down picks in Hiring Crew
+    hand_sizes: list[int]
+    pick_counts: list[int]
+    pick: int | None  # the pick being made in Hiring Crew (1..9)
+    round: int | None  # the round of the Dragon Hunt being played (1..7)
+    rounds_played: int
+    starter: int  # the current round's starting seat
+    this_round: list[list[int]]  # [seat, card] in play order
+    played: list[list[int]]  # by seat, in play order
+    shields: list[int]
+    damage: list[int]
+    claimed: list[list[int]]  # dragons won, by seat
+    face_up: int | None  # the dragon on display
+    lair: int  # face-down dragons left
+    pile: int  # cards left in the draw pile
+    start_cards: list[int]  # the start-player draw, by seat
+    scoring_cards: dict[str, str]  # symbol -> the side face up
+    symbols: dict[str, list[int]]  # symbol -> each seat's count
+    card_points: list[int]  # the points on each seat's cards and dragons
 
 
 def this_round(state: SpaceDragonsState) -> list[list[int]]:
     """The cards played in the current round as ``[seat, card]``, in play order."""
-    if state.phase != "hunt":
+    if state.phase != HUNT:
         return []
     n = state.game.players
     r = state.round
@@ -45,18 +71,18 @@ def this_round(state: SpaceDragonsState) -> list[list[int]]:
     return out
 
 
-def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
+def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` may see (None: a spectator) to ``out``."""
     g = state.game
     t = g.tables
-    hire = state.phase == "hire"
+    hire = state.phase == HIRE
     out["phase_name"] = PHASE_NAMES[state.phase]
     out["hand"] = None if seat is None else list(state.hands[seat])
     out["picks"] = None if seat is None else list(state.picks[seat])
     out["hand_sizes"] = [len(h) for h in state.hands]
     out["pick_counts"] = [len(p) for p in state.picks]
     out["pick"] = len(state.picks[0]) + 1 if hire else None
-    out["round"] = state.round + 1 if state.phase == "hunt" else None
+    out["round"] = state.round + 1 if state.phase == HUNT else None
     out["rounds_played"] = state.round
     out["starter"] = state.lead
     out["this_round"] = this_round(state)
@@ -89,15 +115,15 @@ def view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> Non
     out["card_points"] = points
 
 
-def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> None:
-    """Set every field of a blank ``state`` so that it shows ``v`` to ``v["seat"]``,
+def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -> None:
+    """Set every field of a blank ``state`` so that it shows ``view`` to ``view["seat"]``,
     drawing everything that seat cannot see from ``rng``."""
     n = state.game.players
-    seat = v["seat"]
-    played = [tuple(p) for p in v["played"]]
-    start_cards = tuple(v["start_cards"])
-    mine: tuple[int, ...] = () if seat is None else tuple(v["hand"])
-    my_picks: tuple[int, ...] = () if seat is None else tuple(v["picks"])
+    seat = view["seat"]
+    played = [tuple(p) for p in view["played"]]
+    start_cards = tuple(view["start_cards"])
+    mine: tuple[int, ...] = () if seat is None else tuple(view["hand"])
+    my_picks: tuple[int, ...] = () if seat is None else tuple(view["picks"])
     known = {*start_cards, *mine, *my_picks, *(c for p in played for c in p)}
     pool = [c for c in range(1, CREW_CARDS + 1) if c not in known]
     shuffle_with(rng, pool)
@@ -108,38 +134,34 @@ def fill_from_view(state: SpaceDragonsState, v: dict[str, Any], rng: Any) -> Non
             hands.append(mine)
             picks.append(my_picks)
             continue
-        size = v["hand_sizes"][s]
+        size = view["hand_sizes"][s]
         hands.append(tuple(sorted(pool[len(pool) - size :])))
         del pool[len(pool) - size :]
-        count = v["pick_counts"][s]
+        count = view["pick_counts"][s]
         picks.append(tuple(pool[len(pool) - count :]))
         del pool[len(pool) - count :]
-    ch = state._choices
-    if ch is not None:
-        base = -1  # "hire <n>" has id n - 1
-        for s in range(n):
-            if ch[s] == UNKNOWN_CHOICE:
-                ch[s] = base + hands[s][rng.randrange(len(hands[s]))]
+    for s in state.unknown_choices():
+        state.fill_choice(s, HIRE_BASE + hands[s][rng.randrange(len(hands[s]))])
     state.hands = hands
     state.picks = picks
     state.played = [tuple(p) for p in played]
     state.start_cards = start_cards
     state.pile = tuple(pool)
-    state.taken = len(pool) - v["pile"]
-    state.shields = list(v["shields"])
-    state.damage = list(v["damage"])
-    claimed = [tuple(c) for c in v["claimed"]]
-    face_up = v["face_up"] or 0
+    state.taken = len(pool) - view["pile"]
+    state.shields = list(view["shields"])
+    state.damage = list(view["damage"])
+    claimed = [tuple(c) for c in view["claimed"]]
+    face_up = view["face_up"] or 0
     seen = {face_up, *(d for c in claimed for d in c)}
     unseen = [d for d in range(1, DRAGONS + 1) if d not in seen]
     shuffle_with(rng, unseen)
-    lair = v["lair"]
+    lair = view["lair"]
     state.lair = tuple(unseen[:lair])
     state.ships = tuple(unseen[lair : lair + n])
     state.box = tuple(unseen[lair + n :])
     state.face_up = face_up
     state.claimed = claimed
-    state.round = v["rounds_played"]
-    state.lead = v["starter"]
-    sides = v["scoring_cards"]
+    state.round = view["rounds_played"]
+    state.lead = view["starter"]
+    sides = view["scoring_cards"]
     state.sides = tuple(SIDES.index(sides[s]) for s in SYMBOLS)

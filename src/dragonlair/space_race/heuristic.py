@@ -22,8 +22,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from dragonlair.bots.base import Bot
-from dragonlair.core import Action
+from dragonlair.core import Action, Bot
+from dragonlair.core.views import seat_of
 
 from .cards import (
     CRYSTAL,
@@ -38,8 +38,10 @@ from .cards import (
     STACKS,
     WRENCH,
 )
+from .kinds import DANGER
 from .rules import SpaceRace
 from .scoring import CRYSTAL_SET, score_ships
+from .view import SpaceRaceView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
 SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
@@ -48,7 +50,7 @@ RESOURCE_PER_DANGER = 0.6  # a Fuel or Crew card, per Danger still to come
 SEEN_DANGER_BONUS = 1.0  # ... when its Scanner showed that the next Danger wants it
 
 
-def ships_from_view(view: Mapping[str, Any]) -> list[list[tuple[int, ...]]]:
+def ships_from_view(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
     """Every ship in the view as stacks (cards.STACKS); unseen Fuel cards are zeros."""
     out = []
     for ship in view["ships"]:
@@ -57,7 +59,7 @@ def ships_from_view(view: Mapping[str, Any]) -> list[list[tuple[int, ...]]]:
             if k == S_FUEL:
                 stacks.append((0,) * ship["fuel"])
             else:
-                stacks.append(tuple(ship[name]))
+                stacks.append(tuple(ship[name]))  # type: ignore[literal-required]
         out.append(stacks)
     return out
 
@@ -70,18 +72,22 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
+        # every view of this game is a SpaceRaceView (the conformance suite checks it)
+        return self._choose(cast(SpaceRaceView, view), legal, rng)
+
+    def _choose(self, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random) -> Action:
         game = cast(SpaceRace, self.game)
-        if view["phase"] == "danger":
+        if view["phase"] == DANGER:
             return self._bid(game, view, legal)
         return self._pick(game, view, legal, rng)
 
     # ------------------------------------------------------------------ upgrade
 
     def _pick(
-        self, game: SpaceRace, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+        self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         t = game.tables
-        seat: int = view["seat"]
+        seat = seat_of(view)
         ships = ships_from_view(view)
         before = sum(score_ships(ships, t, game.every_power_source)[seat].values())
         mine = ships[seat]
@@ -121,10 +127,11 @@ class Heuristic(Bot):
 
     # ------------------------------------------------------------------ danger
 
-    def _bid(self, game: SpaceRace, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def _bid(self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action]) -> Action:
         t = game.tables
-        seat: int = view["seat"]
-        card: int = view["danger"]
+        seat = seat_of(view)
+        card = view["danger"]
+        assert card is not None, "bids are asked only with a Danger card up"
         stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
         ships = ships_from_view(view)
         rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]

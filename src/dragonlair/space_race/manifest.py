@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core import Game
 from ..core.manifest import GameManifest
+from .features import position
 from .heuristic import Heuristic
 from .rules import SpaceRace
 
@@ -15,8 +16,8 @@ def catalog(game: Game) -> dict[str, Any]:
     if not isinstance(game, SpaceRace):
         raise TypeError(f"not a Space Race game: {game!r}")
     out = game.catalog()
-    out["cockpits"] = [c.faction for c in game.data.cockpits]
-    out["engines"] = [e.faction for e in game.data.engines]
+    out["cockpits"] = [c.faction for c in game.components.cockpits]
+    out["engines"] = [e.faction for e in game.components.engines]
     return out
 
 
@@ -31,4 +32,5 @@ MANIFEST = GameManifest(
     browser_board="js/games/space_race.js",
     catalog=catalog,
     package=__package__,
+    features=position,
 )

@@ -19,8 +19,6 @@ from typing import Any, Final
 
 from dragonlair.core import (
     Action,
-    ActionKind,
-    EventSpec,
     Game,
     GameSpec,
     OptionSpec,
@@ -50,10 +48,9 @@ from .cards import (
     SpaceRaceData,
     load_data,
 )
+from .kinds import ACTION_KINDS, DANGER, EVENT_SPECS, PHASES, UPGRADE
 from .scoring import score_ships
 
-UPGRADE: Final = "upgrade"
-DANGER: Final = "danger"
 MAX_BID: Final = ROUNDS * HAND_SIZE  # nobody can hold more cards than they picked
 RESOURCE: Final = ("Fuel", "Crew")  # what a Flight and a Fight card make players bid
 DIRECTIONS: Final = {1: "left (clockwise)", -1: "right (counter-clockwise)"}
@@ -141,7 +138,7 @@ class SpaceRaceState(State):
             del deck[-HAND_SIZE:]
             self.hands[s] = hand
             self._emit("dealt", (s, HAND_SIZE, hand), (s,))
-        face = g.data.coin[self._randbelow(2)]
+        face = g.components.coin[self._randbelow(2)]
         self.direction = 1 if face == "left" else -1
         self._emit("coin", (self.round, face, DIRECTIONS[self.direction]))
         self.phase = UPGRADE
@@ -362,30 +359,8 @@ class SpaceRaceState(State):
 
     # ------------------------------------------------------------------ views, copies, checks
 
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.fill_from_view(self, v, rng)
-
-    def clone(self) -> SpaceRaceState:
-        n = self._clone_base()
-        n.round = self.round
-        n.pick = self.pick
-        n.direction = self.direction
-        n.hands = self.hands.copy()
-        n.ships = self.ships.copy()
-        n.spent_fuel = self.spent_fuel.copy()
-        n.crew_discard = self.crew_discard
-        n.space_deck = self.space_deck.copy()
-        n.danger_deck = self.danger_deck.copy()
-        n.danger = self.danger
-        n.danger_discard = self.danger_discard
-        n.damage_deck = self.damage_deck.copy()
-        n.damage_removed = self.damage_removed
-        n.seen_top = self.seen_top
-        n.bids = self.bids
-        return n
+    _view = view.build_view
+    _fill_from_view = view.sample_from_view
 
     def check_invariants(self) -> None:
         g = self.game
@@ -466,80 +441,12 @@ class SpaceRace(Game):
         ),
     )
     state_class = SpaceRaceState
-    action_kinds = (
-        ActionKind("up", ("card",), "play a Space card face up into your ship"),
-        ActionKind("cockpit", ("card",), "connect a Power Source to your Cockpit"),
-        ActionKind("engine", ("card",), "connect a Power Source to your Engine"),
-        ActionKind("fuel", ("card",), "play a Space card face down as Fuel"),
-        ActionKind("bid", ("amount",), "bid that many Fuel (Flight) or Crew (Fight) cards"),
-    )
-    event_specs = {
-        "round": EventSpec(("round",), "round {round} of 3 begins with the Upgrade phase"),
-        "dealt": EventSpec(
-            ("seat", "count", "cards"),
-            "{seat} was dealt {cards}",
-            ("seat", "count"),
-            "{seat} was dealt {count} Space cards",
-        ),
-        "coin": EventSpec(
-            ("round", "face", "direction"),
-            "the Navigation Coin shows {face}: hands pass {direction} in round {round}",
-        ),
-        "chose": EventSpec(
-            ("seat", "choice"), "{seat} chose {choice}", ("seat",), "{seat} chose a card"
-        ),
-        "placed": EventSpec(
-            ("seat", "how", "card", "name"),
-            "{seat} played {name} (#{card}) {how}",
-            ("seat", "how"),
-            "{seat} played a card {how}",
-        ),
-        "scanned": EventSpec(
-            ("seat", "card", "name"),
-            "{seat} looked at the top Danger card: {name}",
-            ("seat",),
-            "{seat} looked at the top Danger card",
-        ),
-        "passed": EventSpec(("direction",), "the rest of every hand passes {direction}"),
-        "received": EventSpec(
-            ("seat", "from_seat", "count", "cards"),
-            "{seat} received {cards} from {from_seat}",
-            ("seat", "from_seat", "count"),
-            "{seat} received the rest of {from_seat}'s hand",
-        ),
-        "danger": EventSpec(
-            ("round", "card", "bid", "name"),
-            "Danger of round {round}: {name}; everyone bids {bid}",
-        ),
-        "bid_chosen": EventSpec(
-            ("seat", "amount"), "{seat} chose to bid {amount}", ("seat",), "{seat} chose a bid"
-        ),
-        "bids": EventSpec(
-            ("bid", "bids", "ranks"), "bids of {bid} revealed: {bids}; ranks {ranks}"
-        ),
-        "unharmed": EventSpec(("seat", "rank"), "{seat}, ranked {rank}, leaves undamaged"),
-        "repaired": EventSpec(
-            ("seat", "rank", "count", "cards", "names"),
-            "{seat}, ranked {rank}, removes {count} Damage: {names}",
-        ),
-        "damaged": EventSpec(
-            ("seat", "rank", "count", "cards", "names"),
-            "{seat}, ranked {rank}, takes {count} Damage: {names}",
-        ),
-        "refilled": EventSpec(
-            ("count",), "the Damage deck is refilled by shuffling {count} removed Damage cards"
-        ),
-        "no_damage_left": EventSpec(("seat",), "no Damage cards are left for {seat} to draw"),
-        "spent": EventSpec(
-            ("seat", "bid", "count", "cards"),
-            "{seat} discards the {count} {bid} bid: {cards}",
-            ("seat", "bid", "count"),
-            "{seat} discards the {count} {bid} bid",
-        ),
-        "final": EventSpec(("points", "winners"), "final scores {points}; winning seats {winners}"),
-    }
+    view_type = view.SpaceRaceView
+    action_kinds = ACTION_KINDS
+    event_specs = EVENT_SPECS
+    phases = PHASES
 
-    data: SpaceRaceData
+    components: SpaceRaceData
     tables: CardTables
     every_power_source: bool
     scanner_always: bool
@@ -557,8 +464,8 @@ class SpaceRace(Game):
 
     def _prepare(self) -> None:
         path = self.options["data"]
-        self.data = load_data(None if path is None else str(path), self.players)
-        t = self.tables = CardTables.build(self.data)
+        self.components = load_data(None if path is None else str(path), self.players)
+        t = self.tables = CardTables.build(self.components)
         self.every_power_source = bool(self.options["every_power_source"])
         self.scanner_always = self.options["scanner"] == "always"
         n = self.players
@@ -610,7 +517,7 @@ class SpaceRace(Game):
     def catalog(self) -> dict[str, Any]:
         """Every card of this game's data as JSON-ready dicts, for UIs that draw the ids
         found in views and events: {"space": [...], "danger": [...], "damage": [...]}."""
-        d = self.data
+        d = self.components
         return {
             "space": [
                 {

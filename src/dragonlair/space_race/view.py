@@ -16,10 +16,10 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import UNKNOWN_CHOICE
+from dragonlair.core.views import BaseView
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .scoring import score_ships
@@ -29,6 +29,52 @@ if TYPE_CHECKING:
 
 # The face-up stacks of a ship, shown card by card (Fuel is only counted).
 _OPEN = tuple(k for k in range(NSTACK) if k != S_FUEL)
+
+
+class ShipView(TypedDict):
+    """One ship: its factions, every face-up stack card by card (ids, in the order placed),
+    its Fuel and spent Fuel counted (the cards shown only to the owner)."""
+
+    seat: int
+    cockpit: str
+    engine: str
+    scanners: list[int]
+    robot_parts: list[int]
+    crystals: list[int]
+    power_cockpit: list[int]
+    power_engine: list[int]
+    alien_drones: list[int]
+    loot_carriers: list[int]
+    crew: list[int]
+    damage: list[int]
+    fuel: int
+    fuel_cards: list[int] | None
+    spent_fuel: int
+    spent_fuel_cards: list[int] | None
+
+
+class SpaceRaceView(BaseView):
+    """A view of Space Race (see the module docstring for what each seat sees)."""
+
+    round: int
+    rounds: int
+    pick: int
+    direction: str  # "left" or "right": where hands pass
+    hand: list[int] | None  # the seat's own hand (None: a spectator)
+    hand_sizes: list[int]
+    ships: list[ShipView]
+    space_deck: int
+    crew_discard: list[int]
+    danger: int | None  # the Danger card of this round's Danger phase
+    bidding: str | None  # "fuel" or "crew"
+    danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
+    seen_top_danger: list[int]  # seats that have seen it
+    danger_deck: int
+    danger_discard: list[int]
+    damage_deck: int
+    damage_removed: list[int]
+    last_bids: list[int] | None
+    score: list[int]  # each seat's running score
 
 
 def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
@@ -48,8 +94,8 @@ def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> 
         base = s * NSTACK
         ship: dict[str, Any] = {
             "seat": s,
-            "cockpit": g.data.cockpits[s].faction,
-            "engine": g.data.engines[s].faction,
+            "cockpit": g.components.cockpits[s].faction,
+            "engine": g.components.engines[s].faction,
         }
         for k in _OPEN:
             ship[STACKS[k]] = list(ships[base + k])
@@ -76,71 +122,68 @@ def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> 
     ]
 
 
-def fill_from_view(state: SpaceRaceState, v: dict[str, Any], rng: Any) -> None:
-    """Set every field of a blank ``state`` so that it shows ``v`` to ``v["seat"]``,
+def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> None:
+    """Set every field of a blank ``state`` so that it shows ``view`` to ``view["seat"]``,
     redrawing with ``rng`` everything that seat cannot see."""
     g = state.game
     t = g.tables
     n = g.players
-    seat: int | None = v["seat"]
-    state.round = v["round"]
-    state.pick = v["pick"]
-    state.direction = 1 if v["direction"] == "left" else -1
-    known: set[int] = set(v["crew_discard"])
+    seat: int | None = view["seat"]
+    state.round = view["round"]
+    state.pick = view["pick"]
+    state.direction = 1 if view["direction"] == "left" else -1
+    known: set[int] = set(view["crew_discard"])
     ships: list[tuple[int, ...]] = [()] * (n * NSTACK)
-    for s, ship in enumerate(v["ships"]):
+    for s, ship in enumerate(view["ships"]):
         for k in _OPEN:
             ships[s * NSTACK + k] = tuple(ship[STACKS[k]])
             if k != S_DAMAGE:
                 known.update(ship[STACKS[k]])
     if seat is not None:
-        mine = v["ships"][seat]
-        known.update(v["hand"], mine["fuel_cards"], mine["spent_fuel_cards"])
+        mine = view["ships"][seat]
+        known.update(view["hand"], mine["fuel_cards"], mine["spent_fuel_cards"])
 
     pool = [c for c in t.space_ids if c not in known]
     shuffle_with(rng, pool)
     hands: list[tuple[int, ...]] = []
     spent: list[tuple[int, ...]] = []
-    for s, ship in enumerate(v["ships"]):
+    for s, ship in enumerate(view["ships"]):
         if s == seat:
-            hands.append(tuple(v["hand"]))
+            hands.append(tuple(view["hand"]))
             ships[s * NSTACK + S_FUEL] = tuple(ship["fuel_cards"])
             spent.append(tuple(ship["spent_fuel_cards"]))
             continue
-        hands.append(tuple(sorted(pool.pop() for _ in range(v["hand_sizes"][s]))))
+        hands.append(tuple(sorted(pool.pop() for _ in range(view["hand_sizes"][s]))))
         ships[s * NSTACK + S_FUEL] = tuple(pool.pop() for _ in range(ship["fuel"]))
         spent.append(tuple(pool.pop() for _ in range(ship["spent_fuel"])))
-    if len(pool) != v["space_deck"]:
+    if len(pool) != view["space_deck"]:
         raise ValueError(f"view does not add up: {len(pool)} Space cards left for the deck")
     state.hands = hands
     state.ships = ships
     state.spent_fuel = spent
     state.space_deck = pool
-    state.crew_discard = tuple(v["crew_discard"])
+    state.crew_discard = tuple(view["crew_discard"])
 
-    state.danger = v["danger"] or 0
-    state.danger_discard = tuple(v["danger_discard"])
-    top = v["danger_top"]
+    state.danger = view["danger"] or 0
+    state.danger_discard = tuple(view["danger_discard"])
+    top = view["danger_top"]
     gone = {*state.danger_discard, state.danger, top}
     danger = [c for c in t.danger_ids if c not in gone]
     shuffle_with(rng, danger)
     if top is not None:
         danger.append(top)
     state.danger_deck = danger
-    state.seen_top = sum(1 << s for s in v["seen_top_danger"])
+    state.seen_top = sum(1 << s for s in view["seen_top_danger"])
 
-    state.damage_removed = tuple(v["damage_removed"])
+    state.damage_removed = tuple(view["damage_removed"])
     used = set(state.damage_removed)
     for s in range(n):
         used.update(ships[s * NSTACK + S_DAMAGE])
     damage = [c for c in t.damage_ids if c not in used]
     shuffle_with(rng, damage)
     state.damage_deck = damage
-    state.bids = tuple(v["last_bids"] or ())
+    state.bids = tuple(view["last_bids"] or ())
 
-    ch = state._choices
-    if ch is not None:
-        for s, c in enumerate(ch):
-            if c == UNKNOWN_CHOICE:
-                legal = state._legal_ids(s)
-                ch[s] = legal[rng.randrange(len(legal))]
+    for s in state.unknown_choices():
+        legal = state.legal_ids_unchecked(s)
+        state.fill_choice(s, legal[rng.randrange(len(legal))])

@@ -15,10 +15,12 @@ one player stays in the scrollback for the next).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -27,6 +29,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
+
+import dragonlair
 
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import answer_delay
@@ -185,6 +189,7 @@ class TableApp(App[int]):
         super().__init__()
         self.game = game
         self.names = list(names)
+        self.lit: frozenset[int] = frozenset()  # the cards of the highlighted choice
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
@@ -207,7 +212,9 @@ class TableApp(App[int]):
     def entry_hint(self) -> str:
         return ""
 
-    def on_mount(self) -> None:
+    def setup_panes(self) -> None:
+        """Titles and the layout for the terminal's size; each app calls it when mounted
+        (Textual calls every class's own ``on_mount``, so the base has none)."""
         self.query_one("#board", VerticalScroll).border_title = "table"
         self.query_one("#hand", VerticalScroll).border_title = "your hand"
         self.query_one("#others", VerticalScroll).border_title = "players"
@@ -256,7 +263,7 @@ class TableApp(App[int]):
 
         self.query_one("#board-drawn", Drawn).show(draw_board)
         self.query_one("#others-drawn", Drawn).show(lambda w: players(game, view, names, w))
-        self.query_one("#hand-drawn", Drawn).show(lambda w: hand_of(game, view, names))
+        self.query_one("#hand-drawn", Drawn).show(lambda w: hand_of(game, view, names, self.lit))
         self.query_one("#hand", VerticalScroll).display = view.get("seat") is not None
         self.show_log(log, new_after)
         if title:
@@ -266,15 +273,18 @@ class TableApp(App[int]):
         lines = list(log[-200:])
 
         def draw(width: int) -> RenderableType:
-            out = Text()
-            for i, line in enumerate(lines):
-                if i:
-                    out.append("\n")
-                if line.seq >= new_after:
-                    out.append("▶ " + line.text, style="bold")
-                else:
-                    out.append("  " + line.text, style="dim")
-            return out if lines else Text("(nothing yet)", style="dim")
+            if not lines:
+                return Text("(nothing yet)", style="dim")
+            grid = Table.grid()
+            grid.add_column(width=2, no_wrap=True)
+            grid.add_column(ratio=1)
+            for line in lines:
+                new = line.seq >= new_after
+                grid.add_row(
+                    Text("▶" if new else " ", style="bold"),
+                    Text(line.text, style="bold" if new else "dim"),
+                )
+            return grid
 
         self.query_one("#log-drawn", Drawn).show(draw)
         scroll = self.query_one("#log", VerticalScroll)
@@ -324,6 +334,7 @@ class PlayApp(TableApp):
         self.asking: int | None = None
         self.legal: list[Action] = []
         self.shown: list[Action] = []  # the choices as listed (one per distinct choice)
+        self.question: tuple[int | None, int] | None = None
         self.pending = False
 
     @property
@@ -334,7 +345,7 @@ class PlayApp(TableApp):
         return "type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit"
 
     def on_mount(self) -> None:
-        super().on_mount()
+        self.setup_panes()
         self.query_one("#entry", Input).focus()
         self.call_after_refresh(self.advance)
 
@@ -422,7 +433,10 @@ class PlayApp(TableApp):
 
     def show_choices(self, seat: int | None, view: dict[str, Any]) -> None:
         options = self.query_one("#choices", OptionList)
-        keep = options.highlighted
+        # The highlight stays where it was only while the same question is redrawn.
+        question = (seat, self.state.move)
+        keep = options.highlighted if question == self.question else None
+        self.question = question
         options.clear_options()
         if seat is None or self.state.is_over:
             options.border_title = "choices"
@@ -459,6 +473,15 @@ class PlayApp(TableApp):
         options.highlighted = start
         asked = "" if view.get("window") is None else " · you may answer"
         options.border_title = f"choices{asked}"
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Going over the choices marks the cards each one plays in your hand."""
+        lit: frozenset[int] = frozenset()
+        if self.asking is not None and event.option_index < len(self.shown):
+            lit = self.session.words[self.asking].cards_of(self.shown[event.option_index])
+        if lit != self.lit:
+            self.lit = lit
+            self.query_one("#hand-drawn", Drawn).refresh()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.asking is not None and event.option_index < len(self.shown):
@@ -515,6 +538,7 @@ class PlayApp(TableApp):
         self.asking = None
         self.legal = []
         self.shown = []
+        self.lit = frozenset()
         self.status(self.session.save_error or "", "bold red")
         self.redraw()
         self.later(0.0)
@@ -608,10 +632,16 @@ class PlayApp(TableApp):
         session = self.session
         for seat in session.humans:
             session.catch_up(seat)
-        if self.viewer is None:
-            self.viewer = session.humans[0]
         self.asking = None
-        self.redraw()
+        if session.hotseat:
+            # Everyone is looking: the table as a spectator sees it, nobody's hand.
+            self.viewer = None
+            words = session.spectator_words
+            log = [LogLine(e["seq"], words.event(e)) for e in self.state.events_since(0, None)]
+            self.show_view(self.state.view(None), log, log[-1].seq if log else 0)
+            self.show_choices(None, {})
+        else:
+            self.redraw()
         self.query_one("#board", VerticalScroll).border_title = "game over"
         self.status("Game over. Press Enter to leave.", "bold green")
 
@@ -650,7 +680,7 @@ class WatchApp(TableApp):
                 yield widget
 
     def on_mount(self) -> None:
-        super().on_mount()
+        self.setup_panes()
         self.query_one("#hand", VerticalScroll).display = False
         self.query_one("#choices", OptionList).display = False
         self.redraw()
@@ -725,16 +755,14 @@ class ReplayApp(TableApp):
                 yield widget
 
     def on_mount(self) -> None:
-        super().on_mount()
+        self.setup_panes()
         self.query_one("#choices", OptionList).display = False
         self.query_one("#hand", VerticalScroll).display = self.seat is not None
         self.redraw()
 
     def state_at(self, move: int) -> State:
-        state = self.game.new_game(self.record.seed)
-        for actor, text in self.record.actions[:move]:
-            state.apply(actor, text)
-        return state
+        # the deal or the position the record starts from, then its actions (undo included)
+        return dragonlair.replay(replace(self.record, actions=self.record.actions[:move]))
 
     def redraw(self) -> None:
         state = self.state_at(self.at)

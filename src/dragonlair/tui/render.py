@@ -64,13 +64,19 @@ def players(
     return Text(", ".join(names), style="dim")
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
-    """The seat's own cards (or what else is secret to it)."""
+def hand(
+    game: Game, view: dict[str, Any], names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
+    """The seat's own cards (or what else is secret to it); the cards in ``lit`` (those of
+    the highlighted choice) marked ``▸`` in reverse."""
     if view.get("seat") is None:
         return Text("(a spectator has no hand)", style="dim")
     module = game_module(game)
     if module is not None and hasattr(module, "hand"):
-        drawn: RenderableType = module.hand(game, view, names)
+        if "lit" in inspect.signature(module.hand).parameters:
+            drawn: RenderableType = module.hand(game, view, names, lit)
+        else:
+            drawn = module.hand(game, view, names)
         return drawn
     secret = view.get("hand")
     return Text(escape(_show(secret, names)) if secret is not None else "-")

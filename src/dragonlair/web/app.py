@@ -23,7 +23,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -32,6 +32,7 @@ from .bots import BotRunner
 from .config import ServerConfig
 from .connection import Limits
 from .lobby import Hub
+from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
 from .routes import ROUTERS
 from .routes.pages import STATIC
@@ -134,7 +135,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise StoreError(str(e)) from None
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
-    hub = Hub(cfg, store, bots)
+    hub = Hub(cfg, store, bots) if cfg.shard is None else SharedHub(cfg, store, bots)
     app.state.hub = hub
     try:
         resumed = await hub.recover()
@@ -160,8 +161,24 @@ async def _invalid(_: Request, e: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", "; ".join(parts))
 
 
-async def _http(request: Request, e: Exception) -> JSONResponse:
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found: dragonlair</title><link rel="stylesheet" href="/static/app.css">
+<link rel="icon" href="data:,"></head>
+<body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
+<main><div class="panel not-found"><h1>There is nothing here</h1>
+<p>This address is not a page of this server: the link may be mistyped or out of date.</p>
+<p><a class="button primary" href="/">Back to the lobby</a></p></div></main></body></html>
+"""
+
+
+async def _http(request: Request, e: Exception) -> Response:
     assert isinstance(e, StarletteHTTPException)
+    path = request.url.path
+    if e.status_code == 404 and not path.startswith(("/api/", "/ws/", "/static/")):
+        # a person's mistyped address: a page with a way back, not an API error
+        return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
     if e.status_code == 400 and request.method in ("POST", "PUT", "PATCH"):
         # FastAPI could not parse the body at all (nested too deep, not UTF-8, ...)
         return error_response(

@@ -28,17 +28,24 @@ def components(game: Game) -> dict[str, Any]:
 
 
 def table_catalog(game: Game) -> dict[str, Any]:
-    """Everything public a page needs to draw a table of ``game``: components, a label for
-    every action, and the text patterns of every kind of event."""
+    """Everything public a page needs to draw a table of ``game``: components, the phases
+    its views can show, a label for every action, and the text patterns of every kind of
+    event with the fields that name a seat."""
     return {
         "game": game.spec.id,
         "players": game.players,
         "options": dict(game.options),
         "components": components(game),
+        "phases": list(game.phases),
         "board": manifest(game.spec.id).browser_board,
         "actions": {str(a): game.describe_action(a) for a in game.actions},
         "events": {
-            kind: {"text": s.text, "public_text": s.public_text, "fields": list(s.fields)}
+            kind: {
+                "text": s.text,
+                "public_text": s.public_text,
+                "fields": list(s.fields),
+                "seat_fields": list(s.seat_fields),
+            }
             for kind, s in game.event_specs.items()
         },
     }

@@ -65,7 +65,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -247,6 +249,7 @@ class Store:
 
         try:
             metadata.create_all(self.engine)
+            self._upgrade()
         except Exception as e:
             raise StoreError(f"cannot open the database {self.describe()}: {e}") from None
         self._queue: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
@@ -254,6 +257,53 @@ class Store:
         self._thread.start()
         self.commits = 0
         self.writes = 0
+
+    def _upgrade(self) -> None:
+        """Bring a database made before seeds were sealed up to date: add the columns,
+        let ``seed`` be empty, and seal the seeds of its unfinished games (which had no
+        commitment, so they show as chosen seeds)."""
+        cols = {c["name"]: c for c in inspect(self.engine).get_columns("dl_tables")}
+        if "sealed" not in cols:
+            log.warning("upgrading the database: seeds of unfinished games get sealed")
+            with self.engine.begin() as conn:
+                for column in ("salt", "sealed", "commitment"):
+                    kind = tables_t.c[column].type.compile(dialect=self.engine.dialect)
+                    conn.execute(text(f"ALTER TABLE dl_tables ADD COLUMN {column} {kind}"))
+        if not cols["seed"]["nullable"]:
+            if self.sqlite:
+                self._rebuild_sqlite_tables()
+            else:
+                with self.engine.begin() as conn:
+                    conn.execute(text("ALTER TABLE dl_tables ALTER COLUMN seed DROP NOT NULL"))
+        with self.engine.begin() as conn:
+            clear = conn.execute(
+                select(tables_t.c.id, tables_t.c.seed).where(
+                    tables_t.c.status != "over", tables_t.c.seed.is_not(None)
+                )
+            ).all()
+            for table_id, seed in clear:
+                conn.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id == table_id)
+                    .values(seed=None, sealed=self.sealer.seal({"seed": int(seed), "salt": None}))
+                )
+
+    def _rebuild_sqlite_tables(self) -> None:
+        # SQLite cannot drop a NOT NULL: make the table anew and copy the rows over
+        # (the procedure of https://www.sqlite.org/lang_altertable.html)
+        names = ", ".join(c.name for c in tables_t.columns)
+        new = tables_t.to_metadata(MetaData(), name="dl_tables_new")
+        copy = f"INSERT INTO dl_tables_new ({names}) SELECT {names} FROM dl_tables"
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside any transaction
+            conn.commit()
+            with conn.begin():
+                new.create(conn)
+                conn.execute(text(copy))
+                conn.execute(text("DROP TABLE dl_tables"))
+                conn.execute(text("ALTER TABLE dl_tables_new RENAME TO dl_tables"))
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+            conn.commit()
 
     def describe(self) -> str:
         """The database, without its password."""
@@ -317,6 +367,18 @@ class Store:
                 .values(kind="human", name=name, token_hash=token_hash)
             )
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
+
+        return self._submit(_Op(Future(), run=run))
+
+    def rename_seat(self, table_id: str, seat: int, name: str) -> Future[None]:
+        """Store a person's new name for their seat."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(name=name)
+            )
 
         return self._submit(_Op(Future(), run=run))
 

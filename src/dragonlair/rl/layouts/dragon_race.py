@@ -12,15 +12,18 @@ learner need not discover what each id means.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Literal, cast
 
 from ...dragon_race.board import KINDS
+from ...dragon_race.kinds import PHASES
 from ...dragon_race.rules import MAX_HAND, DragonRace
+from ...dragon_race.view import DragonRaceView as View
 from ..layout import (
     Context,
     Feature,
     Layout,
-    View,
+    Values,
     acting_feature,
     one_hot,
     phase_feature,
@@ -35,6 +38,11 @@ LAST_KINDS = ("play", "blow", "triple", "steal")
 
 def _g(ctx: Context) -> DragonRace:
     return cast(DragonRace, ctx.game)
+
+
+def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
+    """An encoder written as a lambda, with its view typed as this game's."""
+    return encode
 
 
 def _players(game: object) -> int:
@@ -56,13 +64,13 @@ def _multi_hot(ids: list[int] | None, size: int) -> list[float]:
     return out
 
 
-def _spots(key: str) -> Feature:
+def _spots(key: Literal["pawns", "turn_start"]) -> Feature:
     return Feature(
         key,
         _players,
         f"per seat: its pawn's spot {'when the turn began' if key == 'turn_start' else 'now'}"
         ", over the Finish",
-        lambda v, c: c.per_seat([ratio(x, _g(c).finish) for x in v[key]]),
+        _encoder(lambda v, c: c.per_seat([ratio(x, _g(c).finish) for x in v[key]])),
     )
 
 
@@ -87,7 +95,7 @@ def _hand_summary(view: View, ctx: Context) -> list[float]:
     kinds = [0.0] * len(KINDS)
     values = [0.0] * _values(g)
     mine = 0.0
-    for c in view["hand"]:
+    for c in view["hand"] or ():
         kinds[g.card_kind[c]] += 1
         if g.card_value[c]:
             values[g.card_value[c] - 1] += 1
@@ -117,7 +125,7 @@ def _last(view: View, ctx: Context) -> list[float]:
     return kind + cards + target
 
 
-def _flags(key: str, meaning: str) -> Feature:
+def _flags(key: Literal["extra_draw", "robbed", "moved"], meaning: str) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
         raw = view[key]
         if raw and isinstance(raw[0], bool):
@@ -133,7 +141,7 @@ def _flags(key: str, meaning: str) -> Feature:
 LAYOUT = Layout(
     "dragon-race",
     [
-        phase_feature(["play", "halt-play", "victim", "halt-steal", "stolen", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),
@@ -142,13 +150,13 @@ LAYOUT = Layout(
             "active",
             _players,
             "per seat: 1 for the player whose turn it is",
-            lambda v, c: c.seat_one_hot(v["active"]),
+            _encoder(lambda v, c: c.seat_one_hot(v["active"])),
         ),
         Feature(
             "turn",
             1,
             "the turn number, over the turn cap (the race stops there)",
-            lambda v, c: [min(1.0, ratio(v["turn"], _g(c).turn_cap))],
+            _encoder(lambda v, c: [min(1.0, ratio(v["turn"], _g(c).turn_cap))]),
         ),
         _spots("pawns"),
         _spots("turn_start"),
@@ -170,7 +178,7 @@ LAYOUT = Layout(
             "hand",
             _cards,
             "1 for each card id in the observer's hand",
-            lambda v, c: _multi_hot(v["hand"], _g(c).num_cards),
+            _encoder(lambda v, c: _multi_hot(v["hand"], _g(c).num_cards)),
         ),
         Feature(
             "hand_summary",
@@ -184,26 +192,26 @@ LAYOUT = Layout(
             "hand_sizes",
             _players,
             "per seat: cards in hand, over 6",
-            lambda v, c: c.per_seat([ratio(x, MAX_HAND) for x in v["hand_sizes"]]),
+            _encoder(lambda v, c: c.per_seat([ratio(x, MAX_HAND) for x in v["hand_sizes"]])),
         ),
         Feature(
             "draw_size",
             1,
             "cards in the draw pile, over the deck",
-            lambda v, c: [ratio(v["draw_size"], _g(c).num_cards)],
+            _encoder(lambda v, c: [ratio(v["draw_size"], _g(c).num_cards)]),
         ),
         Feature(
             "discards",
             _cards,
             "1 for each card id in the face-up discard pile",
-            lambda v, c: _multi_hot(v["discards"], _g(c).num_cards),
+            _encoder(lambda v, c: _multi_hot(v["discards"], _g(c).num_cards)),
         ),
         _flags("extra_draw", "it draws an extra card next turn (it was robbed)"),
         Feature(
             "bonus",
             1,
             "1 if the active player has earned another play",
-            lambda v, c: [1.0 if v["bonus"] else 0.0],
+            _encoder(lambda v, c: [1.0 if v["bonus"] else 0.0]),
         ),
         _flags("robbed", "it was robbed this turn"),
         _flags("moved", "the latest play moved its pawn"),
@@ -218,13 +226,13 @@ LAYOUT = Layout(
             "stolen",
             _cards,
             "one-hot of the card being stolen, for the thief and its victim (0 for others)",
-            lambda v, c: one_hot((v["stolen"] or 0) - 1, _g(c).num_cards),
+            _encoder(lambda v, c: one_hot((v["stolen"] or 0) - 1, _g(c).num_cards)),
         ),
         Feature(
             "rules",
             1,
             "1 if an own-insignia card's extra play is compulsory (option bonus_play=must)",
-            lambda v, c: [0.0 if _g(c).bonus_optional else 1.0],
+            _encoder(lambda v, c: [0.0 if _g(c).bonus_optional else 1.0]),
         ),
     ],
 )

@@ -13,17 +13,20 @@ sampler uses). With ``open_holdings`` every seat's gems are shown exactly.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Literal, cast
 
 from ...core import Game
 from ...dragon_stripes.cards import DANGER, DANGER_CARDS, STOP, card_name
+from ...dragon_stripes.kinds import PHASES
 from ...dragon_stripes.rules import DragonStripes
+from ...dragon_stripes.view import DragonStripesView as View
 from ...dragon_stripes.view import holding_bounds
 from ..layout import (
     Context,
     Feature,
     Layout,
-    View,
+    Values,
     acting_feature,
     one_hot,
     per_game,
@@ -39,12 +42,17 @@ def _g(ctx: Context) -> DragonStripes:
     return cast(DragonStripes, ctx.game)
 
 
+def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
+    """An encoder written as a lambda, with its view typed as this game's."""
+    return encode
+
+
 def _stripes(game: object) -> int:
     return cast(DragonStripes, game).last_stripe
 
 
 def _max_steps(game: object) -> int:
-    return max(f.steps for f in cast(DragonStripes, game).comp.footprints)
+    return max(f.steps for f in cast(DragonStripes, game).components.footprints)
 
 
 def _kinds(game: object) -> int:
@@ -84,7 +92,7 @@ def _pot(view: View, ctx: Context) -> list[float]:
 def _scales(game: Game) -> tuple[int, tuple[int, ...]]:
     """The highest takeover price, and how many cards of each kind the deck has."""
     g = cast(DragonStripes, game)
-    return max(b.price for b in g.comp.takeover), tuple(g.deck.count(k) for k in g.card_kinds)
+    return max(b.price for b in g.components.takeover), tuple(g.deck.count(k) for k in g.card_kinds)
 
 
 def _price(view: View, ctx: Context) -> list[float]:
@@ -92,7 +100,8 @@ def _price(view: View, ctx: Context) -> list[float]:
 
 
 def _can_take(view: View, ctx: Context) -> list[float]:
-    return [1.0 if view["gems"] >= view["price"] and view["holder"] != ctx.seat else 0.0]
+    gems = view["gems"] or 0
+    return [1.0 if gems >= view["price"] and view["holder"] != ctx.seat else 0.0]
 
 
 def _dangers(view: View, ctx: Context) -> list[float]:
@@ -120,13 +129,17 @@ def _turn(view: View, ctx: Context) -> list[float]:
 
 
 def _my_gems(view: View, ctx: Context) -> list[float]:
-    return [ratio(view["gems"], _g(ctx).total_gems)]
+    return [ratio(view["gems"] or 0, _g(ctx).total_gems)]
 
 
-def _ledger(key: str, most: str) -> Feature:
+def _ledger(
+    key: Literal["banked", "received", "paid", "penalties", "half_penalties"], most: str
+) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
         g = _g(ctx)
-        top = g.total_gems if most == "gems" else g.comp.stop_cards + g.comp.danger_cards
+        top = (
+            g.total_gems if most == "gems" else g.components.stop_cards + g.components.danger_cards
+        )
         return ctx.per_seat([ratio(e[key], top) for e in view["ledger"]])
 
     what = {
@@ -147,7 +160,8 @@ def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
     out = []
     for s, e in enumerate(view["ledger"]):
         if s == ctx.seat:
-            out.append((view["gems"], view["gems"]))
+            mine = view["gems"] or 0
+            out.append((mine, mine))
             continue
         out.append(
             holding_bounds(
@@ -178,7 +192,7 @@ def _open(view: View, ctx: Context) -> list[float]:
 LAYOUT = Layout(
     "dragon-stripes",
     [
-        phase_feature(["draw", "offer", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),
@@ -220,20 +234,20 @@ LAYOUT = Layout(
             "must_draw",
             1,
             "1 if the knight's holder must draw before it may hold",
-            lambda v, c: [1.0 if v["must_draw"] else 0.0],
+            _encoder(lambda v, c: [1.0 if v["must_draw"] else 0.0]),
         ),
         Feature(
             "holder",
             _players,
             "per seat: 1 for the knight's holder",
-            lambda v, c: c.seat_one_hot(v["holder"]),
+            _encoder(lambda v, c: c.seat_one_hot(v["holder"])),
         ),
         Feature(
             "starter",
             _players,
             "per seat: 1 for the seat that started this turn (the next turn is its left "
             "neighbour's)",
-            lambda v, c: c.seat_one_hot(v["starter"]),
+            _encoder(lambda v, c: c.seat_one_hot(v["starter"])),
         ),
         window_feature(),
         Feature(
@@ -250,7 +264,7 @@ LAYOUT = Layout(
             "lair_empty",
             1,
             "1 if the lair is known to have run dry",
-            lambda v, c: [1.0 if v["lair_empty"] else 0.0],
+            _encoder(lambda v, c: [1.0 if v["lair_empty"] else 0.0]),
         ),
         Feature("my_gems", 1, "the observer's own gems, over all the gems in the box", _my_gems),
         _ledger("banked", "gems"),

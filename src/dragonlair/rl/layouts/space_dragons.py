@@ -14,16 +14,19 @@ the tensor either; OpenSpiel's information-state string has it.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Literal, cast
 
 from ...core import Game
 from ...space_dragons.cards import CREW_CARDS, SYMBOLS
+from ...space_dragons.kinds import PHASES
 from ...space_dragons.rules import HAND, ROUNDS, SpaceDragons
+from ...space_dragons.view import SpaceDragonsView as View
 from ..layout import (
     Context,
     Feature,
     Layout,
-    View,
+    Values,
     acting_feature,
     choosing_feature,
     one_hot,
@@ -39,11 +42,16 @@ def _g(ctx: Context) -> SpaceDragons:
     return cast(SpaceDragons, ctx.game)
 
 
+def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
+    """An encoder written as a lambda, with its view typed as this game's."""
+    return encode
+
+
 def _players(game: object) -> int:
     return cast(SpaceDragons, game).spec.max_players
 
 
-def _cards(key: str, what: str) -> Feature:
+def _cards(key: Literal["hand", "picks"], what: str) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
         out = [0.0] * CREW_CARDS
         for c in view[key] or ():
@@ -68,12 +76,12 @@ def _on_table(view: View, ctx: Context) -> list[float]:
     return out
 
 
-def _per_seat_count(key: str, most: float) -> Feature:
+def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: float) -> Feature:
     return Feature(
         key,
         _players,
         f"per seat (observer first): {key.replace('_', ' ')}, over {most:g}",
-        lambda v, c: c.per_seat([ratio(x, most) for x in v[key]]),
+        _encoder(lambda v, c: c.per_seat([ratio(x, most) for x in v[key]])),
     )
 
 
@@ -101,7 +109,7 @@ def _round(view: View, ctx: Context) -> list[float]:
     return ctx.per_seat(played) + ctx.per_seat(number) + ctx.per_seat(top) + ctx.per_seat(aims)
 
 
-def _ship(key: str) -> Feature:
+def _ship(key: Literal["shields", "damage"]) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
         most = _scales(ctx.game)[key]
         return ctx.per_seat([ratio(x, most) for x in view[key]])
@@ -111,7 +119,7 @@ def _ship(key: str) -> Feature:
         _players,
         f"per seat: {key} under its ship, over the {key} the whole deck can deal "
         "(more is shown as 1)",
-        lambda v, c: [min(1.0, x) for x in encode(v, c)],
+        _encoder(lambda v, c: [min(1.0, x) for x in encode(v, c)]),
     )
 
 
@@ -187,7 +195,7 @@ def _rules(view: View, ctx: Context) -> list[float]:
 LAYOUT = Layout(
     "space-dragons",
     [
-        phase_feature(["hire", "hunt", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),
@@ -220,7 +228,7 @@ LAYOUT = Layout(
             "starter",
             _players,
             "per seat: 1 for the round's starting player",
-            lambda v, c: c.seat_one_hot(v["starter"]),
+            _encoder(lambda v, c: c.seat_one_hot(v["starter"])),
         ),
         Feature(
             "this_round",

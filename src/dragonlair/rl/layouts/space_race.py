@@ -15,16 +15,19 @@ the tensor; OpenSpiel's information-state string has it.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Literal, cast
 
 from ...core import Game
 from ...space_race.cards import COLOURS, DANGER_KINDS, HAND_SIZE, ICONS, PARTS, STACKS
+from ...space_race.kinds import PHASES
 from ...space_race.rules import SpaceRace
+from ...space_race.view import SpaceRaceView as View
 from ..layout import (
     Context,
     Feature,
     Layout,
-    View,
+    Values,
     acting_feature,
     choosing_feature,
     per_game,
@@ -41,6 +44,11 @@ RANKS = 4
 
 def _g(ctx: Context) -> SpaceRace:
     return cast(SpaceRace, ctx.game)
+
+
+def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
+    """An encoder written as a lambda, with its view typed as this game's."""
+    return encode
 
 
 def _players(game: object) -> int:
@@ -63,7 +71,7 @@ def _max_bid(game: Game) -> int:
 
 def _hand(view: View, ctx: Context) -> list[float]:
     out = [0.0] * _cards(ctx.game)
-    for c in view["hand"]:
+    for c in view["hand"] or ():
         out[c - 1] = 1.0
     return out
 
@@ -91,9 +99,11 @@ def _stacks(view: View, ctx: Context) -> list[float]:
     out: list[float] = []
     for name in SHIP_STACKS:
         most = len(t.damage_ids) if name == "damage" else len(t.space_ids)
-        out += ctx.per_seat([ratio(len(ship[name]), most) for ship in view["ships"]])
-    for name in ("fuel", "spent_fuel"):
-        out += ctx.per_seat([ratio(ship[name], len(t.space_ids)) for ship in view["ships"]])
+        # the stacks are named by cards.STACKS, which ShipView declares key by key
+        stacks = [ship[name] for ship in view["ships"]]  # type: ignore[literal-required]
+        out += ctx.per_seat([ratio(len(cards), most) for cards in stacks])
+    for count in ("fuel", "spent_fuel"):
+        out += ctx.per_seat([ratio(ship[count], len(t.space_ids)) for ship in view["ships"]])
     return out
 
 
@@ -120,10 +130,10 @@ def _power_colours(view: View, ctx: Context) -> list[float]:
     return out
 
 
-def _danger_card(key: str) -> Feature:
+def _danger_card(key: Literal["danger", "danger_top"]) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
         t = _g(ctx).tables
-        d = view.get(key)
+        d = view[key]
         out = [0.0] * (1 + len(DANGER_KINDS) + RANKS * (len(ICONS) + 1))
         if d:
             out[0] = 1.0
@@ -201,7 +211,7 @@ def _score(view: View, ctx: Context) -> list[float]:
 LAYOUT = Layout(
     "space-race",
     [
-        phase_feature(["upgrade", "danger", "over"]),
+        phase_feature(PHASES),
         acting_feature(),
         to_act_feature(),
         seats_feature(),
@@ -211,11 +221,13 @@ LAYOUT = Layout(
             3,
             "the round over 3; the pick over 6 (0 outside the Upgrade phase); 1 if hands pass "
             "to the right this round",
-            lambda v, c: [
-                ratio(v["round"], v["rounds"]),
-                ratio(v["pick"] or 0, HAND_SIZE),
-                1.0 if v["direction"] == "right" else 0.0,
-            ],
+            _encoder(
+                lambda v, c: [
+                    ratio(v["round"], v["rounds"]),
+                    ratio(v["pick"] or 0, HAND_SIZE),
+                    1.0 if v["direction"] == "right" else 0.0,
+                ]
+            ),
         ),
         Feature("hand", _cards, "1 for each Space card id in the observer's hand", _hand),
         Feature(
@@ -229,7 +241,7 @@ LAYOUT = Layout(
             "hand_sizes",
             _players,
             "per seat: cards in hand, over 6",
-            lambda v, c: c.per_seat([ratio(x, HAND_SIZE) for x in v["hand_sizes"]]),
+            _encoder(lambda v, c: c.per_seat([ratio(x, HAND_SIZE) for x in v["hand_sizes"]])),
         ),
         Feature(
             "ships",
@@ -288,10 +300,12 @@ LAYOUT = Layout(
             2,
             "the options: every Power Source scores its colour bonus; a Scanner keeps "
             "showing the top Danger card",
-            lambda v, c: [
-                1.0 if _g(c).every_power_source else 0.0,
-                1.0 if _g(c).scanner_always else 0.0,
-            ],
+            _encoder(
+                lambda v, c: [
+                    1.0 if _g(c).every_power_source else 0.0,
+                    1.0 if _g(c).scanner_always else 0.0,
+                ]
+            ),
         ),
     ],
     simultaneous=True,

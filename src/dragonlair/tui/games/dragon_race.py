@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
+from ...dragon_race.view import DragonRaceView
 
 PAWN_STYLES = (
     "bold white on red",
@@ -35,7 +36,7 @@ def card_word(game: Game, card: int) -> str:
     """A card as printed: ``2``, ``2 (B)`` (an insignia only of a dragon at the table),
     ``Tornado!``, ``HALT! 4``."""
     g: Any = game
-    c = g.data.cards[card - 1]
+    c = g.components.cards[card - 1]
     if c.kind == "number":
         return f"{c.value} ({c.insignia})" if g.card_owner[card] >= 0 else f"{c.value}"
     return str(g.card_name[card])
@@ -51,7 +52,7 @@ def forms(game: Game, action: Action) -> list[str]:
     aid = game.action_id(action)
     card = g.a_card[aid]
     if action.kind == "play":
-        c = g.data.cards[card - 1]
+        c = g.components.cards[card - 1]
         word = _plain(game, card)
         out = [f"play {word}"]
         if c.kind == "number" and " " in word:
@@ -65,13 +66,13 @@ def forms(game: Game, action: Action) -> list[str]:
         return [f"blow {word} {target}", f"play {word} {target}", f"{word} {target}"]
     if action.kind == "triple":
         cards = g.a_cards[aid]
-        value = g.data.cards[cards[0] - 1].value
+        value = g.components.cards[cards[0] - 1].value
         letters = " ".join(
-            str(g.data.cards[c - 1].insignia) if g.card_owner[c] >= 0 else "-" for c in cards
+            str(g.components.cards[c - 1].insignia) if g.card_owner[c] >= 0 else "-" for c in cards
         )
         return [f"triple {value}", f"triple {value} {letters}"]
     if action.kind == "halt":
-        return [f"halt {g.data.cards[card - 1].value}", "halt"]
+        return [f"halt {g.components.cards[card - 1].value}", "halt"]
     if action.kind == "steal":
         return [f"steal {g.a_target[aid] + 1}"]
     return [str(action)]
@@ -82,7 +83,7 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
     aid = game.action_id(action)
     card = g.a_card[aid]
     if action.kind in ("play", "blow"):
-        c = g.data.cards[card - 1]
+        c = g.components.cards[card - 1]
         word = card_word(game, card)
         if action.kind == "blow":
             who = names[g.a_target[aid]]
@@ -185,7 +186,7 @@ def track(game: Game, pawns: Sequence[int], per_row: int = PER_ROW) -> Text:
 
 
 def board(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: DragonRaceView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     parts: list[RenderableType] = []
     top = Text(f"turn {view['turn']}")
@@ -212,8 +213,8 @@ def board(
                 style="yellow",
             )
         )
-    if view.get("stolen") is not None:
-        parts.append(Text(f"Stolen card: {card_word(game, view['stolen'])}", style="yellow"))
+    if (stolen := view["stolen"]) is not None:
+        parts.append(Text(f"Stolen card: {card_word(game, stolen)}", style="yellow"))
     discards = view.get("discards") or []
     pile = Text(f"Draw pile: {view['draw_size']} cards", style="dim")
     if discards:
@@ -227,16 +228,16 @@ def board(
 
 
 def players(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: DragonRaceView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     seat = view.get("seat")
     g: Any = game
     table = Table(box=None, pad_edge=False, padding=(0, 1))
     for col in ("", "player", "insignia", "spot", "cards", ""):
         table.add_column(col)
-    characters = g.data.characters
+    characters = g.components.characters
     for s in range(view["players"]):
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         table.add_row(
             Text(f"P{s + 1}", style=PAWN_STYLES[s % 4]),
             names[s] + mark,
@@ -248,7 +249,16 @@ def players(
     return table
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The cards of your hand that a choice plays (marked in the hand as you go over it)."""
+    g: Any = game
+    aid = game.action_id(action)
+    return tuple(g.a_cards[aid]) if action.kind == "triple" else (g.a_card[aid],)
+
+
+def hand(
+    game: Game, view: DragonRaceView, names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     cards = view.get("hand") or []
     if not cards:
         return Text("no cards", style="dim")
@@ -256,5 +266,8 @@ def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableTy
     for i, c in enumerate(cards):
         if i:
             out.append("  ")
-        out.append(f"[{card_word(game, c)}]", style="bold")
+        if c in lit:
+            out.append(f"▸[{card_word(game, c)}]", style="bold reverse")
+        else:
+            out.append(f" [{card_word(game, c)}]", style="bold")
     return out

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
+from ...dragon_stripes.view import DragonStripesView
 
 MOODS = {
     "asleep": "z asleep",
@@ -33,7 +34,7 @@ def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dic
 
 
 def board(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: DragonStripesView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     stripes: list[int] = view["stripes"]
     knight: int = view["knight"]
@@ -88,13 +89,13 @@ def board(
 
 
 def players(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: DragonStripesView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     ledger = Table(box=None, pad_edge=False, padding=(0, 1), title="gems in the open")
     for col in ("player", "banked", "received", "paid", "penalties"):
         ledger.add_column(col, justify="right" if col != "player" else "left")
     for seat, row in enumerate(view.get("ledger", [])):
-        mark = " (you)" if seat == view.get("seat") else ""
+        mark = " (you)" if seat == view.get("seat") and names[seat] != "You" else ""
         penalties = f"{row['penalties']}×¼ {row['half_penalties']}×½"
         ledger.add_row(
             names[seat] + mark,
@@ -106,7 +107,7 @@ def players(
     return ledger
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def hand(game: Game, view: DragonStripesView, names: Sequence[str]) -> RenderableType:
     if view.get("gems") is None:
         return Text("-", style="dim")
     return Text(f"Your gems (secret): {view['gems']}", style="bold green")

@@ -12,6 +12,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
+from ...space_dragons.kinds import HIRE, HUNT
+from ...space_dragons.view import SpaceDragonsView
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),
@@ -92,19 +94,19 @@ NUMBER_KINDS = ("hire", "play")
 
 
 def board(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: SpaceDragonsView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     top = Text()
     top.append(f"{view.get('phase_name', view['phase'])}", style="bold")
-    if view["phase"] == "hunt":
+    if view["phase"] == HUNT:
         top.append(f"  ·  round {view['round']}/7")
     sides = view.get("scoring_cards", {})
     top.append("  ·  scoring cards: " + ", ".join(f"{k} {v.upper()}" for k, v in sides.items()))
     top.append(f"  ·  lair {view['lair']}  ·  draw pile {view['pile']}", style="dim")
     parts: list[RenderableType] = [top]
-    if view.get("face_up"):
+    if face_up := view["face_up"]:
         face = Text("Face-up dragon: ")
-        face.append_text(dragon_card(game, view["face_up"]))
+        face.append_text(dragon_card(game, face_up))
         parts.append(face)
     if view.get("this_round"):
         played = [
@@ -118,7 +120,7 @@ def board(
 
 
 def players(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: SpaceDragonsView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     seat = view.get("seat")
     ships = Table(box=None, pad_edge=False, padding=(0, 1))
@@ -128,10 +130,10 @@ def players(
         )
     symbols = view.get("symbols", {})
     for s in range(view["players"]):
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
         held = f"{view['hand_sizes'][s]}"
-        if view["phase"] == "hire":
+        if view["phase"] == HIRE:
             held += f" +{view['pick_counts'][s]}"
         ships.add_row(
             names[s] + mark,
@@ -146,14 +148,32 @@ def players(
     return ships
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The card a choice hires or plays (marked in the hand as you go over it)."""
+    card = action.args[0]
+    return (card,) if isinstance(card, int) else ()
+
+
+def _marked(game: Game, card: int, lit: frozenset[int]) -> Text:
+    text = crew_card(game, card)
+    if card in lit:
+        text = Text("▸").append_text(text)
+        text.stylize("reverse")
+    return text
+
+
+def hand(
+    game: Game, view: SpaceDragonsView, names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     cards = view.get("hand") or []
     out = (
-        _row([crew_card(game, c) for c in cards], "  ") if cards else Text("no cards", style="dim")
+        _row([_marked(game, c, lit) for c in cards], "  ")
+        if cards
+        else Text("no cards", style="dim")
     )
-    if view.get("picks"):
+    if picks := view["picks"]:
         out.append("\nhired so far: ", style="dim")
-        out.append_text(_row([crew_card(game, c) for c in view["picks"]], "  "))
+        out.append_text(_row([crew_card(game, c) for c in picks], "  "))
     return out
 
 

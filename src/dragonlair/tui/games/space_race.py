@@ -18,6 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
+from ...space_race.kinds import UPGRADE
+from ...space_race.view import SpaceRaceView
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
@@ -54,7 +56,7 @@ def danger_card(game: Game, card: int) -> Text:
         icon = ICONS.get(rank["icon"], rank["icon"])
         count = f"{rank['n']} " if rank["icon"] != "x" else ""
         t.append(
-            f" {place}: {count}{icon}{'s' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
+            f" {place}: {count}{icon}{'es' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
         )
     return t
 
@@ -133,11 +135,9 @@ def _cards(game: Game, cards: Sequence[int]) -> Text:
     return out
 
 
-def board(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
-) -> RenderableType:
+def board(game: Game, view: SpaceRaceView, names: Sequence[str], width: int = 80) -> RenderableType:
     top = Text(f"round {view['round']}/{view['rounds']}  ·  ", style="bold")
-    if view["phase"] == "upgrade":
+    if view["phase"] == UPGRADE:
         arrow = "left (clockwise)" if view.get("direction") == "left" else "right"
         top.append(f"Upgrade, pick {view['pick']}/6  ·  hands pass {arrow}")
     else:
@@ -148,16 +148,16 @@ def board(
         style="dim",
     )
     parts: list[RenderableType] = [top]
-    if view.get("danger"):
-        parts.append(Text("Danger card: ").append_text(danger_card(game, view["danger"])))
-    if view.get("danger_top"):
+    if danger := view["danger"]:
+        parts.append(Text("Danger card: ").append_text(danger_card(game, danger)))
+    if danger_top := view["danger_top"]:
         parts.append(
             Text("Your Scanner shows the next Danger card: ", style="green").append_text(
-                danger_card(game, view["danger_top"])
+                danger_card(game, danger_top)
             )
         )
-    if view.get("last_bids") is not None:
-        parts.append(Text("Last bids: " + ", ".join(_pairs(names, view["last_bids"]))))
+    if (last_bids := view["last_bids"]) is not None:
+        parts.append(Text("Last bids: " + ", ".join(_pairs(names, last_bids))))
     parts.append(
         Text(
             "stacks bottom first, top underlined; O orange G green P purple; "
@@ -169,7 +169,7 @@ def board(
 
 
 def players(
-    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+    game: Game, view: SpaceRaceView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     seat = view.get("seat")
     scores = view.get("score") or []
@@ -183,14 +183,14 @@ def players(
         table.add_column(col, justify="right")
     for ship in view["ships"]:
         s = ship["seat"]
-        mark = " (you)" if s == seat else ""
+        mark = " (you)" if s == seat and names[s] != "You" else ""
         damage = sum(damage_cat[d - 1]["vp"] for d in ship["damage"])
         dmg = f"{len(ship['damage'])} ({damage})" if ship["damage"] else "0"
         vp = str(scores[s]) if s < len(scores) else ""
         if wide:
             table.add_row(
                 f"{names[s]}{mark}",
-                *[_stack(game, ship[key]) for key, _ in STACKS],
+                *[_stack(game, ship[key]) for key, _ in STACKS],  # type: ignore[literal-required]
                 str(len(ship["alien_drones"])),
                 str(len(ship["loot_carriers"])),
                 str(len(ship["crew"])),
@@ -206,23 +206,42 @@ def players(
         )
         stacks = Text("  ")
         for key, short in STACKS:
-            if ship[key]:
+            cards = ship[key]  # type: ignore[literal-required]
+            if cards:
                 stacks.append(f"{short}: ", style="dim")
-                stacks.append_text(_stack(game, ship[key]))
+                stacks.append_text(_stack(game, cards))
                 stacks.append("  ")
         rows.append(line)
         rows.append(stacks if len(stacks) > 2 else Text("  no stacks yet", style="dim"))
     return table if wide else Group(*rows)
 
 
-def hand(game: Game, view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+def cards_of(game: Game, action: Action) -> tuple[int, ...]:
+    """The card a choice plays (marked in the hand as you go over it)."""
+    card = action.args[0] if action.kind != "bid" else None
+    return (card,) if isinstance(card, int) else ()
+
+
+def hand(
+    game: Game, view: SpaceRaceView, names: Sequence[str], lit: frozenset[int] = frozenset()
+) -> RenderableType:
     out = Text()
     cards = view.get("hand") or []
-    out.append_text(_cards(game, cards) if cards else Text("no cards", style="dim"))
+    if not cards:
+        out.append("no cards", style="dim")
+    for i, c in enumerate(cards):
+        if i:
+            out.append(", ")
+        if c in lit:
+            out.append("▸")
+            out.append_text(space_card(game, c))
+            out.stylize("reverse", len(out) - len(card_word(game, c)) - 1)
+        else:
+            out.append_text(space_card(game, c))
     seat = view.get("seat")
     if seat is not None:
         mine = view["ships"][seat]
-        if mine.get("fuel_cards"):
+        if fuel_cards := mine["fuel_cards"]:
             out.append("\nyour Fuel (face down): ", style="dim")
-            out.append_text(_cards(game, mine["fuel_cards"]))
+            out.append_text(_cards(game, fuel_cards))
     return out

@@ -21,4 +21,6 @@ async def health(hub: HubDep) -> dict[str, Any]:
         "tables": len(hub.tables),
         "actions": hub.actions,
         "commits": hub.store.commits,
+        "process": hub.config.shard,
+        "owns": hub.owned(),
     }

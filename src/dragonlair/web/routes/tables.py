@@ -44,7 +44,7 @@ async def list_tables(
             f"limit: at most {config.max_page_size} tables per page, not {size}",
             422,
         )
-    page, total = hub.listed(status, game, size, offset)
+    page, total = await hub.listing(status, game, size, offset)
     response.headers["X-Total-Count"] = str(total)
     if offset + size < total:
         nxt = request.url.include_query_params(limit=size, offset=offset + size)

@@ -20,6 +20,14 @@ export class FairnessPanel {
     this.check = null; // "verified" | "mismatch" | "unverifiable"
     this.digest = null;
     this.asked = false;
+    this.open = false; // the page is drawn anew on every change: keep the panel as the reader left it
+  }
+
+  details(kind, ...children) {
+    return h("details", {
+      class: ["panel fairness", kind], dataset: { fairness: kind }, open: this.open || kind === "mismatch",
+      ontoggle: (ev) => { this.open = ev.target.open; },
+    }, ...children);
   }
 
   /** The panel for the table's description ``info`` and the game's ``status``. */
@@ -27,13 +35,13 @@ export class FairnessPanel {
     const fair = info && info.fairness;
     if (!fair) return null;
     if (fair.chosen_seed) {
-      return h("details", { class: "panel fairness", dataset: { fairness: "chosen" } },
+      return this.details("chosen",
         h("summary", {}, "Practice table"),
         h("p", { class: "muted" }, "The creator chose this table's seed, so there is no commitment to check."));
     }
     const commitment = h("code", { class: "commitment" }, fair.commitment);
     if (status !== "over") {
-      return h("details", { class: "panel fairness", dataset: { fairness: "committed" } },
+      return this.details("committed",
         h("summary", {}, "Fair deal: committed"),
         h("p", {}, "Before the first card the server published this SHA-256 of the seed that deals every card (and a secret salt):"),
         commitment,
@@ -41,8 +49,7 @@ export class FairnessPanel {
     }
     this.reveal(fair);
     if (!this.check) {
-      return h("details", { class: "panel fairness", dataset: { fairness: "checking" } },
-        h("summary", {}, "Fair deal: checking…"), commitment);
+      return this.details("checking", h("summary", {}, "Fair deal: checking…"), commitment);
     }
     const { seed, salt } = this.revealed;
     const text = `${seed}:${salt}`;
@@ -51,7 +58,7 @@ export class FairnessPanel {
       mismatch: "The deal does not match its commitment!",
       unverifiable: "Fair deal: check it yourself",
     };
-    return h("details", { class: ["panel fairness", this.check], dataset: { fairness: this.check }, open: this.check === "mismatch" },
+    return this.details(this.check,
       h("summary", {}, words[this.check]),
       h("p", {}, "Published before the first card:"), commitment,
       h("p", {}, "Revealed at the end: seed ", h("code", { class: "seed" }, String(seed)), ", salt ", h("code", { class: "salt" }, salt)),

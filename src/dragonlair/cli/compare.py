@@ -1,0 +1,199 @@
+"""``dragonlair compare``: two arms of a rule change (options and/or data files) played on
+the same seeds, or two results files, compared game by game.
+
+Arm A plays the game with ``--option`` and ``-A`` options, arm B with ``--option`` and
+``-B`` options; both play the same ``-n`` games from the same ``--seed`` with the same
+bots, so game ``i`` of each starts from the same seed. The table gives each measure in
+both arms, the mean paired difference B − A with its 95% interval and the paired t-test's
+p-value (see :mod:`dragonlair.sim.compare`), the share of games the change altered, and a
+warning when the bots rarely or never exercised it. ``--files A B`` compares two results
+files instead (of the same game and player count). ``--plot`` draws both arms and their
+differences; ``--json`` prints everything as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..core import DragonlairError
+from ..sim.compare import CompareError, Comparison, compare_frames
+from ..sim.output import OutputError, read_frame, read_metadata, results_source
+from ..sim.plot import check_plot_file, write_comparison_plot
+from .simulate import (
+    BOTS_HELP,
+    JsonOpt,
+    OptionOpt,
+    PlayersOpt,
+    PlotOpt,
+    QuietOpt,
+    SeedOpt,
+    WorkersOpt,
+    execute,
+    prepare,
+)
+
+ArmOpt = Annotated[list[str] | None, typer.Option(help="An option of this arm only (key=value).")]
+
+
+def label(options: list[str] | None) -> str:
+    """An arm's name: its own options, or ``as is``."""
+    return ", ".join(options) if options else "as is"
+
+
+def _pct(group: str, measure: str) -> bool:
+    return measure.startswith(("win share", "ties"))
+
+
+def print_comparison(cmp: Comparison, console: Console, heading: str) -> None:
+    """The table of differences, the games altered and the warnings."""
+    table = Table(title=heading, title_justify="left")
+    for col in ("measure", "A", "B", "B - A", "95% CI", "p", ""):
+        table.add_column(col, justify="left" if col == "measure" else "right")
+    for d in cmp.differences:
+        pct = _pct(d.group, d.measure)
+
+        def fmt(x: float, signed: bool = False, pct: bool = pct) -> str:
+            if pct:
+                return f"{100 * x:+.1f} pt" if signed else f"{x:.1%}"
+            return f"{x:+.2f}" if signed else f"{x:.2f}"
+
+        star = "[bold]*[/]" if d.significant else ""
+        table.add_row(
+            d.measure,
+            fmt(d.a),
+            fmt(d.b),
+            fmt(d.diff, True),
+            f"{fmt(d.low, True)} to {fmt(d.high, True)}",
+            f"{d.p:.2g}",
+            star,
+        )
+    console.print(table)
+    console.print(
+        f"A: {cmp.a_label}; B: {cmp.b_label}. {cmp.games} games paired by index; "
+        f"{cmp.altered} ({cmp.altered_share:.1%}) came out differently. "
+        "* p < 0.05 (paired t-test; differences of win shares in percentage points)."
+    )
+    for w in cmp.warnings:
+        Console(stderr=True).print(f"[yellow]warning:[/] {w}")
+
+
+def compare(
+    game: Annotated[
+        str | None, typer.Argument(help="Game id (not with --files).", show_default=False)
+    ] = None,
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP)] = "heuristic",
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Games per arm.")] = 1000,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = 1,
+    option: OptionOpt = None,
+    a: Annotated[
+        list[str] | None, typer.Option("-A", "--a-option", help="An option of arm A only.")
+    ] = None,
+    b: Annotated[
+        list[str] | None, typer.Option("-B", "--b-option", help="An option of arm B only.")
+    ] = None,
+    out_a: Annotated[Path | None, typer.Option(help="Keep arm A's results file.")] = None,
+    out_b: Annotated[Path | None, typer.Option(help="Keep arm B's results file.")] = None,
+    files: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option(
+            "--files", help="Compare two results files instead of playing.", show_default=False
+        ),
+    ] = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Compare two arms of a rule change on the same seeds, game by game: win share per seat
+    and per position, points, margin, spread, ties and length, with 95% intervals and
+    p-values, and how many games the change altered."""
+    try:
+        if plot is not None:
+            check_plot_file(plot)
+        if files is not None:
+            if game is not None:
+                raise typer.BadParameter("give a game or --files, not both")
+            fa_path, fb_path = files
+            ma, mb = read_metadata(results_source(fa_path)), read_metadata(results_source(fb_path))
+            if (ma["game"], ma["players"]) != (mb["game"], mb["players"]):
+                raise CompareError(
+                    f"{fa_path} is {ma['game']} with {ma['players']} players and {fb_path} "
+                    f"is {mb['game']} with {mb['players']}: only runs of the same game and "
+                    "player count compare"
+                )
+            frame_a, frame_b = read_frame(fa_path), read_frame(fb_path)
+            game_id, count = str(ma["game"]), int(ma["players"])
+            a_name, b_name = str(fa_path), str(fb_path)
+            heading = f"{a_name} vs {b_name}"
+            interrupted = False
+        else:
+            if game is None:
+                raise typer.BadParameter("give a game (or --files A B)")
+            job_a = prepare(
+                game,
+                players,
+                bots,
+                n,
+                seed,
+                [*(option or []), *(a or [])],
+                out_a,
+                None,
+                rotate=False,
+            )
+            job_b = prepare(
+                game,
+                players,
+                bots,
+                n,
+                seed,
+                [*(option or []), *(b or [])],
+                out_b,
+                None,
+                rotate=False,
+            )
+            if job_a.options == job_b.options:
+                raise typer.BadParameter(
+                    "the two arms play the same rules: give arm B (or A) its own option "
+                    "with -B key=value"
+                )
+            with tempfile.TemporaryDirectory(prefix="dragonlair-compare-") as tmp:
+                show = not (quiet or as_json)
+                runs = []
+                for arm, job, out in (("arm A", job_a, out_a), ("arm B", job_b, out_b)):
+                    target = out if out is not None else Path(tmp) / f"{arm[-1]}.csv"
+                    runs.append(execute(job, workers, show, arm, target))
+                interrupted = any(r.result.interrupted for r in runs)
+                frame_a, frame_b = (read_frame(r.source) for r in runs if r.source is not None)
+            game_id, count = job_a.game, job_a.players
+            a_name, b_name = label(a), label(b)
+            base = f" with {', '.join(option)}" if option else ""
+            heading = f"{game_id}, {count} players{base}, {bots}: {n} games each, seed {seed}"
+        cmp = compare_frames(frame_a, frame_b, count, game_id, a_name, b_name)
+    except (CompareError, OutputError) as e:
+        raise typer.BadParameter(str(e)) from None
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e)) from None
+    if plot is not None:
+        write_comparison_plot(plot, cmp, frame_a, frame_b, heading)
+    if as_json:
+        print(json.dumps(cmp.to_dict(), indent=2))
+    else:
+        console = Console() if Console().is_terminal else Console(width=150)
+        print_comparison(cmp, console, heading)
+        if plot is not None:
+            console.print(f"chart: {plot}")
+    if interrupted:
+        Console(stderr=True).print("interrupted: the comparison covers the games that finished")
+        raise typer.Exit(130)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(compare)

@@ -1,0 +1,148 @@
+"""Option sweeps: ``dragonlair simulate GAME -o damage=-1,-2,-3 -o shield=1,2`` plays
+every combination of the listed values (a grid) as one job, each setting on the same
+seeds, and prints one comparison table: per setting, the win share by position (or seat),
+the winning margin and the length, and against the first setting the paired differences
+(see :mod:`dragonlair.sim.compare`) with their p-values and the share of games altered.
+A data file is an option too: ``-o data=a.json,b.json``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..sim.compare import compare_frames
+from ..sim.output import read_frame
+from .simulate import execute, prepare
+
+
+def grid(option: list[str] | None) -> list[list[str]] | None:
+    """The settings of a sweep (each a list of ``key=value``), or None if no option lists
+    several values."""
+    axes: list[list[str]] = []
+    swept = False
+    for item in option or []:
+        key, sep, value = item.partition("=")
+        values = [v.strip() for v in value.split(",")] if sep else [value]
+        if sep and len(values) > 1:
+            if any(not v for v in values):
+                raise typer.BadParameter(f"a sweep lists values as key=a,b,c, not {item!r}")
+            swept = True
+        axes.append([f"{key.strip()}={v}" for v in values] if sep else [item])
+    if not swept:
+        return None
+    return [list(combo) for combo in itertools.product(*axes)]
+
+
+def _short(name: str) -> str:
+    """``position 0 (start player)`` -> ``start``, ``position 2 (...)`` -> ``start+2``."""
+    if name.startswith("position "):
+        p = int(name.split()[1])
+        return "start" if p == 0 else f"start+{p}"
+    return name
+
+
+def _point_path(out: Path, setting: list[str]) -> Path:
+    tag = "_".join(s.replace("=", "-").replace("/", "-") for s in setting)
+    return out.with_name(f"{out.stem}.{tag}{out.suffix}")
+
+
+def sweep(
+    game: str,
+    players: int | None,
+    bots: str,
+    n: int,
+    seed: int,
+    workers: int,
+    settings: list[list[str]],
+    out: Path | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play every setting on the same seeds and print the comparison table."""
+    jobs = []
+    for setting in settings:
+        path = _point_path(out, setting) if out is not None else None
+        jobs.append(
+            (setting, path, prepare(game, players, bots, n, seed, setting, path, None, False))
+        )
+    rows: list[dict[str, Any]] = []
+    frames = []
+    with tempfile.TemporaryDirectory(prefix="dragonlair-sweep-") as tmp:
+        for k, (setting, path, job) in enumerate(jobs):
+            target = path if path is not None else Path(tmp) / f"{k}.csv"
+            played = execute(job, workers, not (quiet or as_json), ", ".join(setting), target)
+            if played.source is None:  # pragma: no cover - execute always writes target
+                raise typer.Exit(1)
+            frames.append(read_frame(played.source))
+            if played.result.interrupted:
+                Console(stderr=True).print("interrupted: the sweep stops here")
+                raise typer.Exit(130)
+    n_seats = jobs[0][2].players
+    for k, ((setting, path, _job), frame) in enumerate(zip(jobs, frames, strict=True)):
+        cmp = compare_frames(
+            frames[0], frame, n_seats, game, ", ".join(settings[0]), ", ".join(setting)
+        )
+        diffs = {d.measure: d for d in cmp.differences}
+        share = [d for d in cmp.differences if d.group == "position"] or [
+            d for d in cmp.differences if d.measure.startswith("win share, seat")
+        ]
+        margin = diffs.get("winning margin")
+        row: dict[str, Any] = {
+            "setting": setting,
+            "file": str(path) if path else None,
+            "games": cmp.games,
+            "win_share": {d.measure.removeprefix("win share, "): d.b for d in share},
+            "margin": margin.b if margin else None,
+            "length": diffs["length (decisions)"].b,
+        }
+        if k:
+            row["vs_first"] = {
+                "altered_share": cmp.altered_share,
+                "margin_diff": margin.diff if margin else None,
+                "margin_p": margin.p if margin else None,
+                "first_share_diff": share[0].diff,
+                "first_share_p": share[0].p,
+                "warnings": cmp.warnings,
+            }
+        rows.append(row)
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    console = Console() if Console().is_terminal else Console(width=160)
+    first = next(iter(rows[0]["win_share"]))
+    table = Table(
+        title=f"{game}: {len(settings)} settings, {n} games each on the same seeds (seed {seed})",
+        title_justify="left",
+    )
+    table.add_column("setting")
+    for name in rows[0]["win_share"]:
+        table.add_column(_short(name) + " wins", justify="right")
+    for col in ("margin", "length", f"Δ {_short(first)} (p)", "Δ margin (p)", "altered"):
+        table.add_column(col, justify="right")
+    for row in rows:
+        vs = row.get("vs_first")
+        table.add_row(
+            ", ".join(row["setting"]),
+            *(f"{v:.1%}" for v in row["win_share"].values()),
+            f"{row['margin']:.2f}" if row["margin"] is not None else "",
+            f"{row['length']:.1f}",
+            f"{100 * vs['first_share_diff']:+.1f} pt ({vs['first_share_p']:.2g})"
+            if vs
+            else "baseline",
+            f"{vs['margin_diff']:+.2f} ({vs['margin_p']:.2g})"
+            if vs and vs["margin_diff"] is not None
+            else "",
+            f"{vs['altered_share']:.0%}" if vs else "",
+        )
+    console.print(table)
+    console.print("Δ: paired difference against the first setting (paired t-test p-value)")
+    for row in rows[1:]:
+        for w in row["vs_first"]["warnings"]:
+            Console(stderr=True).print(f"[yellow]warning[/] ({', '.join(row['setting'])}): {w}")

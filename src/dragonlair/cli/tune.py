@@ -1,0 +1,256 @@
+"""``dragonlair tune``: search numeric game options toward targets the designer states,
+with Optuna.
+
+``--param damage=-6..2`` declares a numeric option and the range to search (integers for
+an integer option; a bare ``--param damage`` searches the option's whole declared range).
+The targets, all to be made as small as possible together (their sum is the objective):
+
+- ``fair``: the largest distance, in percentage points, of any position's win share (by
+  place after the start player; by seat where the game has none) from the fair share 1/N;
+  ``fair=2`` also says the goal is met within 2 points;
+- ``margin=X``: the distance of the mean winning margin from X points;
+- ``length=X``: the distance of the mean length, in decisions, from X.
+
+Every trial plays the same ``-n`` games from the same ``--seed`` (common random numbers:
+settings differ by their effect, not by their luck) with Optuna's TPE sampler seeded by
+``--seed``, so a search is reproducible. The report gives the best setting with its
+measured figures and every trial, best first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..core import DragonlairError, spec
+from ..sim.plot import frame_of
+from .simulate import (
+    BOTS_HELP,
+    JsonOpt,
+    OptionOpt,
+    PlayersOpt,
+    QuietOpt,
+    SeedOpt,
+    WorkersOpt,
+    execute,
+    prepare,
+)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    low: float
+    high: float
+    integer: bool
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # fair, margin, length
+    value: float | None  # fair: tolerance in points; margin/length: the goal
+
+
+def parse_param(game: str, text: str) -> Param:
+    """``name=lo..hi`` or ``name`` (the declared range) of a numeric option of ``game``."""
+    name, sep, rng = text.partition("=")
+    try:
+        opt = spec(game).option(name.strip())
+    except (KeyError, DragonlairError):
+        opt = None
+    if opt is None or opt.kind not in ("int", "float"):
+        numeric = [o.name for o in spec(game).options if o.kind in ("int", "float")]
+        raise typer.BadParameter(
+            f"--param {text!r}: {name!r} is not a numeric option of {game}; its numeric options "
+            f"are: {', '.join(numeric) or 'none'}"
+        )
+    integer = opt.kind == "int"
+    if sep:
+        lo_text, dots, hi_text = rng.partition("..")
+        try:
+            low, high = float(lo_text), float(hi_text)
+        except ValueError:
+            raise typer.BadParameter(
+                f"--param {text!r}: a range is lo..hi, e.g. {name}=-6..2"
+            ) from None
+        if not dots or low >= high:
+            raise typer.BadParameter(f"--param {text!r}: a range is lo..hi with lo < hi")
+    else:
+        if opt.min is None or opt.max is None:
+            raise typer.BadParameter(
+                f"--param {name}: the option has no declared range; give lo..hi"
+            )
+        low, high = float(opt.min), float(opt.max)
+    for v in (low, high):
+        try:
+            opt.validate(int(v) if integer else v)
+        except DragonlairError as e:
+            raise typer.BadParameter(f"--param {text!r}: {e}") from None
+    return Param(opt.name, low, high, integer)
+
+
+def parse_target(text: str) -> Target:
+    kind, sep, value = text.partition("=")
+    kind = kind.strip()
+    if kind not in ("fair", "margin", "length"):
+        raise typer.BadParameter(
+            f"--target {text!r}: targets are fair[=points], margin=X, length=X"
+        )
+    if kind != "fair" and not sep:
+        raise typer.BadParameter(f"--target {kind} needs a goal: {kind}=X")
+    try:
+        return Target(kind, float(value) if sep else None)
+    except ValueError:
+        raise typer.BadParameter(f"--target {text!r}: {value!r} is not a number") from None
+
+
+def measure(played: Any, players: int) -> dict[str, Any]:
+    """The figures the targets read, from a finished run."""
+    import numpy as np
+
+    summary = played.summary
+    lines = summary.positions or summary.seats
+    shares = [line.win.value for line in lines]
+    frame = frame_of(played.result)
+    pts = np.sort(frame[[f"points_{s}" for s in range(players)]].to_numpy(float), axis=1)
+    return {
+        "shares": {line.label.split(":")[0]: v for line, v in zip(lines, shares, strict=True)},
+        "fair_distance": 100 * max(abs(v - 1 / players) for v in shares),
+        "margin": float((pts[:, -1] - pts[:, -2]).mean()) if players > 1 else 0.0,
+        "length": summary.length_mean,
+    }
+
+
+def objective(figures: dict[str, Any], targets: list[Target]) -> float:
+    total = 0.0
+    for t in targets:
+        if t.kind == "fair":
+            total += figures["fair_distance"]
+        elif t.kind == "margin":
+            total += abs(figures["margin"] - (t.value or 0.0))
+        else:
+            total += abs(figures["length"] - (t.value or 0.0))
+    return total
+
+
+def met(figures: dict[str, Any], targets: list[Target]) -> bool | None:
+    """Whether the stated tolerance of ``fair=X`` is met (None without one)."""
+    for t in targets:
+        if t.kind == "fair" and t.value is not None:
+            return bool(figures["fair_distance"] <= t.value)
+    return None
+
+
+def tune(
+    game: Annotated[str, typer.Argument(help="Game id (see `dragonlair games`).")],
+    param: Annotated[
+        list[str], typer.Option("--param", help="A numeric option to search: name=lo..hi or name.")
+    ],
+    target: Annotated[
+        list[str],
+        typer.Option("--target", help="fair[=points], margin=X or length=X (repeatable)."),
+    ],
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP)] = "heuristic",
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Games per trial.")] = 500,
+    trials: Annotated[int, typer.Option(min=1, help="Settings to try.")] = 20,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = 1,
+    option: OptionOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Search numeric options toward stated targets (fair turn order, a margin, a length)
+    with Optuna; report the best setting with its measured figures."""
+    try:
+        import optuna
+    except ImportError:
+        raise typer.BadParameter("tune needs optuna: pip install 'dragonlair[sim]'") from None
+    base = prepare(game, players, bots, n, seed, option, None, None, rotate=False)
+    params = [parse_param(base.game, p) for p in param]
+    if len({p.name for p in params}) != len(params):
+        raise typer.BadParameter("each --param once")
+    fixed = {o.partition("=")[0].strip() for o in option or []}
+    clash = fixed & {p.name for p in params}
+    if clash:
+        raise typer.BadParameter(f"{', '.join(sorted(clash))} is both fixed with -o and searched")
+    targets = [parse_target(t) for t in target]
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
+    history: list[dict[str, Any]] = []
+    err = Console(stderr=True)
+
+    def run_trial(trial: Any) -> float:
+        values: dict[str, Any] = {}
+        for p in params:
+            if p.integer:
+                values[p.name] = trial.suggest_int(p.name, int(p.low), int(p.high))
+            else:
+                values[p.name] = trial.suggest_float(p.name, p.low, p.high)
+        setting = [*(option or []), *(f"{k}={v}" for k, v in values.items())]
+        job = prepare(game, players, bots, n, seed, setting, None, None, rotate=False)
+        played = execute(job, workers, False, "trial")
+        if played.result.interrupted:
+            raise KeyboardInterrupt
+        figures = measure(played, job.players)
+        score = objective(figures, targets)
+        history.append({"trial": trial.number, "values": values, "objective": score, **figures})
+        if not (quiet or as_json):
+            err.print(
+                f"trial {trial.number + 1}/{trials}: "
+                + ", ".join(f"{k}={v:g}" for k, v in values.items())
+                + f" -> objective {score:.2f}"
+            )
+        return score
+
+    try:
+        study.optimize(run_trial, n_trials=trials, catch=())
+    except KeyboardInterrupt:
+        err.print(f"interrupted after {len(history)} trials: the best so far follows")
+    if not history:
+        raise typer.Exit(130)
+    ranked = sorted(history, key=lambda h: h["objective"])
+    best = ranked[0]
+    if as_json:
+        print(json.dumps({"best": best, "met": met(best, targets), "trials": ranked}, indent=2))
+        return
+    console = Console() if Console().is_terminal else Console(width=150)
+    table = Table(
+        title=f"{base.game}: {len(history)} trials of {n} games each (seed {seed}), best first",
+        title_justify="left",
+    )
+    for p in params:
+        table.add_column(p.name, justify="right")
+    for col in ("objective", "max |share - fair|", "margin", "length"):
+        table.add_column(col, justify="right")
+    for h in ranked[:10]:
+        table.add_row(
+            *(f"{h['values'][p.name]:g}" for p in params),
+            f"{h['objective']:.2f}",
+            f"{h['fair_distance']:.1f} pt",
+            f"{h['margin']:.2f}",
+            f"{h['length']:.1f}",
+        )
+    console.print(table)
+    shares = ", ".join(f"{k} {v:.1%}" for k, v in best["shares"].items())
+    setting = " ".join(f"-o {k}={v:g}" for k, v in best["values"].items())
+    verdict = met(best, targets)
+    console.print(
+        f"best: {setting}: {shares}; margin {best['margin']:.2f}, length {best['length']:.1f}"
+    )
+    if verdict is not None:
+        console.print(
+            "the fairness target is met" if verdict else "[yellow]the fairness target is not met[/]"
+        )
+    if not math.isfinite(best["objective"]):  # pragma: no cover - objectives are finite
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(tune)

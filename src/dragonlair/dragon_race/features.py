@@ -1,0 +1,71 @@
+"""What a finished game of The Great Dragon Race says beyond its result, for designers'
+tables.
+
+Read from the finished state's public events and view only:
+
+- ``start_seat``: the seat that takes the first turn;
+- ``length``: ``turns`` taken;
+- per seat: ``halts`` (HALT!s called) and ``halted`` (turns cancelled by one), ``steals``
+  and ``robbed`` (cards stolen by and from the seat), ``shortcuts`` flown, ``hazards``
+  landed on, ``triples`` played, ``bonus`` plays (own insignia), ``plays`` (cards
+  played) and ``cards`` (the card ids played, space-separated);
+- ``position(view)`` (the manifest's ``features``): ``score_s`` for each seat, the pawns' spots.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import State
+from .view import DragonRaceView
+
+LENGTH = ("turns",)
+COUNTS = (
+    "halts",
+    "halted",
+    "steals",
+    "robbed",
+    "shortcuts",
+    "hazards",
+    "triples",
+    "bonus",
+    "plays",
+)
+SEAT = (*COUNTS, "cards")
+
+_COUNTED = {
+    "halted": (("seat", "halts"), ("target", "halted")),
+    "robbed": (("seat", "steals"), ("victim", "robbed")),
+    "shortcut": (("seat", "shortcuts"),),
+    "hazard": (("seat", "hazards"),),
+    "triple": (("seat", "triples"),),
+    "bonus": (("seat", "bonus"),),
+    "played": (("seat", "plays"),),
+    "played_stolen": (("seat", "plays"),),
+}
+
+
+def features(state: State) -> dict[str, Any]:
+    """Start seat, length in turns and the per-seat features of a finished game."""
+    n = state.game.players
+    seats: list[dict[str, Any]] = [dict.fromkeys(COUNTS, 0) for _ in range(n)]
+    cards: list[list[str]] = [[] for _ in range(n)]
+    start = None
+    turns = 0
+    for e in state.events_since(0, None):
+        kind = e["type"]
+        if kind == "turn":
+            turns += 1
+            start = e["seat"] if start is None else start
+        for field, name in _COUNTED.get(kind, ()):
+            seats[e[field]][name] += 1
+        if kind in ("played", "played_stolen"):
+            cards[e["seat"]].append(str(e["card"]))
+    for s in range(n):
+        seats[s]["cards"] = " ".join(cards[s])
+    return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
+
+
+def position(view: DragonRaceView) -> dict[str, float]:
+    """Each pawn's spot on the track."""
+    return {f"score_{s}": float(p) for s, p in enumerate(view["pawns"])}

@@ -1,0 +1,132 @@
+"""The vocabulary of The Great Dragon Race: kinds of action, phases, and the event table.
+
+A leaf module: it imports only the core, so the rules, the views, the heuristic
+and every surface (layouts, boards, the browser's catalog) name these once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, Literal, get_args
+
+from dragonlair.core import ActionKind, EventSpec
+
+# Kinds of action, for the tables indexed by action id (``DragonRace.a_kind``).
+A_PLAY: Final = 0
+A_BLOW: Final = 1
+A_TRIPLE: Final = 2
+A_HALT: Final = 3
+A_STEAL: Final = 4
+A_STOP: Final = 5
+A_PASS: Final = 6
+
+# The phases (see the rules' module docstring).
+Phase = Literal["play", "halt-play", "victim", "halt-steal", "stolen", "over"]
+PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+PLAY: Final[Phase] = "play"
+HALT_PLAY: Final[Phase] = "halt-play"
+VICTIM: Final[Phase] = "victim"
+HALT_STEAL: Final[Phase] = "halt-steal"
+STOLEN: Final[Phase] = "stolen"
+PENDING_STEAL: Final[tuple[Phase, ...]] = (HALT_STEAL, STOLEN)  # a stolen card is in play
+PENDING_HALT: Final[tuple[Phase, ...]] = (HALT_PLAY, HALT_STEAL)  # the HALT! windows
+
+
+ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
+    ActionKind("play", ("card",), "play a card from your hand (or the card you stole)"),
+    ActionKind("blow", ("card", "seat"), "play a Tornado! or Downdraft! on a seat's pawn"),
+    ActionKind(
+        "triple", ("card", "card", "card"), "three of a kind: fly to the next watering hole"
+    ),
+    ActionKind("halt", ("card",), "discard a HALT! card to cancel this turn"),
+    ActionKind("steal", ("seat",), "rob an opponent on your spot of a random card"),
+    ActionKind("stop", (), "end your turn without another play"),
+    ActionKind("pass", (), "let the play or steal stand"),
+)
+
+EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
+    "dealt": EventSpec(
+        ("seat", "count", "cards"),
+        "{seat} is dealt {cards}",
+        ("seat", "count"),
+        "{seat} is dealt {count} cards",
+        seat_fields=("seat",),
+    ),
+    "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} to play", seat_fields=("seat",)),
+    "drew": EventSpec(
+        ("seat", "count", "cards"),
+        "{seat} draws {cards}",
+        ("seat", "count"),
+        "{seat} draws {count} card(s)",
+        seat_fields=("seat",),
+    ),
+    "reshuffled": EventSpec(
+        ("count",), "the {count} discarded cards are shuffled into a new draw pile"
+    ),
+    "played": EventSpec(
+        ("seat", "card", "name"), "{seat} plays {name} (card {card})", seat_fields=("seat",)
+    ),
+    "played_stolen": EventSpec(
+        ("seat", "card", "name"),
+        "{seat} plays the stolen {name} (card {card})",
+        seat_fields=("seat",),
+    ),
+    "triple": EventSpec(
+        ("seat", "value", "cards"),
+        "{seat} plays three {value}s (cards {cards})",
+        seat_fields=("seat",),
+    ),
+    "shortcut": EventSpec(
+        ("seat",), "{seat} flies the shortcut through the flaming hoops", seat_fields=("seat",)
+    ),
+    "moved": EventSpec(
+        ("seat", "from_spot", "to_spot"),
+        "{seat} moves from spot {from_spot} to {to_spot}",
+        seat_fields=("seat",),
+    ),
+    "no_effect": EventSpec(("seat",), "no pawn moves", seat_fields=("seat",)),
+    "halted": EventSpec(
+        ("seat", "card", "name", "target"),
+        "{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled",
+        seat_fields=(
+            "seat",
+            "target",
+        ),
+    ),
+    "returned": EventSpec(("spots",), "every pawn goes back to where the turn began: {spots}"),
+    "hazard": EventSpec(
+        ("seat", "hazard", "card", "name"),
+        "{seat} lands on a {hazard} and discards {name}",
+        seat_fields=("seat",),
+    ),
+    "bonus": EventSpec(
+        ("seat",), "{seat} played their own insignia: another play", seat_fields=("seat",)
+    ),
+    "robbed": EventSpec(
+        ("seat", "victim", "card", "name"),
+        "{seat} steals {name} (card {card}) from {victim}",
+        ("seat", "victim"),
+        "{seat} steals a card from {victim}",
+        seat_fields=(
+            "seat",
+            "victim",
+        ),
+    ),
+    "given_back": EventSpec(
+        ("seat", "victim", "card", "name"),
+        "{victim} gets {name} (card {card}) back from {seat}",
+        ("seat", "victim"),
+        "{victim} gets the stolen card back from {seat}",
+        seat_fields=(
+            "seat",
+            "victim",
+        ),
+    ),
+    "stopped": EventSpec(("seat",), "{seat} ends the turn", seat_fields=("seat",)),
+    "won": EventSpec(
+        ("seat", "spot"), "{seat} reaches the Finish and wins the race!", seat_fields=("seat",)
+    ),
+    "capped": EventSpec(
+        ("turns",), "the race is stopped after {turns} turns: the pawn furthest ahead wins"
+    ),
+}

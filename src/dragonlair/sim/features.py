@@ -1,0 +1,148 @@
+"""Rich per-game data: what each game declares about a finished game beyond its result.
+
+Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
+
+- the manifest's ``features``, ``features(view) -> {name: number}``: named numbers of a
+  position; ``score_s`` is seat ``s``'s public score there, for snapshots of the score
+  during the game;
+- a ``features`` module in the package the manifest names (``dragonlair/<game>/
+  features.py``) with ``features(state) -> dict``, read from the finished state's events
+  and public view: ``{"start_seat": int | None, "length": {unit: int}, "seats": [{name:
+  value}, ...]}`` (values are numbers, or strings of space-separated ids for lists such as
+  cards played), and ``LENGTH`` and ``SEAT``, the names it always gives (so every row has
+  the same columns).
+
+:func:`features_module` and :func:`position_features` are the places that find them.
+:func:`game_data` turns a finished game into flat columns for the results table:
+
+- ``start_seat``; ``position_s``, seat ``s``'s place in turn order after the start
+  player (0 = the start player);
+- ``len_<unit>``: the length in the game's own units (rounds, turns);
+- ``score_<label>_s``: the result's full scoring breakdown;
+- ``<feature>_s``: the game's per-seat features;
+- ``snap25_s``, ``snap50_s``, ``snap75_s``: the public standing after 25, 50 and 75% of the
+  decisions; ``leader25``, ``leader50``, ``leader75``: the seat leading alone there
+  (-1 on a tie for the lead); ``lead_changes``: how often the sole leader changed over
+  checkpoints every 5% of the game.
+
+Snapshots replay the game's actions from its seed (nothing a bot did is played again), so
+they cost about as much as the rules' part of the game.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from ..core import Action, Game, State
+from ..core.manifest import Features, manifest
+
+SNAPSHOTS = (25, 50, 75)
+CHECKPOINTS = 20  # lead changes are counted over the standings every 5% of the game
+
+
+def features_module(game_id: str) -> ModuleType | None:
+    """The ``features`` module of the package ``game_id``'s manifest names, or None."""
+    return _module_of(manifest(game_id).package)
+
+
+def position_features(game_id: str) -> Features | None:
+    """The named numbers of a position that ``game_id``'s manifest declares, or None."""
+    return manifest(game_id).features
+
+
+@functools.cache
+def _module_of(package: str | None) -> ModuleType | None:
+    if not package:
+        return None
+    name = f"{package}.features"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def column_name(label: str) -> str:
+    """A breakdown label as a column name: ``"crew points"`` -> ``crew_points``."""
+    return re.sub(r"[^0-9a-z]+", "_", label.lower()).strip("_")
+
+
+def sole_leader(standing: Sequence[float]) -> int:
+    """The seat with the most, or -1 when several share the most."""
+    top = max(standing)
+    leaders = [s for s, v in enumerate(standing) if v == top]
+    return leaders[0] if len(leaders) == 1 else -1
+
+
+def game_data(
+    game: Game,
+    state: State,
+    actions: Sequence[tuple[int, Action]],
+    module: ModuleType | None,
+    position: Features | None = None,
+) -> dict[str, Any]:
+    """The flat per-game columns of a finished ``state`` (see the module's docstring)."""
+    result = state.result
+    assert result is not None
+    n = game.players
+    out: dict[str, Any] = {}
+    if module is not None:
+        f = module.features(state)
+        start = f["start_seat"]
+        out["start_seat"] = -1 if start is None else start
+        for s in range(n):
+            out[f"position_{s}"] = -1 if start is None else (s - start) % n
+        for unit in module.LENGTH:
+            out[f"len_{unit}"] = f["length"][unit]
+    for s, b in enumerate(result.breakdown):
+        for label, points in b.items():
+            out[f"score_{column_name(label)}_{s}"] = points
+    if module is not None:
+        for s in range(n):
+            seat = f["seats"][s]
+            for name in module.SEAT:
+                out[f"{name}_{s}"] = seat[name]
+    if position is not None and "score_0" in position(state.view(None)):
+        out.update(_snapshots(game, state, actions, position))
+    return out
+
+
+def _snapshots(
+    game: Game, state: State, actions: Sequence[tuple[int, Action]], position: Features
+) -> dict[str, Any]:
+    """Standings at fixed fractions of the game, from a replay of its actions."""
+    n = game.players
+
+    def standing(view: Mapping[str, Any]) -> list[float]:
+        values = position(view)
+        return [float(values[f"score_{s}"]) for s in range(n)]
+
+    total = len(actions)
+    marks = {round(total * k / CHECKPOINTS): k for k in range(1, CHECKPOINTS)}
+    wanted = {round(total * p / 100): p for p in SNAPSHOTS}
+    replay = game.new_game(seed=state.seed)
+    leaders: list[int] = []
+    out: dict[str, Any] = {}
+    for move in range(total + 1):
+        if move in marks or move in wanted:
+            now = standing(replay.view(None))
+            if move in marks:
+                leaders.append(sole_leader(now))
+            if move in wanted:
+                p = wanted[move]
+                for s in range(n):
+                    out[f"snap{p}_{s}"] = now[s]
+                out[f"leader{p}"] = sole_leader(now)
+        if move < total:
+            seat, action = actions[move]
+            replay.apply(seat, action)
+    final = list(state.result.points) if state.result is not None else []
+    leaders.append(sole_leader(final))
+    sole = [x for x in leaders if x >= 0]
+    out["lead_changes"] = sum(1 for a, b in itertools.pairwise(sole) if a != b)
+    return out

@@ -1,0 +1,440 @@
+"""One self-contained HTML page that explains a run (or a comparison) to a designer.
+
+Built from a results file (and its metadata), with every chart embedded as a PNG, so the
+page can be mailed or opened anywhere without the files it came from. Sections:
+
+- **the run**: game, rules version, options, bots, games, seed, data files and their
+  SHA-256;
+- **seat and turn-order advantage**: win share per seat and per position after the start
+  player with 95% Wilson intervals, a verdict per row against the fair share 1/N, and
+  Pearson's chi-squared test (SciPy) that wins are spread evenly;
+- **skill matrix** (a run with several bots): for each pair of bots, how often the first
+  finished above the second when both played the same game (ties count half), with the
+  number of meetings;
+- **pacing**: how often the seat leading alone at 25, 50 and 75% of the game goes on to
+  win, lead changes per game, winning margins;
+- **length**: in decisions and in the game's own units;
+- **component attribution**: for each card (or other id a game lists per seat, such as
+  cards played or drafted), the win share of seats that had it against those that did
+  not, with intervals and counts, and a warning below :data:`THIN` seats; for each
+  numeric per-seat feature, its mean among winners and among the others;
+- **comparison** (with a second file): the table of paired differences and its chart.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .compare import Comparison
+from .stats import Line, Summary, wilson
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+THIN = 30  # fewer seats than this behind a figure: the report says the data is thin
+TOP = 12  # components shown at each end of the attribution table
+
+_CSS = """
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222;
+       line-height: 1.45; padding: 0 1em; }
+h1 { font-size: 1.7em; margin-bottom: 0.2em; }
+h2 { margin-top: 2em; border-bottom: 2px solid #ddd; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.93em; }
+th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #e5e5e5; text-align: right; }
+th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
+.above { color: #1a7f37; font-weight: 600; } .below { color: #c62828; font-weight: 600; }
+.note { color: #555; font-size: 0.92em; }
+.warn { background: #fff4e5; border-left: 4px solid #f0a020; padding: 0.5em 0.8em;
+        margin: 0.8em 0; }
+img { max-width: 100%; } .meta td { text-align: left; }
+"""
+
+
+def figure_png(fig: Figure) -> str:
+    """A figure as an embedded PNG ``<img>``."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return f'<img alt="chart" src="data:image/png;base64,{data}">'
+
+
+def _e(x: object) -> str:
+    return html.escape(str(x))
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]], raw: bool = False) -> str:
+    out = ["<table><tr>", *(f"<th>{_e(h)}</th>" for h in head), "</tr>"]
+    for r in rows:
+        cells = (str(c) if raw else _e(c) for c in r)
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _verdict(line: Line, fair: float) -> str:
+    v = line.verdict(fair)
+    css = {"above": "above", "below": "below"}.get(v, "")
+    return f'<span class="{css}">{_e(v)}</span>'
+
+
+def _rate_rows(lines: Sequence[Line], fair: float) -> list[list[object]]:
+    return [
+        [
+            _e(line.label),
+            f"{line.win.value:.1%}",
+            f"{line.win.low:.1%} to {line.win.high:.1%}",
+            _verdict(line, fair),
+            f"{line.points_mean:.2f}",
+            f"{line.rank_mean:.2f}",
+            line.games,
+        ]
+        for line in lines
+    ]
+
+
+def _p(p: float | None) -> str:
+    return "not available" if p is None else f"{p:.3g}"
+
+
+def _advantage(summary: Summary) -> str:
+    fair = summary.fair_share
+    head = ["", "win share", "95% CI", "verdict", "points", "mean rank", "games"]
+    parts = ["<h2>Seat and turn-order advantage</h2>"]
+    parts.append(
+        f'<p class="note">Fair share 1/{summary.players} = {fair:.1%}. A verdict is '
+        "<i>above</i> or <i>below</i> when the whole 95% interval lies on that side of it. "
+        "The overall test is Pearson's chi-squared test that wins are spread evenly.</p>"
+    )
+    parts.append(_table(["seat", *head[1:]], _rate_rows(summary.seats, fair), raw=True))
+    parts.append(f"<p>Wins spread evenly over seats? p = {_p(summary.seat_test)}.</p>")
+    if summary.positions:
+        parts.append("<h3>By turn order (place after the start player)</h3>")
+        parts.append(_table(["position", *head[1:]], _rate_rows(summary.positions, fair), raw=True))
+        p = summary.position_test
+        parts.append(f"<p>Wins spread evenly over turn order? p = {_p(p)}.")
+        if p is not None and p < 0.05:
+            best = max(summary.positions, key=lambda line: line.win.value)
+            worst = min(summary.positions, key=lambda line: line.win.value)
+            parts.append(
+                f" <b>Turn order matters</b>: {_e(best.label)} wins {best.win.value:.1%} of "
+                f"the time, {_e(worst.label)} {worst.win.value:.1%}."
+            )
+        parts.append("</p>")
+    else:
+        parts.append(
+            '<p class="note">This game has no start player, so there is no turn order to show.</p>'
+        )
+    return "".join(parts)
+
+
+def _rates_figure(summary: Summary) -> Figure:
+    from matplotlib.figure import Figure
+
+    groups = [("per seat", summary.seats)] + (
+        [("per position after the start player", summary.positions)] if summary.positions else []
+    )
+    fig = Figure(figsize=(11, 3.6), layout="constrained")
+    axes = fig.subplots(1, len(groups), squeeze=False)[0]
+    for ax, (name, lines) in zip(axes, groups, strict=True):
+        x = list(range(len(lines)))
+        v = [line.win.value for line in lines]
+        err = [
+            [max(0.0, line.win.value - line.win.low) for line in lines],
+            [max(0.0, line.win.high - line.win.value) for line in lines],
+        ]
+        ax.bar(x, v, yerr=err, capsize=4, color="#4c78a8")
+        ax.axhline(summary.fair_share, linestyle="--", color="#d62728")
+        ax.set_xticks(x, [line.label.split(":")[0] for line in lines], rotation=12)
+        ax.yaxis.set_major_formatter(lambda val, _pos: f"{val:.0%}")
+        ax.set_title(f"win share {name} (95% CI)")
+    return fig
+
+
+def skill_matrix(frame: Any, players: int) -> tuple[list[str], list[list[tuple[float, int]]]]:
+    """For each pair of bot labels (i, j): the share of meetings in which i finished above
+    j (ties half) and the number of meetings (seat pairs in the same game)."""
+    labels: list[str] = []
+    for s in range(players):
+        for b in frame[f"bot_{s}"].unique():
+            if b not in labels:
+                labels.append(str(b))
+    k = len(labels)
+    score = [[0.0] * k for _ in range(k)]
+    meet = [[0] * k for _ in range(k)]
+    index = {b: i for i, b in enumerate(labels)}
+    bots = [frame[f"bot_{s}"].map(index).to_numpy() for s in range(players)]
+    ranks = [frame[f"rank_{s}"].to_numpy() for s in range(players)]
+    for s in range(players):
+        for t in range(players):
+            if s == t:
+                continue
+            for bs, bt, rs, rt in zip(bots[s], bots[t], ranks[s], ranks[t], strict=True):
+                if bs == bt:
+                    continue
+                meet[bs][bt] += 1
+                score[bs][bt] += 1.0 if rs < rt else 0.5 if rs == rt else 0.0
+    return labels, [
+        [(score[i][j] / meet[i][j] if meet[i][j] else float("nan"), meet[i][j]) for j in range(k)]
+        for i in range(k)
+    ]
+
+
+def _skill(frame: Any, players: int) -> str:
+    labels, m = skill_matrix(frame, players)
+    if len(labels) < 2:
+        return ""
+    rows = []
+    for i, b in enumerate(labels):
+        cells: list[object] = [_e(b)]
+        for j in range(len(labels)):
+            share, meetings = m[i][j]
+            cells.append(
+                "&mdash;"
+                if i == j or not meetings
+                else f"{share:.1%} <span class='note'>({meetings})</span>"
+            )
+        rows.append(cells)
+    return (
+        "<h2>Skill matrix</h2><p class='note'>Row bot finishing above column bot when both "
+        "played the same game (ties count half); in brackets, how many times they met.</p>"
+        + _table(["", *labels], rows, raw=True)
+    )
+
+
+def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
+    import numpy as np
+
+    if "leader75" not in frame.columns:
+        return "", None
+    rows = []
+    for pct in (25, 50, 75):
+        leader = frame[f"leader{pct}"].to_numpy(int)
+        sole = leader >= 0
+        if not sole.any():
+            rows.append([f"{pct}%", "no sole leader in any game", "", 0])
+            continue
+        wins = np.array([frame[f"win_{s}"].to_numpy(float) for s in range(players)]).T[
+            np.arange(len(frame))[sole], leader[sole]
+        ]
+        rate = wilson(float(wins.sum()), int(sole.sum()))
+        rows.append(
+            [f"{pct}%", f"{rate.value:.1%}", f"{rate.low:.1%} to {rate.high:.1%}", int(sole.sum())]
+        )
+    pts = np.sort(
+        np.array([frame[f"points_{s}"].to_numpy(float) for s in range(players)]).T, axis=1
+    )
+    margin = pts[:, -1] - pts[:, -2]
+    changes = frame["lead_changes"].to_numpy(float)
+    text = (
+        "<h2>Pacing</h2><p class='note'>How often the seat leading alone at a point of the "
+        "game (by the public score) goes on to win; games with a tie for the lead there are "
+        "left out.</p>"
+        + _table(["leader at", "wins", "95% CI", "games with a sole leader"], rows)
+        + f"<p>Lead changes per game: mean {changes.mean():.2f}, median {np.median(changes):.0f}; "
+        f"winning margin: mean {margin.mean():.2f} points, median {np.median(margin):.1f}; "
+        f"{(margin == 0).mean():.1%} of games tied at the top.</p>"
+    )
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    a, b = fig.subplots(1, 2)
+    a.hist(changes, bins=np.arange(changes.max() + 2) - 0.5, color="#72b7b2")
+    a.set_title("lead changes per game")
+    b.hist(margin, bins=30, color="#f58518")
+    b.set_title("winning margin (points)")
+    return text, fig
+
+
+def _length(frame: Any) -> tuple[str, Figure | None]:
+    from matplotlib.figure import Figure
+
+    cols = ["length", *(c for c in frame.columns if c.startswith("len_"))]
+    fig = Figure(figsize=(11, 3.2), layout="constrained")
+    axes = fig.subplots(1, len(cols), squeeze=False)[0]
+    rows = []
+    for ax, c in zip(axes, cols, strict=True):
+        v = frame[c].to_numpy(float)
+        name = "decisions" if c == "length" else c[4:]
+        rows.append(
+            [
+                name,
+                f"{v.mean():.1f}",
+                f"{v.std(ddof=1) if len(v) > 1 else 0:.1f}",
+                f"{v.min():.0f}",
+                f"{v.max():.0f}",
+            ]
+        )
+        ax.hist(v, bins="auto", color="#54a24b")
+        ax.set_title(f"length in {name}")
+    varies = any(frame[c].nunique() > 1 for c in cols)
+    text = "<h2>Length</h2>" + _table(["unit", "mean", "sd", "shortest", "longest"], rows)
+    return text, fig if varies else None
+
+
+def _attribution(
+    frame: Any, players: int, token_columns: Sequence[str], numeric: Sequence[str]
+) -> str:
+    import numpy as np
+
+    parts = ["<h2>Component attribution</h2>"]
+    if not token_columns and not numeric:
+        return ""
+    wins = np.concatenate([frame[f"win_{s}"].to_numpy(float) for s in range(players)])
+    base = wins.mean()
+    for col in token_columns:
+        lists = np.concatenate([frame[f"{col}_{s}"].astype(str).to_numpy() for s in range(players)])
+        tokens: dict[str, list[int]] = {}
+        for i, text in enumerate(lists):
+            for tok in set(text.split()):
+                tokens.setdefault(tok, []).append(i)
+        rows = []
+        for tok, where in tokens.items():
+            have = np.zeros(len(wins), dtype=bool)
+            have[where] = True
+            w_in = wilson(float(wins[have].sum()), int(have.sum()))
+            w_out = wilson(float(wins[~have].sum()), int((~have).sum()))
+            rows.append((w_in.value - w_out.value, tok, w_in, w_out, int(have.sum())))
+        rows.sort(key=lambda r: r[0], reverse=True)
+        shown = rows if len(rows) <= 2 * TOP else rows[:TOP] + rows[-TOP:]
+        thin = [r for r in shown if r[4] < THIN]
+        body = [
+            [
+                _e(tok),
+                f"{w_in.value:.1%} ({w_in.low:.1%} to {w_in.high:.1%})",
+                f"{w_out.value:.1%}",
+                f"{100 * d:+.1f} pt",
+                f"{count}" + (" <b>thin</b>" if count < THIN else ""),
+            ]
+            for d, tok, w_in, w_out, count in shown
+        ]
+        parts.append(
+            f"<h3>{_e(col)}</h3><p class='note'>Win share of seats whose <i>{_e(col)}</i> "
+            f"included the id, against seats whose did not (overall {base:.1%}); "
+            + (
+                f"the {TOP} ids with the largest and the {TOP} with the smallest difference."
+                if len(rows) > 2 * TOP
+                else "every id."
+            )
+            + " A difference is an association, not a cause: strong players may simply pick "
+            "the card.</p>"
+        )
+        if thin:
+            parts.append(
+                f"<div class='warn'>{len(thin)} of these rows rest on fewer than {THIN} seats: "
+                "their intervals are wide and their differences may be chance.</div>"
+            )
+        parts.append(
+            _table(
+                ["id", "win share with it (95% CI)", "without", "difference", "seats"],
+                body,
+                raw=True,
+            )
+        )
+    if numeric:
+        rows2 = []
+        won = wins > 0
+        for col in numeric:
+            v = np.concatenate([frame[f"{col}_{s}"].to_numpy(float) for s in range(players)])
+            rows2.append(
+                [
+                    col,
+                    f"{v[won].mean():.2f}",
+                    f"{v[~won].mean():.2f}",
+                    f"{v[won].mean() - v[~won].mean():+.2f}",
+                ]
+            )
+        parts.append(
+            "<h3>Per-seat features</h3><p class='note'>Mean of each feature among seats that "
+            "won (alone or shared) and among the others.</p>"
+            + _table(["feature", "winners", "others", "difference"], rows2)
+        )
+    return "".join(parts)
+
+
+def per_seat_features(
+    frame: Any, players: int, exclude: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """The per-seat feature names of a results table: (id lists, numbers)."""
+    tokens, numbers = [], []
+    for c in frame.columns:
+        if not c.endswith("_0"):
+            continue
+        name = c[:-2]
+        if name in exclude or name.startswith(
+            ("score_", "snap", "position", "bot", "points", "rank", "win")
+        ):
+            continue
+        if not all(f"{name}_{s}" in frame.columns for s in range(players)):
+            continue
+        from pandas.api.types import is_numeric_dtype
+
+        if is_numeric_dtype(frame[c]):
+            numbers.append(name)
+        else:
+            tokens.append(name)
+    return tokens, numbers
+
+
+def build(
+    meta: dict[str, Any],
+    summary: Summary,
+    frame: Any,
+    comparison: tuple[Comparison, Figure, str] | None = None,
+) -> str:
+    """The report's HTML."""
+    players = int(meta["players"])
+    title = f"{meta.get('game_name', meta['game'])}: {summary.games} games"
+    files = meta.get("data_files") or {}
+    run_rows: list[tuple[str, object]] = [
+        ("game", f"{meta['game']} (rules version {meta['rules_version']})"),
+        ("players", players),
+        ("options", ", ".join(f"{k}={v}" for k, v in meta["options"].items()) or "none"),
+        ("bots", ", ".join(meta["bots"]) + (" (seats rotated)" if meta.get("rotate") else "")),
+        (
+            "games",
+            f"{summary.games} of {meta['n']}"
+            + ("" if meta.get("complete", True) else " (run not finished)"),
+        ),
+        ("seed", meta["seed"]),
+        (
+            "data files",
+            "; ".join(f"{k}: {v['path']} (SHA-256 {v['sha256']})" for k, v in files.items())
+            or "built-in",
+        ),
+    ]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        "<table class='meta'>"
+        + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in run_rows)
+        + "</table>",
+    ]
+    if summary.games < THIN:
+        parts.append(
+            f"<div class='warn'>Only {summary.games} games: every figure below is uncertain.</div>"
+        )
+    if comparison is not None:
+        _cmp, fig, table = comparison
+        parts.append("<h2>Comparison</h2>" + table + figure_png(fig))
+    parts.append(_advantage(summary))
+    parts.append(figure_png(_rates_figure(summary)))
+    parts.append(_skill(frame, players))
+    pacing, pacing_fig = _pacing(frame, players)
+    parts.append(pacing)
+    if pacing_fig is not None:
+        parts.append(figure_png(pacing_fig))
+    length, lfig = _length(frame)
+    parts.append(length + (figure_png(lfig) if lfig is not None else ""))
+    tokens, numbers = per_seat_features(frame, players, ())
+    parts.append(_attribution(frame, players, tokens, numbers))
+    parts.append(
+        "<p class='note'>Made by <code>dragonlair report</code>. Intervals are 95% Wilson "
+        "score intervals; tests are Pearson's chi-squared (SciPy) and, in comparisons, the "
+        "paired t-test.</p></body></html>"
+    )
+    return "\n".join(p for p in parts if p)

@@ -1,0 +1,73 @@
+"""What a finished game of Space Race (2021) says beyond its result, for designers' tables.
+
+Everyone drafts at once, so there is no start player (``start_seat`` is None). Read from
+each seat's own events and the public view of the finished ships:
+
+- ``length``: ``rounds`` played;
+- per seat: the ship's contents at the end (``scanners``, ``robot_parts``, ``crystals``,
+  ``power_cockpit``, ``power_engine``, ``alien_drones``, ``loot_carriers``, ``crew``,
+  ``damage``: cards in each stack; ``fuel`` and ``spent_fuel``: Fuel cards), the cards
+  played as Fuel (``fuel_picks``), ``damage_taken`` and ``damage_repaired`` over the
+  game, and ``cards`` (the Space cards played, as space-separated ids);
+- ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's running score
+  as the view shows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import State
+from .view import SpaceRaceView
+
+LENGTH = ("rounds",)
+STACKS = (
+    "scanners",
+    "robot_parts",
+    "crystals",
+    "power_cockpit",
+    "power_engine",
+    "alien_drones",
+    "loot_carriers",
+    "crew",
+    "damage",
+)
+SEAT = (
+    *STACKS,
+    "fuel",
+    "spent_fuel",
+    "fuel_picks",
+    "damage_taken",
+    "damage_repaired",
+    "cards",
+)
+
+
+def features(state: State) -> dict[str, Any]:
+    """Length in rounds and the per-seat ship contents and features of a finished game."""
+    n = state.game.players
+    public = state.events_since(0, None)
+    ships = state.view(None)["ships"]
+    seats: list[dict[str, Any]] = []
+    for s in range(n):
+        ship = ships[s]
+        row: dict[str, Any] = {k: len(ship[k]) for k in STACKS}
+        row["fuel"] = ship["fuel"]
+        row["spent_fuel"] = ship["spent_fuel"]
+        own = [e for e in state.events_since(0, s) if e["type"] == "placed" and e["seat"] == s]
+        row["fuel_picks"] = sum(1 for e in own if "Fuel" in e["how"])
+        row["cards"] = " ".join(str(e["card"]) for e in own)
+        row["damage_taken"] = sum(
+            e["count"] for e in public if e["type"] == "damaged" and e["seat"] == s
+        )
+        row["damage_repaired"] = sum(
+            e["count"] for e in public if e["type"] == "repaired" and e["seat"] == s
+        )
+        seats.append(row)
+    rounds = sum(1 for e in public if e["type"] == "round")
+    return {"start_seat": None, "length": {"rounds": rounds}, "seats": seats}
+
+
+def position(view: SpaceRaceView) -> dict[str, float]:
+    """Each seat's score as the ships stand."""
+    return {f"score_{s}": float(p) for s, p in enumerate(view["score"])}

@@ -1,0 +1,151 @@
+"""Results files: streamed as games finish, resumed after SIGTERM, Ctrl-C or a crash with
+exactly the rows an uninterrupted run writes, Parquet with the run's metadata inside, the
+rich per-game data of the real games, and runs that refuse to resume another run."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from dragonlair.bots import parse_bots
+from dragonlair.cli import app
+from dragonlair.sim import Job, run
+from dragonlair.sim.output import ResultsFile, read_frame, read_metadata
+
+runner = CliRunner()
+HERE = Path(__file__).parent
+ARGS = ["-p", "3", "--bots", "ismcts:iterations=10,random", "-n", "240", "--seed", "9"]
+
+
+def rows_of(path: Path) -> list[list[str]]:
+    with path.open(newline="") as f:
+        return list(csv.reader(f))
+
+
+def lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def start(out: Path, *extra: str) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, str(HERE / "example_cli.py"), "simulate", "pebble-auction", *ARGS]
+    return subprocess.Popen(
+        [*cmd, "--out", str(out), "-q", *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def interrupt_after(proc: subprocess.Popen[bytes], path: Path, rows: int, sig: int) -> None:
+    deadline = time.monotonic() + 120
+    while lines(path) < rows + 1 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.kill(proc.pid, sig)
+    proc.wait(timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("sig", "workers", "code"),
+    [(signal.SIGTERM, "1", 130), (signal.SIGINT, "2", 130), (signal.SIGKILL, "2", -9)],
+)
+def test_an_interrupted_run_resumes_to_the_same_file(
+    tmp_path: Path, sig: int, workers: str, code: int
+) -> None:
+    whole = tmp_path / "whole.csv"
+    result = runner.invoke(app, ["simulate", "pebble-auction", *ARGS, "--out", str(whole), "-q"])
+    assert result.exit_code == 0, result.output
+    part = tmp_path / "part.csv"
+    proc = start(part, "-w", workers)
+    interrupt_after(proc, part, 20, sig)
+    assert proc.returncode == code, proc.stderr.read() if proc.stderr else ""
+    kept = rows_of(part)
+    assert 20 <= len(kept) - 1 < 240  # what finished is on disk (a crash may cut a line)
+    meta = json.loads((tmp_path / "part.csv.meta.json").read_text())
+    assert meta["complete"] is False
+    if sig != signal.SIGKILL:
+        assert meta["games"] == len(kept) - 1
+        assert b"--resume" in (proc.stderr.read() if proc.stderr else b"")
+    again = runner.invoke(
+        app, ["simulate", "pebble-auction", *ARGS, "--out", str(part), "--resume", "--json"]
+    )
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["games"] == 240
+    assert part.read_bytes() == whole.read_bytes()
+    assert json.loads((tmp_path / "part.csv.meta.json").read_text())["complete"] is True
+
+
+def test_resume_refuses_another_run(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    base = ["simulate", "pebble-auction", "-p", "3", "-n", "5", "--out", str(out), "-q"]
+    assert runner.invoke(app, base).exit_code == 0
+    before = out.read_bytes()
+    other = runner.invoke(app, [*base, "--seed", "2", "--resume"])
+    assert other.exit_code != 0
+    assert "cannot resume" in other.output and "seed: 1 there, 2 now" in " ".join(
+        other.output.replace("│", " ").split()
+    )
+    assert out.read_bytes() == before
+
+
+def test_parquet_holds_the_rows_and_the_metadata(tmp_path: Path) -> None:
+    csv_out, pq_out = tmp_path / "r.csv", tmp_path / "r.parquet"
+    for out in (csv_out, pq_out):
+        args = ["simulate", "pebble-auction", "-p", "3", "-n", "30", "-w", "2", "--out", str(out)]
+        result = runner.invoke(app, [*args, "-q"])
+        assert result.exit_code == 0, result.output
+    assert not (tmp_path / "r.parquet.partial.csv").exists()
+    meta = read_metadata(pq_out)
+    assert meta["game"] == "pebble-auction" and meta["complete"] is True
+    assert meta["rules_version"] == 1 and meta["seed"] == 1 and meta["games"] == 30
+    table = pq.read_table(pq_out)
+    assert table.num_rows == 30 and table.column("index").to_pylist() == list(range(30))
+    a, b = read_frame(csv_out), read_frame(pq_out)
+    assert list(a.columns) == list(b.columns)
+    assert a.to_dict("list") == b.to_dict("list")
+
+
+def test_the_sink_streams_in_index_order_and_keeps_nothing(tmp_path: Path) -> None:
+    job = Job("dragon-stripes", 4, tuple(parse_bots("random", 4)), n=40, seed=3)
+    out = tmp_path / "r.csv"
+    f = ResultsFile(out, job)
+    result = run(job, workers=2, sink=f.add, keep=False)
+    f.close()
+    assert result.outcomes == [] and result.played == 40
+    assert [int(r[0]) for r in rows_of(out)[1:]] == list(range(40))
+
+
+@pytest.mark.parametrize(
+    ("game", "expect"),
+    [
+        ("space-dragons", ["len_rounds", "dragons_0", "played_0", "drafted_3", "score_mood_0"]),
+        ("space-race", ["len_rounds", "fuel_picks_0", "crystals_2", "score_crew_1"]),
+        ("dragon-stripes", ["len_turns", "takeovers_0", "woke_3", "score_banked_pots_0"]),
+        ("dragon-race", ["len_turns", "halts_0", "steals_1", "score_spot_reached_2"]),
+    ],
+)
+def test_rich_per_game_data(game: str, expect: list[str]) -> None:
+    job = Job(game, 4, tuple(parse_bots("random", 4)), n=3, seed=2)
+    (o, *_) = run(job).outcomes
+    d = o.data
+    assert set(expect) <= set(d)
+    for s in range(4):
+        assert d[f"position_{s}"] == (-1 if d["start_seat"] < 0 else (s - d["start_seat"]) % 4)
+        assert {f"snap25_{s}", f"snap50_{s}", f"snap75_{s}"} <= set(d)
+        breakdown = sum(v for k, v in d.items() if k.startswith("score_") and k.endswith(f"_{s}"))
+        assert breakdown == o.points[s]
+    assert d["lead_changes"] >= 0 and d["leader75"] in (-1, 0, 1, 2, 3)
+    if game == "space-dragons":
+        assert d["len_rounds"] == 7 and len(d["drafted_0"].split()) == 9
+        assert sum(d[f"dragons_{s}"] for s in range(4)) == 7
+    if game == "space-race":
+        assert d["start_seat"] == -1 and d["len_rounds"] == 3
