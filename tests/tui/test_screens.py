@@ -80,7 +80,16 @@ def _app_screen(state: State, size: tuple[int, int]) -> str:
                 if app.asking == 0:
                     break
             assert app.asking == 0
-            return screen_text(app)
+            # the footer's key labels may land a refresh later on a loaded machine: read the
+            # screen once it has stopped changing
+            text = screen_text(app)
+            for _ in range(50):
+                await pilot.pause()
+                again = screen_text(app)
+                if again == text and "^q" in text:
+                    break
+                text = again
+            return text
 
     return asyncio.run(run())
 

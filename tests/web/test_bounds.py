@@ -139,7 +139,7 @@ def test_an_outgoing_queue_is_bounded_in_bytes() -> None:
 
 
 def test_a_sync_is_charged_by_what_it_costs(serve: Callable[..., LiveServer]) -> None:
-    server = serve(ws_rate="20/second")
+    server = serve(ws_rate="20/minute")  # a burst of 20, refilled slowly
     created = create_table(server.http, players=2, seats=RANDOM)
     tid = created["table"]["id"]
     wait_over(server.http, tid)

@@ -42,7 +42,7 @@ from ..sim import (
 )
 from ..sim.output import ResultsFile, check_results_file, read_frame
 from ..sim.plot import check_plot_file, frame_of, write_plot
-from ..sim.runner import Outcome, make_bots, run
+from ..sim.runner import Outcome, Ray, SimulationError, make_bots, run
 from ..sim.stats import Tally, check_available, tally_rows
 from .options import parse_options
 
@@ -66,6 +66,21 @@ OutOpt = Annotated[
     typer.Option(
         "--out",
         help="Write one row per game to this file (.csv, or .parquet), streamed as games finish.",
+    ),
+]
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help="Run the games as Ray tasks on a local Ray cluster started for the run "
+        "(same results as without).",
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        help="Run the games as Ray tasks on this running Ray cluster ('auto', or host:port).",
     ),
 ]
 ResumeOpt = Annotated[
@@ -162,6 +177,7 @@ def execute(
     records: Path | None = None,
     resume: bool = False,
     keep: bool = True,
+    ray: Ray | None = None,
 ) -> Played:
     """Run ``job`` with a progress bar (games/s and ETA) on stderr unless told not to,
     streaming rows to ``out`` and records to ``records`` as games finish; with ``resume``,
@@ -171,6 +187,13 @@ def execute(
         results = ResultsFile(out, job, resume=resume) if out is not None else None
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
+    if ray is not None:
+        try:
+            import ray as _ray  # noqa: F401
+        except ImportError:
+            raise typer.BadParameter(
+                "--ray needs ray: install dragonlair with the sim extra"
+            ) from None
     tally = Tally(job.game, job.players, dict(job.options), [b.text for b in job.bots])
     done: set[int] = set()
     if results is not None and results.done:
@@ -190,7 +213,7 @@ def execute(
     keep = keep and out is None
     try:
         if not show_progress:
-            result = run(job, workers=workers, sink=sink, skip=done, keep=keep)
+            result = run(job, workers=workers, sink=sink, skip=done, keep=keep, ray=ray)
         else:
             progress = Progress(
                 TextColumn("[bold]{task.description}"),
@@ -211,7 +234,11 @@ def execute(
                     sink=sink,
                     skip=done,
                     keep=keep,
+                    ray=ray,
                 )
+    except SimulationError as e:
+        Console(stderr=True).print(f"[red]error:[/] {e}")
+        raise typer.Exit(1) from None
     finally:
         if results is not None:
             results.close()
@@ -356,6 +383,8 @@ def simulate(
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
+    use_ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Play many seeded bot games and summarise them: win share per seat and per bot with
     95% confidence intervals, points, ranks, game length. The same seed gives the same
@@ -372,9 +401,26 @@ def simulate(
     job = prepare(game, players, bots, n, seed, option, out, records, rotate=False, plot=plot)
     check_resume(out, resume)
     played = execute(
-        job, workers, not (quiet or as_json), "simulating", out, records, resume, plot is not None
+        job,
+        workers,
+        not (quiet or as_json),
+        "simulating",
+        out,
+        records,
+        resume,
+        plot is not None,
+        ray_target(use_ray, ray_address, workers),
     )
     report(played, seed, plot, as_json, lambda s, c: print_summary(s, seed, c))
+
+
+def ray_target(use_ray: bool, address: str | None, workers: int) -> Ray | None:
+    """Where --ray / --ray-address run the games (a local cluster gets --workers CPUs)."""
+    if address is not None:
+        return Ray(address=address)
+    if use_ray:
+        return Ray(cpus=workers)
+    return None
 
 
 def check_resume(out: Path | None, resume: bool) -> None:

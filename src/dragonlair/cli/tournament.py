@@ -34,6 +34,8 @@ from .simulate import (
     PlayersOpt,
     PlotOpt,
     QuietOpt,
+    RayAddressOpt,
+    RayOpt,
     RecordsOpt,
     ResumeOpt,
     SeedOpt,
@@ -41,6 +43,7 @@ from .simulate import (
     check_resume,
     execute,
     prepare,
+    ray_target,
     report,
     title,
 )
@@ -138,6 +141,8 @@ def tournament(
             "pairwise win matrix and Bradley-Terry ratings.",
         ),
     ] = False,
+    use_ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Play the bots against each other with seats rotated; report each bot's win share
     per seat with a 95% confidence interval against the fair share 1/N (with --matrix:
@@ -157,7 +162,15 @@ def tournament(
         job = dataclasses.replace(job, n=rounded)
     check_resume(out, resume)
     played = execute(
-        job, workers, not (quiet or as_json), "tournament", out, records, resume, plot is not None
+        job,
+        workers,
+        not (quiet or as_json),
+        "tournament",
+        out,
+        records,
+        resume,
+        plot is not None,
+        ray_target(use_ray, ray_address, workers),
     )
 
     def show(summary: Summary, console: Console) -> None:

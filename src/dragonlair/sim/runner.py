@@ -225,13 +225,15 @@ def run(
     sink: Callable[[list[Outcome]], None] | None = None,
     skip: Collection[int] = (),
     keep: bool = True,
+    ray: Ray | None = None,
 ) -> RunResult:
     """Play every game of ``job`` except those in ``skip`` over ``workers`` processes.
 
     As games finish, ``sink(batch)`` is handed them (in the order they finish, a batch at a
     time) and ``progress(k)`` is told how many. With ``keep=False`` the outcomes are not
     also kept in the result, so memory stays flat however many games are played. Ctrl-C or
-    SIGTERM ends the run early, keeping what finished."""
+    SIGTERM ends the run early, keeping what finished. With ``ray``, the chunks of games
+    are Ray tasks on that cluster instead of local processes (the same outcomes)."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
     game = job.make_game()
@@ -254,7 +256,15 @@ def run(
             progress(len(batch))
 
     try:
-        if workers == 1 or len(pending) <= 1:
+        if ray is not None:
+            with (
+                _stop_signals() as stop,
+                contextlib.closing(_parallel_ray(job, pending, ray, stop)) as batches,
+            ):
+                for b in batches:
+                    take(b)
+                interrupted = stop.is_set() and played < len(pending)
+        elif workers == 1 or len(pending) <= 1:
             # in this process: progress per game, the sink a batch of games at a time
             with _sigterm_raises():
                 batch: list[Outcome] = []
@@ -372,3 +382,106 @@ def _wait(
         except queue.Empty:
             pass
     return None
+
+
+# ---------------------------------------------------------------------- Ray
+
+
+@dataclass(frozen=True)
+class Ray:
+    """Where to run on Ray: ``address`` of a running cluster (``ray start --head`` prints
+    it; ``"auto"`` finds one on this machine), or None to start a local one for the run
+    with ``cpus`` CPUs (None: all of them)."""
+
+    address: str | None = None
+    cpus: int | None = None
+
+
+# What a Ray worker process plays with, built once per job.
+_ray_cache: dict[str, tuple[Game, list[Bot]]] = {}
+
+
+def _ray_chunk(job: Job, indices: Sequence[int]) -> tuple[list[Outcome], float]:
+    """A Ray task: play games ``indices`` of ``job`` (the game and bots built once per
+    worker process and job)."""
+    key = repr(job)
+    cached = _ray_cache.get(key)
+    if cached is None:
+        game = job.make_game()
+        cached = (game, make_bots(job, game))
+        _ray_cache.clear()
+        _ray_cache[key] = cached
+    game, bots = cached
+    start = perf_counter()
+    return [play_game(job, game, bots, i) for i in indices], perf_counter() - start
+
+
+def _ray_module() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError(
+            "--ray needs ray: install dragonlair with the sim extra (pip install 'dragonlair[sim]')"
+        ) from None
+    return ray
+
+
+def _parallel_ray(
+    job: Job, pending: Sequence[int], where: Ray, stop: threading.Event
+) -> Generator[list[Outcome], None, None]:
+    """The outcomes of the ``pending`` games of ``job`` as Ray tasks finish them, chunks
+    sized as for local workers with two per cluster CPU in flight, until all are played or
+    ``stop`` is set (then the tasks in flight are cancelled)."""
+    ray = _ray_module()
+    started = False
+    if not ray.is_initialized():
+        try:
+            ray.init(
+                address=where.address,
+                num_cpus=where.cpus if where.address is None else None,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise SimulationError(
+                f"cannot reach the Ray cluster at {where.address}: {e}"
+                if where.address
+                else f"cannot start a local Ray cluster: {e}"
+            ) from None
+        started = True
+    try:
+        task = ray.remote(_ray_chunk)
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        job_ref = ray.put(job)
+        total = len(pending)
+        following = 0
+        per_game: float | None = None
+        in_flight: list[Any] = []
+        while True:
+            while following < total and len(in_flight) < 2 * cpus:
+                size = chunk_size(per_game, total - following, cpus)
+                chunk = list(pending[following : following + size])
+                in_flight.append(task.remote(job_ref, chunk))
+                following += len(chunk)
+            if not in_flight:
+                break
+            ready: list[Any] = []
+            while not ready:
+                if stop.is_set():
+                    for ref in in_flight:
+                        ray.cancel(ref, force=True)
+                    return
+                ready, in_flight = ray.wait(in_flight, num_returns=1, timeout=POLL_SECONDS)
+            try:
+                batch, seconds = ray.get(ready[0])
+            except ray.exceptions.RayTaskError as e:
+                cause = e.as_instanceof_cause()
+                raise (
+                    cause if isinstance(cause, SimulationError) else SimulationError(str(e))
+                ) from None
+            per_game = seconds / len(batch)
+            yield batch
+    finally:
+        if started:
+            ray.shutdown()

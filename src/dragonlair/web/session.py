@@ -47,6 +47,7 @@ from ..core.autoplay import answer_delay, forced_action
 from ..core.rng import derive_seed
 from .bots import BotJob, BotTimeout
 from .connection import Connection
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -409,6 +410,7 @@ class Table:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
         ProtocolError (and nothing changed) if it cannot be applied."""
         async with self.lock:
+            began = time.perf_counter()
             if self.status == "waiting":
                 free = ", ".join(str(s.index) for s in self.seats if s.kind == "open")
                 raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
@@ -444,7 +446,8 @@ class Table:
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
                 # and the table takes the new state when it does
-                await asyncio.shield(write)
+                with COMMIT_SECONDS.time():
+                    await asyncio.shield(write)
             except asyncio.CancelledError:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
@@ -460,6 +463,7 @@ class Table:
                 self.status = "over"
             self.hub.actions += 1
             self._after_change(conn, ref)
+            ACTION_SECONDS.observe(time.perf_counter() - began)
 
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
