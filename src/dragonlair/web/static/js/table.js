@@ -412,7 +412,8 @@ class TablePage {
         const isNew = !before.has(k);
         this.changed.add(k);
         const el = this.root.querySelector(`.board [data-k="${CSS.escape(k)}"]`);
-        if (el && this.animate()) el.classList.add(isNew ? "arrive" : "flash");
+        // a new thing arrives (bids turn over), a changed one flashes
+        if (el && this.animate()) el.classList.add(isNew ? el.dataset.anim || "arrive" : "flash");
       }
     }
     if (this.seatIs()) {

@@ -66,6 +66,20 @@ export function short(action, ctx) {
   }[action] || null;
 }
 
+let lastPot = null;
+
+/** Gems flying into the pot when it grows (and out when it is taken). */
+export function after(el, ctx, animate) {
+  const pot = ctx.view.pot;
+  const before = lastPot;
+  lastPot = pot;
+  if (!animate || before === null || pot === before) return;
+  const box = el.querySelector('[data-k="pot"]');
+  if (!box) return;
+  const diff = pot - before;
+  box.append(h("span", { class: ["gem-fly", diff > 0 ? "in" : "out"], "aria-hidden": "true" }, `${diff > 0 ? "+" : ""}${diff} 💎`));
+}
+
 export function tone(action) {
   if (action === "decline") return "quiet";
   if (action === "take") return "strong";

@@ -146,7 +146,7 @@ export function board(ctx) {
     h("div", { class: "pile-box" }, h("span", { class: "label small" }, "Space deck"), h("div", { class: "card back" }, `${v.space_deck}`)),
     h("div", { class: "pile-box" }, h("span", { class: "label small" }, "Damage deck"), h("div", { class: "card back damageback" }, `${v.damage_deck}`)),
     v.last_bids ? h("div", { class: "bids" }, h("span", { class: "label small" }, "Last bids"),
-      h("div", { class: "bid-row" }, v.last_bids.map((b, s) => h("div", { class: ["bid", "flip", `p${s}`], dataset: { k: `bid-${s}-${v.danger_discard ? v.danger_discard.length : 0}` } },
+      h("div", { class: "bid-row" }, v.last_bids.map((b, s) => h("div", { class: ["bid", `p${s}`], dataset: { k: `bid-${s}-${v.danger_discard ? v.danger_discard.length : 0}`, anim: "flip" } },
         h("strong", {}, String(b)), h("span", { class: "small" }, names[s]))))) : null,
   );
   const ships = h("div", { class: "sr-ships" }, v.ships.map((sh) => ship(ctx, sh)));
