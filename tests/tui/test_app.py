@@ -10,9 +10,9 @@ import random
 from pathlib import Path
 
 import pytest
+from tui_helpers import screen_text
 
 import dragonlair
-from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import ConfirmQuit, HelpScreen, PassScreen, PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig

@@ -14,9 +14,9 @@ import random
 
 import pytest
 from rich.console import Console
+from tui_helpers import screen_text
 
 import dragonlair
-from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import PlayApp
 from dragonlair.tui.render import board, hand, players, result_table

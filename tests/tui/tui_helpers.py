@@ -1,16 +1,11 @@
-"""Helpers for the terminal game's tests: a session of one game ready to run in Textual's
-test harness, and the text of the screen."""
+"""Helpers for the terminal game's tests: the text of the screen."""
 
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 from rich.console import Console
 from textual.app import App
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 def screen_text(app: App[object]) -> str:
