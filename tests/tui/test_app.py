@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from tui_helpers import screen_text
 
 import dragonlair
 from dragonlair.core import State

@@ -14,6 +14,7 @@ import random
 
 import pytest
 from rich.console import Console
+from tui_helpers import screen_text
 
 import dragonlair
 from dragonlair.core import State

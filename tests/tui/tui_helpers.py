@@ -1,5 +1,4 @@
-"""Helpers for the terminal game's tests: a session of one game ready to run in Textual's
-test harness, and the text of the screen."""
+"""Helpers for the terminal game's tests: the text of the screen."""
 
 from __future__ import annotations
 
