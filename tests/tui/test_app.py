@@ -11,13 +11,12 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from tui_helpers import screen_text
 
 import dragonlair
 from dragonlair.core import State
 from dragonlair.tui.app import ConfirmQuit, HelpScreen, PassScreen, PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig
-from tests.tui.conftest import screen_text
+from tests.tui.tui_helpers import screen_text
 
 
 def session(game_id: str, seed: int, players: int | None = None, **kw: object) -> PlaySession:

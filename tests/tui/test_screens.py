@@ -14,7 +14,6 @@ import random
 
 import pytest
 from rich.console import Console
-from tui_helpers import screen_text
 
 import dragonlair
 from dragonlair.core import State
@@ -22,7 +21,7 @@ from dragonlair.tui.app import PlayApp
 from dragonlair.tui.render import board, hand, players, result_table
 from dragonlair.tui.session import PlaySession, SeatConfig
 from dragonlair.tui.words import Words
-from tests.tui.conftest import screen_text
+from tests.tui.tui_helpers import screen_text
 
 GAMES = dragonlair.games()
 
