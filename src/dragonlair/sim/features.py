@@ -57,6 +57,21 @@ def position_features(game_id: str) -> Features | None:
     return manifest(game_id).features
 
 
+# A game class's hooks, found once (looking up a manifest reads the installed entry points,
+# which costs far more than a game).
+_hooks: dict[type[Game], tuple[ModuleType | None, Features | None]] = {}
+
+
+def hooks(game: Game) -> tuple[ModuleType | None, Features | None]:
+    """The features module and position features of ``game``'s class, looked up once."""
+    cls = type(game)
+    found = _hooks.get(cls)
+    if found is None:
+        found = (features_module(game.spec.id), position_features(game.spec.id))
+        _hooks[cls] = found
+    return found
+
+
 @functools.cache
 def _module_of(package: str | None) -> ModuleType | None:
     if not package:

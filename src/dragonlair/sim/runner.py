@@ -46,7 +46,7 @@ from typing import Any
 from ..bots import Bot, BotSpec
 from ..core import Action, DragonlairError, Game, Result, derive_seed, make
 from ..core.spec import OptionValue
-from .features import features_module, game_data, position_features
+from .features import game_data, hooks
 
 # About how long a chunk of games handed to a worker should take: long enough that sending
 # chunks and their outcomes costs little, short enough for a smooth progress bar and for
@@ -169,11 +169,7 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
         length=state.move,
         reason=result.reason,
         record=state.record.to_json() if job.records else None,
-        data=(
-            game_data(game, state, played, features_module(job.game), position_features(job.game))
-            if job.data
-            else {}
-        ),
+        data=(game_data(game, state, played, *hooks(game)) if job.data else {}),
     )
 
 
