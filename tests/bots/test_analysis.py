@@ -87,7 +87,7 @@ def test_analyse_command(tmp_path: object) -> None:
         ],
     )
     assert table.exit_code == 0 and "pick" in table.output and "2 games" in table.output
-    bad = runner.invoke(app, ["analyse", "puzzle:offered-for-forty", "--seat", "0"])
+    bad = runner.invoke(app, ["analyse", "puzzle:offered-for-forty", "--seat", "1"])
     assert bad.exit_code != 0 and "not asked to act" in bad.output
     missing = runner.invoke(app, ["analyse", "puzzle:no-such-thing"])
     assert missing.exit_code != 0 and "no puzzle" in missing.output

@@ -21,10 +21,13 @@ def analyse(
             help="A position file (TOML or JSON), a record, a saved game, or puzzle:<name>."
         ),
     ],
-    seat: Annotated[
+    player: Annotated[
         int | None,
         typer.Option(
-            "--seat", "-s", help="The seat to advise (default: the puzzle's, or the one to act)."
+            "--seat",
+            "-s",
+            min=1,
+            help="The player to advise, 1 is Player 1 (default: the puzzle's, or the one to act).",
         ),
     ] = None,
     samples: Annotated[
@@ -47,16 +50,25 @@ def analyse(
     from ..bots.analysis import analyse as run
 
     console = Console(highlight=False)
+    seat = None if player is None else player - 1
     try:
         state = open_game(file, seed=seed)
         if seat is None and file.startswith(PUZZLE_PREFIX):
             seat = puzzle(file[len(PUZZLE_PREFIX) :]).seat
         if seat is None:
             if len(state.to_act) != 1:
-                raise DragonlairError(
-                    f"seats {list(state.to_act)} are to act: choose one with --seat"
-                )
+                players = ", ".join(f"Player {s + 1}" for s in state.to_act)
+                raise DragonlairError(f"{players} are to act: choose one with --seat")
             seat = state.to_act[0]
+        if not 0 <= seat < state.game.players:
+            raise DragonlairError(
+                f"there is no Player {seat + 1} at a table of {state.game.players}"
+            )
+        if seat not in state.to_act:
+            waiting = ", ".join(f"Player {s + 1}" for s in state.to_act) or "nobody (it is over)"
+            raise DragonlairError(
+                f"Player {seat + 1} is not asked to act now; waiting for {waiting}"
+            )
         spec = parse_bot(ismcts)
         if spec.level != "ismcts":
             raise DragonlairError(f"--ismcts takes an ismcts spec, not {ismcts!r}")
@@ -67,7 +79,7 @@ def analyse(
         print(json.dumps(result.to_dict(), indent=2))
         return
     game = state.game
-    console.rule(f"{game.spec.name}: seat {seat} at move {state.move} ({state.phase})")
+    console.rule(f"{game.spec.name}: Player {seat + 1} at move {state.move} ({state.phase})")
     table = Table(show_edge=False)
     table.add_column("action")
     table.add_column(f"win chance (95%, {samples} playouts)", justify="right")

@@ -25,10 +25,11 @@ def puzzles(
     table = Table(show_edge=False)
     table.add_column("name")
     table.add_column("title")
-    table.add_column("seat", justify="right")
+    table.add_column("for", justify="right")
     table.add_column("from")
     for p in found:
-        table.add_row(p.name, p.title, "" if p.seat is None else str(p.seat), p.source)
+        who = "" if p.seat is None else f"Player {p.seat + 1}"
+        table.add_row(p.name, p.title, who, p.source)
     console.print(table)
     for p in found:
         if p.question:
