@@ -26,9 +26,7 @@ $(STAMP): pyproject.toml
 # The server with its browser front end, on this machine only; PORT if free, else any free
 # port. The terminal game is `.venv/bin/dragonlair play`.
 play: $(STAMP)
-	@port=$$($(BIN)/python -c 'import socket, sys; want = int(sys.argv[1]); \
-	  busy = socket.socket().connect_ex(("127.0.0.1", want)) == 0; t = socket.socket(); \
-	  t.bind(("127.0.0.1", 0 if busy else want)); print(t.getsockname()[1])' $(PORT)); \
+	@port=$$($(BIN)/python scripts/free_port.py $(PORT)) || exit 1; \
 	echo; echo "  dragonlair is at  http://127.0.0.1:$$port/   (open it in your browser; Ctrl+C stops it)"; echo; \
 	exec $(BIN)/dragonlair serve --host 127.0.0.1 --port $$port --log-level warning
 

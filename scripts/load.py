@@ -14,6 +14,12 @@ after a warm-up; the server's CPU (in cores) and peak memory (RSS); the client's
 
     .venv/bin/python scripts/load.py --tables 200 --duration 30
     .venv/bin/python scripts/load.py --game space-race --players 4 --db postgresql://...
+    .venv/bin/python scripts/load.py --processes 3 --tables 200 --duration 20
+
+``--processes N`` runs N server processes (``--shard K/N``) over one PostgreSQL database
+(a throw-away cluster with fsync on, unless --db names one) behind nginx configured from
+``deploy/nginx/`` (tests/web/clusterkit.py), and measures through the proxy; the server
+CPU and memory are then those of all the processes and nginx together.
 
 ``--game pebble-auction`` (the default) is the example game from the tests; the script
 registers it in the server it starts.
@@ -42,13 +48,13 @@ import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "tests" / "core"
+EXAMPLE = ROOT
 
 LAUNCH = """
 import sys
 sys.path.insert(0, {example!r})
 from dragonlair.core import register
-from pebble_auction.manifest import MANIFEST
+from tests.core.pebble_auction.manifest import MANIFEST
 register(MANIFEST)
 from dragonlair.cli import main
 sys.argv = ["dragonlair", *sys.argv[1:]]
@@ -225,7 +231,21 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         time.sleep(0.1)
 
 
-async def measure(args: argparse.Namespace, server: psutil.Process | None) -> dict[str, Any]:
+async def health(http: httpx.AsyncClient, args: argparse.Namespace) -> dict[str, int]:
+    """Actions and commits of every server process (each answers for itself only)."""
+    out = {"actions": 0, "commits": 0}
+    for url in args.backends or [args.url]:
+        h = (await http.get(f"{url}/api/health")).json()
+        out["actions"] += h["actions"]
+        out["commits"] += h["commits"]
+    return out
+
+
+def cpu(servers: list[psutil.Process]) -> float:
+    return sum(t.user + t.system for t in (s.cpu_times() for s in servers))
+
+
+async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> dict[str, Any]:
     stats = Stats()
     me = psutil.Process()
     limits = httpx.Limits(max_connections=100)
@@ -235,20 +255,20 @@ async def measure(args: argparse.Namespace, server: psutil.Process | None) -> di
         players = [TablePlayer(args, http, stats, i) for i in range(args.tables)]
         tasks = [asyncio.get_running_loop().create_task(p.run(stop)) for p in players]
         await asyncio.sleep(args.warmup)
-        h0 = (await http.get("/api/health")).json()
+        h0 = await health(http, args)
         stats.measuring = True
         t0 = time.monotonic()
-        s0 = server.cpu_times() if server else None
+        s0 = cpu(servers)
         c0 = me.cpu_times()
         peak = 0
         while time.monotonic() < stop:
             await asyncio.sleep(min(1.0, max(0.0, stop - time.monotonic())))
-            if server:
-                peak = max(peak, server.memory_info().rss)
+            if servers:
+                peak = max(peak, sum(s.memory_info().rss for s in servers))
         stats.measuring = False
         elapsed = time.monotonic() - t0
-        h1 = (await http.get("/api/health")).json()
-        s1 = server.cpu_times() if server else None
+        h1 = await health(http, args)
+        s1 = cpu(servers)
         c1 = me.cpu_times()
         done = await asyncio.gather(*tasks, return_exceptions=True)
         failures = [repr(d) for d in done if isinstance(d, BaseException)]
@@ -272,13 +292,13 @@ async def measure(args: argparse.Namespace, server: psutil.Process | None) -> di
             "p99": round(pct(99), 2),
             "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
         },
+        "commits_per_s": round((h1["commits"] - h0["commits"]) / elapsed, 1),
         "actions_per_commit": round(
             (h1["actions"] - h0["actions"]) / max(1, h1["commits"] - h0["commits"]), 1
         ),
-        "server_cpu_cores": (
-            round((s1.user + s1.system - s0.user - s0.system) / elapsed, 2) if s0 and s1 else None
-        ),
-        "server_peak_rss_mb": round(peak / 2**20, 1) if server else None,
+        "processes": len(args.backends) or 1,
+        "server_cpu_cores": round((s1 - s0) / elapsed, 2) if servers else None,
+        "server_peak_rss_mb": round(peak / 2**20, 1) if servers else None,
         "client_cpu_cores": round((c1.user + c1.system - c0.user - c0.system) / elapsed, 2),
         "errors": stats.errors,
         "failures": failures[:5],
@@ -297,6 +317,13 @@ def main() -> None:
     ap.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
     ap.add_argument("--url", default=None, help="use this running server instead of starting one")
     ap.add_argument("--server-pid", type=int, default=None, help="with --url: for CPU and memory")
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="run N server processes (--shard K/N) over a throw-away PostgreSQL (or --db) "
+        "behind nginx configured from deploy/nginx, and measure through the proxy",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = ap.parse_args()
     if args.tables < 1 or args.players < 1 or args.duration <= 0:
@@ -304,22 +331,42 @@ def main() -> None:
     raise_fd_limit()
     tmp = None
     proc = None
-    if args.url is None:
+    cluster = pg = None
+    args.backends = []
+    if args.processes > 0:
+        sys.path.insert(0, str(ROOT))
+        from tests.web.clusterkit import Cluster
+        from tests.web.conftest import PostgresCluster
+
+        if args.db is None:
+            pg = PostgresCluster(fsync=True)
+            args.db = pg.url
+        cluster = Cluster(args.db, args.processes)
+        args.url = cluster.url
+        args.backends = [cluster.backend(k) for k in range(1, args.processes + 1)]
+        servers = [psutil.Process(p.pid) for p in cluster.procs.values()]
+        assert cluster.nginx is not None
+        servers.append(psutil.Process(cluster.nginx.pid))
+    elif args.url is None:
         if args.db is None:
             tmp = tempfile.TemporaryDirectory()
             args.db = f"sqlite:///{tmp.name}/load.sqlite3"
         proc, args.url = start_server(args)
-        server = psutil.Process(proc.pid)
+        servers = [psutil.Process(proc.pid)]
     else:
-        server = psutil.Process(args.server_pid) if args.server_pid else None
+        servers = [psutil.Process(args.server_pid)] if args.server_pid else []
     args.url = args.url.rstrip("/")
     args.ws = "ws" + args.url[4:]
     args.db_label = (args.db or "given server").split("://")[0] + (
         f" synchronous={args.sqlite_sync}" if (args.db or "").startswith("sqlite") else ""
     )
     try:
-        report = asyncio.run(measure(args, server))
+        report = asyncio.run(measure(args, servers))
     finally:
+        if cluster is not None:
+            cluster.close()
+        if pg is not None:
+            pg.stop()
         if proc is not None:
             proc.terminate()
             proc.wait(30)
@@ -330,9 +377,11 @@ def main() -> None:
         return
     lat = report["latency_ms"]
     print(
-        f"{report['game']} {report['players']}p, {report['tables']} tables, {report['db']}: "
+        f"{report['game']} {report['players']}p, {report['tables']} tables, {report['db']}, "
+        f"{report['processes']} process(es): "
         f"{report['actions_per_s']:,} actions/s over {report['seconds']} s "
-        f"({report['actions_per_commit']} per commit); latency p50 "
+        f"({report['actions_per_commit']} per commit, {report['commits_per_s']} commits/s); "
+        f"latency p50 "
         f"{lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms; server CPU "
         f"{report['server_cpu_cores']} cores, peak RSS {report['server_peak_rss_mb']} MB; "
         f"client CPU {report['client_cpu_cores']} cores; games finished "

@@ -18,13 +18,13 @@ from dragonlair.core.transcript import regenerate, write
 ROOT = Path(__file__).resolve().parent.parent
 
 # The core's example game lives in the tests; make it available for its transcripts.
-sys.path.insert(0, str(ROOT / "tests" / "core"))
+sys.path.insert(0, str(ROOT))
 try:
-    from example_game import PebbleAuction
+    from tests.core.pebble_auction.manifest import MANIFEST
 
     from dragonlair.core import register
 
-    register(PebbleAuction)
+    register(MANIFEST)
 except ImportError:  # pragma: no cover - a checkout without tests
     pass
 

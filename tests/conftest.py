@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent / "core"))
-
-from pebble_auction.manifest import MANIFEST
-
 from dragonlair.core import register
+from tests.core.pebble_auction.manifest import MANIFEST
 
 register(MANIFEST)

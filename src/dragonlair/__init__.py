@@ -8,10 +8,13 @@ designers and researchers.
 (0,)
 """
 
+from typing import Any
+
 from .core import (
     Action,
     BadDataFile,
     BadOptions,
+    BadPosition,
     BadRecord,
     BadSeat,
     DragonlairError,
@@ -29,13 +32,24 @@ from .core import (
     replay,
     spec,
 )
+from .core.position import position  # the module stays dragonlair.core.position
 
 __version__ = "0.1.0"
+
+
+def analyse(state: State, seat: int, **params: Any) -> Any:
+    """Each legal action of ``seat`` rated from its view only: win chance with a 95%
+    interval, expected points and the ISMCTS pick (``dragonlair.bots.analysis``)."""
+    from .bots.analysis import analyse as _analyse
+
+    return _analyse(state, seat, **params)
+
 
 __all__ = [
     "Action",
     "BadDataFile",
     "BadOptions",
+    "BadPosition",
     "BadRecord",
     "BadSeat",
     "DragonlairError",
@@ -48,9 +62,11 @@ __all__ = [
     "UnknownAction",
     "UnknownGame",
     "__version__",
+    "analyse",
     "games",
     "load",
     "make",
+    "position",
     "replay",
     "spec",
 ]

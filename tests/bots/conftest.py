@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from pebble_auction.manifest import WITH_HEURISTIC, registered
+
+from tests.core.pebble_auction.manifest import WITH_HEURISTIC, registered
 
 
 @pytest.fixture(autouse=True)

@@ -23,8 +23,8 @@ def test_ismcts_is_measured_with_random_rollouts_and_with_its_defaults() -> None
 
 
 def test_the_default_configuration_is_named_by_what_differs_from_random_rollouts() -> None:
-    from pebble_auction.heuristic import PebbleHeuristic
-    from pebble_auction.manifest import replaced
+    from tests.core.pebble_auction.heuristic import PebbleHeuristic
+    from tests.core.pebble_auction.manifest import replaced
 
     class Declares(PebbleHeuristic):
         def evaluate(self, view: object) -> list[float]:

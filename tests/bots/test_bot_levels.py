@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from pebble_auction.heuristic import PebbleHeuristic
-from pebble_auction.manifest import heuristic
 
 import dragonlair
 from dragonlair.bots import (
@@ -21,6 +19,8 @@ from dragonlair.bots import (
     parse_bots,
 )
 from dragonlair.bots.ismcts import ISMCTSBot
+from tests.core.pebble_auction.heuristic import PebbleHeuristic
+from tests.core.pebble_auction.manifest import heuristic
 
 GAME = "pebble-auction"
 

@@ -9,12 +9,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from pebble_auction.manifest import heuristic
 
 import dragonlair
 from dragonlair.bots import Bot
 from dragonlair.bots.checks import BotCheckError, PeekedAtState, PoisonedView, check_bot
 from dragonlair.core import Action
+from tests.core.pebble_auction.manifest import heuristic
 
 GAME = "pebble-auction"
 

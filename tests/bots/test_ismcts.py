@@ -7,9 +7,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
-from pebble_auction.heuristic import PebbleHeuristic
-from pebble_auction.manifest import heuristic, registered, replaced
-from pennies import Pennies
 
 import dragonlair
 from dragonlair.bots import (
@@ -21,6 +18,9 @@ from dragonlair.bots import ismcts as ismcts_module
 from dragonlair.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot, game_defaults
 from dragonlair.core import GameManifest, Result
 from dragonlair.core.conformance import check_game
+from tests.bots.pennies import Pennies
+from tests.core.pebble_auction.heuristic import PebbleHeuristic
+from tests.core.pebble_auction.manifest import heuristic, registered, replaced
 
 GAME = "pebble-auction"
 

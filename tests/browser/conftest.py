@@ -6,8 +6,9 @@ Both are module-scoped on purpose: Playwright's sync API keeps an event loop run
 the main thread while it is open, and other test directories call ``asyncio.run``, which
 refuses to run inside a running loop; closing Playwright after the module frees it.
 
-Without Playwright or Chromium these tests are skipped, except under CI, where that is a
-failure: ``make test`` installs both, so a skip there would hide a broken set-up.
+Without Chromium these tests are skipped, except under CI, where that is a failure:
+``make test`` installs it, so a skip there would hide a broken set-up. (Playwright comes
+with the dev extra, which every test run has.)
 """
 
 from __future__ import annotations
@@ -18,17 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import CHROMIUM, DESKTOP, Server, launch
+from playwright.sync_api import sync_playwright
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the dev extra brings it
-    sync_playwright = None
+from tests.browser.browserkit import CHROMIUM, DESKTOP, Server, launch
 
 
 def _missing() -> str | None:
-    if sync_playwright is None:
-        return "Playwright for Python is not installed (pip install -e '.[dev]')"
     if not Path(CHROMIUM).exists():
         return f"{CHROMIUM} is missing (make test installs Debian's chromium)"
     return None
@@ -49,7 +45,6 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI"):
             pytest.fail(why)
         pytest.skip(why)
-    assert sync_playwright is not None
     with sync_playwright() as p:
         b = launch(p)
         yield b
@@ -71,8 +66,12 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def new(self, viewport: dict[str, int] | None = None) -> Any:
+    def new(self, viewport: dict[str, int] | None = None, paced: bool = False) -> Any:
+        """A page; other seats' moves are shown at once unless ``paced`` (the default pace
+        of a person's browser)."""
         ctx = self.browser.new_context(viewport=viewport or DESKTOP)
+        if not paced:
+            ctx.add_init_script("localStorage.setItem('dragonlair:pace', '0')")
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(60_000)

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Server, create_in_lobby, play_to_end
+
+from tests.browser.browserkit import Server, create_in_lobby, play_to_end
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from browserkit import Server, play_to_end, wait_ready
+from tests.browser.browserkit import Server, play_to_end, wait_ready
 
 SEATS = [{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}]
 

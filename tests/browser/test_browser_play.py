@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browserkit import (
+
+from tests.browser.browserkit import (
     PHONE,
     Server,
     click_one,
@@ -71,9 +72,9 @@ def test_create_in_the_lobby_and_play_a_whole_game_by_clicking(
     assert "win" in result.locator("h2").inner_text().lower()
     assert log_lines(page) > 5
     if game == "dragon-race":
-        # the person is asked HALT! or pass after each of the bot's plays, with a countdown
-        assert seen["deadlines"] and all(" s " in d for d in seen["deadlines"][:3])
-        assert "HALT" in seen["deadlines"][0]
+        # asked HALT! or pass after a bot's play while holding a HALT! card, the person
+        # sees a countdown (without one, the server answers for them: no countdown)
+        assert all(" s " in d and "HALT" in d for d in seen["deadlines"])
     shot(page, f"{game}-over")
 
 
@@ -130,12 +131,13 @@ def test_the_keyboard_plays_and_focus_is_visible(
             "m => Number(document.querySelector('.table-page').dataset.move) > m",
             arg=st["move"],
         )
-    # ? opens the rules in brief, Escape closes them
+    # ? opens the rules for players, Escape closes them
     page.keyboard.press("?")
     dialog = page.locator("dialog#rules")
     dialog.locator("h2").wait_for()
-    assert "rules in brief" in dialog.inner_text().lower()
-    assert "draw" in dialog.inner_text()
+    text = dialog.inner_text()
+    assert "how to play dragon stripes" in text.lower()
+    assert "draw" in text.lower() and "seat 0" not in text and "``" not in text
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('dialog#rules').open")
 
@@ -166,7 +168,8 @@ def test_the_page_reconnects_when_the_server_comes_back(
             "() => document.getElementById('conn').dataset.state === 'connected'"
         )
         again = wait_ready(page)
-        assert again["move"] == st["move"] and again["seat"] == "0"
+        # (the same move, or later if it was a forced one the server answered)
+        assert again["move"] >= st["move"] and again["seat"] == "0"
         play_to_end(page, rng)
         assert page.locator(".result").count() == 1
         # the browser reports each refused connection attempt; those are expected here
@@ -228,7 +231,7 @@ def test_two_people_at_one_table_never_see_each_others_hand(
             if st["status"] != "over" and st["legal"] and not st["pending"]:
                 click_one(page, rng)
                 acted = True
-                headline = page.locator(".headline").inner_text()
+                headline = page.locator(".actionbar").inner_text()
                 if "still choosing: " + ("Bo" if name == "ann" else "Ann") in headline:
                     saw_waiting = True
         if not acted:
@@ -267,7 +270,7 @@ def test_invite_a_friend_join_an_open_seat_and_watch_from_the_lobby(
     assert len(links) == 2 and "/play/" in links[0] and "/watch/" in links[1]
     ann.click("#go-to-table")
     ann.wait_for_selector(".table-page[data-status='waiting']")
-    assert "Waiting for players" in ann.locator(".headline").inner_text()
+    assert "Waiting for players" in ann.locator(".actionbar").inner_text()
     # the friend opens their link; a stranger joins the open seat from the lobby
     friend = new_page()
     friend.goto(links[0])

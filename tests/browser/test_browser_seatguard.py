@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browserkit import Server, wait_ready
+from tests.browser.browserkit import Server, wait_ready
 
 SEATS = [{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}]
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from pebble_auction.manifest import MANIFEST
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for tests.*
 
 from dragonlair.cli import main
 from dragonlair.core import register
+from tests.core.pebble_auction.manifest import MANIFEST
 
 register(MANIFEST)
 main()

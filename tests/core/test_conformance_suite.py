@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, NotRequired
+from typing import Any, NotRequired, Self
 
 import pytest
-from example_game import PebbleAuction, PebbleState, PebbleView
-from pebble_auction.manifest import MANIFEST, registered
 
 from dragonlair.core import Action, EventSpec, Game, UnknownGame, manifest, register
 from dragonlair.core.bot import Bot
 from dragonlair.core.conformance import ConformanceError, check_game
 from dragonlair.core.manifest import BadManifest, check_manifest
+from tests.core.example_game import PebbleAuction, PebbleState, PebbleView
+from tests.core.pebble_auction.manifest import MANIFEST, registered
 
 
 def test_example_game_conforms() -> None:
@@ -83,7 +83,7 @@ class SharedCloneState(PebbleState):
 
     __slots__ = ()
 
-    def clone(self) -> PebbleState:
+    def clone(self) -> Self:
         n = super().clone()
         n.points = self.points
         return n
@@ -136,6 +136,9 @@ def test_suite_catches_a_game_that_does_not_end() -> None:
         pytest.raises(ConformanceError, match="max_length|does not end"),
     ):
         check_game(cls.spec.id, games=1, players=[2])
+
+
+PEBBLE = "tests.core.pebble_auction"  # the example game's package
 
 
 def test_suite_catches_a_phase_the_game_does_not_declare() -> None:
@@ -210,15 +213,21 @@ def test_the_example_games_manifest_is_checked_part_by_part() -> None:
 @pytest.mark.parametrize(
     ("parts", "message"),
     [
-        ({"layout": "pebble_auction.nowhere:LAYOUT"}, "layout pebble_auction.nowhere:LAYOUT: "),
-        ({"layout": "pebble_auction.layout:MISSING"}, "has no MISSING"),
-        ({"layout": "pebble_auction.layout:ALL_POINTS"}, "is not a layout for pebble-auction"),
-        ({"terminal_board": "pebble_auction.layout:ALL_POINTS"}, "is not a function"),
+        (
+            {"layout": "tests.core.pebble_auction.nowhere:LAYOUT"},
+            "layout tests.core.pebble_auction.nowhere:LAYOUT: ",
+        ),
+        ({"layout": "tests.core.pebble_auction.layout:MISSING"}, "has no MISSING"),
+        (
+            {"layout": "tests.core.pebble_auction.layout:ALL_POINTS"},
+            "is not a layout for pebble-auction",
+        ),
+        ({"terminal_board": "tests.core.pebble_auction.layout:ALL_POINTS"}, "is not a function"),
         ({"browser_board": "js/games/pebble_auction.js"}, "no browser board"),
         ({"catalog": lambda game: {"cards": {1, 2}}}, "catalog is not JSON data"),
         ({"catalog": lambda game: [1, 2]}, "catalog gave list"),
         ({"ismcts": {"c": object()}}, "ismcts defaults must be plain data"),
-        ({"package": "pebble_auction.layout"}, "no data/player_rules.md"),
+        ({"package": f"{PEBBLE}.layout"}, "no data/player_rules.md"),
         ({"features": lambda view: {"pot": float("nan")}}, "features must map names"),
     ],
 )

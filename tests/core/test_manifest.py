@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pebble_auction.manifest import MANIFEST, replaced
 from rich.console import Console
 
 import dragonlair
@@ -22,6 +21,7 @@ from dragonlair.bots import parse_bots
 from dragonlair.core import manifest, manifests
 from dragonlair.core.manifest import ENTRY_POINT_GROUP, check_manifest, installed_ids
 from dragonlair.sim import Job, run
+from tests.core.pebble_auction.manifest import MANIFEST, replaced
 
 SRC = Path(dragonlair.__file__).parent
 INSTALLED = ["dragon-race", "dragon-stripes", "space-dragons", "space-race"]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from example_game import BID0, PebbleAuction, PebbleState
 
 import dragonlair
 from dragonlair.core import State
+from tests.core.example_game import BID0, PebbleAuction, PebbleState
 
 
 def test_derived_clone_copies_lists_and_shares_the_rest() -> None:
     state = dragonlair.make("pebble-auction", players=3).new_game(seed=4)
+    assert isinstance(state, PebbleState)
     copy = state.clone()
     assert type(copy) is type(state) and copy.to_json() == state.to_json()
     assert copy.points is not state.points and copy.hands is not state.hands

@@ -57,7 +57,9 @@ def table(
     game = dragonlair.make("dragon-race", players=players, options=dict(options or {}))
     s = game.new_game(seed)
     assert isinstance(s, DragonRaceState)
-    hs = [tuple(sorted(h)) for h in hands] if hands is not None else [()] * players
+    hs: list[tuple[int, ...]] = (
+        [tuple(sorted(h)) for h in hands] if hands is not None else [()] * players
+    )
     hs += [()] * (players - len(hs))
     used = {c for h in hs for c in h} | set(discards)
     rest = [c for c in range(1, game.num_cards + 1) if c not in used]  # type: ignore[attr-defined]

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from race_helpers import act, halt, num, table
 
 import dragonlair
 from dragonlair.bots.checks import check_bot, check_ismcts_defaults
 from dragonlair.core import reward
 from dragonlair.dragon_race import Heuristic
+from tests.dragon_race.race_helpers import act, halt, num, table
 
 
 @pytest.mark.slow

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from race_helpers import act, pass_window, table
 
 import dragonlair
 from dragonlair import BadDataFile
 from dragonlair.dragon_race.board import load_data
+from tests.dragon_race.race_helpers import act, pass_window, table
 
 BUILTIN = Path(dragonlair.__file__).parent / "dragon_race" / "data" / "great_dragon_race.json"
 
@@ -42,7 +42,7 @@ def test_builtin_components_match_the_proposal() -> None:
     kinds = [c.kind for c in d.cards]
     assert kinds.count("number") == 36 and kinds.count("halt") == 8
     for special in ("bolts", "balls", "updraft", "downdraft", "passing_wind", "tornado"):
-        assert kinds.count(special) == 2  # type: ignore[arg-type]
+        assert kinds.count(special) == 2
     for v in range(1, 7):
         numbers = [c for c in d.cards if c.kind == "number" and c.value == v]
         assert sorted(c.insignia or "-" for c in numbers) == ["-", "-", "A", "B", "C", "D"]
@@ -117,8 +117,8 @@ def _broken(where: str, value: object) -> dict[str, Any]:
     data = builtin()
     *parents, last = where.split(".")
     node: Any = data
-    for key in parents:
-        node = node[int(key)] if isinstance(node, list) else node[key]
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
     key: Any = int(last) if isinstance(node, list) else last
     if value == "DELETE":
         del node[key]

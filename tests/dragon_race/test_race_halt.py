@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from race_helpers import act, events, halt, kinds, legal, num, pass_window, table
 
 from dragonlair import IllegalAction
+from tests.dragon_race.race_helpers import act, events, halt, kinds, legal, num, pass_window, table
 
 
 def test_every_other_player_is_asked_in_turn_from_the_players_left() -> None:

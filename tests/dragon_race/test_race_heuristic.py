@@ -5,20 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from race_helpers import act, halt, num, table
 
 import dragonlair
-from dragonlair.core import RandomBot
+from dragonlair.core import Bot, RandomBot
 from dragonlair.dragon_race import Heuristic
+from tests.dragon_race.race_helpers import act, halt, num, table
 
 
-def play(game: dragonlair.Game, bots: list[object], seed: int) -> tuple[int, ...]:
+def play(game: dragonlair.Game, bots: list[Bot], seed: int) -> tuple[int, ...]:
     rng = random.Random(seed)
     s = game.new_game(seed)
     while not s.is_over:
         (seat,) = s.to_act
         legal = s.legal_actions(seat)
-        choice = bots[seat].choose(s.view(seat), legal, rng)  # type: ignore[attr-defined]
+        choice = bots[seat].choose(s.view(seat), legal, rng)
         assert choice in legal
         s.apply(seat, choice)
     assert s.result is not None
@@ -39,9 +39,9 @@ def test_heuristic_beats_random_players() -> None:
     games = 24
     for i in range(games):
         seat = i % 4
-        bots: list[object] = [RandomBot(game) for _ in range(4)]
+        bots: list[Bot] = [RandomBot(game) for _ in range(4)]
         bots[seat] = Heuristic(game)
-        winners = play(game, bots, 1000 + i)  # type: ignore[arg-type]
+        winners = play(game, bots, 1000 + i)
         if seat in winners:
             wins += 1 / len(winners)
     assert wins / games > 0.5  # fair share is 0.25

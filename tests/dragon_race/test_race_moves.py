@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from race_helpers import act, halt, kinds, legal, num, pass_window, table
 
 import dragonlair
 from dragonlair import IllegalAction
+from tests.dragon_race.race_helpers import act, halt, kinds, legal, num, pass_window, table
 
 # ---------------------------------------------------------------------- number cards
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from race_helpers import act, kinds, legal, num, pass_window, table
 
 from dragonlair import IllegalAction
+from tests.dragon_race.race_helpers import act, kinds, legal, num, pass_window, table
 
 # ---------------------------------------------------------------------- Bolts! and Balls!
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from race_helpers import act, events, halt, kinds, legal, num, pass_window, table
 
 from dragonlair import IllegalAction
+from tests.dragon_race.race_helpers import act, events, halt, kinds, legal, num, pass_window, table
 
 # ---------------------------------------------------------------------- stealing
 
@@ -48,9 +48,9 @@ def test_which_card_was_stolen_is_seen_by_thief_and_victim_only() -> None:
                 "name": "2",
             }
         ]
-    for seat in (2, 3, None):
-        (robbed,) = [e for e in events(s, n, seat) if e["type"] == "robbed"]
-        assert robbed.get("redacted") and "card" not in robbed and "name" not in robbed
+    for other in (2, 3, None):
+        (seen,) = [e for e in events(s, n, other) if e["type"] == "robbed"]
+        assert seen.get("redacted") and "card" not in seen and "name" not in seen
 
 
 def test_the_victim_draws_an_extra_card_at_their_next_turn() -> None:

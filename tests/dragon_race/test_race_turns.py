@@ -6,11 +6,11 @@ import json
 import random
 
 import pytest
-from race_helpers import act, events, kinds, legal, num, pass_window, table
 
 import dragonlair
 from dragonlair import BadOptions, UnknownAction
-from dragonlair.dragon_race.rules import DragonRaceState
+from dragonlair.dragon_race.rules import DragonRace, DragonRaceState
+from tests.dragon_race.race_helpers import act, events, kinds, legal, num, pass_window, table
 
 
 def new(players: int = 4, seed: int = 0, **options: object) -> DragonRaceState:
@@ -192,11 +192,12 @@ def test_action_text_reads_naturally_and_parses_back() -> None:
 
 def test_describe_card_names_what_a_card_does() -> None:
     game = dragonlair.make("dragon-race")
+    assert isinstance(game, DragonRace)
     assert (
         game.describe_card(num(3, "B")) == "3 (B): move ahead 3; insignia B: Dragon B plays again"
-    )  # type: ignore[attr-defined]
-    assert "cancel" in game.describe_card(38)  # type: ignore[attr-defined]
-    assert game.describe_card(45).startswith("Bolts!")  # type: ignore[attr-defined]
+    )
+    assert "cancel" in game.describe_card(38)
+    assert game.describe_card(45).startswith("Bolts!")
 
 
 @pytest.mark.parametrize(

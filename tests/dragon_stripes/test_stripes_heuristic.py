@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from stripes_helpers import act, new, set_pot, stack
 
 import dragonlair
 from dragonlair.bots import Bot, RandomBot
 from dragonlair.dragon_stripes import Heuristic
+from tests.dragon_stripes.stripes_helpers import act, new, set_pot, stack
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -7,7 +7,10 @@ through the public surface. Seats are clockwise; seat 0 starts.
 from __future__ import annotations
 
 import pytest
-from stripes_helpers import (
+
+import dragonlair
+from dragonlair import IllegalAction
+from tests.dragon_stripes.stripes_helpers import (
     act,
     bank_from_lair,
     events,
@@ -16,9 +19,6 @@ from stripes_helpers import (
     set_pot,
     stack,
 )
-
-import dragonlair
-from dragonlair import IllegalAction
 
 # ---------------------------------------------------------------- setup and the deck
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import cast
 
 import pytest
-from stripes_helpers import act, bank_from_lair, everyone_declines, new, stack
 
 import dragonlair
+from dragonlair.dragon_stripes import DragonStripesState
 from dragonlair.dragon_stripes.view import holding_bounds
+from tests.dragon_stripes.stripes_helpers import act, bank_from_lair, everyone_declines, new, stack
 
 
 def _banked_then_stopped() -> dragonlair.State:
@@ -81,8 +83,8 @@ def test_every_event_reads_as_a_sentence() -> None:
         while not s.is_over:
             seat = s.to_act[0]
             s.apply(seat, rng.choice(s.legal_actions(seat)))
-        for seat in (0, None):
-            for e in s.events_since(0, seat):
+        for viewer in (0, None):
+            for e in s.events_since(0, viewer):
                 text = game.event_text(e, names)
                 kinds.add(e["type"])
                 assert " seq=" not in text, text  # the template filled in
@@ -126,14 +128,15 @@ def test_open_holdings_shows_every_total_the_lair_and_every_penalty() -> None:
 
 
 def test_the_sampler_keeps_the_view_and_redraws_the_unseen_deck_and_secret_holdings() -> None:
-    s = _banked_then_stopped()
+    s = cast(DragonStripesState, _banked_then_stopped())
     stack(s, 2)
     act(s, 1, "draw")
     view = s.view(1)
     rng = random.Random(5)
-    decks, seat0 = set(), Counter()
+    decks: set[tuple[int, ...]] = set()
+    seat0: Counter[int] = Counter()
     for _ in range(60):
-        t = s.game.sample_state(view, rng)
+        t = cast(DragonStripesState, s.game.sample_state(view, rng))
         assert t.view(1) == view
         assert t.legal_actions(1) == s.legal_actions(1) and t.to_act == s.to_act
         t.check_invariants()
@@ -152,7 +155,10 @@ def test_the_sampler_keeps_the_view_and_redraws_the_unseen_deck_and_secret_holdi
 def test_the_sampler_for_a_spectator_redraws_every_seat() -> None:
     s = _banked_then_stopped()
     rng = random.Random(2)
-    seen = {tuple(s.game.sample_state(s.view(None), rng).gems) for _ in range(40)}
+    seen = {
+        tuple(cast(DragonStripesState, s.game.sample_state(s.view(None), rng)).gems)
+        for _ in range(40)
+    }
     assert len(seen) > 1 and all(g[1:] == (30, 30, 30) for g in seen)
 
 
@@ -167,7 +173,7 @@ def test_the_sampler_keeps_a_known_empty_lair_empty() -> None:
     rng = random.Random(1)
     for seat in (3, None):
         for _ in range(30):
-            t = s.game.sample_state(s.view(seat), rng)
+            t = cast(DragonStripesState, s.game.sample_state(s.view(seat), rng))
             assert t.lair == 0
             t.check_invariants()
 

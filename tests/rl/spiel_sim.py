@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 here = Path(__file__).parent
-sys.path[:0] = [str(here), str(here.parent / "core")]
+sys.path.insert(0, str(here.resolve().parents[1]))  # the checkout, for tests.*
 
 import pyspiel  # noqa: E402
-from pebble_auction.manifest import MANIFEST  # noqa: E402
 
 from dragonlair.core import register  # noqa: E402
 from dragonlair.rl import openspiel  # noqa: E402
+from tests.core.pebble_auction.manifest import MANIFEST  # noqa: E402
 
 register(MANIFEST)
 openspiel.register("pebble-auction")

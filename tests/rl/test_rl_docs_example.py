@@ -6,9 +6,8 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-from rl_helpers import rl_games
-
 from dragonlair.rl import docs
+from tests.rl.rl_helpers import rl_games
 
 ROOT = Path(__file__).parents[2]
 

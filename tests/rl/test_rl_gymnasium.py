@@ -4,18 +4,19 @@ for every game, registration, the bots, and our rules for bad and illegal action
 from __future__ import annotations
 
 import warnings
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from rl_helpers import rl_games
 
 import dragonlair
 from dragonlair.bots import UnknownBot
 from dragonlair.core import IllegalAction
 from dragonlair.rl import gymnasium_env
-from dragonlair.rl.gymnasium_env import env_id
+from dragonlair.rl.gymnasium_env import DragonlairEnv, env_id
+from tests.rl.rl_helpers import rl_games
 
 for _g in rl_games():
     gymnasium_env.register(_g)
@@ -36,7 +37,7 @@ def test_ids_follow_the_game_ids() -> None:
     assert "dragonlair/DragonStripes-v0" in gym.registry
 
 
-def _episode(env: gym.Env, seed: int) -> tuple[list[int], float]:  # type: ignore[type-arg]
+def _episode(env: gym.Env[Any, Any], seed: int) -> tuple[list[int], float]:
     _, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     moves: list[int] = []
@@ -55,8 +56,8 @@ def test_an_episode_is_a_game_against_the_bots_reproducible_from_its_seed() -> N
     first = _episode(env, 5)
     assert first == _episode(env, 5)
     assert first[1] in (0.0, 1.0, 0.5, 1 / 3)
-    state = env.unwrapped.state_now
-    assert state.is_over and env.unwrapped.action_masks().sum() == 0
+    state = cast(DragonlairEnv, env.unwrapped).state_now
+    assert state.is_over and cast(DragonlairEnv, env.unwrapped).action_masks().sum() == 0
 
 
 def test_the_learner_may_sit_anywhere() -> None:
@@ -64,11 +65,11 @@ def test_the_learner_may_sit_anywhere() -> None:
     seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
     assert len(seats) > 1
     _, info = env.reset(seed=0, options={"seat": 2})
-    assert info["seat"] == 2 and 2 in env.unwrapped.state_now.to_act
+    assert info["seat"] == 2 and 2 in cast(DragonlairEnv, env.unwrapped).state_now.to_act
 
 
 def test_an_illegal_action_loses_by_default_and_changes_nothing() -> None:
-    env = gym.make("dragonlair/DragonStripes-v0", players=2).unwrapped
+    env = cast(DragonlairEnv, gym.make("dragonlair/DragonStripes-v0", players=2).unwrapped)
     env.reset(seed=0)
     before = env.state_now.to_json()
     _, reward, terminated, truncated, info = env.step(1)  # hold before any draw
@@ -111,4 +112,4 @@ def test_bad_arguments_are_refused_with_what_was_expected() -> None:
 def test_render_shows_the_learners_side() -> None:
     env = gym.make("dragonlair/DragonStripes-v0", players=2, render_mode="ansi")
     env.reset(seed=0)
-    assert "you are seat 0" in env.render()
+    assert "you are seat 0" in str(env.render())

@@ -9,8 +9,6 @@ import random
 
 import numpy as np
 import pytest
-from pebble_auction.manifest import replaced
-from rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
 
 import dragonlair
 from dragonlair.rl import (
@@ -22,6 +20,8 @@ from dragonlair.rl import (
     layout_for,
     layout_ids,
 )
+from tests.core.pebble_auction.manifest import replaced
+from tests.rl.rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
 
 
 @pytest.mark.parametrize("game_id", rl_games())
@@ -131,8 +131,10 @@ def test_malformed_layouts_are_refused_with_the_feature_named() -> None:
     with pytest.raises(LayoutError, match="cannot encode 'dragon-stripes'"):
         bad.bind(dragonlair.make("dragon-stripes"))
     with (
-        replaced("pebble-auction", layout="pebble_auction.layout:ALL_POINTS"),
-        pytest.raises(LayoutError, match="manifest layout pebble_auction.layout:ALL_POINTS is not"),
+        replaced("pebble-auction", layout="tests.core.pebble_auction.layout:ALL_POINTS"),
+        pytest.raises(
+            LayoutError, match="manifest layout tests.core.pebble_auction.layout:ALL_POINTS is not"
+        ),
     ):
         layout_for("pebble-auction")
 

@@ -13,12 +13,12 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
-from rl_helpers import player_counts, rl_games
 
 import dragonlair
 from dragonlair.core import BadOptions, IllegalAction
 from dragonlair.rl import openspiel
 from dragonlair.rl.openspiel import game_name
+from tests.rl.rl_helpers import player_counts, rl_games
 
 for _g in rl_games():
     openspiel.register(_g)

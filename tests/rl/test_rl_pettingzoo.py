@@ -8,10 +8,10 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
-from rl_helpers import rl_games
 
 from dragonlair.core import BadOptions, IllegalAction
 from dragonlair.rl.pettingzoo_env import env, parallel_env
+from tests.rl.rl_helpers import rl_games
 
 # What PettingZoo's API test says of any environment whose observations are dicts of an
 # observation and an action mask (as its own classic games are), and of the final

@@ -6,12 +6,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "core"))
-
-from pebble_auction.manifest import WITH_HEURISTIC
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for tests.*
 
 from dragonlair.cli import main
 from dragonlair.core import register
+from tests.core.pebble_auction.manifest import WITH_HEURISTIC
 
 register(WITH_HEURISTIC)
 

@@ -26,7 +26,13 @@ def frame(points: list[tuple[int, int]], start: int | None = None) -> pd.DataFra
     rows = []
     for i, (p0, p1) in enumerate(points):
         win0 = 1.0 if p0 > p1 else 0.5 if p0 == p1 else 0.0
-        row = {"index": i, "seed": 10 + i, "length": 20, "points_0": p0, "points_1": p1}
+        row: dict[str, float] = {
+            "index": i,
+            "seed": 10 + i,
+            "length": 20,
+            "points_0": p0,
+            "points_1": p1,
+        }
         row |= {"win_0": win0, "win_1": 1 - win0}
         if start is not None:
             row["start_seat"] = (i + start) % 2

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from matplotlib.container import ErrorbarContainer
+from matplotlib.patches import Rectangle
 from typer.testing import CliRunner
 
 from dragonlair.bots import parse_bots
@@ -31,12 +33,12 @@ def test_the_panels_show_the_summary() -> None:
     assert fig.get_suptitle() == "a title"
     by_bot, by_seat, points, length = fig.axes
     for ax, lines in ((by_bot, summary.bots), (by_seat, summary.seats)):
-        assert [p.get_height() for p in ax.patches] == pytest.approx(
+        assert [cast(Rectangle, p).get_height() for p in ax.patches] == pytest.approx(
             [line.win.value for line in lines]
         )
         assert [t.get_text() for t in ax.get_xticklabels()] == [line.label for line in lines]
         fair = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
-        assert len(fair) == 1 and fair[0].get_ydata()[0] == pytest.approx(1 / 3)
+        assert len(fair) == 1 and cast(Any, fair[0].get_ydata())[0] == pytest.approx(1 / 3)
         # the error bars run from each interval's low end to its high end
         bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
         assert len(bars) == 1
@@ -44,9 +46,9 @@ def test_the_panels_show_the_summary() -> None:
         ends = [v for s in segments for v in (s[0][1], s[1][1])]
         assert ends == pytest.approx([v for line in lines for v in (line.win.low, line.win.high)])
     assert [t.get_text() for t in points.get_xticklabels()] == [s.label for s in summary.seats]
-    medians = [m.get_ydata()[0] for m in points.lines if m.get_color() == "C1"]
+    medians = [cast(Any, m.get_ydata())[0] for m in points.lines if m.get_color() == "C1"]
     assert len(medians) == 3
-    assert sum(p.get_height() for p in length.patches) == len(result.outcomes)
+    assert sum(cast(Rectangle, p).get_height() for p in length.patches) == len(result.outcomes)
 
 
 @pytest.mark.parametrize(

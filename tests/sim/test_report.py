@@ -89,4 +89,5 @@ def test_skill_matrix_counts_meetings_and_ties() -> None:
     )
     labels, m = skill_matrix(frame, 2)
     assert labels == ["h", "r"]
-    assert m[0][1] == (pytest.approx(1.5 / 3), 3) and m[1][0] == (pytest.approx(1.5 / 3), 3)
+    assert m[0][1][0] == pytest.approx(1.5 / 3) and m[1][0][0] == pytest.approx(1.5 / 3)
+    assert m[0][1][1] == 3 and m[1][0][1] == 3

@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from pebble_auction.manifest import heuristic
 
 import dragonlair
 from dragonlair.bots import Bot, parse_bots
 from dragonlair.sim import Job, SimulationError, play_game, run
 from dragonlair.sim.runner import chunk_size, make_bots
+from tests.core.pebble_auction.manifest import heuristic
 
 GAME = "pebble-auction"
 

@@ -4,11 +4,11 @@ options (including a user's data file), the leak test through the sampler."""
 from __future__ import annotations
 
 import pytest
-from sd_helpers import BUILTIN, GAME
 
 from dragonlair.core.conformance import check_game
+from tests.space_dragons.sd_helpers import BUILTIN, GAME
 
-OPTION_SETS = [
+OPTION_SETS: list[dict[str, object]] = [
     {},
     {"variant": True},
     {"science": "b", "mood": "b", "crime": "b"},

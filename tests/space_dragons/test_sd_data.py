@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sd_helpers import BUILTIN, GAME, builtin_data, plain_data, write
 
 import dragonlair
 from dragonlair import BadDataFile, BadOptions
 from dragonlair.space_dragons.cards import load_components
+from tests.space_dragons.sd_helpers import BUILTIN, GAME, builtin_data, plain_data, write
 
 
 def test_the_built_in_file_loads_into_frozen_components() -> None:

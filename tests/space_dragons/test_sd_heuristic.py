@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from sd_helpers import GAME
 
 import dragonlair
-from dragonlair.core import RandomBot
+from dragonlair.core import Bot, RandomBot
 from dragonlair.space_dragons import Heuristic
+from tests.space_dragons.sd_helpers import GAME
 
 
 def play(game: dragonlair.Game, heuristic_seat: int, seed: int) -> dragonlair.Result:
-    bots = [RandomBot(game) for _ in range(game.players)]
+    bots: list[Bot] = [RandomBot(game) for _ in range(game.players)]
     bots[heuristic_seat] = Heuristic(game)
     rng = random.Random(seed)
     s = game.new_game(seed)

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sd_helpers import GAME, hunt, kinds, plain_data, play_round, symbols, write
 
 import dragonlair
 from dragonlair.space_dragons.rules import SpaceDragonsState
+from tests.space_dragons.sd_helpers import GAME, hunt, kinds, plain_data, play_round, symbols, write
 
 
 def new(players: int = 4, seed: int = 1, **options: Any) -> SpaceDragonsState:
@@ -303,17 +303,17 @@ def last_round(
     n = 4
     played = [list(range(1 + 6 * s, 7 + 6 * s)) for s in range(n)]
     crew: dict[int, dict[str, Any]] = {}
-    for s in range(n):
-        tallies = {k: v[s] for k, v in (counts or {}).items()}
-        left = points[s] if points else 0
-        for card in played[s]:
+    for seat in range(n):
+        tallies = {k: v[seat] for k, v in (counts or {}).items()}
+        left = points[seat] if points else 0
+        for card in played[seat]:
             sym = {k: min(3, v) for k, v in tallies.items()}
             tallies = {k: v - sym[k] for k, v in tallies.items()}
             step = max(-5, min(5, left))
             left -= step
             crew[card] = {"symbols": symbols(**sym), "points": step}
         assert not any(tallies.values()) and left == 0
-    hands = [[30 + s, 40 + s, 50 + s] for s in range(n)]
+    hands = [[30 + i, 40 + i, 50 + i] for i in range(n)]
     hands[winner][0] = 70
     data = write(tmp_path, plain_data(crew=crew))
     s = hunt(
@@ -369,7 +369,8 @@ def test_rulebook_example_3_with_b_sides_as_bonuses(tmp_path: Path) -> None:
 def test_scoring_card_sides(
     tmp_path: Path, symbol: str, side: str, counts: list[int], awards: list[int]
 ) -> None:
-    r = last_round(tmp_path, {symbol: counts}, **{symbol: side})
+    options: dict[str, Any] = {symbol: side}
+    r = last_round(tmp_path, {symbol: counts}, **options)
     assert [b[symbol] for b in r.breakdown] == awards
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from sd_helpers import GAME, hunt, play_round
-
 import dragonlair
 from dragonlair.space_dragons.rules import SpaceDragonsState
+from tests.space_dragons.sd_helpers import GAME, hunt, play_round
 
 VIEW_KEYS = {
     # from the core
@@ -196,10 +195,10 @@ def test_the_sampler_works_on_a_finished_game() -> None:
     while not s.is_over:
         (seat,) = s.to_act
         s.apply(seat, s.legal_actions(seat)[0])
-    for seat in (0, None):
-        v = s.view(seat)
+    for viewer in (0, None):
+        v = s.view(viewer)
         sample = s.game.sample_state(v, random.Random(2))
-        assert sample.view(seat) == v and sample.is_over
+        assert sample.view(viewer) == v and sample.is_over
         sample.check_invariants()
 
 

@@ -8,10 +8,10 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from space_race_helpers import build, events, play, ship
 
 import dragonlair
 from dragonlair import IllegalAction, UnknownAction
+from tests.space_race.space_race_helpers import build, events, play, ship
 
 # Card ids in the shipped data (src/dragonlair/space_race/data/space_race.json).
 SCANNER = 1  # orange
@@ -191,8 +191,8 @@ def test_scanner_option_always_keeps_showing_the_new_top_card() -> None:
             danger_top=FIGHT_A,
             options={"scanner": option},
         )
-        s.danger_deck.remove(FLIGHT_XX)  # type: ignore[attr-defined]
-        s.danger_deck.insert(-1, FLIGHT_XX)  # type: ignore[attr-defined]
+        s.danger_deck.remove(FLIGHT_XX)
+        s.danger_deck.insert(-1, FLIGHT_XX)
         play(s, (0, f"up {CREW[0]}"), (1, f"up {CREW[1]}"))
         assert s.view(None)["danger"] == FIGHT_A
         assert s.view(0)["danger_top"] == expected

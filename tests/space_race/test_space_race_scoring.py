@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
-from space_race_helpers import finish
 
 from dragonlair.space_race.scoring import CATEGORIES
+from tests.space_race.space_race_helpers import finish
 
 # Card ids in the shipped data: orange, green, purple of each coloured type.
 SCANNER = {"orange": [1, 2, 3], "green": [4, 5, 6], "purple": [7, 8, 9]}

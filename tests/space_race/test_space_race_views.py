@@ -6,10 +6,10 @@ import json
 import random
 
 import pytest
-from space_race_helpers import build, play
 
 import dragonlair
 from dragonlair.space_race.rules import SpaceRaceState
+from tests.space_race.space_race_helpers import build, play
 
 
 def mid_game(players: int = 4, seed: int = 11, moves: int = 40) -> SpaceRaceState:

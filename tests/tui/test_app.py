@@ -8,14 +8,15 @@ import asyncio
 import json
 import random
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
 import dragonlair
-from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import ConfirmQuit, HelpScreen, PassScreen, PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig
+from tests.tui.tui_helpers import screen_text
 
 
 def session(game_id: str, seed: int, players: int | None = None, **kw: object) -> PlaySession:
@@ -90,9 +91,9 @@ def test_play_2_plays_your_2_in_the_great_dragon_race() -> None:
             twos = [
                 c
                 for c in hand
-                if game.components.cards[c - 1].value == 2  # type: ignore[attr-defined]
-                and game.components.cards[c - 1].kind == "number"
-            ]  # type: ignore[attr-defined]
+                if cast(Any, game).components.cards[c - 1].value == 2
+                and cast(Any, game).components.cards[c - 1].kind == "number"
+            ]
             assert twos, hand
             moves = s.state.move
             await pilot.press(*"play 2", "enter")
@@ -180,7 +181,7 @@ def test_quitting_asks_and_offers_to_save(tmp_path: Path) -> None:
             await pilot.press("ctrl+q")
             await settle(pilot)
             field = app.screen.query_one("#save-to")
-            field.value = str(target)  # type: ignore[attr-defined]
+            field.value = str(target)
             await pilot.click("#save")
             await settle(pilot)
         assert app.return_code == 0

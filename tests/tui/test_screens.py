@@ -16,12 +16,12 @@ import pytest
 from rich.console import Console
 
 import dragonlair
-from conftest import screen_text
 from dragonlair.core import State
 from dragonlair.tui.app import PlayApp
 from dragonlair.tui.render import board, hand, players, result_table
 from dragonlair.tui.session import PlaySession, SeatConfig
 from dragonlair.tui.words import Words
+from tests.tui.tui_helpers import screen_text
 
 GAMES = dragonlair.games()
 
@@ -80,7 +80,16 @@ def _app_screen(state: State, size: tuple[int, int]) -> str:
                 if app.asking == 0:
                     break
             assert app.asking == 0
-            return screen_text(app)
+            # the footer's key labels may land a refresh later on a loaded machine: read the
+            # screen once it has stopped changing
+            text = screen_text(app)
+            for _ in range(50):
+                await pilot.pause()
+                again = screen_text(app)
+                if again == text and "^q" in text:
+                    break
+                text = again
+            return text
 
     return asyncio.run(run())
 

@@ -163,7 +163,7 @@ def test_hotseat_leaves_nothing_of_a_hand_in_the_scrollback(tmp_path: Path) -> N
         assert hand not in everything
         assert "your hand" not in everything
     finally:
-        subprocess.run([TMUX, "kill-session", "-t", session], check=False)
+        subprocess.run([str(TMUX), "kill-session", "-t", session], check=False)
 
 
 def test_watch_shows_the_board_to_the_end(tmp_path: Path) -> None:
@@ -199,4 +199,4 @@ def test_replay_steps_forward_back_and_to_a_move(tmp_path: Path) -> None:
         _tmux("send-keys", "-t", session, "q")
         _wait_for(session, "EXIT 0")
     finally:
-        subprocess.run([TMUX, "kill-session", "-t", session], check=False)
+        subprocess.run([str(TMUX), "kill-session", "-t", session], check=False)

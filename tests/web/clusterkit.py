@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from serverkit import free_port
+
+from tests.web.serverkit import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "nginx"

@@ -30,9 +30,9 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from fastapi.testclient import TestClient  # noqa: E402
-from serverkit import LiveServer, config, free_port  # noqa: E402
 
 from dragonlair.web import create_app  # noqa: E402
+from tests.web.serverkit import LiveServer, config, free_port  # noqa: E402
 
 
 def _pg_bin(name: str) -> str | None:

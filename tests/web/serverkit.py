@@ -125,8 +125,13 @@ class SeatClient:
     def latest(self) -> dict[str, Any]:
         return self.states[-1]
 
-    async def wait(self, pred: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-        """Wait until ``pred()`` holds (fails the test after ``timeout`` seconds)."""
+    async def wait_move(self, at_least: int, what: str) -> None:
+        """Wait until this connection has seen move ``at_least`` (or a later one)."""
+        await self.wait(lambda: self.latest["move"] >= at_least, what)
+
+    async def wait(self, pred: Callable[..., bool], what: str, timeout: float = TIMEOUT) -> None:
+        """Wait until ``pred()`` holds (fails the test after ``timeout`` seconds); ``pred``
+        may bind loop variables as defaults (``lambda c=c: ...``)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while not pred():
@@ -168,11 +173,13 @@ async def drive(
     clients: dict[int, SeatClient],
     rng: random.Random,
     stop_after: int | None = None,
+    auto: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> dict[str, Any]:
     """Play the people's seats with random legal actions until the game ends (or reaches
     move ``stop_after``). Deterministic: it waits for bots to move and then always acts for
     the lowest seat asked, so a seeded table always gets the same actions in the same order.
-    The latest state seen."""
+    Seats in ``auto`` never answer when they have a single legal action: the server
+    answers for them (their ``autoplay`` preference). The latest state seen."""
     people = set(clients)
     any_client = next(iter(clients.values()))
     while True:
@@ -182,13 +189,18 @@ async def drive(
         to_act = st["view"]["to_act"]
         if not to_act or any(s not in people for s in to_act):
             move = st["move"]
-            await any_client.wait(lambda m=move: any_client.latest["move"] > m, "a bot's move")
+            await any_client.wait_move(move + 1, "a bot's move")
             continue
         seat = min(to_act)
         c = clients[seat]
         move = st["move"]
-        await c.wait(lambda c=c, m=move: c.latest["move"] >= m, "the current state")
+        await c.wait_move(move, "the current state")
         mine = c.latest
+        if seat in auto and len(mine["legal"]) == 1 and mine["move"] == move:
+            await c.wait(lambda c=c, m=move: c.latest["move"] > m, "the server's answer")
+            continue
         assert mine["move"] == move and mine["legal"], mine
-        await c.act(move, rng.choice(mine["legal"]))
-        await c.wait(lambda c=c, m=move: c.latest["move"] > m, "the update after acting")
+        legal = mine["legal"]
+        # a forced answer draws nothing from rng, typed or not, so runs stay comparable
+        await c.act(move, legal[0] if len(legal) == 1 else rng.choice(legal))
+        await c.wait_move(move + 1, "the update after acting")

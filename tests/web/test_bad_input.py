@@ -7,9 +7,10 @@ import json
 from typing import Any
 
 import pytest
-from serverkit import LiveServer, SeatClient, config, create_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 
 def stored_moves(live: LiveServer, tid: str) -> int:

@@ -15,7 +15,6 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import TIMEOUT, LiveServer, SeatClient, config, create_table
 from websockets.asyncio.client import connect
 
 import dragonlair
@@ -23,6 +22,7 @@ from dragonlair.web import create_app
 from dragonlair.web.connection import Connection
 from dragonlair.web.security import Sealer, digest
 from dragonlair.web.store import Store, StoredSeat, StoredTable
+from tests.web.serverkit import TIMEOUT, LiveServer, SeatClient, config, create_table
 
 RANDOM = [{"type": "bot", "level": "random"}] * 2
 
@@ -139,7 +139,7 @@ def test_an_outgoing_queue_is_bounded_in_bytes() -> None:
 
 
 def test_a_sync_is_charged_by_what_it_costs(serve: Callable[..., LiveServer]) -> None:
-    server = serve(ws_rate="20/second")
+    server = serve(ws_rate="20/minute")  # a burst of 20, refilled slowly
     created = create_table(server.http, players=2, seats=RANDOM)
     tid = created["table"]["id"]
     wait_over(server.http, tid)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from serverkit import LiveServer, SeatClient, create_table, drive, open_all
-
 import dragonlair
 from dragonlair.core import Record
+from tests.web.serverkit import LiveServer, SeatClient, create_table, drive, open_all
 
 
 def check_stored(live: LiveServer, tid: str) -> int:
@@ -50,20 +49,24 @@ def test_many_clients_hammering_one_table(live: LiveServer) -> None:
                 break
             move = st["move"]
             for c in conns:
-                await c.wait(lambda c=c, m=move: c.latest["move"] >= m, "sync")
+                await c.wait_move(move, "sync")
             before = [len(c.errors) for c in conns]
             # every connection of every seat asked fires at once, at the same move
             firing = [(c, rng.choice(c.latest["legal"])) for c in conns if c.latest["legal"]]
             await asyncio.gather(*(c.act(move, action) for c, action in firing))
             for c in conns:
-                await c.wait(lambda c=c, m=move: c.latest["move"] > m, "the winner's action")
+                await c.wait_move(move + 1, "the winner's action")
 
             def refusals(before: list[int] = before) -> int:
                 return sum(len(c.errors) - b for c, b in zip(conns, before, strict=True))
 
             # exactly one of the simultaneous submissions was applied; all others refused
             expected = len(firing) - 1
-            await conns[0].wait(lambda n=expected: refusals() >= n, "the refusals")
+
+            def all_refused(n: int = expected) -> bool:
+                return refusals() >= n
+
+            await conns[0].wait(all_refused, "the refusals")
             await asyncio.sleep(0.01)
             assert refusals() == expected
             assert live.hub.tables[tid].state.move == move + 1

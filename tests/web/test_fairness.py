@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from serverkit import config
 
 from dragonlair.web import create_app
+from tests.web.serverkit import config
 
 BOTS = [{"type": "bot", "level": "random"}] * 2
 PEOPLE = [{"type": "human"}] * 2

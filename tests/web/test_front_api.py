@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import LiveServer, SeatClient, config, create_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import dragonlair
 from dragonlair.web import create_app
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 GAMES = ("space-dragons", "space-race", "dragon-stripes", "dragon-race")
 PARTS = {

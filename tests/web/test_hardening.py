@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import LiveServer, SeatClient, config, create_table
 
 from dragonlair.web import create_app
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 PEOPLE = [{"type": "human"}] * 2
 
@@ -35,12 +35,12 @@ def locked(db_url: str) -> Iterator[None]:
     else:
         import psycopg
 
-        with psycopg.connect(db_url) as db:
-            db.execute("LOCK TABLE dl_actions IN EXCLUSIVE MODE")
+        with psycopg.connect(db_url) as pg:
+            pg.execute("LOCK TABLE dl_actions IN EXCLUSIVE MODE")
             try:
                 yield
             finally:
-                db.rollback()
+                pg.rollback()
 
 
 def test_a_locked_database_gives_storage_error_in_bounded_time_once(db_url: str) -> None:
@@ -147,7 +147,7 @@ def test_every_malformed_body_is_invalid_request(
 def test_a_deadline_that_passes_while_the_database_is_locked_still_applies(
     sqlite_url: str,
 ) -> None:
-    from test_play import play_to_window
+    from tests.web.test_play import play_to_window
 
     server = LiveServer(config(sqlite_url, deadline=1.0, db_lock_timeout=0.2))
     try:

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import config
 
 import dragonlair
 from dragonlair.web import create_app
 from dragonlair.web.security import Sealer
 from dragonlair.web.store import Store
+from tests.web.serverkit import config
 
 PEOPLE = [{"type": "human"}] * 2
 MOVES = 4

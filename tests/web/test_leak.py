@@ -20,13 +20,13 @@ import random
 from typing import Any
 
 import pytest
-from serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
-from test_play import game_settings, seats_for
 
 import dragonlair
 from dragonlair.core import Action, Game, State
 from dragonlair.core.events import event_dict
 from dragonlair.web.protocol import state_message
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
+from tests.web.test_play import game_settings, seats_for
 
 Event = tuple[str, tuple[Any, ...], tuple[int, ...] | None] | None
 
@@ -51,7 +51,8 @@ def raw_events(state: State) -> list[Event]:
         full_seats = [
             s for s, e in versions.items() if s is not None and e and not e.get("redacted")
         ]
-        everyone = versions[None] is not None and not versions[None].get("redacted")
+        spectator = versions[None]
+        everyone = spectator is not None and not spectator.get("redacted")
         out.append((some["type"], values, None if everyone else tuple(full_seats)))
     return out
 
@@ -200,3 +201,55 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
             checked += 1
     assert checked > final.move
     assert dragonlair.replay(final.record).to_json() == final.to_json()
+
+
+def comparable(msg: dict[str, Any]) -> dict[str, Any]:
+    """A state message without what differs between two tables or two moments: the table
+    id and the deadline's clock time."""
+    out = {k: v for k, v in msg.items() if k != "table"}
+    if out.get("deadline"):
+        out["deadline"] = {k: v for k, v in out["deadline"].items() if k != "at"}
+    return out
+
+
+@pytest.mark.parametrize(("game", "options"), [("dragon-race", {"turn_cap": 5})])
+def test_auto_answers_look_like_typed_ones(
+    sqlite_url: str, game: str, options: dict[str, Any]
+) -> None:
+    """Two tables with the same deal and the same moves: at one, the server answers seat 1's
+    forced moves for it (its autoplay preference); at the other, seat 1 types them. Every
+    message seat 0 and a spectator receive is the same at both (the answer is an ordinary
+    action, and to_act asks the seats the rules ask)."""
+    live = LiveServer(config(sqlite_url))
+    try:
+        seats = [{"type": "human", "name": "A"}, {"type": "human", "name": "B"}]
+
+        async def play(auto: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+            created = create_table(
+                live.http, game=game, players=2, options=options, seats=seats, seed=31
+            )
+            tid = created["table"]["id"]
+            clients = await open_all(live.ws, created)
+            watcher = await SeatClient.open(live.ws, tid, created["watch"]["token"], None)
+            # seat 0 types everything in both runs; seat 1 only at the typed table
+            await clients[0].send({"type": "prefs", "prefs": {"autoplay": False}})
+            await clients[1].send({"type": "prefs", "prefs": {"autoplay": auto}})
+            for c in clients.values():
+                await c.wait(lambda c=c: any(m["type"] == "prefs" for m in c.messages), "prefs")
+            await drive(clients, random.Random(5), auto={1} if auto else set())
+            await watcher.wait(lambda: watcher.latest["status"] == "over", "the end")
+            forced = sum(
+                1 for m in clients[1].states if len(m["legal"]) == 1 and m["status"] == "playing"
+            )
+            out = (clients[0].states, watcher.states, forced)
+            for c in [*clients.values(), watcher]:
+                await c.close()
+            return out
+
+        seen_auto, watched_auto, forced = asyncio.run(play(True))
+        seen_typed, watched_typed, _ = asyncio.run(play(False))
+        assert forced > 0, "seat 1 should have been asked something with a single answer"
+        assert [comparable(m) for m in seen_auto] == [comparable(m) for m in seen_typed]
+        assert [comparable(m) for m in watched_auto] == [comparable(m) for m in watched_typed]
+    finally:
+        live.stop()

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import config
 
 from dragonlair.web import create_app
+from tests.web.serverkit import config
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
 
 import dragonlair
 from dragonlair.core import register, unregister
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
 
 
 def game_settings() -> list[tuple[str, int]]:
@@ -117,7 +117,7 @@ def test_bots_are_deterministic_per_table(live: LiveServer) -> None:
 
 
 def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
-    from pebblebot import MANIFEST
+    from tests.web.pebblebot import MANIFEST
 
     register(MANIFEST)
     try:
@@ -161,9 +161,9 @@ def play_to_window(clients: dict[int, SeatClient], rng: random.Random) -> Any:
                 return st
             seat = min(st["view"]["to_act"])
             c = clients[seat]
-            await c.wait(lambda c=c, m=st["move"]: c.latest["move"] >= m, "sync")
+            await c.wait_move(st["move"], "sync")
             await c.act(st["move"], rng.choice(c.latest["legal"]))
-            await c.wait(lambda c=c, m=st["move"]: c.latest["move"] > m, "update")
+            await c.wait_move(st["move"] + 1, "update")
 
     return go()
 
@@ -214,7 +214,7 @@ def test_deadline_applies_the_default_answer(db_url: str, game: str) -> None:
                 assert st["view"]["window"]["default"] == d["default"]
                 waiting = clients[d["seat"]]
                 # nobody answers: the server applies the default for the seat
-                await waiting.wait(lambda w=waiting, m=st["move"]: w.latest["move"] > m, "default")
+                await waiting.wait_move(st["move"] + 1, "default")
                 actions = server.hub.tables[tid].state.record.actions
                 assert actions[st["move"]] == (d["seat"], d["default"])
                 applied += 1
@@ -230,7 +230,14 @@ def test_deadline_applies_the_default_answer(db_url: str, game: str) -> None:
 def test_away_player_is_played_by_a_bot_until_back(db_url: str) -> None:
     server = LiveServer(config(db_url, away=0.1))
     try:
-        created = create_table(server.http, players=2, seats=[{"type": "human"}] * 2, seed=2)
+        # seat 1's person never arrived: taken over at once only because the table says so
+        created = create_table(
+            server.http,
+            players=2,
+            seats=[{"type": "human"}] * 2,
+            seed=2,
+            wait_for_arrival=False,
+        )
         tid = created["table"]["id"]
 
         async def main() -> None:
@@ -257,8 +264,8 @@ def test_away_player_is_played_by_a_bot_until_back(db_url: str) -> None:
 
 
 def test_a_slow_bot_does_not_stall_other_tables(live: LiveServer) -> None:
-    from pebblebot import MANIFEST
-    from pebblebot.heuristic import Gate
+    from tests.web.pebblebot import MANIFEST
+    from tests.web.pebblebot.heuristic import Gate
 
     register(MANIFEST)
     Gate.closed = True
@@ -297,7 +304,7 @@ def test_simultaneous_picks_show_who_is_choosing_not_what(live: LiveServer) -> N
         pick = first["legal"][0]
         await clients[0].act(first["move"], pick)
         for seat, c in clients.items():
-            await c.wait(lambda c=c: c.latest["move"] == 1, "the pick")
+            await c.wait_move(1, "the pick")
             view = c.latest["view"]
             assert view["to_act"] == [1, 2] and view["choosing"] == [0, 1, 2]
             if seat == 0:

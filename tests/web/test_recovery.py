@@ -16,7 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import SeatClient, create_table, drive, free_port, open_all
+
+from tests.web.serverkit import SeatClient, create_table, drive, free_port, open_all
 
 # End to end: a server process killed and started again.
 pytestmark = pytest.mark.slow
@@ -70,7 +71,9 @@ SEATS = [
 ]
 
 
-def play(server: ServerProcess, created: dict[str, Any], rng: random.Random, stop: int | None):
+def play(
+    server: ServerProcess, created: dict[str, Any], rng: random.Random, stop: int | None
+) -> dict[str, Any]:
     async def main() -> dict[str, Any]:
         clients = await open_all(server.ws, created)
         last = await drive(clients, rng, stop_after=stop)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from serverkit import LiveServer, SeatClient, create_table
 from websockets.asyncio.client import connect
 
 from dragonlair.web.security import digest
+from tests.web.serverkit import LiveServer, SeatClient, create_table
 
 PEOPLE = [{"type": "human"}] * 2
 
@@ -38,7 +38,11 @@ def test_a_seat_sees_its_connections_and_rotates_its_token(live: LiveServer) -> 
         await mine.wait(lambda: counts(mine)[-1:] == [1], "one connection")
         other = await SeatClient.open(live.ws, tid, old, 0)  # someone else with the link
         for c in (mine, other):
-            await c.wait(lambda c=c: counts(c)[-1:] == [2], "two connections")
+
+            def two(c: SeatClient = c) -> bool:
+                return counts(c)[-1:] == [2]
+
+            await c.wait(two, "two connections")
         await mine.send({"type": "rotate"})
         await mine.wait(lambda: any(m["type"] == "rotated" for m in mine.messages), "rotated")
         rotated = next(m for m in mine.messages if m["type"] == "rotated")

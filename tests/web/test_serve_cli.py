@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from ipaddress import ip_network
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -45,7 +46,7 @@ def test_bad_serve_options(args: list[str], says: str) -> None:
 def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import uvicorn
 
-    seen = {}
+    seen: dict[str, Any] = {}
 
     def run(self: uvicorn.Server) -> None:
         seen["config"] = self.config

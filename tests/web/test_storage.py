@@ -9,11 +9,11 @@ from concurrent.futures import wait
 
 import pytest
 from fastapi.testclient import TestClient
-from serverkit import LiveServer, SeatClient, config, create_table
 
 from dragonlair.web import create_app
 from dragonlair.web.security import Sealer, digest
 from dragonlair.web.store import Store, StoredSeat, StoredTable, StoreError, normalize_url
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 
 def table(tid: str, game: str = "pebble-auction") -> StoredTable:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from ..core import Action, State, derive_seed, make
@@ -104,6 +105,18 @@ def _poisoned_class(cls: type[State]) -> type[State]:
         )
         _poisoned_classes[cls] = found
     return found
+
+
+@contextmanager
+def poisoned(state: State) -> Iterator[None]:
+    """While inside, any attribute read of ``state`` raises :class:`PeekedAtState` (for
+    checking that other services, such as analysis, read views only)."""
+    cls = type(state)
+    object.__setattr__(state, "__class__", _poisoned_class(cls))
+    try:
+        yield
+    finally:
+        object.__setattr__(state, "__class__", cls)
 
 
 def choose_blind(bot: Any, state: State, seat: int, rng: random.Random) -> Action:

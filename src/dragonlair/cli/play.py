@@ -13,6 +13,7 @@ import dragonlair
 
 from ..bots import LEVELS, UnknownBot
 from ..core import DragonlairError
+from ..core.puzzles import open_game
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
 from .options import parse_options
@@ -98,6 +99,14 @@ def play(
         typer.Option(help="Save to this file after every move (and on `save` or quitting)."),
     ] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            help="Start from a position file (TOML or JSON), a record, or puzzle:<name> "
+            "(see `dragonlair puzzles`).",
+        ),
+    ] = None,
     fast: Annotated[
         bool,
         typer.Option(
@@ -121,6 +130,11 @@ def play(
             if game is not None:
                 raise typer.BadParameter("give either a game or --resume, not both")
             state, seats = load_save(resume)
+        elif from_ is not None:
+            if game is not None:
+                raise typer.BadParameter("give either a game or --from, not both")
+            state = open_game(from_, seed=seed)
+            seats = _seats(state.game.players, bots, hotseat, seat, name or [])
         else:
             if game is None:
                 game, menu_players = _menu(console)

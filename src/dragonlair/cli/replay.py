@@ -74,9 +74,7 @@ def replay(
         ReplayApp(record, names, index, move).run()
         return
     console = Console(highlight=False)
-    state = game.new_game(record.seed)
-    for actor, text in record.actions:
-        state.apply(actor, text)
+    state = dragonlair.replay(record)  # from the deal or the position, undos included
     words = Words(game, names, index)
     for event in state.events_since(0, index):
         console.print(f"  {words.event(event)}", markup=False)

@@ -16,6 +16,7 @@ from .errors import (
 from .events import EventSpec
 from .game import Game
 from .manifest import GameManifest, manifest, manifests, register, unregister
+from .position import BadPosition, register_position, unregister_position
 from .record import Record
 from .registry import game_class, games, load, make, replay, spec
 from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
@@ -29,6 +30,7 @@ __all__ = [
     "ActionTable",
     "BadDataFile",
     "BadOptions",
+    "BadPosition",
     "BadRecord",
     "BadSeat",
     "Bot",
@@ -58,8 +60,10 @@ __all__ = [
     "manifest",
     "manifests",
     "register",
+    "register_position",
     "replay",
     "reward",
     "spec",
     "unregister",
+    "unregister_position",
 ]

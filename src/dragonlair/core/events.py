@@ -42,6 +42,16 @@ class EventSpec:
                 raise ValueError("an event with public fields needs a public_text")
 
 
+CORE_EVENTS: Mapping[str, EventSpec] = {
+    "undo": EventSpec(
+        ("seat", "actions"),
+        "{seat} takes back their last decision ({actions} action(s) undone)",
+        seat_fields=("seat",),
+    ),
+}
+"""Events the engine itself emits, in every game (kinds no game may use)."""
+
+
 def event_dict(
     specs: Mapping[str, EventSpec],
     seq: int,
@@ -51,7 +61,7 @@ def event_dict(
     seat: int | None,
 ) -> dict[str, Any] | None:
     """The event as ``seat`` sees it (None: it sees nothing of it)."""
-    spec = specs[kind]
+    spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
     if audience is None or (seat is not None and seat in audience):
         d: dict[str, Any] = {"seq": seq, "type": kind}
         for name, v in zip(spec.fields, values, strict=True):
@@ -71,7 +81,8 @@ def event_text(
 ) -> str:
     """A one-line description of an event dict, with the seats of its declared
     ``seat_fields`` shown by name."""
-    spec = specs[event["type"]]
+    kind = event["type"]
+    spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
     template = spec.public_text if event.get("redacted") else spec.text
     seats = spec.seat_fields
     values: dict[str, Any] = {}

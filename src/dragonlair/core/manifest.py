@@ -49,8 +49,9 @@ _BROWSER_BOARD = re.compile(r"^js/games/[a-z0-9_]+\.js$")
 Catalog = Callable[[Game], dict[str, Any]]
 """A game's printed components as JSON-ready data, for the browser (public data only)."""
 
-Features = Callable[[Mapping[str, Any]], Mapping[str, float]]
-"""Named numbers read from a view (a position's features), for designers' tools."""
+Features = Callable[[Any], Mapping[str, float]]
+"""Named numbers read from a view (a position's features), for designers' tools; the
+function takes its game's declared view type (``Game.view_type``), hence ``Any`` here."""
 
 
 class BadManifest(DragonlairError, ValueError):

@@ -1,9 +1,14 @@
 """Game records: everything needed to play a game again, bit for bit.
 
 A record is the game id, the rules version it was played under, the player count, the
-options, the seed and the actions in order (each as ``[seat, "action text"]``). Replaying it
-gives the same state, because the state's only source of randomness is its seeded
-generator. The JSON form is meant to be read by people too.
+options, the seed, the position the game started from (absent for a game dealt from the
+seed) and the actions in order (each as ``[seat, "action text"]``; ``[seat, "undo"]`` is
+that seat taking back its last decision). Replaying it gives the same state, because the
+state's only source of randomness is its seeded generator. The JSON form is meant to be
+read by people too.
+
+Format ``dragonlair.record/2`` added the position and undo; ``dragonlair.record/1``
+records (without either) still load.
 
 An option that names a data file (a ``path`` option) is only a path: the record also keeps
 the SHA-256 of the file's contents (``data_files``: option -> hex digest), and replay
@@ -50,7 +55,8 @@ def data_digests(spec: GameSpec, options: Mapping[str, OptionValue]) -> dict[str
     return out
 
 
-RECORD_FORMAT = "dragonlair.record/1"
+RECORD_FORMAT = "dragonlair.record/2"
+RECORD_FORMATS = ("dragonlair.record/1", RECORD_FORMAT)
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class Record:
     seed: int
     actions: tuple[tuple[int, str], ...]
     data_files: Mapping[str, str] = field(default_factory=dict)  # option -> SHA-256
+    position: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -75,6 +82,8 @@ class Record:
         }
         if self.data_files:
             d["data_files"] = dict(self.data_files)
+        if self.position is not None:
+            d["position"] = dict(self.position)
         return d
 
     def to_json(self) -> str:
@@ -86,8 +95,13 @@ class Record:
         if not isinstance(d, Mapping):
             raise BadRecord(f"a record is a JSON object, not {type(d).__name__}")
         fmt = d.get("format", RECORD_FORMAT)
-        if fmt != RECORD_FORMAT:
-            raise BadRecord(f"unknown record format {fmt!r}; expected {RECORD_FORMAT!r}")
+        if fmt not in RECORD_FORMATS:
+            raise BadRecord(
+                f"unknown record format {fmt!r}; expected one of {', '.join(RECORD_FORMATS)}"
+            )
+        position = d.get("position")
+        if position is not None and (fmt != RECORD_FORMAT or not isinstance(position, Mapping)):
+            raise BadRecord(f"record's 'position' should be an object in {RECORD_FORMAT}")
         for key, typ in (
             ("game", str),
             ("rules_version", int),
@@ -129,6 +143,7 @@ class Record:
             seed=d["seed"],
             actions=tuple(actions),
             data_files=dict(files),
+            position=None if position is None else dict(position),
         )
 
     @classmethod

@@ -9,7 +9,7 @@ manifest is first loaded, so ``import dragonlair`` stays quick.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import (
@@ -23,9 +23,9 @@ from .errors import (
 )
 from .game import Game
 from .manifest import game_ids, manifest
-from .record import RECORD_FORMAT, Record, data_digests
+from .record import RECORD_FORMATS, Record, data_digests
 from .spec import GameSpec
-from .state import STATE_FORMAT, State
+from .state import STATE_FORMAT, UNDO_TEXT, State
 
 
 def game_class(game_id: str) -> type[Game]:
@@ -58,10 +58,27 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
         record = Record.from_dict(record)
     game = _game_for(record.game, record.rules_version, record.players, record.options)
     _check_data_files(game, record)
-    state = game.new_game(record.seed)
-    for i, (seat, text) in enumerate(record.actions):
+    if record.position is None:
+        state = game.new_game(record.seed)
+    else:
+        from .position import BadPosition, build
+
         try:
-            state.apply(seat, text)
+            state = build(game, record.position, record.seed)
+        except BadPosition as e:
+            raise BadRecord(f"record's position cannot be set up: {e}") from None
+    return replay_actions(state, record.actions)
+
+
+def replay_actions(state: State, actions: Sequence[tuple[int, str]], start: int = 0) -> State:
+    """Apply record actions (``[seat, "undo"]`` included) to ``state``; BadRecord names the
+    first one that cannot be replayed."""
+    for i, (seat, text) in enumerate(actions, start=start):
+        try:
+            if text == UNDO_TEXT:
+                state.undo(seat)
+            else:
+                state.apply(seat, text)
         except (UnknownAction, IllegalAction, DragonlairError, ValueError) as e:
             raise BadRecord(
                 f"record action {i} (seat {seat}: {text!r}) cannot be replayed: {e}"
@@ -79,18 +96,20 @@ def load(text: str | bytes) -> State:
     if not isinstance(doc, dict):
         raise BadRecord("a saved game is a JSON object")
     fmt = doc.get("format")
-    if fmt == RECORD_FORMAT:
+    if fmt in RECORD_FORMATS:
         return replay(doc)
     if fmt != STATE_FORMAT:
-        raise BadRecord(f"unknown format {fmt!r}; expected {STATE_FORMAT!r} or {RECORD_FORMAT!r}")
+        raise BadRecord(
+            f"unknown format {fmt!r}; expected {STATE_FORMAT!r} "
+            f"or one of {', '.join(RECORD_FORMATS)}"
+        )
     for key in ("game", "rules_version", "players", "options", "seed", "actions", "state"):
         if key not in doc:
             raise BadRecord(f"saved game has no {key!r}")
     seed = doc["seed"]
     if seed is not None:
-        rec = Record.from_dict(
-            {k: doc[k] for k in ("game", "rules_version", "players", "options", "seed", "actions")}
-        )
+        keys = ("game", "rules_version", "players", "options", "seed", "actions", "position")
+        rec = Record.from_dict({k: doc[k] for k in keys if k in doc})
         actions = rec.actions
     else:
         rec = None

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 
 from .actions import Action
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
-from .events import EventValue, event_dict
+from .events import CORE_EVENTS, EventValue, event_dict
 from .record import Record, data_digests
 from .result import Result
 from .rng import GOLDEN, MASK64, mix64, shuffle_plan
@@ -73,6 +73,8 @@ EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
 GAME_OVER: Final = "over"  # the phase of every finished game
 NOT_TAKING_PART = -1
 UNKNOWN_CHOICE = -2  # in a state sampled from a view: the game's sampler must fill it in
+UNDO = -1  # in the action chain: the seat took back its last decision (see core/undo.py)
+UNDO_TEXT = "undo"  # how a record writes it
 
 
 class State:
@@ -85,6 +87,7 @@ class State:
         "_legal",
         "_move",
         "_nev",
+        "_origin",
         "_result",
         "_rng",
         "_to_act",
@@ -106,6 +109,7 @@ class State:
     _hist: HistoryNode | None
     _ev: EventNode | None
     _nev: int
+    _origin: str | None  # the position the game started from (JSON), None for a new game
     _choices: list[int | None] | None
     _window: tuple[int, ...]
     _window_default: int
@@ -126,6 +130,7 @@ class State:
         s._hist = None
         s._ev = None
         s._nev = 0
+        s._origin = None
         s._choices = None
         s._window = ()
         s._window_default = -1
@@ -296,6 +301,29 @@ class State:
             return self.game.table.actions[self._window_default]
         return None
 
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last decision now: it has one, and nothing
+        hidden was revealed to anyone since (see :mod:`dragonlair.core.undo`)."""
+        from .undo import can_undo
+
+        self._check_seat(seat)
+        return can_undo(self, seat)
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last decision and everything played after it; raises
+        IllegalAction (and changes nothing) when ``can_undo(seat)`` is False. The record
+        keeps both the decision and the undo."""
+        from .undo import undo
+
+        self._check_seat(seat)
+        undo(self, seat)
+
+    def to_position(self) -> dict[str, Any]:
+        """This position in the game's position format (see ``dragonlair.position``)."""
+        from .position import to_position
+
+        return to_position(self)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
         self._check_seat(seat, spectator=True)
@@ -358,6 +386,7 @@ class State:
             seed=self.seed,
             actions=tuple(self._action_texts()),
             data_files=data_digests(self.game.spec, self.game.options),
+            position=None if self._origin is None else json.loads(self._origin),
         )
 
     def to_json(self) -> str:
@@ -373,6 +402,8 @@ class State:
             "actions": [[s, a] for s, a in self._action_texts()],
             "state": self._snapshot(),
         }
+        if self._origin is not None:
+            doc["position"] = json.loads(self._origin)
         return json.dumps(doc, separators=(",", ":"))
 
     def __repr__(self) -> str:
@@ -509,7 +540,8 @@ class State:
         node = self._hist
         actions = self.game.table.actions
         while node is not None:
-            out.append((node[1], str(actions[node[2]])))
+            aid = node[2]
+            out.append((node[1], UNDO_TEXT if aid == UNDO else str(actions[aid])))
             node = node[0]
         out.reverse()
         return out
@@ -538,6 +570,9 @@ class State:
         s.game = game
         s._legal = None
         for name in cls._all_slots():
+            if name == "_origin" and name not in snap:
+                s._origin = None  # saved before games could start from a position
+                continue
             if name not in snap:
                 raise BadRecord(f"saved state lacks the field {name!r}")
             raw = snap[name]
@@ -548,7 +583,7 @@ class State:
                 for item in raw:
                     if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)):
                         raise BadRecord(f"malformed saved event {item!r}")
-                    if item[0] not in game.event_specs:
+                    if item[0] not in game.event_specs and item[0] not in CORE_EVENTS:
                         raise BadRecord(f"unknown event kind {item[0]!r} in saved state")
                     node = (node, item[0], _decode(item[1]), _decode(item[2]))
                 s._ev = node
@@ -559,6 +594,9 @@ class State:
             raise BadRecord(f"saved state has unknown fields {sorted(extra)}")
         hist: HistoryNode | None = None
         for i, (seat, text) in enumerate(actions):
+            if text == UNDO_TEXT:
+                hist = (hist, seat, UNDO)
+                continue
             try:
                 aid = game.table.ids[game.table.parse(text)]
             except UnknownAction as e:

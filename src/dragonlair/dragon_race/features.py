@@ -14,10 +14,10 @@ Read from the finished state's public events and view only:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
+from .view import DragonRaceView
 
 LENGTH = ("turns",)
 COUNTS = (
@@ -66,6 +66,6 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 
-def position(view: Mapping[str, Any]) -> dict[str, float]:
+def position(view: DragonRaceView) -> dict[str, float]:
     """Each pawn's spot on the track."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["pawns"])}

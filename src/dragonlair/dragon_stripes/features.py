@@ -15,10 +15,10 @@ Read from the finished state's public events and view only:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
+from .view import DragonStripesView
 
 LENGTH = ("turns",)
 SEAT = (
@@ -65,7 +65,7 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 
-def position(view: Mapping[str, Any]) -> dict[str, float]:
+def position(view: DragonStripesView) -> dict[str, float]:
     """Each seat's publicly known gems: start, banked pots, takeover prices in and out."""
     start = view["start_gems"]
     return {

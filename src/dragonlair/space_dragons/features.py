@@ -14,10 +14,10 @@ known to it) and its public view only:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
+from .view import SpaceDragonsView
 
 LENGTH = ("rounds",)
 SEAT = ("dragons", "rounds_won", "shields", "damage", "crosshair_hits", "played", "drafted")
@@ -57,6 +57,6 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"rounds": rounds}, "seats": seats}
 
 
-def position(view: Mapping[str, Any]) -> dict[str, float]:
+def position(view: SpaceDragonsView) -> dict[str, float]:
     """Each seat's public score so far: the points on the cards it has played and claimed."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["card_points"])}

@@ -15,10 +15,10 @@ each seat's own events and the public view of the finished ships:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..core import State
+from .view import SpaceRaceView
 
 LENGTH = ("rounds",)
 STACKS = (
@@ -68,6 +68,6 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": None, "length": {"rounds": rounds}, "seats": seats}
 
 
-def position(view: Mapping[str, Any]) -> dict[str, float]:
+def position(view: SpaceRaceView) -> dict[str, float]:
     """Each seat's score as the ships stand."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["score"])}

@@ -15,6 +15,7 @@ one player stays in the scrollback for the next).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,6 +29,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
+
+import dragonlair
 
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import answer_delay
@@ -758,10 +761,8 @@ class ReplayApp(TableApp):
         self.redraw()
 
     def state_at(self, move: int) -> State:
-        state = self.game.new_game(self.record.seed)
-        for actor, text in self.record.actions[:move]:
-            state.apply(actor, text)
-        return state
+        # the deal or the position the record starts from, then its actions (undo included)
+        return dragonlair.replay(replace(self.record, actions=self.record.actions[:move]))
 
     def redraw(self) -> None:
         state = self.state_at(self.at)

@@ -24,6 +24,7 @@ Sentences about the player named "You" are put in the second person ("You are de
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Callable, Sequence
@@ -183,7 +184,7 @@ class Words:
         if template is not None and not shown.get("redacted"):
             specs = dict(self.game.event_specs)
             spec = specs[shown["type"]]
-            specs[shown["type"]] = type(spec)(spec.fields, template, spec.public, spec.public_text)
+            specs[shown["type"]] = dataclasses.replace(spec, text=template)
             line = event_text(specs, shown, self.names)
         else:
             line = event_text(self.game.event_specs, shown, self.names)

@@ -23,7 +23,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -161,8 +161,24 @@ async def _invalid(_: Request, e: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", "; ".join(parts))
 
 
-async def _http(request: Request, e: Exception) -> JSONResponse:
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found: dragonlair</title><link rel="stylesheet" href="/static/app.css">
+<link rel="icon" href="data:,"></head>
+<body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
+<main><div class="panel not-found"><h1>There is nothing here</h1>
+<p>This address is not a page of this server: the link may be mistyped or out of date.</p>
+<p><a class="button primary" href="/">Back to the lobby</a></p></div></main></body></html>
+"""
+
+
+async def _http(request: Request, e: Exception) -> Response:
     assert isinstance(e, StarletteHTTPException)
+    path = request.url.path
+    if e.status_code == 404 and not path.startswith(("/api/", "/ws/", "/static/")):
+        # a person's mistyped address: a page with a way back, not an API error
+        return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
     if e.status_code == 400 and request.method in ("POST", "PUT", "PATCH"):
         # FastAPI could not parse the body at all (nested too deep, not UTF-8, ...)
         return error_response(

@@ -17,7 +17,18 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket
 
 from .config import ServerConfig
-from .protocol import Act, Hello, Ping, ProtocolError, Rotate, encode, parse_client
+from .protocol import (
+    Act,
+    Hello,
+    Ping,
+    Prefs,
+    ProtocolError,
+    Rematch,
+    Rename,
+    Rotate,
+    encode,
+    parse_client,
+)
 from .security import RateLimiter, TokenBucket
 
 if TYPE_CHECKING:
@@ -239,6 +250,15 @@ async def _serve(
                 await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
             elif isinstance(msg, Ping):
                 conn.send('{"type":"pong"}')
+            elif isinstance(msg, Prefs | Rename | Rematch):
+                if conn.seat is None:
+                    raise ProtocolError("spectator", "spectators have no seat to set up")
+                if isinstance(msg, Prefs):
+                    table.set_prefs(conn.seat, msg.prefs.autoplay)
+                elif isinstance(msg, Rename):
+                    await table.hub.rename(table, conn.seat, msg.name)
+                else:
+                    await table.hub.rematch(table, conn.seat)
             elif isinstance(msg, Hello):
                 raise ProtocolError("already_identified", "this connection already said hello")
             elif isinstance(msg, Rotate):

@@ -63,6 +63,7 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.actions = 0
+        self._rematch_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ finding tables
 
@@ -301,6 +302,7 @@ class Hub:
                 "away": req.away if req.away is not None else self.config.away,
                 "takeover": req.takeover,
                 "listed": req.listed,
+                "wait_for_arrival": req.wait_for_arrival,
             },
             watch_hash=digest(watch),
             status=status,
@@ -359,6 +361,63 @@ class Hub:
             table=t.info(),
             seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
         )
+
+    async def rename(self, t: Table, seat: int, name: str) -> None:
+        """A person names their own seat (an invited friend's "Player 2" becomes theirs)."""
+        clean = _clean_name(name)
+        if not clean:
+            raise ProtocolError("bad_name", "a name needs at least one printable character")
+        s = t.seats[seat]
+        if s.kind != "human":
+            raise ProtocolError("bad_name", "only a person's seat has a name to set")
+
+        def renamed() -> None:
+            s.name = clean
+            t.broadcast_seats()
+
+        await self.write(lambda: self.store.rename_seat(t.id, seat, clean), renamed)
+
+    async def rematch(self, t: Table, seat: int) -> None:
+        """A new table for a finished one: the same game, options, settings and seats (the
+        same bots, the same people by name, each with a new token), a new deal. Each
+        person's seat is told its own new link; asking again gives the same table."""
+        async with self._rematch_lock:
+            if t.status != "over":
+                raise ProtocolError("not_over", "a rematch is for a finished game", 409)
+            if t.rematch is None:
+                seats = []
+                for s in t.seats:
+                    spec: dict[str, Any] = {"type": s.kind, "name": s.name}
+                    if s.kind == "bot":
+                        spec.update(level=s.level, budget=s.budget)
+                    seats.append(SeatRequest.model_validate(spec))
+                st = t.settings
+                created = await self.create(
+                    TableRequest.model_validate(
+                        {
+                            "game": t.game_id,
+                            "players": t.players,
+                            "options": {
+                                k: v
+                                for k, v in t.options.items()
+                                if not _is_path_option(t.game_id, k)
+                            },
+                            "seats": seats,
+                            "deadline": st.deadline,
+                            "away": st.away,
+                            "takeover": st.takeover,
+                            "listed": st.listed,
+                            "wait_for_arrival": st.wait_for_arrival,
+                        }
+                    )
+                )
+                t.rematch = {
+                    "table": created.table.id,
+                    "by": seat,
+                    "links": {p.seat: p.link for p in created.seats},
+                }
+        for conn in t.connections():
+            t.send_rematch(conn)
 
     async def write(
         self, submit: Callable[[], Any], then: Callable[[], None] | None = None

@@ -111,6 +111,10 @@ class Owner:
         return self._conn
 
     def _fail(self) -> None:
+        """After an error: forget the session only if it is gone (an error inside a live
+        session, such as PostgreSQL's lock table being full, keeps every lock held)."""
+        if self._conn is not None and not self._conn.closed and not self._conn.broken:
+            return
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
@@ -170,16 +174,19 @@ class Owner:
                 }
             except psycopg.Error as e:
                 self._fail()
-                if self.held:
+                if self._conn is None and self.held:
                     raise OwnershipLost(f"the lock session failed: {e}") from None
                 raise
         return [i for i in ids if lock_key(i) & 0xFFFF_FFFF_FFFF_FFFF not in locked]
 
     def reset(self) -> None:
-        """Forget every lock (the session that held them is gone)."""
+        """Forget every lock and close the session (which releases them all)."""
         with self._mutex:
             self.held.clear()
-            self._fail()
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
 
     def close(self) -> None:
         """Close the session: PostgreSQL releases every lock it held."""
@@ -243,6 +250,11 @@ class SharedHub(Hub):
             else:  # finished: nothing to own
                 await asyncio.to_thread(self.owner.release, table_id)
             return t
+        status = await asyncio.to_thread(_status, self.store, table_id)
+        if status in ACTIVE:  # the usual case, answered without reading the whole table
+            raise ProtocolError(
+                "not_owner", f"table {table_id} is served by another server process", 503
+            )
         stored = await asyncio.to_thread(self.store.load, table_id)
         if stored is None:
             raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
@@ -356,6 +368,12 @@ class SharedHub(Hub):
         super().close()
         self.store.close()
         self.owner.close()
+
+
+def _status(store: Store, table_id: str) -> str | None:
+    with store.engine.connect() as conn:
+        row = conn.execute(select(tables_t.c.status).where(tables_t.c.id == table_id)).first()
+    return None if row is None else str(row[0])
 
 
 def _listed_rows(

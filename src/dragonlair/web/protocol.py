@@ -107,6 +107,12 @@ class TableRequest(_Strict):
         "random", description="the bot level that plays for an away player; null: none"
     )
     listed: bool = Field(True, description="shown in GET /api/tables while seats are open")
+    wait_for_arrival: bool = Field(
+        True,
+        description="a person's seat is not played by the takeover bot, and its offers and "
+        "windows have no deadline, until its person first opens their link; false: from "
+        "the start, as for a player who left",
+    )
 
 
 class JoinRequest(_Strict):
@@ -126,15 +132,21 @@ class SeatInfo(BaseModel):
     connected: bool = False
     connections: int = Field(0, description="how many connections this seat has now")
     bot_playing: bool = Field(False, description="a bot plays this seat now (away player)")
+    arrived: bool = Field(
+        default=False,
+        description="a person's seat: its person has opened their link at least once",
+    )
 
 
 class TableSettings(BaseModel):
-    """A table's deadline, away time, takeover bot level and listing."""
+    """A table's deadline, away time, takeover bot level, listing, and whether a person's
+    seat waits for its person's first arrival."""
 
     deadline: float
     away: float | None
     takeover: str | None
     listed: bool
+    wait_for_arrival: bool = True
 
 
 class Revealed(BaseModel):
@@ -326,6 +338,36 @@ class Sync(_Strict):
     since: int = Field(0, ge=0)
 
 
+class SeatPrefs(_Strict):
+    """A seat's preferences (each one left out stays as it is)."""
+
+    autoplay: bool | None = Field(
+        None,
+        description="play this seat's move for it when it has only one legal action "
+        "(default on; see docs/server.md, 'Answers a seat does not have to give')",
+    )
+
+
+class Prefs(_Strict):
+    """Set your seat's preferences; answered with a ``prefs`` message."""
+
+    type: Literal["prefs"]
+    prefs: SeatPrefs
+
+
+class Rename(_Strict):
+    """Change the name your seat is shown with (an invited friend setting theirs)."""
+
+    type: Literal["name"]
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class Rematch(_Strict):
+    """At a finished table: a new game with the same seats and a new deal."""
+
+    type: Literal["rematch"]
+
+
 class Rotate(_Strict):
     """Replace this seat's token: a new token and link come back to this connection, the
     seat's other connections are closed and the old token is refused from then on."""
@@ -333,7 +375,7 @@ class Rotate(_Strict):
     type: Literal["rotate"]
 
 
-AnyClientMessage = Hello | Act | Ping | Sync | Rotate
+AnyClientMessage = Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -352,7 +394,8 @@ def parse_client(text: str) -> AnyClientMessage:
         ):
             raise ProtocolError(
                 "bad_message",
-                'a message is a JSON object with "type": one of hello, act, ping, sync, rotate',
+                'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
+                "prefs, name, rematch",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

@@ -20,7 +20,15 @@ One :class:`Table` per game, all in one asyncio event loop, kept by the lobby se
   ``default_action`` for them), the table arms a timer of its ``deadline``; when it fires at
   the same move the default (pass, decline) is submitted for them like any other action.
 - **Away players.** A person's seat with no connection for ``away`` seconds is played by a
-  bot of the table's ``takeover`` level until they connect again.
+  bot of the table's ``takeover`` level until they connect again. A seat whose person has
+  not yet opened their link at all waits for them (no takeover, no deadline) unless the
+  table was created with ``wait_for_arrival`` false.
+- **Answers a seat does not have to give** (:mod:`dragonlair.core.autoplay`). When a
+  person's seat is asked and has only one legal action, and the seat's ``autoplay``
+  preference is on (the default), that action is applied for it after
+  :func:`~dragonlair.core.autoplay.answer_delay`, a delay drawn from the same distribution
+  for every seat, from a generator that is not the game's. It is an ordinary action: the
+  messages every other seat receives are the same as if it had been typed.
 - **Bots** play their seats one decision at a time per table, off the event loop (see
   :mod:`dragonlair.web.bots`), seeded from the table's seed, the seat and the move.
 """
@@ -35,9 +43,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
+from ..core.autoplay import answer_delay, forced_action
 from ..core.rng import derive_seed
 from .bots import BotJob, BotTimeout
 from .connection import Connection
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -73,6 +83,9 @@ class Seat:
         self.conns: set[Connection] = set()
         self.bot_playing = False
         self.away_timer: asyncio.TimerHandle | None = None
+        # a person's seat: whether its person has connected since the server started
+        self.arrived = False
+        self.autoplay = True
 
     @property
     def is_bot(self) -> bool:
@@ -89,7 +102,12 @@ class Seat:
             connected=bool(self.conns),
             connections=len(self.conns),
             bot_playing=self.bot_playing,
+            arrived=self.arrived,
         )
+
+    def prefs(self) -> dict[str, Any]:
+        """The seat's preferences, as its own connections are told them."""
+        return {"autoplay": self.autoplay}
 
 
 class Table:
@@ -120,6 +138,7 @@ class Table:
             away=None if st.get("away") is None else float(st["away"]),
             takeover=st.get("takeover"),
             listed=bool(st.get("listed", True)),
+            wait_for_arrival=bool(st.get("wait_for_arrival", True)),
         )
         self.watch_hash = stored.watch_hash
         self.status = "broken" if problem else stored.status
@@ -136,6 +155,8 @@ class Table:
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
         self._sync_key: tuple[int, str, int | None] | None = None
+        self._auto: dict[tuple[int, int], asyncio.TimerHandle] = {}  # (seat, move) -> timer
+        self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
 
     # ------------------------------------------------------------------ reading
 
@@ -185,8 +206,13 @@ class Table:
         return self.created + self.hub.config.waiting_ttl
 
     def timed_seats(self) -> set[int]:
-        """Seats played by people now: their offers and windows have deadlines."""
-        return {s.index for s in self.seats if not s.is_bot}
+        """Seats played by people now: their offers and windows have deadlines (not yet
+        for a person who has never arrived, when the table waits for them)."""
+        return {s.index for s in self.seats if not s.is_bot and self._present(s)}
+
+    def _present(self, seat: Seat) -> bool:
+        """Whether the table treats this person as having arrived."""
+        return seat.arrived or not self.settings.wait_for_arrival
 
     def identify(self, token: str) -> int | None:
         """The seat a token belongs to, or None for the spectator token; ProtocolError if
@@ -299,19 +325,23 @@ class Table:
             if seat.away_timer is not None:
                 seat.away_timer.cancel()
                 seat.away_timer = None
+            if not seat.arrived:
+                seat.arrived = True
+                back = self._arm_deadline()
             if seat.bot_playing:
                 seat.bot_playing = False
-                back = self._arm_deadline()
-        conn.send(
-            encode(
-                {
-                    "type": "welcome",
-                    "seat": conn.seat,
-                    "table": self.info().model_dump(),
-                }
-            )
-        )
+                back = self._arm_deadline() or back
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "seat": conn.seat,
+            "table": self.info().model_dump(),
+        }
+        if conn.seat is not None:
+            welcome["prefs"] = self.seats[conn.seat].prefs()
+        conn.send(encode(welcome))
         conn.send(encode(self.message_for(conn)))
+        if conn.seat is not None:
+            self.send_rematch(conn)
         self.broadcast_seats()
         if back:  # the returning player has a window to answer: everyone sees its deadline
             self.broadcast()
@@ -380,6 +410,7 @@ class Table:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
         ProtocolError (and nothing changed) if it cannot be applied."""
         async with self.lock:
+            began = time.perf_counter()
             if self.status == "waiting":
                 free = ", ".join(str(s.index) for s in self.seats if s.kind == "open")
                 raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
@@ -415,7 +446,8 @@ class Table:
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
                 # and the table takes the new state when it does
-                await asyncio.shield(write)
+                with COMMIT_SECONDS.time():
+                    await asyncio.shield(write)
             except asyncio.CancelledError:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
@@ -431,6 +463,7 @@ class Table:
                 self.status = "over"
             self.hub.actions += 1
             self._after_change(conn, ref)
+            ACTION_SECONDS.observe(time.perf_counter() - began)
 
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
@@ -443,6 +476,7 @@ class Table:
             self._cancel_timers()
         else:
             self._arm_deadline()
+            self._arm_auto()
         self.broadcast(conn, ref)
         self._kick_bots()
         if self.status == "over" and not self.connections():
@@ -506,6 +540,7 @@ class Table:
     def _arm_away(self, seat: Seat) -> None:
         if (
             seat.kind != "human"
+            or not self._present(seat)
             or self.status != "playing"
             or self.settings.away is None
             or self.settings.takeover is None
@@ -526,7 +561,71 @@ class Table:
         self._arm_deadline()
         self._kick_bots()
 
+    # ------------------------------------------------------------------ answers for a seat
+
+    def _arm_auto(self) -> None:
+        """Schedule the forced answer of every person's seat asked now that has only one
+        legal action and the preference on; the delay never depends on the hand."""
+        if self.status != "playing":
+            return
+        st = self.state
+        for key in [k for k in self._auto if k[1] != st.move]:
+            self._auto.pop(key).cancel()
+        loop = asyncio.get_running_loop()
+        for s in st.to_act:
+            seat = self.seats[s]
+            key = (s, st.move)
+            if seat.is_bot or not seat.autoplay or key in self._auto:
+                continue
+            if forced_action(st, s) is None:
+                continue
+            self._auto[key] = loop.call_later(answer_delay(), self._auto_answer, s, st.move)
+
+    def _auto_answer(self, seat: int, move: int) -> None:
+        self._auto.pop((seat, move), None)
+        if self.status != "playing" or self._state is None or self._state.move != move:
+            return
+        if self.seats[seat].is_bot or not self.seats[seat].autoplay:
+            return
+        action = forced_action(self._state, seat)
+        if action is not None:
+            self._spawn(self._submit_quietly(seat, move, str(action), "auto"))
+
+    def set_prefs(self, seat: int, autoplay: bool | None) -> None:
+        """Change a seat's preferences and tell that seat's connections."""
+        s = self.seats[seat]
+        if autoplay is not None:
+            s.autoplay = autoplay
+            if autoplay:
+                self._arm_auto()
+            else:
+                for key in [k for k in self._auto if k[0] == seat]:
+                    self._auto.pop(key).cancel()
+        text = encode({"type": "prefs", "prefs": s.prefs()})
+        for conn in s.conns:
+            conn.send(text)
+
+    def send_rematch(self, conn: Connection) -> None:
+        """Tell a seat's connection where the rematch is, once there is one (its own link
+        only: each seat's token goes to that seat alone)."""
+        if self.rematch is None or conn.seat is None:
+            return
+        link = self.rematch["links"].get(conn.seat)
+        conn.send(
+            encode(
+                {
+                    "type": "rematch",
+                    "table": self.rematch["table"],
+                    "by": self.rematch["by"],
+                    "link": link,
+                }
+            )
+        )
+
     def _cancel_timers(self) -> None:
+        for handle in self._auto.values():
+            handle.cancel()
+        self._auto.clear()
         if self._deadline_handle is not None:
             self._deadline_handle.cancel()
         self._deadline_handle = None

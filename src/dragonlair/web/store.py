@@ -370,6 +370,18 @@ class Store:
 
         return self._submit(_Op(Future(), run=run))
 
+    def rename_seat(self, table_id: str, seat: int, name: str) -> Future[None]:
+        """Store a person's new name for their seat."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(name=name)
+            )
+
+        return self._submit(_Op(Future(), run=run))
+
     def append(
         self,
         table_id: str,

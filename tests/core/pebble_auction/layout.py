@@ -4,8 +4,6 @@ rest)."""
 
 from __future__ import annotations
 
-from example_game import CARDS, HAND
-
 from dragonlair.rl import Feature, Layout
 from dragonlair.rl.layout import (
     Context,
@@ -19,6 +17,7 @@ from dragonlair.rl.layout import (
     to_act_feature,
     window_feature,
 )
+from tests.core.example_game import CARDS, HAND
 
 ALL_POINTS = CARDS * (CARDS + 1) // 2 + 5  # every card's value, and the most start points
 

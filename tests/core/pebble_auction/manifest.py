@@ -7,11 +7,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from example_game import CARDS, PebbleAuction
-
 from dragonlair.core import Game, UnknownGame
 from dragonlair.core.bot import Bot
 from dragonlair.core.manifest import GameManifest, manifest, register, unregister
+from tests.core.example_game import CARDS, PebbleAuction
 
 from .heuristic import PebbleHeuristic
 
@@ -27,7 +26,7 @@ MANIFEST = GameManifest(
     game=PebbleAuction,
     heuristic=None,
     ismcts={},
-    layout="pebble_auction.layout:LAYOUT",
+    layout="tests.core.pebble_auction.layout:LAYOUT",
     terminal_board=None,
     browser_board=None,
     catalog=catalog,

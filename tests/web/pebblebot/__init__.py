@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from example_game import PebbleAuction
-from pebble_auction.manifest import MANIFEST as PEBBLE
+from tests.core.example_game import PebbleAuction
+from tests.core.pebble_auction.manifest import MANIFEST as PEBBLE
 
 from .heuristic import Heuristic
 

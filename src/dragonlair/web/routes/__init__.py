@@ -1,7 +1,7 @@
 """The server's routes, one :class:`fastapi.APIRouter` per part of the API; their shared
 dependencies are in :mod:`dragonlair.web.deps`.
 
-- :mod:`.server`: ``GET /api/health``;
+- :mod:`.server`: ``GET /api/health``; :mod:`.metrics`: ``GET /metrics`` (Prometheus);
 - :mod:`.games`: ``GET /api/games``, ``/api/games/{id}``, ``/api/games/{id}/rules``;
 - :mod:`.tables`: ``GET/POST /api/tables``, ``GET /api/tables/{id}``, its ``catalog``
   and ``join``;
@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, pages, play, records, server, tables
+from . import games, metrics, pages, play, records, server, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     server.router,
+    metrics.router,
     games.router,
     tables.router,
     records.router,

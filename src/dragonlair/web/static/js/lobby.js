@@ -20,6 +20,30 @@ export function rememberPasses(tableId, passes) {
   } catch { /* private mode: the links still work, they are just not remembered */ }
 }
 
+const GAMES_KEY = "dragonlair:games";
+
+/** The tables this browser has a seat at, newest first: {table, game, name, seat, link, saved}. */
+export function myGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
+    return Array.isArray(list) ? list.filter((g) => g && typeof g.table === "string" && typeof g.link === "string") : [];
+  } catch { return []; }
+}
+
+/** Remember a seat of this browser's (the page of that seat calls it on every visit). */
+export function rememberGame(entry) {
+  try {
+    const rest = myGames().filter((g) => !(g.table === entry.table && g.seat === entry.seat));
+    localStorage.setItem(GAMES_KEY, JSON.stringify([{ ...entry, saved: Date.now() }, ...rest].slice(0, 30)));
+  } catch { /* private mode: not remembered */ }
+}
+
+function forgetGame(entry) {
+  try {
+    localStorage.setItem(GAMES_KEY, JSON.stringify(myGames().filter((g) => !(g.table === entry.table && g.seat === entry.seat))));
+  } catch { /* nothing kept */ }
+}
+
 export function absolute(link) {
   return new URL(link, location.origin).href;
 }
@@ -37,6 +61,7 @@ export async function lobby(root) {
   }
   const form = newTableForm(games);
   const created = h("section", { class: "panel", id: "created", hidden: true, "aria-live": "polite" });
+  const mine = h("div", { id: "my-games" });
   const waiting = h("div", { id: "open-tables" });
   const playing = h("div", { id: "playing-tables" });
   fill(
@@ -44,6 +69,8 @@ export async function lobby(root) {
     h("div", { class: "lobby" },
       h("section", { class: "panel new-table" }, h("h1", {}, "New table"), form),
       created,
+      h("section", { class: "panel", id: "your-games", hidden: !myGames().length }, h("h2", {}, "Your games"),
+        h("p", { class: "muted" }, "Tables where this browser has a seat: go back to yours."), mine),
       h("section", { class: "panel" }, h("h2", {}, "Open tables"),
         h("p", { class: "muted" }, "Tables waiting for players: take a seat."), waiting),
       h("section", { class: "panel" }, h("h2", {}, "Being played"),
@@ -54,6 +81,7 @@ export async function lobby(root) {
   const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
   const refresh = () => refreshTables(waiting, playing, names);
   refresh();
+  drawMyGames(mine, names);
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
   window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
 }
@@ -81,6 +109,7 @@ function newTableForm(games) {
   const seats = h("div", { class: "seats-setup" });
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
+  const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
   const submit = h("button", { type: "submit", class: "primary", id: "create" }, "Create table");
   const problem = h("p", { class: "error", role: "alert" });
 
@@ -165,6 +194,8 @@ function newTableForm(games) {
     h("details", { class: "options-box" }, h("summary", {}, "Table settings"),
       h("div", { class: "option" }, h("label", { for: "deadline" }, "seconds to answer"), deadline,
         h("span", { class: "help small muted" }, "time to answer an offer or a HALT! window before the default (decline, pass) is played for you")),
+      h("div", { class: "option" }, h("label", { for: "wait-for-arrival" }, "wait for friends"), wait,
+        h("span", { class: "help small muted" }, "a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link")),
       h("div", { class: "option" }, h("label", { for: "listed" }, "listed"), listed,
         h("span", { class: "help small muted" }, "shown in the lobby, where anyone may join its open seats or watch it"))),
     problem,
@@ -202,6 +233,7 @@ function newTableForm(games) {
     const body = {
       game: g.id, players: Number(players.value), options: opts, seats: seatList,
       listed: listed.checked,
+      wait_for_arrival: wait.checked,
     };
     const secs = Number(deadline.value);
     if (deadline.value !== "") {
@@ -274,10 +306,35 @@ async function refreshTables(waiting, playing, names) {
     }, "Join"))))
     : h("p", { class: "muted small" }, "None right now."));
   fill(playing, live.length
-    ? h("ul", { class: "tables" }, live.map((t) => row(t, h("a", {
-      class: "button", href: `/watch/${t.id}`,
-    }, "Watch"))))
+    ? h("ul", { class: "tables" }, live.map((t) => {
+      const own = myGames().find((g) => g.table === t.id);
+      return row(t, own
+        ? h("a", { class: "button primary", href: absolute(own.link) }, "Back to your seat")
+        : h("a", { class: "button", href: `/watch/${t.id}` }, "Watch"));
+    }))
     : h("p", { class: "muted small" }, "None right now."));
+}
+
+async function drawMyGames(box, names) {
+  const games = myGames();
+  const section = document.getElementById("your-games");
+  if (!games.length) { if (section) section.hidden = true; return; }
+  const rows = await Promise.all(games.map(async (g) => {
+    let info = null;
+    try { info = await getJSON(`/api/tables/${g.table}`); } catch (e) {
+      if (e instanceof ApiError && e.status === 404) { forgetGame(g); return null; }
+    }
+    const status = info ? { waiting: "waiting for players", playing: info.to_act.includes(g.seat) ? "your turn" : "in play", over: "over", broken: "cannot resume" }[info.status] || info.status : "";
+    const forget = h("button", { type: "button", class: "quiet small", "aria-label": `forget ${names[g.game] || g.game}`, onclick: () => { forgetGame(g); row.remove(); } }, "Forget");
+    const row = h("li", { class: ["table-row", info && info.status === "playing" && info.to_act.includes(g.seat) && "your-turn"] },
+      h("span", { class: "game-name" }, names[g.game] || g.name || g.game),
+      h("span", { class: "small" }, `seat ${g.seat + 1}${info ? ` · ${info.seats.map((s) => s.name).join(", ")}` : ""}${status ? ` · ${status}` : ""}`),
+      h("span", { class: "row-actions" }, h("a", { class: "button primary", href: absolute(g.link) }, info && info.status === "over" ? "See the end" : "Back to the table"), forget));
+    return row;
+  }));
+  const live = rows.filter(Boolean);
+  if (section) section.hidden = !live.length;
+  fill(box, h("ul", { class: "tables" }, live));
 }
 
 async function join(t) {

@@ -5,37 +5,69 @@
 // what the seat may not know.
 //
 // The page redraws itself from the latest state on every message. A game may have a board
-// module (named in the table's catalog, from the game's manifest) that draws the view the way the game looks on a table and
-// turns the natural things into buttons (cards in hand); every other legal action is a
-// button in the choices bar, labelled with the game's own description of it.
+// module (named in the table's catalog, from the game's manifest) that draws the view the
+// way the game looks on a table and turns the natural things into buttons (cards in
+// hand); every other legal action is a button in the action bar, which also holds the prompt and the countdown and stays in
+// view (fixed at the top on a desktop, at the bottom on a phone).
+//
+// What others do is shown at a readable pace: updates that carry other seats' moves are
+// queued and shown one at a time, at least `pace` ms apart (longer for a reveal, a won
+// trick, the end); what changed since this seat's last move stays highlighted.
 import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
-import { absolute } from "./lobby.js";
+import { absolute, rememberGame } from "./lobby.js";
+import { hideInfo, installInfo } from "./info.js";
+import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
 
-const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target"]);
+const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target", "holder", "thief", "starter", "player"]);
+const SEAT_LISTS = new Set(["winners", "seats", "losers"]);
+const PER_SEAT = new Set(["points", "gems", "bids", "ranks", "start_gems", "scores"]);
+// events worth a longer look: a trick or a round won, a reveal, the end
+const SLOW_EVENTS = /claim|won|win|reveal|bids|resolv|scor|stop|halt|game_over|final|danger/;
 
-/** One line for an event, as the engine's event_text writes it (names for seats). */
+const PACE_KEY = "dragonlair:pace";
+const SOUND_KEY = "dragonlair:sound";
+
+/** Seat numbers in a sentence or label ("seat 2", 0-based in the engine) as names. */
+export function seatNames(text, names) {
+  return text.replace(/\bseat (\d+)\b/g, (m, n) => (Number(n) < names.length ? names[Number(n)] : m));
+}
+
+/** One line for an event, as the engine's event_text writes it, with names for seats. */
 export function eventText(catalog, ev, names) {
   const spec = catalog.events[ev.type];
   if (!spec) return `${ev.type}`;
-  const template = ev.redacted ? spec.public_text : spec.text;
+  let template = ev.redacted ? spec.public_text : spec.text;
+  // "seat(s) {winners} win" -> "{winners} win": the names say who
+  template = template.replace(/\b(?:seat\(s\)|seats|seat) \{([a-z_]+)\}/g, (m, k) => (SEAT_LISTS.has(k) || SEAT_FIELDS.has(k) ? `{${k}}` : m));
+  template = template.replace(/\bby seat: \{/g, "{");
   const values = {};
+  const isSeat = (v) => Number.isInteger(v) && v >= 0 && v < names.length;
   for (const [k, v] of Object.entries(ev)) {
-    if (Number.isInteger(v) && (SEAT_FIELDS.has(k) || k.endsWith("_seat")) && v >= 0 && v < names.length) values[k] = names[v];
+    if (isSeat(v) && (SEAT_FIELDS.has(k) || k.endsWith("_seat"))) values[k] = names[v];
+    else if (Array.isArray(v) && SEAT_LISTS.has(k) && v.every(isSeat)) values[k] = v.length ? v.map((x) => names[x]).join(" and ") : "nobody";
+    else if (Array.isArray(v) && PER_SEAT.has(k) && v.length === names.length) values[k] = v.map((x, i) => `${names[i]} ${x}`).join(", ");
     else if (Array.isArray(v)) values[k] = v.length ? v.join(", ") : "none";
     else values[k] = v;
   }
-  return format(template, values);
+  return seatNames(format(template, values), names);
 }
 
 export async function tablePage(root, { mode, table, token }) {
   const page = new TablePage(root, mode, table, token);
   window.dragonlair = page; // for the curious, and for the end-to-end tests
   await page.start();
+}
+
+function stored(key, fallback) {
+  try {
+    const v = localStorage.getItem(key);
+    return v === null ? fallback : v;
+  } catch { return fallback; }
 }
 
 class TablePage {
@@ -46,7 +78,11 @@ class TablePage {
     this.token = token;
     this.info = null; // the table's public description (welcome)
     this.seats = [];
-    this.msg = null; // the latest state message
+    this.msg = null; // the latest state message shown
+    this.queue = []; // state messages not shown yet (paced)
+    this.paceTimer = null;
+    this.lastShown = 0;
+    this.lastPace = 0;
     this.log = [];
     this.nextEvent = 0;
     this.pending = false;
@@ -56,6 +92,15 @@ class TablePage {
     this.rules = null;
     this.status = "connecting";
     this.countdown = null;
+    this.prefs = { autoplay: true };
+    this.sinceMine = 0; // the first event after this seat's last move
+    this.changed = new Set(); // board elements changed since this seat's last move
+    this.snapshot = null; // keys -> text of the board as last drawn
+    this.wasMyTurn = false;
+    this.pace = Number(stored(PACE_KEY, "900")) || 0;
+    this.sound = stored(SOUND_KEY, "0") === "1";
+    this.reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+    this.phone = window.matchMedia("(max-width: 640px)");
     this.fairness = new FairnessPanel(table, () => this.render());
     this.guard = new SeatGuard(this);
   }
@@ -68,7 +113,7 @@ class TablePage {
       this.catalog = await getOnce(`/api/tables/${this.tableId}/catalog`);
     } catch (e) {
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, "No table here"),
-        h("p", { class: "error" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+        h("p", { class: "error" }, e.message), h("p", {}, h("a", { href: "/", class: "button primary" }, "Back to the lobby"))));
       return;
     }
     this.info = info;
@@ -76,7 +121,8 @@ class TablePage {
     if (this.catalog.board) { // the game's own board module, as its manifest names it
       try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
     }
-    document.title = `${info.name}: dragonlair`;
+    this.baseTitle = `${info.name}: dragonlair`;
+    document.title = this.baseTitle;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const hello = () => {
       const m = { type: "hello", since: this.nextEvent };
@@ -88,7 +134,9 @@ class TablePage {
       status: (st, detail) => this.onStatus(st, detail),
     });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
+    installInfo();
     this.countdown = setInterval(() => this.tick(), 250);
+    this.phone.addEventListener("change", () => this.render());
     this.render();
     this.conn.start();
   }
@@ -111,7 +159,7 @@ class TablePage {
     }
     if (st === "refused") {
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, "Cannot join this table"),
-        h("p", { class: "error" }, detail), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+        h("p", { class: "error" }, detail), h("p", {}, h("a", { href: "/", class: "button primary" }, "Back to the lobby"))));
     }
     if (st !== "connected") this.pending = false;
   }
@@ -122,23 +170,34 @@ class TablePage {
         this.info = m.table;
         this.seats = m.table.seats;
         this.mySeat = m.seat;
+        if (m.prefs) this.prefs = { ...this.prefs, ...m.prefs };
+        if (this.token && m.seat !== null && m.seat !== undefined) {
+          rememberGame({ table: this.tableId, game: m.table.game, name: m.table.name, seat: m.seat, link: location.pathname + location.hash });
+        }
         break;
       case "seats":
         this.seats = m.seats;
         break;
       case "rotated":
         this.guard.rotated(m);
+        // "your games" keeps the seat's new link
+        if (this.info && this.mySeat !== null && this.mySeat !== undefined) {
+          rememberGame({ table: this.tableId, game: this.info.game, name: this.info.name, seat: this.mySeat, link: location.pathname + location.hash });
+        }
+        break;
+      case "prefs":
+        this.prefs = { ...this.prefs, ...m.prefs };
+        break;
+      case "rematch":
+        this.rematchOffer = m;
+        if (m.link && m.by === this.mySeat && this.askedRematch) {
+          location.assign(absolute(m.link));
+          return;
+        }
         break;
       case "state":
-        for (const ev of m.events) {
-          if (ev.seq < this.nextEvent) continue; // already in the log
-          this.log.push({ seq: ev.seq, text: eventText(this.catalog, ev, this.names()), ev });
-          this.nextEvent = ev.seq + 1;
-        }
-        this.msg = m;
-        if (m.status) this.info = { ...this.info, status: m.status };
-        this.pending = false;
-        break;
+        this.enqueue(m);
+        return;
       case "error":
         this.pending = false;
         if (m.code !== "stale_move") toast(m.message);
@@ -149,9 +208,60 @@ class TablePage {
     this.render();
   }
 
+  /** Show a state message now (this seat's own move, a first message, nothing paced) or
+   * after the ones before it, at the table's pace. */
+  enqueue(m) {
+    const others = m.ref === undefined && this.msg !== null && m.events.some((ev) => ev.seq >= this.nextEvent);
+    if (!others || !this.pace) {
+      // this seat's own update: everything before it is shown at once
+      for (const q of this.queue.splice(0)) this.apply(q, false);
+      clearTimeout(this.paceTimer);
+      this.paceTimer = null;
+      this.apply(m, true);
+      return;
+    }
+    this.queue.push(m);
+    if (this.queue.length > 6) {
+      // far behind (a reconnect, a fast table): catch up, keep the latest two paced
+      for (const q of this.queue.splice(0, this.queue.length - 2)) this.apply(q, false);
+      this.render();
+    }
+    this.pump();
+  }
+
+  pump() {
+    if (this.paceTimer || !this.queue.length) return;
+    const wait = this.lastShown + this.lastPace - Date.now();
+    if (wait > 0) {
+      this.paceTimer = setTimeout(() => { this.paceTimer = null; this.pump(); }, wait);
+      return;
+    }
+    this.apply(this.queue.shift(), true);
+    this.pump();
+  }
+
+  apply(m, draw) {
+    const fresh = m.events.filter((ev) => ev.seq >= this.nextEvent);
+    for (const ev of fresh) {
+      this.log.push({ seq: ev.seq, text: eventText(this.catalog, ev, this.names()), ev });
+      this.nextEvent = ev.seq + 1;
+    }
+    if (m.ref !== undefined) {
+      // this seat moved: what changes from now on is new to it
+      this.sinceMine = this.nextEvent;
+      this.changed.clear();
+    }
+    this.msg = m;
+    if (m.status) this.info = { ...this.info, status: m.status };
+    this.pending = false;
+    this.lastShown = Date.now();
+    this.lastPace = this.pace * (fresh.some((ev) => SLOW_EVENTS.test(ev.type)) ? 2 : 1);
+    if (draw) this.render();
+  }
+
   names() {
     // seat names as shown everywhere; two seats of the same name ("Random bot") get numbers
-    const raw = this.seats.map((s) => (s.kind === "open" ? `seat ${s.seat + 1}` : s.name));
+    const raw = this.seats.map((s) => (s.kind === "open" ? `Seat ${s.seat + 1}` : s.name));
     return raw.map((n, i) => (raw.filter((x) => x === n).length > 1 ? `${n} ${i + 1}` : n));
   }
 
@@ -165,38 +275,51 @@ class TablePage {
     }
     this.pending = true;
     for (const b of this.root.querySelectorAll("button[data-action]")) b.disabled = true;
+    document.querySelector(".actionbar")?.focus({ preventScroll: true });
+    const t = this.root.querySelector(".table-page");
+    if (t) t.dataset.pending = "1";
+  }
+
+  setPref(name, value) {
+    this.prefs = { ...this.prefs, [name]: value };
+    this.conn.send({ type: "prefs", prefs: { [name]: value } });
+    this.render();
   }
 
   // ---------------------------------------------------------------- drawing
 
   render() {
     const focused = document.activeElement;
-    const focusKey = focused && (focused.dataset?.action || focused.id);
+    const focusKey = focused && focused !== document.body && (focused.dataset?.action || focused.id);
+    const focusInBar = focused && (focused.closest?.(".actionbar") || focused.dataset?.action);
+    const lost = !focused || focused === document.body || focused === this.root;
     const m = this.msg;
     const names = this.names();
     const seat = m ? m.seat : this.mySeat;
     const view = m ? m.view : null;
-    const legal = m ? m.legal : [];
+    const legal = m && m.status === "playing" ? m.legal : [];
     const handled = new Set();
+    const label = (a) => seatNames(this.catalog.actions[a] || a, names);
     const ctx = {
       view, seat, names, legal, catalog: this.catalog, comp: this.catalog.components,
-      label: (a) => this.catalog.actions[a] || a,
+      log: this.log, label, phone: this.phone.matches,
       can: (a) => legal.includes(a),
       /** A button for a legal action drawn on the board (a card in hand). */
       button: (action, content, attrs = {}) => {
         handled.add(action);
+        const tone = this.board.tone ? this.board.tone(action, ctx) : null;
         return h("button", {
-          type: "button", ...attrs, class: ["act", attrs.class],
-          title: attrs.title || this.catalog.actions[action] || action,
-          dataset: { action }, disabled: this.pending,
+          type: "button", ...attrs, class: ["act", attrs.class, tone && `tone-${tone}`],
+          "aria-label": attrs["aria-label"] || label(action),
+          dataset: { action, info: attrs.info || label(action) }, disabled: this.pending,
           onclick: () => this.act(action),
         }, content);
       },
     };
     const top = document.getElementById("topbar-info");
-    if (top) {
+    if (top && this.info) {
       fill(top, h("strong", {}, this.info.name),
-        seat === null || seat === undefined ? h("span", { class: "badge" }, "spectator") : h("span", { class: "badge" }, `you: ${names[seat] ?? ""}`));
+        seat === null || seat === undefined ? h("span", { class: "badge" }, "spectator") : h("span", { class: "badge" }, `you: ${names[seat] ?? ""} (seat ${seat + 1})`));
     }
     if (!view) {
       fill(this.root, h("p", { class: "muted" }, "Waiting for the table…"));
@@ -209,61 +332,189 @@ class TablePage {
       console.error(e);
       boardEl.append(generic.board(ctx));
     }
+    const over = view.over || m.status === "over";
     const main = h("div", {
-      class: "table-page",
+      class: ["table-page", over && "is-over"],
       dataset: {
         game: this.info.game, move: String(m.move), status: m.status, legal: String(legal.length),
         seat: seat === null || seat === undefined ? "spectator" : String(seat), pending: this.pending ? "1" : "0",
       },
     },
-      this.headline(view, legal, names, seat),
+      this.actionBar(ctx, handled, view, legal, names, seat),
+      over && view.result ? this.result(view.result, names, seat) : null,
       this.seatStrip(view, names, seat),
       boardEl,
-      this.choices(ctx, handled),
-      view.result ? this.result(view.result, names) : null,
-      h("div", { class: "side" }, this.guard.panel(this.seats, seat), this.logPanel(), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
+      h("div", { class: "side" }, this.guard.panel(this.seats, seat), this.logPanel(), this.settingsPanel(seat), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
     );
+    const before = this.snapshot;
+    hideInfo();
     fill(this.root, main);
+    // on a phone the hand's buttons are in the bar too, under the thumb
+    const barEl = this.root.querySelector(".actionbar");
+    if (this.phone.matches && barEl && !this.pending) this.handInBar(barEl, legal);
+    // on a phone the bar is fixed at the bottom: leave room for it under the page
+    document.body.style.paddingBottom = this.phone.matches && barEl ? `${barEl.offsetHeight + 8}px` : "";
+    if (barEl) document.documentElement.style.setProperty("--bar-h", `${barEl.offsetHeight}px`);
+    this.markChanges(before);
+    if (this.board.after) {
+      try { this.board.after(boardEl, ctx, this.animate()); } catch (e) { console.error(e); }
+    }
     this.numberKeys();
     this.tick();
+    this.turnSignal(legal.length > 0 && !this.pending, names, seat);
+    // focus stays on the choices: back on the same action if it is still there, else on
+    // the first choice when it is this seat's turn, else on the bar itself
+    const bar = this.root.querySelector(".actionbar");
+    let target = null;
     if (focusKey) {
-      const again = this.root.querySelector(`[data-action="${CSS.escape(focusKey)}"]`) || document.getElementById(focusKey);
-      if (again && !again.disabled) again.focus();
-      else if (legal.length) this.root.querySelector("button[data-action]")?.focus();
+      target = this.root.querySelector(`[data-action="${CSS.escape(focusKey)}"]`) || document.getElementById(focusKey);
+      if (target && target.disabled) target = null;
     }
+    if (!target && (focusInBar || lost)) {
+      target = this.root.querySelector(".actionbar button[data-action]:not([disabled])")
+        || this.root.querySelector("button[data-action]:not([disabled])")
+        || (focusInBar ? bar : null);
+    }
+    if (target) target.focus({ preventScroll: true });
     const log = this.root.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
   }
 
-  headline(view, legal, names, seat) {
+  /** A copy of the hand's action buttons in the bar (a phone's bottom bar): they press
+   * the same actions as the board's. */
+  handInBar(bar, legal) {
+    if (!legal.length || bar.querySelector(".choice-buttons")) return;
+    const hand = this.root.querySelector(".board .hand .cards");
+    if (!hand || !hand.querySelector("button[data-action]")) return;
+    const copy = hand.cloneNode(true);
+    copy.classList.add("bar-hand");
+    copy.removeAttribute("id");
+    for (const el of copy.querySelectorAll("[id]")) el.removeAttribute("id");
+    for (const el of copy.querySelectorAll("[data-k]")) el.removeAttribute("data-k");
+    for (const b of copy.querySelectorAll("button[data-action]")) {
+      b.addEventListener("click", () => this.act(b.dataset.action));
+    }
+    bar.append(copy);
+  }
+
+  animate() {
+    return !this.reduced.matches;
+  }
+
+  /** Flash what differs from the board as last drawn; keep it marked until this seat moves. */
+  markChanges(before) {
+    const now = new Map();
+    for (const el of this.root.querySelectorAll(".board [data-k]")) now.set(el.dataset.k, el.textContent + "|" + (el.getAttribute("data-v") || ""));
+    this.snapshot = now;
+    if (!before) return;
+    for (const [k, v] of now) {
+      if (before.get(k) !== v) {
+        const isNew = !before.has(k);
+        this.changed.add(k);
+        const el = this.root.querySelector(`.board [data-k="${CSS.escape(k)}"]`);
+        // a new thing arrives (bids turn over), a changed one flashes
+        if (el && this.animate()) el.classList.add(isNew ? el.dataset.anim || "arrive" : "flash");
+      }
+    }
+    if (this.seatIs()) {
+      for (const el of this.root.querySelectorAll(".board [data-k]")) {
+        if (this.changed.has(el.dataset.k)) el.classList.add("changed");
+      }
+    }
+  }
+
+  seatIs() {
+    return this.msg && this.msg.seat !== null && this.msg.seat !== undefined;
+  }
+
+  /** The tab title and an optional sound say when it is this seat's turn. */
+  turnSignal(myTurn, names, seat) {
+    document.title = myTurn ? `● Your turn: ${this.baseTitle}` : this.baseTitle;
+    if (myTurn && !this.wasMyTurn && this.sound) beep();
+    this.wasMyTurn = myTurn;
+  }
+
+  prompt(view, legal, names, seat) {
     const m = this.msg;
-    const parts = [];
-    const phase = view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " ");
     if (m.status === "waiting") {
       const open = this.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
-      parts.push(h("strong", {}, `Waiting for players: seat${open.length > 1 ? "s" : ""} ${open.join(", ")} still open.`));
-    } else if (view.over || m.status === "over") {
-      parts.push(h("strong", {}, "Game over."));
-    } else if (legal.length) {
-      parts.push(h("strong", { class: "your-turn" }, view.window ? "You are asked: answer now." : "Your move."));
-    } else if (view.my_choice) {
-      parts.push(h("strong", {}, `You chose: ${this.catalog.actions[view.my_choice] || view.my_choice}.`));
-    } else {
-      const who = view.to_act.map((s) => names[s]).join(", ");
-      parts.push(h("span", {}, who ? `${view.choosing ? "Still choosing" : "To play"}: ${who}` : ""));
+      const invited = this.seats.filter((s) => s.kind === "human" && !s.connected && !s.arrived).map((s) => names[s.seat]);
+      const parts = [];
+      if (open.length) parts.push(`seat${open.length > 1 ? "s" : ""} ${open.join(", ")} still open`);
+      if (invited.length) parts.push(`waiting for ${invited.join(", ")} to open their link`);
+      return h("strong", {}, `Waiting for players: ${parts.join("; ") || "starting"}.`);
     }
+    if (view.over || m.status === "over") {
+      const r = view.result;
+      if (!r) return h("strong", {}, "The game is over.");
+      const winners = r.winners.map((w) => (w === seat ? "You" : names[w]));
+      return h("strong", { class: "your-turn" }, r.winners.length > 1 ? `Shared win: ${winners.join(" and ")}` : `${winners[0]} ${r.winners[0] === seat ? "win" : "wins"}!`);
+    }
+    if (legal.length) {
+      const own = this.board.prompt ? this.board.prompt({ view, legal, names, seat, catalog: this.catalog }) : null;
+      if (legal.length === 1 && this.prefs.autoplay) {
+        return h("strong", { class: "your-turn" }, own || "Your move", h("span", { class: "muted small" }, ` · only one choice: played for you in a moment`));
+      }
+      return h("strong", { class: "your-turn" }, own || (view.window ? "You are asked: answer now." : "Your move."));
+    }
+    if (view.my_choice) {
+      return h("strong", {}, `You chose: ${seatNames(this.catalog.actions[view.my_choice] || view.my_choice, names)}. Waiting for the others.`);
+    }
+    const absent = view.to_act.filter((i) => this.seats[i] && this.seats[i].kind === "human" && !this.seats[i].arrived && !this.seats[i].connected);
+    if (absent.length) {
+      return h("span", {}, `Waiting for ${absent.map((i) => names[i]).join(" and ")} to open their invite link: their seat waits for them.`);
+    }
+    const who = view.to_act.map((s) => names[s]).join(", ");
+    return h("span", {}, who ? `${view.choosing ? "Still choosing" : view.window ? "Asked" : "To play"}: ${who}` : "");
+  }
+
+  actionBar(ctx, handled, view, legal, names, seat) {
+    const m = this.msg;
+    const parts = [h("div", { class: "prompt", "aria-live": "polite" }, this.prompt(view, legal, names, seat))];
+    const phase = view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " ");
     if ("choosing" in view && !view.over) {
       const waiting = view.to_act.map((s) => names[s]);
-      parts.push(h("span", { class: "choosing" }, waiting.length ? `still choosing: ${waiting.join(", ")}` : "revealing"));
+      parts.push(h("span", { class: "choosing small" }, waiting.length ? `still choosing: ${waiting.join(", ")}` : "revealing"));
     }
-    parts.push(h("span", { class: "muted small" }, `${phase} · move ${m.move}`));
-    if (m.deadline && m.status === "playing") {
+    const forcedMine = legal.length === 1 && this.prefs.autoplay && m.deadline && m.deadline.seat === seat;
+    if (m.deadline && m.status === "playing" && !forcedMine) {
       const whom = m.deadline.seat === seat ? "you" : names[m.deadline.seat];
       parts.push(h("span", { class: "deadline", role: "timer", dataset: { at: String(m.deadline.at) } },
         `${whom} must answer in `, h("span", { class: "secs" }, "…"),
-        ` (or ${this.catalog.actions[m.deadline.default] || m.deadline.default})`));
+        ` (or ${seatNames(this.catalog.actions[m.deadline.default] || m.deadline.default, names)})`));
     }
-    return h("div", { class: "headline", "aria-live": "polite" }, parts);
+    parts.push(h("span", { class: "muted small phase" }, `${phase} · move ${m.move}`));
+    const rest = legal.filter((a) => !handled.has(a));
+    // in a window, or when there are only a few, the board's own choices are in the bar too
+    const mirror = view.window || legal.length <= 3 ? legal.filter((a) => handled.has(a)) : [];
+    const keys = this.board.keys || {};
+    const byAction = {};
+    for (const [k, a] of Object.entries(keys)) byAction[a] = k;
+    const shown = [...mirror, ...rest];
+    const tone = (a) => (this.board.tone ? this.board.tone(a, ctx) : null) || (/^(pass|decline|hold)\b/.test(a) ? "quiet" : null);
+    const order = (a) => ({ danger: 0, strong: 1, null: 2, quiet: 3 })[String(tone(a))] ?? 2;
+    shown.sort((a, b) => order(a) - order(b));
+    const buttons = shown.length ? h("div", { class: "choice-buttons", role: "group", "aria-label": "your choices" },
+      shown.map((a) => {
+        const letter = byAction[a] || byAction[a.split(" ")[0]];
+        const t = tone(a);
+        return h("button", {
+          type: "button", class: ["act", "choice", t && `tone-${t}`], dataset: { action: a, letter: letter || "", info: ctx.label(a) },
+          "aria-label": ctx.label(a),
+          disabled: this.pending, onclick: () => this.act(a),
+        }, t === "danger" ? h("span", { class: "tone-mark", "aria-hidden": "true" }, "✋") : null,
+        h("span", { class: "choice-label" }, (this.board.short && this.board.short(a, ctx)) || ctx.label(a)), letter ? h("kbd", {}, letter.toUpperCase()) : null);
+      })) : null;
+    if (legal.length && !shown.length && handled.size && !this.phone.matches) {
+      parts.push(h("span", { class: "hint small" }, "Choose on the table ↓"));
+    }
+    const since = this.seatIs() ? this.log.filter((l) => l.seq >= this.sinceMine).length : 0;
+    return h("section", {
+      class: ["actionbar", legal.length && "my-turn", view.window && "window"], tabindex: -1, "aria-label": "prompt and choices",
+    },
+    h("div", { class: "bar-line" }, parts,
+      since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, `${since} new since your move`) : null),
+    buttons, this.nameForm(seat));
   }
 
   seatStrip(view, names, me) {
@@ -275,53 +526,113 @@ class TablePage {
         if (view.over) state = view.result && view.result.winners.includes(s.seat) ? "winner" : "";
         else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? "choosing…" : "ready ✓";
         else if (toAct.has(s.seat)) state = view.window ? "asked" : "to play";
+        const kind = s.kind === "bot" ? `${s.level} bot` : s.bot_playing ? "away: a bot plays" : s.kind === "open" ? "open seat" : s.kind === "human" && !s.connected && !s.arrived ? "invited" : "";
         return h("li", { class: ["seat-chip", `p${s.seat}`, toAct.has(s.seat) && "acting", s.seat === me && "me"], dataset: { seat: String(s.seat) } },
+          h("span", { class: "seat-no", title: `seat ${s.seat + 1}` }, String(s.seat + 1)),
           h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? "bot" : s.connected ? "connected" : "not connected" }),
           h("span", { class: "name" }, names[s.seat], s.seat === me ? " (you)" : ""),
-          h("span", { class: "kind small muted" }, s.kind === "bot" ? `${s.level} bot` : s.bot_playing ? "away: a bot plays" : s.kind === "open" ? "open seat" : ""),
+          kind ? h("span", { class: "kind small muted" }, kind) : null,
           state ? h("span", { class: "state small" }, state) : null);
       }));
   }
 
-  choices(ctx, handled) {
-    const rest = ctx.legal.filter((a) => !handled.has(a));
-    const keys = this.board.keys || {};
-    const byAction = {};
-    for (const [k, a] of Object.entries(keys)) byAction[a] = k;
-    if (!ctx.legal.length) return null;
-    return h("section", { class: "choices", "aria-label": "your choices" },
-      rest.length ? h("h2", { class: "small" }, handled.size ? "Or:" : "Your choices") : null,
-      h("div", { class: "choice-buttons" },
-        rest.map((a) => {
-          const letter = byAction[a] || byAction[a.split(" ")[0]];
-          return h("button", {
-            type: "button", class: "act choice", dataset: { action: a, letter: letter || "" },
-            disabled: this.pending, onclick: () => this.act(a),
-          }, h("span", { class: "label" }, ctx.label(a)), letter ? h("kbd", {}, letter.toUpperCase()) : null);
-        })));
-  }
-
-  result(result, names) {
+  result(result, names, me) {
     const labels = [];
     for (const b of result.breakdown) for (const k of Object.keys(b)) if (!labels.includes(k)) labels.push(k);
     const winners = result.winners.map((w) => names[w]).join(" and ");
-    return h("section", { class: "panel result", "aria-label": "final scores" },
-      h("h2", {}, result.winners.length > 1 ? `Shared win: ${winners}` : `${winners} wins!`),
-      result.reason ? h("p", { class: "muted" }, result.reason) : null,
-      h("div", { class: "scroll-x" }, h("table", { class: "scores" },
-        h("thead", {}, h("tr", {}, h("th", {}, "player"), labels.map((l) => h("th", {}, l)), h("th", {}, "total"), h("th", {}, "rank"))),
-        h("tbody", {}, names.map((n, i) => h("tr", { class: result.winners.includes(i) ? "winner" : "" },
-          h("th", {}, n),
-          labels.map((l) => h("td", {}, result.breakdown[i] && l in result.breakdown[i] ? String(result.breakdown[i][l]) : "")),
-          h("td", { class: "total" }, String(result.points[i])),
-          h("td", {}, String(result.ranks[i]))))))),
-      h("p", {}, h("a", { href: "/", class: "button" }, "Back to the lobby")));
+    const order = names.map((_, i) => i).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
+    const isSeat = me !== null && me !== undefined;
+    return h("section", { class: "panel result", "aria-label": "final scores", id: "result" },
+      h("div", { class: "result-head" },
+        h("h2", {}, h("span", { class: "trophy", "aria-hidden": "true" }, "🏆 "), result.winners.length > 1 ? `Shared win: ${winners}` : `${winners} wins!`),
+        h("div", { class: "result-actions" },
+          isSeat ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() },
+            this.rematchOffer ? `Play the rematch${this.rematchOffer.by !== me ? ` (${names[this.rematchOffer.by] || "a player"} asks)` : ""}` : "Rematch") : null,
+          h("a", { href: "/", class: "button" }, "Back to the lobby"))),
+      result.reason ? h("p", { class: "muted small" }, seatNames(result.reason, names)) : null,
+      h("ol", { class: "podium" }, order.map((i) => h("li", { class: [`p${i}`, result.winners.includes(i) && "winner", i === me && "me"] },
+        h("span", { class: "rank" }, `${result.ranks[i]}.`), h("span", { class: "who" }, names[i], i === me ? " (you)" : ""),
+        h("span", { class: "pts" }, String(result.points[i]))))),
+      h("details", this.keepOpen("breakdown", { class: "breakdown" }, !this.phone.matches),
+        h("summary", {}, "Each player's breakdown"),
+        h("div", { class: "scroll-x" }, h("table", { class: "scores" },
+          h("thead", {}, h("tr", {}, h("th", {}, "player"), labels.map((l) => h("th", {}, l.replace(/_/g, " "))), h("th", {}, "total"), h("th", {}, "rank"))),
+          h("tbody", {}, order.map((i) => h("tr", { class: [result.winners.includes(i) && "winner", i === me && "me"] },
+            h("th", {}, names[i]),
+            labels.map((l) => h("td", {}, result.breakdown[i] && l in result.breakdown[i] ? String(result.breakdown[i][l]) : "")),
+            h("td", { class: "total" }, String(result.points[i])),
+            h("td", {}, String(result.ranks[i])))))))));
+  }
+
+  rematch() {
+    if (this.rematchOffer && this.rematchOffer.link) {
+      location.assign(absolute(this.rematchOffer.link));
+      return;
+    }
+    const b = document.getElementById("rematch");
+    if (b) b.disabled = true;
+    this.askedRematch = true;
+    if (!this.conn.send({ type: "rematch" })) {
+      toast("Not connected: try again once reconnected.");
+      if (b) b.disabled = false;
+    }
   }
 
   logPanel() {
     return h("section", { class: "panel log", "aria-label": "what happened" },
       h("h2", { class: "small" }, "Log"),
-      h("ol", { tabindex: 0, id: "log" }, this.log.slice(-300).map((l) => h("li", { dataset: { seq: String(l.seq), type: l.ev.type } }, l.text))));
+      h("ol", { tabindex: 0, id: "log" }, this.log.slice(-300).map((l) => h("li", {
+        value: l.seq + 1, class: this.seatIs() && this.sinceMine && l.seq >= this.sinceMine ? "new" : null,
+        dataset: { seq: String(l.seq), type: l.ev.type },
+      }, l.text))));
+  }
+
+  /** An invited friend's seat still has its default name ("Player 2"): ask for theirs. */
+  nameForm(seat) {
+    if (seat === null || seat === undefined || this.named) return null;
+    const s = this.seats[seat];
+    if (!s || s.kind !== "human" || !/^Player \d+$/.test(s.name)) return null;
+    const input = h("input", {
+      id: "seat-name", maxlength: 40, autocomplete: "nickname", value: this.nameDraft ?? stored("dragonlair:name", ""),
+      placeholder: "Your name", "aria-label": "your name", oninput: (ev) => { this.nameDraft = ev.target.value; },
+    });
+    const save = (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (!name) { input.focus(); return; }
+      try { localStorage.setItem("dragonlair:name", name); } catch { /* not kept */ }
+      if (this.conn.send({ type: "name", name })) this.named = true;
+      this.render();
+    };
+    return h("form", { class: "name-form", id: "name-form", onsubmit: save },
+      h("label", { for: "seat-name" }, `You sit in seat ${seat + 1}. Your name at this table:`), input,
+      h("button", { type: "submit", class: "primary" }, "Save"),
+      h("button", { type: "button", class: "quiet", onclick: () => { this.named = true; this.render(); } }, "Later"));
+  }
+
+  /** Attributes for a <details> that stays open or closed across redraws. */
+  keepOpen(key, attrs, initially = false) {
+    this.opened = this.opened || {};
+    if (!(key in this.opened)) this.opened[key] = initially;
+    return { ...attrs, open: this.opened[key], ontoggle: (ev) => { this.opened[key] = ev.target.open; } };
+  }
+
+  settingsPanel(seat) {
+    const isSeat = seat !== null && seat !== undefined;
+    const box = (id, text, checked, on) => h("label", { class: "toggle small", for: id },
+      h("input", { type: "checkbox", id, checked, onchange: (ev) => on(ev.target.checked) }), text);
+    return h("details", this.keepOpen("settings", { class: "panel settings" }), h("summary", {}, "Settings"),
+      isSeat ? box("pref-autoplay", "Answer for me when I have only one choice (a HALT! window without a HALT! card, the last card of a draft)", !!this.prefs.autoplay,
+        (v) => this.setPref("autoplay", v)) : null,
+      box("pref-sound", "A sound when it is my turn", this.sound, (v) => {
+        this.sound = v;
+        try { localStorage.setItem(SOUND_KEY, v ? "1" : "0"); } catch { /* not kept */ }
+        if (v) beep();
+      }),
+      box("pref-pace", "Show the others' moves one at a time", this.pace > 0, (v) => {
+        this.pace = v ? 900 : 0;
+        try { localStorage.setItem(PACE_KEY, String(this.pace)); } catch { /* not kept */ }
+      }));
   }
 
   invitePanel() {
@@ -334,7 +645,7 @@ class TablePage {
       return h("div", { class: "link-row" }, h("span", {}, `Seat ${p.seat + 1}`), input,
         h("button", { type: "button", onclick: () => copyText(url, input) }, "Copy"));
     });
-    return h("details", { class: "panel invites" }, h("summary", {}, "Invite links"), rows);
+    return h("details", this.keepOpen("invites", { class: "panel invites" }), h("summary", {}, "Invite links"), rows);
   }
 
   tools() {
@@ -346,7 +657,7 @@ class TablePage {
   async showRules() {
     let dlg = document.getElementById("rules");
     if (!dlg) {
-      dlg = h("dialog", { id: "rules", "aria-label": "rules in brief" });
+      dlg = h("dialog", { id: "rules", "aria-label": "how to play" });
       document.body.append(dlg);
     }
     fill(dlg, h("p", {}, "Loading the rules…"));
@@ -358,12 +669,18 @@ class TablePage {
       return;
     }
     const r = this.rules;
+    const m = this.msg;
+    const names = this.names();
+    const now = m && m.legal && m.legal.length ? h("section", { class: "rules-now" },
+      h("h3", {}, "Your choices now"),
+      h("ul", {}, m.legal.map((a) => h("li", {}, seatNames(this.catalog.actions[a] || a, names))))) : null;
+    // the players' rules, in Markdown, from the game's manifest
+    const body = h("div", { class: "rules-text" }, r.text ? markdown(r.text) : h("p", {}, r.summary));
     fill(dlg,
-      h("div", { class: "dialog-head" }, h("h2", {}, `${r.name}: the rules in brief`),
+      h("div", { class: "dialog-head" }, h("h2", {}, `How to play ${r.name}`),
         h("button", { type: "button", id: "close-rules", onclick: () => dlg.close() }, "Close")),
-      r.text.split(/\n\s*\n/).map((p) => h("p", { class: "rules-text" }, p.replace(/\s*\n\s*/g, " ").replace(/``/g, ""))),
-      h("h3", {}, "Actions"),
-      h("dl", {}, r.actions.map((a) => [h("dt", {}, h("code", {}, a.form)), h("dd", {}, a.help)])),
+      now,
+      body,
       h("h3", {}, "Keys"),
       h("p", {}, "Tab moves between controls, Enter or Space presses one; 1–9 press the numbered choices; ",
         "the letters shown on buttons press them; ? opens these rules, Esc closes them; L goes to the log."),
@@ -374,13 +691,17 @@ class TablePage {
   // ---------------------------------------------------------------- keys and time
 
   numberKeys() {
-    const buttons = [...this.root.querySelectorAll("button[data-action]")];
-    buttons.forEach((b, i) => {
-      if (i < 9) {
-        b.dataset.key = String(i + 1);
-        b.setAttribute("aria-keyshortcuts", String(i + 1));
+    // one number per action (a card in hand and its copy in the bar share it)
+    const seen = new Map();
+    for (const b of this.root.querySelectorAll(".actionbar button[data-action], .board button[data-action]")) {
+      const a = b.dataset.action;
+      if (!seen.has(a)) {
+        if (seen.size >= 9) continue;
+        seen.set(a, String(seen.size + 1));
       }
-    });
+      b.dataset.key = seen.get(a);
+      b.setAttribute("aria-keyshortcuts", seen.get(a));
+    }
   }
 
   onKey(ev) {
@@ -423,4 +744,25 @@ class TablePage {
       el.classList.toggle("urgent", left <= 5);
     }
   }
+}
+
+let audio = null;
+
+/** Two short soft tones. */
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const t0 = audio.currentTime;
+    for (const [i, f] of [660, 880].entries()) {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t0 + i * 0.14);
+      g.gain.exponentialRampToValueAtTime(0.15, t0 + i * 0.14 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + i * 0.14 + 0.13);
+      o.connect(g).connect(audio.destination);
+      o.start(t0 + i * 0.14);
+      o.stop(t0 + i * 0.14 + 0.14);
+    }
+  } catch { /* no audio here */ }
 }

@@ -42,6 +42,11 @@ function at(c, u) {
   return [c.pts[lo][0] + f * (c.pts[hi][0] - c.pts[lo][0]), c.pts[lo][1] + f * (c.pts[hi][1] - c.pts[lo][1])];
 }
 
+// How far apart the spots just before and after a crossing are pushed along the track (in
+// spot spacings), so that the two passages' numbers never sit on top of each other.
+const PUSH = 0.45;
+const SPREAD = 2;
+
 /** Where each spot 0..finish lies, in SVG units, for a board. */
 export function layout(board, upright) {
   const F = board.finish;
@@ -49,6 +54,7 @@ export function layout(board, upright) {
   let kind = "oval";
   let offset = 0; // arc length of spot 0
   const eight = curve("eight");
+  const crossings = []; // spot positions (fractional) where the track passes the crossing
   if (board.crossing) {
     const mid = board.crossing[0] + 0.5;
     if (mid - L / 2 >= 0.5) {
@@ -56,6 +62,7 @@ export function layout(board, upright) {
       // the curve crosses itself at a quarter and three quarters of its length; the
       // board's crossing is the second passage
       offset = (eight.total * 3) / 4 - (mid * eight.total) / L;
+      crossings.push(mid - L / 2, mid);
     }
   }
   const c = kind === "eight" ? eight : curve("oval");
@@ -67,16 +74,29 @@ export function layout(board, upright) {
     const py = H / 2 + y * 2 * (H / 2 - 50);
     return upright ? [py, px] : [px, py];
   };
-  const spot = (k) => place(at(c, offset + (k * c.total) / L));
+  const raw = (k) => place(at(c, offset + (k * c.total) / L));
+  // spots near a crossing move away from it (a monotone warp: a gap at the crossing itself)
+  const warp = (k) => {
+    let u = k;
+    for (const m of crossings) {
+      const d = k - m;
+      if (Math.abs(d) < 1e-9) continue;
+      u += Math.sign(d) * PUSH * Math.exp(-((d / SPREAD) ** 2));
+    }
+    return u;
+  };
+  const spot = (k) => raw(warp(k));
   const spots = [];
   for (let k = 0; k <= F; k++) spots.push(spot(k));
   const path = [];
-  for (let k = 0; k <= F * 4; k++) path.push(spot(k / 4));
+  const from = warp(0);
+  const to = warp(F);
+  for (let i = 0; i <= F * 4; i++) path.push(raw(from + ((to - from) * i) / (F * 4)));
   const centre = (k) => {
-    const [x] = at(c, offset + (k * c.total) / L);
+    const [x] = at(c, offset + (warp(k) * c.total) / L);
     return place(kind === "eight" ? [x > 0 ? 0.55 : -0.55, 0] : [0, 0]);
   };
-  return { spots, path, width: upright ? H : W, height: upright ? W : H, centre, spot };
+  return { spots, path, width: upright ? H : W, height: upright ? W : H, centre, spot, raw, crossings };
 }
 
 const PAWN_COLOURS = ["#e0464e", "#3d7ee8", "#3bb56c", "#e8c43d", "#b05be0", "#e88a3d"];
@@ -94,9 +114,9 @@ export function track(v, comp, names, upright) {
   parts.push(s("path", { class: "track-road", d: line(lay.path) }));
   if (b.crossing) {
     // the later passage drawn again on top, as a bridge over the earlier one
-    const k = b.crossing[0];
+    const m = b.crossing[0] + 0.5;
     const seg = [];
-    for (let q = -3; q <= 7; q++) seg.push(lay.spot(k + q / 4 + 0.0));
+    for (let q = -6; q <= 6; q++) seg.push(lay.raw(m + q / 4));
     parts.push(s("path", { class: "track-bridge-edge", d: line(seg) }), s("path", { class: "track-road bridge", d: line(seg) }));
   }
   if (b.entry_arrow >= 0) {
@@ -114,9 +134,9 @@ export function track(v, comp, names, upright) {
     let cls = "spot";
     let mark = String(k);
     let title = `spot ${k}`;
-    let r = 13;
-    if (k === b.start) { cls += " start"; mark = "Start"; title = "the Start Island"; r = 26; }
-    else if (k === b.finish) { cls += " finish"; mark = "Finish"; title = "the Finish"; r = 26; }
+    let r = 14;
+    if (k === b.start) { cls += " start"; mark = "Start"; title = "the Start Island"; r = 28; }
+    else if (k === b.finish) { cls += " finish"; mark = "Finish"; title = "the Finish"; r = 28; }
     else if (holes.has(k)) { cls += " hole"; title = `spot ${k}: a watering hole (safe from specials)`; r = 17; }
     else if (bolts.has(k)) { cls += " bolt"; title = `spot ${k}: a Ballista Bolt (discard a random card)`; }
     else if (balls.has(k)) { cls += " ball"; title = `spot ${k}: a Flaming Ball (discard a random card)`; }
@@ -125,7 +145,7 @@ export function track(v, comp, names, upright) {
     parts.push(s("g", { class: cls, "data-spot": k, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
       s("title", {}, title),
       s("circle", { r }),
-      s("text", { y: 4, "text-anchor": "middle" }, mark)));
+      s("text", { y: 5, "text-anchor": "middle" }, mark)));
   });
   // where a HALT! would put the pawns back
   if (v.turn_start && v.turn_start.some((p, i) => p !== v.pawns[i])) {
@@ -143,14 +163,14 @@ export function track(v, comp, names, upright) {
     seats.forEach((i, j) => {
       const px = x + (j - (seats.length - 1) / 2) * 22;
       const py = y - lift;
-      parts.push(s("g", { class: ["pawn", i === v.active && "active"], "data-pawn": i, transform: `translate(${px.toFixed(1)},${py.toFixed(1)})` },
+      parts.push(s("g", { class: ["pawn", i === v.active && "active"], "data-pawn": i, "data-k": `pawn-${i}`, "data-v": String(p), transform: `translate(${px.toFixed(1)},${py.toFixed(1)})` },
         s("title", {}, `${names[i]}: spot ${p}`),
         s("circle", { r: 12, fill: PAWN_COLOURS[i % 6] }),
         s("text", { y: 5, "text-anchor": "middle" }, String(i + 1))));
     });
   }
   return s("svg", {
-    class: "race-track", viewBox: `0 0 ${lay.width} ${lay.height}`, role: "img",
+    class: "race-track", "data-upright": upright ? "1" : "0", viewBox: `0 0 ${lay.width} ${lay.height}`, role: "img",
     "aria-label": "the track: " + v.pawns.map((p, i) => `${names[i]} on spot ${p}`).join(", "),
   }, parts);
 }
@@ -165,7 +185,71 @@ function cardFace(comp, id) {
 
 function raceCard(comp, id, cls) {
   const c = comp.cards[id - 1];
-  return h("div", { class: ["card", "race", c && c.kind, cls], title: c ? c.text : String(id), dataset: { card: String(id) } }, cardFace(comp, id));
+  return h("div", { class: ["card", "race", c && c.kind, cls], dataset: { card: String(id), info: c ? c.text : String(id) } }, cardFace(comp, id));
+}
+
+/** HALT! is loud, letting it stand is quiet. */
+export function tone(action) {
+  if (action.startsWith("halt ")) return "danger";
+  if (action === "pass" || action === "stop") return "quiet";
+  return null;
+}
+
+export function short(action, ctx) {
+  const parts = action.split(" ");
+  const name = (id) => (ctx.comp.cards[Number(id) - 1] || {}).name || `card ${id}`;
+  if (parts[0] === "blow") return `${name(parts[1])} → ${ctx.names[Number(parts[2])] ?? `seat ${Number(parts[2]) + 1}`}`;
+  if (parts[0] === "steal") return `Steal from ${ctx.names[Number(parts[1])] ?? `seat ${Number(parts[1]) + 1}`}`;
+  if (parts[0] === "triple") return `Three of a kind: ${parts.slice(1).map(name).join(", ")}`;
+  if (action === "stop") return "Stop (end your turn)";
+  if (action === "pass") return "Let it stand";
+  if (action.startsWith("halt ")) {
+    const c = ctx.comp.cards[Number(action.split(" ")[1]) - 1];
+    return `HALT! (discard ${c ? c.name : "a HALT! card"})`;
+  }
+  return null;
+}
+
+export function prompt({ view: v, legal, names }) {
+  if (v.window) {
+    const who = v.active >= 0 ? names[v.active] : "The player";
+    if (legal.length === 1 && legal[0] === "pass") return `${who} played: you hold no HALT! card, so it stands`;
+    return `${who} played: HALT! to undo the whole turn, or let it stand?`;
+  }
+  return null;
+}
+
+// where each pawn was last drawn, to walk it along the track step by step
+let lastPawns = null;
+let lastTable = null;
+
+/** Walk the pawns that moved along the spots between where they were and where they are. */
+export function after(el, ctx, animate) {
+  const v = ctx.view;
+  const key = `${ctx.catalog.game}:${v.pawns.length}`;
+  const before = lastTable === key ? lastPawns : null;
+  lastPawns = [...v.pawns];
+  lastTable = key;
+  if (!before || !animate) return;
+  const svg = el.querySelector("svg.race-track");
+  if (!svg) return;
+  const lay = layout(ctx.comp.board, svg.dataset.upright === "1");
+  v.pawns.forEach((p, i) => {
+    const q = before[i];
+    if (q === p || q === undefined) return;
+    const g = svg.querySelector(`g.pawn[data-pawn="${i}"]`);
+    if (!g) return;
+    const steps = [];
+    const dir = p > q ? 1 : -1;
+    for (let k = q; k !== p + dir && steps.length < 40; k += dir) steps.push(k);
+    const end = g.getAttribute("transform");
+    const frames = steps.map((k) => {
+      const [x, y] = lay.spots[k];
+      return { transform: `translate(${x.toFixed(1)}px, ${(y - 22).toFixed(1)}px)` };
+    });
+    frames[frames.length - 1] = { transform: end.replace(/translate\(([-\d.]+),([-\d.]+)\)/, "translate($1px, $2px)") };
+    g.animate(frames, { duration: Math.min(2400, 170 * steps.length), easing: "linear" });
+  });
 }
 
 export function board(ctx) {
@@ -199,10 +283,10 @@ export function board(ctx) {
   const piles = h("div", { class: "race-piles small" },
     h("span", {}, `Draw pile: ${v.draw_size}`),
     h("span", {}, ` · Discards (${v.discards.length}): `),
-    discards.map((id) => raceCard(comp, id, "mini")));
-  return h("div", { class: "dragon-race" }, line, h("div", { class: "track-box" }, track(v, comp, names, upright)),
+    h("span", { class: "discards", dataset: { k: "discards", v: String(v.discards.length) } }, discards.map((id) => raceCard(comp, id, "mini"))));
+  return h("div", { class: "dragon-race" }, line, mine, h("div", { class: "track-box" }, track(v, comp, names, upright)),
     h("p", { class: "legend small muted" },
       [["hole", "watering hole (safe from specials)"], ["bolt", "Ballista Bolt"], ["ball", "Flaming Ball"], ["entry", "shortcut arrows"], ["ghost", "where a HALT! puts a pawn back"]]
         .map(([cls, text]) => h("span", { class: "key" }, h("span", { class: `swatch ${cls}` }), text))),
-    players, mine, piles);
+    players, piles);
 }

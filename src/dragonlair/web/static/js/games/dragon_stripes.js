@@ -28,7 +28,7 @@ function dragonSvg(v, names) {
     const y = 110 - rise;
     const hgt = 100 + rise * 1.2;
     const band = k <= 6 ? "low" : k <= 12 ? "mid" : "high";
-    parts.push(s("g", { class: ["stripe", band, k === v.knight && "here"], "data-stripe": k },
+    parts.push(s("g", { class: ["stripe", band, k === v.knight && "here"], "data-stripe": k, "data-k": `stripe-${k}`, "data-v": String(gems * mult) },
       s("rect", { x: x + 1, y, width: w - 2, height: hgt, rx: 10 }),
       s("text", { x: x + w / 2, y: y + hgt / 2 + 6, "text-anchor": "middle", class: "gems" }, String(gems * mult)),
       s("text", { x: x + w / 2, y: y + hgt - 8, "text-anchor": "middle", class: "stripe-no" }, String(k))));
@@ -44,7 +44,7 @@ function dragonSvg(v, names) {
   // the knight and the pot
   const kx = v.knight === 0 ? 70 : x0 + (v.knight - 0.5) * w;
   const holder = v.holder >= 0 ? names[v.holder] : "";
-  parts.push(s("g", { class: "knight", transform: `translate(${kx},0)` },
+  parts.push(s("g", { class: "knight", "data-k": "knight", "data-v": `${v.knight}:${v.pot}`, transform: `translate(${kx},0)` },
     s("circle", { cx: 0, cy: 28, r: 20 }),
     s("text", { x: 0, y: 36, "text-anchor": "middle", class: "knight-icon" }, "♞"),
     s("text", { x: 0, y: 62, "text-anchor": "middle", class: "pot" }, `pot ${v.pot}`)));
@@ -54,31 +54,68 @@ function dragonSvg(v, names) {
   }, s("title", {}, "the dragon's back, tail to head"), parts);
 }
 
+/** Short labels on a phone (the full description is on tap and in the Rules). */
+export function short(action, ctx) {
+  if (!ctx.phone) return null;
+  const v = ctx.view;
+  return {
+    draw: "Draw a card",
+    hold: "Hold (bank or offer)",
+    take: `Take over (${v.price} gem${v.price === 1 ? "" : "s"})`,
+    decline: "Decline",
+  }[action] || null;
+}
+
+let lastPot = null;
+
+/** Gems flying into the pot when it grows (and out when it is taken). */
+export function after(el, ctx, animate) {
+  const pot = ctx.view.pot;
+  const before = lastPot;
+  lastPot = pot;
+  if (!animate || before === null || pot === before) return;
+  const box = el.querySelector('[data-k="pot"]');
+  if (!box) return;
+  const diff = pot - before;
+  box.append(h("span", { class: ["gem-fly", diff > 0 ? "in" : "out"], "aria-hidden": "true" }, `${diff > 0 ? "+" : ""}${diff} 💎`));
+}
+
+export function tone(action) {
+  if (action === "decline") return "quiet";
+  if (action === "take") return "strong";
+  return null;
+}
+
+export function prompt({ view: v, names }) {
+  if (v.phase === "offer") return `${v.holder >= 0 ? names[v.holder] : "The holder"} holds: take the knight over for ${v.price} gem${v.price === 1 ? "" : "s"}, or decline?`;
+  return null;
+}
+
 export function board(ctx) {
   const { view: v, names, seat } = ctx;
   const holder = v.holder >= 0 ? names[v.holder] : null;
   const offer = v.phase === "offer";
   const facts = h("div", { class: "ds-facts" },
-    h("div", { class: "fact" }, h("span", { class: "label small" }, "Pot"), h("strong", { class: "big" }, String(v.pot))),
-    h("div", { class: "fact" }, h("span", { class: "label small" }, "Takeover price"), h("strong", { class: "big" }, String(v.price))),
-    h("div", { class: ["fact", v.dangers && "warn"] }, h("span", { class: "label small" }, "Dragon"),
+    h("div", { class: "fact", dataset: { k: "pot", info: "the gems in the pot: the knight's holder takes them when they bank" } }, h("span", { class: "label small" }, "Pot"), h("strong", { class: "big" }, String(v.pot))),
+    h("div", { class: "fact", dataset: { k: "price", info: "what another player pays to take the knight over" } }, h("span", { class: "label small" }, "Takeover price"), h("strong", { class: "big" }, String(v.price))),
+    h("div", { class: ["fact", v.dangers && "warn"], dataset: { k: "dragon", info: "three Danger cards wake the dragon" } }, h("span", { class: "label small" }, "Dragon"),
       h("strong", {}, `${MOODS[v.dragon] || v.dragon}`), h("span", { class: "small" }, ` · Danger ${v.dangers}/3`)),
     h("div", { class: "fact" }, h("span", { class: "label small" }, "A Stop costs"), h("strong", {}, v.penalty)),
     v.reward_multiplier > 1 ? h("div", { class: "fact warn" }, h("span", { class: "label small" }, "Rewards"), h("strong", {}, `×${v.reward_multiplier}`)) : null,
-    seat !== null && seat !== undefined && v.gems !== null ? h("div", { class: "fact mine" }, h("span", { class: "label small" }, "Your gems (secret)"), h("strong", { class: "big", id: "my-gems" }, String(v.gems))) : null,
+    seat !== null && seat !== undefined && v.gems !== null ? h("div", { class: "fact mine" }, h("span", { class: "label small" }, "Your gems (secret)"), h("strong", { class: "big", id: "my-gems", dataset: { k: "my-gems" } }, String(v.gems))) : null,
   );
   const turn = h("p", { class: "phase-line" },
     `Turn ${v.turn}, started by ${names[v.starter]}. `,
     holder ? (offer ? `${holder} holds: the knight is offered for ${v.price}.` : `${holder} has the knight${v.must_draw ? " and must draw" : ""}.`) : "");
   const deck = h("div", { class: "ds-deck" },
     h("div", {}, h("span", { class: "label small" }, `Cards drawn so far (newest last)`),
-      h("div", { class: "cards small-cards" }, v.drawn.length ? v.drawn.map((c) => h("div", { class: ["card", "ds-card", c.split(" ")[0]] }, c.startsWith("footprint") ? `👣 ${c.split(" ")[1]}` : c === "stop" ? "STOP" : "DANGER")) : h("span", { class: "muted small" }, "nothing yet"))),
+      h("div", { class: "cards small-cards" }, v.drawn.length ? v.drawn.map((c, i) => h("div", { class: ["card", "ds-card", c.split(" ")[0]], dataset: { k: `drawn-${v.turn}-${i}` } }, c.startsWith("footprint") ? `👣 ${c.split(" ")[1]}` : c === "stop" ? "STOP" : "DANGER")) : h("span", { class: "muted small" }, "nothing yet"))),
     h("div", {}, h("span", { class: "label small" }, `Deck: ${v.deck_size} cards left`),
       h("ul", { class: "deck-left small" }, Object.entries(v.deck_left).map(([k, c]) => h("li", {}, `${k} ×${c}`)))));
   const ledger = h("div", { class: "scroll-x" }, h("table", { class: "ledger" },
     h("caption", { class: "small" }, "Gems in the open"),
     h("thead", {}, h("tr", {}, ["player", "banked", "received", "paid", "penalties"].map((c) => h("th", {}, c)), v.all_gems ? h("th", {}, "gems") : null)),
-    h("tbody", {}, v.ledger.map((row, i) => h("tr", { class: [i === seat && "me", i === v.holder && "holder"] },
+    h("tbody", {}, v.ledger.map((row, i) => h("tr", { class: [i === seat && "me", i === v.holder && "holder"], dataset: { k: `ledger-${i}` } },
       h("th", { class: `p${i}` }, names[i], i === seat ? " (you)" : ""),
       h("td", {}, String(row.banked)), h("td", {}, String(row.received)), h("td", {}, String(row.paid)),
       h("td", {}, `${row.penalties - row.half_penalties}×¼ ${row.half_penalties}×½`),

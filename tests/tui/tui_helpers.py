@@ -1,19 +1,15 @@
-"""Helpers for the terminal game's tests: a session of one game ready to run in Textual's
-test harness, and the text of the screen."""
+"""Helpers for the terminal game's tests: the text of the screen."""
 
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from textual.app import App
 
-sys.path.insert(0, str(Path(__file__).parent))
 
-
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """What the terminal shows now, as plain text (the same rendering as Textual's own
     screenshots)."""
     width, height = app.size

@@ -1,0 +1,107 @@
+"""Operating the server: ``/metrics`` for Prometheus, the health check's owned tables,
+JSON logs with table ids, and the refusals of ``--shard``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from dragonlair.cli import app
+from dragonlair.web.logs import JsonFormatter
+from dragonlair.web.ownership import home, lock_key, parse_shard
+
+
+def metric(text: str, name: str) -> float:
+    found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
+    assert found, f"{name} is not in /metrics"
+    return float(found.group(1))
+
+
+def test_metrics_and_health_follow_play(client: TestClient) -> None:
+    before = client.get("/metrics")
+    assert before.status_code == 200
+    assert before.headers["content-type"].startswith("text/plain")
+    assert metric(before.text, "dragonlair_actions_total") == 0
+    r = client.post(
+        "/api/tables",
+        json={"game": "pebble-auction", "players": 2, "seats": [{"type": "human"}] * 2},
+    )
+    assert r.status_code == 201
+    created = r.json()
+    tid = created["table"]["id"]
+    health = client.get("/api/health").json()
+    assert health["owns"] == [tid] and health["process"] is None
+    token = created["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": token, "since": 0})
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+        seat0 = created["seats"][1]["token"] if 0 not in state["view"]["to_act"] else token
+        assert metric(client.get("/metrics").text, "dragonlair_connections") == 1
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": seat0, "since": 0})
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+        ws.send_json({"type": "act", "move": 0, "action": state["legal"][0], "ref": 1})
+        answer = ws.receive_json()
+        while answer.get("ref") != 1:
+            assert answer["type"] != "error", answer
+            answer = ws.receive_json()
+    text = client.get("/metrics").text
+    assert metric(text, "dragonlair_actions_total") == 1
+    assert metric(text, "dragonlair_commits_total") >= 2  # the table, then the action
+    assert metric(text, 'dragonlair_tables{status="playing"}') == 1
+    assert metric(text, "dragonlair_action_seconds_count") >= 1
+    assert 'dragonlair_info{process="",version=' in text
+
+
+def test_json_logs_name_the_table() -> None:
+    fmt = JsonFormatter("2/3")
+
+    def line(msg: str, *args: object, **extra: object) -> dict[str, object]:
+        rec = logging.LogRecord("dragonlair.web", logging.INFO, __file__, 1, msg, args, None)
+        for k, v in extra.items():
+            setattr(rec, k, v)
+        out: dict[str, object] = json.loads(fmt.format(rec))
+        return out
+
+    got = line("table %s: seat %d has a new token", "q3J9xW7a", 0)
+    assert got["table"] == "q3J9xW7a" and got["process"] == "2/3"
+    assert got["message"] == "table q3J9xW7a: seat 0 has a new token"
+    got = line('%s - "%s %s HTTP/%s" %d', "1.2.3.4:5", "GET", "/ws/tables/Ab_-9x", "1.1", 101)
+    assert got["table"] == "Ab_-9x"
+    assert "table" not in line("storage sqlite:///x; resumed 3 tables")
+    assert line("anything", table="zz")["table"] == "zz"
+
+
+def test_shards_and_lock_keys() -> None:
+    assert parse_shard("2/3") == (2, 3)
+    for bad in ("0/3", "4/3", "3", "a/b", "1/0", "-1/2"):
+        with pytest.raises(ValueError, match="K/N"):
+            parse_shard(bad)
+    assert lock_key("q3J9xW7a") == lock_key("q3J9xW7a") != lock_key("q3J9xW7b")
+    assert -(2**63) <= lock_key("x") < 2**63
+    assert {home(f"t{i}", 3) for i in range(100)} == {1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--shard", "4/3", "--db", "postgresql://h/db"], "1 <= K <= N"),
+        (["--shard", "two", "--db", "postgresql://h/db"], "a shard is K/N"),
+        (["--shard", "1/2"], "PostgreSQL database"),
+        (["--log-format", "xml"], "text or json"),
+    ],
+)
+def test_bad_hosting_options(args: list[str], says: str) -> None:
+    result = CliRunner().invoke(app, ["serve", *args])
+    assert result.exit_code == 2
+    text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+    assert says in text, text

@@ -1,0 +1,65 @@
+"""Two processes' worth of the server (two apps, ``shard`` 1/2 and 2/2) on one PostgreSQL
+database, without a proxy: one owner per table, ``not_owner`` from the other (a WebSocket
+refused before its upgrade), the listing from the database, and a table taken over when
+its owner stops."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
+
+from dragonlair.web import create_app
+from tests.web.conftest import fresh_database
+from tests.web.serverkit import config
+
+
+def test_one_owner_and_a_takeover(postgres: str, tmp_path: Path) -> None:
+    db = fresh_database(postgres)
+    key = str(tmp_path / "seal.key")
+
+    def app(k: int) -> TestClient:
+        return TestClient(create_app(config(db, shard=f"{k}/2", seal_key=key, adopt_interval=0.2)))
+
+    b = app(2).__enter__()
+    try:
+        with app(1) as a:
+            r = a.post(
+                "/api/tables",
+                json={"game": "pebble-auction", "players": 2, "seats": [{"type": "human"}] * 2},
+            )
+            assert r.status_code == 201
+            created = r.json()
+            tid = created["table"]["id"]
+            assert a.get("/api/health").json()["owns"] == [tid]
+            assert a.get(f"/api/tables/{tid}").status_code == 200
+            other = b.get(f"/api/tables/{tid}")
+            assert other.status_code == 503 and other.json()["error"]["code"] == "not_owner"
+            join = b.post(f"/api/tables/{tid}/join", json={})
+            assert join.status_code == 503 and join.json()["error"]["code"] == "not_owner"
+            with (
+                pytest.raises(WebSocketDenialResponse) as denied,
+                b.websocket_connect(f"/ws/tables/{tid}"),
+            ):
+                pass
+            assert denied.value.status_code == 503
+            for side in (a, b):  # any process lists every table
+                listing = side.get("/api/tables")
+                assert [t["id"] for t in listing.json()] == [tid]
+                assert listing.headers["X-Total-Count"] == "1"
+            assert b.get("/api/health").json()["owns"] == []
+            assert b.get("/api/tables/nosuchtable").status_code == 404
+        # process 1 stopped: process 2 takes the table within a few looks
+        end = time.monotonic() + 30
+        while b.get("/api/health").json()["owns"] != [tid]:
+            assert time.monotonic() < end, "the table was not taken over"
+            time.sleep(0.1)
+        token = created["seats"][0]["token"]
+        with b.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": token, "since": 0})
+            assert ws.receive_json()["type"] == "welcome"
+    finally:
+        b.__exit__(None, None, None)
