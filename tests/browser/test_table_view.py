@@ -320,22 +320,33 @@ def test_rules_for_players_focus_on_the_choices_and_what_happened(
     assert "wins the round" in page.locator(".took-line").inner_text()
 
 
+# records, after every redraw, the animations running on the board's elements
+WATCH_ANIMATIONS = """
+window.__animations = [];
+new MutationObserver(() => {
+  for (const e of document.querySelectorAll('.board *')) {
+    const name = getComputedStyle(e).animationName;
+    if (name && name !== 'none') window.__animations.push(name);
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
 def test_animations_respect_reduced_motion(browser: Any, server: Server) -> None:
     def animated(motion: str) -> list[str]:
         created = server.create(**with_bots("dragon-stripes", 2, seed=2))
         ctx = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
         ctx.add_init_script("localStorage.setItem('dragonlair:pace', '0')")
+        ctx.add_init_script(WATCH_ANIMATIONS)
         try:
             page = ctx.new_page()
             page.goto(server.url + created["seats"][0]["link"])
             wait_ready(page)
             for _ in range(3):  # a few moves: the board changes
                 click_one(page, random.Random(1))
-                wait_ready(page)
-            out: list[str] = page.evaluate(
-                "() => [...document.querySelectorAll('.board *')]"
-                ".map(e => getComputedStyle(e).animationName).filter(n => n !== 'none')"
-            )
+                if wait_ready(page)["status"] == "over":
+                    break
+            out: list[str] = page.evaluate("() => window.__animations")
             return out
         finally:
             ctx.close()
