@@ -251,6 +251,8 @@ def test_the_end_shows_the_winner_first_and_offers_a_rematch(
         assert "Ann" in names and "seat" not in names.lower()
         log = page.locator("#log").inner_text()
         assert "seat(s)" not in log and "winning seats" not in log
+        # the seats the game's event table declares are named (the catalog's seat_fields)
+        assert "Random bot 2" in log and "Ann" in log
         shot(page, f"{game}-end-{viewport['width']}", full_page=False)
         # a rematch: same seats, a new deal, at a new table
         old = page.url

@@ -23,7 +23,6 @@ import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
 
-const SEAT_FIELDS = new Set(["seat", "winner", "victim", "by", "to", "target", "holder", "thief", "starter", "player"]);
 const SEAT_LISTS = new Set(["winners", "seats", "losers"]);
 const PER_SEAT = new Set(["points", "gems", "bids", "ranks", "start_gems", "scores"]);
 // events worth a longer look: a trick or a round won, a reveal, the end
@@ -42,13 +41,14 @@ export function eventText(catalog, ev, names) {
   const spec = catalog.events[ev.type];
   if (!spec) return `${ev.type}`;
   let template = ev.redacted ? spec.public_text : spec.text;
+  const seatFields = new Set(spec.seat_fields || []); // declared by the game's event table
   // "seat(s) {winners} win" -> "{winners} win": the names say who
-  template = template.replace(/\b(?:seat\(s\)|seats|seat) \{([a-z_]+)\}/g, (m, k) => (SEAT_LISTS.has(k) || SEAT_FIELDS.has(k) ? `{${k}}` : m));
+  template = template.replace(/\b(?:seat\(s\)|seats|seat) \{([a-z_]+)\}/g, (m, k) => (SEAT_LISTS.has(k) || seatFields.has(k) ? `{${k}}` : m));
   template = template.replace(/\bby seat: \{/g, "{");
   const values = {};
   const isSeat = (v) => Number.isInteger(v) && v >= 0 && v < names.length;
   for (const [k, v] of Object.entries(ev)) {
-    if (isSeat(v) && (SEAT_FIELDS.has(k) || k.endsWith("_seat"))) values[k] = names[v];
+    if (isSeat(v) && seatFields.has(k)) values[k] = names[v];
     else if (Array.isArray(v) && SEAT_LISTS.has(k) && v.every(isSeat)) values[k] = v.length ? v.map((x) => names[x]).join(" and ") : "nobody";
     else if (Array.isArray(v) && PER_SEAT.has(k) && v.length === names.length) values[k] = v.map((x, i) => `${names[i]} ${x}`).join(", ");
     else if (Array.isArray(v)) values[k] = v.length ? v.join(", ") : "none";
