@@ -47,9 +47,10 @@ chromium:
 test: lint typecheck chromium
 	$(BIN)/pytest
 
-# The fast tier, for every change: lint, types and the tests not marked slow.
+# The fast tier, for every change: lint, types and the tests not marked slow, spread over
+# the machine's cores with pytest-xdist (the whole suite in `make test` runs in one process).
 check: lint typecheck
-	$(BIN)/pytest -m "not slow" -q
+	$(BIN)/pytest -m "not slow" -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

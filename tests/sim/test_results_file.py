@@ -54,6 +54,7 @@ def interrupt_after(proc: subprocess.Popen[bytes], path: Path, rows: int, sig: i
     proc.wait(timeout=60)
 
 
+@pytest.mark.slow  # end to end: a real simulate process, interrupted by a signal
 @pytest.mark.parametrize(
     ("sig", "workers", "code"),
     [(signal.SIGTERM, "1", 130), (signal.SIGINT, "2", 130), (signal.SIGKILL, "2", -9)],
