@@ -730,10 +730,11 @@ class ReplayApp(TableApp):
     move number."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n,space", "go(1)", "next"),
-        Binding("left,p,b", "go(-1)", "back"),
-        Binding("home", "to(0)", "start"),
-        Binding("end", "to(-1)", "end"),
+        # priority: a focused pane that can scroll would otherwise take Home and End
+        Binding("right,n,space", "go(1)", "next", priority=True),
+        Binding("left,p,b", "go(-1)", "back", priority=True),
+        Binding("home", "to(0)", "start", priority=True),
+        Binding("end", "to(-1)", "end", priority=True),
         Binding("q,escape", "leave", "quit"),
     ]
 
