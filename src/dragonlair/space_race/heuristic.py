@@ -40,7 +40,7 @@ from .cards import (
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import CRYSTAL_SET, score_ships
+from .scoring import CRYSTAL_SET, SeatGain, seat_total
 from .view import SpaceRaceView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
@@ -87,9 +87,10 @@ class Heuristic(Bot):
         self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         t = game.tables
+        eps = game.every_power_source
         seat = seat_of(view)
         ships = ships_from_view(view)
-        before = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+        scorer = SeatGain(ships, seat, t, eps)
         mine = ships[seat]
         picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
         dangers_left = ROUNDS - view["round"] + 1
@@ -100,10 +101,7 @@ class Heuristic(Bot):
             card = game.aid_card[aid]
             stack = game.aid_stack[aid]
             old = mine[stack]
-            mine[stack] = (*old, card)
-            after = sum(score_ships(ships, t, game.every_power_source)[seat].values())
-            mine[stack] = old
-            value = float(after - before)
+            value = float(scorer.gain(stack, card))
             if stack in (S_FUEL, S_CREW):
                 value += RESOURCE_PER_DANGER * dangers_left
                 top = view["danger_top"]
@@ -129,6 +127,7 @@ class Heuristic(Bot):
 
     def _bid(self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action]) -> Action:
         t = game.tables
+        eps = game.every_power_source
         seat = seat_of(view)
         card = view["danger"]
         assert card is not None, "bids are asked only with a Danger card up"
@@ -154,7 +153,7 @@ class Heuristic(Bot):
             else:
                 effect = 0.0
             ships[seat][stack] = mine[b:]
-            left = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+            left = seat_total(ships, seat, t, eps)
             value = effect + left - b * later
             key = (value, -b)
             if key > best:
