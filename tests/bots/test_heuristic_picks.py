@@ -33,10 +33,12 @@ def test_the_heuristic_picks_as_recorded(game_id: str) -> None:
             seat = pick["seat"]
             view = state.view(seat)
             legal = state.legal_actions(seat)
-            choice = str(bot.choose(view, legal, random.Random(pick["bot_seed"])))
             where = f"seed {table['seed']}, {table['players']}p, after {pick['upto']} actions"
-            if choice != pick["choice"]:
-                differ.append(f"{where}: {choice}, recorded {pick['choice']}")
+            # from the JSON view, and from the typed view bots are handed
+            for given in (view, state.seat_view(seat)):
+                choice = str(bot.choose(given, legal, random.Random(pick["bot_seed"])))
+                if choice != pick["choice"]:
+                    differ.append(f"{where}: {choice}, recorded {pick['choice']}")
             if "evaluate" in pick:
                 got = [round(x, 9) for x in bot.evaluate(view)]  # type: ignore[attr-defined]
                 assert got == pytest.approx(pick["evaluate"], abs=1e-8), where

@@ -26,6 +26,7 @@ def views_forbidden(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         raise AssertionError(f"a view of seat {seat} was built")
 
     monkeypatch.setattr(State, "view", refuse)
+    monkeypatch.setattr(State, "seat_view", refuse)
     yield asked
 
 
@@ -81,13 +82,13 @@ def test_simulate_asks_a_view_for_each_heuristic_decision_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     asked: list[int | None] = []
-    real = State.view
+    real = State.seat_view
 
-    def counting(self: State, seat: int | None) -> dict[str, Any]:
+    def counting(self: State, seat: int | None) -> Mapping[str, Any]:
         asked.append(seat)
         return real(self, seat)
 
-    monkeypatch.setattr(State, "view", counting)
+    monkeypatch.setattr(State, "seat_view", counting)
     bots = (BotSpec("heuristic"), BotSpec("random"))
     run(Job("dragon-race", 2, bots, n=2, seed=3, data=False))
     assert asked and set(asked) == {0}

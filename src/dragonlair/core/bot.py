@@ -86,6 +86,7 @@ class RandomBot(Bot):
 
 
 def view_for(bot: Bot, state: State, seat: int) -> Mapping[str, Any]:
-    """What to hand ``bot`` choosing for ``seat`` of ``state``: the seat's view if the bot
-    reads views, else :data:`NO_VIEW` (and no view is built)."""
-    return state.view(seat) if bot.reads_view else NO_VIEW
+    """What to hand ``bot`` choosing for ``seat`` of ``state``: the seat's typed view
+    (``state.seat_view(seat)``) if the bot reads views, else :data:`NO_VIEW` (and no view
+    is built)."""
+    return state.seat_view(seat) if bot.reads_view else NO_VIEW

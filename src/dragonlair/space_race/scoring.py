@@ -193,7 +193,7 @@ class SeatGain:
     total (:func:`seat_total`), for a bot trying every candidate pick: the categories the
     stack takes part in are worked out again, and nothing else."""
 
-    __slots__ = ("_colour", "_counts", "_eps", "_seat", "_ship", "_t")
+    __slots__ = ("_colour", "_counts", "_eps", "_rival_crew", "_rival_fuel", "_seat", "_ship", "_t")
 
     def __init__(
         self, ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool
@@ -203,8 +203,10 @@ class SeatGain:
         self._t = t
         self._eps = every_power_source
         # every seat's count on the stacks whose majorities and comparisons score
-        self._counts = {k: [len(s[k]) for s in ships] for k in (S_LOOT, S_DRONE, S_FUEL, S_CREW)}
+        self._counts = {k: [len(s[k]) for s in ships] for k in (S_LOOT, S_DRONE)}
         self._colour = colour_bonus(self._ship, t, every_power_source)
+        self._rival_fuel = max(len(s[S_FUEL]) for i, s in enumerate(ships) if i != seat)
+        self._rival_crew = max(len(s[S_CREW]) for i, s in enumerate(ships) if i != seat)
 
     def gain(self, stack: int, card: int) -> int:
         """``seat_total`` with ``card`` added on top of ``stack``, less ``seat_total`` now."""
@@ -215,8 +217,7 @@ class SeatGain:
         if stack == S_DAMAGE:
             return t.damage_vp[card]
         if stack in (S_FUEL, S_CREW):
-            counts = self._counts[stack]
-            rival = max(c for s, c in enumerate(counts) if s != self._seat)
+            rival = self._rival_fuel if stack == S_FUEL else self._rival_crew
             bonus = MOST_FUEL if stack == S_FUEL else MOST_CREW
             was = bool(n) and n >= rival
             out = bonus * ((n + 1 >= rival) - was)
