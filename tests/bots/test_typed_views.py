@@ -14,7 +14,7 @@ import dragonlair
 from dragonlair.core import State
 from dragonlair.core.views import View
 
-TYPED = ["space-race"]
+TYPED = ["space-race", "space-dragons"]
 
 
 def held(view: View) -> dict[str, Any]:
@@ -43,8 +43,10 @@ def positions(game_id: str, players: int, games: int = 3) -> list[State]:
 
 
 @pytest.mark.parametrize("game_id", TYPED)
-@pytest.mark.parametrize("players", [2, 4])
-def test_a_typed_view_reads_as_the_json_view_key_by_key(game_id: str, players: int) -> None:
+@pytest.mark.parametrize("fewest", [True, False])
+def test_a_typed_view_reads_as_the_json_view_key_by_key(game_id: str, fewest: bool) -> None:
+    spec = dragonlair.spec(game_id)
+    players = spec.min_players if fewest else spec.max_players
     for state in positions(game_id, players):
         for seat in [*range(players), None]:
             wire = state.view(seat)

@@ -30,10 +30,10 @@ from typing import Any, Final, cast
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
-from .cards import CREW_CARDS, DAMAGE, SHIELD, SYMBOLS
+from .cards import CREW_CARDS, DAMAGE, SHIELD, SIDES, SYMBOLS
 from .kinds import HIRE
 from .rules import ROUNDS, SpaceDragons
-from .view import SpaceDragonsView
+from .view import SpaceDragonsSeatView, SpaceDragonsView
 
 SYMBOL_SCALE = 6.0
 DRAGON_HOPE = 10.0
@@ -63,7 +63,7 @@ class Heuristic(Bot):
     def _choose(
         self, view: SpaceDragonsView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        printed, prizes = self._prices(view["scoring_cards"])
+        printed, prizes = self._prices(_sides(view))
         if view["phase"] == HIRE:
             hire = self._hire
             scored = []
@@ -77,15 +77,14 @@ class Heuristic(Bot):
         top = [a for v, a in scored if v >= best - 1e-9]
         return top[rng.randrange(len(top))]
 
-    def _prices(self, sides: Mapping[str, str]) -> tuple[list[float], list[float]]:
+    def _prices(self, key: tuple[str, ...]) -> tuple[list[float], list[float]]:
         """By card number, the printed value (:meth:`printed_value`) of every crew card and
-        the prize of every dragon under the scoring sides ``sides`` (worked out once per
-        game: the sides never change)."""
-        key = tuple(sides[name] for name in SYMBOLS)
+        the prize of every dragon under the scoring sides ``key`` (by symbol; worked out
+        once per game: the sides never change)."""
         found = self._priced.get(key)
         if found is None:
             t = self.sd.tables
-            weights = self.symbol_weights(sides)
+            weights = self.symbol_weights(dict(zip(SYMBOLS, key, strict=True)))
             printed = [0.0] * (CREW_CARDS + 1)
             for card in range(1, CREW_CARDS + 1):
                 printed[card] = self.printed_value(card, weights)
@@ -171,7 +170,7 @@ class Heuristic(Bot):
         self, view: SpaceDragonsView, seat: int, card: int, weights: Sequence[float]
     ) -> float:
         """What playing ``card`` is worth to ``seat`` in the Dragon Hunt of ``view``."""
-        printed, prizes = self._prices(view["scoring_cards"])
+        printed, prizes = self._prices(_sides(view))
         return self._play_value(
             _Round(self.sd, view, seat, self.unseen(view)), card, printed, prizes
         )
@@ -184,7 +183,7 @@ class Heuristic(Bot):
             out[c] = False
         for c in view["start_cards"]:
             out[c] = False
-        for p in view["played"]:
+        for p in view.played if isinstance(view, SpaceDragonsSeatView) else view["played"]:
             for c in p:
                 out[c] = False
         return out
@@ -217,7 +216,10 @@ class _Round:
         self.shields: int = view["shields"][seat]
         self.damage: int = view["damage"][seat]
         self.before = self.shields * g.shield_value + self.damage * g.damage_value
-        self.down = [c for s, c in view["this_round"] if s != seat]
+        this_round = (
+            view.round_cards() if isinstance(view, SpaceDragonsSeatView) else view["this_round"]
+        )
+        self.down = [c for s, c in this_round if s != seat]
         n = g.players
         self.later = [(seat + k) % n for k in range(1, n - len(self.down))]
         self.sizes = view["hand_sizes"]
@@ -226,7 +228,7 @@ class _Round:
         dragon = view["face_up"]
         self.dragon = dragon or 0
         t = g.tables
-        others = [c for s, c in view["this_round"] if s != seat]
+        others = [c for s, c in this_round if s != seat]
         later = g.players - 1 - len(others)
         self.hits = sum(t.crosshairs[c] for c in others) + 0.3 * later
         self.more_rounds = (view["round"] or 0) < ROUNDS
@@ -254,6 +256,14 @@ class _Round:
 HOPE: Final = tuple(
     0.0 if c == 0 else DRAGON_HOPE * (c / CREW_CARDS) ** 3 for c in range(CREW_CARDS + 1)
 )
+
+
+def _sides(view: SpaceDragonsView) -> tuple[str, ...]:
+    """The face-up side of each scoring card, by symbol."""
+    if isinstance(view, SpaceDragonsSeatView):
+        return tuple(SIDES[k] for k in view.sides)
+    sides = view["scoring_cards"]
+    return tuple(sides[name] for name in SYMBOLS)
 
 
 def hope(card: int) -> float:
