@@ -22,7 +22,7 @@ def held(view: View) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for klass in type(view).__mro__:
         for name in getattr(klass, "__slots__", ()):
-            if name not in ("_game", "_got", "_done") and hasattr(view, name):
+            if name not in ("_game", "_got", "_done", "_nbase") and hasattr(view, name):
                 out[name] = getattr(view, name)
     return out
 
