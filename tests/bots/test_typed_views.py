@@ -14,7 +14,7 @@ import dragonlair
 from dragonlair.core import State
 from dragonlair.core.views import View
 
-TYPED = ["space-race", "space-dragons", "dragon-stripes"]
+TYPED = ["space-race", "space-dragons", "dragon-stripes", "dragon-race"]
 
 
 def held(view: View) -> dict[str, Any]:
