@@ -41,12 +41,20 @@ def bench(
     simulate: Annotated[
         bool, typer.Option(help="Also measure simulate's games/s with 1 and 2 workers.")
     ] = True,
+    rl: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure the RL interfaces (PettingZoo AEC and vector environments "
+            "next to PettingZoo's connect_four_v3, OpenSpiel information-state strings)."
+        ),
+    ] = True,
 ) -> None:
     """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
     and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
     liar's poker, and our ratio to each. Then ISMCTS simulations/s at a mid-game position
     of each game (next to OpenSpiel's Python ISMCTS on hearts) and simulate's speed-up with
-    2 workers over 1."""
+    2 workers over 1. Then, with the rl extra, the RL interfaces' steps/s next to
+    PettingZoo's connect_four_v3 and the cost of OpenSpiel information-state strings."""
     for g in game or []:
         if g not in game_ids():
             raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
@@ -60,6 +68,7 @@ def bench(
     s.references = references
     s.ismcts = ismcts
     s.simulate = simulate
+    s.rl = rl
     err = Console(stderr=True)
     report = benchmark.run(
         s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
@@ -137,6 +146,29 @@ def bench(
                 "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
             )
         out.print(sims)
+    if report.rl:
+        print_rl(out, report)
+
+
+def print_rl(out: Console, report: benchmark.Report) -> None:
+    """The RL rows: steps per CPU second next to connect_four_v3, and information states."""
+    rl = Table(
+        title="RL interfaces: steps per CPU second (random legal actions), "
+        "information-state strings"
+    )
+    for col in ("game", "players", "interface", "steps/s", "× connect_four_v3", "µs", "chars"):
+        rl.add_column(col, justify="left" if col in ("game", "interface") else "right")
+    for m in report.rl:
+        rl.add_row(
+            f"[dim]{m.name}[/dim]" if m.reference else m.name,
+            str(m.players),
+            m.interface,
+            f"{m.steps_per_s:,.0f}" if m.steps_per_s else "-",
+            "-" if m.ratio_connect_four is None else f"{m.ratio_connect_four:.2f}",
+            "-" if m.micros is None else f"{m.micros:,.1f}",
+            "-" if m.size is None else str(m.size),
+        )
+    out.print(rl)
 
 
 def register(app: typer.Typer) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..bots import make_bot
 from ..core import Action, Game, IllegalAction, Result, State
-from ..core.bot import Bot
+from ..core.bot import Bot, RandomBot
 
 WAIT_TEXT = "wait"
 
@@ -110,9 +110,21 @@ class Opponents:
         self.rngs = {s: random.Random(seed * 1_000_003 + s) for s in self.bots}
 
     def choose(self, state: State, seat: int) -> Action:
-        """The bot at ``seat`` picks one of its legal actions from its view."""
+        """The bot at ``seat`` picks one of its legal actions from its view (not made for
+        a bot that does not read it, such as the random bot)."""
         legal = state.legal_actions(seat)
-        return self.bots[seat].choose(state.view(seat), legal, self.rngs[seat])
+        bot = self.bots[seat]
+        view = state.view(seat) if _reads_view(bot) else {}
+        return bot.choose(view, legal, self.rngs[seat])
+
+
+def _reads_view(bot: Bot) -> bool:
+    """Whether ``bot`` looks at its view: what it declares (``reads_view``), else all but
+    the random bot."""
+    declared = getattr(bot, "reads_view", None)
+    if isinstance(declared, bool):
+        return declared
+    return not isinstance(bot, RandomBot)
 
 
 def parse_levels(
