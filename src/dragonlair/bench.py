@@ -672,8 +672,12 @@ VECTOR_TABLES = 64  # tables per vector environment in the bench
 def connect_four_slice() -> Slice | None:
     """PettingZoo's own ``connect_four_v3`` under :func:`aec_slice`'s loop (None when
     PettingZoo's classic games cannot be imported: they need pygame-ce)."""
+    import warnings
+
     try:
-        from pettingzoo.classic.connect_four_v3 import env  # type: ignore[import-untyped]
+        with warnings.catch_warnings():  # PettingZoo 1.27 deprecates its module names
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from pettingzoo.classic.connect_four_v3 import env  # type: ignore[import-untyped]
     except ImportError:
         return None
     return aec_slice(env())

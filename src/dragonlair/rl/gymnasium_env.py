@@ -9,6 +9,11 @@ has an observation layout (``dragonlair/DragonStripes-v0``, ``dragonlair/SpaceRa
     import dragonlair.rl.gymnasium_env
 
     env = gym.make("dragonlair/DragonStripes-v0", players=3, opponents="heuristic")
+    envs = gym.make_vec("dragonlair/DragonStripes-v0", num_envs=16, players=3)
+
+``gym.make_vec`` makes a :class:`DragonlairVectorEnv` (each id's vector entry point):
+``num_envs`` tables of the environment below in one process, stepped with one call,
+observations and masks in NumPy batches, next-step autoreset (see that class).
 
 Keyword arguments: ``players``, ``options`` (the game's own, checked like everywhere
 else), ``opponents`` (a bot level from ``dragonlair.bots.LEVELS`` for every other seat,

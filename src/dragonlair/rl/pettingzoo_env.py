@@ -1,5 +1,6 @@
-"""The games as PettingZoo environments: an AEC environment for every game, and a Parallel
-environment for the games with simultaneous choices.
+"""The games as PettingZoo environments: an AEC environment for every game, a Parallel
+environment (most useful for the games with simultaneous choices), and a vector
+environment of many tables.
 
 Agents are ``player_0`` ... ``player_{n-1}`` (agent ``player_k`` is seat k). Every
 observation is a dict: ``"observation"``, the seat's view encoded by the game's layout
@@ -20,6 +21,13 @@ Parallel (:func:`parallel_env`)
     seat asked acts, and everyone else sends ``wait``. The action space is
     ``Discrete(game.num_actions + 1)``: the game's own ids, then ``wait``; the mask of a
     seat not asked allows only ``wait`` (a seat not asked may also leave its entry out).
+
+Vector (:func:`vector_env`)
+    PettingZoo has no vector API, so this one follows Gymnasium's: ``num_tables`` tables
+    stepped with one call, every seat a learner. Each call takes one action per table,
+    for the seat the engine asks there (as in AEC), and returns NumPy batches: the next
+    observation and mask at each table with the seat they belong to, the rewards of
+    every seat, terminations; a table whose game ended is dealt again at the next call.
 
 Bad input raises and changes nothing: an unknown agent, an action that is not an id in
 the action space (ValueError), an action the rules do not allow now, or anything but
