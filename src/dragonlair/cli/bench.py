@@ -41,6 +41,13 @@ def bench(
     simulate: Annotated[
         bool, typer.Option(help="Also measure simulate's games/s with 1 and 2 workers.")
     ] = True,
+    bots: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure simulate's loop with random and heuristic bots against the raw "
+            "loop, and one state.view(seat)."
+        ),
+    ] = True,
     rl: Annotated[
         bool,
         typer.Option(
@@ -68,6 +75,7 @@ def bench(
     s.references = references
     s.ismcts = ismcts
     s.simulate = simulate
+    s.bot_loops = bots
     s.rl = rl
     err = Console(stderr=True)
     report = benchmark.run(
@@ -146,8 +154,33 @@ def bench(
                 "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
             )
         out.print(sims)
+    if report.bot_loops:
+        _print_bot_loops(out, report.bot_loops)
     if report.rl:
         print_rl(out, report)
+
+
+def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None:
+    table = Table(
+        title="simulate's loop with bots: decisions/s, and × slower than the raw loop "
+        "(same run); one state.view(seat)"
+    )
+    for col in ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    table.add_column("view µs", justify="right")
+    for m in rows:
+        heuristic = m.heuristic_decisions_per_s > 0
+        table.add_row(
+            m.name,
+            str(m.players),
+            f"{m.raw_decisions_per_s:,.0f}",
+            f"{m.random_decisions_per_s:,.0f}",
+            f"{m.random_slower:.2f}",
+            f"{m.heuristic_decisions_per_s:,.0f}" if heuristic else "-",
+            f"{m.heuristic_slower:.2f}" if heuristic else "-",
+            f"{m.view_us:.1f}",
+        )
+    out.print(table)
 
 
 def print_rl(out: Console, report: benchmark.Report) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..bots import make_bot
 from ..core import Action, Game, IllegalAction, Result, State
-from ..core.bot import Bot, RandomBot
+from ..core.bot import Bot, view_for
 
 WAIT_TEXT = "wait"
 
@@ -110,21 +110,10 @@ class Opponents:
         self.rngs = {s: random.Random(seed * 1_000_003 + s) for s in self.bots}
 
     def choose(self, state: State, seat: int) -> Action:
-        """The bot at ``seat`` picks one of its legal actions from its view (not made for
-        a bot that does not read it, such as the random bot)."""
-        legal = state.legal_actions(seat)
+        """The bot at ``seat`` picks one of its legal actions from its view (none is made
+        for a bot that does not read it, such as the random bot)."""
         bot = self.bots[seat]
-        view = state.view(seat) if _reads_view(bot) else {}
-        return bot.choose(view, legal, self.rngs[seat])
-
-
-def _reads_view(bot: Bot) -> bool:
-    """Whether ``bot`` looks at its view: what it declares (``reads_view``), else all but
-    the random bot."""
-    declared = getattr(bot, "reads_view", None)
-    if isinstance(declared, bool):
-        return declared
-    return not isinstance(bot, RandomBot)
+        return bot.choose(view_for(bot, state, seat), state.legal_actions(seat), self.rngs[seat])
 
 
 def parse_levels(
