@@ -175,3 +175,14 @@ def test_the_vector_env_refuses_bad_batches_and_changes_nothing() -> None:
         True,
         False,
     ]
+
+
+def test_a_vector_env_that_raises_on_illegal_actions_moves_no_table_first() -> None:
+    envs = gymnasium_env.make_vec("dragon-stripes", 2, players=2, illegal_action="raise")
+    _, info = envs.reset(seed=4)
+    before = [e.state_now.to_json() for e in envs.envs]
+    legal = int(np.flatnonzero(info["action_mask"][0])[0])
+    illegal = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalAction, match="is not legal for seat 0"):
+        envs.step([legal, illegal])
+    assert [e.state_now.to_json() for e in envs.envs] == before

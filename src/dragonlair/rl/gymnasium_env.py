@@ -322,9 +322,12 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
                 f"expected one action per table, an array of shape ({self.num_envs},); "
                 f"got shape {acts.shape}"
             )
-        for i in range(self.num_envs):  # check every table before stepping any
+        for i, env in enumerate(self.envs):  # check every table before stepping any
             if not self._ended[i]:
-                action_index(acts[i], self.game.num_actions, f"table {i}'s action")
+                aid = action_index(acts[i], self.game.num_actions, f"table {i}'s action")
+                state = env.state_now
+                if env.illegal_action == "raise" and aid not in state.legal_action_ids(env.seat):
+                    raise refuse(state, env.seat, aid)
         illegal: dict[int, str] = {}
         for i, env in enumerate(self.envs):
             if self._ended[i]:
