@@ -47,8 +47,9 @@ from ..sim.stats import Tally, check_available, tally_rows
 from .options import parse_options
 
 BOTS_HELP = (
-    f"Comma-separated bots, one per seat in order ({', '.join(LEVELS)}, with parameters "
-    "as level:key=value, e.g. ismcts:time=0.1 or ismcts:iterations=500:rollout=heuristic); "
+    f"Comma-separated bots, one per seat in order ({', '.join(LEVELS)}, or one of the "
+    "game's archetypes listed by `dragonlair games`, with parameters as level:key=value, "
+    "e.g. ismcts:time=0.1 or ismcts:iterations=500:rollout=heuristic); "
     "the last one fills the remaining seats."
 )
 MAX_SEED = 2**63 - 1
@@ -124,7 +125,7 @@ def prepare(
     """A checked job: every bad argument raises BadParameter before anything runs."""
     try:
         g: Game = make(game, players=players, options=parse_options(option))
-        specs = parse_bots(bots, g.players)
+        specs = parse_bots(bots, g.players, g.spec.id)
         job = Job(
             game=g.spec.id,
             players=g.players,

@@ -19,12 +19,16 @@ What it values, and why:
   gives up about 10 * (n/80)^3 points of future dragon chances.
 - **Hiring Crew** picks the card with the best points, symbols and expected effects, plus
   the same 10 * (n/80)^3 for its chance to win a dragon later.
+
+The numbers above are its :class:`Weights`; the archetypes (``archetypes.py``) are this
+bot with other weights.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from dragonlair.core import Action, Bot, Game
@@ -39,16 +43,32 @@ SYMBOL_SCALE = 6.0
 DRAGON_HOPE = 10.0
 
 
+@dataclass(frozen=True)
+class Weights:
+    """The bot's numbers (see the module docstring); the defaults are the heuristic's."""
+
+    symbol_scale: float = SYMBOL_SCALE  # a symbol is worth its card's awards / this
+    dragon_hope: float = DRAGON_HOPE  # high cards kept: dragon_hope * (n/80)^3
+    dragon_prize: float = 1.0  # the expected dragon (its points and symbols) counts this much
+    hire_shield: float = 0.5  # hiring: a shield's worth beyond its shield value now
+    hire_damage: float = 0.75  # hiring: the share of a damage's cost counted
+    hire_tool: float = 0.5  # hiring: a tool, which helps only if there is damage then
+    hire_crosshair: float = 0.3  # hiring: a crosshair, which sometimes hits a rival
+
+
 class Heuristic(Bot):
     """Plays the card with the best estimated value; see the module docstring."""
 
     level = "heuristic"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, weights: Weights = Weights()) -> None:
         if not isinstance(game, SpaceDragons):
             raise TypeError(f"the Space Dragons heuristic cannot play {game.spec.name}")
+        if not isinstance(weights, Weights):
+            raise TypeError(f"the Space Dragons heuristic's weights are Weights, not {weights!r}")
         super().__init__(game)
         self.sd = game
+        self.weights = weights
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -83,7 +103,7 @@ class Heuristic(Bot):
             total = 0.0
             for rank, points in t.scoring[k][side]:
                 total += points if rank in ("most", "second most") else -points
-            out.append(total / SYMBOL_SCALE)
+            out.append(total / self.weights.symbol_scale)
         return out
 
     def printed_value(self, card: int, weights: Sequence[float]) -> float:
@@ -95,16 +115,17 @@ class Heuristic(Bot):
     def hire_value(self, card: int, weights: Sequence[float]) -> float:
         g = self.sd
         t = g.tables
+        w = self.weights
         effects = 0.0
         for e in t.immediate[card]:
             if e == SHIELD:
-                effects += g.shield_value + 0.5  # and it protects against a later hit
+                effects += g.shield_value + w.hire_shield  # and it protects against a later hit
             elif e == DAMAGE:
-                effects += min(-g.shield_value, g.damage_value) * 0.75
+                effects += min(-g.shield_value, g.damage_value) * w.hire_damage
             else:
-                effects += 0.5  # a tool helps only if there is damage when it is played
-        effects += 0.3 * t.crosshairs[card]  # hits someone else's ship, sometimes
-        return self.printed_value(card, weights) + effects + hope(card)
+                effects += w.hire_tool  # a tool helps only if there is damage when it is played
+        effects += w.hire_crosshair * t.crosshairs[card]  # hits someone else's ship, sometimes
+        return self.printed_value(card, weights) + effects + hope(card, w.dragon_hope)
 
     def play_value(
         self,
@@ -144,9 +165,9 @@ class Heuristic(Bot):
             hit_cost = min(hits, shields) * g.shield_value + max(0.0, hits - shields) * (
                 -g.damage_value
             )
-            value += p * (prize - hit_cost)
+            value += self.weights.dragon_prize * (p * (prize - hit_cost))
         if (view["round"] or 0) < ROUNDS:
-            value -= (1 - p) * hope(card)
+            value -= (1 - p) * hope(card, self.weights.dragon_hope)
         return value
 
     def unseen(self, view: SpaceDragonsView) -> list[bool]:
@@ -191,6 +212,6 @@ class Heuristic(Bot):
         return chance
 
 
-def hope(card: int) -> float:
+def hope(card: int, scale: float = DRAGON_HOPE) -> float:
     """Roughly what holding ``card`` is worth in future dragons."""
-    return DRAGON_HOPE * (card / CREW_CARDS) ** 3
+    return scale * (card / CREW_CARDS) ** 3
