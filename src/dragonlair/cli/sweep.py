@@ -64,14 +64,14 @@ def sweep(
     out: Path | None,
     as_json: bool,
     quiet: bool,
+    features: bool = True,
 ) -> None:
     """Play every setting on the same seeds and print the comparison table."""
     jobs = []
     for setting in settings:
         path = _point_path(out, setting) if out is not None else None
-        jobs.append(
-            (setting, path, prepare(game, players, bots, n, seed, setting, path, None, False))
-        )
+        job = prepare(game, players, bots, n, seed, setting, path, None, False, features=features)
+        jobs.append((setting, path, job))
     rows: list[dict[str, Any]] = []
     frames = []
     with tempfile.TemporaryDirectory(prefix="dragonlair-sweep-") as tmp:
