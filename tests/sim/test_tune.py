@@ -126,7 +126,7 @@ def test_a_data_search_starts_from_the_data_option_and_mixes_with_options(
         ("data:stripes.40=1..2", "'40' is not a position in a list of 17"),
         ("data:gems[value=9].count=1..2", "0 entries have value = 9"),
         ("data:note=1..2", "is 'Proposed values"),
-        ("data:start_gems=1.5..3", "give a whole range"),
+        ("data:start_gems=1.5..3", "data:start_gems is a whole number in the data: give a whole"),
         ("data:start_gems", "a data value needs a range"),
         ("data:start_gems=-5..3", "data:start_gems=-5 is not accepted"),
         ("data:stripes[3]=1..2", "is not a path into the data"),

@@ -416,6 +416,13 @@ def simulate(
             raise typer.BadParameter("a sweep writes no --records or --plot, and cannot --resume")
         sweep(game, players, bots, n, seed, workers, settings, out, as_json, quiet, features)
         return
+    for item in option or []:
+        if ":" in item.partition("=")[0]:
+            raise typer.BadParameter(
+                f"-o {item}: a value in a data file is set in a sweep of two values or more "
+                f"(-o {item},...) or searched by tune; for one run, give a data file "
+                "(-o data=FILE)"
+            )
     job = prepare(
         game,
         players,

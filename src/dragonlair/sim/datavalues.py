@@ -127,7 +127,7 @@ def _same(found: Any, text: str) -> bool:
     return str(found).lower() == text.lower() if isinstance(found, bool) else str(found) == text
 
 
-def base_file(game_id: str, options: Mapping[str, OptionValue], option: str) -> Path:
+def base_file(game_id: str, options: Mapping[str, Any], option: str) -> Path:
     """The data file ``option`` names in ``options``, or the game's built-in one."""
     given = options.get(option)
     if isinstance(given, str) and given:
@@ -162,14 +162,8 @@ def parse_data_value(game_id: str, text: str, base: Mapping[str, Any]) -> DataVa
         raise BadDataValue(
             f"--param {text!r}: a data value needs a range, as in {option}:PATH=lo..hi"
         )
-    steps = parse_steps(path.strip())
+    steps, integer = _number_at(option, path.strip(), base)
     name = f"{option}:{path.strip()}"
-    container, key = _locate(base[option], steps, name)
-    current = container[key]
-    if isinstance(current, bool) or not isinstance(current, int | float):
-        shown = repr(current) if len(repr(current)) <= 40 else f"{repr(current)[:37]}..."
-        raise BadDataValue(f"{name} is {shown}, not a number")
-    integer = isinstance(current, int)
     lo_text, _, hi_text = rng.partition("..")
     try:
         low, high = float(lo_text), float(hi_text)
@@ -178,8 +172,42 @@ def parse_data_value(game_id: str, text: str, base: Mapping[str, Any]) -> DataVa
     if low >= high:
         raise BadDataValue(f"--param {text!r}: a range is lo..hi with lo < hi")
     if integer and not (low.is_integer() and high.is_integer()):
-        raise BadDataValue(f"{name} is a whole number ({current}) in the data: give a whole range")
+        raise BadDataValue(f"{name} is a whole number in the data: give a whole range")
     return DataValue(option, path.strip(), steps, low, high, integer)
+
+
+def _number_at(
+    option: str, path: str, base: Mapping[str, Any]
+) -> tuple[tuple[str | tuple[str, str], ...], bool]:
+    """The steps of ``path`` into ``base[option]`` and whether the number there is whole;
+    BadDataValue when the path leads nowhere or to something else than a number."""
+    steps = parse_steps(path)
+    name = f"{option}:{path}"
+    container, key = _locate(base[option], steps, name)
+    current = container[key]
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        shown = repr(current) if len(repr(current)) <= 40 else f"{repr(current)[:37]}..."
+        raise BadDataValue(f"{name} is {shown}, not a number")
+    return steps, isinstance(current, int)
+
+
+def parse_data_setting(text: str, base: Mapping[str, Any]) -> tuple[DataValue, float]:
+    """``option:path=value`` (one value, as a sweep lists them) as the value and its
+    :class:`DataValue` (whose range is that value)."""
+    head, _, rest = text.partition(":")
+    option = head.strip()
+    path, sep, value = rest.rpartition("=")
+    if not sep or not path.strip():
+        raise BadDataValue(f"{text!r}: a data value is set as {option}:PATH=value")
+    steps, integer = _number_at(option, path.strip(), base)
+    name = f"{option}:{path.strip()}"
+    try:
+        number = float(value)
+    except ValueError:
+        raise BadDataValue(f"{text!r}: {value!r} is not a number") from None
+    if integer and not number.is_integer():
+        raise BadDataValue(f"{name} is a whole number in the data, not {value}")
+    return DataValue(option, path.strip(), steps, number, number, integer), number
 
 
 def replaced(base: Any, values: Mapping[DataValue, float]) -> Any:
