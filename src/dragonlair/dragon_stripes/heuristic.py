@@ -79,6 +79,10 @@ class Heuristic(Bot):
         return by_kind["take"] if value > w.take_margin else by_kind["decline"]
 
 
+# The spots a footprint card moves the knight, by the card's name in the view ("footprint 2").
+_STEPS: dict[str, int] = {}
+
+
 def draw_value(view: DragonStripesView, pot: int, gems: int, risk: float = 1.0) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now (``risk``: how
@@ -103,7 +107,10 @@ def draw_value(view: DragonStripesView, pot: int, gems: int, risk: float = 1.0) 
             lost = gems if dangers == 3 else gems // (2 if dangers >= 2 else 4)
             value -= risk * p * (pot + lost)
         else:
-            to = knight + int(name.split()[1])
+            steps = _STEPS.get(name)
+            if steps is None:
+                steps = _STEPS[name] = int(name.split()[1])
+            to = knight + steps
             value += p * (lair if to > len(stripes) else min(lair, stripes[to - 1] * double))
     return value
 
