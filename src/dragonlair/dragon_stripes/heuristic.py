@@ -28,7 +28,8 @@ from typing import Any, cast
 
 from dragonlair.core import Action, Bot
 
-from .view import DragonStripesView, holding_bounds
+from .cards import DANGER, STOP
+from .view import DragonStripesSeatView, DragonStripesView, holding_bounds
 
 
 class Heuristic(Bot):
@@ -58,39 +59,47 @@ class Heuristic(Bot):
         return by_kind["take"] if value > 0 else by_kind["decline"]
 
 
-# The spots a footprint card moves the knight, by the card's name in the view ("footprint 2").
-_STEPS: dict[str, int] = {}
-
-
 def draw_value(view: DragonStripesView, pot: int, gems: int) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now."""
-    left: Mapping[str, int] = view["deck_left"]
     size = view["deck_size"]
     if size == 0:
         return 0.0
-    stripes: Sequence[int] = view["stripes"]
+    if isinstance(view, DragonStripesSeatView):
+        left: Sequence[tuple[int, int]] = view.left
+        stripes: Sequence[int] = view.stripes
+    else:
+        left = [(_code(name), count) for name, count in view["deck_left"].items()]
+        stripes = view["stripes"]
     knight = view["knight"]
     double = view["reward_multiplier"]
+    dangers = view["dangers"]
     lair = lair_estimate(view)
     value = 0.0
-    for name, count in left.items():
+    for code, count in left:
         if count == 0:
             continue
         p = count / size
-        if name == "stop":
-            value -= p * (pot + gems // (2 if view["dangers"] >= 2 else 4))
-        elif name == "danger":
-            dangers = view["dangers"] + 1
-            lost = gems if dangers == 3 else gems // (2 if dangers >= 2 else 4)
+        if code == STOP:
+            value -= p * (pot + gems // (2 if dangers >= 2 else 4))
+        elif code == DANGER:
+            lost = gems if dangers + 1 == 3 else gems // (2 if dangers + 1 >= 2 else 4)
             value -= p * (pot + lost)
         else:
-            steps = _STEPS.get(name)
-            if steps is None:
-                steps = _STEPS[name] = int(name.split()[1])
-            to = knight + steps
+            to = knight + code
             value += p * (lair if to > len(stripes) else min(lair, stripes[to - 1] * double))
     return value
+
+
+# Card codes by their names in the view ("footprint 2" is 2; cards.STOP, cards.DANGER).
+_CODES: dict[str, int] = {"stop": STOP, "danger": DANGER}
+
+
+def _code(name: str) -> int:
+    code = _CODES.get(name)
+    if code is None:
+        code = _CODES[name] = int(name.split()[1])
+    return code
 
 
 def lair_estimate(view: DragonStripesView) -> float:
@@ -101,16 +110,18 @@ def lair_estimate(view: DragonStripesView) -> float:
     if "lair" in view:
         return float(view["lair"])
     held = 0.0
-    for s, e in enumerate(view["ledger"]):
+    if isinstance(view, DragonStripesSeatView):
+        ledger: Sequence[tuple[int, int, int, int, int]] = view.ledger
+    else:
+        ledger = [
+            (e["banked"], e["received"], e["paid"], e["penalties"], e["half_penalties"])
+            for e in view["ledger"]
+        ]
+    start = view["start_gems"]
+    for s, (banked, received, paid, penalties, half) in enumerate(ledger):
         if s == view["seat"]:
             held += view["gems"] or 0
             continue
-        lo, hi = holding_bounds(
-            view["start_gems"],
-            e["banked"] + e["received"],
-            e["paid"],
-            e["penalties"] - e["half_penalties"],
-            e["half_penalties"],
-        )
+        lo, hi = holding_bounds(start, banked + received, paid, penalties - half, half)
         held += (lo + hi) / 2
     return max(0.0, float(view["total_gems"] - view["pot"] - held))
