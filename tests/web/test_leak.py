@@ -196,7 +196,7 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
             )
             # a seat's offers come from the table's public settings and whose turn it is
             # (whether an undo would work comes later, in its own message; None here)
-            offers = msg.get("offers")
+            offers: dict[str, Any] = msg.get("offers") or {}
             if conn.seat is not None:
                 settings = created["table"]["settings"]
                 assert offers == {
@@ -212,7 +212,7 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
                     ),
                 }, offers
             else:
-                assert offers is None
+                assert "offers" not in msg
             msg = {k: v for k, v in msg.items() if k != "offers"}
             assert again == msg, (
                 f"seat {conn.seat} move {move}: the message depends on hidden facts"
