@@ -6,12 +6,19 @@ comma := ,
 EXTRAS ?= dev,web,rl,sim
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
+# The compiled build (mypyc, see setup.py) in a venv of its own, installed from this tree
+# and rebuilt when a source file changes; `make test` runs the fast tier in it too.
+CVENV := .venv-compiled
+CBIN := $(CVENV)/bin
+CSTAMP := $(CVENV)/.installed-$(subst $(comma),-,$(EXTRAS))
+SOURCES := $(shell find src -name '*.py') setup.py build_backend/dragonlair_build.py
+
 # The browser tests drive Debian's Chromium (Playwright's own browser download does not
 # work on these machines); `make test` installs it with apt-get when it is missing.
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 
-.PHONY: play test check lint typecheck bench bench-quick clean venv chromium
+.PHONY: play test check check-compiled compiled lint typecheck bench bench-quick clean venv chromium
 
 venv: $(STAMP)
 
@@ -21,6 +28,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[$(EXTRAS)]'
 	rm -f $(VENV)/.installed-*
+	touch $@
+
+# mypyc's C goes to build/ and its type-check cache to build/mypyc-cache, apart from the
+# development cache of `make typecheck`.
+compiled: $(CSTAMP)
+
+$(CSTAMP): pyproject.toml $(SOURCES)
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "dragonlair needs Python 3.11 or newer")'
+	test -x $(CBIN)/python || $(PY) -m venv $(CVENV)
+	$(CBIN)/python -m pip install -q --upgrade pip setuptools mypy
+	DRAGONLAIR_COMPILE=1 MYPY_CACHE_DIR=build/mypyc-cache \
+	  $(CBIN)/python -m pip install -q --no-build-isolation '.[$(EXTRAS)]'
+	rm -f $(CVENV)/.installed-*
 	touch $@
 
 # The server with its browser front end, on this machine only; PORT if free, else any free
@@ -44,13 +64,18 @@ chromium:
 
 # Everything: the fast tier, and the end-to-end tests marked slow (the browser, the
 # terminal in a pseudo-terminal, the server on PostgreSQL, long simulations).
-test: lint typecheck chromium
+test: lint typecheck chromium check-compiled
 	$(BIN)/pytest
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
 # the machine's cores with pytest-xdist (the whole suite in `make test` runs in one process).
 check: lint typecheck
 	$(BIN)/pytest -m "not slow" -q -n auto
+
+# The fast tier again in the compiled build (the tests of this tree, the package from the
+# compiled venv's site-packages).
+check-compiled: $(CSTAMP)
+	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -66,4 +91,4 @@ bench-quick: $(STAMP)
 	$(BIN)/dragonlair bench --quick
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
