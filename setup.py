@@ -11,11 +11,12 @@ import sys
 
 from setuptools import setup
 
-# The modules compiled: the core's hot path (the state, the game, the action table, events,
-# results, the generator) and what of each game runs per decision: its vocabulary, rules,
-# views and heuristic. Components (cards.py, board.py) are loaded once per game and stay
-# interpreted, as do the surfaces, the tools and the manifests.
-CORE = ["actions", "events", "game", "result", "rng", "state"]
+# The modules compiled: the core's hot path (the state, the game, the action table, the
+# generator) and what of each game runs per decision: its vocabulary, rules, views and
+# heuristic. Results and event tables (frozen dataclasses, which a compiled build cannot
+# unpickle) and components (cards.py, board.py: loaded once per game) stay interpreted, as
+# do the surfaces, the tools and the manifests.
+CORE = ["actions", "game", "rng", "state"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "view", "heuristic"]
 

@@ -107,6 +107,12 @@ def test_states_and_games_pickle(game_id: str) -> None:
     assert copy.legal_actions(copy.to_act[0]) == state.legal_actions(state.to_act[0])
     assert copy.events_since(0, None) == state.events_since(0, None)
     assert finish(copy, 5) == finish(state, 5)
+    over = played(game_id, seed=11, moves=10_000)
+    assert over.is_over and over.result is not None
+    over_copy = pickle.loads(pickle.dumps(over))
+    assert over_copy.result == over.result and over_copy.to_json() == over.to_json()
+    assert pickle.loads(pickle.dumps(over.result)) == over.result
+    assert pickle.loads(pickle.dumps(over.game.actions)) == over.game.actions
     game = pickle.loads(pickle.dumps(state.game))
     assert type(game) is type(state.game) and repr(game) == repr(state.game)
     assert game.new_game(seed=4).to_json() == state.game.new_game(seed=4).to_json()

@@ -49,7 +49,7 @@ class Game:
     options: dict[str, OptionValue]
     table: ActionTable
 
-    def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
+    def __init__(self, players: object = None, options: Mapping[str, object] | None = None):
         if players is None:
             players = self.spec.default_players
         self.players = self.spec.check_players(players)

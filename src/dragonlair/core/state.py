@@ -155,6 +155,20 @@ class State(Generic[G_co]):
             cls.clone = _derive_clone(cls)  # type: ignore[method-assign,assignment]
         cls.legal_ids_unchecked = cls._legal_ids  # type: ignore[method-assign]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: every field of every class (the compiler's own pickling
+        would leave out those of an interpreted subclass), the legal-action cache aside."""
+        out: dict[str, Any] = {}
+        for name in ("game", "_hist", *self._all_slots()):
+            if hasattr(self, name):  # a field a game sets only later may be unset
+                out[name] = getattr(self, name)
+        return out
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self._legal = None
+
     def clone(self) -> Self:
         """An independent copy: lists are copied, everything else is shared. Derived for
         each game's class from its declared fields (see :func:`_derive_clone`)."""
@@ -262,7 +276,7 @@ class State(Generic[G_co]):
     def legal_actions(self, seat: object) -> list[Action]:
         """The actions ``seat`` (an int) may take now; [] if it is not asked to act."""
         c = self._legal
-        if c is not None and c[0] == seat and type(seat) is int:
+        if c is not None and type(seat) is int and c[0] == seat:
             return c[2].copy()
         if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
@@ -272,7 +286,7 @@ class State(Generic[G_co]):
     def legal_action_ids(self, seat: object) -> list[int]:
         """The ids of ``legal_actions(seat)``, in the same order."""
         c = self._legal
-        if c is not None and c[0] == seat and type(seat) is int:
+        if c is not None and type(seat) is int and c[0] == seat:
             return c[1].copy()
         if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
@@ -728,7 +742,9 @@ def _derive_clone(cls: type[State], sample: State | None = None) -> Callable[[St
 
 def _kind_of(value: object) -> str:
     """A compiled field's kind, from its value in a state (see ``_derive_clone``)."""
-    return "unknown" if value is None else type(value).__name__
+    if value is None:
+        return "unknown"
+    return "list[Any] | None" if isinstance(value, list) else type(value).__name__
 
 
 def _encode(v: Any) -> Any:
