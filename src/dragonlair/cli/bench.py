@@ -51,12 +51,27 @@ def bench(
             ".venv-compiled/bin/python): its playout rows are measured too, in a subprocess.",
         ),
     ] = None,
+    bots: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure simulate's loop with random and heuristic bots against the raw "
+            "loop, and one state.view(seat)."
+        ),
+    ] = True,
+    rl: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure the RL interfaces (PettingZoo AEC and vector environments "
+            "next to PettingZoo's connect_four_v3, OpenSpiel information-state strings)."
+        ),
+    ] = True,
 ) -> None:
     """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
     and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
     liar's poker, and our ratio to each. Then ISMCTS simulations/s at a mid-game position
     of each game (next to OpenSpiel's Python ISMCTS on hearts) and simulate's speed-up with
-    2 workers over 1."""
+    2 workers over 1. Then, with the rl extra, the RL interfaces' steps/s next to
+    PettingZoo's connect_four_v3 and the cost of OpenSpiel information-state strings."""
     for g in game or []:
         if g not in game_ids():
             raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
@@ -73,6 +88,8 @@ def bench(
     s.ismcts = ismcts
     s.simulate = simulate
     s.other_python = other_build
+    s.bot_loops = bots
+    s.rl = rl
     err = Console(stderr=True)
     try:
         report = benchmark.run(
@@ -156,6 +173,54 @@ def bench(
                 "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
             )
         out.print(sims)
+    if report.bot_loops:
+        _print_bot_loops(out, report.bot_loops)
+    if report.rl:
+        print_rl(out, report)
+
+
+def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None:
+    table = Table(
+        title="simulate's loop with bots: decisions/s, and × slower than the raw loop "
+        "(same run); one state.view(seat)"
+    )
+    for col in ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    table.add_column("view µs", justify="right")
+    for m in rows:
+        heuristic = m.heuristic_decisions_per_s > 0
+        table.add_row(
+            m.name,
+            str(m.players),
+            f"{m.raw_decisions_per_s:,.0f}",
+            f"{m.random_decisions_per_s:,.0f}",
+            f"{m.random_slower:.2f}",
+            f"{m.heuristic_decisions_per_s:,.0f}" if heuristic else "-",
+            f"{m.heuristic_slower:.2f}" if heuristic else "-",
+            f"{m.view_us:.1f}",
+        )
+    out.print(table)
+
+
+def print_rl(out: Console, report: benchmark.Report) -> None:
+    """The RL rows: steps per CPU second next to connect_four_v3, and information states."""
+    rl = Table(
+        title="RL interfaces: steps per CPU second (random legal actions), "
+        "information-state strings"
+    )
+    for col in ("game", "players", "interface", "steps/s", "× connect_four_v3", "µs", "chars"):
+        rl.add_column(col, justify="left" if col in ("game", "interface") else "right")
+    for m in report.rl:
+        rl.add_row(
+            f"[dim]{m.name}[/dim]" if m.reference else m.name,
+            str(m.players),
+            m.interface,
+            f"{m.steps_per_s:,.0f}" if m.steps_per_s else "-",
+            "-" if m.ratio_connect_four is None else f"{m.ratio_connect_four:.2f}",
+            "-" if m.micros is None else f"{m.micros:,.1f}",
+            "-" if m.size is None else str(m.size),
+        )
+    out.print(rl)
 
 
 def builds_table(report: benchmark.Report) -> Table:

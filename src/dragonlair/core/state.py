@@ -5,7 +5,9 @@ A game's state class subclasses :class:`State` and fills in a few hooks:
 - ``_setup()``: the initial deal; sets ``phase`` and who acts first.
 - ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``.
 - ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
-- ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict.
+- ``_view_class``: the game's typed view (a ``core.views.View`` subclass), which
+  ``view(seat)`` and ``seat_view(seat)`` make; or, without one, ``_view(seat, out)``: add
+  what ``seat`` (None: a spectator) may see to the view dict.
 - ``_fill_from_view(view, rng)``: for a blank state made from a view, redraw everything the
   viewing seat cannot see (the hidden-state sampler).
 - ``check_invariants()``: conservation checks, used by the conformance suite.
@@ -51,7 +53,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NoReturn, Self, cast
 
 from mypy_extensions import mypyc_attr
@@ -66,6 +68,7 @@ from .rng import GOLDEN, MASK64, mix64, shuffle_plan
 
 if TYPE_CHECKING:
     from .game import Game
+    from .views import View
 
 # The game class a state class belongs to: ``self.game`` has this type. (A subclass may not
 # redeclare an attribute with a narrower type in the compiled build, so the base is generic.)
@@ -107,6 +110,9 @@ class State(Generic[G_co]):
         "seed",
     )
     _TRANSIENT: ClassVar[frozenset[str]] = frozenset({"game", "_legal", "_hist"})
+    # The game's typed view (a subclass of core.views.View) or None: its views are the
+    # dicts its _view hook fills.
+    _view_class: ClassVar[type[View] | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
 
     game: G_co
@@ -373,6 +379,29 @@ class State(Generic[G_co]):
         spectator."""
         self._check_seat(seat, spectator=True)
         assert seat is None or type(seat) is int  # checked just above
+        cls = self._view_class
+        if cls is not None:
+            return cls(self, seat).json()
+        v = self._base_view(seat)
+        self._view(seat, v)
+        return v
+
+    def seat_view(self, seat: object) -> Mapping[str, Any]:
+        """What ``seat`` may know now as the game's typed view (a
+        :class:`~dragonlair.core.views.View`: a read-only mapping with the keys and values
+        of ``view(seat)``, each worked out when first read, and typed attributes for
+        bots), or ``view(seat)`` itself for a game without one."""
+        self._check_seat(seat, spectator=True)
+        assert seat is None or type(seat) is int  # checked just above
+        cls = self._view_class
+        if cls is None:
+            v = self._base_view(seat)
+            self._view(seat, v)
+            return v
+        return cls(self, seat)
+
+    def _base_view(self, seat: int | None) -> dict[str, Any]:
+        """The part of ``seat``'s view every game shares (``core.views.BaseView``)."""
         v: dict[str, Any] = {
             "game": self.game.spec.id,
             "players": self.game.players,
@@ -394,7 +423,6 @@ class State(Generic[G_co]):
             }
         if self._result is not None:
             v["result"] = self._result.to_dict()
-        self._view(seat, v)
         return v
 
     def events_since(self, n: object, seat: object) -> list[dict[str, Any]]:

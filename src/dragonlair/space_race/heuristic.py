@@ -14,15 +14,19 @@ rank each possible bid would reach, and weighs that rank's wrenches or damage ag
 the bid costs: the end-game majority it may lose and the cards' use in later rounds.
 
 It never sees the state: only the view, the legal actions and the game's card tables.
+
+Those bonuses are its :class:`Weights`; the archetypes (``archetypes.py``) are this bot
+with other weights.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
-from dragonlair.core import Action, Bot
+from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
 from .cards import (
@@ -40,14 +44,26 @@ from .cards import (
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import CRYSTAL_SET, score_ships
-from .view import SpaceRaceView
+from .scoring import CRYSTAL_SET, SeatGain, seat_total
+from .view import SpaceRaceSeatView, SpaceRaceView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
 SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
 ROBOT_PROGRESS = 1.5  # a Robot Part of a kind the ship has fewest of
 RESOURCE_PER_DANGER = 0.6  # a Fuel or Crew card, per Danger still to come
 SEEN_DANGER_BONUS = 1.0  # ... when its Scanner showed that the next Danger wants it
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What the bot values beyond the score now, in VP; the defaults are the heuristic's."""
+
+    set_progress: float = SET_PROGRESS
+    robot_progress: float = ROBOT_PROGRESS
+    fuel_per_danger: float = RESOURCE_PER_DANGER  # a card picked as Fuel, per Danger to come
+    crew_per_danger: float = RESOURCE_PER_DANGER  # a Crew card, per Danger to come
+    seen_danger_bonus: float = SEEN_DANGER_BONUS
+    keep_per_danger: float = RESOURCE_PER_DANGER  # a card not bid, per later Danger
 
 
 def ships_from_view(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
@@ -64,10 +80,23 @@ def ships_from_view(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
     return out
 
 
+def _ships(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
+    """Every ship as stacks: straight from a typed view, parsed from a JSON one."""
+    if isinstance(view, SpaceRaceSeatView):
+        return view.ship_stacks()
+    return ships_from_view(view)
+
+
 class Heuristic(Bot):
     """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
 
     level = "heuristic"
+
+    def __init__(self, game: Game, weights: Weights = Weights()) -> None:
+        if not isinstance(weights, Weights):
+            raise TypeError(f"the Space Race heuristic's weights are Weights, not {weights!r}")
+        super().__init__(game)
+        self.weights = weights
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -87,12 +116,15 @@ class Heuristic(Bot):
         self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         t = game.tables
+        w = self.weights
+        eps = game.every_power_source
         seat = seat_of(view)
-        ships = ships_from_view(view)
-        before = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+        ships = _ships(view)
+        scorer = SeatGain(ships, seat, t, eps)
         mine = ships[seat]
         picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
         dangers_left = ROUNDS - view["round"] + 1
+        top = view["danger_top"]
         best: tuple[float, float] = (float("-inf"), 0.0)
         choice = legal[0]
         for action in legal:
@@ -100,25 +132,22 @@ class Heuristic(Bot):
             card = game.aid_card[aid]
             stack = game.aid_stack[aid]
             old = mine[stack]
-            mine[stack] = (*old, card)
-            after = sum(score_ships(ships, t, game.every_power_source)[seat].values())
-            mine[stack] = old
-            value = float(after - before)
+            value = float(scorer.gain(stack, card))
             if stack in (S_FUEL, S_CREW):
-                value += RESOURCE_PER_DANGER * dangers_left
-                top = view["danger_top"]
+                per = w.fuel_per_danger if stack == S_FUEL else w.crew_per_danger
+                value += per * dangers_left
                 if top is not None and (t.danger_kind[top] == FLIGHT) == (stack == S_FUEL):
-                    value += SEEN_DANGER_BONUS
+                    value += w.seen_danger_bonus
             elif t.type[card] == CRYSTAL:
                 missing = CRYSTAL_SET - (len(old) + 1) % CRYSTAL_SET
                 if missing < CRYSTAL_SET and picks_left >= missing:
-                    value += SET_PROGRESS
+                    value += w.set_progress
             elif t.type[card] == ROBOT_PART:
                 counts = [0, 0, 0]
                 for c in old:
                     counts[t.part[c]] += 1
                 if counts[t.part[card]] == min(counts) and picks_left >= 2:
-                    value += ROBOT_PROGRESS
+                    value += w.robot_progress
             key = (value, rng.random())
             if key > best:
                 best = key
@@ -129,17 +158,18 @@ class Heuristic(Bot):
 
     def _bid(self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action]) -> Action:
         t = game.tables
+        eps = game.every_power_source
         seat = seat_of(view)
         card = view["danger"]
         assert card is not None, "bids are asked only with a Danger card up"
         stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
-        ships = ships_from_view(view)
+        ships = _ships(view)
         rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]
         expected = {(n + 1) // 2 for n in rivals}
         damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
         average_damage = sum(damage_vp) / len(damage_vp)
         my_damage = sorted(t.damage_vp[c] for c in ships[seat][S_DAMAGE])
-        later = RESOURCE_PER_DANGER * (ROUNDS - view["round"])
+        later = self.weights.keep_per_danger * (ROUNDS - view["round"])
         mine = ships[seat][stack]
         best = (float("-inf"), 0)
         choice = legal[0]
@@ -154,7 +184,7 @@ class Heuristic(Bot):
             else:
                 effect = 0.0
             ships[seat][stack] = mine[b:]
-            left = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+            left = seat_total(ships, seat, t, eps)
             value = effect + left - b * later
             key = (value, -b)
             if key > best:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Game, manifest
+from ..core.events import CORE_EVENTS
 
 
 def components(game: Game) -> dict[str, Any]:
@@ -30,7 +31,7 @@ def components(game: Game) -> dict[str, Any]:
 def table_catalog(game: Game) -> dict[str, Any]:
     """Everything public a page needs to draw a table of ``game``: components, the phases
     its views can show, a label for every action, and the text patterns of every kind of
-    event with the fields that name a seat."""
+    event (the engine's own, such as ``undo``, included) with the fields that name a seat."""
     return {
         "game": game.spec.id,
         "players": game.players,
@@ -46,7 +47,7 @@ def table_catalog(game: Game) -> dict[str, Any]:
                 "fields": list(s.fields),
                 "seat_fields": list(s.seat_fields),
             }
-            for kind, s in game.event_specs.items()
+            for kind, s in {**CORE_EVENTS, **game.event_specs}.items()
         },
     }
 

@@ -44,6 +44,15 @@ function forgetGame(entry) {
   } catch { /* nothing kept */ }
 }
 
+/** What a table allows, as its description in the lobby and at the table shows it. */
+export function tableTerms(settings) {
+  const terms = [];
+  if (settings.position) terms.push(`started from ${settings.position}`);
+  if (settings.hints) terms.push("hints allowed");
+  if (settings.undo) terms.push("undo allowed");
+  return terms;
+}
+
 export function absolute(link) {
   return new URL(link, location.origin).href;
 }
@@ -53,13 +62,15 @@ export async function lobby(root) {
   fill(document.getElementById("topbar-info"), "Lobby");
   fill(root, h("p", { class: "muted" }, "Loading the games…"));
   let games;
+  let puzzles = [];
   try {
     games = await getJSON("/api/games");
+    puzzles = await getJSON("/api/puzzles");
   } catch (e) {
     fill(root, h("p", { class: "error" }, `The lobby cannot be loaded: ${e.message}`));
     return;
   }
-  const form = newTableForm(games);
+  const form = newTableForm(games, puzzles);
   const created = h("section", { class: "panel", id: "created", hidden: true, "aria-live": "polite" });
   const mine = h("div", { id: "my-games" });
   const waiting = h("div", { id: "open-tables" });
@@ -86,7 +97,7 @@ export async function lobby(root) {
   window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
 }
 
-function newTableForm(games) {
+function newTableForm(games, puzzles) {
   const form = h("form", { class: "stack", novalidate: true });
   const nameInput = h("input", {
     id: "my-name", name: "name", maxlength: 40, autocomplete: "nickname",
@@ -107,6 +118,32 @@ function newTableForm(games) {
   const players = h("select", { id: "players", name: "players" });
   const options = h("div", { class: "options" });
   const seats = h("div", { class: "seats-setup" });
+  const mySeat = h("select", { id: "my-seat", name: "my-seat" });
+  const startFrom = h("select", { id: "start-from", name: "start-from" },
+    h("option", { value: "" }, "A new deal"),
+    games.map((g) => {
+      const mine = puzzles.filter((p) => p.game === g.id);
+      return mine.length ? h("optgroup", { label: `${g.name} puzzles` },
+        mine.map((p) => h("option", { value: `puzzle:${p.name}` }, p.title))) : null;
+    }),
+    h("option", { value: "own" }, "My own position (paste it or choose its file)"));
+  const puzzleNotes = h("div", { class: "puzzle-notes small", id: "puzzle-notes", "aria-live": "polite" });
+  const positionText = h("textarea", {
+    id: "position", rows: 8, spellcheck: "false", "aria-label": "position (TOML or JSON)",
+    placeholder: 'game = "dragon-stripes"\nphase = "turn"\n…  (see the game\'s rules page, "Positions")',
+  });
+  const positionFile = h("input", { id: "position-file", type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": "position file" });
+  const ownPosition = h("div", { class: "own-position stack", hidden: true }, positionText,
+    h("label", { class: "small", for: "position-file" }, "or read it from a file: ", positionFile));
+  positionFile.addEventListener("change", async () => {
+    const file = positionFile.files && positionFile.files[0];
+    if (file) positionText.value = await file.text();
+  });
+  const hints = h("input", { id: "hints", type: "checkbox", checked: true });
+  const undo = h("input", { id: "undo", type: "checkbox", checked: true });
+  const touched = { hints: false, undo: false };
+  hints.addEventListener("change", () => { touched.hints = true; });
+  undo.addEventListener("change", () => { touched.undo = true; });
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
   const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
@@ -155,13 +192,22 @@ function newTableForm(games) {
   function drawSeats() {
     const g = current();
     const n = Number(players.value);
-    const old = [...seats.querySelectorAll(".seat-row")].map((row) => ({
-      type: row.querySelector("select.seat-type")?.value,
-      level: row.querySelector("select.seat-level")?.value,
-    }));
+    const old = {};
+    for (const row of seats.querySelectorAll(".seat-row[data-seat]")) {
+      old[row.dataset.seat] = {
+        type: row.querySelector("select.seat-type")?.value,
+        level: row.querySelector("select.seat-level")?.value,
+      };
+    }
+    const me = Math.min(Number(mySeat.value) || 0, n - 1);
+    fill(mySeat);
+    for (let i = 0; i < n; i++) mySeat.append(h("option", { value: i, selected: i === me }, `Seat ${i + 1}`));
     fill(seats);
-    seats.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, "Seat 1"), h("strong", {}, "You")));
-    for (let i = 1; i < n; i++) {
+    for (let i = 0; i < n; i++) {
+      if (i === me) {
+        seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), h("strong", {}, "You")));
+        continue;
+      }
       const prev = old[i] || {};
       const type = h("select", { class: "seat-type", id: `seat-${i}-type`, "aria-label": `Seat ${i + 1}` },
         h("option", { value: "bot", selected: (prev.type || "bot") === "bot" }, "Bot"),
@@ -173,13 +219,47 @@ function newTableForm(games) {
       const sync = () => { level.hidden = type.value !== "bot"; };
       type.addEventListener("change", sync);
       sync();
-      seats.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), type, level));
+      seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), type, level));
     }
+    syncTerms();
+  }
+
+  /** Hints and undo default to on at a table of you and bots, and off with other
+   * people; undo is never offered with open seats (the server refuses it). */
+  function syncTerms() {
+    const types = [...seats.querySelectorAll("select.seat-type")].map((t) => t.value);
+    const practice = types.every((t) => t === "bot");
+    const open = types.includes("open");
+    if (!touched.hints) hints.checked = practice;
+    if (!touched.undo || open) undo.checked = practice;
+    undo.disabled = open;
+  }
+
+  function choosePuzzle() {
+    const v = startFrom.value;
+    ownPosition.hidden = v !== "own";
+    fill(puzzleNotes);
+    if (!v.startsWith("puzzle:")) return;
+    const p = puzzles.find((x) => `puzzle:${x.name}` === v);
+    if (!p) return;
+    const radio = gameList.querySelector(`input[name=game][value="${CSS.escape(p.game)}"]`);
+    if (radio) radio.checked = true;
+    drawPlayers();
+    players.value = String(p.players);
+    mySeat.value = String(p.seat ?? 0);
+    drawOptions();
+    drawSeats();
+    fill(puzzleNotes,
+      p.question ? h("p", {}, h("strong", {}, p.question)) : null,
+      p.notes ? h("p", {}, p.notes) : null,
+      p.source ? h("p", { class: "muted" }, `From ${p.source}. You sit in seat ${(p.seat ?? 0) + 1}.`) : null);
   }
 
   form.addEventListener("change", (ev) => {
     if (ev.target.name === "game") { drawPlayers(); drawOptions(); drawSeats(); }
-    if (ev.target === players) drawSeats();
+    if (ev.target === players || ev.target === mySeat) drawSeats();
+    if (ev.target.classList.contains("seat-type")) syncTerms();
+    if (ev.target === startFrom) choosePuzzle();
   });
   drawPlayers();
   drawOptions();
@@ -190,14 +270,23 @@ function newTableForm(games) {
     h("fieldset", {}, h("legend", {}, "Game"), gameList),
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
     h("details", { class: "options-box" }, h("summary", {}, "Options"), options),
-    h("fieldset", {}, h("legend", {}, "Seats"), seats),
+    h("fieldset", {}, h("legend", {}, "Seats"),
+      h("div", { class: "field" }, h("label", { for: "my-seat" }, "Your seat"), mySeat), seats),
+    h("details", { class: "options-box", id: "start-from-box" }, h("summary", {}, "Start from a position"),
+      h("p", { class: "small muted" }, "A practice table from a puzzle or a position of your own: every seat but yours must be a bot."),
+      h("div", { class: "field" }, h("label", { for: "start-from" }, "Start from"), startFrom),
+      puzzleNotes, ownPosition),
     h("details", { class: "options-box" }, h("summary", {}, "Table settings"),
       h("div", { class: "option" }, h("label", { for: "deadline" }, "seconds to answer"), deadline,
         h("span", { class: "help small muted" }, "time to answer an offer or a HALT! window before the default (decline, pass) is played for you")),
       h("div", { class: "option" }, h("label", { for: "wait-for-arrival" }, "wait for friends"), wait,
         h("span", { class: "help small muted" }, "a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link")),
       h("div", { class: "option" }, h("label", { for: "listed" }, "listed"), listed,
-        h("span", { class: "help small muted" }, "shown in the lobby, where anyone may join its open seats or watch it"))),
+        h("span", { class: "help small muted" }, "shown in the lobby, where anyone may join its open seats or watch it")),
+      h("div", { class: "option" }, h("label", { for: "hints" }, "hints allowed"), hints,
+        h("span", { class: "help small muted" }, "anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)")),
+      h("div", { class: "option" }, h("label", { for: "undo" }, "undo allowed"), undo,
+        h("span", { class: "help small muted" }, "a player may take back their last decision while nothing hidden has been revealed since (not with open seats)"))),
     problem,
     submit,
   );
@@ -225,16 +314,29 @@ function newTableForm(games) {
         opts[input.name] = c === undefined ? input.value : c;
       }
     }
-    const seatList = [{ type: "human", name: me || null }];
-    for (const row of [...seats.querySelectorAll(".seat-row")].slice(1)) {
-      const type = row.querySelector("select.seat-type").value;
+    const seatList = [];
+    for (const row of seats.querySelectorAll(".seat-row[data-seat]")) {
+      const select = row.querySelector("select.seat-type");
+      if (!select) { seatList.push({ type: "human", name: me || null }); continue; }
+      const type = select.value;
       seatList.push(type === "bot" ? { type, level: row.querySelector("select.seat-level").value } : { type });
     }
     const body = {
       game: g.id, players: Number(players.value), options: opts, seats: seatList,
       listed: listed.checked,
       wait_for_arrival: wait.checked,
+      hints: hints.checked,
+      undo: undo.checked && !undo.disabled,
     };
+    if (startFrom.value.startsWith("puzzle:")) body.puzzle = startFrom.value.slice("puzzle:".length);
+    else if (startFrom.value === "own") {
+      if (!positionText.value.trim()) {
+        problem.textContent = "Start from a position: paste the position or choose its file.";
+        positionText.focus();
+        return;
+      }
+      body.position = positionText.value;
+    }
     const secs = Number(deadline.value);
     if (deadline.value !== "") {
       if (!(secs > 0 && secs <= 3600)) {
@@ -249,11 +351,12 @@ function newTableForm(games) {
       const created = await postJSON("/api/tables", body);
       rememberPasses(created.table.id, { seats: created.seats, watch: created.watch });
       const invites = created.seats.length > 1 || created.table.status === "waiting";
+      const mine = created.seats.find((p) => p.seat === Number(mySeat.value)) || created.seats[0];
       if (!invites) {
-        location.assign(absolute(created.seats[0].link));
+        location.assign(absolute(mine.link));
         return;
       }
-      form.dispatchEvent(new CustomEvent("created", { detail: created }));
+      form.dispatchEvent(new CustomEvent("created", { detail: { ...created, mine: mine.seat } }));
     } catch (e) {
       problem.textContent = e instanceof ApiError ? e.message : String(e);
     } finally {
@@ -272,8 +375,8 @@ function linkRow(label, link) {
 }
 
 function showCreated(panel, created) {
-  const mine = created.seats[0];
-  const others = created.seats.slice(1);
+  const mine = created.seats.find((p) => p.seat === created.mine) || created.seats[0];
+  const others = created.seats.filter((p) => p !== mine);
   const open = created.table.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
   fill(panel,
     h("h2", {}, `Your table of ${created.table.name} is ready`),
@@ -296,7 +399,8 @@ async function refreshTables(waiting, playing, names) {
   }
   const row = (t, action) => h("li", { class: "table-row" },
     h("span", { class: "game-name" }, names[t.game] || t.game),
-    h("span", { class: "small" }, t.seats.map((s) => (s.kind === "open" ? "(open)" : s.name)).join(", ")),
+    h("span", { class: "small" }, t.seats.map((s) => (s.kind === "open" ? "(open)" : s.name)).join(", "),
+      tableTerms(t.settings).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(t.settings).join(" · ")}`) : null),
     action);
   const open = tables.filter((t) => t.status === "waiting");
   const live = tables.filter((t) => t.status === "playing");
