@@ -12,13 +12,14 @@ import sys
 from setuptools import setup
 
 # The modules compiled: the core's hot path (the state, the game, the action table, the
-# generator) and what of each game runs per decision: its vocabulary, rules, views and
-# heuristic. Results and event tables (frozen dataclasses, which a compiled build cannot
-# unpickle) and components (cards.py, board.py: loaded once per game) stay interpreted, as
-# do the surfaces, the tools and the manifests.
+# generator) and what of each game runs per decision: its vocabulary, rules and heuristic.
+# The typed views (view.py) extend the interpreted core.views.View with __slots__, which a
+# compiled module cannot do, and stay interpreted. Results and event tables (frozen
+# dataclasses, which a compiled build cannot unpickle) and components (cards.py, board.py:
+# loaded once per game) stay interpreted, as do the surfaces, the tools and the manifests.
 CORE = ["actions", "game", "rng", "state"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
-GAME_MODULES = ["kinds", "rules", "view", "heuristic"]
+GAME_MODULES = ["kinds", "rules", "heuristic"]
 
 
 def compiled_modules() -> list[str]:
