@@ -6,12 +6,19 @@ comma := ,
 EXTRAS ?= dev,web,rl,sim
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
+# The compiled build (mypyc, see setup.py) in a venv of its own, installed from this tree
+# and rebuilt when a source file changes; `make test` runs the fast tier in it too.
+CVENV := .venv-compiled
+CBIN := $(CVENV)/bin
+CSTAMP := $(CVENV)/.installed-$(subst $(comma),-,$(EXTRAS))
+SOURCES := $(shell find src -name '*.py') setup.py build_backend/dragonlair_build.py
+
 # The browser tests drive Debian's Chromium (Playwright's own browser download does not
 # work on these machines); `make test` installs it with apt-get when it is missing.
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 
-.PHONY: play test check lint typecheck bench bench-quick clean venv chromium
+.PHONY: play test check check-compiled compiled lint typecheck bench bench-quick clean venv chromium
 
 venv: $(STAMP)
 
@@ -21,6 +28,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[$(EXTRAS)]'
 	rm -f $(VENV)/.installed-*
+	touch $@
+
+# mypyc's C goes to build/ and its type-check cache to build/mypyc-cache, apart from the
+# development cache of `make typecheck`.
+compiled: $(CSTAMP)
+
+$(CSTAMP): pyproject.toml $(SOURCES)
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "dragonlair needs Python 3.11 or newer")'
+	test -x $(CBIN)/python || $(PY) -m venv $(CVENV)
+	$(CBIN)/python -m pip install -q --upgrade pip setuptools mypy
+	DRAGONLAIR_COMPILE=1 MYPY_CACHE_DIR=build/mypyc-cache \
+	  $(CBIN)/python -m pip install -q --no-build-isolation '.[$(EXTRAS)]'
+	rm -f $(CVENV)/.installed-*
 	touch $@
 
 # The server with its browser front end, on this machine only; PORT if free, else any free
@@ -44,14 +64,21 @@ chromium:
 
 # Everything: the fast tier, and the end-to-end tests marked slow (the browser, the
 # terminal in a pseudo-terminal, the server on PostgreSQL, long simulations), spread over
-# the machine's cores with pytest-xdist a file at a time (a file's servers start once).
+# the machine's cores with pytest-xdist a file at a time (a file's servers start once);
+# then the fast tier again in the compiled build.
 test: lint typecheck chromium
 	$(BIN)/pytest -n auto --dist loadfile
+	$(MAKE) check-compiled
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
 # the machine's cores with pytest-xdist.
 check: lint typecheck
 	$(BIN)/pytest -m "not slow" -q -n auto
+
+# The fast tier again in the compiled build (the tests of this tree, the package from the
+# compiled venv's site-packages).
+check-compiled: $(CSTAMP)
+	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -60,11 +87,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# With a compiled venv (`make compiled`), both builds are measured in the same run.
+OTHER_BUILD = $(if $(wildcard $(CBIN)/python),--other-build $(CBIN)/python)
+
 bench: $(STAMP)
-	$(BIN)/dragonlair bench
+	$(BIN)/dragonlair bench $(OTHER_BUILD)
 
 bench-quick: $(STAMP)
-	$(BIN)/dragonlair bench --quick
+	$(BIN)/dragonlair bench --quick $(OTHER_BUILD)
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,6 +8,7 @@ designers and researchers.
 (0,)
 """
 
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Any
 
 from .core import (
@@ -32,9 +33,13 @@ from .core import (
     replay,
     spec,
 )
+from .core import state as _state
 from .core.position import position  # the module stays dragonlair.core.position
 
 __version__ = "0.1.0"
+
+# True in the compiled build (the engine compiled with mypyc), False in pure Python.
+COMPILED: bool = (_state.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
 
 
 def analyse(state: State, seat: int, **params: Any) -> Any:
@@ -46,6 +51,7 @@ def analyse(state: State, seat: int, **params: Any) -> Any:
 
 
 __all__ = [
+    "COMPILED",
     "Action",
     "BadDataFile",
     "BadOptions",

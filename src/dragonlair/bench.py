@@ -19,6 +19,13 @@ both sides of a ratio together. Rates are per second of this process's CPU time
 (``time.process_time``), which other work on a shared machine disturbs far less than the
 wall clock. Every figure is the median of several repetitions.
 
+**The other build.** The rows above are of the build this process runs (``build``: pure
+Python, or compiled with mypyc: ``dragonlair.COMPILED``). Given an interpreter that has the
+other build installed (``other_python``; ``make bench`` passes ``.venv-compiled``'s), the
+same playout and clone rows are measured again by that interpreter in a subprocess, each
+with its own slices of hearts in between, so that pure, compiled and hearts are compared in
+one run: the compiled build's speed-up over pure is the ratio of their ratios to hearts.
+
 Two more sections measure the services built on the engines:
 
 - **ISMCTS**: simulations (search iterations) per second of our ISMCTS bot at a mid-game
@@ -46,8 +53,10 @@ Two more sections measure the services built on the engines:
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -161,12 +170,20 @@ class Settings:
     ismcts: bool = True
     simulate: bool = True
     simulate_s: float | None = None
+    other_python: str | None = None  # an interpreter with the other build (see above)
     bot_loops: bool = True  # simulate's loop with random and heuristic bots, and view costs
     rl: bool = True
 
     @classmethod
     def quick(cls) -> Settings:
         return cls(slice_s=0.25, reps=3)
+
+
+def build_name() -> str:
+    """Which build this process runs: "compiled" (mypyc) or "pure"."""
+    from . import COMPILED
+
+    return "compiled" if COMPILED else "pure"
 
 
 @dataclass
@@ -178,11 +195,15 @@ class Report:
     rl: list[RLMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
     openspiel: str | None = None
+    build: str = field(default_factory=build_name)
+    other_build: OtherBuild | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "python": self.python,
             "openspiel": self.openspiel,
+            "build": self.build,
+            "other_build": None if self.other_build is None else self.other_build.to_dict(),
             "measures": [m.to_dict() for m in self.measures],
             "ismcts": [m.to_dict() for m in self.searches],
             "simulate": [m.to_dict() for m in self.simulations],
@@ -462,6 +483,10 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
         h.clones_per_s = statistics.median([h.clones_per_s, *hearts.clones_per_s])
     report.measures.extend(refs.values())
     selected = s.games or games()
+    if s.other_python is not None:
+        if progress:
+            progress(f"the other build, with {s.other_python}")
+        report.other_build = measure_other_build(s.other_python, s)
     if s.ismcts:
         reference = None
         if report.openspiel is not None:
@@ -673,6 +698,57 @@ def _cpu_seconds() -> float | None:
         r = resource.getrusage(who)
         total += r.ru_utime + r.ru_stime
     return total
+
+
+# ---------------------------------------------------------------------- the other build
+
+
+@dataclass
+class OtherBuild:
+    """The playout and clone rows of the other build, measured by ``python``."""
+
+    python: str
+    build: str
+    version: str
+    measures: list[Measure] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "python": self.python,
+            "build": self.build,
+            "version": self.version,
+            "measures": [m.to_dict() for m in self.measures],
+        }
+
+
+class OtherBuildFailed(RuntimeError):
+    """The other build's interpreter could not run its bench."""
+
+
+def measure_other_build(python: str, s: Settings) -> OtherBuild:
+    """``dragonlair bench --json`` run by ``python`` (an interpreter with the other build
+    installed) on the same games, player counts and slices, without the ISMCTS, simulate,
+    bots and RL sections; its rows of our games (each with its own ratio to hearts)."""
+    cmd = [python, "-m", "dragonlair", "bench", "--json", "--no-ismcts", "--no-simulate"]
+    cmd += ["--no-bots", "--no-rl"]
+    cmd += ["--reps", str(s.reps), "--slice", str(s.slice_s)]
+    if not s.references:
+        cmd.append("--no-references")
+    for g in s.games or []:
+        cmd += ["--game", g]
+    for n in s.players or []:
+        cmd += ["--players", str(n)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        detail = getattr(e, "stderr", "") or str(e)
+        raise OtherBuildFailed(f"the other build's bench failed ({python}): {detail}") from None
+    doc = json.loads(done.stdout)
+    fields = set(Measure.__dataclass_fields__)
+    rows = [Measure(**{k: v for k, v in m.items() if k in fields}) for m in doc["measures"]]
+    other = OtherBuild(python, doc.get("build", "pure"), doc["python"])
+    other.measures = [m for m in rows if not m.reference]
+    return other
 
 
 # ---------------------------------------------------------------------- bots in simulate

@@ -86,7 +86,7 @@ def test_option_spec_kinds() -> None:
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "7", True])
 def test_bad_seeds(seed: object) -> None:
     with pytest.raises(ValueError, match="seed must be"):
-        dragonlair.make(GAME, 2).new_game(seed=seed)  # type: ignore[arg-type]
+        dragonlair.make(GAME, 2).new_game(seed=seed)
 
 
 def test_a_game_without_a_seed_gets_one_and_records_it() -> None:
@@ -151,7 +151,7 @@ def test_window_asks_in_order_and_has_a_default() -> None:
     assert s.default_action(first) == Action("allow")
     assert s.view(None)["window"]["default"] == "allow"
     assert s.default_action((first + 1) % 3) is None
-    s.apply(first, s.default_action(first))  # type: ignore[arg-type]
+    s.apply(first, s.default_action(first))
     assert s.to_act != (first,)
 
 
@@ -173,7 +173,7 @@ def test_refusals_leave_the_state_unchanged_and_say_why() -> None:
     with pytest.raises(BadSeat, match="or None for a spectator"):
         s.view(3)
     with pytest.raises(UnknownAction):
-        s.apply(0, 12)  # type: ignore[arg-type]
+        s.apply(0, 12)
     with pytest.raises(IllegalAction, match="out of range"):
         s.apply_id(0, 999)
     assert s.to_json() == before

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from typer.testing import CliRunner
 
+import dragonlair
 from dragonlair.cli import app
 
 runner = CliRunner()
@@ -71,3 +73,25 @@ def test_bench_json_measures_every_player_count() -> None:
 def test_bench_refuses_unknown_games() -> None:
     result = runner.invoke(app, ["bench", "--game", "chess"])
     assert result.exit_code != 0 and "no game 'chess'" in result.output
+
+
+def test_bench_measures_the_other_build_in_a_subprocess() -> None:
+    """With --other-build the same rows come again from another interpreter (here this
+    one, so both sides are the same build) and a table sets the two builds side by side."""
+    args = ["bench", "--game", "dragon-stripes", "-p", "3", "--reps", "1", "--slice", "0.02"]
+    args += ["--no-references", "--no-ismcts", "--no-simulate", "--other-build", sys.executable]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["build"] == ("compiled" if dragonlair.COMPILED else "pure")
+    other = doc["other_build"]
+    assert other["python"] == sys.executable and other["build"] == doc["build"]
+    [row] = other["measures"]
+    assert row["name"] == "dragon-stripes" and row["players"] == 3 and row["decisions_per_s"] > 0
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0, table.output
+    assert "pure and compiled builds" in table.output and "dragon-stripes" in table.output
+    missing = runner.invoke(app, [*args[:-1], "/nonexistent/python"])
+    assert missing.exit_code == 2 and "not an interpreter that can be run" in missing.output
+    broken = runner.invoke(app, [*args[:-1], "false"])
+    assert broken.exit_code == 1 and "the other build's bench failed" in broken.output

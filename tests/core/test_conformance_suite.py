@@ -63,7 +63,8 @@ class AcceptsIllegalState(PebbleState):
 
     __slots__ = ()
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: object, action: Any) -> None:
+        assert type(seat) is int
         table = self.game.table
         if isinstance(action, str):
             action = table.parse(action)

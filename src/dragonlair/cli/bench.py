@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from typing import Annotated
 
 import typer
@@ -41,6 +42,15 @@ def bench(
     simulate: Annotated[
         bool, typer.Option(help="Also measure simulate's games/s with 1 and 2 workers.")
     ] = True,
+    other_build: Annotated[
+        str | None,
+        typer.Option(
+            "--other-build",
+            metavar="PYTHON",
+            help="An interpreter with the other build of dragonlair (pure or compiled, e.g. "
+            ".venv-compiled/bin/python): its playout rows are measured too, in a subprocess.",
+        ),
+    ] = None,
     bots: Annotated[
         bool,
         typer.Option(
@@ -65,6 +75,8 @@ def bench(
     for g in game or []:
         if g not in game_ids():
             raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
+    if other_build is not None and shutil.which(other_build) is None:
+        raise typer.BadParameter(f"{other_build!r} is not an interpreter that can be run")
     s = benchmark.Settings.quick() if quick else benchmark.Settings()
     if reps is not None:
         s.reps = reps
@@ -75,17 +87,22 @@ def bench(
     s.references = references
     s.ismcts = ismcts
     s.simulate = simulate
+    s.other_python = other_build
     s.bot_loops = bots
     s.rl = rl
     err = Console(stderr=True)
-    report = benchmark.run(
-        s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
-    )
+    try:
+        report = benchmark.run(
+            s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
+        )
+    except benchmark.OtherBuildFailed as e:
+        err.print(f"error: {e}")
+        raise typer.Exit(1) from None
     if as_json:
         print(json.dumps(report.to_dict(), indent=2))
         return
     table = Table(
-        title=f"dragonlair bench (Python {report.python}, "
+        title=f"dragonlair bench (Python {report.python}, {report.build} build, "
         f"OpenSpiel {report.openspiel or 'not installed'}; medians of {s.reps})"
     )
     for col in (
@@ -124,6 +141,8 @@ def bench(
     if not out.is_terminal:
         out = Console(width=150)
     out.print(table)
+    if report.other_build is not None:
+        out.print(builds_table(report))
     if report.searches:
         search = Table(title="ISMCTS simulations per second at a mid-game position")
         for col in ("game", "players", "search", "move", "actions", "sims/s", "× OpenSpiel"):
@@ -202,6 +221,54 @@ def print_rl(out: Console, report: benchmark.Report) -> None:
             "-" if m.size is None else str(m.size),
         )
     out.print(rl)
+
+
+def builds_table(report: benchmark.Report) -> Table:
+    """Each game in both builds, as ratios to hearts measured beside it, and the speed-up
+    of the compiled build over pure (the ratio of those ratios)."""
+    other = report.other_build
+    assert other is not None
+    table = Table(
+        title=f"pure and compiled builds next to OpenSpiel's hearts ({report.build}: this "
+        f"process, Python {report.python}; {other.build}: {other.python}, Python {other.version})"
+    )
+    for col in (
+        "game",
+        "players",
+        "pure decisions/s",
+        "compiled decisions/s",
+        "pure × hearts",
+        "compiled × hearts",
+        "compiled / pure",
+        "pure clones × hearts",
+        "compiled clones × hearts",
+    ):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    theirs = {(m.name, m.players): m for m in other.measures}
+
+    def fmt(x: float | None, spec: str = ".2f") -> str:
+        return "-" if x is None else format(x, spec)
+
+    for mine in report.measures:
+        found = theirs.get((mine.name, mine.players))
+        if mine.reference or found is None:
+            continue
+        pure, compiled = (mine, found) if report.build == "pure" else (found, mine)
+        speedup = None
+        if pure.ratio_hearts and compiled.ratio_hearts:
+            speedup = compiled.ratio_hearts / pure.ratio_hearts
+        table.add_row(
+            mine.name,
+            str(mine.players),
+            fmt(pure.decisions_per_s, ",.0f"),
+            fmt(compiled.decisions_per_s, ",.0f"),
+            fmt(pure.ratio_hearts),
+            fmt(compiled.ratio_hearts),
+            fmt(speedup),
+            fmt(pure.clone_ratio_hearts),
+            fmt(compiled.clone_ratio_hearts),
+        )
+    return table
 
 
 def register(app: typer.Typer) -> None:

@@ -110,7 +110,7 @@ class ActionTable:
     def __len__(self) -> int:
         return len(self.actions)
 
-    def parse(self, text: str) -> Action:
+    def parse(self, text: object) -> Action:
         if not isinstance(text, str):
             raise UnknownAction(f"action text must be a string, not {type(text).__name__}")
         key = normalize(text)
@@ -132,13 +132,13 @@ class ActionTable:
             " with values the game has"
         )
 
-    def id_of(self, action: Action) -> int:
-        i = self.ids.get(action)
+    def id_of(self, action: object) -> int:
+        i = self.ids.get(action) if isinstance(action, Action) else None
         if i is None:
             raise IllegalAction(f"{action} is not an action of {self.game_name}")
         return i
 
-    def from_id(self, i: int) -> Action:
+    def from_id(self, i: object) -> Action:
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.actions):
             raise IllegalAction(
                 f"action id {i!r} is out of range for {self.game_name}: "

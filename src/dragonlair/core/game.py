@@ -19,6 +19,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Action, ActionKind, ActionTable
 from .errors import BadSeat, DragonlairError
 from .events import EventSpec, event_text
@@ -28,6 +30,7 @@ from .state import NOT_TAKING_PART, UNKNOWN_CHOICE, State
 from .views import BaseView
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """A game for a given number of players and options."""
 
@@ -46,13 +49,18 @@ class Game:
     options: dict[str, OptionValue]
     table: ActionTable
 
-    def __init__(self, players: int | None = None, options: Mapping[str, object] | None = None):
+    def __init__(self, players: object = None, options: Mapping[str, object] | None = None):
         if players is None:
             players = self.spec.default_players
         self.players = self.spec.check_players(players)
         self.options = self.spec.resolve(options)
         self._prepare()
         self.table = ActionTable(self._define_actions(), self.action_kinds, self.spec.name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its class, players and options, and is made again from them
+        when unpickled (in both builds; a compiled class has no ``__dict__`` to copy)."""
+        return (self.__class__, (self.players, self.options))
 
     # ------------------------------------------------------------------ hooks
 
@@ -95,24 +103,25 @@ class Game:
         """Every action, in id order."""
         return self.table.actions
 
-    def new_game(self, seed: int | None = None) -> State:
-        """A fresh game; everything in it follows from ``seed`` and the actions applied."""
+    def new_game(self, seed: object = None) -> State:
+        """A fresh game; everything in it follows from ``seed`` (an int from 0 to 2**63-1,
+        None for a random one) and the actions applied."""
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "big") >> 1
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        if type(seed) is not int or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an integer from 0 to 2**63-1, not {seed!r}")
         state = self.state_class._blank(self, seed, mix64(seed))
         state._setup()
         return state
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
         """The action written as ``text``; UnknownAction if it is not one."""
         return self.table.parse(text)
 
-    def action_id(self, action: Action) -> int:
+    def action_id(self, action: object) -> int:
         return self.table.id_of(action)
 
-    def action_from_id(self, aid: int) -> Action:
+    def action_from_id(self, aid: object) -> Action:
         return self.table.from_id(aid)
 
     def event_text(self, event: Mapping[str, Any], names: Sequence[str] | None = None) -> str:

@@ -148,7 +148,7 @@ def _game_for(game_id: str, rules_version: object, players: object, options: Any
             f"this is version {cls.spec.rules_version}"
         )
     try:
-        return cls(players, options)  # type: ignore[arg-type]
+        return cls(players, options)
     except (BadOptions, BadDataFile) as e:
         raise BadRecord(f"record's players or options are not valid: {e}") from None
 

@@ -14,7 +14,8 @@ A game's state class subclasses :class:`State` and fills in a few hooks:
 
 A game declares its fields in ``__slots__`` with a type annotation each; ``clone()`` is
 derived from those declarations once per class (lists are copied, everything else, ints,
-tuples and strings, is shared), so no game writes one.
+tuples and strings, is shared), so no game writes one. A game's state class names its game
+class as the type argument (``class XState(State["X"])``), which types ``self.game``.
 
 The shared machinery:
 
@@ -53,7 +54,10 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NoReturn, Self, cast
+
+from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar
 
 from .actions import Action
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
@@ -65,6 +69,10 @@ from .rng import GOLDEN, MASK64, mix64, shuffle_plan
 if TYPE_CHECKING:
     from .game import Game
     from .views import View
+
+# The game class a state class belongs to: ``self.game`` has this type. (A subclass may not
+# redeclare an attribute with a narrower type in the compiled build, so the base is generic.)
+G_co = TypeVar("G_co", bound="Game", default="Game", covariant=True)
 
 STATE_FORMAT = "dragonlair.state/1"
 
@@ -80,7 +88,8 @@ UNDO = -1  # in the action chain: the seat took back its last decision (see core
 UNDO_TEXT = "undo"  # how a record writes it
 
 
-class State:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(Generic[G_co]):
     """One game in progress. See the module docstring for how games build on it."""
 
     __slots__ = (
@@ -106,7 +115,7 @@ class State:
     _view_class: ClassVar[type[View] | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
 
-    game: Game
+    game: G_co
     seed: int | None
     phase: str
     _rng: int
@@ -127,7 +136,7 @@ class State:
     @classmethod
     def _blank(cls, game: Game, seed: int | None, rng_state: int) -> Self:
         s = cls.__new__(cls)
-        s.game = game
+        s.game = cast(G_co, game)
         s.seed = seed
         s.phase = ""
         s._rng = rng_state & MASK64
@@ -146,14 +155,40 @@ class State:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "clone" not in cls.__dict__:  # a class may still write its own (tests do)
+        if _is_compiled(cls):
+            return  # its clone is derived on first use (see clone below)
+        if "clone" not in vars(cls):  # a class may still write its own (tests do)
             cls.clone = _derive_clone(cls)  # type: ignore[method-assign,assignment]
         cls.legal_ids_unchecked = cls._legal_ids  # type: ignore[method-assign]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: every field of every class (the compiler's own pickling
+        would leave out those of an interpreted subclass), the legal-action cache aside."""
+        out: dict[str, Any] = {}
+        for name in ("game", "_hist", *self._all_slots()):
+            if hasattr(self, name):  # a field a game sets only later may be unset
+                out[name] = getattr(self, name)
+        return out
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self._legal = None
 
     def clone(self) -> Self:
         """An independent copy: lists are copied, everything else is shared. Derived for
         each game's class from its declared fields (see :func:`_derive_clone`)."""
-        raise NotImplementedError("clone() is derived for subclasses of State")
+        # Reached only for a class compiled with mypyc, whose clone cannot be set on the
+        # class (and whose field annotations are compiled away): derived once, from the
+        # fields the compiler lists and the kinds of values of the first state cloned.
+        cls = self.__class__
+        if cls is State:
+            raise NotImplementedError("clone() is derived for subclasses of State")
+        derived = _compiled_clones.get(cls)
+        if derived is None:
+            derived = _derive_clone(cls, self)
+            _compiled_clones[cls] = derived
+        return derived(self)  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ game hooks
 
@@ -240,22 +275,26 @@ class State:
     def event_count(self) -> int:
         return self._nev
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The actions ``seat`` may take now; [] if it is not asked to act."""
+    # The public entry points take their arguments as ``object`` and check them
+    # themselves, so that a wrong type gets the same error in the compiled build (whose
+    # typed parameters would raise TypeError first) as in pure Python.
+
+    def legal_actions(self, seat: object) -> list[Action]:
+        """The actions ``seat`` (an int) may take now; [] if it is not asked to act."""
         c = self._legal
-        if c is not None and c[0] == seat:
+        if c is not None and type(seat) is int and c[0] == seat:
             return c[2].copy()
-        if seat not in self._to_act:
+        if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
             return []
         return self._cache_legal(seat)[2].copy()
 
-    def legal_action_ids(self, seat: int) -> list[int]:
+    def legal_action_ids(self, seat: object) -> list[int]:
         """The ids of ``legal_actions(seat)``, in the same order."""
         c = self._legal
-        if c is not None and c[0] == seat:
+        if c is not None and type(seat) is int and c[0] == seat:
             return c[1].copy()
-        if seat not in self._to_act:
+        if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
             return []
         return self._cache_legal(seat)[1].copy()
@@ -267,11 +306,11 @@ class State:
         self._legal = c
         return c
 
-    def apply(self, seat: int, action: Action | str) -> None:
+    def apply(self, seat: object, action: object) -> None:
         """Apply ``seat``'s action (an Action or its text). Raises UnknownAction for text that
         does not parse and IllegalAction for anything the rules or the turn do not allow;
         the state is unchanged after either."""
-        if action.__class__ is not Action:
+        if type(action) is not Action:
             if isinstance(action, str):
                 action = self.game.table.parse(action)
             elif not isinstance(action, Action):
@@ -283,45 +322,50 @@ class State:
             raise IllegalAction(f"{action} is not an action of {self.game.spec.name}")
         self._apply_checked(seat, aid)
 
-    def apply_id(self, seat: int, aid: int) -> None:
+    def apply_id(self, seat: object, aid: object) -> None:
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
         self.game.table.from_id(aid)
+        assert type(aid) is int  # from_id refuses anything else
         self._apply_checked(seat, aid)
 
-    def _apply_checked(self, seat: int, aid: int) -> None:
+    def _apply_checked(self, seat: object, aid: int) -> None:
         """Refuse a seat not asked or an action not legal, else apply: the one path every
         action takes into a state."""
+        if type(seat) is not int:
+            self._refuse_seat(seat)
         c = self._legal
-        if c is None or c[0] != seat or seat.__class__ is not int:
-            if seat.__class__ is not int or seat not in self._to_act:
+        if c is None or c[0] != seat:
+            if seat not in self._to_act:
                 self._refuse_seat(seat)
             c = self._cache_legal(seat)
         if aid not in c[1]:
             self._refuse_action(seat, aid, c[1])
         self.apply_unchecked(seat, aid)
 
-    def default_action(self, seat: int) -> Action | None:
+    def default_action(self, seat: object) -> Action | None:
         """The answer applied for ``seat`` when it lets an offer or reaction window time
         out (pass, decline); None when ``seat`` is not being asked in a window."""
         if self._window_default >= 0 and seat in self._to_act:
             return self.game.table.actions[self._window_default]
         return None
 
-    def can_undo(self, seat: int) -> bool:
+    def can_undo(self, seat: object) -> bool:
         """Whether ``seat`` may take back its last decision now: it has one, and nothing
         hidden was revealed to anyone since (see :mod:`dragonlair.core.undo`)."""
         from .undo import can_undo
 
         self._check_seat(seat)
+        assert type(seat) is int  # checked just above
         return can_undo(self, seat)
 
-    def undo(self, seat: int) -> None:
+    def undo(self, seat: object) -> None:
         """Take back ``seat``'s last decision and everything played after it; raises
         IllegalAction (and changes nothing) when ``can_undo(seat)`` is False. The record
         keeps both the decision and the undo."""
         from .undo import undo
 
         self._check_seat(seat)
+        assert type(seat) is int  # checked just above
         undo(self, seat)
 
     def to_position(self) -> dict[str, Any]:
@@ -330,19 +374,22 @@ class State:
 
         return to_position(self)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
+    def view(self, seat: object) -> dict[str, Any]:
+        """Everything ``seat`` (an int) may know now, as a JSON-ready dict; None is a
+        spectator."""
         self._check_seat(seat, spectator=True)
+        assert seat is None or type(seat) is int  # checked just above
         v = self._base_view(seat)
         self._view(seat, v)
         return v
 
-    def seat_view(self, seat: int | None) -> Mapping[str, Any]:
+    def seat_view(self, seat: object) -> Mapping[str, Any]:
         """What ``seat`` may know now as the game's typed view (a
         :class:`~dragonlair.core.views.View`: a read-only mapping with the keys and values
         of ``view(seat)``, each worked out when first read, and typed attributes for
         bots), or ``view(seat)`` itself for a game without one."""
         self._check_seat(seat, spectator=True)
+        assert seat is None or type(seat) is int  # checked just above
         cls = self._view_class
         if cls is None:
             v = self._base_view(seat)
@@ -375,12 +422,14 @@ class State:
             v["result"] = self._result.to_dict()
         return v
 
-    def events_since(self, n: int, seat: int | None) -> list[dict[str, Any]]:
-        """Events numbered ``n`` and later, as ``seat`` may see them (None: a spectator).
-        Each carries its number as ``seq``; ``event_count`` is the next number."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    def events_since(self, n: object, seat: object) -> list[dict[str, Any]]:
+        """Events numbered ``n`` (an int) and later, as ``seat`` may see them (None: a
+        spectator). Each carries its number as ``seq``; ``event_count`` is the next
+        number."""
+        if type(n) is not int or n < 0:
             raise ValueError(f"events_since needs an event number >= 0, not {n!r}")
         self._check_seat(seat, spectator=True)
+        assert seat is None or type(seat) is int  # checked just above
         nodes: list[EventNode] = []
         node = self._ev
         i = self._nev
@@ -523,7 +572,7 @@ class State:
         if spectator and seat is None:
             return
         n = self.game.players
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        if type(seat) is not int or not 0 <= seat < n:
             extra = ", or None for a spectator" if spectator else ""
             raise BadSeat(f"seat {seat!r} is not at this table: expected 0..{n - 1}{extra}")
 
@@ -552,8 +601,8 @@ class State:
         if found is None:
             names: list[str] = []
             for klass in reversed(cls.__mro__):
-                for name in klass.__dict__.get("__slots__", ()):
-                    if name not in names and name not in State._TRANSIENT:
+                for name in _own_fields(klass, names):
+                    if name not in State._TRANSIENT:
                         names.append(name)
             found = tuple(names)
             State._slot_cache[cls] = found
@@ -591,7 +640,7 @@ class State:
         if not isinstance(snap, dict):
             raise BadRecord("saved state has no 'state' object")
         s = cls.__new__(cls)
-        s.game = game
+        s.game = cast(G_co, game)
         s._legal = None
         for name in cls._all_slots():
             if name == "_origin" and name not in snap:
@@ -632,6 +681,32 @@ class State:
 
 _BASE_LISTS = ("_choices",)  # the core's own list field (None outside a sealed choice)
 
+# The clones of state classes compiled with mypyc, derived on first use (State.clone).
+_compiled_clones: dict[type, Callable[[Any], Any]] = {}
+
+
+def _compiled(klass: type) -> bool:
+    """Whether ``klass`` was compiled with mypyc (the compiled build)."""
+    return "__mypyc_attrs__" in klass.__dict__
+
+
+def _is_compiled(cls: type) -> bool:
+    """Whether ``cls`` or a game's state class it extends was compiled with mypyc."""
+    return any(_compiled(k) for k in cls.__mro__ if k is not State)
+
+
+def _own_fields(klass: type, inherited: Sequence[str]) -> list[str]:
+    """The fields ``klass`` adds to those of its bases: its ``__slots__`` in pure Python.
+    A compiled class keeps no ``__slots__`` but lists every attribute in
+    ``__mypyc_attrs__``; its own ones are taken in sorted order, which is the order of
+    the ``__slots__`` it was compiled from (ruff keeps every ``__slots__`` sorted), so
+    that both builds write the same JSON."""
+    slots = klass.__dict__.get("__slots__")
+    if slots is not None:
+        return [name for name in slots if name not in inherited]
+    attrs = klass.__dict__.get("__mypyc_attrs__", ())
+    return sorted(a for a in attrs if not a.startswith("__") and a not in inherited)
+
 
 def _annotations(cls: type) -> dict[str, str]:
     found: dict[str, str] = {}
@@ -641,19 +716,33 @@ def _annotations(cls: type) -> dict[str, str]:
     return found
 
 
-def _derive_clone(cls: type[State]) -> Callable[[State], State]:
+def _derive_clone(cls: type[State], sample: State | None = None) -> Callable[[State], State]:
     """The ``clone`` of ``cls``, generated once from its declared fields: a straight-line
     function that copies every list field and shares every other one (ints, strings,
     tuples, the game and the chains of actions and events). A field must be declared
     with a type; a dict or set field is refused, since sharing it would tie a clone to
-    its original and copying it is not what the hot path should pay for."""
+    its original and copying it is not what the hot path should pay for.
+
+    A class compiled with mypyc keeps no annotations: its fields' kinds are then read
+    from the values of ``sample``, the first state cloned (a field that is None there
+    is copied if it holds a list when cloned)."""
     annotations = _annotations(cls)
     lines = ["def clone(self):", "    n = new(self.__class__)"]
+    names: list[str] = []
     for klass in reversed(cls.__mro__):
-        for name in klass.__dict__.get("__slots__", ()):
+        for name in _own_fields(klass, names):
+            names.append(name)
             ann = annotations.get(name)
+            if klass is State:
+                ann = "list[Any] | None" if name in _BASE_LISTS else "object"
+            elif ann is None and sample is not None and _compiled(klass):
+                ann = _kind_of(getattr(sample, name))
             if ann is None:
                 raise TypeError(f"{cls.__name__}.{name} is in __slots__ without a type")
+            if ann == "unknown":
+                lines.append(f"    c = self.{name}")
+                lines.append(f"    n.{name} = c.copy() if c.__class__ is list else c")
+                continue
             kind = ann.replace(" ", "").split("[", 1)[0]
             if kind in ("dict", "set", "Mapping"):
                 raise TypeError(
@@ -668,12 +757,19 @@ def _derive_clone(cls: type[State]) -> Callable[[State], State]:
             else:
                 lines.append(f"    n.{name} = self.{name}")
     lines.append("    return n")
-    namespace: dict[str, Any] = {"new": object.__new__}
+    namespace: dict[str, Any] = {"new": cls.__new__}
     exec("\n".join(lines), namespace)
     clone: Callable[[State], State] = namespace["clone"]
     clone.__qualname__ = f"{cls.__qualname__}.clone"
     clone.__doc__ = State.clone.__doc__
     return clone
+
+
+def _kind_of(value: object) -> str:
+    """A compiled field's kind, from its value in a state (see ``_derive_clone``)."""
+    if value is None:
+        return "unknown"
+    return "list[Any] | None" if isinstance(value, list) else type(value).__name__
 
 
 def _encode(v: Any) -> Any:

@@ -27,7 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from dragonlair.core import (
     Action,
@@ -84,7 +86,9 @@ TORNADO_AHEAD: Final = 6
 STOLEN_DRAFT_AHEAD: Final = 2  # a stolen Updraft!/Downdraft! when the thief shares the lead
 
 
-class DragonRaceState(State):
+# Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
+@mypyc_attr(allow_interpreted_subclasses=True)
+class DragonRaceState(State["DragonRace"]):
     """A race in progress. Pawns are spot numbers; hands are sorted tuples of card ids; the
     draw pile is a tuple whose last card is the top."""
 
@@ -104,7 +108,6 @@ class DragonRaceState(State):
         "victims",
     )
 
-    game: DragonRace
     pawns: list[int]  # spot of each seat's pawn
     start: tuple[int, ...]  # the pawns when this turn began (a HALT! puts them back)
     hands: list[tuple[int, ...]]
@@ -440,7 +443,11 @@ class DragonRaceState(State):
 
     _view = view.build_view
     _view_class = view.DragonRaceSeatView
-    _fill_from_view = view.sample_from_view
+
+    # A method, not a class attribute bound to the function: a compiled class has no
+    # class attributes of its own to call through.
+    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
+        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game

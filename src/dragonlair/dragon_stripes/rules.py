@@ -17,6 +17,9 @@ Views and the hidden-state sampler are in :mod:`.view`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from dragonlair.core import (
     Action,
@@ -42,7 +45,9 @@ from .kinds import ACTION_KINDS, DECLINE, DRAW, DRAWING, EVENT_SPECS, HOLD, OFFE
 TAIL = 0
 
 
-class DragonStripesState(State):
+# Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
+@mypyc_attr(allow_interpreted_subclasses=True)
+class DragonStripesState(State["DragonStripes"]):
     """One game of Dragon Stripes. Fields are plain data; per-seat lists are indexed by seat.
 
     ``deck`` is the whole deck in drawing order and ``top`` the number of cards drawn, so
@@ -70,7 +75,6 @@ class DragonStripesState(State):
         "turn",
     )
 
-    game: DragonStripes
     deck: tuple[int, ...]
     top: int
     knight: int
@@ -295,7 +299,11 @@ class DragonStripesState(State):
 
     _view = view.build_view
     _view_class = view.DragonStripesSeatView
-    _fill_from_view = view.sample_from_view
+
+    # A method, not a class attribute bound to the function: a compiled class has no
+    # class attributes of its own to call through.
+    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
+        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game

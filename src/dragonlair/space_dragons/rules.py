@@ -17,7 +17,9 @@ Each rule lives in one method below; card properties come from the flat tables b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from dragonlair.core import (
     Action,
@@ -82,7 +84,9 @@ def award_points(counts: Sequence[int], awards: Sequence[tuple[Rank, int]]) -> l
     return out
 
 
-class SpaceDragonsState(State):
+# Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SpaceDragonsState(State["SpaceDragons"]):
     """A game of Space Dragons in progress.
 
     Crew cards are numbers 1..80 and dragons ids 1..20. Every crew card is in exactly one
@@ -108,7 +112,6 @@ class SpaceDragonsState(State):
         "taken",
     )
 
-    game: SpaceDragons
     hands: list[tuple[int, ...]]  # sorted; in Hiring Crew, the hand being drafted from
     picks: list[tuple[int, ...]]  # face-down picks during Hiring Crew, in pick order
     played: list[tuple[int, ...]]  # face-up crew cards, in the order played
@@ -355,7 +358,11 @@ class SpaceDragonsState(State):
 
     _view = view.build_view
     _view_class = view.SpaceDragonsSeatView
-    _fill_from_view = view.sample_from_view
+
+    # A method, not a class attribute bound to the function: a compiled class has no
+    # class attributes of its own to call through.
+    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
+        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         n = self.game.players

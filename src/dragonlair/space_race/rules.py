@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from dragonlair.core import (
     Action,
     Game,
@@ -62,7 +64,9 @@ HOW: Final = {
 }
 
 
-class SpaceRaceState(State):
+# Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SpaceRaceState(State["SpaceRace"]):
     """A game of Space Race in progress. Every field is plain data (see docs/rules)."""
 
     __slots__ = (
@@ -83,7 +87,6 @@ class SpaceRaceState(State):
         "spent_fuel",
     )
 
-    game: SpaceRace
     round: int  # 1..3
     pick: int  # 1..6 within the round's Upgrade phase
     direction: int  # this round's passing direction: +1 left, -1 right
@@ -361,7 +364,11 @@ class SpaceRaceState(State):
 
     _view = view.build_view
     _view_class = view.SpaceRaceSeatView
-    _fill_from_view = view.sample_from_view
+
+    # A method, not a class attribute bound to the function: a compiled class has no
+    # class attributes of its own to call through.
+    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
+        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game

@@ -1,0 +1,50 @@
+"""The optional compiled build: with ``DRAGONLAIR_COMPILE=1`` in the environment at build
+time, the engine core and the four games are compiled with mypyc from the same typed
+source (``DRAGONLAIR_COMPILE=1 pip wheel .``; ``make compiled``). Without it, which is
+the default for ``pip install .`` and editable installs, the package is pure Python and
+needs no compiler. docs/engine.md, "The compiled build", lists what is compiled and why."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+# The modules compiled: the core's hot path (the state, the game, the action table, the
+# generator) and what of each game runs per decision: its vocabulary, rules and heuristic.
+# The typed views (view.py) extend the interpreted core.views.View with __slots__, which a
+# compiled module cannot do, and stay interpreted. Results and event tables (frozen
+# dataclasses, which a compiled build cannot unpickle) and components (cards.py, board.py:
+# loaded once per game) stay interpreted, as do the surfaces, the tools and the manifests.
+CORE = ["actions", "game", "rng", "state"]
+GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
+GAME_MODULES = ["kinds", "rules", "heuristic"]
+
+
+def compiled_modules() -> list[str]:
+    paths = [f"src/dragonlair/core/{m}.py" for m in CORE]
+    for game in GAMES:
+        paths += [f"src/dragonlair/{game}/{m}.py" for m in GAME_MODULES]
+    return paths
+
+
+# Asking for metadata or a source distribution compiles nothing (mypyc would type-check and
+# translate everything on each of pip's calls); only building does.
+NOT_BUILDING = {"egg_info", "dist_info", "sdist", "--version", "--name"}
+
+# mypy's options for the compile, on top of the project's strict ones: a build environment
+# has only setuptools and mypy, so the two libraries the core imports lazily (typeguard,
+# tomli-w) are missing there, which `make typecheck` has checked already.
+MYPY_ARGS = ["--ignore-missing-imports", "--no-warn-return-any", "--no-warn-unused-ignores"]
+
+
+def ext_modules() -> list[object]:
+    if os.environ.get("DRAGONLAIR_COMPILE", "0") != "1" or NOT_BUILDING & set(sys.argv[1:]):
+        return []
+    from mypyc.build import mypycify
+
+    return list(mypycify([*MYPY_ARGS, *compiled_modules()], opt_level="3"))
+
+
+setup(ext_modules=ext_modules())

@@ -1,0 +1,149 @@
+"""Both builds behave alike: the pure-Python package and the one compiled with mypyc
+(``make compiled``; ``make test`` runs the fast tier in both). These tests run in either
+and check what compiling could change: which build is running, errors for arguments of
+the wrong type at the public entry points, pickling, processes and clones."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import random
+import types
+from typing import Any
+
+import pytest
+
+import dragonlair
+from dragonlair import BadSeat, IllegalAction, State, UnknownAction
+
+GAMES = ["space-dragons", "space-race", "dragon-stripes", "dragon-race", "pebble-auction"]
+ENGINE_GAMES = GAMES[:4]  # the four games, compiled in the compiled build
+
+
+def played(game_id: str, seed: int, moves: int) -> State:
+    """A state after ``moves`` random decisions (or the end) from ``seed``."""
+    state = dragonlair.make(game_id).new_game(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+def finish(state: State, seed: int) -> str:
+    """Play ``state`` to the end with a seeded random generator; its JSON."""
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state.to_json()
+
+
+def test_the_build_running_is_the_one_expected() -> None:
+    """``make compiled`` runs the tests with DRAGONLAIR_EXPECT_COMPILED=1, so a compiled
+    venv that silently fell back to pure Python fails here."""
+    expected = os.environ.get("DRAGONLAIR_EXPECT_COMPILED", "0") == "1"
+    assert dragonlair.COMPILED is expected
+    from dragonlair.dragon_race.rules import DragonRaceState
+
+    compiled_methods = not isinstance(State.__dict__["apply"], types.FunctionType)
+    assert compiled_methods is dragonlair.COMPILED
+    assert ("__mypyc_attrs__" in DragonRaceState.__dict__) is dragonlair.COMPILED
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_wrong_types_at_the_public_entry_points(game_id: str) -> None:
+    """The same errors in both builds: a compiled method's typed parameters would raise
+    TypeError before the method could say what is wrong."""
+    game = dragonlair.make(game_id)
+    state = game.new_game(seed=3)
+    before = state.to_json()
+    seat = state.to_act[0]
+    bad: list[Any] = ["0", 0.0, None, True, [0]]
+    for value in bad:
+        with pytest.raises(BadSeat):
+            state.apply(value, state.legal_actions(seat)[0])
+        with pytest.raises(BadSeat):
+            state.apply_id(value, state.legal_action_ids(seat)[0])
+        if value is not None:
+            with pytest.raises(BadSeat):
+                state.view(value)
+            with pytest.raises(BadSeat):
+                state.events_since(0, value)
+        with pytest.raises(BadSeat):
+            state.legal_actions(value)
+        with pytest.raises(BadSeat):
+            state.legal_action_ids(value)
+        with pytest.raises(BadSeat):
+            state.can_undo(value)
+        with pytest.raises(IllegalAction):
+            state.apply_id(seat, value)
+        if value is not None:  # None asks for a random seed
+            with pytest.raises(ValueError, match="seed must be"):
+                game.new_game(seed=value)
+        with pytest.raises(ValueError, match="event number"):
+            state.events_since(value, None)
+        with pytest.raises(IllegalAction, match="out of range"):
+            game.action_from_id(value)
+        with pytest.raises(IllegalAction):
+            game.action_id(value)
+    for value in [12, None, 1.5, b"x"]:
+        with pytest.raises(UnknownAction):
+            state.apply(seat, value)
+        with pytest.raises(UnknownAction):
+            game.parse_action(value)
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_states_and_games_pickle(game_id: str) -> None:
+    state = played(game_id, seed=11, moves=6)
+    copy = pickle.loads(pickle.dumps(state))
+    assert type(copy) is type(state) and copy.to_json() == state.to_json()
+    assert copy.game.players == state.game.players and copy.game.options == state.game.options
+    assert copy.legal_actions(copy.to_act[0]) == state.legal_actions(state.to_act[0])
+    assert copy.events_since(0, None) == state.events_since(0, None)
+    assert finish(copy, 5) == finish(state, 5)
+    over = played(game_id, seed=11, moves=10_000)
+    assert over.is_over and over.result is not None
+    over_copy = pickle.loads(pickle.dumps(over))
+    assert over_copy.result == over.result and over_copy.to_json() == over.to_json()
+    assert pickle.loads(pickle.dumps(over.result)) == over.result
+    assert pickle.loads(pickle.dumps(over.game.actions)) == over.game.actions
+    game = pickle.loads(pickle.dumps(state.game))
+    assert type(game) is type(state.game) and repr(game) == repr(state.game)
+    assert game.new_game(seed=4).to_json() == state.game.new_game(seed=4).to_json()
+
+
+def _finish_in_worker(blob: bytes) -> str:
+    return finish(pickle.loads(blob), 5)
+
+
+def test_states_cross_to_a_spawned_process_and_back() -> None:
+    """A fresh interpreter (spawn, as on macOS and Windows) imports the same build and
+    plays the pickled states on to the same ends."""
+    states = [played(g, seed=21, moves=6) for g in ENGINE_GAMES]
+    blobs = [pickle.dumps(s) for s in states]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        ends = pool.map(_finish_in_worker, blobs)
+    assert ends == [finish(s, 5) for s in states]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_clones_copy_lists_and_share_the_rest(game_id: str) -> None:
+    state = played(game_id, seed=8, moves=6)
+    clone = state.clone()
+    assert type(clone) is type(state) and clone.to_json() == state.to_json()
+    for name in type(state)._all_slots():
+        mine, theirs = getattr(state, name), getattr(clone, name)
+        assert mine == theirs, name
+        if isinstance(mine, list):
+            assert mine is not theirs, name
+        elif isinstance(mine, tuple):
+            assert mine is theirs, name  # shared, not copied
+    before = state.to_json()
+    assert finish(clone, 2) != before
+    assert state.to_json() == before
