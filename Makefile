@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 
-.PHONY: play test check lint typecheck bench bench-quick clean venv chromium
+.PHONY: play test check lint typecheck bench bench-quick clean venv chromium catalogs
 
 venv: $(STAMP)
 
@@ -58,6 +58,18 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# German and English (docs/architecture.md, "Translating"): extract every marked string
+# into the template, merge it into each language's .po (new strings arrive untranslated
+# and make the catalog test fail until someone translates them), and compile the .mo files.
+LOCALE := src/dragonlair/locale
+BABEL_KEYWORDS := -k plural:1,2 -k t -k tn:1,2
+catalogs: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output \
+	  --project dragonlair --omit-header -o $(LOCALE)/dragonlair.pot .
+	$(BIN)/pybabel -q update -D dragonlair -i $(LOCALE)/dragonlair.pot -d $(LOCALE) \
+	  --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel -q compile -D dragonlair -d $(LOCALE)
 
 bench: $(STAMP)
 	$(BIN)/dragonlair bench

@@ -14,3 +14,22 @@ def parse_options(items: list[str] | None) -> dict[str, object]:
             raise typer.BadParameter(f"options are key=value, not {item!r}")
         out[key.strip()] = value.strip()
     return out
+
+
+LANG_HELP = (
+    "Language of the screen: de or en (default: from the locale, LC_ALL, LC_MESSAGES or "
+    "LANG). What you type (`play 2`) and what is saved are the same in both."
+)
+
+
+def apply_language(lang: str | None) -> str:
+    """Speak ``lang`` (``--lang``), else the locale's language, for the rest of the run."""
+    from ..core import DragonlairError
+    from ..i18n import from_environment, set_language
+
+    try:
+        chosen = from_environment() if lang is None else lang.strip().lower()
+        set_language(chosen)
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e), param_hint="'--lang'") from None
+    return chosen

@@ -27,6 +27,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
+from dragonlair.i18n import N_
 
 from . import view
 from .cards import (
@@ -400,8 +401,10 @@ class SpaceDragons(Game):
         max_players=5,
         rules_version=1,
         summary=(
-            "Draft a crew of nine, then play seven tricks without suits: the highest card "
-            "takes the dragon, and every card played stays and scores."
+            N_(
+                "Draft a crew of nine, then play seven tricks without suits: the highest card "
+                "takes the dragon, and every card played stays and scores."
+            )
         ),
         options=(
             OptionSpec("science", "a", "science scoring card side", choices=("a", "b", "random")),

@@ -34,6 +34,7 @@ import dragonlair
 
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import answer_delay
+from ..i18n import N_, _
 from .render import board, header, player_rules, players, result_table
 from .render import hand as hand_of
 from .session import LogLine, PlaySession
@@ -85,7 +86,7 @@ class HelpScreen(ModalScreen[None]):
     """The player rules (Markdown) and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss", "close"),
+        Binding("escape,q,question_mark", "dismiss", N_("close")),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -107,7 +108,7 @@ class HelpScreen(ModalScreen[None]):
 class ConfirmQuit(ModalScreen[str]):
     """Leave the game? With a reminder about saving."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", "keep playing")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", N_("keep playing"))]
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
     #ask { width: 64; height: auto; border: round $warning; background: $surface; padding: 1; }
@@ -123,15 +124,15 @@ class ConfirmQuit(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask"):
-            yield Label("Leave the game?")
+            yield Label(_("Leave the game?"))
             yield Label(self.reminder)
             if self.save_to is not None:
-                yield Input(self.save_to, id="save-to", placeholder="save file")
+                yield Input(self.save_to, id="save-to", placeholder=_("save file"))
             with Horizontal():
                 if self.save_to is not None:
-                    yield Button("Save and quit", id="save", variant="primary")
-                yield Button("Quit", id="quit", variant="error")
-                yield Button("Keep playing", id="keep")
+                    yield Button(_("Save and quit"), id="save", variant="primary")
+                yield Button(_("Quit"), id="quit", variant="error")
+                yield Button(_("Keep playing"), id="keep")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
@@ -149,7 +150,7 @@ class ConfirmQuit(ModalScreen[str]):
 class PassScreen(Screen[None]):
     """A blank page between two players at one screen."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", N_("ready"))]
     DEFAULT_CSS = """
     PassScreen { align: center middle; }
     #pass { width: auto; height: auto; border: round $primary; padding: 1 4; }
@@ -162,10 +163,9 @@ class PassScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(
             Text.assemble(
-                "Pass the screen to ",
-                (self.player, "bold"),
-                ".\nEveryone else, look away.\n\n",
-                (f"{self.player}: press Enter when you are ready.", "dim"),
+                _("Pass the screen to {player}.").format(player=self.player),
+                "\n" + _("Everyone else, look away.") + "\n\n",
+                (_("{player}: press Enter when you are ready.").format(player=self.player), "dim"),
             ),
             id="pass",
         )
@@ -181,8 +181,8 @@ class TableApp(App[int]):
     TITLE = "dragonlair"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "rules", priority=True),
-        Binding("ctrl+q", "leave", "quit", priority=True),
+        Binding("question_mark,f1", "help", N_("rules"), priority=True),
+        Binding("ctrl+q", "leave", N_("quit"), priority=True),
     ]
 
     def __init__(self, game: Game, names: Sequence[str]) -> None:
@@ -215,11 +215,11 @@ class TableApp(App[int]):
     def setup_panes(self) -> None:
         """Titles and the layout for the terminal's size; each app calls it when mounted
         (Textual calls every class's own ``on_mount``, so the base has none)."""
-        self.query_one("#board", VerticalScroll).border_title = "table"
-        self.query_one("#hand", VerticalScroll).border_title = "your hand"
-        self.query_one("#others", VerticalScroll).border_title = "players"
-        self.query_one("#log", VerticalScroll).border_title = "log"
-        self.query_one("#choices", OptionList).border_title = "choices"
+        self.query_one("#board", VerticalScroll).border_title = _("table")
+        self.query_one("#hand", VerticalScroll).border_title = _("your hand")
+        self.query_one("#others", VerticalScroll).border_title = _("players")
+        self.query_one("#log", VerticalScroll).border_title = _("log")
+        self.query_one("#choices", OptionList).border_title = _("choices")
         self._fit(self.size.width, self.size.height)
 
     def on_resize(self, event: Any) -> None:
@@ -257,7 +257,7 @@ class TableApp(App[int]):
 
                 parts.append(result_table(game, Result.from_dict(view["result"]), names))
             if self.narrow:
-                parts.append(Text("players", style="bold"))
+                parts.append(Text(_("players"), style="bold"))
                 parts.append(players(game, view, names, width))
             return Group(*parts)
 
@@ -274,7 +274,7 @@ class TableApp(App[int]):
 
         def draw(width: int) -> RenderableType:
             if not lines:
-                return Text("(nothing yet)", style="dim")
+                return Text(_("(nothing yet)"), style="dim")
             grid = Table.grid()
             grid.add_column(width=2, no_wrap=True)
             grid.add_column(ratio=1)
@@ -317,9 +317,9 @@ class PlayApp(TableApp):
     """A game against bots or hotseat: humans choose, bots' moves are paced and shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", "choice up", show=False, priority=True),
-        Binding("down", "move(1)", "choice down", show=False, priority=True),
-        Binding("ctrl+t", "autoplay", "auto-answers"),
+        Binding("up", "move(-1)", N_("choice up"), show=False, priority=True),
+        Binding("down", "move(1)", N_("choice down"), show=False, priority=True),
+        Binding("ctrl+t", "autoplay", N_("auto-answers")),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.6, fast: bool = False) -> None:
@@ -342,7 +342,7 @@ class PlayApp(TableApp):
         return self.session.state
 
     def entry_hint(self) -> str:
-        return "type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit"
+        return _("type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit")
 
     def on_mount(self) -> None:
         self.setup_panes()
@@ -387,7 +387,11 @@ class PlayApp(TableApp):
         self.ask(seat)
         if forced is not None:
             words = session.words[seat]
-            self.status(f"answered for you: {words.label(forced)}  (ctrl+t: ask me instead)")
+            self.status(
+                _("answered for you: {choice}  (ctrl+t: ask me instead)").format(
+                    choice=words.label(forced)
+                )
+            )
             self.pending = True
             self.after(self.answer_wait(), lambda: self.auto_answer(seat, forced))
 
@@ -439,7 +443,7 @@ class PlayApp(TableApp):
         self.question = question
         options.clear_options()
         if seat is None or self.state.is_over:
-            options.border_title = "choices"
+            options.border_title = _("choices")
             return
         words = self.session.words[seat]
         default = (view.get("window") or {}).get("default")
@@ -464,15 +468,15 @@ class PlayApp(TableApp):
             if label and label != typed:
                 line.append("  " + label, style="dim")
             if default is not None and str(a) == default:
-                line.append("  (Enter)", style="yellow")
+                line.append("  " + _("(Enter)"), style="yellow")
                 start = i
             items.append(Option(line))
         options.add_options(items)
         if keep is not None and keep < len(items) and default is None:
             start = keep
         options.highlighted = start
-        asked = "" if view.get("window") is None else " · you may answer"
-        options.border_title = f"choices{asked}"
+        asked = "" if view.get("window") is None else " · " + _("you may answer")
+        options.border_title = _("choices") + asked
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Going over the choices marks the cards each one plays in your hand."""
@@ -547,14 +551,17 @@ class PlayApp(TableApp):
         session = self.session
         path = Path(target) if target else session.save_path
         if path is None:
-            self.status("say where: save FILE", "yellow")
+            self.status(_("say where: save FILE"), "yellow")
             return
         try:
             session.save(path)
         except OSError as e:
-            self.status(f"cannot save to {path}: {e.strerror or e}", "bold red")
+            self.status(
+                _("cannot save to {path}: {error}").format(path=path, error=e.strerror or e),
+                "bold red",
+            )
             return
-        self.status(f"saved to {path}", "green")
+        self.status(_("saved to {path}").format(path=path), "green")
 
     def action_move(self, step: int) -> None:
         options = self.query_one("#choices", OptionList)
@@ -569,9 +576,9 @@ class PlayApp(TableApp):
         on = not self.session.autoplay[seat]
         self.session.autoplay[seat] = on
         self.status(
-            "answers with no choice are given for you"
+            _("answers with no choice are given for you")
             if on
-            else "you will be asked even when there is only one answer",
+            else _("you will be asked even when there is only one answer"),
             "green",
         )
         if on and self.asking == seat and not self.pending:
@@ -582,21 +589,29 @@ class PlayApp(TableApp):
 
     def help_text(self) -> str:
         keys = (
-            "\n\n## Keys\n\n"
-            "- **↑ ↓** move over the choices, **Enter** takes the highlighted one (in a HALT!"
-            " window or an offer, the default answer is highlighted); a click takes one too.\n"
-            "- **Type** an action as the choices show it (`play 2`, `steal 3`) and Enter."
+            "\n\n## "
+            + _("Keys")
+            + "\n\n- "
+            + _(
+                "**↑ ↓** move over the choices, **Enter** takes the highlighted one (in a HALT!"
+                " window or an offer, the default answer is highlighted); a click takes one too."
+            )
+        )
+        keys += "\n- " + _(
+            "**Type** an action as the choices show it (`play 2`, `steal 3`) and Enter."
         )
         words = self.session.words[self.session.humans[0]]
         if words.number_kinds:
-            keys += " A bare number is a card's printed number (`5` plays your 5)."
+            keys += " " + _("A bare number is a card's printed number (`5` plays your 5).")
         else:
-            keys += " A bare number is the number of a choice."
-        keys += (
-            "\n- **ctrl+t** turns automatic answers off or on: with them on, a question "
-            "with only one possible answer is answered for you after a short pause.\n"
-            "- **save FILE** saves the game; `dragonlair play --resume FILE` goes on.\n"
-            "- **?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
+            keys += " " + _("A bare number is the number of a choice.")
+        keys += "\n- " + _(
+            "**ctrl+t** turns automatic answers off or on: with them on, a question "
+            "with only one possible answer is answered for you after a short pause."
+        )
+        keys += "\n- " + _("**save FILE** saves the game; `dragonlair play --resume FILE` goes on.")
+        keys += "\n- " + _(
+            "**?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
         )
         return player_rules(self.game) + keys
 
@@ -608,10 +623,12 @@ class PlayApp(TableApp):
             return
         session = self.session
         if session.saved:
-            reminder = f"The game is saved in {session.save_path}: --resume it to go on."
+            reminder = _("The game is saved in {path}: --resume it to go on.").format(
+                path=session.save_path
+            )
             save_to = None
         else:
-            reminder = "The game is not saved. Save it to go on later with --resume:"
+            reminder = _("The game is not saved. Save it to go on later with --resume:")
             save_to = str(session.save_path or "dragonlair-game.json")
 
         def done(answer: str | None) -> None:
@@ -622,9 +639,17 @@ class PlayApp(TableApp):
                 try:
                     session.save(path)
                 except OSError as e:
-                    self.status(f"cannot save to {path}: {e.strerror or e}", "bold red")
+                    self.status(
+                        _("cannot save to {path}: {error}").format(
+                            path=path, error=e.strerror or e
+                        ),
+                        "bold red",
+                    )
                     return
-                self.exit(0, message=f"Saved to {path}: dragonlair play --resume {path}")
+                self.exit(
+                    0,
+                    message=_("Saved to {path}: dragonlair play --resume {path}").format(path=path),
+                )
 
         self.push_screen(ConfirmQuit(reminder, save_to), done)
 
@@ -642,19 +667,19 @@ class PlayApp(TableApp):
             self.show_choices(None, {})
         else:
             self.redraw()
-        self.query_one("#board", VerticalScroll).border_title = "game over"
-        self.status("Game over. Press Enter to leave.", "bold green")
+        self.query_one("#board", VerticalScroll).border_title = _("game over")
+        self.status(_("Game over. Press Enter to leave."), "bold green")
 
 
 class WatchApp(TableApp):
     """Bots play while you watch as a spectator: the board and the log, move by move."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "pause", "pause/go"),
-        Binding("right,n", "step", "one move"),
-        Binding("plus,equals_sign", "speed(0.5)", "faster"),
-        Binding("minus", "speed(2)", "slower"),
-        Binding("q", "leave", "quit"),
+        Binding("space", "pause", N_("pause/go")),
+        Binding("right,n", "step", N_("one move")),
+        Binding("plus,equals_sign", "speed(0.5)", N_("faster")),
+        Binding("minus", "speed(2)", N_("slower")),
+        Binding("q", "leave", N_("quit")),
     ]
 
     def __init__(
@@ -701,8 +726,8 @@ class WatchApp(TableApp):
         self.seen = state.event_count
         self.redraw()
         if state.is_over:
-            self.query_one("#board", VerticalScroll).border_title = "game over"
-            self.status("Game over. Press q to leave.", "bold green")
+            self.query_one("#board", VerticalScroll).border_title = _("game over")
+            self.status(_("Game over. Press q to leave."), "bold green")
 
     def tick(self) -> None:
         if self.paused or self.state.is_over:
@@ -712,7 +737,7 @@ class WatchApp(TableApp):
 
     def action_pause(self) -> None:
         self.paused = not self.paused
-        self.status("paused: space goes on, → one move" if self.paused else "")
+        self.status(_("paused: space goes on, → one move") if self.paused else "")
         if not self.paused:
             self.tick()
 
@@ -722,7 +747,7 @@ class WatchApp(TableApp):
 
     def action_speed(self, factor: float) -> None:
         self.delay = min(5.0, max(0.02, self.delay * factor))
-        self.status(f"{self.delay:.2f} s between moves")
+        self.status(_("{seconds:.2f} s between moves").format(seconds=self.delay))
 
 
 class ReplayApp(TableApp):
@@ -731,11 +756,11 @@ class ReplayApp(TableApp):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: a focused pane that can scroll would otherwise take Home and End
-        Binding("right,n,space", "go(1)", "next", priority=True),
-        Binding("left,p,b", "go(-1)", "back", priority=True),
-        Binding("home", "to(0)", "start", priority=True),
-        Binding("end", "to(-1)", "end", priority=True),
-        Binding("q,escape", "leave", "quit"),
+        Binding("right,n,space", "go(1)", N_("next"), priority=True),
+        Binding("left,p,b", "go(-1)", N_("back"), priority=True),
+        Binding("home", "to(0)", N_("start"), priority=True),
+        Binding("end", "to(-1)", N_("end"), priority=True),
+        Binding("q,escape", "leave", N_("quit")),
     ]
 
     def __init__(
@@ -772,14 +797,19 @@ class ReplayApp(TableApp):
             previous = self.state_at(self.at - 1)
             before = previous.event_count
         log = [LogLine(e["seq"], self.words.event(e)) for e in state.events_since(0, self.seat)]
-        who = "a spectator" if self.seat is None else self.names[self.seat]
+        who = _("a spectator") if self.seat is None else self.names[self.seat]
         self.show_view(
-            state.view(self.seat), log, before, title=f"move {self.at} of {self.total}, as {who}"
+            state.view(self.seat),
+            log,
+            before,
+            title=_("move {move} of {total}, as {who}").format(
+                move=self.at, total=self.total, who=who
+            ),
         )
-        note = "← back  → next  Home/End  type a number and Enter to go to that move"
+        note = _("← back  → next  Home/End  type a number and Enter to go to that move")
         if self.at == self.total and not state.is_over:
-            note = "the game was saved here; it is not over  ·  " + note
-        self.status(f"go to move {self.typed}_" if self.typed else note)
+            note = _("the game was saved here; it is not over") + "  ·  " + note
+        self.status(_("go to move {move}").format(move=self.typed) + "_" if self.typed else note)
 
     def action_go(self, step: int) -> None:
         self.action_to(self.at + step)

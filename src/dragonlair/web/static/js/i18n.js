@@ -1,0 +1,71 @@
+// The page's words in its language. The server chose the language when it served the page
+// (the switch's remembered "lang" cookie, else the browser's Accept-Language) and wrote it
+// into <html lang>; the words come from GET /api/strings?lang=.. (the gettext catalog as
+// JSON) before anything is drawn. Every sentence a page shows goes through t() or tn():
+// their message ids are the English texts, which `pybabel extract` finds in this folder
+// (docs/architecture.md, "Translating"), and what the player sends (action texts) never
+// goes through here.
+import { format } from "./dom.js";
+
+let strings = { lang: "en", languages: { en: "English", de: "Deutsch" }, messages: {}, plurals: {} };
+
+const COOKIE = "lang";
+
+/** Fetch the page's words; the page draws nothing before this. */
+export async function loadStrings() {
+  const lang = document.documentElement.lang || "en";
+  try {
+    const r = await fetch(`/api/strings?lang=${encodeURIComponent(lang)}`);
+    if (r.ok) strings = await r.json();
+  } catch { /* English, the message ids themselves */ }
+  document.documentElement.lang = strings.lang;
+}
+
+/** The page's language ("en", "de"). */
+export function lang() {
+  return strings.lang;
+}
+
+/** A message in the page's language, its "{field}"s filled from values. */
+export function t(message, values) {
+  const text = strings.messages[message] || message;
+  return values ? format(text, values) : text;
+}
+
+/** A counted message: the form for n (both languages: one, and every other count), with
+ * "{n}" and the other "{field}"s filled. */
+export function tn(singular, plural, n, values = {}) {
+  const forms = strings.plurals[singular];
+  const text = forms ? forms[n === 1 ? 0 : 1] : (n === 1 ? singular : plural);
+  return format(text, { n, ...values });
+}
+
+/** A word from the engine (an event's value such as "face up") in the page's language. */
+export function word(value) {
+  return typeof value === "string" && strings.messages[value] ? strings.messages[value] : value;
+}
+
+/** The language switch every page shows: remembered in a cookie for a year. */
+export function languageSwitch() {
+  const select = document.createElement("select");
+  select.id = "language";
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(strings.languages)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.selected = code === strings.lang;
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    document.cookie = `${COOKIE}=${select.value}; path=/; max-age=31536000; SameSite=Lax`;
+    location.reload();
+  });
+  return select;
+}
+
+/** Mark a message for extraction only (a table built when the module loads, before the
+ * words are): translate it with t() where it is shown. */
+export function N_(message) {
+  return message;
+}
