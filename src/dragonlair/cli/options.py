@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from ..i18n import N_
+
 
 def parse_options(items: list[str] | None) -> dict[str, object]:
     """``["side=b", "variant=true"]`` as a dict; the game validates the values."""
@@ -14,6 +16,17 @@ def parse_options(items: list[str] | None) -> dict[str, object]:
             raise typer.BadParameter(f"options are key=value, not {item!r}")
         out[key.strip()] = value.strip()
     return out
+
+
+BOT_NAMES = {"random": N_("Random"), "heuristic": N_("Heuristic"), "ismcts": N_("ISMCTS")}
+"""How a bot of each level is named at the table (in the current language, with ``_``)."""
+
+
+def bot_name(level: str, seat: int) -> str:
+    """The default name of a bot of ``level`` at ``seat`` (0-based): ``Heuristic 2``."""
+    from ..i18n import _
+
+    return _("{level} {n}").format(level=_(BOT_NAMES.get(level, level.title())), n=seat + 1)
 
 
 LANG_HELP = (

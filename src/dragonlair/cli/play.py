@@ -17,7 +17,7 @@ from ..core.puzzles import open_game
 from ..i18n import _, language
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
-from .options import LANG_HELP, apply_language, parse_options
+from .options import LANG_HELP, apply_language, bot_name, parse_options
 
 SEED_MAX = 2**63 - 1
 
@@ -214,8 +214,7 @@ def _seats(
             seats.append(SeatConfig(given.get(s, default)))
         else:
             level = levels[bot_seats.index(s)]
-            bot = _("{level} {n}").format(level=_(level.title()), n=s + 1)
-            seats.append(SeatConfig(given.get(s, bot), level))
+            seats.append(SeatConfig(given.get(s, bot_name(level, s)), level))
     return seats
 
 

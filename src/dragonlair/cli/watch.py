@@ -14,7 +14,7 @@ import dragonlair
 from ..bots import LEVELS, UnknownBot, make_bot
 from ..core import Action, DragonlairError, State, derive_seed
 from ..i18n import _, ngettext
-from .options import LANG_HELP, apply_language, parse_options
+from .options import LANG_HELP, apply_language, bot_name, parse_options
 
 SEED_MAX = 2**63 - 1
 
@@ -59,9 +59,7 @@ def watch(
         state = g.new_game(seed=seed)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
-    names = [
-        _("{level} {n}").format(level=_(level.title()), n=i + 1) for i, level in enumerate(levels)
-    ]
+    names = [bot_name(level, i) for i, level in enumerate(levels)]
     rngs = [random.Random(derive_seed(seed, 1000 + i)) for i in range(g.players)]
 
     def choose(state: State, seat: int) -> Action:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import _, plural, template
+from ..i18n import _, plural, template, words
 
 EventValue = int | str | bool | None | tuple[Any, ...]
 
@@ -108,4 +108,4 @@ def event_text(
 
 def _word(value: Any) -> Any:
     """A word among an event's values in the current language (others unchanged)."""
-    return _(value) if isinstance(value, str) and value else value
+    return words(value) if isinstance(value, str) and value else value

@@ -141,3 +141,21 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         ),
     ),
 }
+
+WORDS: Final[tuple[str, ...]] = (
+    N_("ballista bolt"),
+    N_("flaming ball"),
+    N_("spot reached"),
+    N_("Dragon A"),
+    N_("Dragon B"),
+    N_("Dragon C"),
+    N_("Dragon D"),
+    N_("Play"),
+    N_("Halt play"),
+    N_("Victim"),
+    N_("Halt steal"),
+    N_("Stolen"),
+    N_("Over"),
+)
+"""Words the engine writes into events, results and views (printed names, phases, scoring
+lines), marked for translation; each surface translates them where it shows them."""

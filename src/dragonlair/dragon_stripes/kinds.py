@@ -122,3 +122,27 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         N_("game over, {reason}; gems by seat: {gems}; richest: seat {winners}"),
     ),
 }
+
+WORDS: Final[tuple[str, ...]] = (
+    N_("half awake"),
+    N_("stirring"),
+    N_("asleep"),
+    N_("awake"),
+    N_("the knight reached the dragon's head"),
+    N_("the third Danger woke the dragon"),
+    N_("woke the dragon"),
+    N_("takeover prices received"),
+    N_("penalties"),
+    N_("banked pots"),
+    N_("start"),
+    N_("dragon's head"),
+    N_("takeover prices paid"),
+    N_("footprint"),
+    N_("stop"),
+    N_("danger"),
+    N_("Draw"),
+    N_("Offer"),
+    N_("Over"),
+)
+"""Words the engine writes into events, results and views (printed names, phases, scoring
+lines), marked for translation; each surface translates them where it shows them."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -118,6 +119,37 @@ def template(text: str, values: Mapping[str, Any]) -> str:
             return ngettext(singular, plural_form, n)
         return _(plural_form)
     return _(text) if text else text
+
+
+_WORD = re.compile(r"\d*[A-Za-z][A-Za-z'-]*")
+_LONGEST = 4
+
+
+def words(text: str) -> str:
+    """A value the engine wrote (``face up``, ``Green Scanner face up``, ``dragon 1 (8 pts;
+    mood 2)``) in the current language: the whole text if it is a message, else, from
+    left to right, the longest run of up to four words (separated by single spaces) that
+    is one; numbers, names and other words stay as they are."""
+    found = _(text)
+    if found != text or language() == DEFAULT:
+        return found
+    spans = [m.span() for m in _WORD.finditer(text)]
+    out: list[str] = []
+    at = 0
+    i = 0
+    while i < len(spans):
+        for j in range(min(len(spans), i + _LONGEST) - 1, i - 1, -1):
+            phrase = text[spans[i][0] : spans[j][1]]
+            if any(text[spans[k][1] : spans[k + 1][0]] != " " for k in range(i, j)):
+                continue
+            shown = _(phrase)
+            if shown != phrase or j == i:
+                out.append(text[at : spans[i][0]] + shown)
+                at = spans[j][1]
+                i = j + 1
+                break
+    out.append(text[at:])
+    return "".join(out)
 
 
 def counted(text: str) -> tuple[str, list[str]] | None:

@@ -139,3 +139,36 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         N_("final points {points}; seat(s) {winners} win ({reason})"),
     ),
 }
+
+WORDS: Final[tuple[str, ...]] = (
+    N_("a crosshair"),
+    N_("damage"),
+    N_("a draw-pile card"),
+    N_("most points"),
+    N_("after pick"),
+    N_("crime"),
+    N_("science"),
+    N_("mood"),
+    N_("crew points"),
+    N_("shields"),
+    N_("dragons"),
+    N_("dragon"),
+    N_("pts"),
+    N_("pt"),
+    N_("tool"),
+    N_("shield"),
+    N_("crosshair"),
+    N_("flame"),
+    N_("no effect"),
+    N_("most"),
+    N_("least"),
+    N_("second most"),
+    N_("second least"),
+    N_("fewest"),
+    N_("second fewest"),
+    N_("Hire"),
+    N_("Hunt"),
+    N_("Over"),
+)
+"""Words the engine writes into events, results and views (printed names, phases, scoring
+lines), marked for translation; each surface translates them where it shows them."""

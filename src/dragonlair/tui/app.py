@@ -65,6 +65,14 @@ App.-narrow Footer { display: none; }
 """
 
 
+def translate_bindings(node: App[Any] | Screen[Any]) -> None:
+    """The keys' descriptions in the footer in the current language (declared in English,
+    marked with ``N_``)."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [replace(b, description=_(b.description)) for b in bindings]
+
+
 class Drawn(Widget):
     """A pane drawn by a function of its width (Rich renderables, re-drawn on resize)."""
 
@@ -95,6 +103,7 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, markdown: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
@@ -119,6 +128,7 @@ class ConfirmQuit(ModalScreen[str]):
 
     def __init__(self, reminder: str, save_to: str | None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.reminder = reminder
         self.save_to = save_to
 
@@ -158,6 +168,7 @@ class PassScreen(Screen[None]):
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.player = name
 
     def compose(self) -> ComposeResult:
@@ -187,6 +198,7 @@ class TableApp(App[int]):
 
     def __init__(self, game: Game, names: Sequence[str]) -> None:
         super().__init__()
+        translate_bindings(self)
         self.game = game
         self.names = list(names)
         self.lit: frozenset[int] = frozenset()  # the cards of the highlighted choice

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Game, Result, manifest
-from ..i18n import _, language
+from ..i18n import _, language, words
 from .words import game_module, seat_name
 
 # Keys every view has; the header shows them, the board does not repeat them.
@@ -140,7 +140,7 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
         table.add_column(names[seat] + mark, justify="right", style="bold" if mark else "")
     for label in labels:
         table.add_row(
-            _(label),
+            words(label),
             *[
                 str(result.breakdown[s].get(label, "")) if result.breakdown else ""
                 for s in range(game.players)
@@ -154,7 +154,7 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
     ).format(winners=winners)
     parts: list[RenderableType] = [table, Text(line, style="bold green")]
     if result.reason:
-        parts.append(Text(_(result.reason), style="dim"))
+        parts.append(Text(words(result.reason), style="dim"))
     return Group(*parts)
 
 

@@ -40,9 +40,36 @@ export function tn(singular, plural, n, values = {}) {
   return format(text, { n, ...values });
 }
 
-/** A word from the engine (an event's value such as "face up") in the page's language. */
+const WORD = /\d*[A-Za-z][A-Za-z'-]*/g;
+const LONGEST = 4;
+
+/** A value the engine wrote ("face up", "Green Scanner face up", "dragon 1 (8 pts; mood
+ * 2)") in the page's language, as the server's i18n.words does: the whole text if it is a
+ * message, else, from left to right, the longest run of up to four words (single spaces
+ * between them) that is one. */
 export function word(value) {
-  return typeof value === "string" && strings.messages[value] ? strings.messages[value] : value;
+  if (typeof value !== "string") return value;
+  const m = strings.messages;
+  if (m[value]) return m[value];
+  if (strings.lang === "en") return value;
+  const spans = [...value.matchAll(WORD)].map((w) => [w.index, w.index + w[0].length]);
+  let out = "";
+  let at = 0;
+  for (let i = 0; i < spans.length;) {
+    for (let j = Math.min(spans.length, i + LONGEST) - 1; j >= i; j--) {
+      const phrase = value.slice(spans[i][0], spans[j][1]);
+      let single = true;
+      for (let k = i; k < j; k++) if (value.slice(spans[k][1], spans[k + 1][0]) !== " ") single = false;
+      if (!single) continue;
+      if (m[phrase] || j === i) {
+        out += value.slice(at, spans[i][0]) + (m[phrase] || phrase);
+        at = spans[j][1];
+        i = j + 1;
+        break;
+      }
+    }
+  }
+  return out + value.slice(at);
 }
 
 /** The language switch every page shows: remembered in a cookie for a year. */

@@ -18,7 +18,7 @@ import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame } from "./lobby.js";
-import { t, tn, word } from "./i18n.js";
+import { N_, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
@@ -29,6 +29,8 @@ const PER_SEAT = new Set(["points", "gems", "bids", "ranks", "start_gems", "scor
 // events worth a longer look: a trick or a round won, a reveal, the end
 const SLOW_EVENTS = /claim|won|win|reveal|bids|resolv|scor|stop|halt|game_over|final|danger/;
 
+// the bot levels as a seat strip names them ("heuristic bot")
+const LEVEL_WORDS = [N_("random"), N_("heuristic"), N_("ismcts")];
 const PACE_KEY = "dragonlair:pace";
 const SOUND_KEY = "dragonlair:sound";
 
@@ -477,7 +479,7 @@ class TablePage {
   actionBar(ctx, handled, view, legal, names, seat) {
     const m = this.msg;
     const parts = [h("div", { class: "prompt", "aria-live": "polite" }, this.prompt(view, legal, names, seat))];
-    const phase = t(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " "));
+    const phase = word(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " "));
     if ("choosing" in view && !view.over) {
       const waiting = view.to_act.map((s) => names[s]);
       parts.push(h("span", { class: "choosing small" }, waiting.length ? t("still choosing: {names}", { names: waiting.join(", ") }) : t("revealing")));
@@ -563,7 +565,7 @@ class TablePage {
       h("details", this.keepOpen("breakdown", { class: "breakdown" }, !this.phone.matches),
         h("summary", {}, t("Each player's breakdown")),
         h("div", { class: "scroll-x" }, h("table", { class: "scores" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("player")), labels.map((l) => h("th", {}, t(l.replace(/_/g, " ")))), h("th", {}, t("total")), h("th", {}, t("rank")))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("player")), labels.map((l) => h("th", {}, word(l.replace(/_/g, " ")))), h("th", {}, t("total")), h("th", {}, t("rank")))),
           h("tbody", {}, order.map((i) => h("tr", { class: [result.winners.includes(i) && "winner", i === me && "me"] },
             h("th", {}, names[i]),
             labels.map((l) => h("td", {}, result.breakdown[i] && l in result.breakdown[i] ? String(result.breakdown[i][l]) : "")),
