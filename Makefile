@@ -43,12 +43,13 @@ chromium:
 	fi
 
 # Everything: the fast tier, and the end-to-end tests marked slow (the browser, the
-# terminal in a pseudo-terminal, the server on PostgreSQL, long simulations).
+# terminal in a pseudo-terminal, the server on PostgreSQL, long simulations), spread over
+# the machine's cores with pytest-xdist a file at a time (a file's servers start once).
 test: lint typecheck chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
-# the machine's cores with pytest-xdist (the whole suite in `make test` runs in one process).
+# the machine's cores with pytest-xdist.
 check: lint typecheck
 	$(BIN)/pytest -m "not slow" -q -n auto
 

@@ -207,11 +207,19 @@ def random_choice(page: Any, actions: list[str], rng: random.Random) -> str:
 
 def click_one(page: Any, rng: random.Random, choose: Chooser = random_choice) -> str:
     """Click one of the page's action buttons (as a person would) and wait for the game to
-    move on; the action clicked."""
+    move on; the action clicked, or "" when the turn had moved on before a click."""
     before = table_state(page)
-    actions: list[str] = page.eval_on_selector_all(
-        "button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
-    )
+    enabled = "button[data-action]:not([disabled])"
+    actions: list[str] = page.eval_on_selector_all(enabled, "bs => bs.map(b => b.dataset.action)")
+    if not actions:
+        # what the caller read may be a moment old: the turn may have moved on since (another
+        # seat acted, or a single answer was played for this seat), or the buttons are still
+        # being drawn
+        now = table_state(page)
+        if now.get("move") != before.get("move") or not now.get("legal") or now.get("pending"):
+            return ""
+        page.wait_for_selector(enabled, timeout=10_000)
+        actions = page.eval_on_selector_all(enabled, "bs => bs.map(b => b.dataset.action)")
     assert actions, "no action to click"
     action = choose(page, actions, rng)
     try:

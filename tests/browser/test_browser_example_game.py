@@ -43,6 +43,9 @@ def test_the_example_game_is_played_in_the_browser(
     page.keyboard.press("?")
     dialog = page.locator("dialog#rules")
     dialog.wait_for()
+    page.wait_for_function(  # the rules arrive after the dialog opens
+        "() => document.querySelector('dialog#rules').innerText.includes('Choices at the table')"
+    )
     text = dialog.inner_text()
     assert "Pebble Auction" in text and "Choices at the table" in text
 

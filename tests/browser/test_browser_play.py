@@ -283,7 +283,8 @@ def test_invite_a_friend_join_an_open_seat_and_watch_from_the_lobby(
     join.first.click()
     stranger.wait_for_url("**/play/**")
     stranger.wait_for_selector(".table-page[data-seat='2'][data-status='playing']")
-    wait_ready(ann)  # seat 0 starts
+    # the game starts on every page (seat 0's first answer may be played for it at once)
+    ann.wait_for_selector(".table-page[data-status='playing']")
     # anyone may watch a listed game from the lobby, and sees no hand and no choices
     watcher = new_page()
     watcher.goto(server.url + "/")

@@ -235,10 +235,14 @@ def test_a_question_with_one_answer_is_answered_for_you_unless_turned_off() -> N
     async def run(auto: bool) -> tuple[int, list[tuple[int, str]]]:
         s = PlaySession(state.clone(), seats)
         app = PlayApp(s, fast=True)
+        if not auto:
+            # the answer waits (as it does for a person) while ctrl+t turns it off
+            app.answer_wait = lambda: 30.0
         moves = s.state.move
         async with app.run_test(size=(120, 40)) as pilot:
             if not auto:
                 await pilot.press("ctrl+t")
+                assert s.autoplay[0] is False
             await settle(pilot)
             await pilot.pause(0.1)
             await settle(pilot)
