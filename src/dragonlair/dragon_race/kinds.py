@@ -146,6 +146,7 @@ WORDS: Final[tuple[str, ...]] = (
     N_("ballista bolt"),
     N_("flaming ball"),
     N_("spot reached"),
+    N_("turn cap: the pawn furthest ahead wins"),
     N_("Dragon A"),
     N_("Dragon B"),
     N_("Dragon C"),

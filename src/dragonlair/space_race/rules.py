@@ -27,7 +27,7 @@ from dragonlair.core import (
     make_result,
 )
 from dragonlair.core.state import NOT_TAKING_PART
-from dragonlair.i18n import N_, gettext, ngettext
+from dragonlair.i18n import N_, gettext, ngettext, words
 
 from . import view
 from .cards import (
@@ -557,7 +557,7 @@ class SpaceRace(Game):
                 b,
             ).format(n=b)
         c = self.aid_card[aid]
-        label = self.aid_label[aid]
+        label = words(self.aid_label[aid])
         if self.aid_stack[aid] == S_FUEL:
             return gettext("play {card}: Fuel for Flight bids and the most-Fuel bonus").format(
                 card=label

@@ -64,6 +64,16 @@ export function eventText(catalog, ev, names) {
   return seatNames(format(template, values), names);
 }
 
+/** The server's default names ("Player 2", "Random bot 3") in the page's language; a name a
+ * person chose stays as it is. */
+export function defaultName(name) {
+  let m = /^Player (\d+)$/.exec(name);
+  if (m) return t("Player {n}", { n: m[1] });
+  m = /^(Random|Heuristic|Ismcts) bot (\d+)$/.exec(name);
+  if (m) return t("{level} bot {n}", { level: t(m[1].toLowerCase()), n: m[2] });
+  return name;
+}
+
 export async function tablePage(root, { mode, table, token }) {
   const page = new TablePage(root, mode, table, token);
   window.dragonlair = page; // for the curious, and for the end-to-end tests
@@ -268,7 +278,7 @@ class TablePage {
 
   names() {
     // seat names as shown everywhere; two seats of the same name ("Random bot") get numbers
-    const raw = this.seats.map((s) => (s.kind === "open" ? t("Seat {n}", { n: s.seat + 1 }) : s.name));
+    const raw = this.seats.map((s) => (s.kind === "open" ? t("Seat {n}", { n: s.seat + 1 }) : defaultName(s.name)));
     return raw.map((n, i) => (raw.filter((x) => x === n).length > 1 ? `${n} ${i + 1}` : n));
   }
 
