@@ -167,3 +167,16 @@ def test_an_unknown_language_is_refused_and_changes_nothing() -> None:
         set_language("fr")
     assert language() == "en"
     assert _("Quit") == "Quit"
+
+
+@pytest.mark.parametrize(
+    "game_id", ["space-dragons", "space-race", "dragon-stripes", "dragon-race"]
+)
+def test_every_game_ships_its_player_rules_in_german(game_id: str) -> None:
+    from dragonlair.core import manifest
+    from tests.i18n.english import english_words
+
+    rules = manifest(game_id).player_rules("de")
+    assert rules != manifest(game_id).player_rules("en")
+    assert english_words(rules) == []
+    assert manifest(game_id).player_rules("fr") == manifest(game_id).player_rules()

@@ -143,6 +143,8 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
 }
 
 WORDS: Final[tuple[str, ...]] = (
+    N_("turn cap"),
+    N_("bonus play"),
     N_("ballista bolt"),
     N_("flaming ball"),
     N_("spot reached"),

@@ -482,14 +482,16 @@ class DragonRace(Game):
             OptionSpec(
                 "data",
                 None,
-                "a JSON file with your own board, deck and characters "
-                "(the schema is in docs/rules/dragon-race.md)",
+                N_(
+                    "a JSON file with your own board, deck and characters "
+                    "(the schema is in docs/rules/dragon-race.md)"
+                ),
                 kind="path",
             ),
             OptionSpec(
                 "turn_cap",
                 400,
-                "the race stops after this many turns and the pawn furthest ahead wins",
+                N_("the race stops after this many turns and the pawn furthest ahead wins"),
                 kind="int",
                 min=1,
                 max=5000,
@@ -497,8 +499,10 @@ class DragonRace(Game):
             OptionSpec(
                 "bonus_play",
                 "may",
-                "after a number card with your own insignia: 'may' play another card or "
-                "stop, 'must' play another card whenever you can",
+                N_(
+                    "after a number card with your own insignia: 'may' play another card or "
+                    "stop, 'must' play another card whenever you can"
+                ),
                 choices=("may", "must"),
             ),
         ),

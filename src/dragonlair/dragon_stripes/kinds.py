@@ -124,6 +124,7 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
 }
 
 WORDS: Final[tuple[str, ...]] = (
+    N_("open holdings"),
     N_("half awake"),
     N_("stirring"),
     N_("asleep"),

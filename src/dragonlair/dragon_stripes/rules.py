@@ -350,13 +350,13 @@ class DragonStripes(Game):
             OptionSpec(
                 "data",
                 None,
-                "a JSON file of component values with the same schema as the built-in one",
+                N_("a JSON file of component values with the same schema as the built-in one"),
                 kind="path",
             ),
             OptionSpec(
                 "open_holdings",
                 False,
-                "play with holdings open: everyone sees every player's gems and penalties",
+                N_("play with holdings open: everyone sees every player's gems and penalties"),
                 kind="bool",
             ),
         ),

@@ -141,6 +141,8 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
 }
 
 WORDS: Final[tuple[str, ...]] = (
+    N_("b sides"),
+    N_("variant"),
     N_("a crosshair"),
     N_("damage"),
     N_("a draw-pile card"),

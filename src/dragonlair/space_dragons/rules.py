@@ -407,24 +407,28 @@ class SpaceDragons(Game):
             )
         ),
         options=(
-            OptionSpec("science", "a", "science scoring card side", choices=("a", "b", "random")),
-            OptionSpec("mood", "a", "mood scoring card side", choices=("a", "b", "random")),
-            OptionSpec("crime", "a", "crime scoring card side", choices=("a", "b", "random")),
+            OptionSpec(
+                "science", "a", N_("science scoring card side"), choices=("a", "b", "random")
+            ),
+            OptionSpec("mood", "a", N_("mood scoring card side"), choices=("a", "b", "random")),
+            OptionSpec("crime", "a", N_("crime scoring card side"), choices=("a", "b", "random")),
             OptionSpec(
                 "b_sides",
                 "penalty",
-                "B sides award minus points (penalty) or plus points (bonus)",
+                N_("B sides award minus points (penalty) or plus points (bonus)"),
                 choices=("penalty", "bonus"),
             ),
-            OptionSpec("shield", 1, "points per shield at the end", kind="int", min=-5, max=5),
-            OptionSpec("damage", -2, "points per damage at the end", kind="int", min=-10, max=5),
+            OptionSpec("shield", 1, N_("points per shield at the end"), kind="int", min=-5, max=5),
+            OptionSpec(
+                "damage", -2, N_("points per damage at the end"), kind="int", min=-10, max=5
+            ),
             OptionSpec(
                 "variant",
                 False,
-                "designer's variant: no Hiring Crew; hands pass left after each round",
+                N_("designer's variant: no Hiring Crew; hands pass left after each round"),
                 kind="bool",
             ),
-            OptionSpec("data", None, "a component data file of printed values", kind="path"),
+            OptionSpec("data", None, N_("a component data file of printed values"), kind="path"),
         ),
     )
     state_class = SpaceDragonsState

@@ -124,6 +124,8 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
 }
 
 WORDS: Final[tuple[str, ...]] = (
+    N_("every power source"),
+    N_("scanner"),
     N_("Crew"),
     N_("Fuel"),
     N_("left (clockwise)"),

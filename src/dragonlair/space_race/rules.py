@@ -425,20 +425,22 @@ class SpaceRace(Game):
             OptionSpec(
                 "every_power_source",
                 False,
-                "every Power Source scores its colour bonus, not only the top of each stack",
+                N_("every Power Source scores its colour bonus, not only the top of each stack"),
                 kind="bool",
             ),
             OptionSpec(
                 "scanner",
                 "on-play",
-                "on-play: a Scanner shows the top Danger card when it is played; "
-                "always: a face-up Scanner keeps showing it, round after round",
+                N_(
+                    "on-play: a Scanner shows the top Danger card when it is played; "
+                    "always: a face-up Scanner keeps showing it, round after round"
+                ),
                 choices=("on-play", "always"),
             ),
             OptionSpec(
                 "data",
                 None,
-                "a JSON file of component data in the schema of docs/rules/space-race.md",
+                N_("a JSON file of component data in the schema of docs/rules/space-race.md"),
                 kind="path",
             ),
         ),

@@ -18,7 +18,7 @@ import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame } from "./lobby.js";
-import { N_, t, tn, word } from "./i18n.js";
+import { N_, lang, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
@@ -67,6 +67,7 @@ export function eventText(catalog, ev, names) {
 /** The server's default names ("Player 2", "Random bot 3") in the page's language; a name a
  * person chose stays as it is. */
 export function defaultName(name) {
+  if (lang() === "en") return name;
   let m = /^Player (\d+)$/.exec(name);
   if (m) return t("Player {n}", { n: m[1] });
   m = /^(Random|Heuristic|Ismcts) bot (\d+)$/.exec(name);
