@@ -37,6 +37,11 @@ Two more sections measure the services built on the engines:
   on the same batch of games (sized to take about ``simulate_s`` seconds with one
   worker), and the speed-up; also the CPU time each run took (this process and its
   workers), whose ratio says what two idle cores would give on a busy machine.
+- **bots in simulate**: decisions per second of simulate's game loop (``play_game``, without
+  per-game data or records) with random bots and with the game's heuristic in every seat,
+  each next to the raw loop above, slice for slice, and how many times slower each is
+  (median of the per-slice ratios); and the microseconds of one ``state.view(seat)`` at a
+  mid-game state.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .core import State, games, make
+from .core import DragonlairError, State, games, make
 from .core.game import Game
 
 
@@ -123,6 +128,25 @@ class SimulateMeasure:
 
 
 @dataclass
+class BotLoopMeasure:
+    """Decisions per second of simulate's game loop with random bots and with the game's
+    heuristic in every seat, next to the raw to_act/legal_actions/apply loop in the same
+    run (slice for slice), how many times slower each is, and one ``state.view(seat)``."""
+
+    name: str
+    players: int
+    raw_decisions_per_s: float = 0.0
+    random_decisions_per_s: float = 0.0
+    heuristic_decisions_per_s: float = 0.0
+    random_slower: float = 0.0  # the raw loop's rate over the random bots' (median per slice)
+    heuristic_slower: float = 0.0
+    view_us: float = 0.0  # one state.view(seat) at a mid-game state, in microseconds
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
 class Settings:
     """How long to measure: ``slice_s`` of wall time per repetition, ``reps`` repetitions;
     ``simulate_s`` is the one-worker length of the batch the simulate speed-up runs
@@ -137,6 +161,7 @@ class Settings:
     ismcts: bool = True
     simulate: bool = True
     simulate_s: float | None = None
+    bot_loops: bool = True  # simulate's loop with random and heuristic bots, and view costs
 
     @classmethod
     def quick(cls) -> Settings:
@@ -148,6 +173,7 @@ class Report:
     measures: list[Measure] = field(default_factory=list)
     searches: list[SearchMeasure] = field(default_factory=list)
     simulations: list[SimulateMeasure] = field(default_factory=list)
+    bot_loops: list[BotLoopMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
     openspiel: str | None = None
 
@@ -158,6 +184,7 @@ class Report:
             "measures": [m.to_dict() for m in self.measures],
             "ismcts": [m.to_dict() for m in self.searches],
             "simulate": [m.to_dict() for m in self.simulations],
+            "bot_loops": [m.to_dict() for m in self.bot_loops],
         }
 
 
@@ -452,6 +479,11 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
             if progress:
                 progress(f"{game_id} simulate, 1 and 2 workers")
             report.simulations.append(measure_simulate(game_id, s))
+    if s.bot_loops:
+        for game_id in selected:
+            if progress:
+                progress(f"{game_id} simulate with random and heuristic bots, and views")
+            report.bot_loops.append(measure_bot_loops(game_id, s))
     return report
 
 
@@ -612,3 +644,79 @@ def _cpu_seconds() -> float | None:
         r = resource.getrusage(who)
         total += r.ru_utime + r.ru_stime
     return total
+
+
+# ---------------------------------------------------------------------- bots in simulate
+
+
+def simulate_loop(game: Game, level: str, seed: int) -> Slice:
+    """Simulate's own game loop (``dragonlair.sim.runner.play_game``, no per-game data or
+    records) with a ``level`` bot in every seat, run for about ``seconds``."""
+    from .bots import BotSpec
+    from .sim.runner import Job, play_game
+
+    bots_spec = (BotSpec(level),) * game.players
+    job = Job(game.spec.id, game.players, bots_spec, n=1, seed=seed, data=False)
+    bots = [spec.make(game) for spec in job.bots]
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        n_games = decisions = 0
+        start = CLOCK()
+        deadline = start + seconds
+        while True:
+            decisions += play_game(job, game, bots, n_games).length
+            n_games += 1
+            now = CLOCK()
+            if now >= deadline:
+                return n_games, decisions, decisions, now - start
+
+    return run
+
+
+def view_micros(state: State, seat: int, seconds: float) -> float:
+    """Microseconds per ``state.view(seat)`` over about ``seconds``."""
+    n = 0
+    start = CLOCK()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            state.view(seat)
+        n += 200
+        now = CLOCK()
+        if now >= deadline:
+            return (now - start) / n * 1e6
+
+
+def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
+    """Simulate's loop with random and with heuristic bots against the raw loop, a slice of
+    each in turn so that the machine's load moves all three together; and a view's cost."""
+    from .bots import heuristic_class
+
+    game = make(game_id)
+    m = BotLoopMeasure(game_id, game.players)
+    raw = playout(game, s.seed)
+    loops = {"random": simulate_loop(game, "random", s.seed)}
+    try:
+        heuristic_class(game)
+        loops["heuristic"] = simulate_loop(game, "heuristic", s.seed)
+    except DragonlairError:
+        pass  # a game without a heuristic has the random row only
+    rates: dict[str, list[float]] = {"raw": [], **{k: [] for k in loops}}
+    slower: dict[str, list[float]] = {k: [] for k in loops}
+    for _ in range(s.reps):
+        _, d, _, t = raw(s.slice_s)
+        rates["raw"].append(d / t)
+        for level, loop in loops.items():
+            _, d, _, t = loop(s.slice_s)
+            rates[level].append(d / t)
+            slower[level].append(rates["raw"][-1] / rates[level][-1])
+    m.raw_decisions_per_s = statistics.median(rates["raw"])
+    m.random_decisions_per_s = statistics.median(rates["random"])
+    m.random_slower = statistics.median(slower["random"])
+    if "heuristic" in loops:
+        m.heuristic_decisions_per_s = statistics.median(rates["heuristic"])
+        m.heuristic_slower = statistics.median(slower["heuristic"])
+    mid = mid_game_state(game, s.seed + 1)
+    seat = mid.to_act[0] if mid.to_act else 0
+    m.view_us = statistics.median(view_micros(mid, seat, s.slice_s / 4) for _ in range(s.reps))
+    return m

@@ -62,3 +62,20 @@ def test_bench_json_has_the_search_and_simulate_sections() -> None:
     assert (
         json.loads(skipped.stdout)["ismcts"] == [] and json.loads(skipped.stdout)["simulate"] == []
     )
+
+
+def test_simulate_with_bots_is_measured_against_the_raw_loop() -> None:
+    m = bench.measure_bot_loops("pebble-auction", bench.Settings(slice_s=0.02, reps=2))
+    assert m.players == 4 and m.raw_decisions_per_s > 0 and m.view_us > 0
+    assert m.random_decisions_per_s > 0 and m.heuristic_decisions_per_s > 0
+    assert m.random_slower > 0 and m.heuristic_slower > 0
+
+
+def test_bench_prints_the_bot_loops_and_can_leave_them_out() -> None:
+    args = ["bench", "--game", "pebble-auction", "-p", "4", "--reps", "1", "--slice", "0.02"]
+    args += ["--no-references", "--no-ismcts", "--no-simulate"]
+    shown = runner.invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    assert "simulate's loop with bots" in shown.stdout and "view µs" in shown.stdout
+    skipped = runner.invoke(app, [*args, "--no-bots", "--json"])
+    assert json.loads(skipped.stdout)["bot_loops"] == []

@@ -82,8 +82,9 @@ def test_a_german_browser_plays_a_whole_game_in_german(
     page.wait_for_selector("#result")
     check(-1)
     page.keyboard.press("?")
-    page.wait_for_selector("#rules .dialog-head")
+    page.wait_for_selector("#rules .rules-text")
     assert "So spielt man" in shown(page)
+    check(-2)  # the player rules, in German
     assert not found, found
 
 

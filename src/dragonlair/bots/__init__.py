@@ -55,6 +55,16 @@ def make_bot(level: str, game: Game, **params: Any) -> Bot:
     raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
 
 
+def reads_view(level: str, game: Game) -> bool:
+    """Whether the bot of ``level`` for ``game`` reads the view (``Bot.reads_view``), so
+    a caller that hands decisions elsewhere knows whether to build one."""
+    if level == "random":
+        return RandomBot.reads_view
+    if level == "heuristic":
+        return bool(getattr(heuristic_class(game), "reads_view", True))
+    return True
+
+
 def _construct(level: str, cls: Callable[..., Bot], game: Game, params: Mapping[str, Any]) -> Bot:
     try:
         inspect.signature(cls).bind(game, **params)
@@ -154,4 +164,5 @@ __all__ = [
     "make_bot",
     "parse_bot",
     "parse_bots",
+    "reads_view",
 ]

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Action, DragonlairError, Game, State, derive_seed
-from ..core.bot import Bot, RandomBot
+from ..core.bot import Bot, RandomBot, view_for
 from . import BotSpec, UnknownBot, heuristic_class, make_bot, parse_bots
 from .ismcts import ISMCTSBot
 
@@ -243,8 +243,11 @@ def _outcomes(
             while not s.is_over:
                 p = s.to_act[0]
                 options = s.legal_actions(p)
+                bot = players[p]
                 pick = (
-                    options[0] if len(options) == 1 else players[p].choose(s.view(p), options, rng)
+                    options[0]
+                    if len(options) == 1
+                    else bot.choose(view_for(bot, s, p), options, rng)
                 )
                 s.apply(p, pick)
             result = s.result

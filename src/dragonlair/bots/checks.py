@@ -29,12 +29,15 @@ takes, with values it accepts, and is what plain ``ismcts`` plays.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from ..core import Action, State, derive_seed, make
+from ..core.bot import view_for
+from ..core.views import View
 from . import make_bot
 from .ismcts import ISMCTSBot, game_defaults
 
@@ -119,9 +122,21 @@ def poisoned(state: State) -> Iterator[None]:
         object.__setattr__(state, "__class__", cls)
 
 
+def poisoned_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``view`` with decoys (:class:`PoisonedView`); a typed view stays typed, its mapping
+    side decoyed and its JSON form built first (so nothing it holds is read later)."""
+    if isinstance(view, View):
+        typed = copy.copy(view)
+        object.__setattr__(typed, "_base", PoisonedView(view.json()))
+        return typed
+    return PoisonedView(view)
+
+
 def choose_blind(bot: Any, state: State, seat: int, rng: random.Random) -> Action:
-    """``bot``'s choice for ``seat``, with the true state poisoned and the view decoyed."""
-    view = PoisonedView(state.view(seat))
+    """``bot``'s choice for ``seat``, with the true state poisoned and the view decoyed
+    (the view it is handed anywhere else: ``view_for``, a typed view where the game has
+    one)."""
+    view = poisoned_view(view_for(bot, state, seat))
     legal = state.legal_actions(seat)
     cls = type(state)
     object.__setattr__(state, "__class__", _poisoned_class(cls))

@@ -118,6 +118,7 @@ from time import perf_counter
 from typing import Any
 
 from ..core import Action, Bot, DragonlairError, Game, State, manifest
+from ..core.bot import view_for
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
@@ -188,7 +189,7 @@ def _heuristic_playout(s: State, stop: int, heuristic: Bot, rng: random.Random) 
         options = s.legal_ids_unchecked(p)
         if len(options) > 1:
             acts = [actions[a] for a in options]
-            options[0] = ids[heuristic.choose(s.view(p), acts, rng)]
+            options[0] = ids[heuristic.choose(view_for(heuristic, s, p), acts, rng)]
         s.apply_unchecked(p, options[0])
 
 
@@ -457,7 +458,7 @@ class ISMCTSBot(Bot):
                 aid = options[int(rnd() * len(options))]
             else:
                 acts = [actions[a] for a in options]
-                aid = ids[model.choose(s.view(p), acts, rng)]
+                aid = ids[model.choose(view_for(model, s, p), acts, rng)]
             key = p * num_actions + aid
             e = node.edges.get(key)
             if e is None:
@@ -602,7 +603,11 @@ class ISMCTSBot(Bot):
                 for p in d.to_act:
                     if p != seat:
                         acts = d.legal_actions(p)
-                        pick = acts[0] if len(acts) == 1 else heuristic.choose(d.view(p), acts, rng)
+                        pick = (
+                            acts[0]
+                            if len(acts) == 1
+                            else heuristic.choose(view_for(heuristic, d, p), acts, rng)
+                        )
                         others.append((p, ids[pick]))
             seed = rng.getrandbits(64)
             values = []

@@ -41,6 +41,13 @@ def bench(
     simulate: Annotated[
         bool, typer.Option(help="Also measure simulate's games/s with 1 and 2 workers.")
     ] = True,
+    bots: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure simulate's loop with random and heuristic bots against the raw "
+            "loop, and one state.view(seat)."
+        ),
+    ] = True,
 ) -> None:
     """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
     and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
@@ -60,6 +67,7 @@ def bench(
     s.references = references
     s.ismcts = ismcts
     s.simulate = simulate
+    s.bot_loops = bots
     err = Console(stderr=True)
     report = benchmark.run(
         s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
@@ -137,6 +145,31 @@ def bench(
                 "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
             )
         out.print(sims)
+    if report.bot_loops:
+        _print_bot_loops(out, report.bot_loops)
+
+
+def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None:
+    table = Table(
+        title="simulate's loop with bots: decisions/s, and × slower than the raw loop "
+        "(same run); one state.view(seat)"
+    )
+    for col in ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    table.add_column("view µs", justify="right")
+    for m in rows:
+        heuristic = m.heuristic_decisions_per_s > 0
+        table.add_row(
+            m.name,
+            str(m.players),
+            f"{m.raw_decisions_per_s:,.0f}",
+            f"{m.random_decisions_per_s:,.0f}",
+            f"{m.random_slower:.2f}",
+            f"{m.heuristic_decisions_per_s:,.0f}" if heuristic else "-",
+            f"{m.heuristic_slower:.2f}" if heuristic else "-",
+            f"{m.view_us:.1f}",
+        )
+    out.print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -13,6 +13,7 @@ import dragonlair
 
 from ..bots import LEVELS, UnknownBot, make_bot
 from ..core import Action, DragonlairError, State, derive_seed
+from ..core.bot import view_for
 from ..i18n import _, ngettext
 from .options import LANG_HELP, apply_language, bot_name, parse_options
 
@@ -63,7 +64,8 @@ def watch(
     rngs = [random.Random(derive_seed(seed, 1000 + i)) for i in range(g.players)]
 
     def choose(state: State, seat: int) -> Action:
-        return seat_bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat])
+        bot = seat_bots[seat]
+        return bot.choose(view_for(bot, state, seat), state.legal_actions(seat), rngs[seat])
 
     console = Console(highlight=False)
     if log or not sys.stdout.isatty():

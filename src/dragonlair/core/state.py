@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, Self
 
 from .actions import Action
@@ -62,6 +62,7 @@ from .rng import GOLDEN, MASK64, mix64, shuffle_plan
 
 if TYPE_CHECKING:
     from .game import Game
+    from .views import View
 
 STATE_FORMAT = "dragonlair.state/1"
 
@@ -98,6 +99,9 @@ class State:
         "seed",
     )
     _TRANSIENT: ClassVar[frozenset[str]] = frozenset({"game", "_legal", "_hist"})
+    # The game's typed view (a subclass of core.views.View) or None: its views are the
+    # dicts its _view hook fills.
+    _view_class: ClassVar[type[View] | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
 
     game: Game
@@ -327,6 +331,28 @@ class State:
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
         self._check_seat(seat, spectator=True)
+        cls = self._view_class
+        if cls is not None:
+            return cls(self, seat).json()
+        v = self._base_view(seat)
+        self._view(seat, v)
+        return v
+
+    def seat_view(self, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` may know now as the game's typed view (a
+        :class:`~dragonlair.core.views.View`: a read-only mapping with the keys and values
+        of ``view(seat)``, each worked out when first read, and typed attributes for
+        bots), or ``view(seat)`` itself for a game without one."""
+        self._check_seat(seat, spectator=True)
+        cls = self._view_class
+        if cls is None:
+            v = self._base_view(seat)
+            self._view(seat, v)
+            return v
+        return cls(self, seat)
+
+    def _base_view(self, seat: int | None) -> dict[str, Any]:
+        """The part of ``seat``'s view every game shares (``core.views.BaseView``)."""
         v: dict[str, Any] = {
             "game": self.game.spec.id,
             "players": self.game.players,
@@ -348,7 +374,6 @@ class State:
             }
         if self._result is not None:
             v["result"] = self._result.to_dict()
-        self._view(seat, v)
         return v
 
     def events_since(self, n: int, seat: int | None) -> list[dict[str, Any]]:

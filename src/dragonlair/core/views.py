@@ -8,13 +8,24 @@ they read; the conformance suite checks at run time that every view a game build
 matches its declared type, key for key and value for value (``check_view``), so the
 declaration cannot drift from the code that builds the view.
 
-``TypedDict`` rather than a frozen view object: bots read views on every decision, and a
-dict costs nothing to build or read beyond what the JSON form needs anyway.
+**Typed views.** A game may also give its views a typed object, a subclass of
+:class:`View` (``State._view_class``): made from the state for one seat, it keeps only what
+that seat may see, sharing the state's immutable parts (tuples) and copying nothing it
+does not need. It is a read-only mapping with exactly the keys and values of the declared
+``TypedDict`` (its JSON form, :meth:`View.json`, is what ``state.view(seat)`` returns), but
+each key is worked out only when first read, so a figure nobody reads (Space Race's
+running scores) is never computed; and it has typed attributes for what bots need without
+parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it from
+``state.seat_view(seat)``; the wire, the RL layouts and golden transcripts get the JSON.
 """
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 class WindowView(TypedDict):
@@ -74,3 +85,94 @@ def check_view(view: object, view_type: Any) -> None:
         check_type(view, view_type, collection_check_strategy=CollectionCheckStrategy.ALL_ITEMS)
     except TypeCheckError as e:
         raise TypeError(f"the view does not match {view_type.__name__}: {e}") from None
+
+
+def own_keys(view_type: Any) -> tuple[str, ...]:
+    """The keys a game's view ``TypedDict`` adds to :class:`BaseView`, in declared order
+    (a :class:`View` subclass's ``KEYS``)."""
+    return tuple(k for k in view_type.__annotations__ if k not in BaseView.__annotations__)
+
+
+class _Absent:
+    """What a key's builder returns for a key this view does not have (``NotRequired``)."""
+
+    __slots__ = ()
+
+
+ABSENT: Any = _Absent()
+
+
+class View(Mapping[str, Any]):
+    """A seat's view as a typed object (see the module docstring).
+
+    A game's subclass captures in ``__init__`` (after calling this one) what the seat may
+    see, and names its keys in JSON order in ``KEYS``; for each key ``k`` a method ``_k_k``
+    returns its JSON value (or :data:`ABSENT` when the view has no such key), called at
+    most once, on first read. The keys every view shares come first, built with the view.
+    A view never holds the state itself, so it stays what the seat saw when it was made.
+    """
+
+    __slots__ = ("_base", "_done", "_got")
+    KEYS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, state: State, seat: int | None) -> None:
+        self._base: dict[str, Any] = state._base_view(seat)
+        self._got: dict[str, Any] = {}
+        self._done = False
+
+    @property
+    def seat(self) -> int | None:
+        """The seat the view is for (None: a spectator)."""
+        seat: int | None = self._base["seat"]
+        return seat
+
+    @property
+    def phase(self) -> str:
+        phase: str = self._base["phase"]
+        return phase
+
+    def __getitem__(self, key: str) -> Any:
+        base = self._base
+        if key in base:
+            return base[key]
+        got = self._got
+        if key in got:
+            value = got[key]
+        elif key in self.KEYS:
+            value = got[key] = getattr(self, "_k_" + key)()
+        else:
+            raise KeyError(key)
+        if value is ABSENT:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+    def json(self) -> dict[str, Any]:
+        """The view as the JSON-ready dict of the game's declared view type (the wire's and
+        the RL layouts' form): every key, in order."""
+        out = self._base
+        if not self._done:
+            got = self._got
+            for key in self.KEYS:
+                value = got[key] if key in got else getattr(self, "_k_" + key)()
+                if value is not ABSENT:
+                    out[key] = value
+            self._done = True
+        return out
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.json())
+
+    def __len__(self) -> int:
+        return len(self.json())
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seat={self.seat} phase={self.phase!r}>"

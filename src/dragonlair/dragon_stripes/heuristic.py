@@ -58,6 +58,10 @@ class Heuristic(Bot):
         return by_kind["take"] if value > 0 else by_kind["decline"]
 
 
+# The spots a footprint card moves the knight, by the card's name in the view ("footprint 2").
+_STEPS: dict[str, int] = {}
+
+
 def draw_value(view: DragonStripesView, pot: int, gems: int) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now."""
@@ -81,7 +85,10 @@ def draw_value(view: DragonStripesView, pot: int, gems: int) -> float:
             lost = gems if dangers == 3 else gems // (2 if dangers >= 2 else 4)
             value -= p * (pot + lost)
         else:
-            to = knight + int(name.split()[1])
+            steps = _STEPS.get(name)
+            if steps is None:
+                steps = _STEPS[name] = int(name.split()[1])
+            to = knight + steps
             value += p * (lair if to > len(stripes) else min(lair, stripes[to - 1] * double))
     return value
 

@@ -19,6 +19,7 @@ the rest, and is exactly empty when the view says it is).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from dragonlair.core.rng import shuffle_with
@@ -69,6 +70,7 @@ class DragonStripesView(BaseView):
     lair: NotRequired[int]  # with open holdings
 
 
+@lru_cache(maxsize=4096)  # bots and the sampler ask the same few ledgers again and again
 def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:
     """The least and most gems a seat can hold, from its public ledger: ``start`` gems,
     ``income`` received in the open (banked pots, takeover prices), ``paid`` in the open

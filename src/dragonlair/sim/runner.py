@@ -45,6 +45,7 @@ from typing import Any
 
 from ..bots import Bot, BotSpec
 from ..core import Action, DragonlairError, Game, Result, derive_seed, make
+from ..core.bot import view_for
 from ..core.spec import OptionValue
 from .features import game_data, hooks
 
@@ -149,7 +150,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
             if len(legal) == 1:
                 action = legal[0]
             else:
-                action = seat_bots[seat].choose(state.view(seat), legal, rngs[seat])
+                bot = seat_bots[seat]
+                action = bot.choose(view_for(bot, state, seat), legal, rngs[seat])
             state.apply(seat, action)
             played.append((seat, action))
         except Exception as e:

@@ -25,15 +25,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
-from .cards import CREW_CARDS, DAMAGE, SHIELD, SYMBOLS
+from .cards import CREW_CARDS, DAMAGE, SHIELD, SIDES, SYMBOLS
 from .kinds import HIRE
 from .rules import ROUNDS, SpaceDragons
-from .view import SpaceDragonsView
+from .view import SpaceDragonsSeatView, SpaceDragonsView
 
 SYMBOL_SCALE = 6.0
 DRAGON_HOPE = 10.0
@@ -49,6 +49,10 @@ class Heuristic(Bot):
             raise TypeError(f"the Space Dragons heuristic cannot play {game.spec.name}")
         super().__init__(game)
         self.sd = game
+        # by the face-up sides of the scoring cards (fixed for a game): the symbol weights,
+        # each crew card's printed value and each dragon's prize under them
+        self._priced: dict[tuple[str, ...], tuple[list[float], list[float]]] = {}
+        self._hire = [0.0] + [self.hire_effects(c) for c in range(1, CREW_CARDS + 1)]
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -59,18 +63,38 @@ class Heuristic(Bot):
     def _choose(
         self, view: SpaceDragonsView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        weights = self.symbol_weights(view["scoring_cards"])
+        printed, prizes = self._prices(_sides(view))
         if view["phase"] == HIRE:
-            scored = [(self.hire_value(int(a.args[0]), weights), a) for a in legal]
+            hire = self._hire
+            scored = []
+            for a in legal:
+                c = int(a.args[0])
+                scored.append((printed[c] + hire[c] + HOPE[c], a))
         else:
-            seat = seat_of(view)
-            unseen = self.unseen(view)
-            scored = [
-                (self.play_value(view, seat, int(a.args[0]), weights, unseen), a) for a in legal
-            ]
+            round_ = _Round(self.sd, view, seat_of(view), self.unseen(view))
+            scored = [(self._play_value(round_, int(a.args[0]), printed, prizes), a) for a in legal]
         best = max(v for v, _ in scored)
         top = [a for v, a in scored if v >= best - 1e-9]
         return top[rng.randrange(len(top))]
+
+    def _prices(self, key: tuple[str, ...]) -> tuple[list[float], list[float]]:
+        """By card number, the printed value (:meth:`printed_value`) of every crew card and
+        the prize of every dragon under the scoring sides ``key`` (by symbol; worked out
+        once per game: the sides never change)."""
+        found = self._priced.get(key)
+        if found is None:
+            t = self.sd.tables
+            weights = self.symbol_weights(dict(zip(SYMBOLS, key, strict=True)))
+            printed = [0.0] * (CREW_CARDS + 1)
+            for card in range(1, CREW_CARDS + 1):
+                printed[card] = self.printed_value(card, weights)
+            prizes = [0.0] * len(t.dragon_points)
+            for dragon in range(1, len(t.dragon_points)):
+                prizes[dragon] = t.dragon_points[dragon] + sum(
+                    w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
+                )
+            found = self._priced[key] = (printed, prizes)
+        return found
 
     # ------------------------------------------------------------------ values
 
@@ -92,7 +116,9 @@ class Heuristic(Bot):
             w * x for w, x in zip(weights, t.crew_symbols[card], strict=True)
         )
 
-    def hire_value(self, card: int, weights: Sequence[float]) -> float:
+    def hire_effects(self, card: int) -> float:
+        """What hiring ``card`` is worth beyond its printed value and its :func:`hope`:
+        its immediate effects as expected, and the hits it may deal."""
         g = self.sd
         t = g.tables
         effects = 0.0
@@ -104,22 +130,19 @@ class Heuristic(Bot):
             else:
                 effects += 0.5  # a tool helps only if there is damage when it is played
         effects += 0.3 * t.crosshairs[card]  # hits someone else's ship, sometimes
-        return self.printed_value(card, weights) + effects + hope(card)
+        return effects
 
-    def play_value(
-        self,
-        view: SpaceDragonsView,
-        seat: int,
-        card: int,
-        weights: Sequence[float],
-        unseen: Sequence[bool] | None = None,
+    def hire_value(self, card: int, weights: Sequence[float]) -> float:
+        return self.printed_value(card, weights) + self._hire[card] + HOPE[card]
+
+    def _play_value(
+        self, r: _Round, card: int, printed: Sequence[float], prizes: Sequence[float]
     ) -> float:
+        """The value of playing ``card`` in the round ``r`` describes (see the docstring)."""
         g = self.sd
-        t = g.tables
-        shields: int = view["shields"][seat]
-        damage: int = view["damage"][seat]
-        before = shields * g.shield_value + damage * g.damage_value
-        for e in t.immediate[card]:
+        shields = r.shields
+        damage = r.damage
+        for e in self.sd.tables.immediate[card]:
             if e == SHIELD:
                 shields += 1
             elif e == DAMAGE:
@@ -129,25 +152,28 @@ class Heuristic(Bot):
                     damage += 1
             elif damage:
                 damage -= 1
-        value = self.printed_value(card, weights)
-        value += shields * g.shield_value + damage * g.damage_value - before
-        p = self.win_chance(view, seat, card, unseen)
+        value = printed[card]
+        value += shields * g.shield_value + damage * g.damage_value - r.before
+        p = r.win_chance(card)
         if p > 0:
-            dragon = view["face_up"]
-            assert dragon is not None, "a round of the hunt is played for the face-up dragon"
-            prize = t.dragon_points[dragon] + sum(
-                w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
-            )
-            others = [c for s, c in view["this_round"] if s != seat]
-            later = g.players - 1 - len(others)
-            hits = sum(t.crosshairs[c] for c in others) + 0.3 * later
+            assert r.dragon, "a round of the hunt is played for the face-up dragon"
+            hits = r.hits
             hit_cost = min(hits, shields) * g.shield_value + max(0.0, hits - shields) * (
                 -g.damage_value
             )
-            value += p * (prize - hit_cost)
-        if (view["round"] or 0) < ROUNDS:
-            value -= (1 - p) * hope(card)
+            value += p * (prizes[r.dragon] - hit_cost)
+        if r.more_rounds:
+            value -= (1 - p) * HOPE[card]
         return value
+
+    def play_value(
+        self, view: SpaceDragonsView, seat: int, card: int, weights: Sequence[float]
+    ) -> float:
+        """What playing ``card`` is worth to ``seat`` in the Dragon Hunt of ``view``."""
+        printed, prizes = self._prices(_sides(view))
+        return self._play_value(
+            _Round(self.sd, view, seat, self.unseen(view)), card, printed, prizes
+        )
 
     def unseen(self, view: SpaceDragonsView) -> list[bool]:
         """By crew card number (index 0 unused): whether the seat has not seen the card."""
@@ -157,38 +183,87 @@ class Heuristic(Bot):
             out[c] = False
         for c in view["start_cards"]:
             out[c] = False
-        for p in view["played"]:
+        for p in view.played if isinstance(view, SpaceDragonsSeatView) else view["played"]:
             for c in p:
                 out[c] = False
         return out
 
-    def win_chance(
-        self,
-        view: SpaceDragonsView,
-        seat: int,
-        card: int,
-        unseen: Sequence[bool] | None = None,
-    ) -> float:
-        """The chance that ``card`` is the highest of this round, from what the seat saw
-        (``unseen``: :meth:`unseen` of the view, when the caller has it already)."""
-        down = [c for s, c in view["this_round"] if s != seat]
+    def win_chance(self, view: SpaceDragonsView, seat: int, card: int) -> float:
+        """The chance that ``card`` is the highest of this round, from what the seat saw."""
+        return _Round(self.sd, view, seat, self.unseen(view)).win_chance(card)
+
+
+class _Round:
+    """What every candidate card of one Dragon Hunt decision shares: the seat's ship, the
+    cards down, the seats still to play, the cards it has not seen and the hits the winner
+    would take."""
+
+    __slots__ = (
+        "before",
+        "damage",
+        "down",
+        "dragon",
+        "hits",
+        "later",
+        "left",
+        "more_rounds",
+        "shields",
+        "sizes",
+        "unseen",
+    )
+
+    def __init__(self, g: SpaceDragons, view: SpaceDragonsView, seat: int, unseen: list[bool]):
+        self.shields: int = view["shields"][seat]
+        self.damage: int = view["damage"][seat]
+        self.before = self.shields * g.shield_value + self.damage * g.damage_value
+        this_round = (
+            view.round_cards() if isinstance(view, SpaceDragonsSeatView) else view["this_round"]
+        )
+        self.down = [c for s, c in this_round if s != seat]
+        n = g.players
+        self.later = [(seat + k) % n for k in range(1, n - len(self.down))]
+        self.sizes = view["hand_sizes"]
+        self.unseen = unseen
+        self.left = sum(unseen)
+        dragon = view["face_up"]
+        self.dragon = dragon or 0
+        t = g.tables
+        others = [c for s, c in this_round if s != seat]
+        later = g.players - 1 - len(others)
+        self.hits = sum(t.crosshairs[c] for c in others) + 0.3 * later
+        self.more_rounds = (view["round"] or 0) < ROUNDS
+
+    def win_chance(self, card: int) -> float:
+        """The chance that ``card`` is the highest of this round (see the docstring)."""
+        down = self.down
         if down and max(down) > card:
             return 0.0
-        n = self.sd.players
-        later = [(seat + k) % n for k in range(1, n - len(down))]
-        if not later:
+        if not self.later:
             return 1.0
-        if unseen is None:
-            unseen = self.unseen(view)
-        left = sum(unseen)
-        higher = sum(unseen[card + 1 :])
+        left = self.left
+        higher = sum(self.unseen[card + 1 :])
         chance = 1.0
-        for s in later:
-            for k in range(view["hand_sizes"][s]):
+        sizes = self.sizes
+        for s in self.later:
+            for k in range(sizes[s]):
                 if left - k <= 0:
                     break
-                chance *= max(0.0, 1 - higher / (left - k))
+                miss = 1 - higher / (left - k)
+                chance *= miss if miss > 0.0 else 0.0
         return chance
+
+
+HOPE: Final = tuple(
+    0.0 if c == 0 else DRAGON_HOPE * (c / CREW_CARDS) ** 3 for c in range(CREW_CARDS + 1)
+)
+
+
+def _sides(view: SpaceDragonsView) -> tuple[str, ...]:
+    """The face-up side of each scoring card, by symbol."""
+    if isinstance(view, SpaceDragonsSeatView):
+        return tuple(SIDES[k] for k in view.sides)
+    sides = view["scoring_cards"]
+    return tuple(sides[name] for name in SYMBOLS)
 
 
 def hope(card: int) -> float:

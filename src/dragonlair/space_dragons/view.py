@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import BaseView
+from dragonlair.core.views import BaseView, View, own_keys
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
@@ -55,64 +55,157 @@ class SpaceDragonsView(BaseView):
     card_points: list[int]  # the points on each seat's cards and dragons
 
 
-def this_round(state: SpaceDragonsState) -> list[list[int]]:
-    """The cards played in the current round as ``[seat, card]``, in play order."""
-    if state.phase != HUNT:
-        return []
-    n = state.game.players
-    r = state.round
-    out = []
-    for j in range(n):
-        s = (state.lead + j) % n
-        p = state.played[s]
-        if len(p) <= r:
-            break
-        out.append([s, p[r]])
-    return out
+class SpaceDragonsSeatView(View):
+    """A seat's view of Space Dragons as a typed object (see ``core.views``): its keys
+    are those of :class:`SpaceDragonsView`, and it has the played cards, this round's
+    cards and the scoring sides as the state holds them (tuples, shared). It keeps the
+    seat's own hand and picks, and only counts of everyone else's."""
 
+    __slots__ = (
+        "_claimed",
+        "_damage",
+        "_face_up",
+        "_game",
+        "_hand",
+        "_hand_sizes",
+        "_lair",
+        "_lead",
+        "_pick_counts",
+        "_picks",
+        "_pile",
+        "_played",
+        "_round",
+        "_shields",
+        "_sides",
+        "_start_cards",
+    )
+    KEYS = own_keys(SpaceDragonsView)
 
-def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
-    """Add what ``seat`` may see (None: a spectator) to ``out``."""
-    g = state.game
-    t = g.tables
-    hire = state.phase == HIRE
-    out["phase_name"] = PHASE_NAMES[state.phase]
-    out["hand"] = None if seat is None else list(state.hands[seat])
-    out["picks"] = None if seat is None else list(state.picks[seat])
-    out["hand_sizes"] = [len(h) for h in state.hands]
-    out["pick_counts"] = [len(p) for p in state.picks]
-    out["pick"] = len(state.picks[0]) + 1 if hire else None
-    out["round"] = state.round + 1 if state.phase == HUNT else None
-    out["rounds_played"] = state.round
-    out["starter"] = state.lead
-    out["this_round"] = this_round(state)
-    out["played"] = [list(p) for p in state.played]
-    out["shields"] = list(state.shields)
-    out["damage"] = list(state.damage)
-    out["claimed"] = [list(c) for c in state.claimed]
-    out["face_up"] = state.face_up or None
-    out["lair"] = len(state.lair)
-    out["pile"] = len(state.pile) - state.taken
-    out["start_cards"] = list(state.start_cards)
-    out["scoring_cards"] = {s: SIDES[state.sides[k]] for k, s in enumerate(SYMBOLS)}
-    counts: dict[str, list[int]] = {s: [] for s in SYMBOLS}
-    points = []
-    for s in range(g.players):
-        tally = [0, 0, 0]
-        for c in state.played[s]:
-            for k, x in enumerate(t.crew_symbols[c]):
-                tally[k] += x
-        for d in state.claimed[s]:
-            for k, x in enumerate(t.dragon_symbols[d]):
-                tally[k] += x
-        for k, name in enumerate(SYMBOLS):
-            counts[name].append(tally[k])
-        points.append(
-            sum(t.crew_points[c] for c in state.played[s])
-            + sum(t.dragon_points[d] for d in state.claimed[s])
-        )
-    out["symbols"] = counts
-    out["card_points"] = points
+    def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
+        super().__init__(state, seat)
+        self._game = state.game
+        self._hand = None if seat is None else state.hands[seat]
+        self._picks = None if seat is None else state.picks[seat]
+        self._hand_sizes = tuple(len(h) for h in state.hands)
+        self._pick_counts = tuple(len(p) for p in state.picks)
+        self._round = state.round
+        self._lead = state.lead
+        self._played = tuple(state.played)
+        self._shields = tuple(state.shields)
+        self._damage = tuple(state.damage)
+        self._claimed = tuple(state.claimed)
+        self._face_up = state.face_up
+        self._lair = len(state.lair)
+        self._pile = len(state.pile) - state.taken
+        self._start_cards = state.start_cards
+        self._sides = state.sides
+
+    @property
+    def played(self) -> tuple[tuple[int, ...], ...]:
+        """By seat, the crew cards it has played, in order."""
+        return self._played
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """By symbol (``cards.SYMBOLS``), the scoring card's face-up side: 0 A, 1 B."""
+        return self._sides
+
+    def round_cards(self) -> list[tuple[int, int]]:
+        """The cards played in the current round as ``(seat, card)``, in play order."""
+        if self.phase != HUNT:
+            return []
+        n = self._game.players
+        r = self._round
+        out = []
+        for j in range(n):
+            s = (self._lead + j) % n
+            p = self._played[s]
+            if len(p) <= r:
+                break
+            out.append((s, p[r]))
+        return out
+
+    # the JSON value of every key (SpaceDragonsView's), worked out when first read
+
+    def _k_phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def _k_hand(self) -> list[int] | None:
+        return None if self._hand is None else list(self._hand)
+
+    def _k_picks(self) -> list[int] | None:
+        return None if self._picks is None else list(self._picks)
+
+    def _k_hand_sizes(self) -> list[int]:
+        return list(self._hand_sizes)
+
+    def _k_pick_counts(self) -> list[int]:
+        return list(self._pick_counts)
+
+    def _k_pick(self) -> int | None:
+        return self._pick_counts[0] + 1 if self.phase == HIRE else None
+
+    def _k_round(self) -> int | None:
+        return self._round + 1 if self.phase == HUNT else None
+
+    def _k_rounds_played(self) -> int:
+        return self._round
+
+    def _k_starter(self) -> int:
+        return self._lead
+
+    def _k_this_round(self) -> list[list[int]]:
+        return [[s, c] for s, c in self.round_cards()]
+
+    def _k_played(self) -> list[list[int]]:
+        return [list(p) for p in self._played]
+
+    def _k_shields(self) -> list[int]:
+        return list(self._shields)
+
+    def _k_damage(self) -> list[int]:
+        return list(self._damage)
+
+    def _k_claimed(self) -> list[list[int]]:
+        return [list(c) for c in self._claimed]
+
+    def _k_face_up(self) -> int | None:
+        return self._face_up or None
+
+    def _k_lair(self) -> int:
+        return self._lair
+
+    def _k_pile(self) -> int:
+        return self._pile
+
+    def _k_start_cards(self) -> list[int]:
+        return list(self._start_cards)
+
+    def _k_scoring_cards(self) -> dict[str, str]:
+        return {s: SIDES[self._sides[k]] for k, s in enumerate(SYMBOLS)}
+
+    def _k_symbols(self) -> dict[str, list[int]]:
+        t = self._game.tables
+        counts: dict[str, list[int]] = {s: [] for s in SYMBOLS}
+        for s in range(self._game.players):
+            tally = [0, 0, 0]
+            for c in self._played[s]:
+                for k, x in enumerate(t.crew_symbols[c]):
+                    tally[k] += x
+            for d in self._claimed[s]:
+                for k, x in enumerate(t.dragon_symbols[d]):
+                    tally[k] += x
+            for k, name in enumerate(SYMBOLS):
+                counts[name].append(tally[k])
+        return counts
+
+    def _k_card_points(self) -> list[int]:
+        t = self._game.tables
+        return [
+            sum(t.crew_points[c] for c in self._played[s])
+            + sum(t.dragon_points[d] for d in self._claimed[s])
+            for s in range(self._game.players)
+        ]
 
 
 def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -> None:

@@ -40,8 +40,8 @@ from .cards import (
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import CRYSTAL_SET, score_ships
-from .view import SpaceRaceView
+from .scoring import CRYSTAL_SET, SeatGain, seat_total
+from .view import SpaceRaceSeatView, SpaceRaceView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
 SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
@@ -62,6 +62,13 @@ def ships_from_view(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
                 stacks.append(tuple(ship[name]))  # type: ignore[literal-required]
         out.append(stacks)
     return out
+
+
+def _ships(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
+    """Every ship as stacks: straight from a typed view, parsed from a JSON one."""
+    if isinstance(view, SpaceRaceSeatView):
+        return view.ship_stacks()
+    return ships_from_view(view)
 
 
 class Heuristic(Bot):
@@ -87,12 +94,14 @@ class Heuristic(Bot):
         self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         t = game.tables
+        eps = game.every_power_source
         seat = seat_of(view)
-        ships = ships_from_view(view)
-        before = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+        ships = _ships(view)
+        scorer = SeatGain(ships, seat, t, eps)
         mine = ships[seat]
         picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
         dangers_left = ROUNDS - view["round"] + 1
+        top = view["danger_top"]
         best: tuple[float, float] = (float("-inf"), 0.0)
         choice = legal[0]
         for action in legal:
@@ -100,13 +109,9 @@ class Heuristic(Bot):
             card = game.aid_card[aid]
             stack = game.aid_stack[aid]
             old = mine[stack]
-            mine[stack] = (*old, card)
-            after = sum(score_ships(ships, t, game.every_power_source)[seat].values())
-            mine[stack] = old
-            value = float(after - before)
+            value = float(scorer.gain(stack, card))
             if stack in (S_FUEL, S_CREW):
                 value += RESOURCE_PER_DANGER * dangers_left
-                top = view["danger_top"]
                 if top is not None and (t.danger_kind[top] == FLIGHT) == (stack == S_FUEL):
                     value += SEEN_DANGER_BONUS
             elif t.type[card] == CRYSTAL:
@@ -129,11 +134,12 @@ class Heuristic(Bot):
 
     def _bid(self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action]) -> Action:
         t = game.tables
+        eps = game.every_power_source
         seat = seat_of(view)
         card = view["danger"]
         assert card is not None, "bids are asked only with a Danger card up"
         stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
-        ships = ships_from_view(view)
+        ships = _ships(view)
         rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]
         expected = {(n + 1) // 2 for n in rivals}
         damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
@@ -154,7 +160,7 @@ class Heuristic(Bot):
             else:
                 effect = 0.0
             ships[seat][stack] = mine[b:]
-            left = sum(score_ships(ships, t, game.every_power_source)[seat].values())
+            left = seat_total(ships, seat, t, eps)
             value = effect + left - b * later
             key = (value, -b)
             if key > best:

@@ -140,3 +140,113 @@ def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     for p in sources:
         matches += tops.count(colour[p])
     return POWER_MATCH_BONUS * matches
+
+
+def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool) -> int:
+    """``sum(score_ships(ships, t, every_power_source)[seat].values())``, working out only
+    what ``seat``'s total needs: its own cards and the other ships' counts."""
+    ship = ships[seat]
+    vp = t.vp
+    total = 0
+    for k in range(S_FUEL):
+        for c in ship[k]:
+            total += vp[c]
+    robots = ship[S_ROBOT]
+    if len(robots) >= 3:
+        part = t.part
+        parts = [0, 0, 0]
+        for c in robots:
+            parts[part[c]] += 1
+        total += ROBOT_BONUS * min(parts)
+    total += CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET)
+    if ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE]:
+        total += colour_bonus(ship, t, every_power_source)
+    loot = len(ship[S_LOOT])
+    if loot:
+        most = second = 0
+        for s in ships:
+            c = len(s[S_LOOT])
+            if c > most:
+                most, second = c, most
+            elif most > c > second:
+                second = c
+        total += LOOT_MOST if loot == most else LOOT_SECOND if loot == second else 0
+    drones = len(ship[S_DRONE])
+    if drones:
+        for s in ships:
+            if len(s[S_DRONE]) < drones:
+                total += DRONE_PER_FEWER
+    fuel = len(ship[S_FUEL])
+    if fuel and all(len(s[S_FUEL]) <= fuel for s in ships):
+        total += MOST_FUEL
+    crew = len(ship[S_CREW])
+    if crew and all(len(s[S_CREW]) <= crew for s in ships):
+        total += MOST_CREW
+    damage_vp = t.damage_vp
+    for c in ship[S_DAMAGE]:
+        total += damage_vp[c]
+    return total
+
+
+class SeatGain:
+    """How much one more card on one stack of ``seat``'s ship would change that seat's
+    total (:func:`seat_total`), for a bot trying every candidate pick: the categories the
+    stack takes part in are worked out again, and nothing else."""
+
+    __slots__ = ("_colour", "_counts", "_eps", "_rival_crew", "_rival_fuel", "_seat", "_ship", "_t")
+
+    def __init__(
+        self, ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool
+    ) -> None:
+        self._ship = ships[seat]
+        self._seat = seat
+        self._t = t
+        self._eps = every_power_source
+        # every seat's count on the stacks whose majorities and comparisons score
+        self._counts = {k: [len(s[k]) for s in ships] for k in (S_LOOT, S_DRONE)}
+        self._colour = colour_bonus(self._ship, t, every_power_source)
+        self._rival_fuel = max(len(s[S_FUEL]) for i, s in enumerate(ships) if i != seat)
+        self._rival_crew = max(len(s[S_CREW]) for i, s in enumerate(ships) if i != seat)
+
+    def gain(self, stack: int, card: int) -> int:
+        """``seat_total`` with ``card`` added on top of ``stack``, less ``seat_total`` now."""
+        t = self._t
+        ship = self._ship
+        old = ship[stack]
+        n = len(old)
+        if stack == S_DAMAGE:
+            return t.damage_vp[card]
+        if stack in (S_FUEL, S_CREW):
+            rival = self._rival_fuel if stack == S_FUEL else self._rival_crew
+            bonus = MOST_FUEL if stack == S_FUEL else MOST_CREW
+            was = bool(n) and n >= rival
+            out = bonus * ((n + 1 >= rival) - was)
+            return out if stack == S_FUEL else out + t.vp[card]
+        out = t.vp[card]
+        if stack == S_ROBOT:
+            part = t.part
+            parts = [0, 0, 0]
+            for c in old:
+                parts[part[c]] += 1
+            before = min(parts)
+            parts[part[card]] += 1
+            out += ROBOT_BONUS * (min(parts) - before)
+        elif stack == S_CRYSTAL:
+            out += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
+        elif stack == S_LOOT:
+            counts = list(self._counts[S_LOOT])
+            out -= _LOOT_AWARD[majority_places(counts)[self._seat]]
+            counts[self._seat] += 1
+            out += _LOOT_AWARD[majority_places(counts)[self._seat]]
+        elif stack == S_DRONE:
+            for s, c in enumerate(self._counts[S_DRONE]):
+                if c == n and s != self._seat:
+                    out += DRONE_PER_FEWER  # a rival level with it now has fewer
+        if stack in _COLOUR_STACKS:
+            after = list(ship)
+            after[stack] = (*old, card)
+            out += colour_bonus(after, t, self._eps) - self._colour
+        return out
+
+
+_COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import BaseView
+from dragonlair.core.views import BaseView, View, own_keys
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .scoring import score_ships
@@ -77,49 +77,169 @@ class SpaceRaceView(BaseView):
     score: list[int]  # each seat's running score
 
 
-def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
-    """Add to ``out`` everything ``seat`` (None: a spectator) may know."""
-    g = state.game
-    t = g.tables
-    n = g.players
-    ships = state.ships
-    out["round"] = state.round
-    out["rounds"] = ROUNDS
-    out["pick"] = state.pick
-    out["direction"] = "left" if state.direction == 1 else "right"
-    out["hand"] = list(state.hands[seat]) if seat is not None else None
-    out["hand_sizes"] = [len(h) for h in state.hands]
-    shown = []
-    for s in range(n):
-        base = s * NSTACK
-        ship: dict[str, Any] = {
-            "seat": s,
-            "cockpit": g.components.cockpits[s].faction,
-            "engine": g.components.engines[s].faction,
-        }
-        for k in _OPEN:
-            ship[STACKS[k]] = list(ships[base + k])
-        ship["fuel"] = len(ships[base + S_FUEL])
-        ship["fuel_cards"] = list(ships[base + S_FUEL]) if s == seat else None
-        ship["spent_fuel"] = len(state.spent_fuel[s])
-        ship["spent_fuel_cards"] = list(state.spent_fuel[s]) if s == seat else None
-        shown.append(ship)
-    out["ships"] = shown
-    out["space_deck"] = len(state.space_deck)
-    out["crew_discard"] = list(state.crew_discard)
-    out["danger"] = state.danger or None
-    out["bidding"] = ("fuel", "crew")[t.danger_kind[state.danger]] if state.danger else None
-    knows = seat is not None and bool(state.seen_top >> seat & 1)
-    out["danger_top"] = state.danger_deck[-1] if knows else None
-    out["seen_top_danger"] = [s for s in range(n) if state.seen_top >> s & 1]
-    out["danger_deck"] = len(state.danger_deck)
-    out["danger_discard"] = list(state.danger_discard)
-    out["damage_deck"] = len(state.damage_deck)
-    out["damage_removed"] = list(state.damage_removed)
-    out["last_bids"] = list(state.bids) if state.bids else None
-    out["score"] = [
-        sum(b.values()) for b in score_ships(state.ship_stacks(), t, g.every_power_source)
-    ]
+_ZEROS = tuple((0,) * k for k in range(32))  # an unseen Fuel stack of k cards
+
+
+def _unseen_fuel(k: int) -> tuple[int, ...]:
+    return _ZEROS[k] if k < len(_ZEROS) else (0,) * k
+
+
+class SpaceRaceSeatView(View):
+    """A seat's view of Space Race as a typed object (see ``core.views``): its keys are
+    those of :class:`SpaceRaceView`, and :meth:`ship_stacks` gives every ship as its
+    stacks without parsing them back from the JSON. It keeps the state's stacks (tuples,
+    shared) with every Fuel stack the seat may not see replaced by zeros of its length,
+    the seat's own hand and spent Fuel, and counts of everything else it may not see."""
+
+    __slots__ = (
+        "_crew_discard",
+        "_damage_deck",
+        "_damage_removed",
+        "_danger",
+        "_danger_deck",
+        "_danger_discard",
+        "_danger_top",
+        "_direction",
+        "_game",
+        "_hand",
+        "_hand_sizes",
+        "_last_bids",
+        "_pick",
+        "_round",
+        "_seen_top",
+        "_ships",
+        "_space_deck",
+        "_spent",
+    )
+    KEYS = own_keys(SpaceRaceView)
+
+    def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
+        super().__init__(state, seat)
+        g = state.game
+        self._game = g
+        n = g.players
+        self._round = state.round
+        self._pick = state.pick
+        self._direction = state.direction
+        self._hand = state.hands[seat] if seat is not None else None
+        self._hand_sizes = tuple(len(h) for h in state.hands)
+        ships = list(state.ships)
+        spent: list[tuple[int, ...] | int] = []
+        for s in range(n):
+            if s != seat:
+                k = s * NSTACK + S_FUEL
+                ships[k] = _unseen_fuel(len(ships[k]))
+                spent.append(len(state.spent_fuel[s]))
+            else:
+                spent.append(state.spent_fuel[s])
+        self._ships = ships
+        self._spent = spent
+        self._space_deck = len(state.space_deck)
+        self._crew_discard = state.crew_discard
+        self._danger = state.danger
+        knows = seat is not None and bool(state.seen_top >> seat & 1)
+        self._danger_top = state.danger_deck[-1] if knows else None
+        self._seen_top = state.seen_top
+        self._danger_deck = len(state.danger_deck)
+        self._danger_discard = state.danger_discard
+        self._damage_deck = len(state.damage_deck)
+        self._damage_removed = state.damage_removed
+        self._last_bids = state.bids
+
+    def ship_stacks(self) -> list[list[tuple[int, ...]]]:
+        """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
+        shared, so replace a stack rather than change it); Fuel the seat may not see is
+        zeros, one per card."""
+        ships = self._ships
+        return [ships[s * NSTACK : (s + 1) * NSTACK] for s in range(self._game.players)]
+
+    # the JSON value of every key (SpaceRaceView's), worked out when first read
+
+    def _k_round(self) -> int:
+        return self._round
+
+    def _k_rounds(self) -> int:
+        return ROUNDS
+
+    def _k_pick(self) -> int:
+        return self._pick
+
+    def _k_direction(self) -> str:
+        return "left" if self._direction == 1 else "right"
+
+    def _k_hand(self) -> list[int] | None:
+        return list(self._hand) if self._hand is not None else None
+
+    def _k_hand_sizes(self) -> list[int]:
+        return list(self._hand_sizes)
+
+    def _k_ships(self) -> list[dict[str, Any]]:
+        g = self._game
+        ships = self._ships
+        seat = self.seat
+        shown = []
+        for s in range(g.players):
+            base = s * NSTACK
+            ship: dict[str, Any] = {
+                "seat": s,
+                "cockpit": g.components.cockpits[s].faction,
+                "engine": g.components.engines[s].faction,
+            }
+            for k in _OPEN:
+                ship[STACKS[k]] = list(ships[base + k])
+            ship["fuel"] = len(ships[base + S_FUEL])
+            ship["fuel_cards"] = list(ships[base + S_FUEL]) if s == seat else None
+            spent = self._spent[s]
+            if isinstance(spent, int):
+                ship["spent_fuel"] = spent
+                ship["spent_fuel_cards"] = None
+            else:
+                ship["spent_fuel"] = len(spent)
+                ship["spent_fuel_cards"] = list(spent)
+            shown.append(ship)
+        return shown
+
+    def _k_space_deck(self) -> int:
+        return self._space_deck
+
+    def _k_crew_discard(self) -> list[int]:
+        return list(self._crew_discard)
+
+    def _k_danger(self) -> int | None:
+        return self._danger or None
+
+    def _k_bidding(self) -> str | None:
+        d = self._danger
+        return ("fuel", "crew")[self._game.tables.danger_kind[d]] if d else None
+
+    def _k_danger_top(self) -> int | None:
+        return self._danger_top
+
+    def _k_seen_top_danger(self) -> list[int]:
+        seen = self._seen_top
+        return [s for s in range(self._game.players) if seen >> s & 1]
+
+    def _k_danger_deck(self) -> int:
+        return self._danger_deck
+
+    def _k_danger_discard(self) -> list[int]:
+        return list(self._danger_discard)
+
+    def _k_damage_deck(self) -> int:
+        return self._damage_deck
+
+    def _k_damage_removed(self) -> list[int]:
+        return list(self._damage_removed)
+
+    def _k_last_bids(self) -> list[int] | None:
+        return list(self._last_bids) if self._last_bids else None
+
+    def _k_score(self) -> list[int]:
+        """Every seat's running score: worked out only when read (the heuristic never does)."""
+        g = self._game
+        return [
+            sum(b.values()) for b in score_ships(self.ship_stacks(), g.tables, g.every_power_source)
+        ]
 
 
 def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> None:

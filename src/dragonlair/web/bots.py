@@ -39,6 +39,7 @@ from typing import Any
 
 from ..bots import Bot, UnknownBot, make_bot
 from ..core import make
+from ..core.bot import NO_VIEW
 from ..core.errors import UnknownGame
 
 log = logging.getLogger("dragonlair.web.bots")
@@ -82,7 +83,8 @@ def decide(job: BotJob) -> str:
     bot = _bot(job.game, job.players, job.options_json, job.level, job.budget_json, job.time_limit)
     game = bot.game
     legal = [game.parse_action(t) for t in job.legal]
-    return str(bot.choose(job.view, legal, random.Random(job.seed)))
+    view = job.view if bot.reads_view else NO_VIEW
+    return str(bot.choose(view, legal, random.Random(job.seed)))
 
 
 class BotRunner:

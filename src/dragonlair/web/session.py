@@ -42,6 +42,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..bots import UnknownBot, reads_view
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.autoplay import answer_delay, forced_action
 from ..core.rng import derive_seed
@@ -650,6 +651,7 @@ class Table:
             seat = next((s for s in st.to_act if self.seats[s].is_bot), None)
             if seat is None:
                 return
+            move = st.move
             job = self._job(st, seat)
             try:
                 text = await self.hub.bots.decide(job)
@@ -672,13 +674,19 @@ class Table:
                 )
                 text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
             try:
-                await self.submit(seat, job.view["move"], text, by="bot")
+                await self.submit(seat, move, text, by="bot")
             except ProtocolError as e:
                 if e.code == "storage_error":
                     await asyncio.sleep(1.0)
                 elif e.code != "stale_move":
                     log.error("table %s: bot action %r refused: %s", self.id, text, e)
                     return
+
+    def _reads_view(self, level: str) -> bool:
+        try:
+            return self.game is None or reads_view(level, self.game)
+        except UnknownBot:
+            return True  # the runner reports the unknown level
 
     def _job(self, st: State, seat: int) -> BotJob:
         s = self.seats[seat]
@@ -690,7 +698,7 @@ class Table:
             options_json=json.dumps(self.options, sort_keys=True),
             level=str(level),
             budget_json=json.dumps(budget, sort_keys=True),
-            view=st.view(seat),
+            view=st.view(seat) if self._reads_view(str(level)) else {},
             legal=tuple(str(a) for a in st.legal_actions(seat)),
             seed=derive_seed(self.seed, BOT_STREAM, seat, st.move),
             time_limit=self.hub.config.bot_max_seconds,

@@ -1,0 +1,87 @@
+"""Typed views: the same keys and values as the JSON view, each worked out when read, and
+holding nothing the seat may not see (a state that differs only in what the seat cannot
+see gives a typed view holding exactly the same)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import dragonlair
+from dragonlair.core import State
+from dragonlair.core.views import View
+
+TYPED = ["space-race", "space-dragons"]
+
+
+def held(view: View) -> dict[str, Any]:
+    """Everything a typed view holds, by slot (the game object aside)."""
+    out: dict[str, Any] = {}
+    for klass in type(view).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if name not in ("_game", "_got", "_done") and hasattr(view, name):
+                out[name] = getattr(view, name)
+    return out
+
+
+def positions(game_id: str, players: int, games: int = 3) -> list[State]:
+    game = dragonlair.make(game_id, players=players)
+    out = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        s = game.new_game(seed=seed)
+        while not s.is_over:
+            if rng.random() < 0.3:
+                out.append(s.clone())
+            seat = rng.choice(s.to_act)
+            s.apply(seat, rng.choice(s.legal_actions(seat)))
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("game_id", TYPED)
+@pytest.mark.parametrize("fewest", [True, False])
+def test_a_typed_view_reads_as_the_json_view_key_by_key(game_id: str, fewest: bool) -> None:
+    spec = dragonlair.spec(game_id)
+    players = spec.min_players if fewest else spec.max_players
+    for state in positions(game_id, players):
+        for seat in [*range(players), None]:
+            wire = state.view(seat)
+            typed = state.seat_view(seat)
+            assert isinstance(typed, View)
+            fresh = state.seat_view(seat)
+            for key in reversed(list(wire)):  # any order, each key on its own
+                assert fresh[key] == wire[key], key
+            assert dict(typed) == wire and list(typed) == list(wire)
+            assert json.dumps(typed.json()) == json.dumps(wire)
+            assert "hands" not in typed
+            with pytest.raises(KeyError):
+                typed["hands"]
+
+
+@pytest.mark.parametrize("game_id", TYPED)
+def test_a_typed_view_holds_only_what_its_seat_may_see(game_id: str) -> None:
+    game = dragonlair.make(game_id, players=4)
+    for state in positions(game_id, 4, games=2):
+        for seat in range(4):
+            real = state.seat_view(seat)
+            assert isinstance(real, View)
+            for k in range(3):
+                other = game.sample_state(state.view(seat), random.Random(k))
+                again = other.seat_view(seat)
+                assert isinstance(again, View)
+                assert held(again) == held(real)
+
+
+def test_space_race_scores_are_worked_out_only_when_read() -> None:
+    game = dragonlair.make("space-race", players=3)
+    state = positions("space-race", 3, games=1)[5]
+    typed = state.seat_view(1)
+    assert isinstance(typed, View)
+    typed["ships"]
+    assert "score" not in typed._got
+    assert typed["score"] == state.view(1)["score"]
+    assert game.players == 3
