@@ -96,3 +96,25 @@ export function languageSwitch() {
 export function N_(message) {
   return message;
 }
+
+// What a player can meet when the server refuses something, by its stable error code (the
+// server's own message, in English, is more precise and is kept for English pages).
+const ERRORS = {
+  rate_limited: N_("Too many messages at once: wait a moment and try again."),
+  spectator: N_("Spectators watch; they cannot act."),
+  no_open_seat: N_("This table has no open seat any more."),
+  bad_name: N_("A name needs at least one letter or digit."),
+  game_over: N_("The game is over."),
+  not_started: N_("The game has not started yet."),
+  illegal_action: N_("That is not one of your choices now."),
+  unknown_action: N_("That is not one of your choices now."),
+  not_found: N_("There is no such table."),
+  unknown_game: N_("There is no such game."),
+  network: N_("The server cannot be reached."),
+};
+
+/** A refusal from the server (its code and English message) in the page's language. */
+export function errorText(code, message) {
+  if (strings.lang === "en" || !ERRORS[code]) return message;
+  return t(ERRORS[code]);
+}

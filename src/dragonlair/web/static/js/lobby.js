@@ -3,7 +3,7 @@
 // join an open table; watch a table in play.
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
-import { N_, t, tn } from "./i18n.js";
+import { N_, errorText, t, tn } from "./i18n.js";
 
 const NAME_KEY = "dragonlair:name";
 const LEVEL_HELP = {
@@ -256,7 +256,7 @@ function newTableForm(games) {
       }
       form.dispatchEvent(new CustomEvent("created", { detail: created }));
     } catch (e) {
-      problem.textContent = e instanceof ApiError ? e.message : String(e);
+      problem.textContent = e instanceof ApiError ? errorText(e.code, e.message) : String(e);
     } finally {
       submit.disabled = false;
     }
@@ -346,6 +346,6 @@ async function join(tb) {
     rememberPasses(tb.id, { joined: joined.seat });
     location.assign(absolute(joined.seat.link));
   } catch (e) {
-    toast(t("Cannot join: {error}", { error: e.message }));
+    toast(t("Cannot join: {error}", { error: errorText(e.code, e.message) }));
   }
 }

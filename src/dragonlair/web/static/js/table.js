@@ -18,7 +18,7 @@ import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame } from "./lobby.js";
-import { N_, lang, t, tn, word } from "./i18n.js";
+import { N_, errorText, lang, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
@@ -218,7 +218,7 @@ class TablePage {
         return;
       case "error":
         this.pending = false;
-        if (m.code !== "stale_move") toast(m.message);
+        if (m.code !== "stale_move") toast(errorText(m.code, m.message));
         break;
       default:
         return;
