@@ -87,6 +87,13 @@ def play(
     hotseat: Annotated[
         bool, typer.Option(help="Several humans at one screen (every seat without a bot).")
     ] = False,
+    undo: Annotated[
+        bool,
+        typer.Option(
+            help="Hotseat: allow taking back a decision (every player is asked to agree at "
+            "the start). Alone with bots, undo is always allowed."
+        ),
+    ] = False,
     seat: Annotated[
         int, typer.Option(min=1, help="Your seat when playing alone: 1 is Player 1.")
     ] = 1,
@@ -151,7 +158,7 @@ def play(
             g = dragonlair.make(game, players=players, options=parse_options(option))
             seats = _seats(g.players, bots, hotseat, seat, name or [])
             state = g.new_game(seed=seed)
-        session = PlaySession(state, seats, save_path=save or resume)
+        session = PlaySession(state, seats, save_path=save or resume, undo=undo or None)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
     session.autosave()

@@ -185,6 +185,46 @@ class PassScreen(Screen[None]):
         self.dismiss(None)
 
 
+class UndoConsent(Screen[bool]):
+    """At a hotseat game started with --undo, each player agrees to undo, or not."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", N_("agree")),
+        Binding("n,escape", "answer(False)", N_("play without undo")),
+    ]
+    DEFAULT_CSS = """
+    UndoConsent { align: center middle; }
+    #consent { width: 70; height: auto; border: round $primary; padding: 1 2; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text.assemble(
+                _(
+                    "This game was started with undo: any player may take back their last "
+                    "decision, and every move played after it, as long as nothing hidden has "
+                    "been revealed since."
+                )
+                + "\n\n",
+                (
+                    _("{player}: press Y to agree, or N to play without undo.").format(
+                        player=self.player
+                    ),
+                    "bold",
+                ),
+            ),
+            id="consent",
+        )
+
+    def action_answer(self, agree: bool) -> None:
+        self.dismiss(agree)
+
+
 class TableApp(App[int]):
     """The panes every terminal screen shares; ``play``, ``watch`` and ``replay`` fill them."""
 
@@ -332,6 +372,8 @@ class PlayApp(TableApp):
         Binding("up", "move(-1)", N_("choice up"), show=False, priority=True),
         Binding("down", "move(1)", N_("choice down"), show=False, priority=True),
         Binding("ctrl+t", "autoplay", N_("auto-answers")),
+        Binding("f2,ctrl+g", "hint", N_("hint"), priority=True),
+        Binding("ctrl+z,f3", "undo", N_("undo"), priority=True),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.6, fast: bool = False) -> None:
@@ -348,18 +390,55 @@ class PlayApp(TableApp):
         self.shown: list[Action] = []  # the choices as listed (one per distinct choice)
         self.question: tuple[int | None, int] | None = None
         self.pending = False
+        # the latest hint: (seat, move) it answers, and the analysis
+        self.hint: tuple[tuple[int, int], Any] | None = None
+        self.thinking: tuple[int, int] | None = None
+        self.notice: tuple[str, str] | None = None  # shown when the next question is asked
 
     @property
     def state(self) -> State:
         return self.session.state
 
     def entry_hint(self) -> str:
-        return _("type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit")
+        return _("type an action or pick with ↑↓ Enter · F2 hint · ? rules · ctrl+q quit")
 
     def on_mount(self) -> None:
         self.setup_panes()
         self.query_one("#entry", Input).focus()
-        self.call_after_refresh(self.advance)
+        session = self.session
+        if session.hotseat and session.undo_wanted:
+            self.ask_consent(list(session.humans), True)
+        else:
+            self.call_after_refresh(self.advance)
+
+    def ask_consent(self, left: list[int], agreed: bool) -> None:
+        """Ask each player of a hotseat game started with --undo to agree to it (one
+        after the other, at the screen); undo is on only if they all do."""
+        session = self.session
+        if not left:
+            session.undo_allowed = agreed
+            self.status(
+                _("everyone agreed: undo is on (ctrl+z)")
+                if agreed
+                else _("not everyone agreed: this game is played without undo"),
+                "green" if agreed else "yellow",
+            )
+            self.call_after_refresh(self.advance)
+            return
+        seat = left[0]
+        self.push_screen(
+            UndoConsent(session.names[seat]),
+            lambda yes: self.ask_consent(left[1:], agreed and bool(yes)),
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The undo key exists only where undo is allowed; hint and undo are greyed out
+        while nobody here is asked."""
+        if action == "undo" and not self.session.undo_allowed:
+            return False
+        if action in ("hint", "undo") and self.asking is None:
+            return None
+        return True
 
     # ------------------------------------------------------------------ the loop
 
@@ -436,7 +515,12 @@ class PlayApp(TableApp):
         self.asking = seat
         self.legal = self.state.legal_actions(seat)
         self.redraw()
-        self.status(session.save_error or "", "bold red")
+        if self.notice is not None and not session.save_error:
+            self.status(*self.notice)
+        else:
+            self.status(session.save_error or "", "bold red")
+        self.notice = None
+        self.refresh_bindings()
 
     def redraw(self) -> None:
         if self.viewer is None:
@@ -470,6 +554,9 @@ class PlayApp(TableApp):
             if key not in seen or (default is not None and str(a) == default):
                 seen.add(key)
                 self.shown.append(a)
+        hint = self.hint[1] if self.hint is not None and self.hint[0] == question else None
+        rates = {str(v.action): v.playouts.win for v in hint.actions} if hint else {}
+        pick = None
         for i, a in enumerate(self.shown):
             line = Text()
             if numbered:
@@ -482,12 +569,24 @@ class PlayApp(TableApp):
             if default is not None and str(a) == default:
                 line.append("  " + _("(Enter)"), style="yellow")
                 start = i
+            if str(a) in rates:
+                win = rates[str(a)]
+                line.append(
+                    f"  {win.value:.0%} [{win.low:.0%}–{win.high:.0%}]", style="bold magenta"
+                )
+                if hint is not None and str(a) == str(hint.pick):
+                    line.append("  ★ " + _("the bot's pick"), style="bold magenta")
+                    pick = i
             items.append(Option(line))
         options.add_options(items)
         if keep is not None and keep < len(items) and default is None:
             start = keep
+        if pick is not None:
+            start = pick
         options.highlighted = start
         asked = "" if view.get("window") is None else " · " + _("you may answer")
+        if hint is not None:
+            asked += " · " + _("hint: your win chance after each choice")
         options.border_title = _("choices") + asked
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -524,6 +623,12 @@ class PlayApp(TableApp):
             return
         if low == "auto":
             self.action_autoplay()
+            return
+        if low == "hint":
+            self.action_hint()
+            return
+        if low == "undo":
+            self.action_undo()
             return
         if low == "save" or low.startswith("save "):
             self.save_to(text[4:].strip())
@@ -581,6 +686,72 @@ class PlayApp(TableApp):
             current = options.highlighted or 0
             options.highlighted = max(0, min(options.option_count - 1, current + step))
 
+    def action_hint(self) -> None:
+        """Ask the bots about the asked seat's choices, from its view only, in a worker
+        thread; the answer marks the choices (win chance, the bot's pick highlighted)."""
+        seat = self.asking
+        if seat is None or isinstance(self.screen, ModalScreen | PassScreen):
+            return
+        question = (seat, self.state.move)
+        if self.thinking == question:
+            return
+        if self.hint is not None and self.hint[0] == question:
+            self.status(_("the hint is shown by the choices"), "magenta")
+            return
+        self.thinking = question
+        self.status(_("the bots are thinking about your choices…"), "magenta")
+        session = self.session
+        self.run_worker(
+            lambda: self._hint_done(question, session.hint(seat)),
+            thread=True,
+            exclusive=True,
+            group="hint",
+        )
+
+    def _hint_done(self, question: tuple[int, int], analysis: Any) -> None:
+        self.call_from_thread(self._show_hint, question, analysis)
+
+    def _show_hint(self, question: tuple[int, int], analysis: Any) -> None:
+        self.thinking = None
+        if self.asking is None or (self.asking, self.state.move) != question:
+            return  # the game has moved on
+        self.hint = (question, analysis)
+        words = self.session.words[question[0]]
+        pick = words.typed(analysis.pick, self.legal)
+        self.status(
+            _("hint: the bot would choose {pick} ({n} playouts per choice)").format(
+                pick=pick, n=analysis.samples
+            ),
+            "magenta",
+        )
+        self.redraw()
+
+    def action_undo(self) -> None:
+        seat = self.asking
+        if seat is None or isinstance(self.screen, ModalScreen | PassScreen):
+            return
+        if self.pending:
+            self.status(_("wait: an answer is being given for you"), "yellow")
+            return
+        try:
+            steps = self.session.undo(seat)
+        except DragonlairError as e:
+            self.status(str(e), "yellow")
+            return
+        self.hint = None
+        self.question = None
+        self.asking = None
+        self.legal = []
+        self.shown = []
+        self.lit = frozenset()
+        self.notice = (
+            _("you took back your last decision")
+            if steps == 1
+            else _("you took back your last decision (and the answers given for you before it)"),
+            "green",
+        )
+        self.later(0.0)
+
     def action_autoplay(self) -> None:
         seat = self.asking if self.asking is not None else self.viewer
         if seat is None:
@@ -621,6 +792,16 @@ class PlayApp(TableApp):
             "**ctrl+t** turns automatic answers off or on: with them on, a question "
             "with only one possible answer is answered for you after a short pause."
         )
+        keys += "\n- " + _(
+            "**F2** (or ctrl+g, or `hint`) asks the bots what they think of your choices,"
+            " from what you can see only: each choice gets your win chance with its 95 percent"
+            " interval, and the bot's pick is highlighted."
+        )
+        if self.session.undo_allowed:
+            keys += "\n- " + _(
+                "**ctrl+z** (or F3, or `undo`) takes back your last decision and every move"
+                " played after it, as long as nothing hidden has been revealed since."
+            )
         keys += "\n- " + _("**save FILE** saves the game; `dragonlair play --resume FILE` goes on.")
         keys += "\n- " + _(
             "**?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."

@@ -21,9 +21,15 @@ from ..bots import make_bot
 from ..core import Action, DragonlairError, State, derive_seed
 from ..core.autoplay import forced_action
 from ..core.bot import Bot
+from ..core.undo import effective_actions
+from ..i18n import gettext
 from .words import Words
 
 SAVE_FORMAT = "dragonlair.save/1"
+HINT_STREAM = 0x417
+HINT_PLAYOUTS = 120  # playouts of a hint over all the choices
+HINT_ITERATIONS = 200  # and its search's iterations, at most HINT_SECONDS
+HINT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ class PlaySession:
         seats: Sequence[SeatConfig],
         *,
         save_path: Path | None = None,
+        undo: bool | None = None,
     ) -> None:
         game = state.game
         if len(seats) != game.players:
@@ -91,6 +98,11 @@ class PlaySession:
         self.autoplay = dict.fromkeys(self.humans, True)
         self.save_error: str | None = None
         self.saved_moves = -1
+        # Undo: always alone with bots; at a hotseat only when asked for (--undo) and
+        # every player agrees at the start (the screen asks them, see PlayApp).
+        self.undo_wanted = bool(undo) if self.hotseat else undo is not False
+        self.undo_allowed = self.undo_wanted and not self.hotseat
+        self.hints = True  # alone with bots, or at one screen with friends
 
     # ------------------------------------------------------------------ turns
 
@@ -120,6 +132,68 @@ class PlaySession:
             self.catch_up(seat)
             self.last_move[seat] = self.state.event_count
         self.autosave()
+
+    # ------------------------------------------------------------------ undo and hints
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot take back a decision now (None: it can)."""
+        if not self.undo_allowed:
+            if self.hotseat:
+                return gettext("this hotseat game is played without undo (start it with --undo)")
+            return gettext("this game is played without undo")
+        if self.state.is_over:
+            return gettext("the game is over")
+        if not any(p == seat for p, _ in effective_actions(self.state)):
+            return gettext("you have made no decision to take back yet")
+        if not self._undo_steps(seat):
+            return gettext("something hidden has been revealed since your last decision")
+        return None
+
+    def _undo_steps(self, seat: int) -> list[State]:
+        """The states after each undo that taking back ``seat``'s last decision takes: one,
+        or more when the decision reached is one it had no choice in and that would be
+        answered for it again at once. Empty when nothing can be taken back."""
+        steps: list[State] = []
+        s = self.state
+        while s.can_undo(seat):
+            s = s.clone()
+            s.undo(seat)
+            steps.append(s)
+            if not self.autoplay.get(seat, False) or forced_action(s, seat) is None:
+                return steps
+        return []
+
+    def undo(self, seat: int) -> int:
+        """Take back ``seat``'s last decision and everything played after it; how many
+        undos that took. DragonlairError (and nothing changed) where it is not allowed."""
+        why = self.undo_refusal(seat)
+        if why is not None:
+            raise DragonlairError(gettext("no undo: {why}").format(why=why))
+        steps = self._undo_steps(seat)
+        self.state = steps[-1]
+        self.catch_up(seat)
+        self.last_move[seat] = self.state.event_count
+        self.autosave()
+        return len(steps)
+
+    def hint(self, seat: int) -> Any:
+        """The analysis of ``seat``'s decision now (a ``dragonlair.bots.analysis.Analysis``),
+        from its view and legal actions only, within a small budget."""
+        from ..bots.analysis import analyse_view
+
+        state = self.state
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise DragonlairError(gettext("a hint is for your own decision: you are not asked now"))
+        return analyse_view(
+            state.game,
+            state.view(seat),
+            legal,
+            samples=max(4, HINT_PLAYOUTS // len(legal)),
+            seed=derive_seed(state.seed or 0, HINT_STREAM, seat, state.move),
+            iterations=HINT_ITERATIONS,
+            time=HINT_SECONDS,
+        )
 
     # ------------------------------------------------------------------ logs
 

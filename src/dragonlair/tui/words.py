@@ -229,7 +229,7 @@ def grammar(text: str) -> str:
     text = re.sub(r"(^|[.:;!] )You's\b", lambda m: m.group(1) + "Your", text)
     text = re.sub(r"\bYou's\b", "your", text)
     text = _YOU_VERB.sub(lambda m: f"You{m.group(1)} {_second_person(m.group(2))}", text)
-    text = re.sub(r"\bYou (\w+) their\b", r"You \1 your", text)
+    text = re.sub(r"\bYou (\w+(?: back)?) their\b", r"You \1 your", text)
     text = re.sub(r"(?<=[a-z,] )You\b", "you", text)
     text = re.sub(r"\b1 (\w+)\(s\)", r"1 \1", text)
     text = re.sub(r"\b(\d+) (\w+)\(s\)", r"\1 \2s", text)

@@ -32,13 +32,14 @@ import json
 import logging
 import multiprocessing
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from ..bots import Bot, UnknownBot, make_bot
-from ..core import make
+from ..core import Game, make
 from ..core.bot import NO_VIEW
 from ..core.errors import UnknownGame
 
@@ -87,6 +88,59 @@ def decide(job: BotJob) -> str:
     return str(bot.choose(view, legal, random.Random(job.seed)))
 
 
+@dataclass(frozen=True)
+class HintJob:
+    """One hint: the analysis of a seat's decision from its view and legal actions only
+    (:func:`dragonlair.analyse`'s ``analyse_view``), within the server's bot limits."""
+
+    game: str
+    players: int
+    options_json: str
+    view: dict[str, Any]
+    legal: tuple[str, ...]
+    seed: int
+    samples: int
+    iterations: int
+    search_time: float  # the search's own budget; the playouts take the rest
+    time_limit: float = 5.0
+
+
+@lru_cache(maxsize=64)
+def _game(game: str, players: int, options_json: str) -> Game:
+    return make(game, players=players, options=json.loads(options_json))
+
+
+def hint(job: HintJob) -> dict[str, Any]:
+    """The analysis for ``job`` as the ``hint`` message's body (runs in a worker)."""
+    from ..bots.analysis import analyse_view
+
+    g = _game(job.game, job.players, job.options_json)
+    legal = [g.parse_action(t) for t in job.legal]
+    a = analyse_view(
+        g,
+        job.view,
+        legal,
+        samples=job.samples,
+        seed=job.seed,
+        iterations=job.iterations,
+        time=job.search_time,
+    )
+    return {
+        "pick": str(a.pick),
+        "samples": a.samples,
+        "iterations": a.iterations,
+        "actions": [
+            {
+                "action": str(v.action),
+                "win": v.playouts.win.to_dict(),
+                "points": round(v.playouts.points, 2),
+                "visits": v.visits,
+            }
+            for v in a.actions
+        ],
+    }
+
+
 class BotRunner:
     """Runs bot decisions in a thread or process pool and awaits them."""
 
@@ -109,20 +163,37 @@ class BotRunner:
         """The chosen action's text; BotTimeout if the bot overran its limit."""
         if self.processes is not None and job.game not in self._thread_only:
             try:
-                return await self._run(self.processes, self._process_slots, job)
+                return str(await self._run(self.processes, self._process_slots, job, decide))
             except UnknownGame:
                 log.info("bot workers cannot make %s; its bots run in threads", job.game)
                 self._thread_only.add(job.game)
-        return await self._run(self.threads, self._thread_slots, job)
+        return str(await self._run(self.threads, self._thread_slots, job, decide))
+
+    async def hint(self, job: HintJob) -> dict[str, Any]:
+        """A hint, worked out in the bots' pool (the same workers and limits as the bots);
+        BotTimeout if it overran its limit."""
+        if self.processes is not None and job.game not in self._thread_only:
+            try:
+                out = await self._run(self.processes, self._process_slots, job, hint)
+            except UnknownGame:
+                self._thread_only.add(job.game)
+            else:
+                return dict(out)
+        return dict(await self._run(self.threads, self._thread_slots, job, hint))
 
     @staticmethod
-    async def _run(pool: Executor, slots: asyncio.Semaphore, job: BotJob) -> str:
+    async def _run(
+        pool: Executor,
+        slots: asyncio.Semaphore,
+        job: Any,
+        work: Callable[[Any], Any],
+    ) -> Any:
         # A job is handed to the pool only when a worker is free, so its clock counts
         # thinking, not queueing; the slot is freed when the work really ends, so a bot
         # that ignores its limit still counts against the pool until it stops.
         await slots.acquire()
         try:
-            running = asyncio.get_running_loop().run_in_executor(pool, decide, job)
+            running = asyncio.get_running_loop().run_in_executor(pool, work, job)
         except BaseException:
             slots.release()
             raise

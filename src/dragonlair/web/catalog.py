@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Game, manifest
+from ..core.events import CORE_EVENTS
 from ..i18n import _, counted, language
 
 
@@ -33,7 +34,7 @@ def components(game: Game) -> dict[str, Any]:
 def table_catalog(game: Game) -> dict[str, Any]:
     """Everything public a page needs to draw a table of ``game``: components, the phases
     its views can show, a label for every action, and the text patterns of every kind of
-    event with the fields that name a seat."""
+    event (the engine's own, such as ``undo``, included) with the fields that name a seat."""
     return {
         "game": game.spec.id,
         "players": game.players,
@@ -57,7 +58,7 @@ def table_catalog(game: Game) -> dict[str, Any]:
                     if p is not None
                 },
             }
-            for kind, s in game.event_specs.items()
+            for kind, s in {**CORE_EVENTS, **game.event_specs}.items()
         },
     }
 

@@ -60,6 +60,12 @@ class ServerConfig:
     bot_workers: int = 2
     bot_max_iterations: int = 5000
     bot_max_seconds: float = 5.0
+    # Hints (where a table allows them): how many a seat may ask for, and the most the
+    # bots' analysis may do for one (playouts over all the choices, search iterations;
+    # its time is bot_max_seconds, one hint at a time per seat, in the bots' pool).
+    hint_rate: str = "6/minute"
+    hint_playouts: int = 120
+    hint_iterations: int = 200
     # Links handed out to players start with this (empty: relative links).
     public_url: str = ""
     # Finished tables leave memory once nobody is connected (their records stay stored).

@@ -20,12 +20,14 @@ from .config import ServerConfig
 from .protocol import (
     Act,
     Hello,
+    Hint,
     Ping,
     Prefs,
     ProtocolError,
     Rematch,
     Rename,
     Rotate,
+    Undo,
     encode,
     parse_client,
 )
@@ -248,6 +250,13 @@ async def _serve(
                         f"it cannot act for seat {msg.seat}",
                     )
                 await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
+            elif isinstance(msg, Hint | Undo):
+                if conn.seat is None:
+                    raise ProtocolError("spectator", "spectators watch; they have no decision")
+                if isinstance(msg, Hint):
+                    await table.hint(conn.seat, msg.move, conn)
+                else:
+                    await table.undo(conn.seat, msg.move, conn)
             elif isinstance(msg, Ping):
                 conn.send('{"type":"pong"}')
             elif isinstance(msg, Prefs | Rename | Rematch):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import time
 from collections import OrderedDict
@@ -17,8 +18,19 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bots import UnknownBot, make_bot
-from ..core import BadOptions, DragonlairError, Game, Record, UnknownGame, make, replay
+from ..core import (
+    BadOptions,
+    BadPosition,
+    DragonlairError,
+    Game,
+    Record,
+    UnknownGame,
+    make,
+    replay,
+)
 from ..core import spec as game_spec
+from ..core.position import build, parse
+from ..core.puzzles import puzzle as find_puzzle
 from .bots import BotRunner
 from .config import ServerConfig
 from .protocol import (
@@ -153,6 +165,7 @@ class Hub:
                 options=stored.options,
                 seed=stored.seed,
                 actions=tuple(stored.actions),
+                position=stored.settings.get("position"),
             )
             state = replay(record)
             t = Table(self, stored, state.game, state)
@@ -223,7 +236,15 @@ class Hub:
 
     async def create(self, req: TableRequest) -> Created:
         """A new table from a lobby request; ProtocolError says what was wrong."""
-        for name in req.options:
+        doc = self._position(req)
+        players, options = req.players, dict(req.options)
+        if doc is not None:
+            # a position says how many play and its options; the request may repeat them
+            if players is None and isinstance(doc.get("players"), int):
+                players = doc["players"]
+            if isinstance(doc.get("options"), dict):
+                options = {**doc["options"], **options}
+        for name in options:
             if _is_path_option(req.game, name):
                 raise ProtocolError(
                     "bad_options",
@@ -231,7 +252,7 @@ class Hub:
                     "lobby; tables use the games' built-in data",
                 )
         try:
-            game = make(req.game, players=req.players, options=req.options)
+            game = make(req.game, players=players, options=options)
         except UnknownGame as e:
             raise ProtocolError("unknown_game", str(e)) from None
         except BadOptions as e:
@@ -271,6 +292,26 @@ class Hub:
         else:
             seed, salt = new_seed(), new_salt()
             promise = commitment(seed, salt)
+        people = sum(1 for sp in specs if sp.type != "bot")
+        practice = people == 1 and all(sp.type in ("human", "bot") for sp in specs)
+        if doc is not None and any(sp.type == "open" for sp in specs):
+            raise ProtocolError(
+                "position_not_allowed",
+                "a table starts from a position only when every seat is yours or a bot's "
+                "(a practice table): at a table with open seats nobody may know the deal",
+            )
+        hints = practice if req.hints is None else req.hints
+        undo = practice if req.undo is None else req.undo
+        if undo and any(sp.type == "open" for sp in specs):
+            raise ProtocolError(
+                "undo_not_allowed",
+                "undo is only for tables whose every seat is yours or a bot's: at a table "
+                "with open seats nobody may take a move back",
+            )
+        try:
+            start = game.new_game(seed) if doc is None else build(game, doc, seed)
+        except BadPosition as e:
+            raise ProtocolError("bad_position", str(e)) from None
         table_id = new_table_id()
         await self.claim(table_id)
         tokens: list[SeatPass] = []
@@ -303,6 +344,9 @@ class Hub:
                 "takeover": req.takeover,
                 "listed": req.listed,
                 "wait_for_arrival": req.wait_for_arrival,
+                "hints": hints,
+                "undo": undo,
+                **({} if doc is None else {"position": doc, "title": _title(doc)}),
             },
             watch_hash=digest(watch),
             status=status,
@@ -312,7 +356,7 @@ class Hub:
             commitment=promise,
         )
         await self.write(lambda: self.store.create_table(stored))
-        t = Table(self, stored, game, game.new_game(seed))
+        t = Table(self, stored, game, start)
         self.tables[table_id] = t
         if status == "playing":
             t.start()
@@ -321,6 +365,20 @@ class Hub:
             seats=tokens,
             watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
         )
+
+    @staticmethod
+    def _position(req: TableRequest) -> dict[str, Any] | None:
+        """The position document a new table starts from (None: a new deal)."""
+        if req.position is None and req.puzzle is None:
+            return None
+        if req.position is not None and req.puzzle is not None:
+            raise ProtocolError("bad_position", "give a position or a puzzle, not both")
+        try:
+            if req.puzzle is not None:
+                return dict(find_puzzle(req.puzzle).doc)
+            return parse(req.position or "")
+        except DragonlairError as e:  # BadPosition, or no such puzzle
+            raise ProtocolError("bad_position", str(e)) from None
 
     async def join(self, table_id: str, req: JoinRequest) -> Joined:
         """Take an open seat; ProtocolError if there is none (or not that one)."""
@@ -408,6 +466,10 @@ class Hub:
                             "takeover": st.takeover,
                             "listed": st.listed,
                             "wait_for_arrival": st.wait_for_arrival,
+                            "hints": st.hints,
+                            "undo": st.undo,
+                            # a game from a position is played again from the same position
+                            "position": None if t.position is None else json.dumps(t.position),
                         }
                     )
                 )
@@ -484,6 +546,12 @@ def check_bot(
         raise ProtocolError(
             "bad_budget", f"{where}: bot {level!r} refuses budget {budget}: {e}"
         ) from None
+
+
+def _title(doc: dict[str, Any]) -> str:
+    """How the table's description names the position it started from."""
+    title = doc.get("title")
+    return title[:80] if isinstance(title, str) and title.strip() else "a position"
 
 
 def _clean_name(name: str | None) -> str:

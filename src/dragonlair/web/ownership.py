@@ -444,6 +444,9 @@ def _info(
             away=None if st.get("away") is None else float(st["away"]),
             takeover=st.get("takeover"),
             listed=bool(st.get("listed", True)),
+            hints=bool(st.get("hints", False)),
+            undo=bool(st.get("undo", False)),
+            position=st.get("title") if st.get("position") is not None else None,
         ),
         created=r["created"],
         fairness=Fairness(

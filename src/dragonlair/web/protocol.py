@@ -29,6 +29,7 @@ OptionValue = bool | int | float | str | None
 MAX_NAME = 40
 MAX_ACTION = 200
 MAX_REF = 64
+MAX_POSITION = 12000  # characters of a position's TOML or JSON text (within the body limit)
 
 # ---------------------------------------------------------------------------- errors
 
@@ -113,6 +114,29 @@ class TableRequest(_Strict):
         "windows have no deadline, until its person first opens their link; false: from "
         "the start, as for a player who left",
     )
+    position: str | None = Field(
+        None,
+        max_length=MAX_POSITION,
+        description="start from this position (its TOML or JSON text, see the games' rules "
+        "pages): only at a table whose every seat is yours or a bot's",
+    )
+    puzzle: str | None = Field(
+        None,
+        max_length=200,
+        description="start from this shipped puzzle (a name from GET /api/puzzles): only at a "
+        "table whose every seat is yours or a bot's",
+    )
+    hints: bool | None = Field(
+        None,
+        description="hints allowed: a seat may ask the bots what they think of its choices; "
+        "default: on at a table of one person and bots, off where there are other people",
+    )
+    undo: bool | None = Field(
+        None,
+        description="undo allowed: a seat may take back its last decision while nothing "
+        "hidden was revealed since; default: on at a table of one person and bots; never "
+        "at a table with open seats",
+    )
 
 
 class JoinRequest(_Strict):
@@ -147,6 +171,11 @@ class TableSettings(BaseModel):
     takeover: str | None
     listed: bool
     wait_for_arrival: bool = True
+    hints: bool = Field(False, description="hints allowed (asking the bots about a choice)")
+    undo: bool = Field(False, description="undo allowed (taking back a decision)")
+    position: str | None = Field(
+        None, description="the title of the position or puzzle the game started from, if any"
+    )
 
 
 class Revealed(BaseModel):
@@ -258,6 +287,19 @@ class Catalog(BaseModel):
     )
     actions: dict[str, str]
     events: dict[str, dict[str, Any]]
+
+
+class PuzzleInfo(BaseModel):
+    """A position a game ships, to start a practice table from."""
+
+    name: str = Field(description="<game id>/<name>: the table request's puzzle")
+    game: str
+    title: str
+    source: str
+    notes: str
+    seat: int | None = Field(description="the seat the puzzle asks about")
+    question: str
+    players: int
 
 
 class ErrorDetail(BaseModel):
@@ -375,7 +417,23 @@ class Rotate(_Strict):
     type: Literal["rotate"]
 
 
-AnyClientMessage = Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch
+class Hint(_Strict):
+    """Ask the bots what they think of your choices now (where the table allows hints);
+    answered with a ``hint`` message to this connection."""
+
+    type: Literal["hint"]
+    move: int = Field(ge=0, description="the move you are asking about")
+
+
+class Undo(_Strict):
+    """Take back your last decision (where the table allows undo and nothing hidden was
+    revealed since), with every move played after it."""
+
+    type: Literal["undo"]
+    move: int = Field(ge=0, description="the move you saw")
+
+
+AnyClientMessage = Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -395,7 +453,7 @@ def parse_client(text: str) -> AnyClientMessage:
             raise ProtocolError(
                 "bad_message",
                 'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
-                "prefs, name, rematch",
+                "prefs, name, rematch, hint, undo",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

@@ -36,6 +36,7 @@ One :class:`Table` per game, all in one asyncio event loop, kept by the lobby se
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
@@ -46,7 +47,10 @@ from ..bots import UnknownBot, reads_view
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.autoplay import answer_delay, forced_action
 from ..core.rng import derive_seed
-from .bots import BotJob, BotTimeout
+from ..core.state import UNDO_TEXT
+from ..core.undo import effective_actions
+from ..i18n import N_
+from .bots import BotJob, BotTimeout, HintJob
 from .connection import Connection
 from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .protocol import (
@@ -59,7 +63,7 @@ from .protocol import (
     encode,
     state_message,
 )
-from .security import digest, match, new_token
+from .security import TokenBucket, digest, match, new_token, parse_rate
 from .store import StoredSeat, StoredTable
 
 if TYPE_CHECKING:
@@ -68,6 +72,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragonlair.web")
 
 BOT_STREAM = 0xB07
+HINT_STREAM = 0x417
 _WATCH = "watch"
 
 
@@ -140,7 +145,13 @@ class Table:
             takeover=st.get("takeover"),
             listed=bool(st.get("listed", True)),
             wait_for_arrival=bool(st.get("wait_for_arrival", True)),
+            hints=bool(st.get("hints", False)),
+            undo=bool(st.get("undo", False)),
+            position=st.get("title") if st.get("position") is not None else None,
         )
+        pos = st.get("position")
+        # the position the game started from (it may hold hidden cards: never sent)
+        self.position: dict[str, Any] | None = dict(pos) if isinstance(pos, dict) else None
         self.watch_hash = stored.watch_hash
         self.status = "broken" if problem else stored.status
         self.problem = problem
@@ -158,6 +169,10 @@ class Table:
         self._sync_key: tuple[int, str, int | None] | None = None
         self._auto: dict[tuple[int, int], asyncio.TimerHandle] = {}  # (seat, move) -> timer
         self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
+        self._hinting: set[int] = set()  # seats whose hint is being worked out
+        self._hint_buckets: dict[int, TokenBucket] = {}
+        self._undo_cache: dict[tuple[int, int], str | None] = {}  # (seat, move) -> why not
+        self._undo_checking: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------------ reading
 
@@ -167,6 +182,15 @@ class Table:
         if self._state is None:
             raise ProtocolError("broken", f"table {self.id} cannot be played: {self.problem}", 409)
         return self._state
+
+    def initial_state(self) -> State:
+        """The game as it began: dealt from the seed, or set up from its position."""
+        assert self.game is not None
+        if self.position is None:
+            return self.game.new_game(self.seed)
+        from ..core.position import build
+
+        return build(self.game, self.position, self.seed)
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -250,8 +274,68 @@ class Table:
             timed_seats=self.timed_seats(),
             deadline_at=self.deadline_at,
         )
+        if conn.seat is not None:
+            msg["offers"] = self.offers(conn.seat)
         conn.cursor = st.event_count
         return msg
+
+    def offers(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may ask for now: whether the table allows hints and undo, whether
+        a hint may be asked now, and (once worked out, else None) whether an undo would
+        work, with the reason when not. Working out the undo takes a moment, so it is done
+        off the loop after each move and sent in an ``offers`` message (:meth:`_check_undo`)."""
+        playing = self.status == "playing" and self._state is not None
+        hint = self.settings.hints and playing and seat in self.state.to_act
+        can: bool | None = False
+        why: str | None = None
+        if not self.settings.undo:
+            why = N_("this table was created without undo")
+        elif not playing:
+            why = N_("undo is only while the game is being played")
+        else:
+            key = (seat, self.state.move)
+            if key in self._undo_cache:
+                why = self._undo_cache[key]
+                can = why is None
+            else:
+                can = None
+        return {
+            "hints": self.settings.hints,
+            "hint": hint,
+            "undo": self.settings.undo,
+            "can_undo": can,
+            "undo_reason": why,
+        }
+
+    def _check_undos(self) -> None:
+        """Work out, off the loop, whether each connected person's seat could undo now,
+        and tell it (an ``offers`` message)."""
+        if not self.settings.undo or self.status != "playing":
+            return
+        for s in self.seats:
+            key = (s.index, self.state.move)
+            if s.kind != "human" or not s.conns:
+                continue
+            if key not in self._undo_cache and key not in self._undo_checking:
+                self._undo_checking.add(key)
+                self._spawn(self._check_undo(s.index, self.state))
+
+    async def _check_undo(self, seat: int, st: State) -> None:
+        key = (seat, st.move)
+        try:
+            if self._state is not st:
+                return  # the game moved on before the check began
+            why = await asyncio.to_thread(self._why_not_undo, st, seat)
+        finally:
+            self._undo_checking.discard(key)
+        if len(self._undo_cache) > 64:
+            self._undo_cache.clear()
+        self._undo_cache[key] = why
+        if self._state is not st:
+            return  # the game moved on meanwhile: its own check follows
+        text = encode({"type": "offers", "move": st.move, "offers": self.offers(seat)})
+        for conn in self.seats[seat].conns:
+            conn.send(text)
 
     def sync_text(self, conn: Connection, since: int) -> str:
         """The encoded state message for a ``sync`` from ``since``: built once per seat,
@@ -343,6 +427,7 @@ class Table:
         conn.send(encode(self.message_for(conn)))
         if conn.seat is not None:
             self.send_rematch(conn)
+            self._check_undos()
         self.broadcast_seats()
         if back:  # the returning player has a window to answer: everyone sees its deadline
             self.broadcast()
@@ -466,6 +551,155 @@ class Table:
             self._after_change(conn, ref)
             ACTION_SECONDS.observe(time.perf_counter() - began)
 
+    # ------------------------------------------------------------------ undo
+
+    def _why_not_undo(self, st: State, seat: int) -> str | None:
+        if not any(p == seat for p, _ in effective_actions(st)):
+            return N_("you have made no decision to take back yet")
+        if not self._undo_steps(st, seat):
+            return N_("something hidden has been revealed since your last decision")
+        return None
+
+    def _undo_steps(self, st: State, seat: int) -> list[State]:
+        """The states after each undo that taking back ``seat``'s last decision takes: one,
+        or more when the decision reached was one it had no choice in and that would be
+        answered for it again at once (then the decision before is taken back too). Empty
+        when nothing can be taken back."""
+        steps: list[State] = []
+        s = st
+        autoplay = self.seats[seat].autoplay
+        while s.can_undo(seat):
+            s = s.clone()
+            s.undo(seat)
+            steps.append(s)
+            if not autoplay or forced_action(s, seat) is None:
+                return steps
+        return []  # only answers given for the seat could be taken back: no use
+
+    async def undo(self, seat: int, move: int, conn: Connection | None = None) -> None:
+        """Take back ``seat``'s last decision (and everything played after it), stored
+        like an action; ProtocolError (and nothing changed) where it is not allowed."""
+        async with self.lock:
+            if not self.settings.undo:
+                raise ProtocolError(
+                    "undo_not_allowed",
+                    "this table was created without undo: nobody may take a move back here",
+                )
+            if self.status != "playing":
+                raise ProtocolError("not_playing", "undo is only while the game is being played")
+            st = self.state
+            if move != st.move:
+                raise ProtocolError(
+                    "stale_move",
+                    f"that undo was asked at move {move}, but the game is at move {st.move}: "
+                    "look at the latest state and ask again",
+                    409,
+                )
+            steps = await asyncio.to_thread(self._undo_steps, st, seat)
+            if not steps:
+                why = await asyncio.to_thread(self._why_not_undo, st, seat)
+                why = why or "your last decisions were all answered for you"
+                raise ProtocolError("cannot_undo", f"nothing to take back: {why}")
+            done = False
+            for nxt in steps:
+                m = self.state.move
+                write = asyncio.wrap_future(
+                    self.hub.store.append(self.id, m, seat, UNDO_TEXT, None, None)
+                )
+                try:
+                    await asyncio.shield(write)
+                except asyncio.CancelledError:
+                    write.add_done_callback(functools.partial(self._late_commit, nxt=nxt))
+                    raise
+                except Exception as e:
+                    log.error("table %s: could not store the undo at move %d: %s", self.id, m, e)
+                    if done:
+                        break  # what was stored stands; the rest is not taken back
+                    raise ProtocolError(
+                        "storage_error",
+                        "the server could not store the undo, so nothing was taken back; try again",
+                        503,
+                    ) from None
+                self._state = nxt
+                done = True
+            self.hub.actions += 1
+            self._after_change(conn, "undo")
+
+    # ------------------------------------------------------------------ hints
+
+    async def hint(self, seat: int, move: int, conn: Connection) -> None:
+        """Work out a hint for ``seat``'s decision (from its view only, in the bots' pool)
+        and send it to ``conn``; ProtocolError where a hint is not allowed."""
+        if not self.settings.hints:
+            raise ProtocolError(
+                "hints_not_allowed",
+                "this table was created without hints: nobody may ask the bots for advice here",
+            )
+        if self.status != "playing":
+            raise ProtocolError("not_playing", "hints are only while the game is being played")
+        st = self.state
+        if move != st.move:
+            raise ProtocolError(
+                "stale_move",
+                f"that hint was asked at move {move}, but the game is at move {st.move}",
+                409,
+            )
+        if seat not in st.to_act:
+            raise ProtocolError(
+                "not_asked", "a hint is for your own decision: you are not asked now"
+            )
+        if seat in self._hinting:
+            raise ProtocolError("hint_busy", "your last hint is still being worked out")
+        config = self.hub.config
+        bucket = self._hint_buckets.get(seat)
+        if bucket is None:
+            bucket = self._hint_buckets[seat] = TokenBucket(*parse_rate(config.hint_rate))
+        if not bucket.allow():
+            raise ProtocolError(
+                "rate_limited", f"too many hints: at most {config.hint_rate} for a seat"
+            )
+        legal = st.legal_actions(seat)
+        job = HintJob(
+            game=self.game_id,
+            players=self.players,
+            options_json=json.dumps(self.options, sort_keys=True),
+            view=st.view(seat),
+            legal=tuple(str(a) for a in legal),
+            seed=derive_seed(self.seed, HINT_STREAM, seat, st.move),
+            samples=max(4, config.hint_playouts // len(legal)),
+            iterations=config.hint_iterations,
+            search_time=config.bot_max_seconds / 2,
+            time_limit=config.bot_max_seconds,
+        )
+        self._hinting.add(seat)
+        self._spawn(self._work_out_hint(seat, st.move, job, conn))
+
+    async def _work_out_hint(self, seat: int, move: int, job: HintJob, conn: Connection) -> None:
+        try:
+            body = await self.hub.bots.hint(job)
+        except BotTimeout:
+            conn.send(
+                encode(
+                    ProtocolError(
+                        "hint_failed", "the hint took too long; try again later"
+                    ).to_message(move)
+                )
+            )
+            return
+        except Exception:
+            log.exception("table %s: the hint for seat %d failed", self.id, seat)
+            conn.send(
+                encode(
+                    ProtocolError("hint_failed", "the hint could not be worked out").to_message(
+                        move
+                    )
+                )
+            )
+            return
+        finally:
+            self._hinting.discard(seat)
+        conn.send(encode({"type": "hint", "seat": seat, "move": move, **body}))
+
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
             self._state = nxt
@@ -479,6 +713,7 @@ class Table:
             self._arm_deadline()
             self._arm_auto()
         self.broadcast(conn, ref)
+        self._check_undos()
         self._kick_bots()
         if self.status == "over" and not self.connections():
             self.hub.retire(self)

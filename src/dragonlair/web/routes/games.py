@@ -8,10 +8,11 @@ from fastapi import APIRouter
 
 from ...bots import LEVELS, UnknownBot, make_bot
 from ...core import DragonlairError, games, make, spec
+from ...core.puzzles import puzzles
 from ...i18n import using
 from ..catalog import rules
 from ..language import LangQuery, check
-from ..protocol import GameInfo, ProtocolError, RulesInfo
+from ..protocol import GameInfo, ProtocolError, PuzzleInfo, RulesInfo
 
 router = APIRouter(tags=["lobby"])
 
@@ -59,3 +60,33 @@ async def get_rules(game_id: str, lang: LangQuery = "en") -> RulesInfo:
     game_info(game_id)  # unknown_game
     with using(check(lang)):
         return RulesInfo(**rules(make(game_id)))
+
+
+@cache
+def puzzle_list() -> tuple[PuzzleInfo, ...]:
+    """The puzzles every game ships (read once: they are package data)."""
+    out = []
+    for p in puzzles():
+        players = p.doc.get("players")
+        out.append(
+            PuzzleInfo(
+                name=p.name,
+                game=p.game,
+                title=p.title,
+                source=p.source,
+                notes=p.notes,
+                seat=p.seat,
+                question=p.question,
+                players=players if isinstance(players, int) else make(p.game).players,
+            )
+        )
+    return tuple(out)
+
+
+@router.get("/api/puzzles")
+async def list_puzzles(game: str | None = None) -> list[PuzzleInfo]:
+    """The positions the games ship as puzzles (start a practice table from one with the
+    table request's ``puzzle``); ``game`` keeps one game's."""
+    if game is not None:
+        game_info(game)  # unknown_game
+    return [p for p in puzzle_list() if game is None or p.game == game]

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from ...core.registry import replay_actions
 from ..deps import FinishedDep
 from ..protocol import Frame, ProtocolError, Replay
 from ..session import Table
@@ -32,12 +33,12 @@ async def get_replay(table: FinishedDep, seat: int | None = Query(None, ge=0)) -
 
 
 def frames(table: Table, actions: tuple[tuple[int, str], ...], seat: int | None) -> Replay:
-    """The game replayed from its seed, one frame per action, as ``seat`` saw it."""
-    assert table.game is not None
-    st = table.game.new_game(table.seed)
+    """The game replayed from its seed (and the position it started from), one frame per
+    action (an undo included), as ``seat`` saw it."""
+    st = table.initial_state()
     out = [Frame(move=0, view=st.view(seat), events=st.events_since(0, seat))]
     for s, a in actions:
         n = st.event_count
-        st.apply(s, a)
+        replay_actions(st, [(s, a)])
         out.append(Frame(move=st.move, view=st.view(seat), events=st.events_since(n, seat)))
     return Replay(table=table.id, seat=seat, frames=out)

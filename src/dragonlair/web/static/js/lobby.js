@@ -45,6 +45,15 @@ function forgetGame(entry) {
   } catch { /* nothing kept */ }
 }
 
+/** What a table allows, as its description in the lobby and at the table shows it. */
+export function tableTerms(settings) {
+  const terms = [];
+  if (settings.position) terms.push(t("started from {position}", { position: settings.position }));
+  if (settings.hints) terms.push(t("hints allowed"));
+  if (settings.undo) terms.push(t("undo allowed"));
+  return terms;
+}
+
 export function absolute(link) {
   return new URL(link, location.origin).href;
 }
@@ -54,13 +63,15 @@ export async function lobby(root) {
   fill(document.getElementById("topbar-info"), "Lobby");
   fill(root, h("p", { class: "muted" }, t("Loading the games…")));
   let games;
+  let puzzles = [];
   try {
     games = await getJSON("/api/games");
+    puzzles = await getJSON("/api/puzzles");
   } catch (e) {
     fill(root, h("p", { class: "error" }, t("The lobby cannot be loaded: {error}", { error: e.message })));
     return;
   }
-  const form = newTableForm(games);
+  const form = newTableForm(games, puzzles);
   const created = h("section", { class: "panel", id: "created", hidden: true, "aria-live": "polite" });
   const mine = h("div", { id: "my-games" });
   const waiting = h("div", { id: "open-tables" });
@@ -87,7 +98,7 @@ export async function lobby(root) {
   window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
 }
 
-function newTableForm(games) {
+function newTableForm(games, puzzles) {
   const form = h("form", { class: "stack", novalidate: true });
   const nameInput = h("input", {
     id: "my-name", name: "name", maxlength: 40, autocomplete: "nickname",
@@ -108,6 +119,32 @@ function newTableForm(games) {
   const players = h("select", { id: "players", name: "players" });
   const options = h("div", { class: "options" });
   const seats = h("div", { class: "seats-setup" });
+  const mySeat = h("select", { id: "my-seat", name: "my-seat" });
+  const startFrom = h("select", { id: "start-from", name: "start-from" },
+    h("option", { value: "" }, t("A new deal")),
+    games.map((g) => {
+      const mine = puzzles.filter((p) => p.game === g.id);
+      return mine.length ? h("optgroup", { label: `${g.name} puzzles` },
+        mine.map((p) => h("option", { value: `puzzle:${p.name}` }, p.title))) : null;
+    }),
+    h("option", { value: "own" }, t("My own position (paste it or choose its file)")));
+  const puzzleNotes = h("div", { class: "puzzle-notes small", id: "puzzle-notes", "aria-live": "polite" });
+  const positionText = h("textarea", {
+    id: "position", rows: 8, spellcheck: "false", "aria-label": "position (TOML or JSON)",
+    placeholder: 'game = "dragon-stripes"\nphase = "turn"\n…  (see the game\'s rules page, "Positions")',
+  });
+  const positionFile = h("input", { id: "position-file", type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": t("position file") });
+  const ownPosition = h("div", { class: "own-position stack", hidden: true }, positionText,
+    h("label", { class: "small", for: "position-file" }, t("or read it from a file:"), " ", positionFile));
+  positionFile.addEventListener("change", async () => {
+    const file = positionFile.files && positionFile.files[0];
+    if (file) positionText.value = await file.text();
+  });
+  const hints = h("input", { id: "hints", type: "checkbox", checked: true });
+  const undo = h("input", { id: "undo", type: "checkbox", checked: true });
+  const touched = { hints: false, undo: false };
+  hints.addEventListener("change", () => { touched.hints = true; });
+  undo.addEventListener("change", () => { touched.undo = true; });
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
   const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
@@ -156,13 +193,22 @@ function newTableForm(games) {
   function drawSeats() {
     const g = current();
     const n = Number(players.value);
-    const old = [...seats.querySelectorAll(".seat-row")].map((row) => ({
-      type: row.querySelector("select.seat-type")?.value,
-      level: row.querySelector("select.seat-level")?.value,
-    }));
+    const old = {};
+    for (const row of seats.querySelectorAll(".seat-row[data-seat]")) {
+      old[row.dataset.seat] = {
+        type: row.querySelector("select.seat-type")?.value,
+        level: row.querySelector("select.seat-level")?.value,
+      };
+    }
+    const me = Math.min(Number(mySeat.value) || 0, n - 1);
+    fill(mySeat);
+    for (let i = 0; i < n; i++) mySeat.append(h("option", { value: i, selected: i === me }, `Seat ${i + 1}`));
     fill(seats);
-    seats.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("Seat {n}", { n: 1 })), h("strong", {}, t("You"))));
-    for (let i = 1; i < n; i++) {
+    for (let i = 0; i < n; i++) {
+      if (i === me) {
+        seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), h("strong", {}, t("You"))));
+        continue;
+      }
       const prev = old[i] || {};
       const type = h("select", { class: "seat-type", id: `seat-${i}-type`, "aria-label": t("Seat {n}", { n: i + 1 }) },
         h("option", { value: "bot", selected: (prev.type || "bot") === "bot" }, t("Bot")),
@@ -174,13 +220,47 @@ function newTableForm(games) {
       const sync = () => { level.hidden = type.value !== "bot"; };
       type.addEventListener("change", sync);
       sync();
-      seats.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), type, level));
+      seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), type, level));
     }
+    syncTerms();
+  }
+
+  /** Hints and undo default to on at a table of you and bots, and off with other
+   * people; undo is never offered with open seats (the server refuses it). */
+  function syncTerms() {
+    const types = [...seats.querySelectorAll("select.seat-type")].map((t) => t.value);
+    const practice = types.every((t) => t === "bot");
+    const open = types.includes("open");
+    if (!touched.hints) hints.checked = practice;
+    if (!touched.undo || open) undo.checked = practice;
+    undo.disabled = open;
+  }
+
+  function choosePuzzle() {
+    const v = startFrom.value;
+    ownPosition.hidden = v !== "own";
+    fill(puzzleNotes);
+    if (!v.startsWith("puzzle:")) return;
+    const p = puzzles.find((x) => `puzzle:${x.name}` === v);
+    if (!p) return;
+    const radio = gameList.querySelector(`input[name=game][value="${CSS.escape(p.game)}"]`);
+    if (radio) radio.checked = true;
+    drawPlayers();
+    players.value = String(p.players);
+    mySeat.value = String(p.seat ?? 0);
+    drawOptions();
+    drawSeats();
+    fill(puzzleNotes,
+      p.question ? h("p", {}, h("strong", {}, p.question)) : null,
+      p.notes ? h("p", {}, p.notes) : null,
+      p.source ? h("p", { class: "muted" }, t("From {source}. You sit in seat {n}.", { source: p.source, n: (p.seat ?? 0) + 1 })) : null);
   }
 
   form.addEventListener("change", (ev) => {
     if (ev.target.name === "game") { drawPlayers(); drawOptions(); drawSeats(); }
-    if (ev.target === players) drawSeats();
+    if (ev.target === players || ev.target === mySeat) drawSeats();
+    if (ev.target.classList.contains("seat-type")) syncTerms();
+    if (ev.target === startFrom) choosePuzzle();
   });
   drawPlayers();
   drawOptions();
@@ -191,14 +271,23 @@ function newTableForm(games) {
     h("fieldset", {}, h("legend", {}, "Game"), gameList),
     h("div", { class: "field" }, h("label", { for: "players" }, t("Players")), players),
     h("details", { class: "options-box" }, h("summary", {}, t("Options")), options),
-    h("fieldset", {}, h("legend", {}, "Seats"), seats),
+    h("fieldset", {}, h("legend", {}, t("Seats")),
+      h("div", { class: "field" }, h("label", { for: "my-seat" }, t("Your seat")), mySeat), seats),
+    h("details", { class: "options-box", id: "start-from-box" }, h("summary", {}, t("Start from a position")),
+      h("p", { class: "small muted" }, t("A practice table from a puzzle or a position of your own: every seat but yours must be a bot.")),
+      h("div", { class: "field" }, h("label", { for: "start-from" }, t("Start from")), startFrom),
+      puzzleNotes, ownPosition),
     h("details", { class: "options-box" }, h("summary", {}, t("Table settings")),
       h("div", { class: "option" }, h("label", { for: "deadline" }, t("seconds to answer")), deadline,
         h("span", { class: "help small muted" }, t("time to answer an offer or a HALT! window before the default (decline, pass) is played for you"))),
       h("div", { class: "option" }, h("label", { for: "wait-for-arrival" }, t("wait for friends")), wait,
         h("span", { class: "help small muted" }, t("a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link"))),
       h("div", { class: "option" }, h("label", { for: "listed" }, t("listed")), listed,
-        h("span", { class: "help small muted" }, t("shown in the lobby, where anyone may join its open seats or watch it")))),
+        h("span", { class: "help small muted" }, t("shown in the lobby, where anyone may join its open seats or watch it"))),
+      h("div", { class: "option" }, h("label", { for: "hints" }, t("hints allowed")), hints,
+        h("span", { class: "help small muted" }, t("anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)"))),
+      h("div", { class: "option" }, h("label", { for: "undo" }, t("undo allowed")), undo,
+        h("span", { class: "help small muted" }, t("a player may take back their last decision while nothing hidden has been revealed since (not with open seats)")))),
     problem,
     submit,
   );
@@ -226,16 +315,29 @@ function newTableForm(games) {
         opts[input.name] = c === undefined ? input.value : c;
       }
     }
-    const seatList = [{ type: "human", name: me || null }];
-    for (const row of [...seats.querySelectorAll(".seat-row")].slice(1)) {
-      const type = row.querySelector("select.seat-type").value;
+    const seatList = [];
+    for (const row of seats.querySelectorAll(".seat-row[data-seat]")) {
+      const select = row.querySelector("select.seat-type");
+      if (!select) { seatList.push({ type: "human", name: me || null }); continue; }
+      const type = select.value;
       seatList.push(type === "bot" ? { type, level: row.querySelector("select.seat-level").value } : { type });
     }
     const body = {
       game: g.id, players: Number(players.value), options: opts, seats: seatList,
       listed: listed.checked,
       wait_for_arrival: wait.checked,
+      hints: hints.checked,
+      undo: undo.checked && !undo.disabled,
     };
+    if (startFrom.value.startsWith("puzzle:")) body.puzzle = startFrom.value.slice("puzzle:".length);
+    else if (startFrom.value === "own") {
+      if (!positionText.value.trim()) {
+        problem.textContent = t("Start from a position: paste the position or choose its file.");
+        positionText.focus();
+        return;
+      }
+      body.position = positionText.value;
+    }
     const secs = Number(deadline.value);
     if (deadline.value !== "") {
       if (!(secs > 0 && secs <= 3600)) {
@@ -250,11 +352,12 @@ function newTableForm(games) {
       const created = await postJSON("/api/tables", body);
       rememberPasses(created.table.id, { seats: created.seats, watch: created.watch });
       const invites = created.seats.length > 1 || created.table.status === "waiting";
+      const mine = created.seats.find((p) => p.seat === Number(mySeat.value)) || created.seats[0];
       if (!invites) {
-        location.assign(absolute(created.seats[0].link));
+        location.assign(absolute(mine.link));
         return;
       }
-      form.dispatchEvent(new CustomEvent("created", { detail: created }));
+      form.dispatchEvent(new CustomEvent("created", { detail: { ...created, mine: mine.seat } }));
     } catch (e) {
       problem.textContent = e instanceof ApiError ? errorText(e.code, e.message) : String(e);
     } finally {
@@ -273,8 +376,8 @@ function linkRow(label, link) {
 }
 
 function showCreated(panel, created) {
-  const mine = created.seats[0];
-  const others = created.seats.slice(1);
+  const mine = created.seats.find((p) => p.seat === created.mine) || created.seats[0];
+  const others = created.seats.filter((p) => p !== mine);
   const open = created.table.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
   fill(panel,
     h("h2", {}, t("Your table of {game} is ready", { game: created.table.name })),
@@ -297,7 +400,8 @@ async function refreshTables(waiting, playing, names) {
   }
   const row = (tb, action) => h("li", { class: "table-row" },
     h("span", { class: "game-name" }, names[tb.game] || tb.game),
-    h("span", { class: "small" }, tb.seats.map((s) => (s.kind === "open" ? t("(open)") : s.name)).join(", ")),
+    h("span", { class: "small" }, tb.seats.map((s) => (s.kind === "open" ? t("(open)") : s.name)).join(", "),
+      tableTerms(tb.settings).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(tb.settings).join(" · ")}`) : null),
     action);
   const open = tables.filter((tb) => tb.status === "waiting");
   const live = tables.filter((tb) => tb.status === "playing");

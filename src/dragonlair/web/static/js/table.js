@@ -17,7 +17,7 @@ import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
-import { absolute, rememberGame } from "./lobby.js";
+import { absolute, rememberGame, tableTerms } from "./lobby.js";
 import { N_, errorText, lang, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
@@ -115,6 +115,8 @@ class TablePage {
     this.changed = new Set(); // board elements changed since this seat's last move
     this.snapshot = null; // keys -> text of the board as last drawn
     this.wasMyTurn = false;
+    this.hint = null; // the latest hint for this seat (for the move it was asked at)
+    this.hintBusy = false;
     this.pace = Number(stored(PACE_KEY, "900")) || 0;
     this.sound = stored(SOUND_KEY, "0") === "1";
     this.reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -216,8 +218,17 @@ class TablePage {
       case "state":
         this.enqueue(m);
         return;
+      case "offers":
+        // whether an undo would work now, worked out by the server after the move
+        this.undoCheck = m;
+        break;
+      case "hint":
+        this.hintBusy = false;
+        if (this.msg && m.move === this.msg.move) this.hint = m;
+        break;
       case "error":
         this.pending = false;
+        if (/^hint|^rate_limited$|^not_asked$/.test(m.code)) this.hintBusy = false;
         if (m.code !== "stale_move") toast(errorText(m.code, m.message));
         break;
       default:
@@ -269,6 +280,7 @@ class TablePage {
       this.sinceMine = this.nextEvent;
       this.changed.clear();
     }
+    if (this.hint && this.hint.move !== m.move) this.hint = null;
     this.msg = m;
     if (m.status) this.info = { ...this.info, status: m.status };
     this.pending = false;
@@ -296,6 +308,28 @@ class TablePage {
     document.querySelector(".actionbar")?.focus({ preventScroll: true });
     const pageEl = this.root.querySelector(".table-page");
     if (pageEl) pageEl.dataset.pending = "1";
+  }
+
+  /** Ask the bots about this seat's choices now (the answer is a ``hint`` message). */
+  askHint() {
+    if (!this.msg || this.hintBusy) return;
+    if (!this.conn.send({ type: "hint", move: this.msg.move })) {
+      toast("Not connected: try again once reconnected.");
+      return;
+    }
+    this.hintBusy = true;
+    this.render();
+  }
+
+  /** Take back this seat's last decision (the server checks it is allowed). */
+  askUndo() {
+    if (!this.msg || this.pending) return;
+    if (!this.conn.send({ type: "undo", move: this.msg.move })) {
+      toast("Not connected: try again once reconnected.");
+      return;
+    }
+    this.pending = true;
+    this.render();
   }
 
   setPref(name, value) {
@@ -374,6 +408,7 @@ class TablePage {
     document.body.style.paddingBottom = this.phone.matches && barEl ? `${barEl.offsetHeight + 8}px` : "";
     if (barEl) document.documentElement.style.setProperty("--bar-h", `${barEl.offsetHeight}px`);
     this.markChanges(before);
+    this.markHint();
     if (this.board.after) {
       try { this.board.after(boardEl, ctx, this.animate()); } catch (e) { console.error(e); }
     }
@@ -396,6 +431,62 @@ class TablePage {
     if (target) target.focus({ preventScroll: true });
     const log = this.root.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  /** The hint's win chance on each choice's button, and the bot's pick marked. */
+  markHint() {
+    const hint = this.hint;
+    if (!hint || !this.msg || hint.move !== this.msg.move) return;
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    for (const r of hint.actions) {
+      for (const b of this.root.querySelectorAll(`button[data-action="${CSS.escape(r.action)}"]`)) {
+        b.classList.toggle("hint-pick", r.action === hint.pick);
+        b.append(h("span", { class: "hint-badge", title: t("win chance after this choice (hint)") }, pct(r.win.value)));
+      }
+    }
+  }
+
+  /** Hint and undo, where the table allows them (the server says which, seat by seat). */
+  coach(ctx) {
+    const m = this.msg;
+    if (!m || !m.offers) return null;
+    const checked = this.undoCheck && this.undoCheck.move === m.move ? this.undoCheck.offers : {};
+    const o = { ...m.offers, ...checked };
+    if ((!o.hints && !o.undo) || m.status !== "playing") return null;
+    const row = [];
+    if (o.hints) {
+      row.push(h("button", {
+        type: "button", id: "hint-button", class: "small",
+        disabled: !o.hint || this.hintBusy || this.pending,
+        title: o.hint ? t("What do the bots think of my choices? (from what I can see)") : t("A hint is for your own decision, when you are asked."),
+        onclick: () => this.askHint(),
+      }, this.hintBusy ? t("Thinking…") : t("Hint")));
+    }
+    if (o.undo) {
+      row.push(h("button", {
+        type: "button", id: "undo-button", class: "small",
+        disabled: !o.can_undo || this.pending,
+        title: o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…"),
+        onclick: () => this.askUndo(),
+      }, t("Undo")));
+      if (!o.can_undo && o.undo_reason) row.push(h("span", { class: "muted small", id: "undo-reason" }, t("No undo: {why}.", { why: word(o.undo_reason) })));
+    }
+    return h("div", { class: "coach" },
+      h("div", { class: "coach-buttons", role: "group", "aria-label": t("hint and undo") }, row),
+      this.hintPanel(ctx));
+  }
+
+  hintPanel(ctx) {
+    const hint = this.hint;
+    if (!hint || !this.msg || hint.move !== this.msg.move) return null;
+    const rows = [...hint.actions].sort((a, b) => b.win.value - a.win.value);
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    return h("section", { class: "hint-panel", id: "hint", "aria-label": "hint" },
+      h("p", { class: "small muted" }, t("The bots' opinion, from what you can see: your win chance after each choice (95 percent interval, {n} playouts each).", { n: hint.samples })),
+      h("ol", { class: "hint-list" }, rows.map((r) => h("li", { class: r.action === hint.pick ? "pick" : null, dataset: { hinted: r.action } },
+        h("span", { class: "hint-label" }, ctx.label(r.action)),
+        h("span", { class: "hint-win" }, `${pct(r.win.value)} (${pct(r.win.low)}–${pct(r.win.high)})`),
+        r.action === hint.pick ? h("strong", { class: "small" }, t("the bot's pick")) : null))));
   }
 
   /** A copy of the hand's action buttons in the bar (a phone's bottom bar): they press
@@ -534,7 +625,7 @@ class TablePage {
     },
     h("div", { class: "bar-line" }, parts,
       since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, tn("{n} new since your move", "{n} new since your move", since)) : null),
-    buttons, this.nameForm(seat));
+    buttons, this.coach(ctx), this.nameForm(seat));
   }
 
   seatStrip(view, names, me) {
@@ -669,7 +760,9 @@ class TablePage {
   }
 
   tools() {
+    const terms = this.info && this.info.settings ? tableTerms(this.info.settings) : [];
     return h("div", { class: "tools" },
+      terms.length ? h("p", { class: "small muted table-terms", id: "table-terms" }, t("This table: {terms}", { terms: terms.join(" · ") })) : null,
       h("button", { type: "button", id: "rules-button", onclick: () => this.showRules() }, t("Rules") + " ", h("kbd", {}, "?")),
       h("a", { class: "button", href: "/" }, t("Lobby")));
   }

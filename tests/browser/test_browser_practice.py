@@ -1,0 +1,90 @@
+"""A practice table in a real Chromium: start one from a shipped puzzle in the lobby, ask
+for a hint, take a decision back; a bad pasted position is refused on the page, naming
+its field. Screenshots land in out/screenshots/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from tests.browser.browserkit import Server, shot, table_state, wait_ready
+
+pytestmark = pytest.mark.slow
+
+PUZZLE = "dragon-stripes/offered-for-forty"  # seat 2 (index 1) takes the knight or declines
+
+
+def test_a_puzzle_with_a_hint_and_an_undo(new_page: Callable[..., Any], server: Server) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    page.fill("#my-name", "Ann")
+    page.click("#start-from-box summary")
+    page.select_option("#start-from", f"puzzle:{PUZZLE}")
+    # the puzzle sets the game, the players and my seat; the others are bots
+    assert page.is_checked("#game-dragon-stripes")
+    assert page.input_value("#players") == "3" and page.input_value("#my-seat") == "1"
+    assert "Take over the knight" in page.inner_text("#puzzle-notes")
+    assert page.is_checked("#hints") and page.is_checked("#undo")
+    shot(page, "practice-lobby-puzzle")
+    page.click("#create")
+    page.wait_for_url("**/play/**")
+    st = wait_ready(page)
+    assert st["seat"] == "1" and st["legal"] == 2
+    assert "started from Offered for forty" in page.inner_text("#table-terms")
+    assert "hints allowed" in page.inner_text("#table-terms")
+    # nothing to take back yet: the button says why
+    page.wait_for_selector("#undo-reason")
+    assert page.is_disabled("#undo-button")
+    # the hint: a win chance for each choice, the bot's pick marked among the buttons
+    page.click("#hint-button")
+    page.wait_for_selector("#hint li.pick", timeout=60_000)
+    pick = page.get_attribute("#hint li.pick", "data-hinted")
+    assert pick in ("take", "decline")
+    assert page.locator(f'.actionbar button.hint-pick[data-action="{pick}"]').count() == 1
+    assert "%" in page.inner_text("#hint")
+    shot(page, "practice-hint")
+    # my only answers are mine to give, so that the undo has something to take back
+    page.click(".settings summary")
+    page.uncheck("#pref-autoplay")
+    page.click('.actionbar button[data-action="decline"]')
+    # the bot in seat 3 answers the offer; then I am to draw
+    page.wait_for_function(
+        "() => document.querySelector('.table-page')?.dataset.legal === '1'"
+        " && !document.querySelector('#undo-button')?.disabled",
+        timeout=60_000,
+    )
+    assert page.locator("#hint").count() == 0  # the hint was for the decision before
+    before = table_state(page)["move"]
+    shot(page, "practice-undo-offered")
+    page.click("#undo-button")
+    page.wait_for_function(
+        "m => Number(document.querySelector('.table-page')?.dataset.move) > m", arg=before
+    )
+    st = wait_ready(page)
+    assert st["legal"] == 2  # take or decline again
+    log = page.inner_text("#log")
+    assert "takes back their last decision (2 action(s) undone)" in log or "take back" in log
+    shot(page, "practice-after-undo")
+
+
+def test_a_bad_position_is_refused_on_the_page(pages: Any, server: Server) -> None:
+    page = pages.new()
+    page.goto(server.url + "/")
+    page.check("#game-dragon-stripes")
+    page.select_option("#players", "3")
+    page.click("#start-from-box summary")
+    page.select_option("#start-from", "own")
+    folder = resources.files("dragonlair.dragon_stripes") / "data" / "puzzles"
+    text = (folder / "half-awake.toml").read_text()
+    page.fill("#position", text.replace('phase = "draw"', 'phase = "bidding"'))
+    page.click("#create")
+    page.wait_for_function("() => document.querySelector('p.error[role=alert]')?.textContent")
+    problem = page.inner_text("p.error[role=alert]")
+    assert "position field 'phase'" in problem, problem
+    assert "/play/" not in page.url
+    shot(page, "practice-bad-position")
+    # the refused request itself is the one thing the browser reports
+    pages.errors[:] = [e for e in pages.errors if "status of 400" not in e]

@@ -1,0 +1,347 @@
+"""Practice tables: a table started from a position or a shipped puzzle, hints and undo,
+and every request for them refused where the table does not allow it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+import dragonlair
+from dragonlair.core.puzzles import puzzle
+from tests.web.serverkit import LiveServer, SeatClient, config, create_table
+
+PUZZLE = "dragon-stripes/offered-for-forty"  # seat 1 decides: take over the knight or not
+
+
+@pytest.fixture
+def small(sqlite_url: str) -> Iterator[LiveServer]:
+    """A server whose hints are small (quick) and rate-limited."""
+    server = LiveServer(
+        config(sqlite_url, hint_playouts=8, hint_iterations=10, hint_rate="3/minute")
+    )
+    yield server
+    server.stop()
+
+
+def practice(http: str, **body: Any) -> dict[str, Any]:
+    """The puzzle's table: seat 1 yours, the others heuristic bots."""
+    body.setdefault("game", "dragon-stripes")
+    body.setdefault(
+        "seats",
+        [
+            {"type": "bot", "level": "heuristic"},
+            {"type": "human", "name": "Me"},
+            {"type": "bot", "level": "heuristic"},
+        ],
+    )
+    return create_table(http, **body)
+
+
+def post(http: str, **body: Any) -> httpx.Response:
+    return httpx.post(f"{http}/api/tables", json=body, timeout=60)
+
+
+async def me(server: LiveServer, created: dict[str, Any]) -> SeatClient:
+    p = next(p for p in created["seats"])
+    return await SeatClient.open(server.ws, created["table"]["id"], p["token"], p["seat"])
+
+
+def test_a_table_from_a_puzzle_replays_and_survives_a_restart(sqlite_url: str) -> None:
+    server = LiveServer(config(sqlite_url))
+    try:
+        puzzles = httpx.get(f"{server.http}/api/puzzles", params={"game": "dragon-stripes"}).json()
+        assert PUZZLE in [p["name"] for p in puzzles]
+        info = next(p for p in puzzles if p["name"] == PUZZLE)
+        assert info["seat"] == 1 and info["players"] == 3 and info["question"]
+        created = practice(server.http, puzzle=PUZZLE, seed=5)
+        table = created["table"]
+        assert table["status"] == "playing" and table["players"] == 3
+        s = table["settings"]
+        assert s["position"] == "Offered for forty" and s["hints"] and s["undo"]
+        expected = puzzle(PUZZLE).state(seed=5)
+
+        async def main() -> None:
+            c = await me(server, created)
+            assert c.latest["view"] == expected.view(1)
+            assert sorted(c.latest["legal"]) == ["decline", "take"]
+            await c.act(c.latest["move"], "take")
+            await c.wait_move(1, "the update after taking")
+            await c.close()
+
+        asyncio.run(main())
+        state = server.hub.tables[table["id"]].state
+        moves = state.move
+        before = state.to_json()
+    finally:
+        server.stop()
+    # a new server process on the same storage sets the position up again and replays
+    again = LiveServer(config(sqlite_url))
+    try:
+        t = httpx.get(f"{again.http}/api/tables/{table['id']}").json()
+        assert t["status"] in ("playing", "over") and t["settings"]["position"]
+        resumed = again.hub.tables.get(table["id"]) or again.hub.finished[table["id"]]
+        assert resumed.state.move >= moves
+        if resumed.state.move == moves:
+            assert resumed.state.to_json() == before
+        assert resumed.state.record.position is not None
+        assert dragonlair.replay(resumed.state.record).to_json() == resumed.state.to_json()
+    finally:
+        again.stop()
+
+
+def test_a_pasted_position_starts_the_table(live: LiveServer) -> None:
+    doc = dragonlair.position("dragon-stripes", puzzle(PUZZLE).doc, seed=2).to_position()
+    text = dragonlair.core.position.to_toml(doc)
+    created = practice(live.http, position=text)
+    view = live.hub.tables[created["table"]["id"]].state.to_position()
+    assert view == doc
+    assert created["table"]["settings"]["position"] == "a position"  # it has no title
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"phase": "bidding"}, "phase"),
+        ({"pot": -3}, "pot"),
+        ({"drawn": ["danger"], "deck": ["danger"] * 3}, "deck"),  # a card twice
+        ({"players": 4}, "players"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_a_bad_position_names_the_field_and_creates_nothing(
+    live: LiveServer, change: dict[str, Any], field: str
+) -> None:
+    doc = {**puzzle(PUZZLE).doc, **change}
+    before = len(live.hub.tables)
+    r = post(
+        live.http,
+        game="dragon-stripes",
+        players=3,
+        position=json.dumps(doc),
+        seats=[
+            {"type": "bot", "level": "random"},
+            {"type": "human"},
+            {"type": "bot", "level": "random"},
+        ],
+    )
+    assert r.status_code == 400, r.text
+    err = r.json()["error"]
+    assert err["code"] in ("bad_position", "bad_options"), err
+    assert "position field" in err["message"] or err["code"] == "bad_options"
+    if field:
+        assert repr(field) in err["message"] or field in err["message"], err
+    assert len(live.hub.tables) == before
+
+
+def test_positions_only_at_tables_of_yours_and_bots(live: LiveServer) -> None:
+    seats = [{"type": "bot", "level": "random"}, {"type": "human"}, {"type": "open"}]
+    r = post(live.http, game="dragon-stripes", puzzle=PUZZLE, seats=seats)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "position_not_allowed"
+    r = post(live.http, game="dragon-stripes", puzzle="no-such-puzzle")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_position"
+    assert "no puzzle" in r.json()["error"]["message"]
+    r = post(live.http, game="dragon-stripes", puzzle=PUZZLE, position="x = 1")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_position"
+    r = post(live.http, game="dragon-stripes", position="this is [not toml")
+    assert r.status_code == 400 and "TOML" in r.json()["error"]["message"]
+    # undo is never allowed with open seats; hints may be, shown in the description
+    r = post(live.http, game="dragon-stripes", players=3, undo=True)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "undo_not_allowed"
+    created = create_table(live.http, game="dragon-stripes", players=3, hints=True)
+    s = created["table"]["settings"]
+    assert s["hints"] and not s["undo"]
+    listed = httpx.get(f"{live.http}/api/tables").json()
+    assert next(t for t in listed if t["id"] == created["table"]["id"])["settings"]["hints"]
+
+
+def test_hints_and_undo_are_refused_where_the_table_does_not_allow_them(live: LiveServer) -> None:
+    # people at the table (a friend's seat) and no "hints allowed": neither is offered
+    created = create_table(
+        live.http,
+        game="dragon-stripes",
+        players=3,
+        seats=[{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "random"}],
+        seed=4,
+    )
+    s = created["table"]["settings"]
+    assert not s["hints"] and not s["undo"]
+    tid = created["table"]["id"]
+
+    async def main() -> None:
+        c = await SeatClient.open(live.ws, tid, created["seats"][0]["token"], 0)
+        offers = c.latest["offers"]
+        assert offers == {
+            "hints": False,
+            "hint": False,
+            "undo": False,
+            "can_undo": False,
+            "undo_reason": "this table was created without undo",
+        }
+        move = c.latest["move"]
+        for msg, code in (
+            ({"type": "hint", "move": move}, "hints_not_allowed"),
+            ({"type": "undo", "move": move}, "undo_not_allowed"),
+            ({"type": "hint"}, "bad_message"),
+            ({"type": "undo", "move": -1}, "bad_message"),
+            ({"type": "hint", "move": move, "seat": 1}, "bad_message"),
+        ):
+            n = len(c.errors)
+            await c.send(msg)
+            assert (await c.next_error(n))["code"] == code
+        # a spectator has no decision to ask about or take back
+        w = await SeatClient.open(live.ws, tid, created["watch"]["token"], None)
+        for kind in ("hint", "undo"):
+            n = len(w.errors)
+            await w.send({"type": kind, "move": move})
+            assert (await w.next_error(n))["code"] == "spectator"
+        assert "offers" not in w.latest
+        await w.close()
+        await c.close()
+
+    asyncio.run(main())
+    assert live.hub.tables[tid].state.move == 0  # nothing changed
+    assert live.hub.store.action_count(tid) == 0
+
+
+def test_a_hint_from_the_seat_view_within_limits(small: LiveServer) -> None:
+    created = practice(small.http, puzzle=PUZZLE, seed=5)
+
+    async def main() -> None:
+        c = await me(small, created)
+        move = c.latest["move"]
+        assert c.latest["offers"]["hint"]
+        await c.send({"type": "hint", "move": move})
+        await c.wait(lambda: any(m["type"] == "hint" for m in c.messages), "the hint")
+        hint = next(m for m in c.messages if m["type"] == "hint")
+        assert hint["move"] == move and hint["seat"] == 1
+        assert sorted(a["action"] for a in hint["actions"]) == ["decline", "take"]
+        assert hint["pick"] in ("decline", "take")
+        for a in hint["actions"]:
+            w = a["win"]
+            assert 0 <= w["low"] <= w["value"] <= w["high"] <= 1
+        assert hint["samples"] == 4  # 8 playouts over two choices, at least 4 each
+        # the same question asked again gets the same answer (seeded from the table)
+        await c.send({"type": "hint", "move": move})
+        await c.wait(lambda: sum(m["type"] == "hint" for m in c.messages) == 2, "hint 2")
+        second = [m for m in c.messages if m["type"] == "hint"][1]
+        assert second == hint
+        # at most 3 a minute for a seat
+        await c.send({"type": "hint", "move": move})
+        await c.wait(lambda: sum(m["type"] == "hint" for m in c.messages) == 3, "hint 3")
+        n = len(c.errors)
+        await c.send({"type": "hint", "move": move})
+        assert (await c.next_error(n))["code"] == "rate_limited"
+        # a hint for a move that is not the current one is refused
+        n = len(c.errors)
+        await c.send({"type": "hint", "move": move + 5})
+        assert (await c.next_error(n))["code"] == "stale_move"
+        await c.close()
+
+    asyncio.run(main())
+
+
+def test_one_hint_at_a_time_and_only_for_your_own_decision(small: LiveServer) -> None:
+    created = practice(small.http, puzzle=PUZZLE, seed=5)
+    table = small.hub.tables[created["table"]["id"]]
+    gate = asyncio.Event()
+    real = small.hub.bots.hint
+
+    async def slow(job: Any) -> dict[str, Any]:
+        await gate.wait()
+        return dict(await real(job))
+
+    small.hub.bots.hint = slow
+
+    async def main() -> None:
+        c = await me(small, created)
+        move = c.latest["move"]
+        await c.send({"type": "hint", "move": move})
+        await c.wait(lambda: 1 in table._hinting, "the hint to start")
+        n = len(c.errors)
+        await c.send({"type": "hint", "move": move})
+        assert (await c.next_error(n))["code"] == "hint_busy"
+        await c.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        small.hub.bots.hint = real
+
+
+def test_undo_takes_back_my_decision_and_the_bots_reply(live: LiveServer) -> None:
+    created = practice(live.http, puzzle=PUZZLE, seed=5)
+    tid = created["table"]["id"]
+    table = live.hub.tables[tid]
+
+    async def main() -> None:
+        c = await me(live, created)
+        assert c.latest["offers"]["undo"]
+        first = c.latest
+        # nothing to take back yet
+        await c.wait(lambda: any(m["type"] == "offers" for m in c.messages), "the undo check")
+        offers = next(m for m in c.messages if m["type"] == "offers")["offers"]
+        assert offers["can_undo"] is False and "no decision" in offers["undo_reason"]
+        n = len(c.errors)
+        await c.send({"type": "undo", "move": first["move"]})
+        assert (await c.next_error(n))["code"] == "cannot_undo"
+        # answers with one choice are mine to give here, so the undo has something to do
+        await c.send({"type": "prefs", "prefs": {"autoplay": False}})
+        await c.act(first["move"], "decline")
+        # the bot in seat 2 answers the offer too; then it is my turn again (draw)
+        await c.wait(
+            lambda: c.latest["legal"] == ["draw"] and c.latest["move"] >= 2, "my turn again"
+        )
+        move = c.latest["move"]
+        await c.wait(
+            lambda: any(m["type"] == "offers" and m["move"] == move for m in c.messages),
+            "the undo check",
+        )
+        offers = [m for m in c.messages if m["type"] == "offers"][-1]["offers"]
+        assert offers["can_undo"] is True and offers["undo_reason"] is None
+        n = len(c.errors)
+        await c.send({"type": "undo", "move": move - 1})  # a stale move number
+        assert (await c.next_error(n))["code"] == "stale_move"
+        await c.send({"type": "undo", "move": move})
+        await c.wait(lambda: c.latest["move"] == move + 1, "the undo")
+        after = c.latest
+        assert after["view"] == {**first["view"], "move": move + 1}
+        assert sorted(after["legal"]) == ["decline", "take"]
+        undo = [e for e in after["events"] if e["type"] == "undo"]
+        assert undo == [{"seq": undo[0]["seq"], "type": "undo", "seat": 1, "actions": 2}]
+        assert after.get("ref") == "undo"
+        await c.close()
+
+    asyncio.run(main())
+    st = table.state
+    rec = st.record
+    assert rec.actions[-1] == (1, "undo") and rec.position is not None
+    assert dragonlair.replay(rec).to_json() == st.to_json()
+
+
+def test_undo_is_refused_once_something_hidden_was_revealed(live: LiveServer) -> None:
+    created = practice(live.http, puzzle=PUZZLE, seed=5)
+
+    async def main() -> None:
+        c = await me(live, created)
+        await c.act(c.latest["move"], "take")
+        # taking the knight, I must draw: the card drawn is news to everyone
+        await c.wait(lambda: c.latest["legal"] == ["draw"], "the draw")
+        await c.act(c.latest["move"], "draw")
+        await c.wait(lambda: c.latest["move"] >= 2, "the card")
+        move = c.latest["move"]
+        if c.latest["status"] != "playing":
+            return
+        n = len(c.errors)
+        await c.send({"type": "undo", "move": move})
+        err = await c.next_error(n)
+        assert err["code"] in ("cannot_undo", "stale_move"), err
+        if err["code"] == "cannot_undo":
+            assert "revealed" in err["message"]
+        await c.close()
+
+    asyncio.run(main())
