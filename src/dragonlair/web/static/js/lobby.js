@@ -125,7 +125,7 @@ function newTableForm(games, puzzles) {
     games.map((g) => {
       const mine = puzzles.filter((p) => p.game === g.id);
       return mine.length ? h("optgroup", { label: `${g.name} puzzles` },
-        mine.map((p) => h("option", { value: `puzzle:${p.name}` }, p.title))) : null;
+        mine.map((p) => h("option", { value: `puzzle:${p.name}` }, t(p.title)))) : null;
     }),
     h("option", { value: "own" }, t("My own position (paste it or choose its file)")));
   const puzzleNotes = h("div", { class: "puzzle-notes small", id: "puzzle-notes", "aria-live": "polite" });
@@ -202,7 +202,7 @@ function newTableForm(games, puzzles) {
     }
     const me = Math.min(Number(mySeat.value) || 0, n - 1);
     fill(mySeat);
-    for (let i = 0; i < n; i++) mySeat.append(h("option", { value: i, selected: i === me }, `Seat ${i + 1}`));
+    for (let i = 0; i < n; i++) mySeat.append(h("option", { value: i, selected: i === me }, t("Seat {n}", { n: i + 1 })));
     fill(seats);
     for (let i = 0; i < n; i++) {
       if (i === me) {
@@ -251,8 +251,8 @@ function newTableForm(games, puzzles) {
     drawOptions();
     drawSeats();
     fill(puzzleNotes,
-      p.question ? h("p", {}, h("strong", {}, p.question)) : null,
-      p.notes ? h("p", {}, p.notes) : null,
+      p.question ? h("p", {}, h("strong", {}, t(p.question))) : null,
+      p.notes ? h("p", {}, t(p.notes)) : null,
       p.source ? h("p", { class: "muted" }, t("From {source}. You sit in seat {n}.", { source: p.source, n: (p.seat ?? 0) + 1 })) : null);
   }
 
@@ -268,7 +268,7 @@ function newTableForm(games, puzzles) {
 
   form.append(
     h("div", { class: "field" }, h("label", { for: "my-name" }, t("Your name")), nameInput),
-    h("fieldset", {}, h("legend", {}, "Game"), gameList),
+    h("fieldset", {}, h("legend", {}, t("Game")), gameList),
     h("div", { class: "field" }, h("label", { for: "players" }, t("Players")), players),
     h("details", { class: "options-box" }, h("summary", {}, t("Options")), options),
     h("fieldset", {}, h("legend", {}, t("Seats")),
