@@ -162,6 +162,7 @@ class Settings:
     simulate: bool = True
     simulate_s: float | None = None
     bot_loops: bool = True  # simulate's loop with random and heuristic bots, and view costs
+    rl: bool = True
 
     @classmethod
     def quick(cls) -> Settings:
@@ -174,6 +175,7 @@ class Report:
     searches: list[SearchMeasure] = field(default_factory=list)
     simulations: list[SimulateMeasure] = field(default_factory=list)
     bot_loops: list[BotLoopMeasure] = field(default_factory=list)
+    rl: list[RLMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
     openspiel: str | None = None
 
@@ -185,6 +187,7 @@ class Report:
             "ismcts": [m.to_dict() for m in self.searches],
             "simulate": [m.to_dict() for m in self.simulations],
             "bot_loops": [m.to_dict() for m in self.bot_loops],
+            "rl": [m.to_dict() for m in self.rl],
         }
 
 
@@ -484,7 +487,33 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
             if progress:
                 progress(f"{game_id} simulate with random and heuristic bots, and views")
             report.bot_loops.append(measure_bot_loops(game_id, s))
+    if s.rl:
+        report.rl = run_rl(selected, s, progress)
     return report
+
+
+def run_rl(
+    game_ids: Iterable[str], s: Settings, progress: Callable[[str], None] | None = None
+) -> list[RLMeasure]:
+    """The RL rows of every game with an observation layout (none without the ``rl``
+    extra), and connect_four_v3's when PettingZoo's classic games can be imported."""
+    try:
+        from .rl import layout_ids
+    except ImportError:
+        return []
+    with_layout = set(layout_ids())
+    chosen = [g for g in game_ids if g in with_layout]
+    if not chosen:
+        return []
+    connect_four = connect_four_slice()
+    out = []
+    for game_id in chosen:
+        if progress:
+            progress(f"{game_id} RL interfaces")
+        out += measure_rl(game_id, s, connect_four)
+    if connect_four is not None:
+        out.append(connect_four_measure(connect_four, s))
+    return out
 
 
 # ---------------------------------------------------------------------- ISMCTS
@@ -719,4 +748,198 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
     mid = mid_game_state(game, s.seed + 1)
     seat = mid.to_act[0] if mid.to_act else 0
     m.view_us = statistics.median(view_micros(mid, seat, s.slice_s / 4) for _ in range(s.reps))
+    return m
+
+
+# ---------------------------------------------------------------------- RL interfaces
+
+
+@dataclass
+class RLMeasure:
+    """One research-interface figure for a game: ``steps_per_s`` of CPU time (a step is
+    one applied action of a PettingZoo AEC environment, or one table's step of a vector
+    environment), its ratio to PettingZoo's ``connect_four_v3`` measured slice for slice
+    beside it; or, for OpenSpiel, microseconds per information-state string."""
+
+    name: str
+    players: int
+    interface: str
+    steps_per_s: float = 0.0
+    ratio_connect_four: float | None = None
+    micros: float | None = None
+    size: int | None = None
+    reference: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+VECTOR_TABLES = 64  # tables per vector environment in the bench
+
+
+def connect_four_slice() -> Slice | None:
+    """PettingZoo's own ``connect_four_v3`` under :func:`aec_slice`'s loop (None when
+    PettingZoo's classic games cannot be imported: they need pygame-ce)."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():  # PettingZoo 1.27 deprecates its module names
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from pettingzoo.classic.connect_four_v3 import env  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    return aec_slice(env())
+
+
+def aec_slice(env: Any, seed: int = 0) -> Slice:
+    """Random legal actions through a PettingZoo AEC environment, the way its API is
+    used (``agent_iter``, ``last``, a pick from the action mask, ``step``), whole games."""
+    import numpy as np
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        n_games = steps = 0
+        start = CLOCK()
+        deadline = start + seconds
+        while True:
+            for _ in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                else:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+            n_games += 1
+            now = CLOCK()
+            if now >= deadline:
+                return n_games, steps, steps, now - start
+            env.reset()
+
+    return run
+
+
+def vector_slice(envs: Any, seed: int = 0) -> Slice:
+    """Random legal actions at every table of a vector environment, picked in one batch
+    from the masks (as a learner samples from a masked policy); steps are table steps."""
+    import numpy as np
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        rng = np.random.default_rng(seed)
+        _, info = envs.reset(seed=seed)
+        tables = len(info["action_mask"])
+        steps = ended = 0
+        start = CLOCK()
+        deadline = start + seconds
+        while True:
+            for _ in range(10):
+                mask = info["action_mask"]
+                actions = np.argmax(np.where(mask > 0, rng.random(mask.shape), -1.0), axis=1)
+                _, _, terms, truncs, info = envs.step(actions)
+                ended += int(terms.sum() + truncs.sum())
+            steps += 10 * tables
+            now = CLOCK()
+            if now >= deadline:
+                return ended, steps, steps, now - start
+
+    return run
+
+
+def _beside(ours: Slice, reference: Slice | None, s: Settings) -> tuple[float, float | None]:
+    """Median steps/s of ``ours``, and the median of its per-slice ratios to
+    ``reference`` measured just before each slice."""
+    rates, ratios = [], []
+    for _ in range(s.reps):
+        ref = reference(s.slice_s) if reference is not None else None
+        _, _, steps, elapsed = ours(s.slice_s)
+        rates.append(steps / elapsed)
+        if ref is not None:
+            ratios.append(rates[-1] / (ref[2] / ref[3]))
+    return statistics.median(rates), statistics.median(ratios) if ratios else None
+
+
+def measure_rl(game_id: str, s: Settings, connect_four: Slice | None) -> list[RLMeasure]:
+    """A game through PettingZoo's AEC API, the PettingZoo-style and Gymnasium vector
+    environments (``VECTOR_TABLES`` tables; Gymnasium's with random bots at the other
+    seats), and the cost of OpenSpiel information-state strings."""
+    from .rl.gymnasium_env import DragonlairVectorEnv
+    from .rl.pettingzoo_env import env, vector_env
+
+    game = make(game_id)
+    n = game.players
+    out = []
+    for interface, slicer in (
+        ("PettingZoo AEC", aec_slice(env(game_id, players=n), s.seed)),
+        (
+            f"vector env, {VECTOR_TABLES} tables",
+            vector_slice(vector_env(game_id, VECTOR_TABLES, players=n), s.seed),
+        ),
+        (
+            f"Gymnasium vector env, {VECTOR_TABLES} tables",
+            vector_slice(DragonlairVectorEnv(game_id, VECTOR_TABLES, players=n), s.seed),
+        ),
+    ):
+        m = RLMeasure(game_id, n, interface)
+        m.steps_per_s, m.ratio_connect_four = _beside(slicer, connect_four, s)
+        out.append(m)
+    out += measure_information_states(game_id, s)
+    return out
+
+
+def measure_information_states(game_id: str, s: Settings) -> list[RLMeasure]:
+    """Microseconds per OpenSpiel information-state string of the seat to act: along
+    seeded random games (one string after every action, as a search or a learner asks
+    for them; the action's own cost excluded), and on a fresh clone of a mid-game state
+    whose string was never asked for (the whole memory rendered at once)."""
+    from .rl import openspiel
+
+    game = openspiel.load_game(game_id, turn_based=True, seed=s.seed)
+    rng = random.Random(s.seed)
+    middles: list[str] = []
+    longest = 0
+    spent = 0.0
+    calls = 0
+    deadline = CLOCK() + s.slice_s * s.reps
+    while CLOCK() < deadline or not middles:
+        st = game.new_initial_state()
+        history = []
+        while not st.is_terminal():
+            t = CLOCK()
+            text = st.information_state_string(st.current_player())
+            spent += CLOCK() - t
+            calls += 1
+            longest = max(longest, len(text))
+            history.append(st)
+            st = st.clone()
+            st.apply_action(rng.choice(st.legal_actions()))
+        middles.append(history[len(history) // 2].serialize())
+    cold = []
+    for text in middles[: 10 * s.reps]:
+        fresh = game.deserialize_state(text)  # nothing of it asked for yet
+        t = CLOCK()
+        fresh.information_state_string(fresh.current_player())
+        cold.append(CLOCK() - t)
+    name = openspiel.game_name(game_id, turn_based=True)
+    n = game.num_players()
+    return [
+        RLMeasure(game_id, n, f"{name} info state, along a game", micros=1e6 * spent / calls),
+        RLMeasure(
+            game_id,
+            n,
+            f"{name} info state, fresh mid-game",
+            micros=1e6 * statistics.median(cold),
+            size=longest,
+        ),
+    ]
+
+
+def connect_four_measure(connect_four: Slice, s: Settings) -> RLMeasure:
+    """The reference row: connect_four_v3's AEC steps/s on its own."""
+    rates = []
+    for _ in range(s.reps):
+        _, _, steps, elapsed = connect_four(s.slice_s)
+        rates.append(steps / elapsed)
+    m = RLMeasure("connect_four_v3 (PettingZoo)", 2, "PettingZoo AEC", reference=True)
+    m.steps_per_s = statistics.median(rates)
     return m

@@ -14,7 +14,7 @@ import dragonlair
 from dragonlair.core import State
 from dragonlair.core.views import View
 
-TYPED = ["space-race", "space-dragons"]
+TYPED = ["space-race", "space-dragons", "dragon-stripes", "dragon-race"]
 
 
 def held(view: View) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def held(view: View) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for klass in type(view).__mro__:
         for name in getattr(klass, "__slots__", ()):
-            if name not in ("_game", "_got", "_done") and hasattr(view, name):
+            if name not in ("_game", "_got", "_done", "_nbase") and hasattr(view, name):
                 out[name] = getattr(view, name)
     return out
 
@@ -85,3 +85,17 @@ def test_space_race_scores_are_worked_out_only_when_read() -> None:
     assert "score" not in typed._got
     assert typed["score"] == state.view(1)["score"]
     assert game.players == 3
+
+
+def test_keys_shown_only_with_an_option_are_there_exactly_when_the_json_has_them() -> None:
+    for open_holdings in (False, True):
+        game = dragonlair.make(
+            "dragon-stripes", players=3, options={"open_holdings": open_holdings}
+        )
+        state = game.new_game(seed=3)
+        for seat in (0, None):
+            typed = state.seat_view(seat)
+            wire = state.view(seat)
+            assert ("lair" in typed) is ("lair" in wire) is open_holdings
+            assert ("all_gems" in typed) is open_holdings
+            assert dict(typed) == wire

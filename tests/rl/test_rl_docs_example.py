@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from dragonlair.rl import docs
 from tests.rl.rl_helpers import rl_games
@@ -57,3 +60,13 @@ def test_the_speed_example_runs() -> None:
         "pettingzoo_steps_per_s",
         "openspiel_steps_per_s",
     }
+
+
+def test_the_vector_training_loop_in_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    found = re.search(
+        r"<!-- example:vector -->\n```python\n(.*?)```\n<!-- /example -->", text, re.S
+    )
+    assert found is not None
+    exec(compile(found.group(1), "docs/rl.md", "exec"), {"STEPS": 150})
+    assert re.fullmatch(r"\d+ games, mean share of the win [01]\.\d{3}\n", capsys.readouterr().out)

@@ -9,7 +9,7 @@ from typing import Any, cast
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
+from gymnasium.utils.env_checker import check_env, data_equivalence
 
 import dragonlair
 from dragonlair.bots import UnknownBot
@@ -113,3 +113,76 @@ def test_render_shows_the_learners_side() -> None:
     env = gym.make("dragonlair/DragonStripes-v0", players=2, render_mode="ansi")
     env.reset(seed=0)
     assert "you are seat 0" in str(env.render())
+
+
+def _vector_run(envs: Any, steps: int, seed: int) -> list[Any]:
+    """Masked random play of a vector environment: everything it returns, step by step."""
+    rng = np.random.default_rng(seed)
+    obs, info = envs.reset(seed=seed)
+    trace: list[Any] = [(obs, info["action_mask"], info["seat"])]
+    for _ in range(steps):
+        # a table whose episode just ended has no legal action: its next one is ignored
+        actions = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]]
+        )
+        obs, rewards, terms, truncs, info = envs.step(actions)
+        trace.append((obs, rewards, terms, truncs, info["action_mask"], info["seat"]))
+    return trace
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_the_vector_env_steps_like_gymnasiums_sync_vector_env_of_the_single_env(
+    game_id: str,
+) -> None:
+    """Gymnasium has no checker for vector environments; the reference is its own
+    SyncVectorEnv over the single environment (which passes check_env), with next-step
+    autoreset: the same seeds give the same batches, episode ends and resets included."""
+    players = dragonlair.spec(game_id).min_players
+    ours = gym.make_vec(env_id(game_id), num_envs=3, players=players)
+    assert isinstance(ours.unwrapped, gymnasium_env.DragonlairVectorEnv)
+    sync = gym.make_vec(env_id(game_id), num_envs=3, players=players, vectorization_mode="sync")
+    assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    assert ours.observation_space == sync.observation_space
+    assert ours.action_space == sync.action_space
+    a, b = _vector_run(ours, 120, seed=5), _vector_run(sync, 120, seed=5)
+    assert data_equivalence(a, b, exact=True)
+    assert any(row[2].any() for row in a[1:])  # some episodes ended and were reset
+
+
+def test_the_vector_env_refuses_bad_batches_and_changes_nothing() -> None:
+    envs = gymnasium_env.make_vec("dragon-stripes", 2, players=2)
+    with pytest.raises(RuntimeError, match="call reset"):
+        envs.step([0, 0])
+    obs, info = envs.reset(seed=1)
+    assert obs.shape == (2, envs.envs[0].encoder.size)
+    assert envs.action_masks().shape == (2, envs.game.num_actions)
+    with pytest.raises(ValueError, match=r"an array of shape \(2,\); got shape \(3,\)"):
+        envs.step([0, 0, 0])
+    with pytest.raises(ValueError, match="table 1's action: action id 9 is out of range"):
+        envs.step([0, 9])
+    with pytest.raises(ValueError, match="num_envs must be a positive int"):
+        gymnasium_env.make_vec("dragon-stripes", 0)
+    with pytest.raises(ValueError, match="expected 2 seeds"):
+        envs.reset(seed=[1, 2, 3])
+    again, _ = envs.reset(seed=1)
+    assert np.array_equal(obs, again)
+    # an illegal action ends that table's episode only, as the single environment does
+    hold = next(i for i in range(envs.game.num_actions) if not info["action_mask"][0][i])
+    legal = int(np.flatnonzero(info["action_mask"][1])[0])
+    _, rewards, terms, _, info = envs.step([hold, legal])
+    assert terms.tolist() == [True, False] and rewards[0] == -1.0
+    assert "is not legal" in info["illegal_action"][0] and info["_illegal_action"].tolist() == [
+        True,
+        False,
+    ]
+
+
+def test_a_vector_env_that_raises_on_illegal_actions_moves_no_table_first() -> None:
+    envs = gymnasium_env.make_vec("dragon-stripes", 2, players=2, illegal_action="raise")
+    _, info = envs.reset(seed=4)
+    before = [e.state_now.to_json() for e in envs.envs]
+    legal = int(np.flatnonzero(info["action_mask"][0])[0])
+    illegal = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalAction, match="is not legal for seat 0"):
+        envs.step([legal, illegal])
+    assert [e.state_now.to_json() for e in envs.envs] == before

@@ -21,6 +21,7 @@ from dragonlair.rl import (
     layout_ids,
 )
 from tests.core.pebble_auction.manifest import replaced
+from tests.rl import tensor_digests
 from tests.rl.rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
 
 
@@ -154,3 +155,12 @@ def test_an_unknown_phase_is_reported() -> None:
     game = dragonlair.make("pebble-auction", players=2)
     with pytest.raises(LayoutError, match="unknown phase 'bid'; the layout knows"):
         layout.bind(game).encode(game.new_game(seed=0).view(0))
+
+
+def test_tensors_are_the_same_numbers_as_the_recorded_ones() -> None:
+    """Every seat at every step of seeded games, in every game, player count and option
+    set, gives the tensors recorded in data/tensor_digests.json (made by the encoders
+    before they were sped up; ``python -m tests.rl.tensor_digests --write`` after a
+    deliberate change to a layout)."""
+    recorded = json.loads(tensor_digests.FILE.read_text(encoding="utf-8"))
+    assert tensor_digests.digests() == recorded

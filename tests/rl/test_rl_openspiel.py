@@ -201,8 +201,68 @@ def test_an_information_state_is_the_seats_memory_and_view() -> None:
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.information_state_string(2) == b.information_state_string(2)
     assert a.information_state_string(0) != b.information_state_string(0)
-    assert "> bid" in a.information_state_string(0)
+    assert "> bid" in a.information_state_text(0)
+    assert a.information_state_text(1) == b.information_state_text(1)
     assert a.observation_string(1) == b.observation_string(1)
+
+
+def _sampled_states(game_id: str, players: int, seed: int) -> list[openspiel.SpielState]:
+    """The states of a seeded random game, and beside them states the seat to act cannot
+    tell from them (resampled from its information state), each played on with the same
+    actions where they stay legal; a few steps of each, so some pairs part ways."""
+    game = openspiel.load_game(game_id, players=players, turn_based=True, seed=seed)
+    rng = np.random.RandomState(seed)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    out = []
+    while not state.is_terminal():
+        out.append(state.clone())
+        if rng.random_sample() < 0.15:
+            twin = state.resample_from_infostate(state.current_player(), sampler)
+            for _ in range(4):
+                out.append(twin.clone())
+                if twin.is_terminal():
+                    break
+                legal = twin.legal_actions()
+                twin.apply_action(legal[rng.randint(len(legal))])
+        state.apply_action(rng.choice(state.legal_actions()))
+    out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_compact_information_states_tell_apart_exactly_what_the_full_memory_does(
+    game_id: str,
+) -> None:
+    """On sampled states, for every seat: two states get the same compact string exactly
+    when they get the same full memory and view, and the string stays short."""
+    players = dragonlair.spec(game_id).min_players + 1
+    states = [s for seed in (1, 2) for s in _sampled_states(game_id, players, seed)]
+    same_somewhere = False
+    for seat in range(players):
+        pairs = {(s.information_state_text(seat), s.information_state_string(seat)) for s in states}
+        full = {f for f, _ in pairs}
+        compact = {c for _, c in pairs}
+        assert len(full) == len(compact) == len(pairs)
+        assert all(len(c) <= 48 for c in compact)
+        same_somewhere |= len(full) < len(states)
+    assert same_somewhere  # some sampled pairs were indistinguishable to a seat
+
+
+def test_information_state_strings_are_made_once_per_state_and_clones_share_memory() -> None:
+    game = openspiel.load_game("dragon-stripes", players=3, seed=5)
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    first = state.information_state(0)
+    assert state.information_state(0) is first  # made once, then kept
+    assert state.information_state_string(0) == first
+    copy = state.clone()
+    assert copy.information_state(0) is first  # the same state until one of them acts
+    copy.apply_action(copy.legal_actions()[0])
+    assert copy.information_state(0) != first
+    assert state.information_state(0) is first
+    assert copy._core.chains is not state._core.chains  # a write does not reach the other
 
 
 def test_resampling_keeps_the_information_state_and_redraws_the_rest() -> None:

@@ -10,7 +10,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from dragonlair.core import BadOptions, IllegalAction
-from dragonlair.rl.pettingzoo_env import env, parallel_env
+from dragonlair.rl.pettingzoo_env import env, parallel_env, vector_env
 from tests.rl.rl_helpers import rl_games
 
 # What PettingZoo's API test says of any environment whose observations are dicts of an
@@ -123,3 +123,61 @@ def test_render_shows_the_game_in_text() -> None:
     e.step(0)
     text = e.render()
     assert text.startswith("Dragon Stripes, move 1") and " draws " in text
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_each_table_of_the_vector_env_plays_the_aec_envs_game(game_id: str) -> None:
+    """PettingZoo has no API test for many tables at once; the reference is the AEC
+    environment, which passes its API test: table i, dealt from seed s + i, gives the same
+    observations, masks, seats and rewards for the same actions, game after game."""
+    tables, seed = 3, 11
+    vec = vector_env(game_id, tables, players=3)
+    obs, info = vec.reset(seed=seed)
+    singles = [env(game_id, players=3) for _ in range(tables)]
+    for i, single in enumerate(singles):
+        single.reset(seed=seed + i)
+    rng = np.random.default_rng(0)
+    ended = 0
+    while ended <= tables:  # until some table has played a second game
+        for i, single in enumerate(singles):
+            if single.agents and not any(single.terminations.values()):
+                agent = single.agent_selection
+                want = single.observe(agent)
+                assert info["seat"][i] == single.possible_agents.index(agent)
+                assert np.array_equal(obs[i], want["observation"])
+                assert np.array_equal(info["action_mask"][i], want["action_mask"])
+        actions = [
+            int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in info["action_mask"]
+        ]
+        was_over = [bool(vec.states[i].is_over) for i in range(tables)]
+        obs, rewards, terms, truncs, info = vec.step(actions)
+        assert not truncs.any()
+        for i, single in enumerate(singles):
+            if was_over[i]:  # the vector env dealt this table again: so does the reference
+                single.reset()
+                continue
+            single.step(actions[i])
+            got = [single.rewards[a] for a in single.possible_agents]
+            assert rewards[i].tolist() == got
+            assert terms[i] == all(single.terminations.values())
+            ended += int(terms[i])
+
+
+def test_the_vector_env_refuses_bad_batches_and_changes_nothing() -> None:
+    vec = vector_env("dragon-stripes", 2, players=2)
+    with pytest.raises(RuntimeError, match="call reset"):
+        vec.step([0, 0])
+    _, info = vec.reset(seed=3)
+    before = [s.to_json() for s in vec.states]
+    with pytest.raises(ValueError, match=r"shape \(2,\); got shape \(1,\)"):
+        vec.step([0])
+    illegal = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalAction, match="is not legal for seat 0"):
+        vec.step([int(np.flatnonzero(info["action_mask"][0])[0]), illegal])
+    with pytest.raises(ValueError, match="table 0's action: action id 99 is out of range"):
+        vec.step([99, 0])
+    assert [s.to_json() for s in vec.states] == before  # nothing was applied anywhere
+    with pytest.raises(ValueError, match="num_tables must be a positive int"):
+        vector_env("dragon-stripes", 0)
+    with pytest.raises(BadOptions):
+        vector_env("dragon-stripes", 2, players=9)

@@ -150,3 +150,63 @@ def test_rich_per_game_data(game: str, expect: list[str]) -> None:
         assert sum(d[f"dragons_{s}"] for s in range(4)) == 7
     if game == "space-race":
         assert d["start_seat"] == -1 and d["len_rounds"] == 3
+
+
+def test_a_resumed_run_counts_its_speed_over_the_games_it_played(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    base = ["simulate", "dragon-stripes", "--bots", "random", "-n", "200", "--out", str(out)]
+    assert runner.invoke(app, [*base, "-q"]).exit_code == 0
+    whole = out.read_bytes()
+    kept = rows_of(out)[: 1 + 150]  # the header and the first 150 games, as after a crash
+    with out.open("w", newline="") as f:
+        csv.writer(f).writerows(kept)
+    resumed = runner.invoke(app, [*base, "--resume", "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    d = json.loads(resumed.stdout)
+    assert d["games"] == 200 and d["played"] == 50
+    assert d["games_per_s"] == pytest.approx(50 / d["seconds"])
+    assert out.read_bytes() == whole
+    with out.open("w", newline="") as f:
+        csv.writer(f).writerows(kept)
+    shown = runner.invoke(app, [*base, "--resume", "-q"], terminal_width=200)
+    assert "(50 games played by this run)" in shown.output
+
+
+def test_no_features_writes_the_basic_columns_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    args = ["simulate", "space-dragons", "--bots", "heuristic", "-n", "20", "--out", str(out)]
+    result = runner.invoke(app, [*args, "--no-features", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["positions"] == []  # no start player without the data
+    frame = read_frame(out)
+    assert list(frame.columns) == [
+        "index", "seed", "game", "options", "players", "length", "reason",
+        *(f"{c}_{s}" for s in range(4) for c in ("bot", "points", "rank", "win")),
+    ]  # fmt: skip
+    assert read_metadata(out)["features"] is False
+    # the same games as with the data: the basic columns agree
+    full = tmp_path / "full.parquet"
+    assert runner.invoke(app, ["simulate", *args[1:-1], str(full), "-q"]).exit_code == 0
+    assert read_metadata(full)["features"] is True
+    rich = read_frame(full)
+    assert "start_seat" in rich.columns and "dragons_0" in rich.columns
+    assert rich[list(frame.columns)].to_dict("list") == frame.to_dict("list")
+    # a run with the data does not resume one without it
+    part = tmp_path / "p.csv"
+    short = ["simulate", "space-dragons", "--bots", "heuristic", "-n", "4", "--out", str(part)]
+    assert runner.invoke(app, [*short, "--no-features", "-q"]).exit_code == 0
+    refused = runner.invoke(app, [*short, "--resume", "-q"])
+    assert refused.exit_code != 0
+    assert "features: False there, True now" in " ".join(refused.output.replace("│", " ").split())
+    report = runner.invoke(app, ["report", str(out), "-o", str(tmp_path / "r.html")])
+    assert report.exit_code == 0, report.output
+    page = (tmp_path / "r.html").read_text()
+    assert "without the per-game data" in page and "no (--no-features)" in page
+    tour = runner.invoke(
+        app, ["tournament", "dragon-stripes", "-n", "8", "--no-features", "--json"]
+    )
+    assert tour.exit_code == 0, tour.output
+    cmp = runner.invoke(
+        app, ["compare", "space-dragons", "-n", "10", "-B", "crime=b", "--no-features", "--json"]
+    )
+    assert cmp.exit_code == 0, cmp.output

@@ -31,6 +31,12 @@ async def _until_asked(pilot: object) -> None:
         await pilot.pause()  # type: ignore[attr-defined]
         if app.asking == 0:
             break
+    # the log scrolls to its end after a refresh, later on a busy machine
+    log = app.query_one("#log")
+    for _ in range(100):
+        await pilot.pause()  # type: ignore[attr-defined]
+        if log.scroll_y >= log.max_scroll_y:
+            break
     await pilot.pause()  # type: ignore[attr-defined]
 
 

@@ -10,11 +10,15 @@ specifications the command line takes (``ismcts:time=0.1``, ``heuristic,random``
 
 A game's heuristic is the bot factory its manifest declares
 (:class:`~dragonlair.core.manifest.GameManifest`); a game without one has the levels
-random and ismcts only.
+random and ismcts only. A game's archetypes (the manifest's ``archetypes``: the heuristic
+with other declared weights, such as Space Race's ``fuel-heavy``) are levels of that game
+too; :func:`levels` lists a game's levels. A heuristic or an archetype also takes its
+weights as parameters (``fuel-heavy:set_progress=3``), each replacing that one weight.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +27,7 @@ from typing import Any
 from ..core import Game, manifest
 from ..core.bot import Bot, RandomBot
 from ..core.errors import DragonlairError
+from ..core.manifest import Archetype
 
 LEVELS = ("random", "heuristic", "ismcts")
 
@@ -40,19 +45,61 @@ def heuristic_class(game: Game) -> Callable[..., Bot]:
     return found
 
 
+def archetypes(game_id: str) -> dict[str, Archetype]:
+    """The archetypes ``game_id``'s manifest declares, by name."""
+    found = {a.name: a for a in manifest(game_id).archetypes}
+    clash = set(found) & set(LEVELS)
+    if clash:
+        raise UnknownBot(
+            f"{game_id} declares an archetype named like a bot level: {', '.join(sorted(clash))}"
+        )
+    return found
+
+
+def levels(game_id: str) -> tuple[str, ...]:
+    """Every bot level of ``game_id``: LEVELS, then the game's archetypes."""
+    return (*LEVELS, *archetypes(game_id))
+
+
 def make_bot(level: str, game: Game, **params: Any) -> Bot:
-    """A bot of ``level`` (one of LEVELS) for ``game``; ``params`` set its budget."""
+    """A bot of ``level`` (one of :func:`levels` of the game) for ``game``; ``params`` set
+    its budget, or for a heuristic or an archetype its weights."""
     if level == "random":
         if params:
             raise UnknownBot(f"the random bot takes no parameters, not {_show(params)}")
         return RandomBot(game)
-    if level == "heuristic":
-        return _construct("heuristic", heuristic_class(game), game, params)
     if level == "ismcts":
         from .ismcts import ISMCTSBot  # imported when first used: the search is large
 
         return _construct("ismcts", ISMCTSBot, game, params)
-    raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    styles = archetypes(game.spec.id)
+    if level == "heuristic" and not styles:
+        return _construct("heuristic", heuristic_class(game), game, params)
+    if level == "heuristic" or level in styles:
+        return _weighted(level, game, styles, params)
+    raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(levels(game.spec.id))}")
+
+
+def _weighted(
+    level: str, game: Game, styles: Mapping[str, Archetype], params: Mapping[str, Any]
+) -> Bot:
+    """The heuristic with the weights of archetype ``level`` (the defaults for
+    ``heuristic``), each weight ``params`` names replaced."""
+    base = next(iter(styles.values())).weights
+    weights = styles[level].weights if level in styles else type(base)()
+    names = [f.name for f in dataclasses.fields(weights)]
+    unknown = [k for k in params if k not in names]
+    if unknown:
+        raise UnknownBot(
+            f"the {level} bot does not take {', '.join(map(repr, unknown))}; "
+            f"its weights are: {', '.join(names)}"
+        )
+    for k, v in params.items():
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise UnknownBot(f"the {level} bot's weight {k} is a number, not {v!r}")
+    if params:
+        weights = dataclasses.replace(weights, **params)
+    return heuristic_class(game)(game, weights=weights)
 
 
 def reads_view(level: str, game: Game) -> bool:
@@ -117,14 +164,16 @@ def _value(text: str) -> Any:
     return text
 
 
-def parse_bot(text: str) -> BotSpec:
+def parse_bot(text: str, game: str | None = None) -> BotSpec:
     """``level`` or ``level:key=value:key=value`` as a :class:`BotSpec`; numbers,
-    true/false and none are converted, the bot itself checks the values."""
+    true/false and none are converted, the bot itself checks the values. The level is one
+    of LEVELS, or with ``game`` (a game id) one of that game's :func:`levels`."""
     if not isinstance(text, str):
         raise UnknownBot(f"a bot is written as level[:key=value...], not {text!r}")
     level, *parts = [p.strip() for p in text.strip().split(":")]
-    if level not in LEVELS:
-        raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    known = LEVELS if game is None else levels(game)
+    if level not in known:
+        raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(known)}")
     params: dict[str, Any] = {}
     for part in parts:
         key, sep, value = part.partition("=")
@@ -140,15 +189,17 @@ def parse_bot(text: str) -> BotSpec:
     return BotSpec(level, params)
 
 
-def parse_bots(text: str, players: int) -> list[BotSpec]:
+def parse_bots(text: str, players: int, game: str | None = None) -> list[BotSpec]:
     """Comma-separated bot specs, one per seat in order; the last one fills the remaining
-    seats. More bots than seats is an error."""
+    seats. More bots than seats is an error. With ``game``, its archetypes are levels too.
+    Every command that takes ``--bots`` reads it here."""
     items = [t.strip() for t in text.split(",")] if isinstance(text, str) else []
     if not items or any(not t for t in items):
+        known = LEVELS if game is None else levels(game)
         raise UnknownBot(
-            f"bots are comma-separated levels ({', '.join(LEVELS)}), one per seat, not {text!r}"
+            f"bots are comma-separated levels ({', '.join(known)}), one per seat, not {text!r}"
         )
-    specs = [parse_bot(t) for t in items]
+    specs = [parse_bot(t, game) for t in items]
     if len(specs) > players:
         raise UnknownBot(f"{len(specs)} bots given for {players} seats: {text!r}")
     return specs + [specs[-1]] * (players - len(specs))
@@ -160,7 +211,9 @@ __all__ = [
     "BotSpec",
     "RandomBot",
     "UnknownBot",
+    "archetypes",
     "heuristic_class",
+    "levels",
     "make_bot",
     "parse_bot",
     "parse_bots",

@@ -127,7 +127,7 @@ def poisoned_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
     side decoyed and its JSON form built first (so nothing it holds is read later)."""
     if isinstance(view, View):
         typed = copy.copy(view)
-        object.__setattr__(typed, "_base", PoisonedView(view.json()))
+        object.__setattr__(typed, "_got", PoisonedView(view.json()))
         return typed
     return PoisonedView(view)
 

@@ -48,12 +48,20 @@ def bench(
             "loop, and one state.view(seat)."
         ),
     ] = True,
+    rl: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure the RL interfaces (PettingZoo AEC and vector environments "
+            "next to PettingZoo's connect_four_v3, OpenSpiel information-state strings)."
+        ),
+    ] = True,
 ) -> None:
     """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
     and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
     liar's poker, and our ratio to each. Then ISMCTS simulations/s at a mid-game position
     of each game (next to OpenSpiel's Python ISMCTS on hearts) and simulate's speed-up with
-    2 workers over 1."""
+    2 workers over 1. Then, with the rl extra, the RL interfaces' steps/s next to
+    PettingZoo's connect_four_v3 and the cost of OpenSpiel information-state strings."""
     for g in game or []:
         if g not in game_ids():
             raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
@@ -68,6 +76,7 @@ def bench(
     s.ismcts = ismcts
     s.simulate = simulate
     s.bot_loops = bots
+    s.rl = rl
     err = Console(stderr=True)
     report = benchmark.run(
         s, progress=None if as_json else lambda what: err.log(f"measuring {what}")
@@ -147,6 +156,8 @@ def bench(
         out.print(sims)
     if report.bot_loops:
         _print_bot_loops(out, report.bot_loops)
+    if report.rl:
+        print_rl(out, report)
 
 
 def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None:
@@ -170,6 +181,27 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None
             f"{m.view_us:.1f}",
         )
     out.print(table)
+
+
+def print_rl(out: Console, report: benchmark.Report) -> None:
+    """The RL rows: steps per CPU second next to connect_four_v3, and information states."""
+    rl = Table(
+        title="RL interfaces: steps per CPU second (random legal actions), "
+        "information-state strings"
+    )
+    for col in ("game", "players", "interface", "steps/s", "× connect_four_v3", "µs", "chars"):
+        rl.add_column(col, justify="left" if col in ("game", "interface") else "right")
+    for m in report.rl:
+        rl.add_row(
+            f"[dim]{m.name}[/dim]" if m.reference else m.name,
+            str(m.players),
+            m.interface,
+            f"{m.steps_per_s:,.0f}" if m.steps_per_s else "-",
+            "-" if m.ratio_connect_four is None else f"{m.ratio_connect_four:.2f}",
+            "-" if m.micros is None else f"{m.micros:,.1f}",
+            "-" if m.size is None else str(m.size),
+        )
+    out.print(rl)
 
 
 def register(app: typer.Typer) -> None:

@@ -28,6 +28,7 @@ from ..sim.output import OutputError, read_frame, read_metadata, results_source
 from ..sim.plot import check_plot_file, write_comparison_plot
 from .simulate import (
     BOTS_HELP,
+    FeaturesOpt,
     JsonOpt,
     OptionOpt,
     PlayersOpt,
@@ -111,6 +112,7 @@ def compare(
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
+    features: FeaturesOpt = True,
 ) -> None:
     """Compare two arms of a rule change on the same seeds, game by game: win share per seat
     and per position, points, margin, spread, ties and length, with 95% intervals and
@@ -147,6 +149,7 @@ def compare(
                 out_a,
                 None,
                 rotate=False,
+                features=features,
             )
             job_b = prepare(
                 game,
@@ -158,6 +161,7 @@ def compare(
                 out_b,
                 None,
                 rotate=False,
+                features=features,
             )
             if job_a.options == job_b.options:
                 raise typer.BadParameter(

@@ -11,7 +11,7 @@ from rich.console import Console
 
 import dragonlair
 
-from ..bots import LEVELS, UnknownBot
+from ..bots import LEVELS, UnknownBot, parse_bot
 from ..core import DragonlairError
 from ..core.puzzles import open_game
 from ..i18n import _, language
@@ -76,8 +76,9 @@ def play(
     bots: Annotated[
         str | None,
         typer.Option(
-            help=f"Comma-separated bot levels ({', '.join(LEVELS)}) for the bot seats, "
-            "in seat order; the last one fills any remaining bot seats."
+            help=f"Comma-separated bot levels ({', '.join(LEVELS)}, or one of the game's "
+            "archetypes listed by `dragonlair games`) for the bot seats, in seat order; the "
+            "last one fills any remaining bot seats."
         ),
     ] = None,
     seed: Annotated[
@@ -150,13 +151,14 @@ def play(
             if game is not None:
                 raise typer.BadParameter("give either a game or --from, not both")
             state = open_game(from_, seed=seed)
-            seats = _seats(state.game.players, bots, hotseat, seat, name or [])
+            g = state.game
+            seats = _seats(g.players, bots, hotseat, seat, name or [], g.spec.id)
         else:
             if game is None:
                 game, menu_players = _menu(console)
                 players = players or menu_players
             g = dragonlair.make(game, players=players, options=parse_options(option))
-            seats = _seats(g.players, bots, hotseat, seat, name or [])
+            seats = _seats(g.players, bots, hotseat, seat, name or [], g.spec.id)
             state = g.new_game(seed=seed)
         session = PlaySession(state, seats, save_path=save or resume, undo=undo or None)
     except (DragonlairError, UnknownBot) as e:
@@ -187,12 +189,21 @@ def play(
 
 
 def _seats(
-    players: int, bots: str | None, hotseat: bool, me: int, names: list[str]
+    players: int,
+    bots: str | None,
+    hotseat: bool,
+    me: int,
+    names: list[str],
+    game_id: str | None = None,
 ) -> list[SeatConfig]:
-    levels = [b.strip() for b in (bots or "").split(",") if b.strip()]
-    for level in levels:
-        if level not in LEVELS:
-            raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    """Who sits where; with ``game_id``, that game's archetypes are bot levels too."""
+    levels = []
+    for spec in [parse_bot(b, game_id) for b in (bots or "").split(",") if b.strip()]:
+        if spec.params:
+            raise UnknownBot(
+                f"the terminal game takes bot levels without parameters, not {spec.text!r}"
+            )
+        levels.append(spec.level)
     if hotseat:
         humans = players - len(levels) if levels else players
         if humans < 1:

@@ -47,8 +47,9 @@ from ..sim.stats import Tally, check_available, tally_rows
 from .options import parse_options
 
 BOTS_HELP = (
-    f"Comma-separated bots, one per seat in order ({', '.join(LEVELS)}, with parameters "
-    "as level:key=value, e.g. ismcts:time=0.1 or ismcts:iterations=500:rollout=heuristic); "
+    f"Comma-separated bots, one per seat in order ({', '.join(LEVELS)}, or one of the "
+    "game's archetypes listed by `dragonlair games`, with parameters as level:key=value, "
+    "e.g. ismcts:time=0.1 or ismcts:iterations=500:rollout=heuristic); "
     "the last one fills the remaining seats."
 )
 MAX_SEED = 2**63 - 1
@@ -106,6 +107,15 @@ OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+FeaturesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--features/--no-features",
+        help="Keep the rich per-game data (start player and turn order, score breakdown, "
+        "the game's features, score snapshots); --no-features plays faster and writes the "
+        "basic columns only.",
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
@@ -120,11 +130,13 @@ def prepare(
     records: Path | None,
     rotate: bool,
     plot: Path | None = None,
+    features: bool = True,
 ) -> Job:
-    """A checked job: every bad argument raises BadParameter before anything runs."""
+    """A checked job: every bad argument raises BadParameter before anything runs
+    (``features=False``: without the rich per-game data)."""
     try:
         g: Game = make(game, players=players, options=parse_options(option))
-        specs = parse_bots(bots, g.players)
+        specs = parse_bots(bots, g.players, g.spec.id)
         job = Job(
             game=g.spec.id,
             players=g.players,
@@ -134,6 +146,7 @@ def prepare(
             options=dict(g.options),
             rotate=rotate,
             records=records is not None,
+            data=features,
         )
         make_bots(job, g)
         check_available()
@@ -242,7 +255,7 @@ def execute(
     finally:
         if results is not None:
             results.close()
-    summary = tally.summary(job.n, result.interrupted, result.seconds, job.rotate)
+    summary = tally.summary(job.n, result.interrupted, result.seconds, job.rotate, result.played)
     source = results.readable if results is not None else None
     return Played(result, summary, out, records, written, source)
 
@@ -334,10 +347,14 @@ def print_summary(summary: Summary, seed: int, console: Console) -> None:
     units = "".join(
         f", {mean:.1f} {unit} (sd {sd:.1f})" for unit, (mean, sd) in summary.units.items()
     )
+    resumed = (
+        f" ({summary.played:,} games played by this run)" if summary.played != summary.games else ""
+    )
     console.print(
         f"game length: {summary.length_mean:.1f} decisions (sd {summary.length_sd:.1f}, "
         f"{summary.length_min}-{summary.length_max}){units}; shared wins: "
         f"{summary.shared_wins}; {summary.seconds:.1f} s, {summary.games_per_s:,.1f} games/s"
+        + resumed
     )
 
 
@@ -385,6 +402,7 @@ def simulate(
     quiet: QuietOpt = False,
     use_ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
+    features: FeaturesOpt = True,
 ) -> None:
     """Play many seeded bot games and summarise them: win share per seat and per bot with
     95% confidence intervals, points, ranks, game length. The same seed gives the same
@@ -396,9 +414,28 @@ def simulate(
     if settings is not None:
         if resume or records is not None or plot is not None:
             raise typer.BadParameter("a sweep writes no --records or --plot, and cannot --resume")
-        sweep(game, players, bots, n, seed, workers, settings, out, as_json, quiet)
+        sweep(game, players, bots, n, seed, workers, settings, out, as_json, quiet, features)
         return
-    job = prepare(game, players, bots, n, seed, option, out, records, rotate=False, plot=plot)
+    for item in option or []:
+        if ":" in item.partition("=")[0]:
+            raise typer.BadParameter(
+                f"-o {item}: a value in a data file is set in a sweep of two values or more "
+                f"(-o {item},...) or searched by tune; for one run, give a data file "
+                "(-o data=FILE)"
+            )
+    job = prepare(
+        game,
+        players,
+        bots,
+        n,
+        seed,
+        option,
+        out,
+        records,
+        rotate=False,
+        plot=plot,
+        features=features,
+    )
     check_resume(out, resume)
     played = execute(
         job,

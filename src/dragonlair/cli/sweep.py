@@ -3,22 +3,32 @@ every combination of the listed values (a grid) as one job, each setting on the 
 seeds, and prints one comparison table: per setting, the win share by position (or seat),
 the winning margin and the length, and against the first setting the paired differences
 (see :mod:`dragonlair.sim.compare`) with their p-values and the share of games altered.
-A data file is an option too: ``-o data=a.json,b.json``."""
+A data file is an option too: ``-o data=a.json,b.json``; and so is a number in the data
+file, named by its path (:mod:`dragonlair.sim.datavalues`): ``-o data:start_gems=30,40,50``
+writes a data file per value (beside ``--out``'s files, or in a temporary folder) and
+plays each setting with its own, its SHA-256 in the table's JSON."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from ..core import DragonlairError, make
+from ..core.record import file_digest
+from ..sim import datavalues
 from ..sim.compare import compare_frames
 from ..sim.output import read_frame
+from .options import parse_options
 from .simulate import execute, prepare
 
 
@@ -28,7 +38,7 @@ def grid(option: list[str] | None) -> list[list[str]] | None:
     axes: list[list[str]] = []
     swept = False
     for item in option or []:
-        key, sep, value = item.partition("=")
+        key, sep, value = _assignment(item)
         values = [v.strip() for v in value.split(",")] if sep else [value]
         if sep and len(values) > 1:
             if any(not v for v in values):
@@ -40,6 +50,20 @@ def grid(option: list[str] | None) -> list[list[str]] | None:
     return [list(combo) for combo in itertools.product(*axes)]
 
 
+def _assignment(item: str) -> tuple[str, str, str]:
+    """``key=value`` split at its first ``=`` outside brackets (a data path's selector,
+    ``data:crew[number=13].points=1,2``, has one inside)."""
+    depth = 0
+    for i, ch in enumerate(item):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch == "=" and depth == 0:
+            return item[:i], "=", item[i + 1 :]
+    return item, "", ""
+
+
 def _short(name: str) -> str:
     """``position 0 (start player)`` -> ``start``, ``position 2 (...)`` -> ``start+2``."""
     if name.startswith("position "):
@@ -49,8 +73,48 @@ def _short(name: str) -> str:
 
 
 def _point_path(out: Path, setting: list[str]) -> Path:
-    tag = "_".join(s.replace("=", "-").replace("/", "-") for s in setting)
+    tag = "_".join(re.sub(r"[^A-Za-z0-9._-]+", "-", s.replace("=", "-")) for s in setting)
     return out.with_name(f"{out.stem}.{tag}{out.suffix}")
+
+
+def with_data_files(
+    game: str, players: int | None, setting: list[str], folder: Path, stem: str
+) -> tuple[list[str], dict[str, str]]:
+    """``setting`` with its data values (``data:PATH=value``) written into a data file per
+    data option, in ``folder`` as ``<stem>.<option>.json``, and named by the option instead;
+    with each file's SHA-256 (option -> digest). Bad values raise BadParameter."""
+    try:
+        game_id = make(game, players=players).spec.id
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e)) from None
+    plain = [item for item in setting if not datavalues.is_data_param(game_id, item)]
+    values = [item for item in setting if datavalues.is_data_param(game_id, item)]
+    if not values:
+        return setting, {}
+    chosen: dict[str, dict[datavalues.DataValue, float]] = {}
+    bases: dict[str, Any] = {}
+    try:
+        options = parse_options(plain)
+        for item in values:
+            opt = item.partition(":")[0].strip()
+            if opt not in bases:
+                bases[opt] = datavalues.read_base(datavalues.base_file(game_id, options, opt))
+            dv, v = datavalues.parse_data_setting(item, bases)
+            chosen.setdefault(opt, {})[dv] = v
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e)) from None
+    out = [item for item in plain if item.partition("=")[0].strip() not in chosen]
+    digests = {}
+    for opt, picked in chosen.items():
+        path = folder / f"{stem}.{opt}.json"
+        datavalues.write_data(path, datavalues.replaced(bases[opt], picked))
+        digests[opt] = file_digest(str(path))
+        out.append(f"{opt}={path}")
+    try:
+        make(game_id, players=players, options=parse_options(out))
+    except DragonlairError as e:
+        raise typer.BadParameter(f"{', '.join(setting)} is not accepted: {e}") from None
+    return out, digests
 
 
 def sweep(
@@ -64,20 +128,27 @@ def sweep(
     out: Path | None,
     as_json: bool,
     quiet: bool,
+    features: bool = True,
 ) -> None:
     """Play every setting on the same seeds and print the comparison table."""
-    jobs = []
-    for setting in settings:
-        path = _point_path(out, setting) if out is not None else None
-        jobs.append(
-            (setting, path, prepare(game, players, bots, n, seed, setting, path, None, False))
-        )
     rows: list[dict[str, Any]] = []
     frames = []
     with tempfile.TemporaryDirectory(prefix="dragonlair-sweep-") as tmp:
+        jobs = []
+        digests: list[dict[str, str]] = []
+        for k, setting in enumerate(settings):
+            path = _point_path(out, setting) if out is not None else None
+            folder = path.parent if path is not None else Path(tmp)
+            stem = path.stem if path is not None else f"setting-{k}"
+            items, files = with_data_files(game, players, setting, folder, stem)
+            job = prepare(game, players, bots, n, seed, items, path, None, False, features=features)
+            jobs.append((setting, path, job))
+            digests.append(files)
         for k, (setting, path, job) in enumerate(jobs):
             target = path if path is not None else Path(tmp) / f"{k}.csv"
-            played = execute(job, workers, not (quiet or as_json), ", ".join(setting), target)
+            played = execute(
+                job, workers, not (quiet or as_json), escape(", ".join(setting)), target
+            )
             if played.source is None:  # pragma: no cover - execute always writes target
                 raise typer.Exit(1)
             frames.append(read_frame(played.source))
@@ -102,6 +173,8 @@ def sweep(
             "margin": margin.b if margin else None,
             "length": diffs["length (decisions)"].b,
         }
+        if digests[k]:
+            row["data_files"] = digests[k]
         if k:
             row["vs_first"] = {
                 "altered_share": cmp.altered_share,
@@ -121,7 +194,7 @@ def sweep(
         title=f"{game}: {len(settings)} settings, {n} games each on the same seeds (seed {seed})",
         title_justify="left",
     )
-    table.add_column("setting")
+    table.add_column("setting", overflow="fold")
     for name in rows[0]["win_share"]:
         table.add_column(_short(name) + " wins", justify="right")
     for col in ("margin", "length", f"Δ {_short(first)} (p)", "Δ margin (p)", "altered"):
@@ -129,7 +202,7 @@ def sweep(
     for row in rows:
         vs = row.get("vs_first")
         table.add_row(
-            ", ".join(row["setting"]),
+            Text(", ".join(row["setting"])),
             *(f"{v:.1%}" for v in row["win_share"].values()),
             f"{row['margin']:.2f}" if row["margin"] is not None else "",
             f"{row['length']:.1f}",
@@ -145,4 +218,6 @@ def sweep(
     console.print("Δ: paired difference against the first setting (paired t-test p-value)")
     for row in rows[1:]:
         for w in row["vs_first"]["warnings"]:
-            Console(stderr=True).print(f"[yellow]warning[/] ({', '.join(row['setting'])}): {w}")
+            Console(stderr=True).print(
+                Text.assemble(("warning", "yellow"), f" ({', '.join(row['setting'])}): {w}")
+            )

@@ -27,6 +27,7 @@ from ..sim.report import skill_matrix
 from ..sim.skill import bradley_terry
 from .simulate import (
     BOTS_HELP,
+    FeaturesOpt,
     GameArg,
     JsonOpt,
     OptionOpt,
@@ -143,6 +144,7 @@ def tournament(
     ] = False,
     use_ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
+    features: FeaturesOpt = True,
 ) -> None:
     """Play the bots against each other with seats rotated; report each bot's win share
     per seat with a 95% confidence interval against the fair share 1/N (with --matrix:
@@ -154,7 +156,19 @@ def tournament(
             )
         round_robin(game, players, bots, n, seed, workers, option, as_json, quiet)
         return
-    job = prepare(game, players, bots, n, seed, option, out, records, rotate=True, plot=plot)
+    job = prepare(
+        game,
+        players,
+        bots,
+        n,
+        seed,
+        option,
+        out,
+        records,
+        rotate=True,
+        plot=plot,
+        features=features,
+    )
     err = Console(stderr=True)
     rounded = -(-n // job.players) * job.players
     if rounded != n:

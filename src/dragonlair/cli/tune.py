@@ -1,8 +1,12 @@
-"""``dragonlair tune``: search numeric game options toward targets the designer states,
-with Optuna.
+"""``dragonlair tune``: search numeric game options and values in the game's data file
+toward targets the designer states, with Optuna.
 
 ``--param damage=-6..2`` declares a numeric option and the range to search (integers for
 an integer option; a bare ``--param damage`` searches the option's whole declared range).
+``--param data:crew[number=13].points=-2..5`` declares a number in the data file (the
+data option's file, or the built-in one) by its path (see :mod:`dragonlair.sim.datavalues`);
+each trial writes its own data file, checked by the game like any other, and records
+its SHA-256.
 The targets, all to be made as small as possible together (their sum is the objective):
 
 - ``fair``: the largest distance, in percentage points, of any position's win share (by
@@ -21,14 +25,20 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..core import DragonlairError, spec
+from ..core.record import file_digest
+from ..sim import datavalues
+from ..sim.datavalues import BadDataValue, DataValue
 from ..sim.plot import frame_of
 from .simulate import (
     BOTS_HELP,
@@ -66,9 +76,12 @@ def parse_param(game: str, text: str) -> Param:
         opt = None
     if opt is None or opt.kind not in ("int", "float"):
         numeric = [o.name for o in spec(game).options if o.kind in ("int", "float")]
+        files = "".join(
+            f"; or a value in a data file: {o}:PATH=lo..hi" for o in datavalues.path_options(game)
+        )
         raise typer.BadParameter(
             f"--param {text!r}: {name!r} is not a numeric option of {game}; its numeric options "
-            f"are: {', '.join(numeric) or 'none'}"
+            f"are: {', '.join(numeric) or 'none'}{files}"
         )
     integer = opt.kind == "int"
     if sep:
@@ -150,7 +163,12 @@ def met(figures: dict[str, Any], targets: list[Target]) -> bool | None:
 def tune(
     game: Annotated[str, typer.Argument(help="Game id (see `dragonlair games`).")],
     param: Annotated[
-        list[str], typer.Option("--param", help="A numeric option to search: name=lo..hi or name.")
+        list[str],
+        typer.Option(
+            "--param",
+            help="A numeric option to search, name=lo..hi or name; or a number in the data "
+            "file, data:PATH=lo..hi (PATH as start_gems, stripes.3, crew[number=13].points).",
+        ),
     ],
     target: Annotated[
         list[str],
@@ -163,18 +181,47 @@ def tune(
     seed: SeedOpt = 1,
     workers: WorkersOpt = 1,
     option: OptionOpt = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="Keep every trial's data file in this folder (default: a temporary one, "
+            "removed at the end; each file's SHA-256 is reported either way).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Search numeric options toward stated targets (fair turn order, a margin, a length)
-    with Optuna; report the best setting with its measured figures."""
+    """Search numeric options and data-file values toward stated targets (fair turn order,
+    a margin, a length) with Optuna; report the best setting with its measured figures."""
     try:
         import optuna
     except ImportError:
         raise typer.BadParameter("tune needs optuna: pip install 'dragonlair[sim]'") from None
     base = prepare(game, players, bots, n, seed, option, None, None, rotate=False)
-    params = [parse_param(base.game, p) for p in param]
-    if len({p.name for p in params}) != len(params):
+    if data_dir is not None and not data_dir.is_dir():
+        raise typer.BadParameter(f"--data-dir {data_dir}: there is no such folder")
+    params = [parse_param(base.game, p) for p in param if not datavalues.is_data_param(game, p)]
+    data_texts = [p for p in param if datavalues.is_data_param(game, p)]
+    scratch = tempfile.TemporaryDirectory(prefix="dragonlair-tune-")
+    folder = data_dir if data_dir is not None else Path(scratch.name)
+    try:
+        bases: dict[str, Any] = {}
+        for text in data_texts:
+            opt = text.partition(":")[0].strip()
+            if opt not in bases:
+                bases[opt] = datavalues.read_base(
+                    datavalues.base_file(base.game, base.options, opt)
+                )
+        values_of = [datavalues.parse_data_value(base.game, t, bases) for t in data_texts]
+        for dv in values_of:
+            datavalues.check_range(base.game, players, base.options, bases, dv, folder)
+    except (BadDataValue, DragonlairError) as e:
+        scratch.cleanup()
+        raise typer.BadParameter(str(e)) from None
+    names = [p.name for p in params] + [dv.name for dv in values_of]
+    if len(set(names)) != len(names):
+        scratch.cleanup()
         raise typer.BadParameter("each --param once")
     fixed = {o.partition("=")[0].strip() for o in option or []}
     clash = fixed & {p.name for p in params}
@@ -194,18 +241,40 @@ def tune(
             else:
                 values[p.name] = trial.suggest_float(p.name, p.low, p.high)
         setting = [*(option or []), *(f"{k}={v}" for k, v in values.items())]
+        chosen: dict[DataValue, float] = {}
+        for dv in values_of:
+            if dv.integer:
+                chosen[dv] = trial.suggest_int(dv.name, int(dv.low), int(dv.high))
+            else:
+                chosen[dv] = trial.suggest_float(dv.name, dv.low, dv.high)
+            values[dv.name] = chosen[dv]
+        files: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        for opt, doc in bases.items():
+            path = folder / f"trial-{trial.number:04d}-{opt}.json"
+            mine = {dv: v for dv, v in chosen.items() if dv.option == opt}
+            datavalues.write_data(path, datavalues.replaced(doc, mine))
+            files[opt] = file_digest(str(path))
+            kept[opt] = str(path)
+            setting.append(f"{opt}={path}")
         job = prepare(game, players, bots, n, seed, setting, None, None, rotate=False)
         played = execute(job, workers, False, "trial")
         if played.result.interrupted:
             raise KeyboardInterrupt
         figures = measure(played, job.players)
         score = objective(figures, targets)
-        history.append({"trial": trial.number, "values": values, "objective": score, **figures})
+        entry: dict[str, Any] = {"trial": trial.number, "values": values, "objective": score}
+        if files:
+            entry["data_files"] = files
+            if data_dir is not None:
+                entry["data_paths"] = kept
+        history.append({**entry, **figures})
         if not (quiet or as_json):
             err.print(
                 f"trial {trial.number + 1}/{trials}: "
                 + ", ".join(f"{k}={v:g}" for k, v in values.items())
-                + f" -> objective {score:.2f}"
+                + f" -> objective {score:.2f}",
+                markup=False,
             )
         return score
 
@@ -213,6 +282,8 @@ def tune(
         study.optimize(run_trial, n_trials=trials, catch=())
     except KeyboardInterrupt:
         err.print(f"interrupted after {len(history)} trials: the best so far follows")
+    finally:
+        scratch.cleanup()
     if not history:
         raise typer.Exit(130)
     ranked = sorted(history, key=lambda h: h["objective"])
@@ -225,25 +296,35 @@ def tune(
         title=f"{base.game}: {len(history)} trials of {n} games each (seed {seed}), best first",
         title_justify="left",
     )
-    for p in params:
-        table.add_column(p.name, justify="right")
+    for name in names:
+        table.add_column(Text(name), justify="right")
     for col in ("objective", "max |share - fair|", "margin", "length"):
         table.add_column(col, justify="right")
+    if values_of:
+        table.add_column("data SHA-256", justify="left")
     for h in ranked[:10]:
+        digests = [" ".join(d[:12] for d in h["data_files"].values())] if values_of else []
         table.add_row(
-            *(f"{h['values'][p.name]:g}" for p in params),
+            *(f"{h['values'][name]:g}" for name in names),
             f"{h['objective']:.2f}",
             f"{h['fair_distance']:.1f} pt",
             f"{h['margin']:.2f}",
             f"{h['length']:.1f}",
+            *digests,
         )
     console.print(table)
     shares = ", ".join(f"{k} {v:.1%}" for k, v in best["shares"].items())
-    setting = " ".join(f"-o {k}={v:g}" for k, v in best["values"].items())
+    setting = [f"-o {p.name}={best['values'][p.name]:g}" for p in params]
+    setting += [f"{dv.name}={best['values'][dv.name]:g}" for dv in values_of]
     verdict = met(best, targets)
     console.print(
-        f"best: {setting}: {shares}; margin {best['margin']:.2f}, length {best['length']:.1f}"
+        f"best: {' '.join(setting)}: {shares}; margin {best['margin']:.2f}, "
+        f"length {best['length']:.1f}",
+        markup=False,
     )
+    for opt, digest in best.get("data_files", {}).items():
+        where = best["data_paths"][opt] if "data_paths" in best else "not kept: see --data-dir"
+        console.print(f"its {opt} file: SHA-256 {digest} ({where})", markup=False)
     if verdict is not None:
         console.print(
             "the fairness target is met" if verdict else "[yellow]the fairness target is not met[/]"

@@ -11,7 +11,7 @@ from rich.console import Console
 
 import dragonlair
 
-from ..bots import LEVELS, UnknownBot, make_bot
+from ..bots import LEVELS, UnknownBot, parse_bots
 from ..core import Action, DragonlairError, State, derive_seed
 from ..core.bot import view_for
 from ..i18n import _, ngettext
@@ -26,7 +26,8 @@ def watch(
     bots: Annotated[
         str,
         typer.Option(
-            help=f"Comma-separated bot levels per seat ({', '.join(LEVELS)}); "
+            help=f"Comma-separated bots per seat ({', '.join(LEVELS)}, or one of the game's "
+            "archetypes listed by `dragonlair games`; parameters as level:key=value); "
             "the last one fills the remaining seats."
         ),
     ] = "heuristic",
@@ -52,11 +53,9 @@ def watch(
 
     try:
         g = dragonlair.make(game, players=players, options=parse_options(option))
-        levels = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
-        if len(levels) > g.players:
-            raise typer.BadParameter(f"{len(levels)} bots for {g.players} seats")
-        levels += [levels[-1]] * (g.players - len(levels))
-        seat_bots = [make_bot(level, g) for level in levels]
+        specs = parse_bots(bots if bots.strip() else "random", g.players, g.spec.id)
+        levels = [spec.level for spec in specs]
+        seat_bots = [spec.make(g) for spec in specs]
         state = g.new_game(seed=seed)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None

@@ -23,6 +23,7 @@ conformance suite) loads every declared part and checks that it is what it claim
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import math
@@ -56,6 +57,48 @@ function takes its game's declared view type (``Game.view_type``), hence ``Any``
 
 class BadManifest(DragonlairError, ValueError):
     """A manifest that is malformed, or a declared part that does not exist or load."""
+
+
+# an archetype's name, as the command line writes it: fuel-heavy, dragon-hunter
+_ARCHETYPE_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Archetype:
+    """A style of play: the game's heuristic with other declared weights.
+
+    ``weights`` is an instance of the frozen dataclass of named weights the heuristic takes
+    as ``heuristic(game, weights=...)``; its class's defaults are the heuristic's own, so
+    the plain heuristic is the archetype with every weight at its default."""
+
+    name: str
+    """The bot level it is chosen by (``--bots fuel-heavy``): lower case, words joined by
+    hyphens."""
+
+    summary: str
+    """What the style does, in a player's words, for listings."""
+
+    weights: Any
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.name, str) and _ARCHETYPE_NAME.match(self.name)):
+            raise BadManifest(
+                f"an archetype's name is lower-case words joined by hyphens, not {self.name!r}"
+            )
+        w = self.weights
+        if not (dataclasses.is_dataclass(w) and not isinstance(w, type)):
+            raise BadManifest(f"archetype {self.name}: weights must be a dataclass instance")
+        if not type(w).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            raise BadManifest(f"archetype {self.name}: weights must be a frozen dataclass")
+
+    def changed(self) -> dict[str, Any]:
+        """The weights that differ from the heuristic's defaults: name -> value."""
+        default = type(self.weights)()
+        return {
+            f.name: getattr(self.weights, f.name)
+            for f in dataclasses.fields(self.weights)
+            if getattr(self.weights, f.name) != getattr(default, f.name)
+        }
 
 
 @dataclass(frozen=True)
@@ -98,6 +141,10 @@ class GameManifest:
     features: Features | None = field(default=None)
     """The per-game features designers' tools read from views; ``None``: none."""
 
+    archetypes: tuple[Archetype, ...] = field(default=())
+    """Styles of play built on the heuristic with other weights (``<pkg>/archetypes.py``),
+    each a bot level of its own; ``()``: none."""
+
     def __post_init__(self) -> None:
         if not (isinstance(self.game, type) and issubclass(self.game, Game)):
             raise BadManifest(f"manifest's game must be a Game class, got {self.game!r}")
@@ -124,6 +171,17 @@ class GameManifest:
                 raise BadManifest(f"{where}: {name} must be a function or None")
         if self.package is not None and not isinstance(self.package, str):
             raise BadManifest(f"{where}: package must be a package name or None")
+        if not isinstance(self.archetypes, tuple) or not all(
+            isinstance(a, Archetype) for a in self.archetypes
+        ):
+            raise BadManifest(f"{where}: archetypes must be a tuple of Archetype")
+        if self.archetypes and self.heuristic is None:
+            raise BadManifest(f"{where}: archetypes are built on a heuristic, and there is none")
+        names = [a.name for a in self.archetypes]
+        if len(set(names)) != len(names):
+            raise BadManifest(f"{where}: two archetypes share a name: {', '.join(names)}")
+        if len({type(a.weights) for a in self.archetypes}) > 1:
+            raise BadManifest(f"{where}: every archetype's weights must be of one class")
 
     @property
     def id(self) -> str:
@@ -314,4 +372,14 @@ def check_manifest(game_id: str) -> GameManifest:
             for k, v in values.items()
         ):
             raise BadManifest(f"{where}: features must map names to finite numbers")
+    for a in m.archetypes:
+        assert m.heuristic is not None  # __post_init__ checks it
+        bot = m.heuristic(game, weights=a.weights)
+        if not isinstance(bot, Bot):
+            raise BadManifest(f"{where}: archetype {a.name} made {bot!r}, not a Bot")
+        state = game.new_game(seed=3)
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if bot.choose(state.view(seat), legal, rng) not in legal:
+            raise BadManifest(f"{where}: archetype {a.name} chose an illegal action")
     return m

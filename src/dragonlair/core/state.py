@@ -5,7 +5,9 @@ A game's state class subclasses :class:`State` and fills in a few hooks:
 - ``_setup()``: the initial deal; sets ``phase`` and who acts first.
 - ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``.
 - ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
-- ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict.
+- ``_view_class``: the game's typed view (a ``core.views.View`` subclass), which
+  ``view(seat)`` and ``seat_view(seat)`` make; or, without one, ``_view(seat, out)``: add
+  what ``seat`` (None: a spectator) may see to the view dict.
 - ``_fill_from_view(view, rng)``: for a blank state made from a view, redraw everything the
   viewing seat cannot see (the hidden-state sampler).
 - ``check_invariants()``: conservation checks, used by the conformance suite.

@@ -21,7 +21,7 @@ parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
 if TYPE_CHECKING:
@@ -112,38 +112,45 @@ class View(Mapping[str, Any]):
     A view never holds the state itself, so it stays what the seat saw when it was made.
     """
 
-    __slots__ = ("_base", "_done", "_got")
+    __slots__ = ("_done", "_got", "_nbase")
     KEYS: ClassVar[tuple[str, ...]] = ()
+    _builders: ClassVar[dict[str, Callable[[Any], Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        missing = [k for k in cls.KEYS if not hasattr(cls, "_k_" + k)]
+        if missing:
+            raise TypeError(f"{cls.__name__} has no _k_ method for {', '.join(missing)}")
+        cls._builders = {k: getattr(cls, "_k_" + k) for k in cls.KEYS}
 
     def __init__(self, state: State, seat: int | None) -> None:
-        self._base: dict[str, Any] = state._base_view(seat)
-        self._got: dict[str, Any] = {}
+        # the shared keys first, then every game key as it is read (so the first _nbase
+        # entries are always the shared ones, in order)
+        self._got: dict[str, Any] = state._base_view(seat)
+        self._nbase = len(self._got)
         self._done = False
 
     @property
     def seat(self) -> int | None:
         """The seat the view is for (None: a spectator)."""
-        seat: int | None = self._base["seat"]
+        seat: int | None = self._got["seat"]
         return seat
 
     @property
     def phase(self) -> str:
-        phase: str = self._base["phase"]
+        phase: str = self._got["phase"]
         return phase
 
     def __getitem__(self, key: str) -> Any:
-        base = self._base
-        if key in base:
-            return base[key]
         got = self._got
-        if key in got:
-            value = got[key]
-        elif key in self.KEYS:
-            value = got[key] = getattr(self, "_k_" + key)()
-        else:
-            raise KeyError(key)
+        value = got.get(key, ABSENT)
         if value is ABSENT:
-            raise KeyError(key)
+            build = self._builders.get(key)
+            if build is None or self._done:
+                raise KeyError(key)
+            value = got[key] = build(self)
+            if value is ABSENT:
+                raise KeyError(key)
         return value
 
     def __contains__(self, key: object) -> bool:
@@ -157,15 +164,23 @@ class View(Mapping[str, Any]):
 
     def json(self) -> dict[str, Any]:
         """The view as the JSON-ready dict of the game's declared view type (the wire's and
-        the RL layouts' form): every key, in order."""
-        out = self._base
-        if not self._done:
-            got = self._got
-            for key in self.KEYS:
-                value = got[key] if key in got else getattr(self, "_k_" + key)()
-                if value is not ABSENT:
-                    out[key] = value
-            self._done = True
+        the RL layouts' form): every key, in order. (The same dict each time: copy it
+        before changing it.)"""
+        if self._done:
+            return self._got
+        got = self._got
+        if len(got) == self._nbase:
+            out = got  # no game key read yet: add them all in order
+        else:
+            out = dict(list(got.items())[: self._nbase])
+        for key, build in self._builders.items():
+            value = got.get(key, ABSENT)
+            if value is ABSENT:
+                value = build(self)
+            if value is not ABSENT:
+                out[key] = value
+        self._got = out
+        self._done = True
         return out
 
     def __iter__(self) -> Iterator[str]:

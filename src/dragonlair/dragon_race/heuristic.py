@@ -34,6 +34,9 @@ two and three players), taken at the start of every turn with the HALT! cards ea
 really held. The race is mostly luck: at four players the fit's log-loss is only 2.6%
 below that of a coin toss among the seats, yet one HALT! card near the Finish is worth
 about as much as two turns of progress.
+
+What it values in its own plays and when it halts are its :class:`Weights`; the
+archetypes (``archetypes.py``) are this bot with other weights.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from dragonlair.core import Action, Bot, Game, final_rewards, reward
@@ -69,6 +73,24 @@ ON_A_RIVAL = 1.5
 HAZARD = 2.5
 CARD = 0.5  # every card spent beyond the first
 
+
+@dataclass(frozen=True)
+class Weights:
+    """What its own plays are worth, in spots, and when it halts; the defaults are the
+    heuristic's."""
+
+    halt_as_number: float = HALT_AS_NUMBER
+    insignia_play: float = INSIGNIA_PLAY
+    safe_spot: float = SAFE_SPOT
+    on_a_rival: float = ON_A_RIVAL
+    hazard: float = HAZARD
+    card: float = CARD
+    harm_ahead: float = 0.5  # per spot a rival ahead of it loses
+    harm_behind: float = 0.25  # per spot a rival behind it loses
+    halt_loss: int = 4  # halts a turn that sends its pawn back this far (one less with several)
+    halt_lead: int = 8  # ... or carries the player this far into the lead
+
+
 # How a race in progress stands (``Heuristic.evaluate``), by player count: the spread of
 # the race in spots per square root of the leader's distance, what playing one seat later
 # costs in spots, and what a HALT! card in hand is worth in spots at the Start (early) and
@@ -85,11 +107,14 @@ class Heuristic(Bot):
 
     level = "heuristic"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, weights: Weights = Weights()) -> None:
         if not isinstance(game, DragonRace):
             raise TypeError(f"this bot plays The Great Dragon Race, not {game.spec.name}")
+        if not isinstance(weights, Weights):
+            raise TypeError(f"the Dragon Race heuristic's weights are Weights, not {weights!r}")
         super().__init__(game)
         self.race = game
+        self.weights = weights
         self._fit = RACE_FIT[min(max(game.players, 2), 4)]
 
     def choose(
@@ -123,6 +148,7 @@ class Heuristic(Bot):
 
     def _score(self, view: DragonRaceView, aid: int, stolen: bool) -> float:
         g = self.race
+        w = self.weights
         board = g.board
         me = seat_of(view)
         pawns = view["pawns"]
@@ -133,23 +159,23 @@ class Heuristic(Bot):
         score = float(there - here)
         for s, (before, after) in enumerate(zip(pawns, new, strict=True)):
             if s != me and after != before:
-                score += (before - after) * (0.5 if before >= here else 0.25)
+                score += (before - after) * (w.harm_ahead if before >= here else w.harm_behind)
         if there != here:
             if g.safe_at[there]:
-                score += SAFE_SPOT
+                score += w.safe_spot
             elif g.hazard_at[there]:
-                score -= HAZARD
+                score -= w.hazard
             elif there != board.start and any(q == there for s, q in enumerate(new) if s != me):
-                score += ON_A_RIVAL
+                score += w.on_a_rival
         kind = g.a_kind[aid]
         if kind == A_TRIPLE:
-            score -= CARD * 2
+            score -= w.card * 2
         elif kind in (A_PLAY, A_BLOW) and not stolen:
             c = g.a_card[aid]
             if g.card_kind[c] == HALT:
-                score -= HALT_AS_NUMBER
+                score -= w.halt_as_number
             if g.card_owner[c] == me:
-                score += INSIGNIA_PLAY
+                score += w.insignia_play
         return score
 
     def _react(self, view: DragonRaceView, legal: Sequence[Action]) -> Action:
@@ -178,10 +204,10 @@ class Heuristic(Bot):
         gain = pawns[active] - start[active]
         leads = pawns[active] >= max(p for s, p in enumerate(pawns) if s != active)
         near_finish = pawns[active] >= g.board.finish - 8
-        threshold = 3 if several else 4
+        threshold = self.weights.halt_loss - (1 if several else 0)
         if my_loss >= threshold:
             return True
-        if gain >= 8 and leads and pawns[active] > pawns[me]:
+        if gain >= self.weights.halt_lead and leads and pawns[active] > pawns[me]:
             return True
         return near_finish and gain >= 3 and pawns[active] > pawns[me]
 

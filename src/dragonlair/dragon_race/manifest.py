@@ -7,6 +7,7 @@ from typing import Any
 from ..core import Game
 from ..core.data import public_components
 from ..core.manifest import GameManifest
+from .archetypes import ARCHETYPES
 from .features import position
 from .heuristic import Heuristic
 from .rules import DragonRace
@@ -35,4 +36,5 @@ MANIFEST = GameManifest(
     catalog=catalog,
     package=__package__,
     features=position,
+    archetypes=ARCHETYPES,
 )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import RandomLike, shuffle_with
-from dragonlair.core.views import BaseView
+from dragonlair.core.views import BaseView, View, own_keys
 
 from .kinds import PENDING_STEAL
 
@@ -47,26 +47,98 @@ def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
     return seat is not None and (seat == state.active or seat == state.victims[-1])
 
 
-def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) -> None:
-    """Add what ``seat`` may see to the view ``out``."""
-    g = state.game
-    out["turn"] = state.turn
-    out["active"] = state.active
-    out["pawns"] = list(state.pawns)
-    out["turn_start"] = list(state.start)
-    out["hand"] = None if seat is None else list(state.hands[seat])
-    out["hand_sizes"] = [len(h) for h in state.hands]
-    out["draw_size"] = len(state.draw)
-    out["discards"] = list(state.discards)
-    out["extra_draw"] = list(state.extra)
-    out["bonus"] = state.bonus
-    out["robbed"] = list(state.victims)
-    out["last"] = None if state.last < 0 else str(g.table.actions[state.last])
-    out["moved"] = list(state.moved)
-    if state.stolen >= 0 and sees_stolen(state, seat):
-        out["stolen"] = state.stolen
-    else:
-        out["stolen"] = None
+class DragonRaceSeatView(View):
+    """A seat's view of The Great Dragon Race as a typed object (see ``core.views``): its
+    keys are those of :class:`DragonRaceView`, and it has the pawns as a tuple. It holds
+    the seat's own hand, the stolen card only for the thief and the victim, and counts of
+    every other hand and of the draw pile."""
+
+    __slots__ = (
+        "_active",
+        "_bonus",
+        "_discards",
+        "_draw",
+        "_extra",
+        "_game",
+        "_hand",
+        "_hand_sizes",
+        "_last",
+        "_moved",
+        "_pawns",
+        "_start",
+        "_stolen",
+        "_turn",
+        "_victims",
+    )
+    KEYS = own_keys(DragonRaceView)
+
+    def __init__(self, state: DragonRaceState, seat: int | None) -> None:
+        super().__init__(state, seat)
+        self._game = state.game
+        self._turn = state.turn
+        self._active = state.active
+        self._pawns = tuple(state.pawns)
+        self._start = state.start
+        self._hand = None if seat is None else state.hands[seat]
+        self._hand_sizes = tuple(len(h) for h in state.hands)
+        self._draw = len(state.draw)
+        self._discards = state.discards
+        self._extra = state.extra
+        self._bonus = state.bonus
+        self._victims = state.victims
+        self._last = state.last
+        self._moved = state.moved
+        seen = state.stolen >= 0 and sees_stolen(state, seat)
+        self._stolen = state.stolen if seen else None
+
+    @property
+    def pawns(self) -> tuple[int, ...]:
+        """Each seat's spot."""
+        return self._pawns
+
+    # the JSON value of every key (DragonRaceView's), worked out when first read
+
+    def _k_turn(self) -> int:
+        return self._turn
+
+    def _k_active(self) -> int:
+        return self._active
+
+    def _k_pawns(self) -> list[int]:
+        return list(self._pawns)
+
+    def _k_turn_start(self) -> list[int]:
+        return list(self._start)
+
+    def _k_hand(self) -> list[int] | None:
+        return None if self._hand is None else list(self._hand)
+
+    def _k_hand_sizes(self) -> list[int]:
+        return list(self._hand_sizes)
+
+    def _k_draw_size(self) -> int:
+        return self._draw
+
+    def _k_discards(self) -> list[int]:
+        return list(self._discards)
+
+    def _k_extra_draw(self) -> list[bool]:
+        return list(self._extra)
+
+    def _k_bonus(self) -> bool:
+        return self._bonus
+
+    def _k_robbed(self) -> list[int]:
+        return list(self._victims)
+
+    def _k_last(self) -> str | None:
+        return None if self._last < 0 else str(self._game.table.actions[self._last])
+
+    def _k_moved(self) -> list[int]:
+        return list(self._moved)
+
+    def _k_stolen(self) -> int | None:
+        return self._stolen
 
 
 def sample_from_view(state: DragonRaceState, view: dict[str, Any], rng: RandomLike) -> None:

@@ -18,23 +18,44 @@ the make-up of the undrawn deck (public: every drawn card is seen).
 The lair it estimates from the public ledger: the gems nobody is known to hold (each
 seat's gems taken at the middle of what its ledger allows), or nothing once the lair is
 known to be empty. It never sees the state, only its view and the legal actions.
+
+How much it fears a Stop or a Danger, and the margins a draw or a takeover must clear,
+are its :class:`Weights`; the archetypes (``archetypes.py``) are this bot with other
+weights.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
-from dragonlair.core import Action, Bot
+from dragonlair.core import Action, Bot, Game
 
-from .view import DragonStripesView, holding_bounds
+from .cards import DANGER, STOP
+from .view import DragonStripesSeatView, DragonStripesView, holding_bounds
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The bot's appetite for risk; the defaults are the heuristic's."""
+
+    risk: float = 1.0  # what a Stop or a Danger would cost counts this much
+    draw_margin: float = 0.0  # draw while one more card is worth more than this, in gems
+    take_margin: float = 0.0  # take the knight when it is worth more than this, in gems
 
 
 class Heuristic(Bot):
     """Draws while one more card is worth it; takes the knight when it is a bargain."""
 
     level = "heuristic"
+
+    def __init__(self, game: Game, weights: Weights = Weights()) -> None:
+        if not isinstance(weights, Weights):
+            raise TypeError(f"the Dragon Stripes heuristic's weights are Weights, not {weights!r}")
+        super().__init__(game)
+        self.weights = weights
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -50,47 +71,57 @@ class Heuristic(Bot):
         by_kind = {a.kind: a for a in legal}
         gems = view["gems"]
         assert gems is not None, "a seat's view shows its own gems"
+        w = self.weights
         if "hold" in by_kind:
-            gain = draw_value(view, view["pot"], gems)
-            return by_kind["draw"] if gain > 0 else by_kind["hold"]
+            gain = draw_value(view, view["pot"], gems, w.risk)
+            return by_kind["draw"] if gain > w.draw_margin else by_kind["hold"]
         price = view["price"]
-        value = view["pot"] - price + draw_value(view, view["pot"], gems - price)
-        return by_kind["take"] if value > 0 else by_kind["decline"]
+        value = view["pot"] - price + draw_value(view, view["pot"], gems - price, w.risk)
+        return by_kind["take"] if value > w.take_margin else by_kind["decline"]
 
 
-# The spots a footprint card moves the knight, by the card's name in the view ("footprint 2").
-_STEPS: dict[str, int] = {}
-
-
-def draw_value(view: DragonStripesView, pot: int, gems: int) -> float:
+def draw_value(view: DragonStripesView, pot: int, gems: int, risk: float = 1.0) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
-    ``pot`` in the pot and ``gems`` behind the screen, against holding now."""
-    left: Mapping[str, int] = view["deck_left"]
+    ``pot`` in the pot and ``gems`` behind the screen, against holding now (``risk``: how
+    much the losses of a Stop or a Danger count)."""
     size = view["deck_size"]
     if size == 0:
         return 0.0
-    stripes: Sequence[int] = view["stripes"]
+    if isinstance(view, DragonStripesSeatView):
+        left: Sequence[tuple[int, int]] = view.left
+        stripes: Sequence[int] = view.stripes
+    else:
+        left = [(_code(name), count) for name, count in view["deck_left"].items()]
+        stripes = view["stripes"]
     knight = view["knight"]
     double = view["reward_multiplier"]
+    dangers = view["dangers"]
     lair = lair_estimate(view)
     value = 0.0
-    for name, count in left.items():
+    for code, count in left:
         if count == 0:
             continue
         p = count / size
-        if name == "stop":
-            value -= p * (pot + gems // (2 if view["dangers"] >= 2 else 4))
-        elif name == "danger":
-            dangers = view["dangers"] + 1
-            lost = gems if dangers == 3 else gems // (2 if dangers >= 2 else 4)
-            value -= p * (pot + lost)
+        if code == STOP:
+            value -= risk * p * (pot + gems // (2 if dangers >= 2 else 4))
+        elif code == DANGER:
+            lost = gems if dangers + 1 == 3 else gems // (2 if dangers + 1 >= 2 else 4)
+            value -= risk * p * (pot + lost)
         else:
-            steps = _STEPS.get(name)
-            if steps is None:
-                steps = _STEPS[name] = int(name.split()[1])
-            to = knight + steps
+            to = knight + code
             value += p * (lair if to > len(stripes) else min(lair, stripes[to - 1] * double))
     return value
+
+
+# Card codes by their names in the view ("footprint 2" is 2; cards.STOP, cards.DANGER).
+_CODES: dict[str, int] = {"stop": STOP, "danger": DANGER}
+
+
+def _code(name: str) -> int:
+    code = _CODES.get(name)
+    if code is None:
+        code = _CODES[name] = int(name.split()[1])
+    return code
 
 
 def lair_estimate(view: DragonStripesView) -> float:
@@ -101,16 +132,18 @@ def lair_estimate(view: DragonStripesView) -> float:
     if "lair" in view:
         return float(view["lair"])
     held = 0.0
-    for s, e in enumerate(view["ledger"]):
+    if isinstance(view, DragonStripesSeatView):
+        ledger: Sequence[tuple[int, int, int, int, int]] = view.ledger
+    else:
+        ledger = [
+            (e["banked"], e["received"], e["paid"], e["penalties"], e["half_penalties"])
+            for e in view["ledger"]
+        ]
+    start = view["start_gems"]
+    for s, (banked, received, paid, penalties, half) in enumerate(ledger):
         if s == view["seat"]:
             held += view["gems"] or 0
             continue
-        lo, hi = holding_bounds(
-            view["start_gems"],
-            e["banked"] + e["received"],
-            e["paid"],
-            e["penalties"] - e["half_penalties"],
-            e["half_penalties"],
-        )
+        lo, hi = holding_bounds(start, banked + received, paid, penalties - half, half)
         held += (lo + hi) / 2
     return max(0.0, float(view["total_gems"] - view["pot"] - held))

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import BaseView
+from dragonlair.core.views import ABSENT, BaseView, View, own_keys
 
 from .cards import DRAGON_PHASES, card_name
 
@@ -97,44 +97,145 @@ def _after_penalties(gems: int, quarter: int, half: int) -> int:
     return gems
 
 
-def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) -> None:
-    """Add what ``seat`` (None: a spectator) may know to ``out``."""
-    g = st.game
-    deck, top = st.deck, st.top
-    out["stripes"] = list(g.components.stripes)
-    out["head"] = g.last_stripe + 1
-    out["knight"] = st.knight
-    out["pot"] = st.pot
-    out["price"] = g.prices[st.pot]
-    out["turn"] = st.turn
-    out["starter"] = st.starter
-    out["holder"] = st.holder
-    out["must_draw"] = st.must_draw
-    out["dangers"] = st.dangers
-    out["dragon"] = DRAGON_PHASES[st.dangers]
-    out["reward_multiplier"] = st.reward_multiplier()
-    out["penalty"] = f"1/{st.penalty_divisor()}"
-    out["drawn"] = [card_name(c) for c in deck[:top]]
-    out["deck_size"] = len(deck) - top
-    left = deck[top:]
-    out["deck_left"] = {card_name(c): left.count(c) for c in g.card_kinds}
-    out["lair_empty"] = st.lair_empty
-    out["start_gems"] = g.start_gems
-    out["total_gems"] = g.total_gems
-    out["ledger"] = [
-        {
-            "banked": st.banked[s],
-            "received": st.received[s],
-            "paid": st.paid[s],
-            "penalties": st.penalties[s],
-            "half_penalties": st.half_penalties[s],
-        }
-        for s in range(g.players)
-    ]
-    out["gems"] = None if seat is None else st.gems[seat]
-    if g.open_holdings:
-        out["all_gems"] = list(st.gems)
-        out["lair"] = st.lair
+class DragonStripesSeatView(View):
+    """A seat's view of Dragon Stripes as a typed object (see ``core.views``): its keys
+    are those of :class:`DragonStripesView`, and it has the undrawn cards counted by card
+    code, the stripes and each seat's ledger as plain tuples. It holds the cards drawn
+    and how many of each kind are left, never the order of the undrawn deck."""
+
+    __slots__ = (
+        "_all_gems",
+        "_dangers",
+        "_deck_size",
+        "_drawn",
+        "_game",
+        "_gems",
+        "_holder",
+        "_knight",
+        "_lair",
+        "_lair_empty",
+        "_ledger",
+        "_left",
+        "_must_draw",
+        "_pot",
+        "_starter",
+        "_turn",
+    )
+    KEYS = own_keys(DragonStripesView)
+
+    def __init__(self, st: DragonStripesState, seat: int | None) -> None:
+        super().__init__(st, seat)
+        g = st.game
+        self._game = g
+        deck, top = st.deck, st.top
+        self._drawn = deck[:top]
+        left = deck[top:]
+        self._left = tuple((c, left.count(c)) for c in g.card_kinds)
+        self._deck_size = len(left)
+        self._knight = st.knight
+        self._pot = st.pot
+        self._dangers = st.dangers
+        self._turn = st.turn
+        self._starter = st.starter
+        self._holder = st.holder
+        self._must_draw = st.must_draw
+        self._lair_empty = st.lair_empty
+        self._ledger = tuple(
+            zip(st.banked, st.received, st.paid, st.penalties, st.half_penalties, strict=True)
+        )
+        self._gems = None if seat is None else st.gems[seat]
+        self._all_gems = tuple(st.gems) if g.open_holdings else None
+        self._lair = st.lair if g.open_holdings else None
+
+    @property
+    def left(self) -> tuple[tuple[int, int], ...]:
+        """The undrawn cards as ``(card code, how many)``, in the order of ``deck_left``
+        (a footprint's code is its steps; ``cards.STOP``, ``cards.DANGER``)."""
+        return self._left
+
+    @property
+    def stripes(self) -> tuple[int, ...]:
+        """The gems each stripe shows, stripe 1 first."""
+        return self._game.components.stripes
+
+    @property
+    def ledger(self) -> tuple[tuple[int, int, int, int, int], ...]:
+        """By seat: banked, received, paid, penalties and half penalties."""
+        return self._ledger
+
+    # the JSON value of every key (DragonStripesView's), worked out when first read
+
+    def _k_stripes(self) -> list[int]:
+        return list(self._game.components.stripes)
+
+    def _k_head(self) -> int:
+        return self._game.last_stripe + 1
+
+    def _k_knight(self) -> int:
+        return self._knight
+
+    def _k_pot(self) -> int:
+        return self._pot
+
+    def _k_price(self) -> int:
+        return self._game.prices[self._pot]
+
+    def _k_turn(self) -> int:
+        return self._turn
+
+    def _k_starter(self) -> int:
+        return self._starter
+
+    def _k_holder(self) -> int:
+        return self._holder
+
+    def _k_must_draw(self) -> bool:
+        return self._must_draw
+
+    def _k_dangers(self) -> int:
+        return self._dangers
+
+    def _k_dragon(self) -> str:
+        return DRAGON_PHASES[self._dangers]
+
+    def _k_reward_multiplier(self) -> int:
+        return 2 if self._dangers >= 2 else 1  # as DragonStripesState.reward_multiplier
+
+    def _k_penalty(self) -> str:
+        return f"1/{2 if self._dangers >= 2 else 4}"  # DragonStripesState.penalty_divisor
+
+    def _k_drawn(self) -> list[str]:
+        return [card_name(c) for c in self._drawn]
+
+    def _k_deck_size(self) -> int:
+        return self._deck_size
+
+    def _k_deck_left(self) -> dict[str, int]:
+        return {card_name(c): n for c, n in self._left}
+
+    def _k_lair_empty(self) -> bool:
+        return self._lair_empty
+
+    def _k_start_gems(self) -> int:
+        return self._game.start_gems
+
+    def _k_total_gems(self) -> int:
+        return self._game.total_gems
+
+    def _k_ledger(self) -> list[dict[str, int]]:
+        return [
+            {"banked": b, "received": r, "paid": p, "penalties": q, "half_penalties": h}
+            for b, r, p, q, h in self._ledger
+        ]
+
+    def _k_gems(self) -> int | None:
+        return self._gems
+
+    def _k_all_gems(self) -> Any:
+        return ABSENT if self._all_gems is None else list(self._all_gems)
+
+    def _k_lair(self) -> Any:
+        return ABSENT if self._lair is None else self._lair
 
 
 def sample_from_view(st: DragonStripesState, view: dict[str, Any], rng: Any) -> None:

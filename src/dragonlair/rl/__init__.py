@@ -10,8 +10,10 @@ surface: states, legal action ids, views, results. Its pieces:
 - :mod:`.openspiel`: ``python_<game>`` OpenSpiel games (simultaneous choices as
   simultaneous nodes, with a turn-based twin for search; sampled chance; information
   states from views and memory; ISMCTS resampling through the engine's sampler);
-- :mod:`.pettingzoo_env`: an AEC environment per game, and a Parallel one;
-- :mod:`.gymnasium_env`: one seat against bots, registered as ``dragonlair/<Game>-v0``;
+- :mod:`.pettingzoo_env`: an AEC environment per game, a Parallel one, and a vector one
+  stepping many tables per call;
+- :mod:`.gymnasium_env`: one seat against bots, registered as ``dragonlair/<Game>-v0``,
+  and its ``gymnasium.vector`` environment of many tables;
 - :mod:`.common`: what they share (the utility: a share of the win; the ``wait`` action).
 
 Importing this package imports only the layouts (and numpy); each adapter registers its

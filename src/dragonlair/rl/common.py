@@ -24,7 +24,7 @@ import numpy as np
 
 from ..bots import make_bot
 from ..core import Action, Game, IllegalAction, Result, State
-from ..core.bot import Bot
+from ..core.bot import Bot, view_for
 
 WAIT_TEXT = "wait"
 
@@ -110,9 +110,10 @@ class Opponents:
         self.rngs = {s: random.Random(seed * 1_000_003 + s) for s in self.bots}
 
     def choose(self, state: State, seat: int) -> Action:
-        """The bot at ``seat`` picks one of its legal actions from its view."""
-        legal = state.legal_actions(seat)
-        return self.bots[seat].choose(state.view(seat), legal, self.rngs[seat])
+        """The bot at ``seat`` picks one of its legal actions from its view (none is made
+        for a bot that does not read it, such as the random bot)."""
+        bot = self.bots[seat]
+        return bot.choose(view_for(bot, state, seat), state.legal_actions(seat), self.rngs[seat])
 
 
 def parse_levels(

@@ -9,6 +9,11 @@ has an observation layout (``dragonlair/DragonStripes-v0``, ``dragonlair/SpaceRa
     import dragonlair.rl.gymnasium_env
 
     env = gym.make("dragonlair/DragonStripes-v0", players=3, opponents="heuristic")
+    envs = gym.make_vec("dragonlair/DragonStripes-v0", num_envs=16, players=3)
+
+``gym.make_vec`` makes a :class:`DragonlairVectorEnv` (each id's vector entry point):
+``num_envs`` tables of the environment below in one process, stepped with one call,
+observations and masks in NumPy batches, next-step autoreset (see that class).
 
 Keyword arguments: ``players``, ``options`` (the game's own, checked like everywhere
 else), ``opponents`` (a bot level from ``dragonlair.bots.LEVELS`` for every other seat,
@@ -47,12 +52,15 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from ..core import Game, State, make
 from .common import Opponents, action_index, camel, parse_levels, refuse, win_shares
 from .layout import Encoder, encoder_for, layout_ids
 
 ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairEnv"
+VECTOR_ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairVectorEnv"
 Obs = npt.NDArray[np.float32]
 
 
@@ -65,7 +73,12 @@ def register(game_id: str) -> str:
     """Register ``game_id`` with Gymnasium (idempotent); returns its id."""
     name = env_id(game_id)
     if name not in gym.registry:
-        gym.register(id=name, entry_point=ENTRY_POINT, kwargs={"game": game_id})
+        gym.register(
+            id=name,
+            entry_point=ENTRY_POINT,
+            vector_entry_point=VECTOR_ENTRY_POINT,
+            kwargs={"game": game_id},
+        )
     return name
 
 
@@ -208,12 +221,167 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
             seat = state.to_act[0]
             state.apply(seat, bots.choose(state, seat))
 
-    def _observe(self) -> Obs:
-        return self.encoder.encode(self.state_now.view(self.seat))
+    def _observe(self, out: Obs | None = None) -> Obs:
+        return self.encoder.encode(self.state_now.view(self.seat), out)
 
     def _info(self) -> dict[str, Any]:
         mask = self.action_masks().astype(np.int8)
         return {"action_mask": mask, "seat": self.seat}
+
+
+class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any]):
+    """``num_envs`` tables of a game in one process, each one seat against bots, stepped
+    together: ``step`` takes one action per table and returns batches (see
+    ``docs/rl.md``). Each table is exactly a :class:`DragonlairEnv` with the same
+    arguments, seeded the way Gymnasium's own ``SyncVectorEnv`` seeds its copies
+    (``reset(seed=s)`` gives table ``i`` the seed ``s + i``), with next-step autoreset:
+    the step after a table's episode ends resets that table, ignores its action and
+    returns its first observation with reward 0 and neither flag set."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+        opponents: str | Sequence[str] = "random",
+        seat: int | None = 0,
+        bot_params: Mapping[str, Any] | None = None,
+        illegal_action: Literal["lose", "raise"] = "lose",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        self.envs = [
+            DragonlairEnv(
+                game,
+                players,
+                options,
+                opponents,
+                seat,
+                bot_params,
+                illegal_action,
+                illegal_reward,
+            )
+            for _ in range(num_envs)
+        ]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.game: Game = first.game
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(first.observation_space, num_envs)
+        self.action_space = batch_space(first.action_space, num_envs)
+        n, a = first.encoder.size, self.game.num_actions
+        self._obs = np.zeros((num_envs, n), dtype=np.float32)
+        self._masks = np.zeros((num_envs, a), dtype=np.int8)
+        self._seats = np.zeros(num_envs, dtype=np.int64)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terms = np.zeros(num_envs, dtype=np.bool_)
+        self._truncs = np.zeros(num_envs, dtype=np.bool_)
+        self._ended = np.zeros(num_envs, dtype=np.bool_)
+        self._ready = False
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Deal a game at every table (seeds ``seed + i``, or one per table from a list)."""
+        if seed is None or isinstance(seed, int):
+            seeds: list[int | None] = [
+                None if seed is None else seed + i for i in range(self.num_envs)
+            ]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(
+                    f"expected {self.num_envs} seeds (one per table), got {len(seeds)}"
+                )
+        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+            env.reset(seed=s, options=options)
+            self._write(i, env)
+        self._ended[:] = False
+        self._ready = True
+        return self._obs.copy(), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        """One action per table (an array or sequence of ``num_envs`` ids)."""
+        if not self._ready:
+            raise RuntimeError("no games yet: call reset() first")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(
+                f"expected one action per table, an array of shape ({self.num_envs},); "
+                f"got shape {acts.shape}"
+            )
+        for i, env in enumerate(self.envs):  # check every table before stepping any
+            if not self._ended[i]:
+                aid = action_index(acts[i], self.game.num_actions, f"table {i}'s action")
+                state = env.state_now
+                if env.illegal_action == "raise" and aid not in state.legal_action_ids(env.seat):
+                    raise refuse(state, env.seat, aid)
+        illegal: dict[int, str] = {}
+        for i, env in enumerate(self.envs):
+            if self._ended[i]:
+                env.reset(options=None)
+                reward, term, trunc = 0.0, False, False
+            else:
+                _, reward, term, trunc, info = env.step(acts[i])
+                if "illegal_action" in info:
+                    illegal[i] = info["illegal_action"]
+            self._write(i, env)
+            self._rewards[i], self._terms[i], self._truncs[i] = reward, term, trunc
+        self._ended[:] = self._terms | self._truncs
+        infos = self._infos()
+        if illegal:
+            text = np.full(self.num_envs, None, dtype=object)
+            flags = np.zeros(self.num_envs, dtype=np.bool_)
+            for i, why in illegal.items():
+                text[i], flags[i] = why, True
+            infos["illegal_action"], infos["_illegal_action"] = text, flags
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terms.copy(),
+            self._truncs.copy(),
+            infos,
+        )
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Each table's legal actions for its learner: a boolean array (num_envs, actions)."""
+        return self._masks.astype(np.bool_)
+
+    def _write(self, i: int, env: DragonlairEnv) -> None:
+        env._observe(self._obs[i])
+        mask = self._masks[i]
+        mask[:] = 0
+        legal = env.state_now.legal_action_ids(env.seat)
+        if legal:
+            mask[legal] = 1
+        self._seats[i] = env.seat
+
+    def _infos(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        return {
+            "action_mask": self._masks.copy(),
+            "_action_mask": every,
+            "seat": self._seats.copy(),
+            "_seat": every.copy(),
+        }
+
+
+def make_vec(game: str, num_envs: int, **kwargs: Any) -> DragonlairVectorEnv:
+    """The vector environment of ``game`` (a game id) with ``num_envs`` tables; the keyword
+    arguments are :class:`DragonlairEnv`'s."""
+    return DragonlairVectorEnv(game, num_envs, **kwargs)
 
 
 register_all()

@@ -56,38 +56,42 @@ class LayoutError(DragonlairError, ValueError):
     """A layout that is malformed, or whose feature gave the wrong number of values."""
 
 
-@dataclass(frozen=True)
 class Context:
     """What an encoder knows besides the view: the game (its data and options, never a
-    state), the observing seat and the table size."""
+    state), the observing seat and the table size. An encoder makes one per seat and
+    keeps it, so what follows from the seat (the order of the seats) is worked out once."""
 
-    game: Game
-    seat: int
+    __slots__ = ("_order", "_pad", "game", "max_players", "players", "seat")
 
-    @property
-    def players(self) -> int:
-        """The number of seats at the table."""
-        return self.game.players
+    def __init__(self, game: Game, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.players: int = game.players
+        self.max_players: int = game.spec.max_players
+        self._order = tuple((seat + k) % self.players for k in range(self.players))
+        self._pad = [0.0] * (self.max_players - self.players)
 
-    @property
-    def max_players(self) -> int:
-        """The game's largest player count: the number of slots of a per-seat feature."""
-        return self.game.spec.max_players
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Context) and other.game is self.game and other.seat == self.seat
+
+    def __hash__(self) -> int:
+        return hash((id(self.game), self.seat))
+
+    def __repr__(self) -> str:
+        return f"Context({self.game!r}, seat={self.seat})"
 
     def rel(self, seat: int) -> int:
         """Where ``seat`` sits counted clockwise from the observer (the observer is 0)."""
-        return (seat - self.seat) % self.game.players
+        return (seat - self.seat) % self.players
 
     def seats(self) -> list[int]:
         """The seats at the table, observer first, then clockwise."""
-        n = self.game.players
-        return [(self.seat + k) % n for k in range(n)]
+        return list(self._order)
 
     def per_seat(self, by_seat: Sequence[float]) -> list[float]:
         """Values given by seat number, rotated observer first and padded with zeros to
         the game's maximum player count."""
-        out = [float(by_seat[s]) for s in self.seats()]
-        return out + [0.0] * (self.max_players - len(out))
+        return [float(by_seat[s]) for s in self._order] + self._pad
 
     def seat_one_hot(self, seat: int | None) -> list[float]:
         """A one-hot slot for ``seat`` relative to the observer (all zeros for None or -1)."""
@@ -172,6 +176,8 @@ class Encoder:
             offset += n
         self.rows = tuple(rows)
         self.size = offset
+        self._plan = tuple((f.encode, r.size) for f, r in zip(layout.features, rows, strict=True))
+        self._contexts = tuple(Context(game, seat) for seat in range(game.players))
 
     def encode(
         self, view: View, out: npt.NDArray[np.float32] | None = None
@@ -186,19 +192,28 @@ class Encoder:
                 f"observations are made from a seat's view; got a view for seat {seat!r}"
             )
         if out is None:
-            out = np.zeros(self.size, dtype=np.float32)
+            out = np.empty(self.size, dtype=np.float32)
         elif out.shape != (self.size,):
             raise LayoutError(f"output array has shape {out.shape}; expected ({self.size},)")
-        ctx = Context(self.game, seat)
-        for f, row in zip(self.layout.features, self.rows, strict=True):
-            values = f.encode(view, ctx)
-            if len(values) != row.size:
-                raise LayoutError(
-                    f"{self.game.spec.name} feature {f.name!r} gave {len(values)} values; "
-                    f"its declared size is {row.size}"
-                )
-            out[row.offset : row.offset + row.size] = values
+        if not 0 <= seat < self.game.players:
+            raise LayoutError(f"no seat {seat} at a table of {self.game.players}")
+        ctx = self._contexts[seat]
+        values: list[float] = []
+        grow = values.extend
+        for encode, n in self._plan:
+            part = encode(view, ctx)
+            if len(part) != n:
+                self._wrong_size(len(values), len(part))
+            grow(part)
+        out[:] = values
         return out
+
+    def _wrong_size(self, offset: int, got: int) -> None:
+        row = next(r for r in self.rows if r.offset == offset)
+        raise LayoutError(
+            f"{self.game.spec.name} feature {row.name!r} gave {got} values; "
+            f"its declared size is {row.size}"
+        )
 
     def slices(self) -> dict[str, slice]:
         """Each feature's slice of the tensor, by name."""

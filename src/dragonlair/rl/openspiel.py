@@ -44,12 +44,17 @@ Information
 
     - observation string: the seat's current view, as compact JSON with sorted keys;
     - observation tensor: the view encoded by the game's layout (``docs/rl.md``);
-    - information-state string: the seat's whole memory, then its current view. The
-      memory is every event the seat was shown (``state.events_since(0, seat)``, as the
-      seat sees them, without their sequence numbers) with the seat's own actions
-      interleaved where it took them: the engine reports every change a seat can
-      perceive as an event, so two histories get the same string exactly when the seat
-      cannot tell them apart;
+    - information-state string: ``<seat>:<move>:<digest>``, 37 to 40 characters
+      (``p`` for the public observer), made once per state and seat. The digest is the
+      blake2b hash (16 bytes, in hex) of the seat's information state in full, which
+      ``state.information_state_text(seat)`` gives for reading: the seat's memory, one
+      line each, then ``now`` and its current view as compact JSON. The memory is every
+      event the seat was shown (``state.events_since(0, seat)``, as the seat sees them,
+      without their sequence numbers, compact JSON) with the seat's own actions
+      (``> <action>``) interleaved where it took them: the engine reports every change a
+      seat can perceive as an event, so two histories give the same text exactly when
+      the seat cannot tell them apart. The hash reads the memory as it grows (kept per
+      seat, shared with clones), so each event is rendered and hashed once along a game;
     - no information-state tensor: a seat's whole memory has no fixed size, and our
       views already carry the public record a player uses (cards seen, ledgers, scores),
       so the observation tensor is the input for learning. Public observers (no private
@@ -70,6 +75,7 @@ Search
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -237,7 +243,18 @@ class _Core:
     keeps one attribute, this, whose ``__deepcopy__`` is ``clone()``. It pickles as the
     engine's exact JSON (``state.to_json()``), which is how OpenSpiel serializes."""
 
-    __slots__ = ("_state", "acts", "engine", "memo", "prefix", "seed", "spiel")
+    __slots__ = (
+        "_state",
+        "acts",
+        "chains",
+        "engine",
+        "memo",
+        "prefix",
+        "seed",
+        "spiel",
+        "strings",
+        "tensors",
+    )
 
     def __init__(
         self,
@@ -246,6 +263,8 @@ class _Core:
         state: State | None = None,
         acts: ActNode | None = None,
         prefix: dict[int | None, str] | None = None,
+        memo: dict[int | None, tuple[int, str]] | None = None,
+        chains: dict[int | None, tuple[int, Any]] | None = None,
     ) -> None:
         self.spiel = spiel
         self.engine: Game | None = spiel.engine if spiel is not None else None
@@ -253,7 +272,13 @@ class _Core:
         self._state = state
         self.acts = acts
         self.prefix = prefix
-        self.memo: dict[int | None, tuple[int, str]] = {}
+        # Per seat, what its memory covers so far (events), then its text, or a hash
+        # that has read that text. Both only grow, so clones share them (copy on write).
+        self.memo: dict[int | None, tuple[int, str]] = {} if memo is None else memo
+        self.chains: dict[int | None, tuple[int, Any]] = {} if chains is None else chains
+        # The strings of this very state, by (kind, seat); cleared by every action.
+        self.strings: dict[tuple[str, int | None], str] = {}
+        self.tensors: dict[int, npt.NDArray[np.float32]] = {}
 
     @property
     def state(self) -> State:
@@ -266,9 +291,17 @@ class _Core:
 
     def __deepcopy__(self, memo: Any) -> _Core:
         s = self._state
-        return _Core(
-            self.spiel, self.seed, None if s is None else s.clone(), self.acts, self.prefix
+        core = _Core(
+            self.spiel,
+            self.seed,
+            None if s is None else s.clone(),
+            self.acts,
+            self.prefix,
+            self.memo,
+            self.chains,
         )
+        core.strings, core.tensors = self.strings, self.tensors  # until one of them acts
+        return core
 
     def __reduce__(self) -> tuple[Any, ...]:
         acts = []
@@ -285,22 +318,15 @@ class _Core:
         before = s.event_count
         s.apply_id(seat, aid)
         self.acts = (self.acts, seat, before, aid)
+        self.strings = {}
+        self.tensors = {}
 
-    def memory(self, seat: int | None) -> str:
-        """What ``seat`` (None: the public) remembers: the events it was shown, with its own
-        actions where it took them, after what it remembered before a resample.
-
-        The text only ever grows, so it is kept per seat with the number of events it
-        covers, and later calls render only the events and actions since (the cache is
-        shared with clones, whose history has the same beginning)."""
+    def _lines(self, seat: int | None, start: int) -> tuple[list[str], list[str]]:
+        """The lines of ``seat``'s memory from event ``start`` on: the events it was shown
+        (compact JSON without their numbers) with its own actions (``> <action>``) where
+        it took them; then, apart, its actions after the last event (more events may
+        still come before them)."""
         s = self.state
-        memo = self.memo.get(seat)
-        if memo is None:
-            start = 0
-            text = self.prefix.get(seat, "") if self.prefix is not None else ""
-        else:
-            start, text = memo
-        nev = s.event_count
         mine: list[tuple[int, int]] = []
         node = self.acts
         while node is not None and node[2] >= start:
@@ -315,12 +341,72 @@ class _Core:
             while k < len(mine) and mine[k][0] <= e["seq"]:
                 lines.append(f"> {actions[mine[k][1]]}")
                 k += 1
-            lines.append(_dumps({key: v for key, v in e.items() if key != "seq"}))
-        tail = [f"> {actions[aid]}" for _, aid in mine[k:]]
+            del e["seq"]
+            lines.append(_dumps(e))
+        return lines, [f"> {actions[aid]}" for _, aid in mine[k:]]
+
+    def memory(self, seat: int | None) -> str:
+        """What ``seat`` (None: the public) remembers, in full: the events it was shown,
+        with its own actions where it took them, after what it remembered before a
+        resample; one line each.
+
+        The text only ever grows, so it is kept per seat with the number of events it
+        covers, and later calls render only the events and actions since (the cache is
+        shared with clones, whose history has the same beginning)."""
+        s = self.state
+        memo = self.memo.get(seat)
+        if memo is None:
+            start = 0
+            text = self.prefix[seat] if self.prefix is not None else ""
+        else:
+            start, text = memo
+        lines, tail = self._lines(seat, start)
         text += "".join(line + "\n" for line in lines)
-        # actions after the last event stay out of the cache: more events may come first
-        self.memo = {**self.memo, seat: (nev, text)}
+        self.memo = {**self.memo, seat: (s.event_count, text)}
         return text + "".join(line + "\n" for line in tail)
+
+    def hasher(self, seat: int | None) -> Any:
+        """A blake2b hash (16 bytes) that has read ``seat``'s whole :meth:`memory` text:
+        kept per seat like the text, and extended by copying, so each line is rendered
+        and hashed once along a game and its clones."""
+        s = self.state
+        got = self.chains.get(seat)
+        if got is None:
+            start = 0
+            h = hashlib.blake2b(digest_size=16)
+            if self.prefix is not None:
+                h.update(self.prefix[seat].encode())
+        else:
+            start, h = got
+            h = h.copy()
+        lines, tail = self._lines(seat, start)
+        if lines:
+            h.update("".join(line + "\n" for line in lines).encode())
+        self.chains = {**self.chains, seat: (s.event_count, h)}
+        h = h.copy()
+        if tail:
+            h.update("".join(line + "\n" for line in tail).encode())
+        return h
+
+    def information_state(self, seat: int | None) -> str:
+        """The compact information-state string of ``seat`` (see the module docstring),
+        made once per state and seat: the hash of :meth:`SpielState.information_state_text`."""
+        key = ("info", seat)
+        text = self.strings.get(key)
+        if text is None:
+            h = self.hasher(seat)
+            h.update(("now " + self.observation(seat)).encode())
+            who = "p" if seat is None else str(seat)
+            text = self.strings[key] = f"{who}:{self.state.move}:{h.hexdigest()}"
+        return text
+
+    def observation(self, seat: int | None) -> str:
+        """``seat``'s current view as compact JSON with sorted keys, made once per state."""
+        key = ("view", seat)
+        text = self.strings.get(key)
+        if text is None:
+            text = self.strings[key] = _dumps(self.state.view(seat))
+        return text
 
     def describe(self) -> str:
         """The state in text: a summary line, then the seed and the actions (seat:id)."""
@@ -469,10 +555,23 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def observation_json(self, seat: int | None) -> str:
         """The seat's current view as compact JSON with sorted keys."""
-        return _dumps(self._core.state.view(seat))
+        return self._core.observation(seat)
+
+    def observation_array(self, seat: int) -> npt.NDArray[np.float32]:
+        """The seat's observation tensor, encoded once per state (do not write to it)."""
+        core = self._core
+        t = core.tensors.get(seat)
+        if t is None:
+            t = core.tensors[seat] = self._spiel().encoder.encode(core.state.view(seat))
+        return t
+
+    def information_state(self, seat: int | None) -> str:
+        """The seat's compact information-state string (see the module docstring)."""
+        return self._core.information_state(seat)
 
     def information_state_text(self, seat: int | None) -> str:
-        """The seat's memory and current view (see the module docstring)."""
+        """The seat's memory and current view in full, one line each, for reading: what
+        the compact string is a digest of."""
         return self._core.memory(seat) + "now " + self.observation_json(seat)
 
 
@@ -524,15 +623,16 @@ class Observer:
             self.dict = {name: t[sl] for name, sl in self.encoder.slices().items()}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        """Write ``player``'s observation tensor into ``self.tensor``."""
+        """Write ``player``'s observation tensor into ``self.tensor`` (encoded once per
+        state and seat)."""
         if self.tensor is not None:
-            self.encoder.encode(state.engine_state.view(player), out=self.tensor)
+            self.tensor[:] = state.observation_array(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
         """``player``'s observation or information-state string."""
         seat = None if self.public else player
         if self.perfect_recall:
-            return state.information_state_text(seat)
+            return state.information_state(seat)
         return state.observation_json(seat)
 
 

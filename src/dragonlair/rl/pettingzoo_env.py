@@ -1,5 +1,6 @@
-"""The games as PettingZoo environments: an AEC environment for every game, and a Parallel
-environment for the games with simultaneous choices.
+"""The games as PettingZoo environments: an AEC environment for every game, a Parallel
+environment (most useful for the games with simultaneous choices), and a vector
+environment of many tables.
 
 Agents are ``player_0`` ... ``player_{n-1}`` (agent ``player_k`` is seat k). Every
 observation is a dict: ``"observation"``, the seat's view encoded by the game's layout
@@ -20,6 +21,13 @@ Parallel (:func:`parallel_env`)
     seat asked acts, and everyone else sends ``wait``. The action space is
     ``Discrete(game.num_actions + 1)``: the game's own ids, then ``wait``; the mask of a
     seat not asked allows only ``wait`` (a seat not asked may also leave its entry out).
+
+Vector (:func:`vector_env`)
+    PettingZoo has no vector API, so this one follows Gymnasium's: ``num_tables`` tables
+    stepped with one call, every seat a learner. Each call takes one action per table,
+    for the seat the engine asks there (as in AEC), and returns NumPy batches: the next
+    observation and mask at each table with the seat they belong to, the rewards of
+    every seat, terminations; a table whose game ended is dealt again at the next call.
 
 Bad input raises and changes nothing: an unknown agent, an action that is not an id in
 the action space (ValueError), an action the rules do not allow now, or anything but
@@ -325,3 +333,138 @@ def parallel_env(
 ) -> DragonlairParallel:
     """The Parallel environment of ``game`` (every step, every seat answers or waits)."""
     return DragonlairParallel(game, players, options, render_mode)
+
+
+class DragonlairVectorAEC:
+    """``num_tables`` tables of a game, every seat a learner, stepped together: at each
+    call, the seat the engine asks at each table acts (see the module docstring).
+
+    Table ``i`` plays exactly the game :func:`env` plays after ``reset(seed=s + i)``,
+    with the same actions; its reward row is that environment's ``rewards`` after the
+    step, by seat. A table whose game ended is dealt again at the next call (its action
+    then ignored), from its own generator: Gymnasium's next-step autoreset."""
+
+    def __init__(
+        self,
+        game: str,
+        num_tables: int,
+        players: int | None = None,
+        options: Mapping[str, object] | None = None,
+    ) -> None:
+        if isinstance(num_tables, bool) or not isinstance(num_tables, int) or num_tables < 1:
+            raise ValueError(f"num_tables must be a positive int, not {num_tables!r}")
+        self._t = _Table(game, players, options, extra=0)
+        self.game: Game = self._t.game
+        self.num_tables = num_tables
+        self.possible_agents = list(self._t.agents)
+        n, a = self._t.encoder.size, self._t.n_actions
+        self.observation_space = spaces.Box(0.0, 1.0, (n,), np.float32)
+        self.action_space = spaces.Discrete(a)
+        self.states: list[State] = []
+        self._rngs = [np.random.default_rng() for _ in range(num_tables)]
+        self._obs = np.zeros((num_tables, n), dtype=np.float32)
+        self._masks = np.zeros((num_tables, a), dtype=np.int8)
+        self._seats = np.zeros(num_tables, dtype=np.int64)
+        self._rewards = np.zeros((num_tables, self.game.players), dtype=np.float64)
+        self._terms = np.zeros(num_tables, dtype=np.bool_)
+
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+        """Deal a game at every table (table ``i`` from ``seed + i`` when given);
+        ``options`` are ignored, as by :func:`env`."""
+        if seed is not None:
+            self._rngs = [np.random.default_rng(seed + i) for i in range(self.num_tables)]
+        self.states = [self._deal(i) for i in range(self.num_tables)]
+        for i, state in enumerate(self.states):
+            self._write(i, state, state.to_act[0])
+        self._rewards[:] = 0.0
+        self._terms[:] = False
+        return self._obs.copy(), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]:
+        """One action per table, by the seat asked there; returns the next observations,
+        the rewards (tables x seats), terminations, truncations (never) and infos."""
+        if not self.states:
+            raise RuntimeError("no games yet: call reset() first")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_tables,):
+            raise ValueError(
+                f"expected one action per table, an array of shape ({self.num_tables},); "
+                f"got shape {acts.shape}"
+            )
+        ended = self._terms.copy()
+        chosen: list[int] = []
+        for i, state in enumerate(self.states):  # check every table before stepping any
+            if ended[i]:
+                chosen.append(-1)
+                continue
+            seat = int(self._seats[i])
+            aid = action_index(acts[i], self._t.n_actions, f"table {i}'s action")
+            if aid not in state.legal_action_ids(seat):
+                raise refuse(state, seat, aid)
+            chosen.append(aid)
+        rewards = self._rewards
+        rewards[:] = 0.0
+        for i, aid in enumerate(chosen):
+            if aid < 0:
+                state = self.states[i] = self._deal(i)
+                self._terms[i] = False
+                self._write(i, state, state.to_act[0])
+                continue
+            state = self.states[i]
+            seat = int(self._seats[i])
+            state.apply_id(seat, aid)
+            if state.is_over:
+                rewards[i] = win_shares(state.result, self.game.players)
+                self._terms[i] = True
+                self._write(i, state, seat)
+            else:
+                self._write(i, state, state.to_act[0])
+        return (
+            self._obs.copy(),
+            rewards.copy(),
+            self._terms.copy(),
+            np.zeros(self.num_tables, dtype=np.bool_),
+            self._infos(),
+        )
+
+    def _deal(self, i: int) -> State:
+        return self.game.new_game(seed=int(self._rngs[i].integers(2**63)))
+
+    def _write(self, i: int, state: State, seat: int) -> None:
+        self._t.encoder.encode(state.view(seat), self._obs[i])
+        mask = self._masks[i]
+        mask[:] = 0
+        legal = state.legal_action_ids(seat)
+        if legal:
+            mask[legal] = 1
+        self._seats[i] = seat
+
+    def _infos(self) -> dict[str, npt.NDArray[Any]]:
+        return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the seat asked at each table: booleans (tables, actions)."""
+        return self._masks.astype(np.bool_)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def vector_env(
+    game: str,
+    num_tables: int,
+    players: int | None = None,
+    options: Mapping[str, object] | None = None,
+) -> DragonlairVectorAEC:
+    """``num_tables`` tables of ``game`` stepped together (see :class:`DragonlairVectorAEC`)."""
+    return DragonlairVectorAEC(game, num_tables, players, options)

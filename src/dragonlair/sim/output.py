@@ -122,6 +122,7 @@ def run_metadata(job: Job) -> dict[str, Any]:
         "seed": job.seed,
         "rotate": job.rotate,
         "data_files": data_files(job.game, job.options),
+        "features": job.data,
     }
 
 
@@ -210,7 +211,8 @@ class ResultsFile:
             raise OutputError(
                 f"nothing to resume at {self.path}: no results of an earlier run are there"
             )
-        theirs = {k: meta.get(k) for k in self.meta}
+        # files written before "features" was recorded always had the features
+        theirs = {k: meta.get(k, True if k == "features" else None) for k in self.meta}
         if theirs != self.meta:
             diff = [k for k in self.meta if theirs[k] != self.meta[k]]
             detail = "; ".join(f"{k}: {theirs[k]!r} there, {self.meta[k]!r} now" for k in diff)

@@ -100,7 +100,7 @@ def _p(p: float | None) -> str:
     return "not available" if p is None else f"{p:.3g}"
 
 
-def _advantage(summary: Summary) -> str:
+def _advantage(summary: Summary, features: bool = True) -> str:
     fair = summary.fair_share
     head = ["", "win share", "95% CI", "verdict", "points", "mean rank", "games"]
     parts = ["<h2>Seat and turn-order advantage</h2>"]
@@ -124,6 +124,12 @@ def _advantage(summary: Summary) -> str:
                 f"the time, {_e(worst.label)} {worst.win.value:.1%}."
             )
         parts.append("</p>")
+    elif not features:
+        parts.append(
+            '<p class="note">The run was made without the per-game data '
+            "(<code>--no-features</code>): it shows no turn order, pacing or components. "
+            "Run it again without that flag to see them.</p>"
+        )
     else:
         parts.append(
             '<p class="note">This game has no start player, so there is no turn order to show.</p>'
@@ -400,6 +406,7 @@ def build(
             + ("" if meta.get("complete", True) else " (run not finished)"),
         ),
         ("seed", meta["seed"]),
+        ("per-game data", "yes" if meta.get("features", True) else "no (--no-features)"),
         (
             "data files",
             "; ".join(f"{k}: {v['path']} (SHA-256 {v['sha256']})" for k, v in files.items())
@@ -421,7 +428,7 @@ def build(
     if comparison is not None:
         _cmp, fig, table = comparison
         parts.append("<h2>Comparison</h2>" + table + figure_png(fig))
-    parts.append(_advantage(summary))
+    parts.append(_advantage(summary, bool(meta.get("features", True))))
     parts.append(figure_png(_rates_figure(summary)))
     parts.append(_skill(frame, players))
     pacing, pacing_fig = _pacing(frame, players)

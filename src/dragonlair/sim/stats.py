@@ -129,6 +129,13 @@ class Summary:
     length_min: int = 0
     length_max: int = 0
     shared_wins: int = 0
+    # games played by this run, in ``seconds`` (a resumed run counts the others in
+    # ``games`` too); -1: all of them
+    played: int = -1
+
+    def __post_init__(self) -> None:
+        if self.played < 0:
+            self.played = self.games
 
     @property
     def fair_share(self) -> float:
@@ -136,11 +143,13 @@ class Summary:
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
+        """Games per second of this run: only the games it played, over its time."""
+        return self.played / self.seconds if self.seconds > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["fair_share"] = self.fair_share
+        d["games_per_s"] = self.games_per_s
         for key in ("seats", "bots", "positions"):
             for line, src in zip(d[key], getattr(self, key), strict=True):
                 line["verdict"] = src.verdict(self.fair_share)
@@ -270,7 +279,16 @@ class Tally:
             units,
         )
 
-    def summary(self, requested: int, interrupted: bool, seconds: float, rotate: bool) -> Summary:
+    def summary(
+        self,
+        requested: int,
+        interrupted: bool,
+        seconds: float,
+        rotate: bool,
+        played: int = -1,
+    ) -> Summary:
+        """The summary of the games counted; ``played`` of them (-1: all) were played in
+        ``seconds`` by this run."""
         n = self.players
         out = Summary(
             game=self.game,
@@ -280,6 +298,7 @@ class Tally:
             games=self.games,
             interrupted=interrupted,
             seconds=seconds,
+            played=played,
         )
         if not self.games:
             return out
@@ -331,7 +350,7 @@ def summarize(result: RunResult) -> Summary:
     tally = Tally(job.game, job.players, dict(job.options), [b.text for b in job.bots])
     for o in result.outcomes:
         tally.add(job, o)
-    return tally.summary(job.n, result.interrupted, result.seconds, job.rotate)
+    return tally.summary(job.n, result.interrupted, result.seconds, job.rotate, result.played)
 
 
 def tally_rows(tally: Tally, path: Path, players: int) -> None:

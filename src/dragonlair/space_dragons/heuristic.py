@@ -19,12 +19,16 @@ What it values, and why:
   gives up about 10 * (n/80)^3 points of future dragon chances.
 - **Hiring Crew** picks the card with the best points, symbols and expected effects, plus
   the same 10 * (n/80)^3 for its chance to win a dragon later.
+
+The numbers above are its :class:`Weights`; the archetypes (``archetypes.py``) are this
+bot with other weights.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from dragonlair.core import Action, Bot, Game
@@ -39,16 +43,33 @@ SYMBOL_SCALE = 6.0
 DRAGON_HOPE = 10.0
 
 
+@dataclass(frozen=True)
+class Weights:
+    """The bot's numbers (see the module docstring); the defaults are the heuristic's."""
+
+    symbol_scale: float = SYMBOL_SCALE  # a symbol is worth its card's awards / this
+    dragon_hope: float = DRAGON_HOPE  # high cards kept: dragon_hope * (n/80)^3
+    dragon_prize: float = 1.0  # the expected dragon (its points and symbols) counts this much
+    hire_shield: float = 0.5  # hiring: a shield's worth beyond its shield value now
+    hire_damage: float = 0.75  # hiring: the share of a damage's cost counted
+    hire_tool: float = 0.5  # hiring: a tool, which helps only if there is damage then
+    hire_crosshair: float = 0.3  # hiring: a crosshair, which sometimes hits a rival
+
+
 class Heuristic(Bot):
     """Plays the card with the best estimated value; see the module docstring."""
 
     level = "heuristic"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, weights: Weights = Weights()) -> None:
         if not isinstance(game, SpaceDragons):
             raise TypeError(f"the Space Dragons heuristic cannot play {game.spec.name}")
+        if not isinstance(weights, Weights):
+            raise TypeError(f"the Space Dragons heuristic's weights are Weights, not {weights!r}")
         super().__init__(game)
         self.sd = game
+        self.weights = weights
+        self._hope = HOPE if weights.dragon_hope == DRAGON_HOPE else hopes(weights.dragon_hope)
         # by the face-up sides of the scoring cards (fixed for a game): the symbol weights,
         # each crew card's printed value and each dragon's prize under them
         self._priced: dict[tuple[str, ...], tuple[list[float], list[float]]] = {}
@@ -69,7 +90,7 @@ class Heuristic(Bot):
             scored = []
             for a in legal:
                 c = int(a.args[0])
-                scored.append((printed[c] + hire[c] + HOPE[c], a))
+                scored.append((printed[c] + hire[c] + self._hope[c], a))
         else:
             round_ = _Round(self.sd, view, seat_of(view), self.unseen(view))
             scored = [(self._play_value(round_, int(a.args[0]), printed, prizes), a) for a in legal]
@@ -107,7 +128,7 @@ class Heuristic(Bot):
             total = 0.0
             for rank, points in t.scoring[k][side]:
                 total += points if rank in ("most", "second most") else -points
-            out.append(total / SYMBOL_SCALE)
+            out.append(total / self.weights.symbol_scale)
         return out
 
     def printed_value(self, card: int, weights: Sequence[float]) -> float:
@@ -121,19 +142,20 @@ class Heuristic(Bot):
         its immediate effects as expected, and the hits it may deal."""
         g = self.sd
         t = g.tables
+        w = self.weights
         effects = 0.0
         for e in t.immediate[card]:
             if e == SHIELD:
-                effects += g.shield_value + 0.5  # and it protects against a later hit
+                effects += g.shield_value + w.hire_shield  # and it protects against a later hit
             elif e == DAMAGE:
-                effects += min(-g.shield_value, g.damage_value) * 0.75
+                effects += min(-g.shield_value, g.damage_value) * w.hire_damage
             else:
-                effects += 0.5  # a tool helps only if there is damage when it is played
-        effects += 0.3 * t.crosshairs[card]  # hits someone else's ship, sometimes
+                effects += w.hire_tool  # a tool helps only if there is damage when it is played
+        effects += w.hire_crosshair * t.crosshairs[card]  # hits someone else's ship, sometimes
         return effects
 
     def hire_value(self, card: int, weights: Sequence[float]) -> float:
-        return self.printed_value(card, weights) + self._hire[card] + HOPE[card]
+        return self.printed_value(card, weights) + self._hire[card] + self._hope[card]
 
     def _play_value(
         self, r: _Round, card: int, printed: Sequence[float], prizes: Sequence[float]
@@ -161,9 +183,9 @@ class Heuristic(Bot):
             hit_cost = min(hits, shields) * g.shield_value + max(0.0, hits - shields) * (
                 -g.damage_value
             )
-            value += p * (prizes[r.dragon] - hit_cost)
+            value += self.weights.dragon_prize * (p * (prizes[r.dragon] - hit_cost))
         if r.more_rounds:
-            value -= (1 - p) * HOPE[card]
+            value -= (1 - p) * self._hope[card]
         return value
 
     def play_value(
@@ -253,9 +275,12 @@ class _Round:
         return chance
 
 
-HOPE: Final = tuple(
-    0.0 if c == 0 else DRAGON_HOPE * (c / CREW_CARDS) ** 3 for c in range(CREW_CARDS + 1)
-)
+def hopes(scale: float) -> tuple[float, ...]:
+    """By card number, :func:`hope` at ``scale`` (index 0 unused)."""
+    return tuple(0.0 if c == 0 else scale * (c / CREW_CARDS) ** 3 for c in range(CREW_CARDS + 1))
+
+
+HOPE: Final = hopes(DRAGON_HOPE)
 
 
 def _sides(view: SpaceDragonsView) -> tuple[str, ...]:

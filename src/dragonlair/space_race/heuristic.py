@@ -14,15 +14,19 @@ rank each possible bid would reach, and weighs that rank's wrenches or damage ag
 the bid costs: the end-game majority it may lose and the cards' use in later rounds.
 
 It never sees the state: only the view, the legal actions and the game's card tables.
+
+Those bonuses are its :class:`Weights`; the archetypes (``archetypes.py``) are this bot
+with other weights.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
-from dragonlair.core import Action, Bot
+from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
 from .cards import (
@@ -48,6 +52,18 @@ SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
 ROBOT_PROGRESS = 1.5  # a Robot Part of a kind the ship has fewest of
 RESOURCE_PER_DANGER = 0.6  # a Fuel or Crew card, per Danger still to come
 SEEN_DANGER_BONUS = 1.0  # ... when its Scanner showed that the next Danger wants it
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What the bot values beyond the score now, in VP; the defaults are the heuristic's."""
+
+    set_progress: float = SET_PROGRESS
+    robot_progress: float = ROBOT_PROGRESS
+    fuel_per_danger: float = RESOURCE_PER_DANGER  # a card picked as Fuel, per Danger to come
+    crew_per_danger: float = RESOURCE_PER_DANGER  # a Crew card, per Danger to come
+    seen_danger_bonus: float = SEEN_DANGER_BONUS
+    keep_per_danger: float = RESOURCE_PER_DANGER  # a card not bid, per later Danger
 
 
 def ships_from_view(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
@@ -76,6 +92,12 @@ class Heuristic(Bot):
 
     level = "heuristic"
 
+    def __init__(self, game: Game, weights: Weights = Weights()) -> None:
+        if not isinstance(weights, Weights):
+            raise TypeError(f"the Space Race heuristic's weights are Weights, not {weights!r}")
+        super().__init__(game)
+        self.weights = weights
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
@@ -94,6 +116,7 @@ class Heuristic(Bot):
         self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         t = game.tables
+        w = self.weights
         eps = game.every_power_source
         seat = seat_of(view)
         ships = _ships(view)
@@ -111,19 +134,20 @@ class Heuristic(Bot):
             old = mine[stack]
             value = float(scorer.gain(stack, card))
             if stack in (S_FUEL, S_CREW):
-                value += RESOURCE_PER_DANGER * dangers_left
+                per = w.fuel_per_danger if stack == S_FUEL else w.crew_per_danger
+                value += per * dangers_left
                 if top is not None and (t.danger_kind[top] == FLIGHT) == (stack == S_FUEL):
-                    value += SEEN_DANGER_BONUS
+                    value += w.seen_danger_bonus
             elif t.type[card] == CRYSTAL:
                 missing = CRYSTAL_SET - (len(old) + 1) % CRYSTAL_SET
                 if missing < CRYSTAL_SET and picks_left >= missing:
-                    value += SET_PROGRESS
+                    value += w.set_progress
             elif t.type[card] == ROBOT_PART:
                 counts = [0, 0, 0]
                 for c in old:
                     counts[t.part[c]] += 1
                 if counts[t.part[card]] == min(counts) and picks_left >= 2:
-                    value += ROBOT_PROGRESS
+                    value += w.robot_progress
             key = (value, rng.random())
             if key > best:
                 best = key
@@ -145,7 +169,7 @@ class Heuristic(Bot):
         damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
         average_damage = sum(damage_vp) / len(damage_vp)
         my_damage = sorted(t.damage_vp[c] for c in ships[seat][S_DAMAGE])
-        later = RESOURCE_PER_DANGER * (ROUNDS - view["round"])
+        later = self.weights.keep_per_danger * (ROUNDS - view["round"])
         mine = ships[seat][stack]
         best = (float("-inf"), 0)
         choice = legal[0]

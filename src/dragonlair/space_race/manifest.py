@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core import Game
 from ..core.manifest import GameManifest
+from .archetypes import ARCHETYPES
 from .features import position
 from .heuristic import Heuristic
 from .rules import SpaceRace
@@ -33,4 +34,5 @@ MANIFEST = GameManifest(
     catalog=catalog,
     package=__package__,
     features=position,
+    archetypes=ARCHETYPES,
 )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, cast
 
+from ...core import Game
 from ...dragon_race.board import KINDS
 from ...dragon_race.kinds import PHASES
 from ...dragon_race.rules import MAX_HAND, DragonRace
@@ -26,6 +27,7 @@ from ..layout import (
     Values,
     acting_feature,
     one_hot,
+    per_game,
     phase_feature,
     ratio,
     seats_feature,
@@ -74,16 +76,32 @@ def _spots(key: Literal["pawns", "turn_start"]) -> Feature:
     )
 
 
-def _landmarks(view: View, ctx: Context) -> list[float]:
-    board = _g(ctx).board
-    hole = [1.0 if board.is_watering_hole(x) else 0.0 for x in view["pawns"]]
-    hazard = [1.0 if board.hazard(x) else 0.0 for x in view["pawns"]]
-    arrow = [1.0 if x == board.entry_arrow else 0.0 for x in view["pawns"]]
-    ahead = []
-    for x in view["pawns"]:
+@per_game
+def _spot_marks(game: Game) -> tuple[tuple[float, float, float, float], ...]:
+    """For every spot of the board: on a watering hole, on a hazard, on the shortcut's
+    entry arrow, and the distance to the next watering hole ahead over the Finish."""
+    board = cast(DragonRace, game).board
+    out = []
+    for x in range(board.finish + 1):
         nxt = board.next_watering_hole(x)
-        ahead.append(0.0 if nxt is None else ratio(nxt - x, board.finish))
-    return ctx.per_seat(hole) + ctx.per_seat(hazard) + ctx.per_seat(arrow) + ctx.per_seat(ahead)
+        out.append(
+            (
+                1.0 if board.is_watering_hole(x) else 0.0,
+                1.0 if board.hazard(x) else 0.0,
+                1.0 if x == board.entry_arrow else 0.0,
+                0.0 if nxt is None else ratio(nxt - x, board.finish),
+            )
+        )
+    return tuple(out)
+
+
+def _landmarks(view: View, ctx: Context) -> list[float]:
+    marks = _spot_marks(ctx.game)
+    at = [marks[x] for x in view["pawns"]]
+    out: list[float] = []
+    for k in range(4):
+        out += ctx.per_seat([m[k] for m in at])
+    return out
 
 
 def _my_spot(view: View, ctx: Context) -> list[float]:

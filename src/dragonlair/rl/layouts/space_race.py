@@ -108,25 +108,28 @@ def _stacks(view: View, ctx: Context) -> list[float]:
 
 
 def _robots(view: View, ctx: Context) -> list[float]:
-    t = _g(ctx).tables
+    part = _g(ctx).tables.part
+    by_ship = []
+    for ship in view["ships"]:
+        counts = [0] * len(PARTS)
+        for c in ship["robot_parts"]:
+            k = part[c]
+            if 0 <= k < len(PARTS):
+                counts[k] += 1
+        by_ship.append(counts)
     out: list[float] = []
     for k in range(len(PARTS)):
-        counts = [sum(1 for c in ship["robot_parts"] if t.part[c] == k) for ship in view["ships"]]
-        out += ctx.per_seat([ratio(x, HAND_SIZE) for x in counts])
+        out += ctx.per_seat([counts[k] / HAND_SIZE for counts in by_ship])
     return out
 
 
 def _power_colours(view: View, ctx: Context) -> list[float]:
-    t = _g(ctx).tables
+    colour = _g(ctx).tables.colour
     out: list[float] = []
     for stack in ("power_cockpit", "power_engine"):
+        tops = [colour[ship[stack][-1]] if ship[stack] else -1 for ship in view["ships"]]
         for k in range(len(COLOURS)):
-            out += ctx.per_seat(
-                [
-                    1.0 if ship[stack] and t.colour[ship[stack][-1]] == k else 0.0
-                    for ship in view["ships"]
-                ]
-            )
+            out += ctx.per_seat([1.0 if top == k else 0.0 for top in tops])
     return out
 
 
