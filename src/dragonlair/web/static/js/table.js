@@ -219,9 +219,11 @@ class TablePage {
         this.enqueue(m);
         return;
       case "offers":
-        // whether an undo would work now, worked out by the server after the move
+        // whether an undo would work now, worked out by the server after the move: the
+        // Undo button is updated in place (a whole redraw would move the choices)
         this.undoCheck = m;
-        break;
+        this.patchUndo();
+        return;
       case "hint":
         this.hintBusy = false;
         if (this.msg && m.move === this.msg.move) this.hint = m;
@@ -385,14 +387,16 @@ class TablePage {
       boardEl.append(generic.board(ctx));
     }
     const over = view.over || m.status === "over";
+    const coach = this.coach(ctx);
     const main = h("div", {
-      class: ["table-page", over && "is-over"],
+      class: ["table-page", over && "is-over", coach && "has-coach"],
       dataset: {
         game: this.info.game, move: String(m.move), status: m.status, legal: String(legal.length),
         seat: seat === null || seat === undefined ? "spectator" : String(seat), pending: this.pending ? "1" : "0",
       },
     },
       this.actionBar(ctx, handled, view, legal, names, seat),
+      coach,
       over && view.result ? this.result(view.result, names, seat) : null,
       this.seatStrip(view, names, seat),
       boardEl,
@@ -450,8 +454,7 @@ class TablePage {
   coach(ctx) {
     const m = this.msg;
     if (!m || !m.offers) return null;
-    const checked = this.undoCheck && this.undoCheck.move === m.move ? this.undoCheck.offers : {};
-    const o = { ...m.offers, ...checked };
+    const o = this.undoOffer();
     if ((!o.hints && !o.undo) || m.status !== "playing") return null;
     const row = [];
     if (o.hints) {
@@ -469,11 +472,29 @@ class TablePage {
         title: o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…"),
         onclick: () => this.askUndo(),
       }, t("Undo")));
-      if (!o.can_undo && o.undo_reason) row.push(h("span", { class: "muted small", id: "undo-reason" }, t("No undo: {why}.", { why: word(o.undo_reason) })));
+      row.push(h("span", { class: "muted small", id: "undo-reason" }, !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : ""));
     }
-    return h("div", { class: "coach" },
+    return h("section", { class: "coach", "aria-label": t("hint and undo") },
       h("div", { class: "coach-buttons", role: "group", "aria-label": t("hint and undo") }, row),
       this.hintPanel(ctx));
+  }
+
+  /** The undo offer as it stands: the state's, with the server's later check for this move. */
+  undoOffer() {
+    const m = this.msg;
+    const checked = this.undoCheck && m && this.undoCheck.move === m.move ? this.undoCheck.offers : {};
+    return { ...(m ? m.offers : {}), ...checked };
+  }
+
+  patchUndo() {
+    const button = document.getElementById("undo-button");
+    if (!button) return;
+    const o = this.undoOffer();
+    button.disabled = !o.can_undo || this.pending;
+    button.title = o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…");
+    const reason = document.getElementById("undo-reason");
+    const text = !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : "";
+    if (reason) reason.textContent = text;
   }
 
   hintPanel(ctx) {
@@ -625,7 +646,7 @@ class TablePage {
     },
     h("div", { class: "bar-line" }, parts,
       since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, tn("{n} new since your move", "{n} new since your move", since)) : null),
-    buttons, this.coach(ctx), this.nameForm(seat));
+    buttons, this.nameForm(seat));
   }
 
   seatStrip(view, names, me) {
