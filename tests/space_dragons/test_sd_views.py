@@ -121,7 +121,7 @@ def test_every_event_reads_as_a_line_of_the_game_log() -> None:
     assert "Ann has no shield against damage" in lines[1]
     assert any("Dora tucks a draw-pile card under their ship as a shield" in x for x in lines)
     assert any(
-        "Ann has the highest card: the others' crosshairs hit it 3 time(s)" in x for x in lines
+        "Ann has the highest card: the others' crosshairs hit it 3 times" in x for x in lines
     )
     assert any(x.startswith("Ann wins the round with 74 and claims dragon") for x in lines)
     assert lines[-1] == "round 2: Ann starts"

@@ -14,9 +14,10 @@ import dragonlair
 from ..bots import LEVELS, UnknownBot, parse_bot
 from ..core import DragonlairError
 from ..core.puzzles import open_game
+from ..i18n import _, language
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
-from .options import parse_options
+from .options import LANG_HELP, apply_language, bot_name, parse_options
 
 SEED_MAX = 2**63 - 1
 
@@ -24,16 +25,17 @@ SEED_MAX = 2**63 - 1
 def _menu(console: Console) -> tuple[str, int]:
     ids = dragonlair.games()
     if not ids:
-        raise typer.BadParameter("no games are installed")
+        raise typer.BadParameter(_("no games are installed"))
     for i, g in enumerate(ids, 1):
         s = dragonlair.spec(g)
         console.print(
-            f"  [bold cyan]{i})[/] {s.name} [dim]({s.min_players}-{s.max_players} "
-            f"players) {s.summary}[/dim]"
+            f"  [bold cyan]{i})[/] {s.name} [dim]("
+            + _("{low}-{high} players").format(low=s.min_players, high=s.max_players)
+            + f") {_(s.summary)}[/dim]"
         )
     while True:
         try:
-            text = console.input(f"Which game? [1-{len(ids)}]: ").strip()
+            text = console.input(_("Which game? [1-{n}]: ").format(n=len(ids))).strip()
         except EOFError:
             raise typer.Exit(0) from None
         if text.isdigit() and 1 <= int(text) <= len(ids):
@@ -42,13 +44,14 @@ def _menu(console: Console) -> tuple[str, int]:
         if text in ids:
             game = text
             break
-        console.print(f"[red]Type a number from 1 to {len(ids)}.[/red]")
+        console.print("[red]" + _("Type a number from 1 to {n}.").format(n=len(ids)) + "[/red]")
     spec = dragonlair.spec(game)
     while True:
         try:
             text = console.input(
-                f"How many players? [{spec.min_players}-{spec.max_players}, "
-                f"Enter for {spec.default_players}]: "
+                _("How many players? [{low}-{high}, Enter for {default}]: ").format(
+                    low=spec.min_players, high=spec.max_players, default=spec.default_players
+                )
             ).strip()
         except EOFError:
             raise typer.Exit(0) from None
@@ -57,7 +60,11 @@ def _menu(console: Console) -> tuple[str, int]:
         if text.isdigit() and spec.min_players <= int(text) <= spec.max_players:
             return game, int(text)
         console.print(
-            f"[red]{spec.name} is for {spec.min_players} to {spec.max_players} players.[/red]"
+            "[red]"
+            + _("{game} is for {low} to {high} players.").format(
+                game=spec.name, low=spec.min_players, high=spec.max_players
+            )
+            + "[/red]"
         )
 
 
@@ -123,11 +130,13 @@ def play(
         ),
     ] = False,
     delay: Annotated[float, typer.Option(min=0, help="Seconds to pause after a bot's move.")] = 0.8,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Play a game at the terminal: against bots, or hotseat with friends.
 
     A full-screen game: ↑↓ and Enter (or a click) choose, or type an action as the
     choices show it; `?` gives the rules, ctrl+q leaves (and offers to save)."""
+    apply_language(lang)
     from ..tui.app import PlayApp
 
     console = Console(highlight=False)
@@ -159,7 +168,7 @@ def play(
         raise typer.BadParameter(session.save_error)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise typer.BadParameter(
-            "the terminal game needs a terminal: run it in one (not through a pipe)"
+            _("the terminal game needs a terminal: run it in one (not through a pipe)")
         )
     app = PlayApp(session, delay=delay, fast=fast)
     app.run()
@@ -171,7 +180,11 @@ def play(
         console.print(result_table(session.state.game, session.state.result, session.names))
     elif session.saved:
         path = session.save_path
-        console.print(f"Stopped. The game is saved in {path}: dragonlair play --resume {path}")
+        console.print(
+            _("Stopped. The game is saved in {path}: dragonlair play --resume {path}").format(
+                path=path
+            )
+        )
     raise typer.Exit(app.return_code or 0)
 
 
@@ -212,11 +225,14 @@ def _seats(
     seats = []
     for s in range(players):
         if s in human_seats:
-            default = "You" if not hotseat else f"Player {s + 1}"
+            # English puts "You" in the second person (tui.words); other languages name
+            # the seat, and the board marks it as yours.
+            alone = not hotseat and language() == "en"
+            default = "You" if alone else _("Player {n}").format(n=s + 1)
             seats.append(SeatConfig(given.get(s, default)))
         else:
             level = levels[bot_seats.index(s)]
-            seats.append(SeatConfig(given.get(s, f"{level.title()} {s + 1}"), level))
+            seats.append(SeatConfig(given.get(s, bot_name(level, s)), level))
     return seats
 
 

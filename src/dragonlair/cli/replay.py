@@ -13,16 +13,20 @@ from rich.console import Console
 import dragonlair
 
 from ..core import DragonlairError, Record
+from ..i18n import _
 from ..tui.session import SAVE_FORMAT
+from .options import LANG_HELP, apply_language
 
 
 def _record_from(path: Path) -> tuple[Record, list[str] | None]:
     try:
         doc: Any = json.loads(path.read_text())
     except OSError as e:
-        raise DragonlairError(f"cannot read {path}: {e.strerror or e}") from None
+        raise DragonlairError(
+            _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
+        ) from None
     except ValueError as e:
-        raise DragonlairError(f"{path} is not JSON: {e}") from None
+        raise DragonlairError(_("{path} is not JSON: {error}").format(path=path, error=e)) from None
     names = None
     if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
         seats = doc.get("seats") or []
@@ -50,9 +54,11 @@ def replay(
         bool,
         typer.Option("--all", help="No screen: print the log as the seat saw it and the result."),
     ] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Step through a game as a seat (or a spectator) saw it, on the full screen:
     → next move, ← back, Home/End, a number and Enter to go to that move, q to leave."""
+    apply_language(lang)
     from ..tui.app import ReplayApp
     from ..tui.render import result_table
     from ..tui.words import Words
@@ -61,16 +67,22 @@ def replay(
         record, names = _record_from(file)
         game = dragonlair.make(record.game, players=record.players, options=record.options)
         if seat is not None and not 1 <= seat <= game.players:
-            raise DragonlairError(f"seat {seat} is not at this table: use 1 to {game.players}")
+            raise DragonlairError(
+                _("seat {seat} is not at this table: use 1 to {n}").format(
+                    seat=seat, n=game.players
+                )
+            )
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
-    names = names or [f"Player {i + 1}" for i in range(game.players)]
+    names = names or [_("Player {n}").format(n=i + 1) for i in range(game.players)]
     index = None if seat is None else seat - 1
     if move > len(record.actions):
-        raise typer.BadParameter(f"the game has {len(record.actions)} moves, not {move}")
+        raise typer.BadParameter(
+            _("the game has {n} moves, not {move}").format(n=len(record.actions), move=move)
+        )
     if not all_steps:
         if not sys.stdout.isatty():
-            raise typer.BadParameter("the replay screen needs a terminal; --all prints the log")
+            raise typer.BadParameter(_("the replay screen needs a terminal; --all prints the log"))
         ReplayApp(record, names, index, move).run()
         return
     console = Console(highlight=False)
@@ -81,7 +93,9 @@ def replay(
     if state.result is not None:
         console.print(result_table(game, state.result, names))
     else:
-        console.print(f"The game was saved at move {len(record.actions)}; it is not over.")
+        console.print(
+            _("The game was saved at move {n}; it is not over.").format(n=len(record.actions))
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,8 @@ import dragonlair
 from ..bots import LEVELS, UnknownBot, parse_bots
 from ..core import Action, DragonlairError, State, derive_seed
 from ..core.bot import view_for
-from .options import parse_options
+from ..i18n import _, ngettext
+from .options import LANG_HELP, apply_language, bot_name, parse_options
 
 SEED_MAX = 2**63 - 1
 
@@ -41,9 +42,11 @@ def watch(
             "--log", help="No screen: print the game as a log (the default without a terminal)."
         ),
     ] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Watch bots play a seeded game on the full screen, as a spectator sees it: space
     pauses, → plays one move while paused, + and - change the pace, q leaves."""
+    apply_language(lang)
     from ..tui.app import WatchApp
     from ..tui.render import result_table
     from ..tui.words import Words
@@ -56,7 +59,7 @@ def watch(
         state = g.new_game(seed=seed)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
-    names = [f"{level.title()} {i + 1}" for i, level in enumerate(levels)]
+    names = [bot_name(level, i) for i, level in enumerate(levels)]
     rngs = [random.Random(derive_seed(seed, 1000 + i)) for i in range(g.players)]
 
     def choose(state: State, seat: int) -> Action:
@@ -66,7 +69,11 @@ def watch(
     console = Console(highlight=False)
     if log or not sys.stdout.isatty():
         words = Words(g, names, None)
-        console.rule(f"{g.spec.name}, {g.players} players, seed {seed}")
+        console.rule(
+            ngettext(
+                "{game}, {n} player, seed {seed}", "{game}, {n} players, seed {seed}", g.players
+            ).format(game=g.spec.name, n=g.players, seed=seed)
+        )
         while not state.is_over:
             seat = state.to_act[0]
             state.apply(seat, choose(state, seat))
@@ -74,10 +81,13 @@ def watch(
             console.print(f"  {words.event(event)}", markup=False)
         result = state.result
         assert result is not None
-        console.rule("result")
+        console.rule(_("result"))
         for s in range(g.players):
-            mark = " (wins)" if s in result.winners else ""
-            console.print(f"{names[s]}: {result.points[s]} points{mark}", markup=False)
+            mark = " " + _("(wins)") if s in result.winners else ""
+            points = ngettext("{n} point", "{n} points", result.points[s]).format(
+                n=result.points[s]
+            )
+            console.print(f"{names[s]}: {points}{mark}", markup=False)
         return
     WatchApp(state, names, choose, delay).run()
     if state.result is not None:

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import _, plural, template, words
+
 EventValue = int | str | bool | None | tuple[Any, ...]
 
 
@@ -45,7 +47,11 @@ class EventSpec:
 CORE_EVENTS: Mapping[str, EventSpec] = {
     "undo": EventSpec(
         ("seat", "actions"),
-        "{seat} takes back their last decision ({actions} action(s) undone)",
+        plural(
+            "{seat} takes back their last decision ({actions} action undone)",
+            "{seat} takes back their last decision ({actions} actions undone)",
+            "actions",
+        ),
         seat_fields=("seat",),
     ),
 }
@@ -80,20 +86,26 @@ def event_text(
     specs: Mapping[str, EventSpec], event: Mapping[str, Any], names: Sequence[str] | None = None
 ) -> str:
     """A one-line description of an event dict, with the seats of its declared
-    ``seat_fields`` shown by name."""
+    ``seat_fields`` shown by name, in the current language (:mod:`dragonlair.i18n`): the
+    template and the words among its values (``face up``, ``left``) are translated."""
     kind = event["type"]
     spec = specs[kind] if kind in specs else CORE_EVENTS[kind]
-    template = spec.public_text if event.get("redacted") else spec.text
+    text = spec.public_text if event.get("redacted") else spec.text
     seats = spec.seat_fields
     values: dict[str, Any] = {}
     for k, v in event.items():
         if names is not None and k in seats and isinstance(v, int) and not isinstance(v, bool):
             values[k] = names[v] if 0 <= v < len(names) else v
         elif isinstance(v, list):
-            values[k] = ", ".join(map(str, v)) if v else "none"
+            values[k] = ", ".join(str(_word(x)) for x in v) if v else _("none")
         else:
-            values[k] = v
+            values[k] = _word(v)
     try:
-        return template.format(**values)
+        return template(text, values).format(**values)
     except (KeyError, IndexError):
         return f"{event['type']} " + " ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+
+
+def _word(value: Any) -> Any:
+    """A word among an event's values in the current language (others unchanged)."""
+    return words(value) if isinstance(value, str) and value else value

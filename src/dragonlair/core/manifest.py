@@ -187,11 +187,16 @@ class GameManifest:
     def id(self) -> str:
         return self.game.spec.id
 
-    def player_rules(self) -> str:
-        """The game's rules in players' words (Markdown), from its package's data."""
+    def player_rules(self, lang: str = "en") -> str:
+        """The game's rules in players' words (Markdown), from its package's data: in
+        ``lang`` from ``data/player_rules.<lang>.md`` when the game ships one (a document
+        of its own, not a catalog of fragments), else in English."""
         if self.package is None:
             return f"# {self.game.spec.name}\n\n{self.game.spec.summary}\n"
         try:
+            translated = resources.files(self.package) / PLAYER_RULES.replace(".md", f".{lang}.md")
+            if lang != "en" and translated.is_file():
+                return translated.read_text(encoding="utf-8")
             path = resources.files(self.package) / PLAYER_RULES
             return path.read_text(encoding="utf-8")
         except (ImportError, TypeError, OSError) as e:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Final, Literal, get_args
 
 from dragonlair.core import ActionKind, EventSpec
+from dragonlair.i18n import N_, plural
 
 # Kinds of action, for the tables indexed by action id (``DragonRace.a_kind``).
 A_PLAY: Final = 0
@@ -33,80 +34,85 @@ PENDING_HALT: Final[tuple[Phase, ...]] = (HALT_PLAY, HALT_STEAL)  # the HALT! wi
 
 
 ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
-    ActionKind("play", ("card",), "play a card from your hand (or the card you stole)"),
-    ActionKind("blow", ("card", "seat"), "play a Tornado! or Downdraft! on a seat's pawn"),
+    ActionKind("play", ("card",), N_("play a card from your hand (or the card you stole)")),
+    ActionKind("blow", ("card", "seat"), N_("play a Tornado! or Downdraft! on a seat's pawn")),
     ActionKind(
-        "triple", ("card", "card", "card"), "three of a kind: fly to the next watering hole"
+        "triple", ("card", "card", "card"), N_("three of a kind: fly to the next watering hole")
     ),
-    ActionKind("halt", ("card",), "discard a HALT! card to cancel this turn"),
-    ActionKind("steal", ("seat",), "rob an opponent on your spot of a random card"),
-    ActionKind("stop", (), "end your turn without another play"),
-    ActionKind("pass", (), "let the play or steal stand"),
+    ActionKind("halt", ("card",), N_("discard a HALT! card to cancel this turn")),
+    ActionKind("steal", ("seat",), N_("rob an opponent on your spot of a random card")),
+    ActionKind("stop", (), N_("end your turn without another play")),
+    ActionKind("pass", (), N_("let the play or steal stand")),
 )
 
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     "dealt": EventSpec(
         ("seat", "count", "cards"),
-        "{seat} is dealt {cards}",
+        N_("{seat} is dealt {cards}"),
         ("seat", "count"),
-        "{seat} is dealt {count} cards",
+        plural("{seat} is dealt {count} card", "{seat} is dealt {count} cards", "count"),
         seat_fields=("seat",),
     ),
-    "turn": EventSpec(("seat", "turn"), "turn {turn}: {seat} to play", seat_fields=("seat",)),
+    "turn": EventSpec(("seat", "turn"), N_("turn {turn}: {seat} to play"), seat_fields=("seat",)),
     "drew": EventSpec(
         ("seat", "count", "cards"),
-        "{seat} draws {cards}",
+        N_("{seat} draws {cards}"),
         ("seat", "count"),
-        "{seat} draws {count} card(s)",
+        plural("{seat} draws {count} card", "{seat} draws {count} cards", "count"),
         seat_fields=("seat",),
     ),
     "reshuffled": EventSpec(
-        ("count",), "the {count} discarded cards are shuffled into a new draw pile"
+        ("count",),
+        plural(
+            "the {count} discarded card is shuffled into a new draw pile",
+            "the {count} discarded cards are shuffled into a new draw pile",
+            "count",
+        ),
     ),
     "played": EventSpec(
-        ("seat", "card", "name"), "{seat} plays {name} (card {card})", seat_fields=("seat",)
+        ("seat", "card", "name"), N_("{seat} plays {name} (card {card})"), seat_fields=("seat",)
     ),
     "played_stolen": EventSpec(
         ("seat", "card", "name"),
-        "{seat} plays the stolen {name} (card {card})",
+        N_("{seat} plays the stolen {name} (card {card})"),
         seat_fields=("seat",),
     ),
     "triple": EventSpec(
         ("seat", "value", "cards"),
-        "{seat} plays three {value}s (cards {cards})",
+        N_("{seat} plays three {value}s (cards {cards})"),
         seat_fields=("seat",),
     ),
     "shortcut": EventSpec(
-        ("seat",), "{seat} flies the shortcut through the flaming hoops", seat_fields=("seat",)
+        ("seat",), N_("{seat} flies the shortcut through the flaming hoops"), seat_fields=("seat",)
     ),
     "moved": EventSpec(
         ("seat", "from_spot", "to_spot"),
-        "{seat} moves from spot {from_spot} to {to_spot}",
+        N_("{seat} moves from spot {from_spot} to {to_spot}"),
         seat_fields=("seat",),
     ),
-    "no_effect": EventSpec(("seat",), "no pawn moves", seat_fields=("seat",)),
+    "no_effect": EventSpec(("seat",), N_("no pawn moves"), seat_fields=("seat",)),
     "halted": EventSpec(
         ("seat", "card", "name", "target"),
-        "{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled",
+        N_("{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled"),
         seat_fields=(
             "seat",
             "target",
         ),
     ),
-    "returned": EventSpec(("spots",), "every pawn goes back to where the turn began: {spots}"),
+    "returned": EventSpec(("spots",), N_("every pawn goes back to where the turn began: {spots}")),
     "hazard": EventSpec(
         ("seat", "hazard", "card", "name"),
-        "{seat} lands on a {hazard} and discards {name}",
+        N_("{seat} lands on a {hazard} and discards {name}"),
         seat_fields=("seat",),
     ),
     "bonus": EventSpec(
-        ("seat",), "{seat} played their own insignia: another play", seat_fields=("seat",)
+        ("seat",), N_("{seat} played their own insignia: another play"), seat_fields=("seat",)
     ),
     "robbed": EventSpec(
         ("seat", "victim", "card", "name"),
-        "{seat} steals {name} (card {card}) from {victim}",
+        N_("{seat} steals {name} (card {card}) from {victim}"),
         ("seat", "victim"),
-        "{seat} steals a card from {victim}",
+        N_("{seat} steals a card from {victim}"),
         seat_fields=(
             "seat",
             "victim",
@@ -114,19 +120,45 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     ),
     "given_back": EventSpec(
         ("seat", "victim", "card", "name"),
-        "{victim} gets {name} (card {card}) back from {seat}",
+        N_("{victim} gets {name} (card {card}) back from {seat}"),
         ("seat", "victim"),
-        "{victim} gets the stolen card back from {seat}",
+        N_("{victim} gets the stolen card back from {seat}"),
         seat_fields=(
             "seat",
             "victim",
         ),
     ),
-    "stopped": EventSpec(("seat",), "{seat} ends the turn", seat_fields=("seat",)),
+    "stopped": EventSpec(("seat",), N_("{seat} ends the turn"), seat_fields=("seat",)),
     "won": EventSpec(
-        ("seat", "spot"), "{seat} reaches the Finish and wins the race!", seat_fields=("seat",)
+        ("seat", "spot"), N_("{seat} reaches the Finish and wins the race!"), seat_fields=("seat",)
     ),
     "capped": EventSpec(
-        ("turns",), "the race is stopped after {turns} turns: the pawn furthest ahead wins"
+        ("turns",),
+        plural(
+            "the race is stopped after {turns} turn: the pawn furthest ahead wins",
+            "the race is stopped after {turns} turns: the pawn furthest ahead wins",
+            "turns",
+        ),
     ),
 }
+
+WORDS: Final[tuple[str, ...]] = (
+    N_("turn cap"),
+    N_("bonus play"),
+    N_("ballista bolt"),
+    N_("flaming ball"),
+    N_("spot reached"),
+    N_("turn cap: the pawn furthest ahead wins"),
+    N_("Dragon A"),
+    N_("Dragon B"),
+    N_("Dragon C"),
+    N_("Dragon D"),
+    N_("Play"),
+    N_("Halt play"),
+    N_("Victim"),
+    N_("Halt steal"),
+    N_("Stolen"),
+    N_("Over"),
+)
+"""Words the engine writes into events, results and views (printed names, phases, scoring
+lines), marked for translation; each surface translates them where it shows them."""

@@ -40,6 +40,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
+from dragonlair.i18n import N_, _
 
 from . import view
 from .board import (
@@ -479,22 +480,26 @@ class DragonRace(Game):
         max_players=4,
         rules_version=1,
         summary=(
-            "Race your dragon from the Start Island to the Finish with number cards, threes "
-            "of a kind and specials; steal from the pawns you land on; call HALT! to cancel "
-            "a rival's turn."
+            N_(
+                "Race your dragon from the Start Island to the Finish with number cards, threes "
+                "of a kind and specials; steal from the pawns you land on; call HALT! to cancel "
+                "a rival's turn."
+            )
         ),
         options=(
             OptionSpec(
                 "data",
                 None,
-                "a JSON file with your own board, deck and characters "
-                "(the schema is in docs/rules/dragon-race.md)",
+                N_(
+                    "a JSON file with your own board, deck and characters "
+                    "(the schema is in docs/rules/dragon-race.md)"
+                ),
                 kind="path",
             ),
             OptionSpec(
                 "turn_cap",
                 400,
-                "the race stops after this many turns and the pawn furthest ahead wins",
+                N_("the race stops after this many turns and the pawn furthest ahead wins"),
                 kind="int",
                 min=1,
                 max=5000,
@@ -502,8 +507,10 @@ class DragonRace(Game):
             OptionSpec(
                 "bonus_play",
                 "may",
-                "after a number card with your own insignia: 'may' play another card or "
-                "stop, 'must' play another card whenever you can",
+                N_(
+                    "after a number card with your own insignia: 'may' play another card or "
+                    "stop, 'must' play another card whenever you can"
+                ),
                 choices=("may", "must"),
             ),
         ),
@@ -683,27 +690,34 @@ class DragonRace(Game):
         """What a card is and does, in words."""
         c = self.components.cards[card - 1]
         if c.kind == "number":
-            text = f"{c.name}: move ahead {c.value}"
+            text = _("{card}: move ahead {n}").format(card=c.name, n=c.value)
             if c.insignia:
                 owner = next(
                     (ch.name for ch in self.components.characters if ch.insignia == c.insignia), "?"
                 )
-                text += f"; insignia {c.insignia}: {owner} plays again"
+                text += "; " + _("insignia {insignia}: {owner} plays again").format(
+                    insignia=c.insignia, owner=owner
+                )
             return text
         if c.kind == "halt":
-            return f"{c.name}: cancel another player's turn, or move ahead {c.value}"
+            return _("{card}: cancel another player's turn, or move ahead {n}").format(
+                card=c.name, n=c.value
+            )
         return (
             c.name
             + " "
             + {
-                "bolts": f"every pawn not on a watering hole moves back {BOLTS_BACK}, yours too",
-                "balls": f"every pawn not on a watering hole moves back {BALLS_BACK}, yours too",
-                "updraft": "pass the nearest pawn ahead and take the spot in front of it",
-                "downdraft": "blow the leader back to the spot behind yours",
-                "passing_wind": "fly to the next watering hole ahead",
-                "tornado": f"move ahead {TORNADO_AHEAD}, or send a rival back to the watering "
-                "hole behind them",
-            }[c.kind]
+                "bolts": _("every pawn not on a watering hole moves back {n}, yours too"),
+                "balls": _("every pawn not on a watering hole moves back {n}, yours too"),
+                "updraft": _("pass the nearest pawn ahead and take the spot in front of it"),
+                "downdraft": _("blow the leader back to the spot behind yours"),
+                "passing_wind": _("fly to the next watering hole ahead"),
+                "tornado": _(
+                    "move ahead {n}, or send a rival back to the watering hole behind them"
+                ),
+            }[c.kind].format(
+                n={"bolts": BOLTS_BACK, "balls": BALLS_BACK, "tornado": TORNADO_AHEAD}.get(c.kind)
+            )
         )
 
     def describe_action(self, action: Action) -> str:
@@ -714,32 +728,37 @@ class DragonRace(Game):
             ck = self.card_kind[c]
             name = self.card_name[c]
             if ck == HALT:
-                return f"play {name} as a {self.card_value[c]}: move ahead {self.card_value[c]}"
-            if ck == TORNADO:
-                return f"play {name}: move ahead {TORNADO_AHEAD}"
-            if ck == DOWNDRAFT:
-                return (
-                    f"play {name} with no leader to blow back (a stolen one: ahead 2 when leading)"
+                return _("play {card} as a {n}: move ahead {n}").format(
+                    card=name, n=self.card_value[c]
                 )
-            return "play " + self.describe_card(c)
+            if ck == TORNADO:
+                return _("play {card}: move ahead {n}").format(card=name, n=TORNADO_AHEAD)
+            if ck == DOWNDRAFT:
+                return _(
+                    "play {card} with no leader to blow back (a stolen one: ahead 2 when leading)"
+                ).format(card=name)
+            return _("play {card}").format(card=self.describe_card(c))
         if k == A_BLOW:
             t = self.a_target[aid]
             if self.card_kind[c] == TORNADO:
-                return (
-                    f"play {self.card_name[c]} on seat {t}: "
-                    "send it back to the watering hole behind it"
-                )
-            return f"play {self.card_name[c]} on seat {t}: blow it back to the spot behind yours"
+                return _(
+                    "play {card} on seat {seat}: send it back to the watering hole behind it"
+                ).format(card=self.card_name[c], seat=t)
+            return _("play {card} on seat {seat}: blow it back to the spot behind yours").format(
+                card=self.card_name[c], seat=t
+            )
         if k == A_TRIPLE:
             names = ", ".join(self.card_name[x] for x in self.a_cards[aid])
-            return f"play three of a kind ({names}): fly to the next watering hole ahead"
+            return _("play three of a kind ({cards}): fly to the next watering hole ahead").format(
+                cards=names
+            )
         if k == A_HALT:
-            return f"call HALT! with {self.card_name[c]}: cancel this turn"
+            return _("call HALT! with {card}: cancel this turn").format(card=self.card_name[c])
         if k == A_STEAL:
-            return f"steal a random card from seat {self.a_target[aid]}"
+            return _("steal a random card from seat {seat}").format(seat=self.a_target[aid])
         if k == A_STOP:
-            return "end your turn"
-        return "let it stand (no HALT!)"
+            return _("end your turn")
+        return _("let it stand (no HALT!)")
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Final, Literal, get_args
 
 from dragonlair.core import ActionKind, EventSpec
+from dragonlair.i18n import N_, plural
 
 # Action ids, in the order of ``DragonStripes._define_actions``.
 DRAW: Final = 0
@@ -26,58 +27,70 @@ OFFER: Final[Phase] = "offer"
 
 
 ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
-    ActionKind("draw", (), "turn over the top card"),
-    ActionKind("hold", (), "stop drawing and offer the knight to the others"),
-    ActionKind("take", (), "take over the knight and the pot, paying the holder"),
-    ActionKind("decline", (), "let the offered knight go by"),
+    ActionKind("draw", (), N_("turn over the top card")),
+    ActionKind("hold", (), N_("stop drawing and offer the knight to the others")),
+    ActionKind("take", (), N_("take over the knight and the pot, paying the holder")),
+    ActionKind("decline", (), N_("let the offered knight go by")),
 )
 
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     "setup": EventSpec(
         ("players", "start_gems", "lair"),
-        "each of the {players} players starts with {start_gems} gems; the lair holds {lair}",
+        N_("each of the {players} players starts with {start_gems} gems; the lair holds {lair}"),
     ),
     "turn": EventSpec(
-        ("seat", "turn"), "turn {turn}: {seat} starts from the dragon's tail", seat_fields=("seat",)
+        ("seat", "turn"),
+        N_("turn {turn}: {seat} starts from the dragon's tail"),
+        seat_fields=("seat",),
     ),
     "moved": EventSpec(
         ("seat", "steps", "stripe", "gems", "pot"),
-        "{seat} draws footprint {steps}: the knight goes to stripe {stripe}; "
-        "the pot gains {gems} (now {pot})",
+        N_(
+            "{seat} draws footprint {steps}: the knight goes to stripe {stripe}; "
+            "the pot gains {gems} (now {pot})"
+        ),
         seat_fields=("seat",),
     ),
     "lair_short": EventSpec(
         ("stripe", "shown", "paid"),
-        "the lair runs short: it pays {paid} of the {shown} gems for stripe {stripe}",
+        N_("the lair runs short: it pays {paid} of the {shown} gems for stripe {stripe}"),
     ),
     "stop": EventSpec(
         ("seat", "pot"),
-        "{seat} draws a Stop: the knight flees to the tail and the pot of {pot} "
-        "goes back to the lair",
+        N_(
+            "{seat} draws a Stop: the knight flees to the tail and the pot of {pot} "
+            "goes back to the lair"
+        ),
         seat_fields=("seat",),
     ),
     "danger": EventSpec(
         ("seat", "number", "pot", "dragon"),
-        "{seat} draws Danger {number}: the dragon is {dragon}; the knight flees and "
-        "the pot of {pot} goes back to the lair",
+        N_(
+            "{seat} draws Danger {number}: the dragon is {dragon}; the knight flees and "
+            "the pot of {pot} goes back to the lair"
+        ),
         seat_fields=("seat",),
     ),
     "penalty": EventSpec(
         ("seat", "gems", "fraction"),
-        "{seat} pays a {fraction} penalty of {gems} gems into the lair",
+        plural(
+            "{seat} pays a {fraction} penalty of {gems} gem into the lair",
+            "{seat} pays a {fraction} penalty of {gems} gems into the lair",
+            "gems",
+        ),
         ("seat", "fraction"),
-        "{seat} pays a {fraction} penalty into the lair",
+        N_("{seat} pays a {fraction} penalty into the lair"),
         seat_fields=("seat",),
     ),
     "held": EventSpec(
         ("seat", "pot", "price"),
-        "{seat} holds with a pot of {pot}; the knight is offered for {price}",
+        N_("{seat} holds with a pot of {pot}; the knight is offered for {price}"),
         seat_fields=("seat",),
     ),
-    "declined": EventSpec(("seat",), "{seat} declines", seat_fields=("seat",)),
+    "declined": EventSpec(("seat",), N_("{seat} declines"), seat_fields=("seat",)),
     "took": EventSpec(
         ("seat", "from_seat", "price", "pot"),
-        "{seat} takes over the knight and the pot of {pot}, paying {price} to {from_seat}",
+        N_("{seat} takes over the knight and the pot of {pot}, paying {price} to {from_seat}"),
         seat_fields=(
             "seat",
             "from_seat",
@@ -85,23 +98,52 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     ),
     "banked": EventSpec(
         ("seat", "pot"),
-        "nobody takes the knight: {seat} banks the pot of {pot}",
+        N_("nobody takes the knight: {seat} banks the pot of {pot}"),
         seat_fields=("seat",),
     ),
     "head": EventSpec(
         ("seat", "steps", "pot", "lair"),
-        "{seat} draws footprint {steps}: the knight reaches the dragon's head! "
-        "{seat} takes the pot of {pot} and the {lair} gems left in the lair",
+        N_(
+            "{seat} draws footprint {steps}: the knight reaches the dragon's head! "
+            "{seat} takes the pot of {pot} and the {lair} gems left in the lair"
+        ),
         seat_fields=("seat",),
     ),
     "woke": EventSpec(
         ("seat", "lost", "pot"),
-        "{seat} draws the third Danger: the dragon wakes! {seat} loses all {lost} gems; "
-        "the pot of {pot} goes back to the lair",
+        N_(
+            "{seat} draws the third Danger: the dragon wakes! {seat} loses all {lost} gems; "
+            "the pot of {pot} goes back to the lair"
+        ),
         seat_fields=("seat",),
     ),
     "game_over": EventSpec(
         ("reason", "winners", "gems"),
-        "game over, {reason}; gems by seat: {gems}; richest: seat {winners}",
+        N_("game over, {reason}; gems by seat: {gems}; richest: seat {winners}"),
     ),
 }
+
+WORDS: Final[tuple[str, ...]] = (
+    N_("open holdings"),
+    N_("half awake"),
+    N_("stirring"),
+    N_("asleep"),
+    N_("awake"),
+    N_("the knight reached the dragon's head"),
+    N_("the third Danger woke the dragon"),
+    N_("woke the dragon"),
+    N_("takeover prices received"),
+    N_("penalties"),
+    N_("banked pots"),
+    N_("start"),
+    N_("dragon's head"),
+    N_("takeover prices paid"),
+    N_("footprint"),
+    N_("stop"),
+    N_("danger"),
+    N_("Draw"),
+    N_("Offer"),
+    N_("Over"),
+)
+"""Words the engine writes into events, results and views (printed names, phases, scoring
+lines), marked for translation; each surface translates them where it shows them."""

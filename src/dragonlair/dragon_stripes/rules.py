@@ -29,6 +29,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
+from dragonlair.i18n import N_, _
 
 from . import view
 from .cards import (
@@ -349,20 +350,22 @@ class DragonStripes(Game):
         max_players=6,
         rules_version=1,
         summary=(
-            "Push your luck up the dragon's back: draw, fill the pot, hold and offer the "
-            "knight; Stop and Danger cost you, the third Danger wakes the dragon."
+            N_(
+                "Push your luck up the dragon's back: draw, fill the pot, hold and offer the "
+                "knight; Stop and Danger cost you, the third Danger wakes the dragon."
+            )
         ),
         options=(
             OptionSpec(
                 "data",
                 None,
-                "a JSON file of component values with the same schema as the built-in one",
+                N_("a JSON file of component values with the same schema as the built-in one"),
                 kind="path",
             ),
             OptionSpec(
                 "open_holdings",
                 False,
-                "play with holdings open: everyone sees every player's gems and penalties",
+                N_("play with holdings open: everyone sees every player's gems and penalties"),
                 kind="bool",
             ),
         ),
@@ -411,11 +414,17 @@ class DragonStripes(Game):
 
     def describe_action(self, action: Action) -> str:
         return {
-            "draw": "draw: turn over the top card (footprints move the knight and fill the "
-            "pot; a Stop or Danger ends the turn and costs a penalty)",
-            "hold": "hold: stop drawing and offer the knight to the others; if nobody takes "
-            "it, you bank the pot",
-            "take": "take over: pay the holder the takeover price, take the knight and the "
-            "pot, and draw at least once",
-            "decline": "decline: let the knight go on to the next player",
+            "draw": _(
+                "draw: turn over the top card (footprints move the knight and fill the "
+                "pot; a Stop or Danger ends the turn and costs a penalty)"
+            ),
+            "hold": _(
+                "hold: stop drawing and offer the knight to the others; if nobody takes "
+                "it, you bank the pot"
+            ),
+            "take": _(
+                "take over: pay the holder the takeover price, take the knight and the "
+                "pot, and draw at least once"
+            ),
+            "decline": _("decline: let the knight go on to the next player"),
         }.get(action.kind, str(action))

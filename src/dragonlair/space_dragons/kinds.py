@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Final, Literal, get_args
 
 from dragonlair.core import ActionKind, EventSpec
+from dragonlair.i18n import N_, plural
 
 from .cards import CREW_CARDS
 
@@ -24,99 +25,152 @@ PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
 HIRE: Final[Phase] = "hire"
 HUNT: Final[Phase] = "hunt"
 PHASE_NAMES: Final[Mapping[str, str]] = {
-    "hire": "Hiring Crew",
-    "hunt": "Dragon Hunt",
-    "over": "Game over",
+    "hire": N_("Hiring Crew"),
+    "hunt": N_("Dragon Hunt"),
+    "over": N_("Game over"),
 }
 
 
 ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
-    ActionKind("hire", ("card",), "Hiring Crew: lay this card face down in your crew"),
-    ActionKind("play", ("card",), "Dragon Hunt: play this crew card face up"),
+    ActionKind("hire", ("card",), N_("Hiring Crew: lay this card face down in your crew")),
+    ActionKind("play", ("card",), N_("Dragon Hunt: play this crew card face up")),
 )
 
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     "setup": EventSpec(
         ("pile", "science", "mood", "crime"),
-        "setup: 9 crew cards each, a dragon's lair of 7, a spaceship each; scoring cards "
-        "science {science}, mood {mood}, crime {crime}; {pile} cards in the draw pile",
+        N_(
+            "setup: 9 crew cards each, a dragon's lair of 7, a spaceship each; scoring cards "
+            "science {science}, mood {mood}, crime {crime}; {pile} cards in the draw pile"
+        ),
     ),
     "dealt": EventSpec(
         ("seat", "cards"),
-        "{seat} is dealt {cards}",
+        N_("{seat} is dealt {cards}"),
         ("seat",),
-        "{seat} is dealt 9 cards",
+        N_("{seat} is dealt 9 cards"),
         seat_fields=("seat",),
     ),
     "start_draw": EventSpec(
         ("cards", "start_seat"),
-        "start-player draw (seat by seat): {cards}; {start_seat} drew the highest and "
-        "starts; these cards leave the game",
+        N_(
+            "start-player draw (seat by seat): {cards}; {start_seat} drew the highest and "
+            "starts; these cards leave the game"
+        ),
         seat_fields=("start_seat",),
     ),
-    "revealed": EventSpec(("dragon", "label"), "the dragon's lair reveals {label}"),
+    "revealed": EventSpec(("dragon", "label"), N_("the dragon's lair reveals {label}")),
     "hired": EventSpec(
         ("seat", "card"),
-        "{seat} hires {card}",
+        N_("{seat} hires {card}"),
         ("seat",),
-        "{seat} hires a crew member",
+        N_("{seat} hires a crew member"),
         seat_fields=("seat",),
     ),
-    "passed": EventSpec(("after",), "{after}: every hand passes to the left"),
+    "passed": EventSpec(("after",), N_("{after}: every hand passes to the left")),
     "received": EventSpec(
         ("seat", "cards"),
-        "{seat} receives {cards}",
+        N_("{seat} receives {cards}"),
         ("seat",),
-        "{seat} receives the hand passed to them",
+        N_("{seat} receives the hand passed to them"),
         seat_fields=("seat",),
     ),
-    "crew_hired": EventSpec((), "hiring is over: everyone takes their 9 picks into hand"),
+    "crew_hired": EventSpec((), N_("hiring is over: everyone takes their 9 picks into hand")),
     "round_start": EventSpec(
-        ("round", "seat"), "round {round}: {seat} starts", seat_fields=("seat",)
+        ("round", "seat"), N_("round {round}: {seat} starts"), seat_fields=("seat",)
     ),
-    "played": EventSpec(("seat", "card", "label"), "{seat} plays {label}", seat_fields=("seat",)),
+    "played": EventSpec(
+        ("seat", "card", "label"), N_("{seat} plays {label}"), seat_fields=("seat",)
+    ),
     "shield": EventSpec(
         ("seat", "what", "shields"),
-        "{seat} tucks {what} under their ship as a shield ({shields} shields)",
+        plural(
+            "{seat} tucks {what} under their ship as a shield ({shields} shield)",
+            "{seat} tucks {what} under their ship as a shield ({shields} shields)",
+            "shields",
+        ),
         seat_fields=("seat",),
     ),
     "shield_lost": EventSpec(
         ("seat", "cause", "shields"),
-        "{seat} loses a shield to {cause} ({shields} shields)",
+        plural(
+            "{seat} loses a shield to {cause} ({shields} shield)",
+            "{seat} loses a shield to {cause} ({shields} shields)",
+            "shields",
+        ),
         seat_fields=("seat",),
     ),
     "damaged": EventSpec(
         ("seat", "cause", "what", "damage"),
-        "{seat} has no shield against {cause}: {what} is tucked as damage ({damage} damage)",
+        N_("{seat} has no shield against {cause}: {what} is tucked as damage ({damage} damage)"),
         seat_fields=("seat",),
     ),
     "repaired": EventSpec(
         ("seat", "damage"),
-        "{seat}'s tool repairs a damage ({damage} damage)",
+        N_("{seat}'s tool repairs a damage ({damage} damage)"),
         seat_fields=("seat",),
     ),
     "tool_idle": EventSpec(
-        ("seat",), "{seat}'s tool has no damage to repair", seat_fields=("seat",)
+        ("seat",), N_("{seat}'s tool has no damage to repair"), seat_fields=("seat",)
     ),
     "crosshairs": EventSpec(
         ("winner", "hits"),
-        "{winner} has the highest card: the others' crosshairs hit it {hits} time(s)",
+        plural(
+            "{winner} has the highest card: the others' crosshairs hit it {hits} time",
+            "{winner} has the highest card: the others' crosshairs hit it {hits} times",
+            "hits",
+        ),
         seat_fields=("winner",),
     ),
     "claimed": EventSpec(
         ("winner", "card", "dragon", "label"),
-        "{winner} wins the round with {card} and claims {label}",
+        N_("{winner} wins the round with {card} and claims {label}"),
         seat_fields=("winner",),
     ),
     "set_aside": EventSpec(
-        (), "the hunt is over: the two unplayed cards of each hand are set aside"
+        (), N_("the hunt is over: the two unplayed cards of each hand are set aside")
     ),
     "scored": EventSpec(
         ("card", "side", "counts", "awards"),
-        "{card} scoring card (side {side}): counts {counts} score {awards}",
+        N_("{card} scoring card (side {side}): counts {counts} score {awards}"),
     ),
     "game_over": EventSpec(
         ("points", "winners", "reason"),
-        "final points {points}; seat(s) {winners} win ({reason})",
+        N_("final points {points}; seat(s) {winners} win ({reason})"),
     ),
 }
+
+WORDS: Final[tuple[str, ...]] = (
+    N_("b sides"),
+    N_("variant"),
+    N_("a crosshair"),
+    N_("damage"),
+    N_("a draw-pile card"),
+    N_("most points"),
+    N_("after pick"),
+    N_("crime"),
+    N_("science"),
+    N_("mood"),
+    N_("crew points"),
+    N_("shields"),
+    N_("dragons"),
+    N_("dragon"),
+    N_("pts"),
+    N_("pt"),
+    N_("tool"),
+    N_("shield"),
+    N_("crosshair"),
+    N_("flame"),
+    N_("no effect"),
+    N_("most"),
+    N_("least"),
+    N_("second most"),
+    N_("second least"),
+    N_("fewest"),
+    N_("second fewest"),
+    N_("Hire"),
+    N_("Hunt"),
+    N_("Over"),
+)
+"""Words the engine writes into events, results and views (printed names, phases, scoring
+lines), marked for translation; each surface translates them where it shows them."""

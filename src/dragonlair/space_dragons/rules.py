@@ -29,6 +29,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
+from dragonlair.i18n import N_
 
 from . import view
 from .cards import (
@@ -408,28 +409,34 @@ class SpaceDragons(Game):
         max_players=5,
         rules_version=1,
         summary=(
-            "Draft a crew of nine, then play seven tricks without suits: the highest card "
-            "takes the dragon, and every card played stays and scores."
+            N_(
+                "Draft a crew of nine, then play seven tricks without suits: the highest card "
+                "takes the dragon, and every card played stays and scores."
+            )
         ),
         options=(
-            OptionSpec("science", "a", "science scoring card side", choices=("a", "b", "random")),
-            OptionSpec("mood", "a", "mood scoring card side", choices=("a", "b", "random")),
-            OptionSpec("crime", "a", "crime scoring card side", choices=("a", "b", "random")),
+            OptionSpec(
+                "science", "a", N_("science scoring card side"), choices=("a", "b", "random")
+            ),
+            OptionSpec("mood", "a", N_("mood scoring card side"), choices=("a", "b", "random")),
+            OptionSpec("crime", "a", N_("crime scoring card side"), choices=("a", "b", "random")),
             OptionSpec(
                 "b_sides",
                 "penalty",
-                "B sides award minus points (penalty) or plus points (bonus)",
+                N_("B sides award minus points (penalty) or plus points (bonus)"),
                 choices=("penalty", "bonus"),
             ),
-            OptionSpec("shield", 1, "points per shield at the end", kind="int", min=-5, max=5),
-            OptionSpec("damage", -2, "points per damage at the end", kind="int", min=-10, max=5),
+            OptionSpec("shield", 1, N_("points per shield at the end"), kind="int", min=-5, max=5),
+            OptionSpec(
+                "damage", -2, N_("points per damage at the end"), kind="int", min=-10, max=5
+            ),
             OptionSpec(
                 "variant",
                 False,
-                "designer's variant: no Hiring Crew; hands pass left after each round",
+                N_("designer's variant: no Hiring Crew; hands pass left after each round"),
                 kind="bool",
             ),
-            OptionSpec("data", None, "a component data file of printed values", kind="path"),
+            OptionSpec("data", None, N_("a component data file of printed values"), kind="path"),
         ),
     )
     state_class = SpaceDragonsState

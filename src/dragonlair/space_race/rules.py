@@ -29,6 +29,7 @@ from dragonlair.core import (
     make_result,
 )
 from dragonlair.core.state import NOT_TAKING_PART
+from dragonlair.i18n import N_, gettext, ngettext, words
 
 from . import view
 from .cards import (
@@ -423,27 +424,31 @@ class SpaceRace(Game):
         max_players=4,
         rules_version=1,
         summary=(
-            "Draft Space cards to build your ship over three rounds, then outbid the others "
-            "with Fuel or Crew to escape each Danger."
+            N_(
+                "Draft Space cards to build your ship over three rounds, then outbid the others "
+                "with Fuel or Crew to escape each Danger."
+            )
         ),
         options=(
             OptionSpec(
                 "every_power_source",
                 False,
-                "every Power Source scores its colour bonus, not only the top of each stack",
+                N_("every Power Source scores its colour bonus, not only the top of each stack"),
                 kind="bool",
             ),
             OptionSpec(
                 "scanner",
                 "on-play",
-                "on-play: a Scanner shows the top Danger card when it is played; "
-                "always: a face-up Scanner keeps showing it, round after round",
+                N_(
+                    "on-play: a Scanner shows the top Danger card when it is played; "
+                    "always: a face-up Scanner keeps showing it, round after round"
+                ),
                 choices=("on-play", "always"),
             ),
             OptionSpec(
                 "data",
                 None,
-                "a JSON file of component data in the schema of docs/rules/space-race.md",
+                N_("a JSON file of component data in the schema of docs/rules/space-race.md"),
                 kind="path",
             ),
         ),
@@ -556,9 +561,15 @@ class SpaceRace(Game):
         aid = self.table.id_of(action)
         if aid >= self.bid0:
             b = aid - self.bid0
-            return f"bid {b} card{'s' if b != 1 else ''} of Fuel (Flight) or Crew (Fight)"
+            return ngettext(
+                "bid {n} card of Fuel (Flight) or Crew (Fight)",
+                "bid {n} cards of Fuel (Flight) or Crew (Fight)",
+                b,
+            ).format(n=b)
         c = self.aid_card[aid]
-        label = self.aid_label[aid]
+        label = words(self.aid_label[aid])
         if self.aid_stack[aid] == S_FUEL:
-            return f"play {label}: Fuel for Flight bids and the most-Fuel bonus"
-        return f"play {label}: {self.tables.vp[c]} VP"
+            return gettext("play {card}: Fuel for Flight bids and the most-Fuel bonus").format(
+                card=label
+            )
+        return gettext("play {card}: {vp} VP").format(card=label, vp=self.tables.vp[c])

@@ -34,6 +34,7 @@ import dragonlair
 
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import answer_delay
+from ..i18n import N_, _
 from .render import board, header, player_rules, players, result_table
 from .render import hand as hand_of
 from .session import LogLine, PlaySession
@@ -64,6 +65,14 @@ App.-narrow Footer { display: none; }
 """
 
 
+def translate_bindings(node: App[Any] | Screen[Any]) -> None:
+    """The keys' descriptions in the footer in the current language (declared in English,
+    marked with ``N_``)."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [replace(b, description=_(b.description)) for b in bindings]
+
+
 class Drawn(Widget):
     """A pane drawn by a function of its width (Rich renderables, re-drawn on resize)."""
 
@@ -85,7 +94,7 @@ class HelpScreen(ModalScreen[None]):
     """The player rules (Markdown) and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss", "close"),
+        Binding("escape,q,question_mark", "dismiss", N_("close")),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -94,6 +103,7 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, markdown: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
@@ -107,7 +117,7 @@ class HelpScreen(ModalScreen[None]):
 class ConfirmQuit(ModalScreen[str]):
     """Leave the game? With a reminder about saving."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", "keep playing")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", N_("keep playing"))]
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
     #ask { width: 64; height: auto; border: round $warning; background: $surface; padding: 1; }
@@ -118,20 +128,21 @@ class ConfirmQuit(ModalScreen[str]):
 
     def __init__(self, reminder: str, save_to: str | None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.reminder = reminder
         self.save_to = save_to
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask"):
-            yield Label("Leave the game?")
+            yield Label(_("Leave the game?"))
             yield Label(self.reminder)
             if self.save_to is not None:
-                yield Input(self.save_to, id="save-to", placeholder="save file")
+                yield Input(self.save_to, id="save-to", placeholder=_("save file"))
             with Horizontal():
                 if self.save_to is not None:
-                    yield Button("Save and quit", id="save", variant="primary")
-                yield Button("Quit", id="quit", variant="error")
-                yield Button("Keep playing", id="keep")
+                    yield Button(_("Save and quit"), id="save", variant="primary")
+                yield Button(_("Quit"), id="quit", variant="error")
+                yield Button(_("Keep playing"), id="keep")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
@@ -149,7 +160,7 @@ class ConfirmQuit(ModalScreen[str]):
 class PassScreen(Screen[None]):
     """A blank page between two players at one screen."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", N_("ready"))]
     DEFAULT_CSS = """
     PassScreen { align: center middle; }
     #pass { width: auto; height: auto; border: round $primary; padding: 1 4; }
@@ -157,15 +168,15 @@ class PassScreen(Screen[None]):
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.player = name
 
     def compose(self) -> ComposeResult:
         yield Static(
             Text.assemble(
-                "Pass the screen to ",
-                (self.player, "bold"),
-                ".\nEveryone else, look away.\n\n",
-                (f"{self.player}: press Enter when you are ready.", "dim"),
+                _("Pass the screen to {player}.").format(player=self.player),
+                "\n" + _("Everyone else, look away.") + "\n\n",
+                (_("{player}: press Enter when you are ready.").format(player=self.player), "dim"),
             ),
             id="pass",
         )
@@ -178,8 +189,8 @@ class UndoConsent(Screen[bool]):
     """At a hotseat game started with --undo, each player agrees to undo, or not."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "agree"),
-        Binding("n,escape", "answer(False)", "play without undo"),
+        Binding("y", "answer(True)", N_("agree")),
+        Binding("n,escape", "answer(False)", N_("play without undo")),
     ]
     DEFAULT_CSS = """
     UndoConsent { align: center middle; }
@@ -188,16 +199,24 @@ class UndoConsent(Screen[bool]):
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.player = name
 
     def compose(self) -> ComposeResult:
         yield Static(
             Text.assemble(
-                "This game was started with undo: any player may take back their last "
-                "decision, and every move played after it, as long as nothing hidden has "
-                "been revealed since.\n\n",
-                (self.player, "bold"),
-                ": press Y to agree, or N to play without undo.",
+                _(
+                    "This game was started with undo: any player may take back their last "
+                    "decision, and every move played after it, as long as nothing hidden has "
+                    "been revealed since."
+                )
+                + "\n\n",
+                (
+                    _("{player}: press Y to agree, or N to play without undo.").format(
+                        player=self.player
+                    ),
+                    "bold",
+                ),
             ),
             id="consent",
         )
@@ -213,12 +232,13 @@ class TableApp(App[int]):
     TITLE = "dragonlair"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "rules", priority=True),
-        Binding("ctrl+q", "leave", "quit", priority=True),
+        Binding("question_mark,f1", "help", N_("rules"), priority=True),
+        Binding("ctrl+q", "leave", N_("quit"), priority=True),
     ]
 
     def __init__(self, game: Game, names: Sequence[str]) -> None:
         super().__init__()
+        translate_bindings(self)
         self.game = game
         self.names = list(names)
         self.lit: frozenset[int] = frozenset()  # the cards of the highlighted choice
@@ -247,11 +267,11 @@ class TableApp(App[int]):
     def setup_panes(self) -> None:
         """Titles and the layout for the terminal's size; each app calls it when mounted
         (Textual calls every class's own ``on_mount``, so the base has none)."""
-        self.query_one("#board", VerticalScroll).border_title = "table"
-        self.query_one("#hand", VerticalScroll).border_title = "your hand"
-        self.query_one("#others", VerticalScroll).border_title = "players"
-        self.query_one("#log", VerticalScroll).border_title = "log"
-        self.query_one("#choices", OptionList).border_title = "choices"
+        self.query_one("#board", VerticalScroll).border_title = _("table")
+        self.query_one("#hand", VerticalScroll).border_title = _("your hand")
+        self.query_one("#others", VerticalScroll).border_title = _("players")
+        self.query_one("#log", VerticalScroll).border_title = _("log")
+        self.query_one("#choices", OptionList).border_title = _("choices")
         self._fit(self.size.width, self.size.height)
 
     def on_resize(self, event: Any) -> None:
@@ -289,7 +309,7 @@ class TableApp(App[int]):
 
                 parts.append(result_table(game, Result.from_dict(view["result"]), names))
             if self.narrow:
-                parts.append(Text("players", style="bold"))
+                parts.append(Text(_("players"), style="bold"))
                 parts.append(players(game, view, names, width))
             return Group(*parts)
 
@@ -306,7 +326,7 @@ class TableApp(App[int]):
 
         def draw(width: int) -> RenderableType:
             if not lines:
-                return Text("(nothing yet)", style="dim")
+                return Text(_("(nothing yet)"), style="dim")
             grid = Table.grid()
             grid.add_column(width=2, no_wrap=True)
             grid.add_column(ratio=1)
@@ -349,11 +369,11 @@ class PlayApp(TableApp):
     """A game against bots or hotseat: humans choose, bots' moves are paced and shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", "choice up", show=False, priority=True),
-        Binding("down", "move(1)", "choice down", show=False, priority=True),
-        Binding("ctrl+t", "autoplay", "auto-answers"),
-        Binding("f2,ctrl+g", "hint", "hint", priority=True),
-        Binding("ctrl+z,f3", "undo", "undo", priority=True),
+        Binding("up", "move(-1)", N_("choice up"), show=False, priority=True),
+        Binding("down", "move(1)", N_("choice down"), show=False, priority=True),
+        Binding("ctrl+t", "autoplay", N_("auto-answers")),
+        Binding("f2,ctrl+g", "hint", N_("hint"), priority=True),
+        Binding("ctrl+z,f3", "undo", N_("undo"), priority=True),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.6, fast: bool = False) -> None:
@@ -380,7 +400,7 @@ class PlayApp(TableApp):
         return self.session.state
 
     def entry_hint(self) -> str:
-        return "type an action or pick with ↑↓ Enter · F2 hint · ? rules · ctrl+q quit"
+        return _("type an action or pick with ↑↓ Enter · F2 hint · ? rules · ctrl+q quit")
 
     def on_mount(self) -> None:
         self.setup_panes()
@@ -398,9 +418,9 @@ class PlayApp(TableApp):
         if not left:
             session.undo_allowed = agreed
             self.status(
-                "everyone agreed: undo is on (ctrl+z)"
+                _("everyone agreed: undo is on (ctrl+z)")
                 if agreed
-                else "not everyone agreed: this game is played without undo",
+                else _("not everyone agreed: this game is played without undo"),
                 "green" if agreed else "yellow",
             )
             self.call_after_refresh(self.advance)
@@ -458,7 +478,11 @@ class PlayApp(TableApp):
         self.ask(seat)
         if forced is not None:
             words = session.words[seat]
-            self.status(f"answered for you: {words.label(forced)}  (ctrl+t: ask me instead)")
+            self.status(
+                _("answered for you: {choice}  (ctrl+t: ask me instead)").format(
+                    choice=words.label(forced)
+                )
+            )
             self.pending = True
             self.after(self.answer_wait(), lambda: self.auto_answer(seat, forced))
 
@@ -515,7 +539,7 @@ class PlayApp(TableApp):
         self.question = question
         options.clear_options()
         if seat is None or self.state.is_over:
-            options.border_title = "choices"
+            options.border_title = _("choices")
             return
         words = self.session.words[seat]
         default = (view.get("window") or {}).get("default")
@@ -543,7 +567,7 @@ class PlayApp(TableApp):
             if label and label != typed:
                 line.append("  " + label, style="dim")
             if default is not None and str(a) == default:
-                line.append("  (Enter)", style="yellow")
+                line.append("  " + _("(Enter)"), style="yellow")
                 start = i
             if str(a) in rates:
                 win = rates[str(a)]
@@ -551,7 +575,7 @@ class PlayApp(TableApp):
                     f"  {win.value:.0%} [{win.low:.0%}–{win.high:.0%}]", style="bold magenta"
                 )
                 if hint is not None and str(a) == str(hint.pick):
-                    line.append("  ★ the bot's pick", style="bold magenta")
+                    line.append("  ★ " + _("the bot's pick"), style="bold magenta")
                     pick = i
             items.append(Option(line))
         options.add_options(items)
@@ -560,10 +584,10 @@ class PlayApp(TableApp):
         if pick is not None:
             start = pick
         options.highlighted = start
-        asked = "" if view.get("window") is None else " · you may answer"
+        asked = "" if view.get("window") is None else " · " + _("you may answer")
         if hint is not None:
-            asked += " · hint: your win chance after each choice"
-        options.border_title = f"choices{asked}"
+            asked += " · " + _("hint: your win chance after each choice")
+        options.border_title = _("choices") + asked
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Going over the choices marks the cards each one plays in your hand."""
@@ -644,14 +668,17 @@ class PlayApp(TableApp):
         session = self.session
         path = Path(target) if target else session.save_path
         if path is None:
-            self.status("say where: save FILE", "yellow")
+            self.status(_("say where: save FILE"), "yellow")
             return
         try:
             session.save(path)
         except OSError as e:
-            self.status(f"cannot save to {path}: {e.strerror or e}", "bold red")
+            self.status(
+                _("cannot save to {path}: {error}").format(path=path, error=e.strerror or e),
+                "bold red",
+            )
             return
-        self.status(f"saved to {path}", "green")
+        self.status(_("saved to {path}").format(path=path), "green")
 
     def action_move(self, step: int) -> None:
         options = self.query_one("#choices", OptionList)
@@ -669,10 +696,10 @@ class PlayApp(TableApp):
         if self.thinking == question:
             return
         if self.hint is not None and self.hint[0] == question:
-            self.status("the hint is shown by the choices", "magenta")
+            self.status(_("the hint is shown by the choices"), "magenta")
             return
         self.thinking = question
-        self.status("the bots are thinking about your choices…", "magenta")
+        self.status(_("the bots are thinking about your choices…"), "magenta")
         job = self.session.hint_job(seat)  # the view as it is now, read here
         self.run_worker(
             lambda: self._hint_done(question, job()),
@@ -692,7 +719,9 @@ class PlayApp(TableApp):
         words = self.session.words[question[0]]
         pick = words.typed(analysis.pick, self.legal)
         self.status(
-            f"hint: the bot would choose {pick} ({analysis.samples} playouts per choice)",
+            _("hint: the bot would choose {pick} ({n} playouts per choice)").format(
+                pick=pick, n=analysis.samples
+            ),
             "magenta",
         )
         self.redraw()
@@ -702,7 +731,7 @@ class PlayApp(TableApp):
         if seat is None or isinstance(self.screen, ModalScreen | PassScreen):
             return
         if self.pending:
-            self.status("wait: an answer is being given for you", "yellow")
+            self.status(_("wait: an answer is being given for you"), "yellow")
             return
         try:
             steps = self.session.undo(seat)
@@ -716,9 +745,9 @@ class PlayApp(TableApp):
         self.shown = []
         self.lit = frozenset()
         self.notice = (
-            "you took back your last decision"
+            _("you took back your last decision")
             if steps == 1
-            else "you took back your last decision (and the answers given for you before it)",
+            else _("you took back your last decision (and the answers given for you before it)"),
             "green",
         )
         self.later(0.0)
@@ -730,9 +759,9 @@ class PlayApp(TableApp):
         on = not self.session.autoplay[seat]
         self.session.autoplay[seat] = on
         self.status(
-            "answers with no choice are given for you"
+            _("answers with no choice are given for you")
             if on
-            else "you will be asked even when there is only one answer",
+            else _("you will be asked even when there is only one answer"),
             "green",
         )
         if on and self.asking == seat and not self.pending:
@@ -743,30 +772,39 @@ class PlayApp(TableApp):
 
     def help_text(self) -> str:
         keys = (
-            "\n\n## Keys\n\n"
-            "- **↑ ↓** move over the choices, **Enter** takes the highlighted one (in a HALT!"
-            " window or an offer, the default answer is highlighted); a click takes one too.\n"
-            "- **Type** an action as the choices show it (`play 2`, `steal 3`) and Enter."
+            "\n\n## "
+            + _("Keys")
+            + "\n\n- "
+            + _(
+                "**↑ ↓** move over the choices, **Enter** takes the highlighted one (in a HALT!"
+                " window or an offer, the default answer is highlighted); a click takes one too."
+            )
+        )
+        keys += "\n- " + _(
+            "**Type** an action as the choices show it (`play 2`, `steal 3`) and Enter."
         )
         words = self.session.words[self.session.humans[0]]
         if words.number_kinds:
-            keys += " A bare number is a card's printed number (`5` plays your 5)."
+            keys += " " + _("A bare number is a card's printed number (`5` plays your 5).")
         else:
-            keys += " A bare number is the number of a choice."
-        keys += (
-            "\n- **ctrl+t** turns automatic answers off or on: with them on, a question "
-            "with only one possible answer is answered for you after a short pause.\n"
-            "- **F2** (or ctrl+g, or `hint`) asks the bots what they think of your choices,"
-            " from what you can see only: each choice gets your win chance with its 95%"
-            " interval, and the bot's pick is highlighted.\n"
-            + (
-                "- **ctrl+z** (or F3, or `undo`) takes back your last decision and every move"
-                " played after it, as long as nothing hidden has been revealed since.\n"
-                if self.session.undo_allowed
-                else ""
+            keys += " " + _("A bare number is the number of a choice.")
+        keys += "\n- " + _(
+            "**ctrl+t** turns automatic answers off or on: with them on, a question "
+            "with only one possible answer is answered for you after a short pause."
+        )
+        keys += "\n- " + _(
+            "**F2** (or ctrl+g, or `hint`) asks the bots what they think of your choices,"
+            " from what you can see only: each choice gets your win chance with its 95 percent"
+            " interval, and the bot's pick is highlighted."
+        )
+        if self.session.undo_allowed:
+            keys += "\n- " + _(
+                "**ctrl+z** (or F3, or `undo`) takes back your last decision and every move"
+                " played after it, as long as nothing hidden has been revealed since."
             )
-            + "- **save FILE** saves the game; `dragonlair play --resume FILE` goes on.\n"
-            "- **?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
+        keys += "\n- " + _("**save FILE** saves the game; `dragonlair play --resume FILE` goes on.")
+        keys += "\n- " + _(
+            "**?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
         )
         return player_rules(self.game) + keys
 
@@ -778,10 +816,12 @@ class PlayApp(TableApp):
             return
         session = self.session
         if session.saved:
-            reminder = f"The game is saved in {session.save_path}: --resume it to go on."
+            reminder = _("The game is saved in {path}: --resume it to go on.").format(
+                path=session.save_path
+            )
             save_to = None
         else:
-            reminder = "The game is not saved. Save it to go on later with --resume:"
+            reminder = _("The game is not saved. Save it to go on later with --resume:")
             save_to = str(session.save_path or "dragonlair-game.json")
 
         def done(answer: str | None) -> None:
@@ -792,9 +832,17 @@ class PlayApp(TableApp):
                 try:
                     session.save(path)
                 except OSError as e:
-                    self.status(f"cannot save to {path}: {e.strerror or e}", "bold red")
+                    self.status(
+                        _("cannot save to {path}: {error}").format(
+                            path=path, error=e.strerror or e
+                        ),
+                        "bold red",
+                    )
                     return
-                self.exit(0, message=f"Saved to {path}: dragonlair play --resume {path}")
+                self.exit(
+                    0,
+                    message=_("Saved to {path}: dragonlair play --resume {path}").format(path=path),
+                )
 
         self.push_screen(ConfirmQuit(reminder, save_to), done)
 
@@ -812,19 +860,19 @@ class PlayApp(TableApp):
             self.show_choices(None, {})
         else:
             self.redraw()
-        self.query_one("#board", VerticalScroll).border_title = "game over"
-        self.status("Game over. Press Enter to leave.", "bold green")
+        self.query_one("#board", VerticalScroll).border_title = _("game over")
+        self.status(_("Game over. Press Enter to leave."), "bold green")
 
 
 class WatchApp(TableApp):
     """Bots play while you watch as a spectator: the board and the log, move by move."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "pause", "pause/go"),
-        Binding("right,n", "step", "one move"),
-        Binding("plus,equals_sign", "speed(0.5)", "faster"),
-        Binding("minus", "speed(2)", "slower"),
-        Binding("q", "leave", "quit"),
+        Binding("space", "pause", N_("pause/go")),
+        Binding("right,n", "step", N_("one move")),
+        Binding("plus,equals_sign", "speed(0.5)", N_("faster")),
+        Binding("minus", "speed(2)", N_("slower")),
+        Binding("q", "leave", N_("quit")),
     ]
 
     def __init__(
@@ -871,8 +919,8 @@ class WatchApp(TableApp):
         self.seen = state.event_count
         self.redraw()
         if state.is_over:
-            self.query_one("#board", VerticalScroll).border_title = "game over"
-            self.status("Game over. Press q to leave.", "bold green")
+            self.query_one("#board", VerticalScroll).border_title = _("game over")
+            self.status(_("Game over. Press q to leave."), "bold green")
 
     def tick(self) -> None:
         if self.paused or self.state.is_over:
@@ -882,7 +930,7 @@ class WatchApp(TableApp):
 
     def action_pause(self) -> None:
         self.paused = not self.paused
-        self.status("paused: space goes on, → one move" if self.paused else "")
+        self.status(_("paused: space goes on, → one move") if self.paused else "")
         if not self.paused:
             self.tick()
 
@@ -892,7 +940,7 @@ class WatchApp(TableApp):
 
     def action_speed(self, factor: float) -> None:
         self.delay = min(5.0, max(0.02, self.delay * factor))
-        self.status(f"{self.delay:.2f} s between moves")
+        self.status(_("{seconds:.2f} s between moves").format(seconds=self.delay))
 
 
 class ReplayApp(TableApp):
@@ -901,11 +949,11 @@ class ReplayApp(TableApp):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: a focused pane that can scroll would otherwise take Home and End
-        Binding("right,n,space", "go(1)", "next", priority=True),
-        Binding("left,p,b", "go(-1)", "back", priority=True),
-        Binding("home", "to(0)", "start", priority=True),
-        Binding("end", "to(-1)", "end", priority=True),
-        Binding("q,escape", "leave", "quit"),
+        Binding("right,n,space", "go(1)", N_("next"), priority=True),
+        Binding("left,p,b", "go(-1)", N_("back"), priority=True),
+        Binding("home", "to(0)", N_("start"), priority=True),
+        Binding("end", "to(-1)", N_("end"), priority=True),
+        Binding("q,escape", "leave", N_("quit")),
     ]
 
     def __init__(
@@ -942,14 +990,19 @@ class ReplayApp(TableApp):
             previous = self.state_at(self.at - 1)
             before = previous.event_count
         log = [LogLine(e["seq"], self.words.event(e)) for e in state.events_since(0, self.seat)]
-        who = "a spectator" if self.seat is None else self.names[self.seat]
+        who = _("a spectator") if self.seat is None else self.names[self.seat]
         self.show_view(
-            state.view(self.seat), log, before, title=f"move {self.at} of {self.total}, as {who}"
+            state.view(self.seat),
+            log,
+            before,
+            title=_("move {move} of {total}, as {who}").format(
+                move=self.at, total=self.total, who=who
+            ),
         )
-        note = "← back  → next  Home/End  type a number and Enter to go to that move"
+        note = _("← back  → next  Home/End  type a number and Enter to go to that move")
         if self.at == self.total and not state.is_over:
-            note = "the game was saved here; it is not over  ·  " + note
-        self.status(f"go to move {self.typed}_" if self.typed else note)
+            note = _("the game was saved here; it is not over") + "  ·  " + note
+        self.status(_("go to move {move}").format(move=self.typed) + "_" if self.typed else note)
 
     def action_go(self, step: int) -> None:
         self.action_to(self.at + step)

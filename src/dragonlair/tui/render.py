@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Game, Result, manifest
+from ..i18n import _, language, words
 from .words import game_module, seat_name
 
 # Keys every view has; the header shows them, the board does not repeat them.
@@ -70,7 +71,7 @@ def hand(
     """The seat's own cards (or what else is secret to it); the cards in ``lit`` (those of
     the highlighted choice) marked ``▸`` in reverse."""
     if view.get("seat") is None:
-        return Text("(a spectator has no hand)", style="dim")
+        return Text(_("(a spectator has no hand)"), style="dim")
     module = game_module(game)
     if module is not None and hasattr(module, "hand"):
         if "lit" in inspect.signature(module.hand).parameters:
@@ -107,20 +108,20 @@ def header(game: Game, view: dict[str, Any], names: Sequence[str]) -> Text:
     """One line: the game, the move, who you are and who is to act."""
     seat = view.get("seat")
     if not isinstance(seat, int):
-        who = "watching"
-    elif names[seat] in ("You", f"Player {seat + 1}"):
-        who = f"you are Player {seat + 1}"
+        who = _("watching")
+    elif names[seat] in ("You", f"Player {seat + 1}", _("Player {n}").format(n=seat + 1)):
+        who = _("you are Player {n}").format(n=seat + 1)
     else:
-        who = f"you are {names[seat]} (Player {seat + 1})"
+        who = _("you are {name} (Player {n})").format(name=names[seat], n=seat + 1)
     acting = ", ".join(seat_name(names, s) for s in view.get("to_act", []))
     text = Text()
     text.append(f"{game.spec.name}", style="bold magenta")
-    text.append(f" · move {view.get('move', 0)} · {who}")
+    text.append(" · " + _("move {move}").format(move=view.get("move", 0)) + f" · {who}")
     if acting:
-        label = "still choosing" if "choosing" in view else "to act"
+        label = _("still choosing") if "choosing" in view else _("to act")
         text.append(f" · {label}: {acting}", style="cyan")
     if "my_choice" in view:
-        text.append(" · you have chosen", style="green")
+        text.append(" · " + _("you have chosen"), style="green")
     return text
 
 
@@ -132,29 +133,31 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
         for k in b:
             if k not in labels:
                 labels.append(k)
-    table = Table(title="Final scores", box=None, pad_edge=False, padding=(0, 1))
+    table = Table(title=_("Final scores"), box=None, pad_edge=False, padding=(0, 1))
     table.add_column("")
     for seat in range(game.players):
         mark = " ★" if seat in result.winners else ""
         table.add_column(names[seat] + mark, justify="right", style="bold" if mark else "")
     for label in labels:
         table.add_row(
-            label,
+            words(label),
             *[
                 str(result.breakdown[s].get(label, "")) if result.breakdown else ""
                 for s in range(game.players)
             ],
         )
-    table.add_row("total", *[str(p) for p in result.points], style="bold")
-    table.add_row("rank", *[str(r) for r in result.ranks])
-    winners = " and ".join(names[w] for w in result.winners)
-    line = f"★ Shared win: {winners}." if len(result.winners) > 1 else f"★ Winner: {winners}."
+    table.add_row(_("total"), *[str(p) for p in result.points], style="bold")
+    table.add_row(_("rank"), *[str(r) for r in result.ranks])
+    winners = _(" and ").join(names[w] for w in result.winners)
+    line = (
+        _("★ Shared win: {winners}.") if len(result.winners) > 1 else _("★ Winner: {winners}.")
+    ).format(winners=winners)
     parts: list[RenderableType] = [table, Text(line, style="bold green")]
     if result.reason:
-        parts.append(Text(result.reason, style="dim"))
+        parts.append(Text(words(result.reason), style="dim"))
     return Group(*parts)
 
 
 def player_rules(game: Game) -> str:
     """The game's rules for players, in Markdown (its manifest's ``player_rules``)."""
-    return manifest(game.spec.id).player_rules()
+    return manifest(game.spec.id).player_rules(language())

@@ -22,6 +22,7 @@ from ..core import Action, DragonlairError, State, derive_seed
 from ..core.autoplay import forced_action
 from ..core.bot import Bot
 from ..core.undo import effective_actions
+from ..i18n import gettext
 from .words import Words
 
 SAVE_FORMAT = "dragonlair.save/1"
@@ -138,14 +139,14 @@ class PlaySession:
         """Why ``seat`` cannot take back a decision now (None: it can)."""
         if not self.undo_allowed:
             if self.hotseat:
-                return "this hotseat game is played without undo (start it with --undo)"
-            return "this game is played without undo"
+                return gettext("this hotseat game is played without undo (start it with --undo)")
+            return gettext("this game is played without undo")
         if self.state.is_over:
-            return "the game is over"
+            return gettext("the game is over")
         if not any(p == seat for p, _ in effective_actions(self.state)):
-            return "you have made no decision to take back yet"
+            return gettext("you have made no decision to take back yet")
         if not self._undo_steps(seat):
-            return "something hidden has been revealed since your last decision"
+            return gettext("something hidden has been revealed since your last decision")
         return None
 
     def _undo_steps(self, seat: int) -> list[State]:
@@ -167,7 +168,7 @@ class PlaySession:
         undos that took. DragonlairError (and nothing changed) where it is not allowed."""
         why = self.undo_refusal(seat)
         if why is not None:
-            raise DragonlairError(f"no undo: {why}")
+            raise DragonlairError(gettext("no undo: {why}").format(why=why))
         steps = self._undo_steps(seat)
         self.state = steps[-1]
         self.catch_up(seat)
@@ -188,7 +189,7 @@ class PlaySession:
         state = self.state
         legal = state.legal_actions(seat)
         if not legal:
-            raise DragonlairError("a hint is for your own decision: you are not asked now")
+            raise DragonlairError(gettext("a hint is for your own decision: you are not asked now"))
         game, view = state.game, state.view(seat)
         seed = derive_seed(state.seed or 0, HINT_STREAM, seat, state.move)
         samples = max(4, HINT_PLAYOUTS // len(legal))

@@ -19,7 +19,9 @@ besides its board:
   (``5`` plays your 5); in other games a bare number is the number of a choice in the menu.
 
 Sentences about the player named "You" are put in the second person ("You are dealt",
-"your turn"), and counts agree with their nouns ("1 shield", "1 card").
+"your turn"), and counts agree with their nouns ("1 shield", "1 card"): that is English
+grammar, applied to English only. Every other word shown is in the current language
+(:mod:`dragonlair.i18n`); what a player types is the same in every language.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 from ..core import Action, DragonlairError, Game, manifest
 from ..core.events import event_text
+from ..i18n import _, language
 
 _SEAT_PARAMS = ("seat", "target", "victim")
 _PUNCTUATION = re.compile(r"[()!,:;·]")
@@ -52,7 +55,7 @@ def game_module(game: Game) -> ModuleType | None:
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else _("Player {n}").format(n=seat + 1)
 
 
 class Words:
@@ -139,27 +142,33 @@ class Words:
         games whose cards carry numbers) or else a choice's number in the menu."""
         norm = normalize(text)
         if not norm:
-            raise DragonlairError("type an action, or pick one from the list")
+            raise DragonlairError(_("type an action, or pick one from the list"))
         if norm.isdigit():
             if self.number_kinds:
                 tries = [f"{kind} {norm}" for kind in self.number_kinds]
                 found = [a for a in legal if any(t in self.forms(a) for t in tries)]
                 if found:
                     return self._one(found, norm)
-                raise DragonlairError(f"you cannot play a {norm} now")
+                raise DragonlairError(_("you cannot play a {number} now").format(number=norm))
             n = int(norm)
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            raise DragonlairError(f"there is no choice {n}: pick 1 to {len(legal)}")
+            raise DragonlairError(
+                _("there is no choice {n}: pick 1 to {last}").format(n=n, last=len(legal))
+            )
         found = [a for a in legal if norm in self.forms(a)]
         if found:
             return self._one(found, norm)
         kinds = {a.kind for a in legal}
         word = norm.split()[0]
         if word in {k.kind for k in self.game.table.kinds} and word not in kinds:
-            raise DragonlairError(f"you cannot {word} now")
+            raise DragonlairError(_("you cannot {word} now").format(word=word))
         shown = ", ".join(dict.fromkeys(self.typed(a, legal) for a in legal))
-        raise DragonlairError(f"{text.strip()!r} is not one of your choices: {shown}")
+        raise DragonlairError(
+            _("{typed!r} is not one of your choices: {shown}").format(
+                typed=text.strip(), shown=shown
+            )
+        )
 
     def _one(self, found: list[Action], norm: str) -> Action:
         # The card whose own name is what was typed: ``play 4`` is the plain 4, not the
@@ -170,8 +179,10 @@ class Words:
         labels = {self.label(a) for a in found}
         if len(labels) == 1:
             return found[0]
-        which = " or ".join(dict.fromkeys(self.typed(a, found) for a in found))
-        raise DragonlairError(f"{norm!r} could be {which}: say which")
+        which = _(" or ").join(dict.fromkeys(self.typed(a, found) for a in found))
+        raise DragonlairError(
+            _("{typed!r} could be {which}: say which").format(typed=norm, which=which)
+        )
 
     # ------------------------------------------------------------------ events
 
@@ -193,7 +204,7 @@ class Words:
     # ------------------------------------------------------------------ grammar
 
     def grammar(self, text: str) -> str:
-        return grammar(text)
+        return grammar(text) if language() == "en" else text
 
 
 _IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}

@@ -3,7 +3,9 @@
 A view names components by id (crew card 42, Danger card 3, spot 29) and a state message
 lists legal actions and events as text and dicts. To draw them the page needs what is
 printed on the components, a label for every action (``describe_action``) and the
-sentence pattern of every kind of event, plus each game's rules in brief. All of it is the
+sentence pattern of every kind of event, plus each game's rules in brief, in the current
+language (:mod:`dragonlair.i18n`): a template with a count comes with its forms
+(``plurals``); the words an event's values hold are in the page's strings. All of it is the
 same for everyone at a table (it depends on the game, its player count and its options,
 which are public) and none of it depends on the state, so it cannot leak anything: these
 are served by plain GET endpoints, and a client fetches them once per table.
@@ -20,6 +22,7 @@ from typing import Any
 
 from ..core import Game, manifest
 from ..core.events import CORE_EVENTS
+from ..i18n import _, counted, language
 
 
 def components(game: Game) -> dict[str, Any]:
@@ -42,10 +45,18 @@ def table_catalog(game: Game) -> dict[str, Any]:
         "actions": {str(a): game.describe_action(a) for a in game.actions},
         "events": {
             kind: {
-                "text": s.text,
-                "public_text": s.public_text,
+                "text": _(s.text),
+                "public_text": _(s.public_text),
                 "fields": list(s.fields),
                 "seat_fields": list(s.seat_fields),
+                "plurals": {
+                    key: {"field": p[0], "forms": p[1]}
+                    for key, p in (
+                        ("text", counted(s.text)),
+                        ("public_text", counted(s.public_text)),
+                    )
+                    if p is not None
+                },
             }
             for kind, s in {**CORE_EVENTS, **game.event_specs}.items()
         },
@@ -58,7 +69,7 @@ def rules(game: Game) -> dict[str, Any]:
     return {
         "id": game.spec.id,
         "name": game.spec.name,
-        "summary": game.spec.summary,
-        "text": manifest(game.spec.id).player_rules().strip(),
-        "actions": [{"form": k.form, "help": k.help} for k in game.table.kinds],
+        "summary": _(game.spec.summary),
+        "text": manifest(game.spec.id).player_rules(language()).strip(),
+        "actions": [{"form": k.form, "help": _(k.help)} for k in game.table.kinds],
     }

@@ -49,6 +49,7 @@ from ..core.autoplay import answer_delay, forced_action
 from ..core.rng import derive_seed
 from ..core.state import UNDO_TEXT
 from ..core.undo import effective_actions
+from ..i18n import N_
 from .bots import BotJob, BotTimeout, HintJob
 from .connection import Connection
 from .metrics import ACTION_SECONDS, COMMIT_SECONDS
@@ -288,9 +289,9 @@ class Table:
         can: bool | None = False
         why: str | None = None
         if not self.settings.undo:
-            why = "this table was created without undo"
+            why = N_("this table was created without undo")
         elif not playing:
-            why = "undo is only while the game is being played"
+            why = N_("undo is only while the game is being played")
         else:
             key = (seat, self.state.move)
             if key in self._undo_cache:
@@ -554,9 +555,9 @@ class Table:
 
     def _why_not_undo(self, st: State, seat: int) -> str | None:
         if not any(p == seat for p, _ in effective_actions(st)):
-            return "you have made no decision to take back yet"
+            return N_("you have made no decision to take back yet")
         if not self._undo_steps(st, seat):
-            return "something hidden has been revealed since your last decision"
+            return N_("something hidden has been revealed since your last decision")
         return None
 
     def _undo_steps(self, st: State, seat: int) -> list[State]:

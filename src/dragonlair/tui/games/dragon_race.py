@@ -18,6 +18,7 @@ from rich.text import Text
 
 from ...core import Action, Game
 from ...dragon_race.view import DragonRaceView
+from ...i18n import N_, _, ngettext
 
 PAWN_STYLES = (
     "bold white on red",
@@ -88,39 +89,45 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
         if action.kind == "blow":
             who = names[g.a_target[aid]]
             if c.kind == "tornado":
-                return f"{word} on {who}: back to the watering hole behind them"
-            return f"{word} on {who}: blow them back to the spot behind you"
+                return _("{card} on {who}: back to the watering hole behind them").format(
+                    card=word, who=who
+                )
+            return _("{card} on {who}: blow them back to the spot behind you").format(
+                card=word, who=who
+            )
         if c.kind == "number":
-            text = f"move ahead {c.value}"
+            text = _("move ahead {n}").format(n=c.value)
             if me is not None and g.card_owner[card] == me:
-                text += "; your insignia: you play again"
+                text += "; " + _("your insignia: you play again")
             return text
         if c.kind == "halt":
-            return f"{word} as a number: move ahead {c.value}"
+            return _("{card} as a number: move ahead {n}").format(card=word, n=c.value)
         text = game.describe_action(action).removeprefix(f"play {g.card_name[card]}")
         return text.removeprefix(":").strip()
     if action.kind == "triple":
         words = ", ".join(card_word(game, c) for c in g.a_cards[aid])
-        return f"three of a kind ({words}): fly to the next watering hole ahead"
+        return _("three of a kind ({cards}): fly to the next watering hole ahead").format(
+            cards=words
+        )
     if action.kind == "halt":
-        return f"call HALT! with your {card_word(game, card)}: cancel this turn"
+        return _("call HALT! with your {card}: cancel this turn").format(card=card_word(game, card))
     if action.kind == "steal":
-        return f"steal a random card from {names[g.a_target[aid]]}"
+        return _("steal a random card from {who}").format(who=names[g.a_target[aid]])
     if action.kind == "stop":
-        return "end your turn"
-    return "let it stand"
+        return _("end your turn")
+    return _("let it stand")
 
 
 EVENT_TEXT = {
-    "played": "{seat} plays {card}",
-    "played_stolen": "{seat} plays the stolen {card}",
-    "triple": "{seat} plays three {value}s",
-    "halted": "{seat} calls HALT! with {card}: {target}'s turn is cancelled",
-    "hazard": "{seat} lands on a {hazard} and discards {card}",
-    "robbed": "{seat} steals {card} from {victim}",
-    "given_back": "{victim} gets {card} back from {seat}",
-    "drew": "{seat} draws {cards}",
-    "dealt": "{seat} is dealt {cards}",
+    "played": N_("{seat} plays {card}"),
+    "played_stolen": N_("{seat} plays the stolen {card}"),
+    "triple": N_("{seat} plays three {value}s"),
+    "halted": N_("{seat} calls HALT! with {card}: {target}'s turn is cancelled"),
+    "hazard": N_("{seat} lands on a {hazard} and discards {card}"),
+    "robbed": N_("{seat} steals {card} from {victim}"),
+    "given_back": N_("{victim} gets {card} back from {seat}"),
+    "drew": N_("{seat} draws {cards}"),
+    "dealt": N_("{seat} is dealt {cards}"),
 }
 
 
@@ -189,39 +196,52 @@ def board(
     game: Game, view: DragonRaceView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     parts: list[RenderableType] = []
-    top = Text(f"turn {view['turn']}")
+    top = Text(_("turn {turn}").format(turn=view["turn"]))
     active = view.get("active")
     if isinstance(active, int) and active >= 0:
-        top.append(f"  ·  {names[active]} playing", style="bold")
+        top.append("  ·  " + _("{name} playing").format(name=names[active]), style="bold")
     if view.get("bonus"):
-        top.append("  ·  insignia bonus play", style="green")
+        top.append("  ·  " + _("insignia bonus play"), style="green")
     parts.append(top)
     per_row = max(10, min(PER_ROW, (width - 1) // 3))
     parts.append(track(game, view["pawns"], per_row))
     parts.append(
         Text(
-            "St start ~~ watering hole ↱ shortcut ↳ exit ⇶ Ballista Bolt ● Flaming Ball "
-            "Fi finish; P1..P4 pawns (×2: two pawns)",
+            _(
+                "St start ~~ watering hole ↱ shortcut ↳ exit ⇶ Ballista Bolt ● Flaming Ball "
+                "Fi finish; P1..P4 pawns (×2: two pawns)"
+            ),
             style="dim",
         )
     )
     if view["pawns"] != view.get("turn_start", view["pawns"]):
         parts.append(
             Text(
-                "A HALT! would send every pawn back to: "
+                _("A HALT! would send every pawn back to:")
+                + " "
                 + ", ".join(f"{names[s]} {p}" for s, p in enumerate(view["turn_start"])),
                 style="yellow",
             )
         )
     if (stolen := view["stolen"]) is not None:
-        parts.append(Text(f"Stolen card: {card_word(game, stolen)}", style="yellow"))
+        parts.append(
+            Text(_("Stolen card: {card}").format(card=card_word(game, stolen)), style="yellow")
+        )
     discards = view.get("discards") or []
-    pile = Text(f"Draw pile: {view['draw_size']} cards", style="dim")
+    pile = Text(
+        ngettext("Draw pile: {n} card", "Draw pile: {n} cards", view["draw_size"]).format(
+            n=view["draw_size"]
+        ),
+        style="dim",
+    )
     if discards:
         pile.append(
-            "  ·  discards (newest last): "
+            "  ·  "
+            + _("discards (newest last):")
+            + " "
             + ", ".join(card_word(game, c) for c in discards[-6:])
-            + f" ({len(discards)} in all)"
+            + " "
+            + _("({n} in all)").format(n=len(discards))
         )
     parts.append(pile)
     return Group(*parts)
@@ -233,18 +253,18 @@ def players(
     seat = view.get("seat")
     g: Any = game
     table = Table(box=None, pad_edge=False, padding=(0, 1))
-    for col in ("", "player", "insignia", "spot", "cards", ""):
-        table.add_column(col)
+    for col in ("", N_("player"), N_("insignia"), N_("spot"), N_("cards"), ""):
+        table.add_column(_(col) if col else col)
     characters = g.components.characters
     for s in range(view["players"]):
-        mark = " (you)" if s == seat and names[s] != "You" else ""
+        mark = " " + _("(you)") if s == seat and names[s] != "You" else ""
         table.add_row(
             Text(f"P{s + 1}", style=PAWN_STYLES[s % 4]),
             names[s] + mark,
             str(characters[s].insignia),
             str(view["pawns"][s]),
             str(view["hand_sizes"][s]),
-            "robbed: draws 1 extra" if view["extra_draw"][s] else "",
+            _("robbed: draws 1 extra") if view["extra_draw"][s] else "",
         )
     return table
 
@@ -261,7 +281,7 @@ def hand(
 ) -> RenderableType:
     cards = view.get("hand") or []
     if not cards:
-        return Text("no cards", style="dim")
+        return Text(_("no cards"), style="dim")
     out = Text()
     for i, c in enumerate(cards):
         if i:

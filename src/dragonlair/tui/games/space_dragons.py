@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
+from ...i18n import N_, _
 from ...space_dragons.kinds import HIRE, HUNT
 from ...space_dragons.view import SpaceDragonsView
 
@@ -49,7 +50,7 @@ def crew_card(game: Game, number: int) -> Text:
 
 def dragon_card(game: Game, dragon: int) -> Text:
     d = game.components.dragons[dragon - 1]  # type: ignore[attr-defined]
-    t = Text(f"[dragon {d.points}]", style="bold yellow")
+    t = Text("[" + _("dragon {points}").format(points=d.points) + "]", style="bold yellow")
     if any(d.symbols):
         t.append(" ")
         _symbols(t, d.symbols)
@@ -70,9 +71,11 @@ def _pairs(names: Sequence[str], values: Sequence[Any]) -> list[str]:
 
 
 EVENT_TEXT = {
-    "game_over": "final points {points}; won by {winners} ({reason})",
-    "start_draw": "start-player draw: {cards}; {start_seat} drew the highest and starts; "
-    "these cards leave the game",
+    "game_over": N_("final points {points}; won by {winners} ({reason})"),
+    "start_draw": N_(
+        "start-player draw: {cards}; {start_seat} drew the highest and starts; "
+        "these cards leave the game"
+    ),
 }
 
 
@@ -97,24 +100,33 @@ def board(
     game: Game, view: SpaceDragonsView, names: Sequence[str], width: int = 80
 ) -> RenderableType:
     top = Text()
-    top.append(f"{view.get('phase_name', view['phase'])}", style="bold")
+    top.append(_(view.get("phase_name", view["phase"])), style="bold")
     if view["phase"] == HUNT:
-        top.append(f"  ·  round {view['round']}/7")
+        top.append("  ·  " + _("round {round}/7").format(round=view["round"]))
     sides = view.get("scoring_cards", {})
-    top.append("  ·  scoring cards: " + ", ".join(f"{k} {v.upper()}" for k, v in sides.items()))
-    top.append(f"  ·  lair {view['lair']}  ·  draw pile {view['pile']}", style="dim")
+    top.append(
+        "  ·  "
+        + _("scoring cards:")
+        + " "
+        + ", ".join(f"{_(k)} {v.upper()}" for k, v in sides.items())
+    )
+    top.append(
+        "  ·  "
+        + _("lair {lair}  ·  draw pile {pile}").format(lair=view["lair"], pile=view["pile"]),
+        style="dim",
+    )
     parts: list[RenderableType] = [top]
     if face_up := view["face_up"]:
-        face = Text("Face-up dragon: ")
+        face = Text(_("Face-up dragon:") + " ")
         face.append_text(dragon_card(game, face_up))
         parts.append(face)
     if view.get("this_round"):
         played = [
             Text(f"{names[s]}: ").append_text(crew_card(game, c)) for s, c in view["this_round"]
         ]
-        parts.append(Text("This round: ").append_text(_row(played, "   ")))
-    legend = Text("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair   symbols: ", style="dim")
-    legend.append("⚛ science ♥ mood ☠ crime", style="dim")
+        parts.append(Text(_("This round:") + " ").append_text(_row(played, "   ")))
+    legend = Text(_("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair") + "   ", style="dim")
+    legend.append(_("symbols: ⚛ science ♥ mood ☠ crime"), style="dim")
     parts.append(legend)
     return Group(*parts)
 
@@ -124,13 +136,22 @@ def players(
 ) -> RenderableType:
     seat = view.get("seat")
     ships = Table(box=None, pad_edge=False, padding=(0, 1))
-    for col in ("player", "hand", "⛨", "✹", "⚛ ♥ ☠", "pts", "dragons", "crew played"):
+    for col in (
+        N_("player"),
+        N_("hand"),
+        "⛨",
+        "✹",
+        "⚛ ♥ ☠",
+        N_("pts"),
+        N_("dragons"),
+        N_("crew played"),
+    ):
         ships.add_column(
-            col, justify="left" if col in ("player", "crew played", "dragons") else "right"
+            _(col), justify="left" if col in ("player", "crew played", "dragons") else "right"
         )
     symbols = view.get("symbols", {})
     for s in range(view["players"]):
-        mark = " (you)" if s == seat and names[s] != "You" else ""
+        mark = " " + _("(you)") if s == seat and names[s] != "You" else ""
         counts = " ".join(str(symbols.get(k, [0] * 9)[s]) for k in ("science", "mood", "crime"))
         held = f"{view['hand_sizes'][s]}"
         if view["phase"] == HIRE:
@@ -169,10 +190,10 @@ def hand(
     out = (
         _row([_marked(game, c, lit) for c in cards], "  ")
         if cards
-        else Text("no cards", style="dim")
+        else Text(_("no cards"), style="dim")
     )
     if picks := view["picks"]:
-        out.append("\nhired so far: ", style="dim")
+        out.append("\n" + _("hired so far:") + " ", style="dim")
         out.append_text(_row([crew_card(game, c) for c in picks], "  "))
     return out
 

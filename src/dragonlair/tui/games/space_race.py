@@ -18,18 +18,18 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
+from ...i18n import N_, _, ngettext
 from ...space_race.kinds import UPGRADE
 from ...space_race.view import SpaceRaceView
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
-    ("scanners", "Scanners"),
-    ("robot_parts", "Robot"),
-    ("crystals", "Crystals"),
-    ("power_cockpit", "Cockpit power"),
-    ("power_engine", "Engine power"),
+    ("scanners", N_("Scanners")),
+    ("robot_parts", N_("Robot")),
+    ("crystals", N_("Crystals")),
+    ("power_cockpit", N_("Cockpit power")),
+    ("power_engine", N_("Engine power")),
 )
-ICONS = {"wrench": "wrench", "damage": "damage", "x": "nothing"}
 
 
 @cache
@@ -42,7 +42,7 @@ def space_card(game: Game, card: int) -> Text:
     """A Space card by its printed name (its colour is part of the name)."""
     c = _catalog(game)["space"][card - 1]
     style = COLOURS.get(c["color"] or "", "white")
-    return Text(c["name"], style=style)
+    return Text(_(c["name"]), style=style)
 
 
 def card_word(game: Game, card: int) -> str:
@@ -51,13 +51,17 @@ def card_word(game: Game, card: int) -> str:
 
 def danger_card(game: Game, card: int) -> Text:
     d = _catalog(game)["danger"][card - 1]
-    t = Text(f"{d['kind'].upper()} ", style="bold red" if d["kind"] == "fight" else "bold cyan")
+    kind = _("FIGHT") if d["kind"] == "fight" else _("FLIGHT")
+    t = Text(f"{kind} ", style="bold red" if d["kind"] == "fight" else "bold cyan")
     for place, rank in enumerate(d["ranks"], 1):
-        icon = ICONS.get(rank["icon"], rank["icon"])
-        count = f"{rank['n']} " if rank["icon"] != "x" else ""
-        t.append(
-            f" {place}: {count}{icon}{'es' if rank['n'] > 1 and rank['icon'] == 'wrench' else ''}"
-        )
+        n = rank["n"]
+        if rank["icon"] == "wrench":
+            icon = ngettext("{n} wrench", "{n} wrenches", n).format(n=n)
+        elif rank["icon"] == "damage":
+            icon = ngettext("{n} damage", "{n} damage", n).format(n=n)
+        else:
+            icon = _("nothing")
+        t.append(f" {place}: {icon}")
     return t
 
 
@@ -91,8 +95,8 @@ def _pairs(names: Sequence[str], values: Sequence[Any]) -> list[str]:
 
 
 EVENT_TEXT = {
-    "placed": "{seat} played {name} {how}",
-    "final": "final scores {points}; won by {winners}",
+    "placed": N_("{seat} played {name} {how}"),
+    "final": N_("final scores {points}; won by {winners}"),
 }
 
 
@@ -136,32 +140,43 @@ def _cards(game: Game, cards: Sequence[int]) -> Text:
 
 
 def board(game: Game, view: SpaceRaceView, names: Sequence[str], width: int = 80) -> RenderableType:
-    top = Text(f"round {view['round']}/{view['rounds']}  ·  ", style="bold")
+    top = Text(
+        _("round {round}/{rounds}").format(round=view["round"], rounds=view["rounds"]) + "  ·  ",
+        style="bold",
+    )
     if view["phase"] == UPGRADE:
-        arrow = "left (clockwise)" if view.get("direction") == "left" else "right"
-        top.append(f"Upgrade, pick {view['pick']}/6  ·  hands pass {arrow}")
+        arrow = _("left (clockwise)") if view.get("direction") == "left" else _("right")
+        top.append(
+            _("Upgrade, pick {pick}/6  ·  hands pass {arrow}").format(
+                pick=view["pick"], arrow=arrow
+            )
+        )
     else:
-        top.append(f"Danger: bid {view.get('bidding') or '-'}")
+        top.append(_("Danger: bid {what}").format(what=_(view.get("bidding") or "-")))
     top.append(
-        f"  ·  decks: Space {view['space_deck']}, Danger {view['danger_deck']},"
-        f" Damage {view['damage_deck']}",
+        "  ·  "
+        + _("decks: Space {space}, Danger {danger}, Damage {damage}").format(
+            space=view["space_deck"], danger=view["danger_deck"], damage=view["damage_deck"]
+        ),
         style="dim",
     )
     parts: list[RenderableType] = [top]
     if danger := view["danger"]:
-        parts.append(Text("Danger card: ").append_text(danger_card(game, danger)))
+        parts.append(Text(_("Danger card:") + " ").append_text(danger_card(game, danger)))
     if danger_top := view["danger_top"]:
         parts.append(
-            Text("Your Scanner shows the next Danger card: ", style="green").append_text(
+            Text(_("Your Scanner shows the next Danger card:") + " ", style="green").append_text(
                 danger_card(game, danger_top)
             )
         )
     if (last_bids := view["last_bids"]) is not None:
-        parts.append(Text("Last bids: " + ", ".join(_pairs(names, last_bids))))
+        parts.append(Text(_("Last bids:") + " " + ", ".join(_pairs(names, last_bids))))
     parts.append(
         Text(
-            "stacks bottom first, top underlined; O orange G green P purple; "
-            "Robot parts H head B body L legs",
+            _(
+                "stacks bottom first, top underlined; O orange G green P purple; "
+                "Robot parts H head B body L legs"
+            ),
             style="dim",
         )
     )
@@ -177,20 +192,20 @@ def players(
     rows: list[RenderableType] = []
     wide = width >= 96
     table = Table(box=None, pad_edge=False, padding=(0, 1))
-    for col in ("player", *(label for _, label in STACKS)):
-        table.add_column(col)
-    for col in ("Drones", "Loot", "Crew", "Fuel", "Damage", "VP"):
-        table.add_column(col, justify="right")
+    for col in (N_("player"), *(label for _key, label in STACKS)):
+        table.add_column(_(col))
+    for col in (N_("Drones"), N_("Loot"), N_("Crew"), N_("Fuel"), N_("Damage"), N_("VP")):
+        table.add_column(_(col), justify="right")
     for ship in view["ships"]:
         s = ship["seat"]
-        mark = " (you)" if s == seat and names[s] != "You" else ""
+        mark = " " + _("(you)") if s == seat and names[s] != "You" else ""
         damage = sum(damage_cat[d - 1]["vp"] for d in ship["damage"])
         dmg = f"{len(ship['damage'])} ({damage})" if ship["damage"] else "0"
         vp = str(scores[s]) if s < len(scores) else ""
         if wide:
             table.add_row(
                 f"{names[s]}{mark}",
-                *[_stack(game, ship[key]) for key, _ in STACKS],  # type: ignore[literal-required]
+                *[_stack(game, ship[key]) for key, _label in STACKS],  # type: ignore[literal-required]
                 str(len(ship["alien_drones"])),
                 str(len(ship["loot_carriers"])),
                 str(len(ship["crew"])),
@@ -201,18 +216,27 @@ def players(
             continue
         line = Text(f"{names[s]}{mark}", style="bold")
         line.append(
-            f"  VP {vp}  Fuel {ship['fuel']}  Crew {len(ship['crew'])}  Drones "
-            f"{len(ship['alien_drones'])}  Loot {len(ship['loot_carriers'])}  Damage {dmg}"
+            "  "
+            + _(
+                "VP {vp}  Fuel {fuel}  Crew {crew}  Drones {drones}  Loot {loot}  Damage {damage}"
+            ).format(
+                vp=vp,
+                fuel=ship["fuel"],
+                crew=len(ship["crew"]),
+                drones=len(ship["alien_drones"]),
+                loot=len(ship["loot_carriers"]),
+                damage=dmg,
+            )
         )
         stacks = Text("  ")
         for key, short in STACKS:
             cards = ship[key]  # type: ignore[literal-required]
             if cards:
-                stacks.append(f"{short}: ", style="dim")
+                stacks.append(f"{_(short)}: ", style="dim")
                 stacks.append_text(_stack(game, cards))
                 stacks.append("  ")
         rows.append(line)
-        rows.append(stacks if len(stacks) > 2 else Text("  no stacks yet", style="dim"))
+        rows.append(stacks if len(stacks) > 2 else Text("  " + _("no stacks yet"), style="dim"))
     return table if wide else Group(*rows)
 
 
@@ -228,20 +252,20 @@ def hand(
     out = Text()
     cards = view.get("hand") or []
     if not cards:
-        out.append("no cards", style="dim")
+        out.append(_("no cards"), style="dim")
     for i, c in enumerate(cards):
         if i:
             out.append(", ")
         if c in lit:
             out.append("▸")
             out.append_text(space_card(game, c))
-            out.stylize("reverse", len(out) - len(card_word(game, c)) - 1)
+            out.stylize("reverse", len(out) - len(_(card_word(game, c))) - 1)
         else:
             out.append_text(space_card(game, c))
     seat = view.get("seat")
     if seat is not None:
         mine = view["ships"][seat]
         if fuel_cards := mine["fuel_cards"]:
-            out.append("\nyour Fuel (face down): ", style="dim")
+            out.append("\n" + _("your Fuel (face down):") + " ", style="dim")
             out.append_text(_cards(game, fuel_cards))
     return out

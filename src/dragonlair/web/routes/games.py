@@ -9,7 +9,9 @@ from fastapi import APIRouter
 from ...bots import LEVELS, UnknownBot, make_bot
 from ...core import DragonlairError, games, make, spec
 from ...core.puzzles import puzzles
+from ...i18n import using
 from ..catalog import rules
+from ..language import LangQuery, check
 from ..protocol import GameInfo, ProtocolError, PuzzleInfo, RulesInfo
 
 router = APIRouter(tags=["lobby"])
@@ -52,10 +54,12 @@ async def get_game(game_id: str) -> GameInfo:
 
 
 @router.get("/api/games/{game_id}/rules")
-async def get_rules(game_id: str) -> RulesInfo:
-    """A game's rules in brief, our rulings and deviations, and what each action does."""
+async def get_rules(game_id: str, lang: LangQuery = "en") -> RulesInfo:
+    """A game's rules in brief, our rulings and deviations, and what each action does,
+    in ``lang``."""
     game_info(game_id)  # unknown_game
-    return RulesInfo(**rules(make(game_id)))
+    with using(check(lang)):
+        return RulesInfo(**rules(make(game_id)))
 
 
 @cache

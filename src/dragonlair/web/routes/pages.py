@@ -3,11 +3,15 @@ path and the token after ``#`` itself (its other files are under ``/static``).""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from ..language import LangQuery, check, page_language, strings
 
 STATIC = Path(str(files("dragonlair.web") / "static"))
 
@@ -21,24 +25,38 @@ The lobby API is described at <a href="/docs">/docs</a>.</p></body></html>
 """
 
 
-def index() -> Response:
-    """The front end's page (a placeholder where it is not installed)."""
+def index(request: Request) -> Response:
+    """The front end's page in the reader's language (a placeholder where it is not
+    installed)."""
     page = STATIC / "index.html"
     if page.is_file():
-        return FileResponse(page)
+        lang = page_language(request)
+        html = _page().replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        return HTMLResponse(html, headers={"Vary": "Accept-Language, Cookie"})
     return HTMLResponse(PLACEHOLDER)
 
 
+@cache
+def _page() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8")
+
+
 @router.get("/")
-async def home() -> Response:
-    return index()
+async def home(request: Request) -> Response:
+    return index(request)
 
 
 @router.get("/play/{table_id}")
-async def play_page(table_id: str) -> Response:
-    return index()
+async def play_page(request: Request, table_id: str) -> Response:
+    return index(request)
 
 
 @router.get("/watch/{table_id}")
-async def watch_page(table_id: str) -> Response:
-    return index()
+async def watch_page(request: Request, table_id: str) -> Response:
+    return index(request)
+
+
+@router.get("/api/strings", include_in_schema=True, tags=["pages"])
+async def get_strings(lang: LangQuery = "en") -> dict[str, Any]:
+    """Every word the browser pages show, in ``lang`` (message id -> text)."""
+    return strings(check(lang))

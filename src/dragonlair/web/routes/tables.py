@@ -9,18 +9,24 @@ from functools import lru_cache
 from fastapi import APIRouter, Query, Request, Response
 
 from ...core import make
+from ...i18n import using
 from ..catalog import table_catalog
 from ..deps import ConfigDep, HubDep, TableDep
+from ..language import LangQuery, check
 from ..protocol import Catalog, Created, Joined, JoinRequest, ProtocolError, TableInfo, TableRequest
 
 router = APIRouter(tags=["lobby"])
 
 
 @lru_cache(maxsize=64)
-def catalog_of(game_id: str, rules_version: int, players: int, options_json: str) -> Catalog:
-    """The catalog of a table of ``game_id`` with this player count and these options."""
+def catalog_of(
+    game_id: str, rules_version: int, players: int, options_json: str, lang: str = "en"
+) -> Catalog:
+    """The catalog of a table of ``game_id`` with this player count and these options,
+    its texts in ``lang``."""
     game = make(game_id, players=players, options=json.loads(options_json))
-    return Catalog(**table_catalog(game))
+    with using(lang):
+        return Catalog(**table_catalog(game))
 
 
 @router.get("/api/tables")
@@ -66,9 +72,11 @@ async def get_table(table: TableDep) -> TableInfo:
 
 
 @router.get("/api/tables/{table_id}/catalog")
-async def get_catalog(table: TableDep) -> Catalog:
+async def get_catalog(table: TableDep, lang: LangQuery = "en") -> Catalog:
     """What a page needs to draw this table, all of it public and the same for every
-    seat: the printed components, a label for every action, the events' sentences."""
+    seat: the printed components, a label for every action, the events' sentences (in
+    ``lang``: two people at one table may read two languages)."""
+    check(lang)
     if table.game is None:
         raise ProtocolError("broken", f"table {table.id} cannot be played: {table.problem}", 409)
     return catalog_of(
@@ -76,6 +84,7 @@ async def get_catalog(table: TableDep) -> Catalog:
         table.game.spec.rules_version,
         table.players,
         json.dumps(table.options, sort_keys=True),
+        lang,
     )
 
 

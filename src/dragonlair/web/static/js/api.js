@@ -1,6 +1,8 @@
 // The lobby API (docs/server.md): JSON over HTTP; every refusal has
 // {"error": {"code", "message"}}, which becomes an ApiError with that message.
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(code, message, status) {
     super(message);
@@ -18,7 +20,7 @@ async function call(method, url, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    throw new ApiError("network", "the server cannot be reached: " + e.message, 0);
+    throw new ApiError("network", t("the server cannot be reached: {error}", { error: e.message }), 0);
   }
   let data = null;
   try { data = await r.json(); } catch { /* not JSON */ }

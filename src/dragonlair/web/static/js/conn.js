@@ -5,11 +5,13 @@
 // connection that died without closing (a laptop waking up, a proxy timing out).
 // Refusals that cannot get better by retrying (a bad token, no such table) stop it.
 
+import { N_, t } from "./i18n.js";
+
 const FATAL = new Map([
-  [4400, "the server refused the connection"],
-  [4401, "this link's token is not valid for this table"],
-  [4404, "there is no such table"],
-  [4409, "this table cannot be played any more"],
+  [4400, N_("the server refused the connection")],
+  [4401, N_("this link's token is not valid for this table")],
+  [4404, N_("there is no such table")],
+  [4409, N_("this table cannot be played any more")],
 ]);
 
 export class Connection {
@@ -69,7 +71,7 @@ export class Connection {
       const fatal = FATAL.get(ev.code);
       if (fatal) {
         this.stopped = true;
-        this.on.status("refused", fatal);
+        this.on.status("refused", t(fatal));
         return;
       }
       this.later();
@@ -80,7 +82,7 @@ export class Connection {
   later() {
     const delay = Math.min(15000, 500 * 2 ** this.retries) * (0.75 + Math.random() / 2);
     this.retries += 1;
-    this.on.status("offline", `reconnecting in ${Math.ceil(delay / 1000)} s`);
+    this.on.status("offline", t("reconnecting in {n} s", { n: Math.ceil(delay / 1000) }));
     this.timer = setTimeout(() => this.open(), delay);
   }
 

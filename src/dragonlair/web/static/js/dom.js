@@ -1,6 +1,8 @@
 // Small DOM helpers: build elements from data, never from HTML strings, so nothing a
 // player types (a name) or a server sends can become markup.
 
+import { t } from "./i18n.js";
+
 /** h("div", {class: "x", onclick: f}, child, "text", [more]) -> Element */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -67,9 +69,9 @@ export function toast(text, ms = 5000) {
 export async function copyText(text, fallbackInput) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied.", 2000);
+    toast(t("Link copied."), 2000);
   } catch {
     if (fallbackInput) { fallbackInput.focus(); fallbackInput.select(); }
-    toast("Press Ctrl+C to copy the selected link.", 3000);
+    toast(t("Press Ctrl+C to copy the selected link."), 3000);
   }
 }

@@ -5,6 +5,7 @@
 
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 async function sha256hex(text) {
   const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -36,37 +37,37 @@ export class FairnessPanel {
     if (!fair) return null;
     if (fair.chosen_seed) {
       return this.details("chosen",
-        h("summary", {}, "Practice table"),
-        h("p", { class: "muted" }, "The creator chose this table's seed, so there is no commitment to check."));
+        h("summary", {}, t("Practice table")),
+        h("p", { class: "muted" }, t("The creator chose this table's seed, so there is no commitment to check.")));
     }
     const commitment = h("code", { class: "commitment" }, fair.commitment);
     if (status !== "over") {
       return this.details("committed",
-        h("summary", {}, "Fair deal: committed"),
-        h("p", {}, "Before the first card the server published this SHA-256 of the seed that deals every card (and a secret salt):"),
+        h("summary", {}, t("Fair deal: committed")),
+        h("p", {}, t("Before the first card the server published this SHA-256 of the seed that deals every card (and a secret salt):")),
         commitment,
-        h("p", { class: "muted" }, "When the game ends the seed and salt are revealed and checked against it here."));
+        h("p", { class: "muted" }, t("When the game ends the seed and salt are revealed and checked against it here.")));
     }
     this.reveal(fair);
     if (!this.check) {
-      return this.details("checking", h("summary", {}, "Fair deal: checking…"), commitment);
+      return this.details("checking", h("summary", {}, t("Fair deal: checking…")), commitment);
     }
     const { seed, salt } = this.revealed;
     const text = `${seed}:${salt}`;
     const words = {
-      verified: "Fair deal: verified",
-      mismatch: "The deal does not match its commitment!",
-      unverifiable: "Fair deal: check it yourself",
+      verified: t("Fair deal: verified"),
+      mismatch: t("The deal does not match its commitment!"),
+      unverifiable: t("Fair deal: check it yourself"),
     };
     return this.details(this.check,
       h("summary", {}, words[this.check]),
-      h("p", {}, "Published before the first card:"), commitment,
-      h("p", {}, "Revealed at the end: seed ", h("code", { class: "seed" }, String(seed)), ", salt ", h("code", { class: "salt" }, salt)),
+      h("p", {}, t("Published before the first card:")), commitment,
+      h("p", {}, t("Revealed at the end:"), " ", t("seed"), " ", h("code", { class: "seed" }, String(seed)), ", ", t("salt"), " ", h("code", { class: "salt" }, salt)),
       this.check === "unverifiable"
-        ? h("p", { class: "muted" }, "This page cannot hash here (it needs https); run: ", h("code", {}, `printf '%s' "${text}" | sha256sum`))
+        ? h("p", { class: "muted" }, t("This page cannot hash here (it needs https); run:"), " ", h("code", {}, `printf '%s' "${text}" | sha256sum`))
         : h("p", { class: this.check === "verified" ? "muted" : "error" },
-          "SHA-256 of ", h("code", {}, text), " is ", h("code", { class: "digest" }, this.digest),
-          this.check === "verified" ? ": the same." : ": not the commitment."));
+          "SHA-256 ", h("code", {}, text), " = ", h("code", { class: "digest" }, this.digest),
+          this.check === "verified" ? t(": the same.") : t(": not the commitment.")));
   }
 
   /** Learn the revealed seed (from the description, or asked for once) and check it. */

@@ -3,12 +3,13 @@
 // join an open table; watch a table in play.
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
+import { N_, errorText, t, tn } from "./i18n.js";
 
 const NAME_KEY = "dragonlair:name";
 const LEVEL_HELP = {
-  random: "random: any legal move, for a quick game",
-  heuristic: "heuristic: plays sensibly",
-  ismcts: "ismcts: searches ahead (slower, stronger)",
+  random: N_("random: any legal move, for a quick game"),
+  heuristic: N_("heuristic: plays sensibly"),
+  ismcts: N_("ismcts: searches ahead (slower, stronger)"),
 };
 
 /** Remember a table's passes in this browser, so its page can show the invite links. */
@@ -47,9 +48,9 @@ function forgetGame(entry) {
 /** What a table allows, as its description in the lobby and at the table shows it. */
 export function tableTerms(settings) {
   const terms = [];
-  if (settings.position) terms.push(`started from ${settings.position}`);
-  if (settings.hints) terms.push("hints allowed");
-  if (settings.undo) terms.push("undo allowed");
+  if (settings.position) terms.push(t("started from {position}", { position: settings.position }));
+  if (settings.hints) terms.push(t("hints allowed"));
+  if (settings.undo) terms.push(t("undo allowed"));
   return terms;
 }
 
@@ -58,16 +59,16 @@ export function absolute(link) {
 }
 
 export async function lobby(root) {
-  document.title = "dragonlair: lobby";
+  document.title = `dragonlair: ${t("lobby")}`;
   fill(document.getElementById("topbar-info"), "Lobby");
-  fill(root, h("p", { class: "muted" }, "Loading the games…"));
+  fill(root, h("p", { class: "muted" }, t("Loading the games…")));
   let games;
   let puzzles = [];
   try {
     games = await getJSON("/api/games");
     puzzles = await getJSON("/api/puzzles");
   } catch (e) {
-    fill(root, h("p", { class: "error" }, `The lobby cannot be loaded: ${e.message}`));
+    fill(root, h("p", { class: "error" }, t("The lobby cannot be loaded: {error}", { error: e.message })));
     return;
   }
   const form = newTableForm(games, puzzles);
@@ -78,14 +79,14 @@ export async function lobby(root) {
   fill(
     root,
     h("div", { class: "lobby" },
-      h("section", { class: "panel new-table" }, h("h1", {}, "New table"), form),
+      h("section", { class: "panel new-table" }, h("h1", {}, t("New table")), form),
       created,
-      h("section", { class: "panel", id: "your-games", hidden: !myGames().length }, h("h2", {}, "Your games"),
-        h("p", { class: "muted" }, "Tables where this browser has a seat: go back to yours."), mine),
-      h("section", { class: "panel" }, h("h2", {}, "Open tables"),
-        h("p", { class: "muted" }, "Tables waiting for players: take a seat."), waiting),
-      h("section", { class: "panel" }, h("h2", {}, "Being played"),
-        h("p", { class: "muted" }, "Watch any listed game (you see only what is public)."), playing),
+      h("section", { class: "panel", id: "your-games", hidden: !myGames().length }, h("h2", {}, t("Your games")),
+        h("p", { class: "muted" }, t("Tables where this browser has a seat: go back to yours.")), mine),
+      h("section", { class: "panel" }, h("h2", {}, t("Open tables")),
+        h("p", { class: "muted" }, t("Tables waiting for players: take a seat.")), waiting),
+      h("section", { class: "panel" }, h("h2", {}, t("Being played")),
+        h("p", { class: "muted" }, t("Watch any listed game (you see only what is public).")), playing),
     ),
   );
   form.addEventListener("created", (ev) => showCreated(created, ev.detail));
@@ -101,17 +102,17 @@ function newTableForm(games, puzzles) {
   const form = h("form", { class: "stack", novalidate: true });
   const nameInput = h("input", {
     id: "my-name", name: "name", maxlength: 40, autocomplete: "nickname",
-    value: localStorage.getItem(NAME_KEY) || "", placeholder: "Your name",
+    value: localStorage.getItem(NAME_KEY) || "", placeholder: t("Your name"),
   });
-  const gameList = h("div", { class: "game-choice", role: "radiogroup", "aria-label": "Game" });
+  const gameList = h("div", { class: "game-choice", role: "radiogroup", "aria-label": t("Game") });
   games.forEach((g, i) => {
     const id = `game-${g.id}`;
     gameList.append(
       h("label", { class: "game-option", for: id },
         h("input", { type: "radio", name: "game", id, value: g.id, checked: i === 0 }),
         h("span", { class: "game-name" }, g.name),
-        h("span", { class: "muted small" }, `${g.min_players}–${g.max_players} players`),
-        h("span", { class: "small" }, g.summary),
+        h("span", { class: "muted small" }, t("{low}–{high} players", { low: g.min_players, high: g.max_players })),
+        h("span", { class: "small" }, t(g.summary)),
       ),
     );
   });
@@ -120,21 +121,21 @@ function newTableForm(games, puzzles) {
   const seats = h("div", { class: "seats-setup" });
   const mySeat = h("select", { id: "my-seat", name: "my-seat" });
   const startFrom = h("select", { id: "start-from", name: "start-from" },
-    h("option", { value: "" }, "A new deal"),
+    h("option", { value: "" }, t("A new deal")),
     games.map((g) => {
       const mine = puzzles.filter((p) => p.game === g.id);
       return mine.length ? h("optgroup", { label: `${g.name} puzzles` },
-        mine.map((p) => h("option", { value: `puzzle:${p.name}` }, p.title))) : null;
+        mine.map((p) => h("option", { value: `puzzle:${p.name}` }, t(p.title)))) : null;
     }),
-    h("option", { value: "own" }, "My own position (paste it or choose its file)"));
+    h("option", { value: "own" }, t("My own position (paste it or choose its file)")));
   const puzzleNotes = h("div", { class: "puzzle-notes small", id: "puzzle-notes", "aria-live": "polite" });
   const positionText = h("textarea", {
     id: "position", rows: 8, spellcheck: "false", "aria-label": "position (TOML or JSON)",
     placeholder: 'game = "dragon-stripes"\nphase = "turn"\n…  (see the game\'s rules page, "Positions")',
   });
-  const positionFile = h("input", { id: "position-file", type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": "position file" });
+  const positionFile = h("input", { id: "position-file", type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": t("position file") });
   const ownPosition = h("div", { class: "own-position stack", style: { display: "none" } }, positionText,
-    h("label", { class: "small", for: "position-file" }, "or read it from a file: ", positionFile));
+    h("label", { class: "small", for: "position-file" }, t("or read it from a file:"), " ", positionFile));
   positionFile.addEventListener("change", async () => {
     const file = positionFile.files && positionFile.files[0];
     if (file) positionText.value = await file.text();
@@ -147,7 +148,7 @@ function newTableForm(games, puzzles) {
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
   const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
-  const submit = h("button", { type: "submit", class: "primary", id: "create" }, "Create table");
+  const submit = h("button", { type: "submit", class: "primary", id: "create" }, t("Create table"));
   const problem = h("p", { class: "error", role: "alert" });
 
   const current = () => games.find((g) => g.id === gameList.querySelector("input[name=game]:checked").value);
@@ -182,11 +183,11 @@ function newTableForm(games, puzzles) {
       input.dataset.kind = o.kind;
       options.append(
         h("div", { class: "option" },
-          h("label", { for: id }, o.name.replace(/_/g, " ")), input,
-          h("span", { class: "help small muted" }, o.help)),
+          h("label", { for: id }, t(o.name.replace(/_/g, " "))), input,
+          h("span", { class: "help small muted" }, t(o.help))),
       );
     }
-    if (!options.childElementCount) options.append(h("p", { class: "muted small" }, "This game has no options."));
+    if (!options.childElementCount) options.append(h("p", { class: "muted small" }, t("This game has no options.")));
   }
 
   function drawSeats() {
@@ -201,25 +202,25 @@ function newTableForm(games, puzzles) {
     }
     const me = Math.min(Number(mySeat.value) || 0, n - 1);
     fill(mySeat);
-    for (let i = 0; i < n; i++) mySeat.append(h("option", { value: i, selected: i === me }, `Seat ${i + 1}`));
+    for (let i = 0; i < n; i++) mySeat.append(h("option", { value: i, selected: i === me }, t("Seat {n}", { n: i + 1 })));
     fill(seats);
     for (let i = 0; i < n; i++) {
       if (i === me) {
-        seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), h("strong", {}, "You")));
+        seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), h("strong", {}, t("You"))));
         continue;
       }
       const prev = old[i] || {};
-      const type = h("select", { class: "seat-type", id: `seat-${i}-type`, "aria-label": `Seat ${i + 1}` },
-        h("option", { value: "bot", selected: (prev.type || "bot") === "bot" }, "Bot"),
-        h("option", { value: "human", selected: prev.type === "human" }, "A friend (invite link)"),
-        h("option", { value: "open", selected: prev.type === "open" }, "Open seat (anyone may join)"),
+      const type = h("select", { class: "seat-type", id: `seat-${i}-type`, "aria-label": t("Seat {n}", { n: i + 1 }) },
+        h("option", { value: "bot", selected: (prev.type || "bot") === "bot" }, t("Bot")),
+        h("option", { value: "human", selected: prev.type === "human" }, t("A friend (invite link)")),
+        h("option", { value: "open", selected: prev.type === "open" }, t("Open seat (anyone may join)")),
       );
-      const level = h("select", { class: "seat-level", id: `seat-${i}-level`, "aria-label": `Seat ${i + 1} bot level` },
-        g.bots.map((b) => h("option", { value: b, selected: b === (prev.level || (g.bots.includes("heuristic") ? "heuristic" : g.bots[0])), title: LEVEL_HELP[b] || b }, b)));
+      const level = h("select", { class: "seat-level", id: `seat-${i}-level`, "aria-label": t("Seat {n} bot level", { n: i + 1 }) },
+        g.bots.map((b) => h("option", { value: b, selected: b === (prev.level || (g.bots.includes("heuristic") ? "heuristic" : g.bots[0])), title: LEVEL_HELP[b] ? t(LEVEL_HELP[b]) : b }, t(b))));
       const sync = () => { level.hidden = type.value !== "bot"; };
       type.addEventListener("change", sync);
       sync();
-      seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), type, level));
+      seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), type, level));
     }
     syncTerms();
   }
@@ -250,9 +251,9 @@ function newTableForm(games, puzzles) {
     drawOptions();
     drawSeats();
     fill(puzzleNotes,
-      p.question ? h("p", {}, h("strong", {}, p.question)) : null,
-      p.notes ? h("p", {}, p.notes) : null,
-      p.source ? h("p", { class: "muted" }, `From ${p.source}. You sit in seat ${(p.seat ?? 0) + 1}.`) : null);
+      p.question ? h("p", {}, h("strong", {}, t(p.question))) : null,
+      p.notes ? h("p", {}, t(p.notes)) : null,
+      p.source ? h("p", { class: "muted" }, t("From {source}. You sit in seat {n}.", { source: p.source, n: (p.seat ?? 0) + 1 })) : null);
   }
 
   form.addEventListener("change", (ev) => {
@@ -266,27 +267,27 @@ function newTableForm(games, puzzles) {
   drawSeats();
 
   form.append(
-    h("div", { class: "field" }, h("label", { for: "my-name" }, "Your name"), nameInput),
-    h("fieldset", {}, h("legend", {}, "Game"), gameList),
-    h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
-    h("details", { class: "options-box" }, h("summary", {}, "Options"), options),
-    h("fieldset", {}, h("legend", {}, "Seats"),
-      h("div", { class: "field" }, h("label", { for: "my-seat" }, "Your seat"), mySeat), seats),
-    h("details", { class: "options-box", id: "start-from-box" }, h("summary", {}, "Start from a position"),
-      h("p", { class: "small muted" }, "A practice table from a puzzle or a position of your own: every seat but yours must be a bot."),
-      h("div", { class: "field" }, h("label", { for: "start-from" }, "Start from"), startFrom),
+    h("div", { class: "field" }, h("label", { for: "my-name" }, t("Your name")), nameInput),
+    h("fieldset", {}, h("legend", {}, t("Game")), gameList),
+    h("div", { class: "field" }, h("label", { for: "players" }, t("Players")), players),
+    h("details", { class: "options-box" }, h("summary", {}, t("Options")), options),
+    h("fieldset", {}, h("legend", {}, t("Seats")),
+      h("div", { class: "field" }, h("label", { for: "my-seat" }, t("Your seat")), mySeat), seats),
+    h("details", { class: "options-box", id: "start-from-box" }, h("summary", {}, t("Start from a position")),
+      h("p", { class: "small muted" }, t("A practice table from a puzzle or a position of your own: every seat but yours must be a bot.")),
+      h("div", { class: "field" }, h("label", { for: "start-from" }, t("Start from")), startFrom),
       puzzleNotes, ownPosition),
-    h("details", { class: "options-box" }, h("summary", {}, "Table settings"),
-      h("div", { class: "option" }, h("label", { for: "deadline" }, "seconds to answer"), deadline,
-        h("span", { class: "help small muted" }, "time to answer an offer or a HALT! window before the default (decline, pass) is played for you")),
-      h("div", { class: "option" }, h("label", { for: "wait-for-arrival" }, "wait for friends"), wait,
-        h("span", { class: "help small muted" }, "a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link")),
-      h("div", { class: "option" }, h("label", { for: "listed" }, "listed"), listed,
-        h("span", { class: "help small muted" }, "shown in the lobby, where anyone may join its open seats or watch it")),
-      h("div", { class: "option" }, h("label", { for: "hints" }, "hints allowed"), hints,
-        h("span", { class: "help small muted" }, "anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)")),
-      h("div", { class: "option" }, h("label", { for: "undo" }, "undo allowed"), undo,
-        h("span", { class: "help small muted" }, "a player may take back their last decision while nothing hidden has been revealed since (not with open seats)"))),
+    h("details", { class: "options-box" }, h("summary", {}, t("Table settings")),
+      h("div", { class: "option" }, h("label", { for: "deadline" }, t("seconds to answer")), deadline,
+        h("span", { class: "help small muted" }, t("time to answer an offer or a HALT! window before the default (decline, pass) is played for you"))),
+      h("div", { class: "option" }, h("label", { for: "wait-for-arrival" }, t("wait for friends")), wait,
+        h("span", { class: "help small muted" }, t("a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link"))),
+      h("div", { class: "option" }, h("label", { for: "listed" }, t("listed")), listed,
+        h("span", { class: "help small muted" }, t("shown in the lobby, where anyone may join its open seats or watch it"))),
+      h("div", { class: "option" }, h("label", { for: "hints" }, t("hints allowed")), hints,
+        h("span", { class: "help small muted" }, t("anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)"))),
+      h("div", { class: "option" }, h("label", { for: "undo" }, t("undo allowed")), undo,
+        h("span", { class: "help small muted" }, t("a player may take back their last decision while nothing hidden has been revealed since (not with open seats)")))),
     problem,
     submit,
   );
@@ -303,7 +304,7 @@ function newTableForm(games, puzzles) {
       if (kind === "bool") opts[input.name] = input.checked;
       else if (kind === "int" || kind === "float") {
         if (input.value === "" || Number.isNaN(Number(input.value))) {
-          problem.textContent = `Option ${input.name}: expected a number.`;
+          problem.textContent = t("Option {name}: expected a number.", { name: input.name });
           input.focus();
           return;
         }
@@ -331,7 +332,7 @@ function newTableForm(games, puzzles) {
     if (startFrom.value.startsWith("puzzle:")) body.puzzle = startFrom.value.slice("puzzle:".length);
     else if (startFrom.value === "own") {
       if (!positionText.value.trim()) {
-        problem.textContent = "Start from a position: paste the position or choose its file.";
+        problem.textContent = t("Start from a position: paste the position or choose its file.");
         positionText.focus();
         return;
       }
@@ -340,7 +341,7 @@ function newTableForm(games, puzzles) {
     const secs = Number(deadline.value);
     if (deadline.value !== "") {
       if (!(secs > 0 && secs <= 3600)) {
-        problem.textContent = "Seconds to answer: expected a number from 1 to 3600.";
+        problem.textContent = t("Seconds to answer: expected a number from 1 to 3600.");
         deadline.focus();
         return;
       }
@@ -358,7 +359,7 @@ function newTableForm(games, puzzles) {
       }
       form.dispatchEvent(new CustomEvent("created", { detail: { ...created, mine: mine.seat } }));
     } catch (e) {
-      problem.textContent = e instanceof ApiError ? e.message : String(e);
+      problem.textContent = e instanceof ApiError ? errorText(e.code, e.message) : String(e);
     } finally {
       submit.disabled = false;
     }
@@ -371,7 +372,7 @@ function linkRow(label, link) {
   const input = h("input", { class: "link", readonly: true, value: url, "aria-label": label });
   return h("div", { class: "link-row" },
     h("span", {}, label), input,
-    h("button", { type: "button", onclick: () => copyText(url, input) }, "Copy"));
+    h("button", { type: "button", onclick: () => copyText(url, input) }, t("Copy")));
 }
 
 function showCreated(panel, created) {
@@ -379,12 +380,12 @@ function showCreated(panel, created) {
   const others = created.seats.filter((p) => p !== mine);
   const open = created.table.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
   fill(panel,
-    h("h2", {}, `Your table of ${created.table.name} is ready`),
-    others.length ? h("p", {}, "Send each friend their own link (it is their seat's key; keep the others to yourself):") : null,
-    others.map((p) => linkRow(`Seat ${p.seat + 1}`, p.link)),
-    open.length ? h("p", {}, `Open seat${open.length > 1 ? "s" : ""} ${open.join(", ")}: anyone may join from this lobby. The game starts when every seat is taken.`) : null,
+    h("h2", {}, t("Your table of {game} is ready", { game: created.table.name })),
+    others.length ? h("p", {}, t("Send each friend their own link (it is their seat's key; keep the others to yourself):")) : null,
+    others.map((p) => linkRow(t("Seat {n}", { n: p.seat + 1 }), p.link)),
+    open.length ? h("p", {}, tn("Open seat {seats}: anyone may join from this lobby. The game starts when every seat is taken.", "Open seats {seats}: anyone may join from this lobby. The game starts when every seat is taken.", open.length, { seats: open.join(", ") })) : null,
     linkRow("Spectators", created.watch.link),
-    h("p", {}, h("a", { class: "button primary", id: "go-to-table", href: absolute(mine.link) }, "Go to your seat")),
+    h("p", {}, h("a", { class: "button primary", id: "go-to-table", href: absolute(mine.link) }, t("Go to your seat"))),
   );
   panel.hidden = false;
   panel.querySelector("#go-to-table").focus();
@@ -397,26 +398,26 @@ async function refreshTables(waiting, playing, names) {
   } catch {
     return; // keep what is shown; the next refresh tries again
   }
-  const row = (t, action) => h("li", { class: "table-row" },
-    h("span", { class: "game-name" }, names[t.game] || t.game),
-    h("span", { class: "small" }, t.seats.map((s) => (s.kind === "open" ? "(open)" : s.name)).join(", "),
-      tableTerms(t.settings).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(t.settings).join(" · ")}`) : null),
+  const row = (tb, action) => h("li", { class: "table-row" },
+    h("span", { class: "game-name" }, names[tb.game] || tb.game),
+    h("span", { class: "small" }, tb.seats.map((s) => (s.kind === "open" ? t("(open)") : s.name)).join(", "),
+      tableTerms(tb.settings).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(tb.settings).join(" · ")}`) : null),
     action);
-  const open = tables.filter((t) => t.status === "waiting");
-  const live = tables.filter((t) => t.status === "playing");
+  const open = tables.filter((tb) => tb.status === "waiting");
+  const live = tables.filter((tb) => tb.status === "playing");
   fill(waiting, open.length
-    ? h("ul", { class: "tables" }, open.map((t) => row(t, h("button", {
-      type: "button", onclick: () => join(t),
-    }, "Join"))))
-    : h("p", { class: "muted small" }, "None right now."));
+    ? h("ul", { class: "tables" }, open.map((tb) => row(tb, h("button", {
+      type: "button", onclick: () => join(tb),
+    }, t("Join")))))
+    : h("p", { class: "muted small" }, t("None right now.")));
   fill(playing, live.length
-    ? h("ul", { class: "tables" }, live.map((t) => {
-      const own = myGames().find((g) => g.table === t.id);
-      return row(t, own
-        ? h("a", { class: "button primary", href: absolute(own.link) }, "Back to your seat")
-        : h("a", { class: "button", href: `/watch/${t.id}` }, "Watch"));
+    ? h("ul", { class: "tables" }, live.map((tb) => {
+      const own = myGames().find((g) => g.table === tb.id);
+      return row(tb, own
+        ? h("a", { class: "button primary", href: absolute(own.link) }, t("Back to your seat"))
+        : h("a", { class: "button", href: `/watch/${tb.id}` }, t("Watch")));
     }))
-    : h("p", { class: "muted small" }, "None right now."));
+    : h("p", { class: "muted small" }, t("None right now.")));
 }
 
 async function drawMyGames(box, names) {
@@ -428,12 +429,12 @@ async function drawMyGames(box, names) {
     try { info = await getJSON(`/api/tables/${g.table}`); } catch (e) {
       if (e instanceof ApiError && e.status === 404) { forgetGame(g); return null; }
     }
-    const status = info ? { waiting: "waiting for players", playing: info.to_act.includes(g.seat) ? "your turn" : "in play", over: "over", broken: "cannot resume" }[info.status] || info.status : "";
-    const forget = h("button", { type: "button", class: "quiet small", "aria-label": `forget ${names[g.game] || g.game}`, onclick: () => { forgetGame(g); row.remove(); } }, "Forget");
+    const status = info ? { waiting: t("waiting for players"), playing: info.to_act.includes(g.seat) ? t("your turn") : t("in play"), over: t("over"), broken: t("cannot resume") }[info.status] || info.status : "";
+    const forget = h("button", { type: "button", class: "quiet small", "aria-label": t("forget {game}", { game: names[g.game] || g.game }), onclick: () => { forgetGame(g); row.remove(); } }, t("Forget"));
     const row = h("li", { class: ["table-row", info && info.status === "playing" && info.to_act.includes(g.seat) && "your-turn"] },
       h("span", { class: "game-name" }, names[g.game] || g.name || g.game),
-      h("span", { class: "small" }, `seat ${g.seat + 1}${info ? ` · ${info.seats.map((s) => s.name).join(", ")}` : ""}${status ? ` · ${status}` : ""}`),
-      h("span", { class: "row-actions" }, h("a", { class: "button primary", href: absolute(g.link) }, info && info.status === "over" ? "See the end" : "Back to the table"), forget));
+      h("span", { class: "small" }, `${t("seat {n}", { n: g.seat + 1 })}${info ? ` · ${info.seats.map((s) => s.name).join(", ")}` : ""}${status ? ` · ${status}` : ""}`),
+      h("span", { class: "row-actions" }, h("a", { class: "button primary", href: absolute(g.link) }, info && info.status === "over" ? t("See the end") : t("Back to the table")), forget));
     return row;
   }));
   const live = rows.filter(Boolean);
@@ -441,14 +442,14 @@ async function drawMyGames(box, names) {
   fill(box, h("ul", { class: "tables" }, live));
 }
 
-async function join(t) {
+async function join(tb) {
   const name = (document.getElementById("my-name")?.value || "").trim();
   if (name) localStorage.setItem(NAME_KEY, name);
   try {
-    const joined = await postJSON(`/api/tables/${t.id}/join`, name ? { name } : {});
-    rememberPasses(t.id, { joined: joined.seat });
+    const joined = await postJSON(`/api/tables/${tb.id}/join`, name ? { name } : {});
+    rememberPasses(tb.id, { joined: joined.seat });
     location.assign(absolute(joined.seat.link));
   } catch (e) {
-    toast(`Cannot join: ${e.message}`);
+    toast(t("Cannot join: {error}", { error: errorText(e.code, e.message) }));
   }
 }

@@ -1,7 +1,14 @@
 // The page's entry point: "/" is the lobby, "/play/{table}" a seat (its token after "#"),
 // "/watch/{table}" a spectator (the watch token after "#", or none at a listed table).
+// The page's words are loaded first (i18n.js), and every page has the language switch.
+import { languageSwitch, loadStrings, t } from "./i18n.js";
 import { lobby } from "./lobby.js";
 import { tablePage } from "./table.js";
+
+await loadStrings();
+document.querySelector(".topbar").append(languageSwitch());
+const skip = document.querySelector(".skip");
+if (skip) skip.textContent = t("Skip to the game");
 
 const root = document.getElementById("app");
 const m = location.pathname.match(/^\/(play|watch)\/([A-Za-z0-9_-]{1,32})\/?$/);

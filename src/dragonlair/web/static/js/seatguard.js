@@ -4,6 +4,7 @@
 // and cuts every other connection of the seat off (docs/server.md, "rotate").
 
 import { h, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 export class SeatGuard {
   /** ``page`` has ``conn`` (to send), ``token`` and ``tableId``. */
@@ -18,17 +19,17 @@ export class SeatGuard {
     const seat = seats.find((s) => s.seat === mySeat);
     if (!seat || !(seat.connections > 1)) return null;
     const others = seat.connections - 1;
-    return h("section", { class: "panel seat-guard", "aria-label": "your seat is open elsewhere", dataset: { connections: String(seat.connections) } },
-      h("p", {}, `Your seat is open in ${others} other place${others > 1 ? "s" : ""} too (another tab, or someone with your link).`),
+    return h("section", { class: "panel seat-guard", "aria-label": t("your seat is open elsewhere"), dataset: { connections: String(seat.connections) } },
+      h("p", {}, tn("Your seat is open in {n} other place too (another tab, or someone with your link).", "Your seat is open in {n} other places too (another tab, or someone with your link).", others)),
       h("button", {
         type: "button", id: "rotate-token", disabled: this.asking,
         onclick: () => this.rotate(),
-      }, "Get a new link and cut the others off"));
+      }, t("Get a new link and cut the others off")));
   }
 
   rotate() {
     if (this.page.conn.send({ type: "rotate" })) this.asking = true;
-    else toast("Not connected: try again once reconnected.");
+    else toast(t("Not connected: try again once reconnected."));
   }
 
   /** The server's answer: this page carries on with the new token. */
@@ -47,6 +48,6 @@ export class SeatGuard {
         localStorage.setItem(key, JSON.stringify(passes));
       }
     } catch { /* nothing kept in this browser */ }
-    toast("This seat has a new link (in the address bar now); the old one no longer opens it.");
+    toast(t("This seat has a new link (in the address bar now); the old one no longer opens it."));
   }
 }

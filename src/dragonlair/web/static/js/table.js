@@ -18,6 +18,7 @@ import { Connection } from "./conn.js";
 import { copyText, fill, format, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
+import { N_, errorText, lang, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
@@ -28,12 +29,15 @@ const PER_SEAT = new Set(["points", "gems", "bids", "ranks", "start_gems", "scor
 // events worth a longer look: a trick or a round won, a reveal, the end
 const SLOW_EVENTS = /claim|won|win|reveal|bids|resolv|scor|stop|halt|game_over|final|danger/;
 
+// the bot levels as a seat strip names them ("heuristic bot")
+const LEVEL_WORDS = [N_("random"), N_("heuristic"), N_("ismcts")];
 const PACE_KEY = "dragonlair:pace";
 const SOUND_KEY = "dragonlair:sound";
 
-/** Seat numbers in a sentence or label ("seat 2", 0-based in the engine) as names. */
+/** Seat numbers in a sentence or label ("seat 2", German "Platz 2", 0-based in the
+ * engine) as names. */
 export function seatNames(text, names) {
-  return text.replace(/\bseat (\d+)\b/g, (m, n) => (Number(n) < names.length ? names[Number(n)] : m));
+  return text.replace(/\b(?:seat|Platz) (\d+)\b/g, (m, n) => (Number(n) < names.length ? names[Number(n)] : m));
 }
 
 /** One line for an event, as the engine's event_text writes it, with names for seats. */
@@ -41,6 +45,9 @@ export function eventText(catalog, ev, names) {
   const spec = catalog.events[ev.type];
   if (!spec) return `${ev.type}`;
   let template = ev.redacted ? spec.public_text : spec.text;
+  // a counted sentence: the form its count asks for ("1 Karte", "2 Karten")
+  const counted = (spec.plurals || {})[ev.redacted ? "public_text" : "text"];
+  if (counted && Number.isInteger(ev[counted.field])) template = counted.forms[ev[counted.field] === 1 ? 0 : 1];
   const seatFields = new Set(spec.seat_fields || []); // declared by the game's event table
   // "seat(s) {winners} win" -> "{winners} win": the names say who
   template = template.replace(/\b(?:seat\(s\)|seats|seat) \{([a-z_]+)\}/g, (m, k) => (SEAT_LISTS.has(k) || seatFields.has(k) ? `{${k}}` : m));
@@ -49,12 +56,23 @@ export function eventText(catalog, ev, names) {
   const isSeat = (v) => Number.isInteger(v) && v >= 0 && v < names.length;
   for (const [k, v] of Object.entries(ev)) {
     if (isSeat(v) && seatFields.has(k)) values[k] = names[v];
-    else if (Array.isArray(v) && SEAT_LISTS.has(k) && v.every(isSeat)) values[k] = v.length ? v.map((x) => names[x]).join(" and ") : "nobody";
+    else if (Array.isArray(v) && SEAT_LISTS.has(k) && v.every(isSeat)) values[k] = v.length ? v.map((x) => names[x]).join(t(" and ")) : t("nobody");
     else if (Array.isArray(v) && PER_SEAT.has(k) && v.length === names.length) values[k] = v.map((x, i) => `${names[i]} ${x}`).join(", ");
-    else if (Array.isArray(v)) values[k] = v.length ? v.join(", ") : "none";
-    else values[k] = v;
+    else if (Array.isArray(v)) values[k] = v.length ? v.map(word).join(", ") : t("none");
+    else values[k] = word(v);
   }
   return seatNames(format(template, values), names);
+}
+
+/** The server's default names ("Player 2", "Random bot 3") in the page's language; a name a
+ * person chose stays as it is. */
+export function defaultName(name) {
+  if (lang() === "en") return name;
+  let m = /^Player (\d+)$/.exec(name);
+  if (m) return t("Player {n}", { n: m[1] });
+  m = /^(Random|Heuristic|Ismcts) bot (\d+)$/.exec(name);
+  if (m) return t("{level} bot {n}", { level: t(m[1].toLowerCase()), n: m[2] });
+  return name;
 }
 
 export async function tablePage(root, { mode, table, token }) {
@@ -108,14 +126,14 @@ class TablePage {
   }
 
   async start() {
-    fill(this.root, h("p", { class: "muted" }, "Joining the table…"));
+    fill(this.root, h("p", { class: "muted" }, t("Joining the table…")));
     let info;
     try {
       info = await getJSON(`/api/tables/${this.tableId}`);
-      this.catalog = await getOnce(`/api/tables/${this.tableId}/catalog`);
+      this.catalog = await getOnce(`/api/tables/${this.tableId}/catalog?lang=${document.documentElement.lang || "en"}`);
     } catch (e) {
-      fill(this.root, h("div", { class: "panel" }, h("h1", {}, "No table here"),
-        h("p", { class: "error" }, e.message), h("p", {}, h("a", { href: "/", class: "button primary" }, "Back to the lobby"))));
+      fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("No table here")),
+        h("p", { class: "error" }, e.message), h("p", {}, h("a", { href: "/", class: "button primary" }, t("Back to the lobby")))));
       return;
     }
     this.info = info;
@@ -149,19 +167,19 @@ class TablePage {
     this.status = st;
     const el = document.getElementById("conn");
     const words = {
-      connecting: "connecting…",
-      connected: "connected",
-      reconnecting: "reconnecting…",
-      offline: `connection lost: ${detail || "reconnecting"}`,
-      refused: `refused: ${detail}`,
+      connecting: t("connecting…"),
+      connected: t("connected"),
+      reconnecting: t("reconnecting…"),
+      offline: t("connection lost: {detail}", { detail: detail || t("reconnecting") }),
+      refused: t("refused: {detail}", { detail }),
     };
     if (el) {
       el.textContent = words[st] || st;
       el.dataset.state = st;
     }
     if (st === "refused") {
-      fill(this.root, h("div", { class: "panel" }, h("h1", {}, "Cannot join this table"),
-        h("p", { class: "error" }, detail), h("p", {}, h("a", { href: "/", class: "button primary" }, "Back to the lobby"))));
+      fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("Cannot join this table")),
+        h("p", { class: "error" }, detail), h("p", {}, h("a", { href: "/", class: "button primary" }, t("Back to the lobby")))));
     }
     if (st !== "connected") this.pending = false;
   }
@@ -213,7 +231,7 @@ class TablePage {
       case "error":
         this.pending = false;
         if (/^hint|^rate_limited$|^not_asked$/.test(m.code)) this.hintBusy = false;
-        if (m.code !== "stale_move") toast(m.message);
+        if (m.code !== "stale_move") toast(errorText(m.code, m.message));
         break;
       default:
         return;
@@ -275,7 +293,7 @@ class TablePage {
 
   names() {
     // seat names as shown everywhere; two seats of the same name ("Random bot") get numbers
-    const raw = this.seats.map((s) => (s.kind === "open" ? `Seat ${s.seat + 1}` : s.name));
+    const raw = this.seats.map((s) => (s.kind === "open" ? t("Seat {n}", { n: s.seat + 1 }) : defaultName(s.name)));
     return raw.map((n, i) => (raw.filter((x) => x === n).length > 1 ? `${n} ${i + 1}` : n));
   }
 
@@ -284,14 +302,14 @@ class TablePage {
     this.refs += 1;
     const ok = this.conn.send({ type: "act", move: this.msg.move, action, ref: this.refs });
     if (!ok) {
-      toast("Not connected: your move was not sent. It will be possible again once reconnected.");
+      toast(t("Not connected: your move was not sent. It will be possible again once reconnected."));
       return;
     }
     this.pending = true;
     for (const b of this.root.querySelectorAll("button[data-action]")) b.disabled = true;
     document.querySelector(".actionbar")?.focus({ preventScroll: true });
-    const t = this.root.querySelector(".table-page");
-    if (t) t.dataset.pending = "1";
+    const pageEl = this.root.querySelector(".table-page");
+    if (pageEl) pageEl.dataset.pending = "1";
   }
 
   /** Ask the bots about this seat's choices now (the answer is a ``hint`` message). */
@@ -355,13 +373,13 @@ class TablePage {
     const top = document.getElementById("topbar-info");
     if (top && this.info) {
       fill(top, h("strong", {}, this.info.name),
-        seat === null || seat === undefined ? h("span", { class: "badge" }, "spectator") : h("span", { class: "badge" }, `you: ${names[seat] ?? ""} (seat ${seat + 1})`));
+        seat === null || seat === undefined ? h("span", { class: "badge" }, t("spectator")) : h("span", { class: "badge" }, t("you: {name} (seat {n})", { name: names[seat] ?? "", n: seat + 1 })));
     }
     if (!view) {
-      fill(this.root, h("p", { class: "muted" }, "Waiting for the table…"));
+      fill(this.root, h("p", { class: "muted" }, t("Waiting for the table…")));
       return;
     }
-    const boardEl = h("section", { class: "board", "aria-label": "the table" });
+    const boardEl = h("section", { class: "board", "aria-label": t("the table") });
     try {
       boardEl.append(this.board.board(ctx));
     } catch (e) {
@@ -427,7 +445,7 @@ class TablePage {
     for (const r of hint.actions) {
       for (const b of this.root.querySelectorAll(`button[data-action="${CSS.escape(r.action)}"]`)) {
         b.classList.toggle("hint-pick", r.action === hint.pick);
-        b.append(h("span", { class: "hint-badge", title: "win chance after this choice (hint)" }, pct(r.win.value)));
+        b.append(h("span", { class: "hint-badge", title: t("win chance after this choice (hint)") }, pct(r.win.value)));
       }
     }
   }
@@ -443,21 +461,21 @@ class TablePage {
       row.push(h("button", {
         type: "button", id: "hint-button", class: "small",
         disabled: !o.hint || this.hintBusy || this.pending,
-        title: o.hint ? "What do the bots think of my choices? (from what I can see)" : "A hint is for your own decision, when you are asked.",
+        title: o.hint ? t("What do the bots think of my choices? (from what I can see)") : t("A hint is for your own decision, when you are asked."),
         onclick: () => this.askHint(),
-      }, this.hintBusy ? "Thinking…" : "Hint"));
+      }, this.hintBusy ? t("Thinking…") : t("Hint")));
     }
     if (o.undo) {
       row.push(h("button", {
         type: "button", id: "undo-button", class: "small",
         disabled: !o.can_undo || this.pending,
-        title: o.can_undo ? "Take back my last decision, with the moves played after it" : o.undo_reason || "Checking whether it can be taken back…",
+        title: o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…"),
         onclick: () => this.askUndo(),
-      }, "Undo"));
-      row.push(h("span", { class: "muted small", id: "undo-reason" }, !o.can_undo && o.undo_reason ? `No undo: ${o.undo_reason}.` : ""));
+      }, t("Undo")));
+      row.push(h("span", { class: "muted small", id: "undo-reason" }, !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : ""));
     }
-    return h("section", { class: "coach", "aria-label": "hint and undo" },
-      h("div", { class: "coach-buttons", role: "group", "aria-label": "hint and undo" }, row),
+    return h("section", { class: "coach", "aria-label": t("hint and undo") },
+      h("div", { class: "coach-buttons", role: "group", "aria-label": t("hint and undo") }, row),
       this.hintPanel(ctx));
   }
 
@@ -473,9 +491,9 @@ class TablePage {
     if (!button) return;
     const o = this.undoOffer();
     button.disabled = !o.can_undo || this.pending;
-    button.title = o.can_undo ? "Take back my last decision, with the moves played after it" : o.undo_reason || "Checking whether it can be taken back…";
+    button.title = o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…");
     const reason = document.getElementById("undo-reason");
-    const text = !o.can_undo && o.undo_reason ? `No undo: ${o.undo_reason}.` : "";
+    const text = !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : "";
     if (reason) reason.textContent = text;
   }
 
@@ -485,11 +503,11 @@ class TablePage {
     const rows = [...hint.actions].sort((a, b) => b.win.value - a.win.value);
     const pct = (x) => `${Math.round(x * 100)}%`;
     return h("section", { class: "hint-panel", id: "hint", "aria-label": "hint" },
-      h("p", { class: "small muted" }, `The bots' opinion, from what you can see: your win chance after each choice (95% interval, ${hint.samples} playouts each).`),
+      h("p", { class: "small muted" }, t("The bots' opinion, from what you can see: your win chance after each choice (95 percent interval, {n} playouts each).", { n: hint.samples })),
       h("ol", { class: "hint-list" }, rows.map((r) => h("li", { class: r.action === hint.pick ? "pick" : null, dataset: { hinted: r.action } },
         h("span", { class: "hint-label" }, ctx.label(r.action)),
         h("span", { class: "hint-win" }, `${pct(r.win.value)} (${pct(r.win.low)}–${pct(r.win.high)})`),
-        r.action === hint.pick ? h("strong", { class: "small" }, "the bot's pick") : null))));
+        r.action === hint.pick ? h("strong", { class: "small" }, t("the bot's pick")) : null))));
   }
 
   /** A copy of the hand's action buttons in the bar (a phone's bottom bar): they press
@@ -541,7 +559,7 @@ class TablePage {
 
   /** The tab title and an optional sound say when it is this seat's turn. */
   turnSignal(myTurn, names, seat) {
-    document.title = myTurn ? `● Your turn: ${this.baseTitle}` : this.baseTitle;
+    document.title = myTurn ? `● ${t("Your turn:")} ${this.baseTitle}` : this.baseTitle;
     if (myTurn && !this.wasMyTurn && this.sound) beep();
     this.wasMyTurn = myTurn;
   }
@@ -552,50 +570,52 @@ class TablePage {
       const open = this.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
       const invited = this.seats.filter((s) => s.kind === "human" && !s.connected && !s.arrived).map((s) => names[s.seat]);
       const parts = [];
-      if (open.length) parts.push(`seat${open.length > 1 ? "s" : ""} ${open.join(", ")} still open`);
-      if (invited.length) parts.push(`waiting for ${invited.join(", ")} to open their link`);
-      return h("strong", {}, `Waiting for players: ${parts.join("; ") || "starting"}.`);
+      if (open.length) parts.push(tn("seat {seats} still open", "seats {seats} still open", open.length, { seats: open.join(", ") }));
+      if (invited.length) parts.push(t("waiting for {names} to open their link", { names: invited.join(", ") }));
+      return h("strong", {}, t("Waiting for players: {what}.", { what: parts.join("; ") || t("starting") }));
     }
     if (view.over || m.status === "over") {
       const r = view.result;
-      if (!r) return h("strong", {}, "The game is over.");
-      const winners = r.winners.map((w) => (w === seat ? "You" : names[w]));
-      return h("strong", { class: "your-turn" }, r.winners.length > 1 ? `Shared win: ${winners.join(" and ")}` : `${winners[0]} ${r.winners[0] === seat ? "win" : "wins"}!`);
+      if (!r) return h("strong", {}, t("The game is over."));
+      const winners = r.winners.map((w) => names[w]);
+      if (r.winners.length > 1) return h("strong", { class: "your-turn" }, t("Shared win: {names}", { names: winners.join(t(" and ")) }));
+      return h("strong", { class: "your-turn" }, r.winners[0] === seat ? t("You win!") : t("{name} wins!", { name: winners[0] }));
     }
     if (legal.length) {
       const own = this.board.prompt ? this.board.prompt({ view, legal, names, seat, catalog: this.catalog }) : null;
       if (legal.length === 1 && this.prefs.autoplay) {
-        return h("strong", { class: "your-turn" }, own || "Your move", h("span", { class: "muted small" }, ` · only one choice: played for you in a moment`));
+        return h("strong", { class: "your-turn" }, own || t("Your move"), h("span", { class: "muted small" }, ` · ${t("only one choice: played for you in a moment")}`));
       }
-      return h("strong", { class: "your-turn" }, own || (view.window ? "You are asked: answer now." : "Your move."));
+      return h("strong", { class: "your-turn" }, own || (view.window ? t("You are asked: answer now.") : t("Your move.")));
     }
     if (view.my_choice) {
-      return h("strong", {}, `You chose: ${seatNames(this.catalog.actions[view.my_choice] || view.my_choice, names)}. Waiting for the others.`);
+      return h("strong", {}, t("You chose: {choice}. Waiting for the others.", { choice: seatNames(this.catalog.actions[view.my_choice] || view.my_choice, names) }));
     }
     const absent = view.to_act.filter((i) => this.seats[i] && this.seats[i].kind === "human" && !this.seats[i].arrived && !this.seats[i].connected);
     if (absent.length) {
-      return h("span", {}, `Waiting for ${absent.map((i) => names[i]).join(" and ")} to open their invite link: their seat waits for them.`);
+      return h("span", {}, t("Waiting for {names} to open their invite link: their seat waits for them.", { names: absent.map((i) => names[i]).join(t(" and ")) }));
     }
     const who = view.to_act.map((s) => names[s]).join(", ");
-    return h("span", {}, who ? `${view.choosing ? "Still choosing" : view.window ? "Asked" : "To play"}: ${who}` : "");
+    return h("span", {}, who ? `${view.choosing ? t("Still choosing") : view.window ? t("Asked") : t("To play")}: ${who}` : "");
   }
 
   actionBar(ctx, handled, view, legal, names, seat) {
     const m = this.msg;
     const parts = [h("div", { class: "prompt", "aria-live": "polite" }, this.prompt(view, legal, names, seat))];
-    const phase = view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " ");
+    const phase = word(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " "));
     if ("choosing" in view && !view.over) {
       const waiting = view.to_act.map((s) => names[s]);
-      parts.push(h("span", { class: "choosing small" }, waiting.length ? `still choosing: ${waiting.join(", ")}` : "revealing"));
+      parts.push(h("span", { class: "choosing small" }, waiting.length ? t("still choosing: {names}", { names: waiting.join(", ") }) : t("revealing")));
     }
     const forcedMine = legal.length === 1 && this.prefs.autoplay && m.deadline && m.deadline.seat === seat;
     if (m.deadline && m.status === "playing" && !forcedMine) {
-      const whom = m.deadline.seat === seat ? "you" : names[m.deadline.seat];
+      const answer = seatNames(this.catalog.actions[m.deadline.default] || m.deadline.default, names);
+      const [before, after] = (m.deadline.seat === seat ? t("you must answer in {secs} (or {default})")
+        : t("{name} must answer in {secs} (or {default})", { name: names[m.deadline.seat] })).split("{secs}");
       parts.push(h("span", { class: "deadline", role: "timer", dataset: { at: String(m.deadline.at) } },
-        `${whom} must answer in `, h("span", { class: "secs" }, "…"),
-        ` (or ${seatNames(this.catalog.actions[m.deadline.default] || m.deadline.default, names)})`));
+        before, h("span", { class: "secs" }, "…"), (after || "").replace("{default}", answer)));
     }
-    parts.push(h("span", { class: "muted small phase" }, `${phase} · move ${m.move}`));
+    parts.push(h("span", { class: "muted small phase" }, `${phase} · ${t("move {move}", { move: m.move })}`));
     const rest = legal.filter((a) => !handled.has(a));
     // in a window, or when there are only a few, the board's own choices are in the bar too
     const mirror = view.window || legal.length <= 3 ? legal.filter((a) => handled.has(a)) : [];
@@ -606,43 +626,43 @@ class TablePage {
     const tone = (a) => (this.board.tone ? this.board.tone(a, ctx) : null) || (/^(pass|decline|hold)\b/.test(a) ? "quiet" : null);
     const order = (a) => ({ danger: 0, strong: 1, null: 2, quiet: 3 })[String(tone(a))] ?? 2;
     shown.sort((a, b) => order(a) - order(b));
-    const buttons = shown.length ? h("div", { class: "choice-buttons", role: "group", "aria-label": "your choices" },
+    const buttons = shown.length ? h("div", { class: "choice-buttons", role: "group", "aria-label": t("your choices") },
       shown.map((a) => {
         const letter = byAction[a] || byAction[a.split(" ")[0]];
-        const t = tone(a);
+        const toned = tone(a);
         return h("button", {
-          type: "button", class: ["act", "choice", t && `tone-${t}`], dataset: { action: a, letter: letter || "", info: ctx.label(a) },
+          type: "button", class: ["act", "choice", toned && `tone-${toned}`], dataset: { action: a, letter: letter || "", info: ctx.label(a) },
           "aria-label": ctx.label(a),
           disabled: this.pending, onclick: () => this.act(a),
-        }, t === "danger" ? h("span", { class: "tone-mark", "aria-hidden": "true" }, "✋") : null,
+        }, toned === "danger" ? h("span", { class: "tone-mark", "aria-hidden": "true" }, "✋") : null,
         h("span", { class: "choice-label" }, (this.board.short && this.board.short(a, ctx)) || ctx.label(a)), letter ? h("kbd", {}, letter.toUpperCase()) : null);
       })) : null;
     if (legal.length && !shown.length && handled.size && !this.phone.matches) {
-      parts.push(h("span", { class: "hint small" }, "Choose on the table ↓"));
+      parts.push(h("span", { class: "hint small" }, t("Choose on the table ↓")));
     }
     const since = this.seatIs() ? this.log.filter((l) => l.seq >= this.sinceMine).length : 0;
     return h("section", {
-      class: ["actionbar", legal.length && "my-turn", view.window && "window"], tabindex: -1, "aria-label": "prompt and choices",
+      class: ["actionbar", legal.length && "my-turn", view.window && "window"], tabindex: -1, "aria-label": t("prompt and choices"),
     },
     h("div", { class: "bar-line" }, parts,
-      since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, `${since} new since your move`) : null),
+      since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, tn("{n} new since your move", "{n} new since your move", since)) : null),
     buttons, this.nameForm(seat));
   }
 
   seatStrip(view, names, me) {
     const toAct = new Set(view.to_act);
     const choosing = new Set(view.choosing || []);
-    return h("ol", { class: "seat-strip", "aria-label": "players" },
+    return h("ol", { class: "seat-strip", "aria-label": t("players") },
       this.seats.map((s) => {
         let state = "";
         if (view.over) state = view.result && view.result.winners.includes(s.seat) ? "winner" : "";
-        else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? "choosing…" : "ready ✓";
-        else if (toAct.has(s.seat)) state = view.window ? "asked" : "to play";
-        const kind = s.kind === "bot" ? `${s.level} bot` : s.bot_playing ? "away: a bot plays" : s.kind === "open" ? "open seat" : s.kind === "human" && !s.connected && !s.arrived ? "invited" : "";
+        else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? t("choosing…") : t("ready ✓");
+        else if (toAct.has(s.seat)) state = view.window ? t("asked") : t("to play");
+        const kind = s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : s.bot_playing ? t("away: a bot plays") : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
         return h("li", { class: ["seat-chip", `p${s.seat}`, toAct.has(s.seat) && "acting", s.seat === me && "me"], dataset: { seat: String(s.seat) } },
-          h("span", { class: "seat-no", title: `seat ${s.seat + 1}` }, String(s.seat + 1)),
-          h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? "bot" : s.connected ? "connected" : "not connected" }),
-          h("span", { class: "name" }, names[s.seat], s.seat === me ? " (you)" : ""),
+          h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, String(s.seat + 1)),
+          h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("not connected") }),
+          h("span", { class: "name" }, names[s.seat], s.seat === me ? ` ${t("(you)")}` : ""),
           kind ? h("span", { class: "kind small muted" }, kind) : null,
           state ? h("span", { class: "state small" }, state) : null);
       }));
@@ -651,24 +671,24 @@ class TablePage {
   result(result, names, me) {
     const labels = [];
     for (const b of result.breakdown) for (const k of Object.keys(b)) if (!labels.includes(k)) labels.push(k);
-    const winners = result.winners.map((w) => names[w]).join(" and ");
+    const winners = result.winners.map((w) => names[w]).join(t(" and "));
     const order = names.map((_, i) => i).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
     const isSeat = me !== null && me !== undefined;
-    return h("section", { class: "panel result", "aria-label": "final scores", id: "result" },
+    return h("section", { class: "panel result", "aria-label": t("final scores"), id: "result" },
       h("div", { class: "result-head" },
-        h("h2", {}, h("span", { class: "trophy", "aria-hidden": "true" }, "🏆 "), result.winners.length > 1 ? `Shared win: ${winners}` : `${winners} wins!`),
+        h("h2", {}, h("span", { class: "trophy", "aria-hidden": "true" }, "🏆 "), result.winners.length > 1 ? t("Shared win: {names}", { names: winners }) : t("{name} wins!", { name: winners })),
         h("div", { class: "result-actions" },
           isSeat ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() },
-            this.rematchOffer ? `Play the rematch${this.rematchOffer.by !== me ? ` (${names[this.rematchOffer.by] || "a player"} asks)` : ""}` : "Rematch") : null,
-          h("a", { href: "/", class: "button" }, "Back to the lobby"))),
-      result.reason ? h("p", { class: "muted small" }, seatNames(result.reason, names)) : null,
+            this.rematchOffer ? t("Play the rematch") + (this.rematchOffer.by !== me ? ` (${t("{name} asks", { name: names[this.rematchOffer.by] || t("a player") })})` : "") : t("Rematch")) : null,
+          h("a", { href: "/", class: "button" }, t("Back to the lobby")))),
+      result.reason ? h("p", { class: "muted small" }, seatNames(word(result.reason), names)) : null,
       h("ol", { class: "podium" }, order.map((i) => h("li", { class: [`p${i}`, result.winners.includes(i) && "winner", i === me && "me"] },
-        h("span", { class: "rank" }, `${result.ranks[i]}.`), h("span", { class: "who" }, names[i], i === me ? " (you)" : ""),
+        h("span", { class: "rank" }, `${result.ranks[i]}.`), h("span", { class: "who" }, names[i], i === me ? ` ${t("(you)")}` : ""),
         h("span", { class: "pts" }, String(result.points[i]))))),
       h("details", this.keepOpen("breakdown", { class: "breakdown" }, !this.phone.matches),
-        h("summary", {}, "Each player's breakdown"),
+        h("summary", {}, t("Each player's breakdown")),
         h("div", { class: "scroll-x" }, h("table", { class: "scores" },
-          h("thead", {}, h("tr", {}, h("th", {}, "player"), labels.map((l) => h("th", {}, l.replace(/_/g, " "))), h("th", {}, "total"), h("th", {}, "rank"))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("player")), labels.map((l) => h("th", {}, word(l.replace(/_/g, " ")))), h("th", {}, t("total")), h("th", {}, t("rank")))),
           h("tbody", {}, order.map((i) => h("tr", { class: [result.winners.includes(i) && "winner", i === me && "me"] },
             h("th", {}, names[i]),
             labels.map((l) => h("td", {}, result.breakdown[i] && l in result.breakdown[i] ? String(result.breakdown[i][l]) : "")),
@@ -685,14 +705,14 @@ class TablePage {
     if (b) b.disabled = true;
     this.askedRematch = true;
     if (!this.conn.send({ type: "rematch" })) {
-      toast("Not connected: try again once reconnected.");
+      toast(t("Not connected: try again once reconnected."));
       if (b) b.disabled = false;
     }
   }
 
   logPanel() {
-    return h("section", { class: "panel log", "aria-label": "what happened" },
-      h("h2", { class: "small" }, "Log"),
+    return h("section", { class: "panel log", "aria-label": t("what happened") },
+      h("h2", { class: "small" }, t("Log")),
       h("ol", { tabindex: 0, id: "log" }, this.log.slice(-300).map((l) => h("li", {
         value: l.seq + 1, class: this.seatIs() && this.sinceMine && l.seq >= this.sinceMine ? "new" : null,
         dataset: { seq: String(l.seq), type: l.ev.type },
@@ -706,7 +726,7 @@ class TablePage {
     if (!s || s.kind !== "human" || !/^Player \d+$/.test(s.name)) return null;
     const input = h("input", {
       id: "seat-name", maxlength: 40, autocomplete: "nickname", value: this.nameDraft ?? stored("dragonlair:name", ""),
-      placeholder: "Your name", "aria-label": "your name", oninput: (ev) => { this.nameDraft = ev.target.value; },
+      placeholder: t("Your name"), "aria-label": t("your name"), oninput: (ev) => { this.nameDraft = ev.target.value; },
     });
     const save = (ev) => {
       ev.preventDefault();
@@ -717,9 +737,9 @@ class TablePage {
       this.render();
     };
     return h("form", { class: "name-form", id: "name-form", onsubmit: save },
-      h("label", { for: "seat-name" }, `You sit in seat ${seat + 1}. Your name at this table:`), input,
-      h("button", { type: "submit", class: "primary" }, "Save"),
-      h("button", { type: "button", class: "quiet", onclick: () => { this.named = true; this.render(); } }, "Later"));
+      h("label", { for: "seat-name" }, t("You sit in seat {n}. Your name at this table:", { n: seat + 1 })), input,
+      h("button", { type: "submit", class: "primary" }, t("Save")),
+      h("button", { type: "button", class: "quiet", onclick: () => { this.named = true; this.render(); } }, t("Later")));
   }
 
   /** Attributes for a <details> that stays open or closed across redraws. */
@@ -733,15 +753,15 @@ class TablePage {
     const isSeat = seat !== null && seat !== undefined;
     const box = (id, text, checked, on) => h("label", { class: "toggle small", for: id },
       h("input", { type: "checkbox", id, checked, onchange: (ev) => on(ev.target.checked) }), text);
-    return h("details", this.keepOpen("settings", { class: "panel settings" }), h("summary", {}, "Settings"),
-      isSeat ? box("pref-autoplay", "Answer for me when I have only one choice (a HALT! window without a HALT! card, the last card of a draft)", !!this.prefs.autoplay,
+    return h("details", this.keepOpen("settings", { class: "panel settings" }), h("summary", {}, t("Settings")),
+      isSeat ? box("pref-autoplay", t("Answer for me when I have only one choice (a HALT! window without a HALT! card, the last card of a draft)"), !!this.prefs.autoplay,
         (v) => this.setPref("autoplay", v)) : null,
-      box("pref-sound", "A sound when it is my turn", this.sound, (v) => {
+      box("pref-sound", t("A sound when it is my turn"), this.sound, (v) => {
         this.sound = v;
         try { localStorage.setItem(SOUND_KEY, v ? "1" : "0"); } catch { /* not kept */ }
         if (v) beep();
       }),
-      box("pref-pace", "Show the others' moves one at a time", this.pace > 0, (v) => {
+      box("pref-pace", t("Show the others' moves one at a time"), this.pace > 0, (v) => {
         this.pace = v ? 900 : 0;
         try { localStorage.setItem(PACE_KEY, String(this.pace)); } catch { /* not kept */ }
       }));
@@ -753,31 +773,31 @@ class TablePage {
     if (!passes || !passes.seats || passes.seats.length < 2) return null;
     const rows = passes.seats.filter((p) => p.token !== this.token).map((p) => {
       const url = absolute(p.link);
-      const input = h("input", { readonly: true, value: url, class: "link", "aria-label": `link for seat ${p.seat + 1}` });
-      return h("div", { class: "link-row" }, h("span", {}, `Seat ${p.seat + 1}`), input,
-        h("button", { type: "button", onclick: () => copyText(url, input) }, "Copy"));
+      const input = h("input", { readonly: true, value: url, class: "link", "aria-label": t("link for seat {n}", { n: p.seat + 1 }) });
+      return h("div", { class: "link-row" }, h("span", {}, t("Seat {n}", { n: p.seat + 1 })), input,
+        h("button", { type: "button", onclick: () => copyText(url, input) }, t("Copy")));
     });
-    return h("details", this.keepOpen("invites", { class: "panel invites" }), h("summary", {}, "Invite links"), rows);
+    return h("details", this.keepOpen("invites", { class: "panel invites" }), h("summary", {}, t("Invite links")), rows);
   }
 
   tools() {
     const terms = this.info && this.info.settings ? tableTerms(this.info.settings) : [];
     return h("div", { class: "tools" },
-      terms.length ? h("p", { class: "small muted table-terms", id: "table-terms" }, `This table: ${terms.join(" · ")}`) : null,
-      h("button", { type: "button", id: "rules-button", onclick: () => this.showRules() }, "Rules ", h("kbd", {}, "?")),
-      h("a", { class: "button", href: "/" }, "Lobby"));
+      terms.length ? h("p", { class: "small muted table-terms", id: "table-terms" }, t("This table: {terms}", { terms: terms.join(" · ") })) : null,
+      h("button", { type: "button", id: "rules-button", onclick: () => this.showRules() }, t("Rules") + " ", h("kbd", {}, "?")),
+      h("a", { class: "button", href: "/" }, t("Lobby")));
   }
 
   async showRules() {
     let dlg = document.getElementById("rules");
     if (!dlg) {
-      dlg = h("dialog", { id: "rules", "aria-label": "how to play" });
+      dlg = h("dialog", { id: "rules", "aria-label": t("how to play") });
       document.body.append(dlg);
     }
-    fill(dlg, h("p", {}, "Loading the rules…"));
+    fill(dlg, h("p", {}, t("Loading the rules…")));
     if (!dlg.open) dlg.showModal();
     try {
-      this.rules = this.rules || await getOnce(`/api/games/${this.info.game}/rules`);
+      this.rules = this.rules || await getOnce(`/api/games/${this.info.game}/rules?lang=${document.documentElement.lang || "en"}`);
     } catch (e) {
       fill(dlg, h("p", { class: "error" }, e.message));
       return;
@@ -786,18 +806,17 @@ class TablePage {
     const m = this.msg;
     const names = this.names();
     const now = m && m.legal && m.legal.length ? h("section", { class: "rules-now" },
-      h("h3", {}, "Your choices now"),
+      h("h3", {}, t("Your choices now")),
       h("ul", {}, m.legal.map((a) => h("li", {}, seatNames(this.catalog.actions[a] || a, names))))) : null;
     // the players' rules, in Markdown, from the game's manifest
     const body = h("div", { class: "rules-text" }, r.text ? markdown(r.text) : h("p", {}, r.summary));
     fill(dlg,
-      h("div", { class: "dialog-head" }, h("h2", {}, `How to play ${r.name}`),
-        h("button", { type: "button", id: "close-rules", onclick: () => dlg.close() }, "Close")),
+      h("div", { class: "dialog-head" }, h("h2", {}, t("How to play {game}", { game: r.name })),
+        h("button", { type: "button", id: "close-rules", onclick: () => dlg.close() }, t("Close"))),
       now,
       body,
-      h("h3", {}, "Keys"),
-      h("p", {}, "Tab moves between controls, Enter or Space presses one; 1–9 press the numbered choices; ",
-        "the letters shown on buttons press them; ? opens these rules, Esc closes them; L goes to the log."),
+      h("h3", {}, t("Keys")),
+      h("p", {}, t("Tab moves between controls, Enter or Space presses one; 1–9 press the numbered choices; the letters shown on buttons press them; ? opens these rules, Esc closes them; L goes to the log.")),
     );
     dlg.querySelector("#close-rules").focus();
   }
@@ -820,8 +839,8 @@ class TablePage {
 
   onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    const el = ev.target;
+    if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT")) return;
     if (document.querySelector("dialog[open]")) return; // Esc closes it natively
     if (ev.key === "?") {
       ev.preventDefault();

@@ -9,6 +9,7 @@
 // board without a crossing (or one the curve cannot place) runs around an oval. On a
 // narrow screen the figure stands upright.
 import { h, s } from "../dom.js";
+import { t, tn } from "../i18n.js";
 
 export const keys = { p: "pass", s: "stop" };
 
@@ -128,20 +129,20 @@ export function track(v, comp, names, upright) {
     const mx = (ax + bx) / 2 + ((cx - (ax + bx) / 2) * 0.45);
     const my = (ay + by) / 2 + ((cy - (ay + by) / 2) * 0.45);
     parts.push(s("path", { class: "shortcut", d: `M${ax},${ay} Q${mx},${my} ${bx},${by}`, "marker-end": "url(#arrow)" },
-      s("title", {}, `shortcut: a pawn resting on spot ${e} counts its next move from spot ${x}`)));
+      s("title", {}, t("shortcut: a pawn resting on spot {entry} counts its next move from spot {exit}", { entry: e, exit: x }))));
   }
   lay.spots.forEach(([x, y], k) => {
     let cls = "spot";
     let mark = String(k);
-    let title = `spot ${k}`;
+    let title = t("spot {n}", { n: k });
     let r = 14;
-    if (k === b.start) { cls += " start"; mark = "Start"; title = "the Start Island"; r = 28; }
-    else if (k === b.finish) { cls += " finish"; mark = "Finish"; title = "the Finish"; r = 28; }
-    else if (holes.has(k)) { cls += " hole"; title = `spot ${k}: a watering hole (safe from specials)`; r = 17; }
-    else if (bolts.has(k)) { cls += " bolt"; title = `spot ${k}: a Ballista Bolt (discard a random card)`; }
-    else if (balls.has(k)) { cls += " ball"; title = `spot ${k}: a Flaming Ball (discard a random card)`; }
-    if (k === b.entry_arrow) { cls += " entry"; mark = "↱"; title += ", the shortcut's entry arrow"; }
-    if (k === b.exit_arrow) { cls += " exit"; mark = "↳"; title += ", the shortcut's exit arrow"; }
+    if (k === b.start) { cls += " start"; mark = t("Start"); title = t("the Start Island"); r = 28; }
+    else if (k === b.finish) { cls += " finish"; mark = t("Finish"); title = t("the Finish"); r = 28; }
+    else if (holes.has(k)) { cls += " hole"; title = t("spot {n}: a watering hole (safe from specials)", { n: k }); r = 17; }
+    else if (bolts.has(k)) { cls += " bolt"; title = t("spot {n}: a Ballista Bolt (discard a random card)", { n: k }); }
+    else if (balls.has(k)) { cls += " ball"; title = t("spot {n}: a Flaming Ball (discard a random card)", { n: k }); }
+    if (k === b.entry_arrow) { cls += " entry"; mark = "↱"; title += ", " + t("the shortcut's entry arrow"); }
+    if (k === b.exit_arrow) { cls += " exit"; mark = "↳"; title += ", " + t("the shortcut's exit arrow"); }
     parts.push(s("g", { class: cls, "data-spot": k, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
       s("title", {}, title),
       s("circle", { r }),
@@ -152,7 +153,7 @@ export function track(v, comp, names, upright) {
     v.turn_start.forEach((p, i) => {
       if (p === v.pawns[i]) return;
       const [x, y] = lay.spots[p];
-      parts.push(s("circle", { class: "ghost", cx: x, cy: y, r: 20, stroke: PAWN_COLOURS[i % 6] }, s("title", {}, `${names[i]} began the turn here`)));
+      parts.push(s("circle", { class: "ghost", cx: x, cy: y, r: 20, stroke: PAWN_COLOURS[i % 6] }, s("title", {}, t("{name} began the turn here", { name: names[i] }))));
     });
   }
   const bySpot = new Map();
@@ -164,14 +165,14 @@ export function track(v, comp, names, upright) {
       const px = x + (j - (seats.length - 1) / 2) * 22;
       const py = y - lift;
       parts.push(s("g", { class: ["pawn", i === v.active && "active"], "data-pawn": i, "data-k": `pawn-${i}`, "data-v": String(p), transform: `translate(${px.toFixed(1)},${py.toFixed(1)})` },
-        s("title", {}, `${names[i]}: spot ${p}`),
+        s("title", {}, `${names[i]}: ${t("spot {n}", { n: p })}`),
         s("circle", { r: 12, fill: PAWN_COLOURS[i % 6] }),
         s("text", { y: 5, "text-anchor": "middle" }, String(i + 1))));
     });
   }
   return s("svg", {
     class: "race-track", "data-upright": upright ? "1" : "0", viewBox: `0 0 ${lay.width} ${lay.height}`, role: "img",
-    "aria-label": "the track: " + v.pawns.map((p, i) => `${names[i]} on spot ${p}`).join(", "),
+    "aria-label": t("the track:") + " " + v.pawns.map((p, i) => t("{name} on spot {n}", { name: names[i], n: p })).join(", "),
   }, parts);
 }
 
@@ -197,24 +198,25 @@ export function tone(action) {
 
 export function short(action, ctx) {
   const parts = action.split(" ");
-  const name = (id) => (ctx.comp.cards[Number(id) - 1] || {}).name || `card ${id}`;
-  if (parts[0] === "blow") return `${name(parts[1])} → ${ctx.names[Number(parts[2])] ?? `seat ${Number(parts[2]) + 1}`}`;
-  if (parts[0] === "steal") return `Steal from ${ctx.names[Number(parts[1])] ?? `seat ${Number(parts[1]) + 1}`}`;
-  if (parts[0] === "triple") return `Three of a kind: ${parts.slice(1).map(name).join(", ")}`;
-  if (action === "stop") return "Stop (end your turn)";
-  if (action === "pass") return "Let it stand";
+  const name = (id) => (ctx.comp.cards[Number(id) - 1] || {}).name || t("card {n}", { n: id });
+  const seatName = (n) => ctx.names[n] ?? t("seat {n}", { n: n + 1 });
+  if (parts[0] === "blow") return `${name(parts[1])} → ${seatName(Number(parts[2]))}`;
+  if (parts[0] === "steal") return t("Steal from {name}", { name: seatName(Number(parts[1])) });
+  if (parts[0] === "triple") return t("Three of a kind: {cards}", { cards: parts.slice(1).map(name).join(", ") });
+  if (action === "stop") return t("Stop (end your turn)");
+  if (action === "pass") return t("Let it stand");
   if (action.startsWith("halt ")) {
     const c = ctx.comp.cards[Number(action.split(" ")[1]) - 1];
-    return `HALT! (discard ${c ? c.name : "a HALT! card"})`;
+    return c ? t("HALT! (discard {card})", { card: c.name }) : t("HALT! (discard a HALT! card)");
   }
   return null;
 }
 
 export function prompt({ view: v, legal, names }) {
   if (v.window) {
-    const who = v.active >= 0 ? names[v.active] : "The player";
-    if (legal.length === 1 && legal[0] === "pass") return `${who} played: you hold no HALT! card, so it stands`;
-    return `${who} played: HALT! to undo the whole turn, or let it stand?`;
+    const who = v.active >= 0 ? names[v.active] : t("The player");
+    if (legal.length === 1 && legal[0] === "pass") return t("{name} played: you hold no HALT! card, so it stands", { name: who });
+    return t("{name} played: HALT! to undo the whole turn, or let it stand?", { name: who });
   }
   return null;
 }
@@ -257,36 +259,36 @@ export function board(ctx) {
   const upright = window.matchMedia("(max-width: 640px)").matches;
   const chars = comp.characters || [];
   const active = v.active >= 0 ? names[v.active] : "";
-  const line = h("p", { class: "phase-line" }, `Turn ${v.turn}`, active ? ` · ${active} is playing` : "",
-    v.last ? ` · last play: ${ctx.label(v.last)}` : "", v.bonus ? " · insignia bonus: another play" : "");
+  const line = h("p", { class: "phase-line" }, t("Turn {turn}", { turn: v.turn }), active ? ` · ${t("{name} is playing", { name: active })}` : "",
+    v.last ? ` · ${t("last play: {play}", { play: ctx.label(v.last) })}` : "", v.bonus ? ` · ${t("insignia bonus: another play")}` : "");
   const players = h("ul", { class: "race-players" }, names.map((n, i) => h("li", { class: [`p${i}`, i === seat && "me", i === v.active && "active"] },
     h("span", { class: "pawn-chip", style: { background: PAWN_COLOURS[i % 6] } }, String(i + 1)),
-    h("strong", {}, n), i === seat ? " (you)" : "",
+    h("strong", {}, n), i === seat ? ` ${t("(you)")}` : "",
     chars[i] ? h("span", { class: "small muted" }, ` · ${chars[i].name} (${chars[i].insignia})`) : null,
-    h("span", { class: "small" }, ` · spot ${v.pawns[i]} · ${v.hand_sizes[i]} cards`),
-    v.extra_draw[i] ? h("span", { class: "small warn" }, " · draws 1 extra") : null)));
+    h("span", { class: "small" }, ` · ${t("spot {n}", { n: v.pawns[i] })} · ${tn("{n} card", "{n} cards", v.hand_sizes[i])}`),
+    v.extra_draw[i] ? h("span", { class: "small warn" }, ` · ${t("draws 1 extra")}`) : null)));
   const mine = [];
   if (v.stolen !== null && v.stolen !== undefined) {
     const a = `play ${v.stolen}`;
-    mine.push(h("section", { class: "stolen" }, h("h3", { class: "small" }, "The stolen card"),
+    mine.push(h("section", { class: "stolen" }, h("h3", { class: "small" }, t("The stolen card")),
       ctx.can(a) ? ctx.button(a, cardFace(comp, v.stolen), { class: `card race ${(comp.cards[v.stolen - 1] || {}).kind}` }) : raceCard(comp, v.stolen)));
   }
   if (seat !== null && seat !== undefined && v.hand) {
-    mine.push(h("section", { class: "hand", "aria-label": "your hand" }, h("h3", { class: "small" }, "Your hand"),
+    mine.push(h("section", { class: "hand", "aria-label": t("your hand") }, h("h3", { class: "small" }, t("Your hand")),
       h("div", { class: "cards" }, v.hand.length ? v.hand.map((id) => {
         const a = `play ${id}`;
         const c = comp.cards[id - 1] || {};
         return ctx.can(a) ? ctx.button(a, cardFace(comp, id), { class: `card race ${c.kind}`, "aria-label": ctx.label(a) }) : raceCard(comp, id);
-      }) : h("span", { class: "muted small" }, "no cards"))));
+      }) : h("span", { class: "muted small" }, t("no cards")))));
   }
   const discards = v.discards.slice(-8);
   const piles = h("div", { class: "race-piles small" },
-    h("span", {}, `Draw pile: ${v.draw_size}`),
-    h("span", {}, ` · Discards (${v.discards.length}): `),
+    h("span", {}, t("Draw pile: {n}", { n: v.draw_size })),
+    h("span", {}, ` · ${t("Discards ({n}):", { n: v.discards.length })} `),
     h("span", { class: "discards", dataset: { k: "discards", v: String(v.discards.length) } }, discards.map((id) => raceCard(comp, id, "mini"))));
   return h("div", { class: "dragon-race" }, line, mine, h("div", { class: "track-box" }, track(v, comp, names, upright)),
     h("p", { class: "legend small muted" },
-      [["hole", "watering hole (safe from specials)"], ["bolt", "Ballista Bolt"], ["ball", "Flaming Ball"], ["entry", "shortcut arrows"], ["ghost", "where a HALT! puts a pawn back"]]
+      [["hole", t("watering hole (safe from specials)")], ["bolt", t("Ballista Bolt")], ["ball", t("Flaming Ball")], ["entry", t("shortcut arrows")], ["ghost", t("where a HALT! puts a pawn back")]]
         .map(([cls, text]) => h("span", { class: "key" }, h("span", { class: `swatch ${cls}` }), text))),
     players, piles);
 }

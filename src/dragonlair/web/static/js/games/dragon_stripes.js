@@ -3,14 +3,15 @@
 // (closed, stirring, half awake, awake), every card drawn so far and what is left in the
 // deck, your gems behind your screen and what everyone paid and received in the open.
 import { h, s } from "../dom.js";
+import { N_, t, tn } from "../i18n.js";
 
 export const keys = { d: "draw", h: "hold", t: "take", n: "decline" };
 
 const MOODS = {
-  asleep: "asleep",
-  stirring: "stirring",
-  "half awake": "half awake",
-  awake: "AWAKE",
+  asleep: N_("asleep"),
+  stirring: N_("stirring"),
+  "half awake": N_("half awake"),
+  awake: N_("AWAKE"),
 };
 
 function dragonSvg(v, names) {
@@ -47,11 +48,11 @@ function dragonSvg(v, names) {
   parts.push(s("g", { class: "knight", "data-k": "knight", "data-v": `${v.knight}:${v.pot}`, transform: `translate(${kx},0)` },
     s("circle", { cx: 0, cy: 28, r: 20 }),
     s("text", { x: 0, y: 36, "text-anchor": "middle", class: "knight-icon" }, "♞"),
-    s("text", { x: 0, y: 62, "text-anchor": "middle", class: "pot" }, `pot ${v.pot}`)));
+    s("text", { x: 0, y: 62, "text-anchor": "middle", class: "pot" }, t("pot {pot}", { pot: v.pot }))));
   return s("svg", {
     class: "dragon-svg", viewBox: "0 0 1000 240", role: "img",
-    "aria-label": `The dragon, ${MOODS[mood] || mood}: the knight${holder ? ` of ${holder}` : ""} is on stripe ${v.knight} of ${n} with a pot of ${v.pot}`,
-  }, s("title", {}, "the dragon's back, tail to head"), parts);
+    "aria-label": t("The dragon, {mood}: the knight is on stripe {stripe} of {n} with a pot of {pot}", { mood: t(MOODS[mood] || mood), stripe: v.knight, n, pot: v.pot }) + (holder ? ` (${holder})` : ""),
+  }, s("title", {}, t("the dragon's back, tail to head")), parts);
 }
 
 /** Short labels on a phone (the full description is on tap and in the Rules). */
@@ -59,10 +60,10 @@ export function short(action, ctx) {
   if (!ctx.phone) return null;
   const v = ctx.view;
   return {
-    draw: "Draw a card",
-    hold: "Hold (bank or offer)",
-    take: `Take over (${v.price} gem${v.price === 1 ? "" : "s"})`,
-    decline: "Decline",
+    draw: t("Draw a card"),
+    hold: t("Hold (bank or offer)"),
+    take: tn("Take over ({n} gem)", "Take over ({n} gems)", v.price),
+    decline: t("Decline"),
   }[action] || null;
 }
 
@@ -87,7 +88,7 @@ export function tone(action) {
 }
 
 export function prompt({ view: v, names }) {
-  if (v.phase === "offer") return `${v.holder >= 0 ? names[v.holder] : "The holder"} holds: take the knight over for ${v.price} gem${v.price === 1 ? "" : "s"}, or decline?`;
+  if (v.phase === "offer") return tn("{name} holds: take the knight over for {n} gem, or decline?", "{name} holds: take the knight over for {n} gems, or decline?", v.price, { name: v.holder >= 0 ? names[v.holder] : t("The holder") });
   return null;
 }
 
@@ -96,30 +97,31 @@ export function board(ctx) {
   const holder = v.holder >= 0 ? names[v.holder] : null;
   const offer = v.phase === "offer";
   const facts = h("div", { class: "ds-facts" },
-    h("div", { class: "fact", dataset: { k: "pot", info: "the gems in the pot: the knight's holder takes them when they bank" } }, h("span", { class: "label small" }, "Pot"), h("strong", { class: "big" }, String(v.pot))),
-    h("div", { class: "fact", dataset: { k: "price", info: "what another player pays to take the knight over" } }, h("span", { class: "label small" }, "Takeover price"), h("strong", { class: "big" }, String(v.price))),
-    h("div", { class: ["fact", v.dangers && "warn"], dataset: { k: "dragon", info: "three Danger cards wake the dragon" } }, h("span", { class: "label small" }, "Dragon"),
-      h("strong", {}, `${MOODS[v.dragon] || v.dragon}`), h("span", { class: "small" }, ` · Danger ${v.dangers}/3`)),
-    h("div", { class: "fact" }, h("span", { class: "label small" }, "A Stop costs"), h("strong", {}, v.penalty)),
-    v.reward_multiplier > 1 ? h("div", { class: "fact warn" }, h("span", { class: "label small" }, "Rewards"), h("strong", {}, `×${v.reward_multiplier}`)) : null,
-    seat !== null && seat !== undefined && v.gems !== null ? h("div", { class: "fact mine" }, h("span", { class: "label small" }, "Your gems (secret)"), h("strong", { class: "big", id: "my-gems", dataset: { k: "my-gems" } }, String(v.gems))) : null,
+    h("div", { class: "fact", dataset: { k: "pot", info: t("the gems in the pot: the knight's holder takes them when they bank") } }, h("span", { class: "label small" }, t("Pot")), h("strong", { class: "big" }, String(v.pot))),
+    h("div", { class: "fact", dataset: { k: "price", info: t("what another player pays to take the knight over") } }, h("span", { class: "label small" }, t("Takeover price")), h("strong", { class: "big" }, String(v.price))),
+    h("div", { class: ["fact", v.dangers && "warn"], dataset: { k: "dragon", info: t("three Danger cards wake the dragon") } }, h("span", { class: "label small" }, t("Dragon")),
+      h("strong", {}, t(MOODS[v.dragon] || v.dragon)), h("span", { class: "small" }, ` · ${t("Danger {n}/3", { n: v.dangers })}`)),
+    h("div", { class: "fact" }, h("span", { class: "label small" }, t("A Stop costs")), h("strong", {}, v.penalty)),
+    v.reward_multiplier > 1 ? h("div", { class: "fact warn" }, h("span", { class: "label small" }, t("Rewards")), h("strong", {}, `×${v.reward_multiplier}`)) : null,
+    seat !== null && seat !== undefined && v.gems !== null ? h("div", { class: "fact mine" }, h("span", { class: "label small" }, t("Your gems (secret)")), h("strong", { class: "big", id: "my-gems", dataset: { k: "my-gems" } }, String(v.gems))) : null,
   );
   const turn = h("p", { class: "phase-line" },
-    `Turn ${v.turn}, started by ${names[v.starter]}. `,
-    holder ? (offer ? `${holder} holds: the knight is offered for ${v.price}.` : `${holder} has the knight${v.must_draw ? " and must draw" : ""}.`) : "");
+    t("Turn {turn}, started by {name}.", { turn: v.turn, name: names[v.starter] }) + " ",
+    holder ? (offer ? t("{name} holds: the knight is offered for {price}.", { name: holder, price: v.price })
+      : v.must_draw ? t("{name} has the knight and must draw.", { name: holder }) : t("{name} has the knight.", { name: holder })) : "");
   const deck = h("div", { class: "ds-deck" },
-    h("div", {}, h("span", { class: "label small" }, `Cards drawn so far (newest last)`),
-      h("div", { class: "cards small-cards" }, v.drawn.length ? v.drawn.map((c, i) => h("div", { class: ["card", "ds-card", c.split(" ")[0]], dataset: { k: `drawn-${v.turn}-${i}` } }, c.startsWith("footprint") ? `👣 ${c.split(" ")[1]}` : c === "stop" ? "STOP" : "DANGER")) : h("span", { class: "muted small" }, "nothing yet"))),
-    h("div", {}, h("span", { class: "label small" }, `Deck: ${v.deck_size} cards left`),
-      h("ul", { class: "deck-left small" }, Object.entries(v.deck_left).map(([k, c]) => h("li", {}, `${k} ×${c}`)))));
+    h("div", {}, h("span", { class: "label small" }, t("Cards drawn so far (newest last)")),
+      h("div", { class: "cards small-cards" }, v.drawn.length ? v.drawn.map((c, i) => h("div", { class: ["card", "ds-card", c.split(" ")[0]], dataset: { k: `drawn-${v.turn}-${i}` } }, c.startsWith("footprint") ? `👣 ${c.split(" ")[1]}` : c === "stop" ? t("STOP") : t("DANGER"))) : h("span", { class: "muted small" }, t("nothing yet")))),
+    h("div", {}, h("span", { class: "label small" }, tn("Deck: {n} card left", "Deck: {n} cards left", v.deck_size)),
+      h("ul", { class: "deck-left small" }, Object.entries(v.deck_left).map(([k, c]) => h("li", {}, `${t(k)} ×${c}`)))));
   const ledger = h("div", { class: "scroll-x" }, h("table", { class: "ledger" },
-    h("caption", { class: "small" }, "Gems in the open"),
-    h("thead", {}, h("tr", {}, ["player", "banked", "received", "paid", "penalties"].map((c) => h("th", {}, c)), v.all_gems ? h("th", {}, "gems") : null)),
+    h("caption", { class: "small" }, t("Gems in the open")),
+    h("thead", {}, h("tr", {}, [N_("player"), N_("banked"), N_("received"), N_("paid"), N_("penalties")].map((c) => h("th", {}, t(c))), v.all_gems ? h("th", {}, t("gems")) : null)),
     h("tbody", {}, v.ledger.map((row, i) => h("tr", { class: [i === seat && "me", i === v.holder && "holder"], dataset: { k: `ledger-${i}` } },
-      h("th", { class: `p${i}` }, names[i], i === seat ? " (you)" : ""),
+      h("th", { class: `p${i}` }, names[i], i === seat ? ` ${t("(you)")}` : ""),
       h("td", {}, String(row.banked)), h("td", {}, String(row.received)), h("td", {}, String(row.paid)),
       h("td", {}, `${row.penalties - row.half_penalties}×¼ ${row.half_penalties}×½`),
       v.all_gems ? h("td", {}, String(v.all_gems[i])) : null)))));
   return h("div", { class: "dragon-stripes" }, turn, dragonSvg(v, names), facts,
-    v.lair_empty ? h("p", { class: "warn" }, "The lair has run dry.") : null, deck, ledger);
+    v.lair_empty ? h("p", { class: "warn" }, t("The lair has run dry.")) : null, deck, ledger);
 }

@@ -1,0 +1,25 @@
+"""A Babel extraction method for the games' puzzle files: each puzzle's ``title``,
+``notes`` and ``question`` are player-facing texts (the lobby and the table show them),
+so they are messages of the catalog like any marked string (see babel.cfg)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from typing import IO, Any
+
+FIELDS = ("title", "notes", "question")
+
+
+def puzzles(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """``(line, function, message, comments)`` for each player-facing field of a puzzle."""
+    data = fileobj.read()
+    doc = tomllib.loads(data.decode("utf-8"))
+    lines = data.decode("utf-8").splitlines()
+    for field in FIELDS:
+        text = doc.get(field)
+        if isinstance(text, str) and text:
+            line = next((i for i, s in enumerate(lines, 1) if s.startswith(f"{field} =")), 1)
+            yield line, None, text, [f"puzzle {field}"]
