@@ -99,3 +99,20 @@ def test_keys_shown_only_with_an_option_are_there_exactly_when_the_json_has_them
             assert ("lair" in typed) is ("lair" in wire) is open_holdings
             assert ("all_gems" in typed) is open_holdings
             assert dict(typed) == wire
+
+
+@pytest.mark.parametrize("open_holdings", [False, True])
+def test_a_decoyed_typed_view_stays_typed_and_lacks_what_the_view_lacks(
+    open_holdings: bool,
+) -> None:
+    from dragonlair.bots.checks import PeekedAtState, poisoned_view
+
+    game = dragonlair.make("dragon-stripes", players=3, options={"open_holdings": open_holdings})
+    state = game.new_game(seed=5)
+    typed = state.seat_view(1)
+    decoyed = poisoned_view(typed)
+    assert isinstance(decoyed, type(typed))
+    assert ("lair" in decoyed) is open_holdings
+    assert decoyed["pot"] == state.view(1)["pot"]
+    with pytest.raises(PeekedAtState):
+        len(decoyed["hands"])

@@ -28,6 +28,7 @@ def test_a_puzzle_with_a_hint_and_an_undo(new_page: Callable[..., Any], server: 
     assert page.input_value("#players") == "3" and page.input_value("#my-seat") == "1"
     assert "Take over the knight" in page.inner_text("#puzzle-notes")
     assert page.is_checked("#hints") and page.is_checked("#undo")
+    assert not page.is_visible("#position")  # the box for a position of one's own
     shot(page, "practice-lobby-puzzle")
     page.click("#create")
     page.wait_for_url("**/play/**")

@@ -31,12 +31,13 @@ async def _until_asked(pilot: object) -> None:
         await pilot.pause()  # type: ignore[attr-defined]
         if app.asking == 0:
             break
-    # the log scrolls to its end after a refresh, later on a busy machine
+    # the log scrolls to its end after a refresh, later on a busy machine (a log that
+    # fits its pane never scrolls: at most two seconds' wait then)
     log = app.query_one("#log")
-    for _ in range(100):
-        await pilot.pause()  # type: ignore[attr-defined]
-        if log.scroll_y >= log.max_scroll_y:
+    for _ in range(40):
+        if log.max_scroll_y > 0 and log.scroll_y >= log.max_scroll_y:
             break
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
 
 

@@ -194,6 +194,26 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
                 timed_seats=people,
                 deadline_at=deadline,
             )
+            # a seat's offers come from the table's public settings and whose turn it is
+            # (whether an undo would work comes later, in its own message; None here)
+            offers: dict[str, Any] = msg.get("offers") or {}
+            if conn.seat is not None:
+                settings = created["table"]["settings"]
+                assert offers == {
+                    "hints": settings["hints"],
+                    "hint": settings["hints"]
+                    and msg["status"] == "playing"
+                    and conn.seat in msg["view"]["to_act"],
+                    "undo": settings["undo"],
+                    **(
+                        {"can_undo": offers["can_undo"], "undo_reason": offers["undo_reason"]}
+                        if settings["undo"] and msg["status"] == "playing"
+                        else {"can_undo": False, "undo_reason": offers["undo_reason"]}
+                    ),
+                }, offers
+            else:
+                assert "offers" not in msg
+            msg = {k: v for k, v in msg.items() if k != "offers"}
             assert again == msg, (
                 f"seat {conn.seat} move {move}: the message depends on hidden facts"
             )

@@ -13,6 +13,7 @@ import pytest
 
 import dragonlair
 from dragonlair.core.puzzles import puzzle
+from dragonlair.web.routes.records import frames
 from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 PUZZLE = "dragon-stripes/offered-for-forty"  # seat 1 decides: take over the knight or not
@@ -321,6 +322,10 @@ def test_undo_takes_back_my_decision_and_the_bots_reply(live: LiveServer) -> Non
     rec = st.record
     assert rec.actions[-1] == (1, "undo") and rec.position is not None
     assert dragonlair.replay(rec).to_json() == st.to_json()
+    # the replay frames start from the position and go through the undo
+    shown = frames(table, rec.actions, 1).frames
+    assert shown[0].view == {**puzzle(PUZZLE).state(seed=5).view(1), "move": 0}
+    assert shown[-1].view == st.view(1) and len(shown) == st.move + 1
 
 
 def test_undo_is_refused_once_something_hidden_was_revealed(live: LiveServer) -> None:

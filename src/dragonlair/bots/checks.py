@@ -126,8 +126,9 @@ def poisoned_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
     """``view`` with decoys (:class:`PoisonedView`); a typed view stays typed, its mapping
     side decoyed and its JSON form built first (so nothing it holds is read later)."""
     if isinstance(view, View):
+        whole = view.json()  # every key built, so the copy reads only its mapping
         typed = copy.copy(view)
-        object.__setattr__(typed, "_got", PoisonedView(view.json()))
+        object.__setattr__(typed, "_got", PoisonedView(whole))
         return typed
     return PoisonedView(view)
 

@@ -5,9 +5,9 @@ A game's state class subclasses :class:`State` and fills in a few hooks:
 - ``_setup()``: the initial deal; sets ``phase`` and who acts first.
 - ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``.
 - ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
-- ``_view_class``: the game's typed view (a ``core.views.View`` subclass), which
-  ``view(seat)`` and ``seat_view(seat)`` make; or, without one, ``_view(seat, out)``: add
-  what ``seat`` (None: a spectator) may see to the view dict.
+- ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict;
+  and, optionally, ``_view_class``: the game's typed view (a ``core.views.View``
+  subclass) that ``seat_view(seat)`` makes for bots, key for key equal to it.
 - ``_fill_from_view(view, rng)``: for a blank state made from a view, redraw everything the
   viewing seat cannot see (the hidden-state sampler).
 - ``check_invariants()``: conservation checks, used by the conformance suite.
@@ -333,9 +333,6 @@ class State:
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know now, as a JSON-ready dict; None is a spectator."""
         self._check_seat(seat, spectator=True)
-        cls = self._view_class
-        if cls is not None:
-            return cls(self, seat).json()
         v = self._base_view(seat)
         self._view(seat, v)
         return v

@@ -12,11 +12,13 @@ declaration cannot drift from the code that builds the view.
 :class:`View` (``State._view_class``): made from the state for one seat, it keeps only what
 that seat may see, sharing the state's immutable parts (tuples) and copying nothing it
 does not need. It is a read-only mapping with exactly the keys and values of the declared
-``TypedDict`` (its JSON form, :meth:`View.json`, is what ``state.view(seat)`` returns), but
+``TypedDict`` (its JSON form, :meth:`View.json`, equals ``state.view(seat)``, which the
+game's ``build_view`` fills directly; the tests hold the two to each other), but
 each key is worked out only when first read, so a figure nobody reads (Space Race's
 running scores) is never computed; and it has typed attributes for what bots need without
 parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it from
-``state.seat_view(seat)``; the wire, the RL layouts and golden transcripts get the JSON.
+``state.seat_view(seat)``; the wire, the RL layouts and golden transcripts get
+``state.view(seat)``.
 """
 
 from __future__ import annotations

@@ -438,6 +438,7 @@ class DragonRaceState(State):
 
     # ------------------------------------------------------------------ views and copies
 
+    _view = view.build_view
     _view_class = view.DragonRaceSeatView
     _fill_from_view = view.sample_from_view
 

@@ -47,6 +47,28 @@ def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
     return seat is not None and (seat == state.active or seat == state.victims[-1])
 
 
+def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` may see to the view ``out``."""
+    g = state.game
+    out["turn"] = state.turn
+    out["active"] = state.active
+    out["pawns"] = list(state.pawns)
+    out["turn_start"] = list(state.start)
+    out["hand"] = None if seat is None else list(state.hands[seat])
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["draw_size"] = len(state.draw)
+    out["discards"] = list(state.discards)
+    out["extra_draw"] = list(state.extra)
+    out["bonus"] = state.bonus
+    out["robbed"] = list(state.victims)
+    out["last"] = None if state.last < 0 else str(g.table.actions[state.last])
+    out["moved"] = list(state.moved)
+    if state.stolen >= 0 and sees_stolen(state, seat):
+        out["stolen"] = state.stolen
+    else:
+        out["stolen"] = None
+
+
 class DragonRaceSeatView(View):
     """A seat's view of The Great Dragon Race as a typed object (see ``core.views``): its
     keys are those of :class:`DragonRaceView`, and it has the pawns as a tuple. It holds

@@ -293,6 +293,7 @@ class DragonStripesState(State):
 
     # ------------------------------------------------------------------ views, copies, checks
 
+    _view = view.build_view
     _view_class = view.DragonStripesSeatView
     _fill_from_view = view.sample_from_view
 

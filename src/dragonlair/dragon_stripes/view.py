@@ -97,6 +97,46 @@ def _after_penalties(gems: int, quarter: int, half: int) -> int:
     return gems
 
 
+def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` (None: a spectator) may know to ``out``."""
+    g = st.game
+    deck, top = st.deck, st.top
+    out["stripes"] = list(g.components.stripes)
+    out["head"] = g.last_stripe + 1
+    out["knight"] = st.knight
+    out["pot"] = st.pot
+    out["price"] = g.prices[st.pot]
+    out["turn"] = st.turn
+    out["starter"] = st.starter
+    out["holder"] = st.holder
+    out["must_draw"] = st.must_draw
+    out["dangers"] = st.dangers
+    out["dragon"] = DRAGON_PHASES[st.dangers]
+    out["reward_multiplier"] = st.reward_multiplier()
+    out["penalty"] = f"1/{st.penalty_divisor()}"
+    out["drawn"] = [card_name(c) for c in deck[:top]]
+    out["deck_size"] = len(deck) - top
+    left = deck[top:]
+    out["deck_left"] = {card_name(c): left.count(c) for c in g.card_kinds}
+    out["lair_empty"] = st.lair_empty
+    out["start_gems"] = g.start_gems
+    out["total_gems"] = g.total_gems
+    out["ledger"] = [
+        {
+            "banked": st.banked[s],
+            "received": st.received[s],
+            "paid": st.paid[s],
+            "penalties": st.penalties[s],
+            "half_penalties": st.half_penalties[s],
+        }
+        for s in range(g.players)
+    ]
+    out["gems"] = None if seat is None else st.gems[seat]
+    if g.open_holdings:
+        out["all_gems"] = list(st.gems)
+        out["lair"] = st.lair
+
+
 class DragonStripesSeatView(View):
     """A seat's view of Dragon Stripes as a typed object (see ``core.views``): its keys
     are those of :class:`DragonStripesView`, and it has the undrawn cards counted by card

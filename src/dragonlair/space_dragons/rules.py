@@ -353,6 +353,7 @@ class SpaceDragonsState(State):
 
     # ------------------------------------------------------------------ views and copies
 
+    _view = view.build_view
     _view_class = view.SpaceDragonsSeatView
     _fill_from_view = view.sample_from_view
 

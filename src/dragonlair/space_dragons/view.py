@@ -55,6 +55,66 @@ class SpaceDragonsView(BaseView):
     card_points: list[int]  # the points on each seat's cards and dragons
 
 
+def this_round(state: SpaceDragonsState) -> list[list[int]]:
+    """The cards played in the current round as ``[seat, card]``, in play order."""
+    if state.phase != HUNT:
+        return []
+    n = state.game.players
+    r = state.round
+    out = []
+    for j in range(n):
+        s = (state.lead + j) % n
+        p = state.played[s]
+        if len(p) <= r:
+            break
+        out.append([s, p[r]])
+    return out
+
+
+def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` may see (None: a spectator) to ``out``."""
+    g = state.game
+    t = g.tables
+    hire = state.phase == HIRE
+    out["phase_name"] = PHASE_NAMES[state.phase]
+    out["hand"] = None if seat is None else list(state.hands[seat])
+    out["picks"] = None if seat is None else list(state.picks[seat])
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["pick_counts"] = [len(p) for p in state.picks]
+    out["pick"] = len(state.picks[0]) + 1 if hire else None
+    out["round"] = state.round + 1 if state.phase == HUNT else None
+    out["rounds_played"] = state.round
+    out["starter"] = state.lead
+    out["this_round"] = this_round(state)
+    out["played"] = [list(p) for p in state.played]
+    out["shields"] = list(state.shields)
+    out["damage"] = list(state.damage)
+    out["claimed"] = [list(c) for c in state.claimed]
+    out["face_up"] = state.face_up or None
+    out["lair"] = len(state.lair)
+    out["pile"] = len(state.pile) - state.taken
+    out["start_cards"] = list(state.start_cards)
+    out["scoring_cards"] = {s: SIDES[state.sides[k]] for k, s in enumerate(SYMBOLS)}
+    counts: dict[str, list[int]] = {s: [] for s in SYMBOLS}
+    points = []
+    for s in range(g.players):
+        tally = [0, 0, 0]
+        for c in state.played[s]:
+            for k, x in enumerate(t.crew_symbols[c]):
+                tally[k] += x
+        for d in state.claimed[s]:
+            for k, x in enumerate(t.dragon_symbols[d]):
+                tally[k] += x
+        for k, name in enumerate(SYMBOLS):
+            counts[name].append(tally[k])
+        points.append(
+            sum(t.crew_points[c] for c in state.played[s])
+            + sum(t.dragon_points[d] for d in state.claimed[s])
+        )
+    out["symbols"] = counts
+    out["card_points"] = points
+
+
 class SpaceDragonsSeatView(View):
     """A seat's view of Space Dragons as a typed object (see ``core.views``): its keys
     are those of :class:`SpaceDragonsView`, and it has the played cards, this round's

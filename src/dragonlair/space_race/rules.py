@@ -359,6 +359,7 @@ class SpaceRaceState(State):
 
     # ------------------------------------------------------------------ views, copies, checks
 
+    _view = view.build_view
     _view_class = view.SpaceRaceSeatView
     _fill_from_view = view.sample_from_view
 

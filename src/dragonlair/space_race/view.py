@@ -84,6 +84,51 @@ def _unseen_fuel(k: int) -> tuple[int, ...]:
     return _ZEROS[k] if k < len(_ZEROS) else (0,) * k
 
 
+def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add to ``out`` everything ``seat`` (None: a spectator) may know."""
+    g = state.game
+    t = g.tables
+    n = g.players
+    ships = state.ships
+    out["round"] = state.round
+    out["rounds"] = ROUNDS
+    out["pick"] = state.pick
+    out["direction"] = "left" if state.direction == 1 else "right"
+    out["hand"] = list(state.hands[seat]) if seat is not None else None
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    shown = []
+    for s in range(n):
+        base = s * NSTACK
+        ship: dict[str, Any] = {
+            "seat": s,
+            "cockpit": g.components.cockpits[s].faction,
+            "engine": g.components.engines[s].faction,
+        }
+        for k in _OPEN:
+            ship[STACKS[k]] = list(ships[base + k])
+        ship["fuel"] = len(ships[base + S_FUEL])
+        ship["fuel_cards"] = list(ships[base + S_FUEL]) if s == seat else None
+        ship["spent_fuel"] = len(state.spent_fuel[s])
+        ship["spent_fuel_cards"] = list(state.spent_fuel[s]) if s == seat else None
+        shown.append(ship)
+    out["ships"] = shown
+    out["space_deck"] = len(state.space_deck)
+    out["crew_discard"] = list(state.crew_discard)
+    out["danger"] = state.danger or None
+    out["bidding"] = ("fuel", "crew")[t.danger_kind[state.danger]] if state.danger else None
+    knows = seat is not None and bool(state.seen_top >> seat & 1)
+    out["danger_top"] = state.danger_deck[-1] if knows else None
+    out["seen_top_danger"] = [s for s in range(n) if state.seen_top >> s & 1]
+    out["danger_deck"] = len(state.danger_deck)
+    out["danger_discard"] = list(state.danger_discard)
+    out["damage_deck"] = len(state.damage_deck)
+    out["damage_removed"] = list(state.damage_removed)
+    out["last_bids"] = list(state.bids) if state.bids else None
+    out["score"] = [
+        sum(b.values()) for b in score_ships(state.ship_stacks(), t, g.every_power_source)
+    ]
+
+
 class SpaceRaceSeatView(View):
     """A seat's view of Space Race as a typed object (see ``core.views``): its keys are
     those of :class:`SpaceRaceView`, and :meth:`ship_stacks` gives every ship as its

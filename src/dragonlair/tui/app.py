@@ -673,9 +673,9 @@ class PlayApp(TableApp):
             return
         self.thinking = question
         self.status("the bots are thinking about your choices…", "magenta")
-        session = self.session
+        job = self.session.hint_job(seat)  # the view as it is now, read here
         self.run_worker(
-            lambda: self._hint_done(question, session.hint(seat)),
+            lambda: self._hint_done(question, job()),
             thread=True,
             exclusive=True,
             group="hint",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -178,18 +178,26 @@ class PlaySession:
     def hint(self, seat: int) -> Any:
         """The analysis of ``seat``'s decision now (a ``dragonlair.bots.analysis.Analysis``),
         from its view and legal actions only, within a small budget."""
+        return self.hint_job(seat)()
+
+    def hint_job(self, seat: int) -> Callable[[], Any]:
+        """The hint for ``seat``'s decision now, to work out later (in another thread): it
+        holds the seat's view and legal actions as they are now, and nothing else."""
         from ..bots.analysis import analyse_view
 
         state = self.state
         legal = state.legal_actions(seat)
         if not legal:
             raise DragonlairError("a hint is for your own decision: you are not asked now")
-        return analyse_view(
-            state.game,
-            state.view(seat),
+        game, view = state.game, state.view(seat)
+        seed = derive_seed(state.seed or 0, HINT_STREAM, seat, state.move)
+        samples = max(4, HINT_PLAYOUTS // len(legal))
+        return lambda: analyse_view(
+            game,
+            view,
             legal,
-            samples=max(4, HINT_PLAYOUTS // len(legal)),
-            seed=derive_seed(state.seed or 0, HINT_STREAM, seat, state.move),
+            samples=samples,
+            seed=seed,
             iterations=HINT_ITERATIONS,
             time=HINT_SECONDS,
         )

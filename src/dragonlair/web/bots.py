@@ -110,6 +110,18 @@ def _game(game: str, players: int, options_json: str) -> Game:
     return make(game, players=players, options=json.loads(options_json))
 
 
+def warm_hints(_: object = None) -> None:
+    """Import what a hint needs (the analysis and its statistics, seconds of imports the
+    first time), so that the first hint's clock counts thinking, not importing."""
+    import contextlib
+
+    with contextlib.suppress(ImportError):  # without the sim extra a hint says so itself
+        from ..bots import analysis  # noqa: F401
+        from ..sim.stats import wilson
+
+        wilson(1, 2)
+
+
 def hint(job: HintJob) -> dict[str, Any]:
     """The analysis for ``job`` as the ``hint`` message's body (runs in a worker)."""
     from ..bots.analysis import analyse_view
@@ -158,6 +170,8 @@ class BotRunner:
         self._thread_only: set[str] = set()
         self._thread_slots = asyncio.Semaphore(workers)
         self._process_slots = asyncio.Semaphore(workers)
+        self.workers = workers
+        self._warm: dict[int, asyncio.Future[Any]] = {}  # per pool: the imports hints need
 
     async def decide(self, job: BotJob) -> str:
         """The chosen action's text; BotTimeout if the bot overran its limit."""
@@ -169,16 +183,28 @@ class BotRunner:
                 self._thread_only.add(job.game)
         return str(await self._run(self.threads, self._thread_slots, job, decide))
 
+    async def _warmed(self, pool: Executor) -> None:
+        """The first hint in a pool waits for its imports (outside the hint's clock)."""
+        key = id(pool)
+        if key not in self._warm:
+            loop = asyncio.get_running_loop()
+            count = self.workers if pool is self.processes else 1
+            jobs = [loop.run_in_executor(pool, warm_hints, None) for _ in range(count)]
+            self._warm[key] = asyncio.ensure_future(asyncio.gather(*jobs))
+        await asyncio.shield(self._warm[key])
+
     async def hint(self, job: HintJob) -> dict[str, Any]:
         """A hint, worked out in the bots' pool (the same workers and limits as the bots);
         BotTimeout if it overran its limit."""
         if self.processes is not None and job.game not in self._thread_only:
             try:
+                await self._warmed(self.processes)
                 out = await self._run(self.processes, self._process_slots, job, hint)
             except UnknownGame:
                 self._thread_only.add(job.game)
             else:
                 return dict(out)
+        await self._warmed(self.threads)
         return dict(await self._run(self.threads, self._thread_slots, job, hint))
 
     @staticmethod

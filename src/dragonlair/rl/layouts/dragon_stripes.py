@@ -108,15 +108,24 @@ def _dangers(view: View, ctx: Context) -> list[float]:
     return one_hot(view["dangers"], DANGER_CARDS + 1)
 
 
+@per_game
+def _kind_names(game: Game) -> tuple[str, ...]:
+    """The name of each kind of card, in the game's order (the keys of ``deck_left``)."""
+    return tuple(card_name(k) for k in cast(DragonStripes, game).card_kinds)
+
+
+_STOP, _DANGER = card_name(STOP), card_name(DANGER)
+
+
 def _deck_left(view: View, ctx: Context) -> list[float]:
     left = view["deck_left"]
     counts = _scales(ctx.game)[1]
-    return [ratio(left[card_name(k)], n) for k, n in zip(_g(ctx).card_kinds, counts, strict=True)]
+    return [ratio(left[k], n) for k, n in zip(_kind_names(ctx.game), counts, strict=True)]
 
 
 def _risk(view: View, ctx: Context) -> list[float]:
     left = view["deck_left"]
-    bad = left[card_name(STOP)] + left[card_name(DANGER)]
+    bad = left[_STOP] + left[_DANGER]
     return [ratio(bad, view["deck_size"])]
 
 

@@ -133,7 +133,7 @@ function newTableForm(games, puzzles) {
     placeholder: 'game = "dragon-stripes"\nphase = "turn"\n…  (see the game\'s rules page, "Positions")',
   });
   const positionFile = h("input", { id: "position-file", type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": "position file" });
-  const ownPosition = h("div", { class: "own-position stack", hidden: true }, positionText,
+  const ownPosition = h("div", { class: "own-position stack", style: { display: "none" } }, positionText,
     h("label", { class: "small", for: "position-file" }, "or read it from a file: ", positionFile));
   positionFile.addEventListener("change", async () => {
     const file = positionFile.files && positionFile.files[0];
@@ -237,7 +237,7 @@ function newTableForm(games, puzzles) {
 
   function choosePuzzle() {
     const v = startFrom.value;
-    ownPosition.hidden = v !== "own";
+    ownPosition.style.display = v === "own" ? "" : "none"; // .stack would override [hidden]
     fill(puzzleNotes);
     if (!v.startsWith("puzzle:")) return;
     const p = puzzles.find((x) => `puzzle:${x.name}` === v);

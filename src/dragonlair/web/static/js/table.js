@@ -201,9 +201,11 @@ class TablePage {
         this.enqueue(m);
         return;
       case "offers":
-        // whether an undo would work now, worked out by the server after the move
+        // whether an undo would work now, worked out by the server after the move: the
+        // Undo button is updated in place (a whole redraw would move the choices)
         this.undoCheck = m;
-        break;
+        this.patchUndo();
+        return;
       case "hint":
         this.hintBusy = false;
         if (this.msg && m.move === this.msg.move) this.hint = m;
@@ -367,14 +369,16 @@ class TablePage {
       boardEl.append(generic.board(ctx));
     }
     const over = view.over || m.status === "over";
+    const coach = this.coach(ctx);
     const main = h("div", {
-      class: ["table-page", over && "is-over"],
+      class: ["table-page", over && "is-over", coach && "has-coach"],
       dataset: {
         game: this.info.game, move: String(m.move), status: m.status, legal: String(legal.length),
         seat: seat === null || seat === undefined ? "spectator" : String(seat), pending: this.pending ? "1" : "0",
       },
     },
       this.actionBar(ctx, handled, view, legal, names, seat),
+      coach,
       over && view.result ? this.result(view.result, names, seat) : null,
       this.seatStrip(view, names, seat),
       boardEl,
@@ -432,8 +436,7 @@ class TablePage {
   coach(ctx) {
     const m = this.msg;
     if (!m || !m.offers) return null;
-    const checked = this.undoCheck && this.undoCheck.move === m.move ? this.undoCheck.offers : {};
-    const o = { ...m.offers, ...checked };
+    const o = this.undoOffer();
     if ((!o.hints && !o.undo) || m.status !== "playing") return null;
     const row = [];
     if (o.hints) {
@@ -451,11 +454,29 @@ class TablePage {
         title: o.can_undo ? "Take back my last decision, with the moves played after it" : o.undo_reason || "Checking whether it can be taken back…",
         onclick: () => this.askUndo(),
       }, "Undo"));
-      if (!o.can_undo && o.undo_reason) row.push(h("span", { class: "muted small", id: "undo-reason" }, `No undo: ${o.undo_reason}.`));
+      row.push(h("span", { class: "muted small", id: "undo-reason" }, !o.can_undo && o.undo_reason ? `No undo: ${o.undo_reason}.` : ""));
     }
-    return h("div", { class: "coach" },
+    return h("section", { class: "coach", "aria-label": "hint and undo" },
       h("div", { class: "coach-buttons", role: "group", "aria-label": "hint and undo" }, row),
       this.hintPanel(ctx));
+  }
+
+  /** The undo offer as it stands: the state's, with the server's later check for this move. */
+  undoOffer() {
+    const m = this.msg;
+    const checked = this.undoCheck && m && this.undoCheck.move === m.move ? this.undoCheck.offers : {};
+    return { ...(m ? m.offers : {}), ...checked };
+  }
+
+  patchUndo() {
+    const button = document.getElementById("undo-button");
+    if (!button) return;
+    const o = this.undoOffer();
+    button.disabled = !o.can_undo || this.pending;
+    button.title = o.can_undo ? "Take back my last decision, with the moves played after it" : o.undo_reason || "Checking whether it can be taken back…";
+    const reason = document.getElementById("undo-reason");
+    const text = !o.can_undo && o.undo_reason ? `No undo: ${o.undo_reason}.` : "";
+    if (reason) reason.textContent = text;
   }
 
   hintPanel(ctx) {
@@ -605,7 +626,7 @@ class TablePage {
     },
     h("div", { class: "bar-line" }, parts,
       since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, `${since} new since your move`) : null),
-    buttons, this.coach(ctx), this.nameForm(seat));
+    buttons, this.nameForm(seat));
   }
 
   seatStrip(view, names, me) {
