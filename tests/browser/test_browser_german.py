@@ -56,6 +56,16 @@ def shown(page: Any) -> str:
     return str(page.evaluate("() => document.body.innerText"))
 
 
+def tips(page: Any) -> str:
+    """The texts the page's tooltips show (``data-info``), one a line."""
+    return str(
+        page.evaluate(
+            "() => [...document.querySelectorAll('[data-info]')]"
+            ".map((e) => e.dataset.info.replace(/\\n/g, ' ')).join('\\n')"
+        )
+    )
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_german_browser_plays_a_whole_game_in_german(
     server: Server, browsers: Browsers, game: str
@@ -74,7 +84,7 @@ def test_a_german_browser_plays_a_whole_game_in_german(
     found: dict[str, str] = {}
 
     def check(n: int) -> None:
-        for line in shown(page).splitlines():
+        for line in (shown(page) + "\n" + tips(page)).splitlines():
             for w in english_words(line):
                 found.setdefault(w, line)
 
