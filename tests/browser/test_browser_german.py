@@ -148,3 +148,11 @@ def test_two_players_at_one_table_read_two_languages(server: Server, browsers: B
         )
     assert "beginnt am Schwanz des Drachen" in ann.locator("#log").inner_text()
     assert "starts from the dragon's tail" in bo.locator("#log").inner_text()
+
+
+def test_a_refusal_reads_german_on_a_german_page(server: Server, browsers: Browsers) -> None:
+    page = browsers.page("de-DE")
+    page.goto(server.url + "/play/nosuchtable#token")
+    page.wait_for_selector(".panel .error")
+    assert page.locator(".panel .error").inner_text() == "Diesen Tisch gibt es nicht."
+    assert english_words(shown(page)) == [], shown(page)

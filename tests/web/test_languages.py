@@ -5,7 +5,9 @@ languages; without ``lang`` the API answers in English, and what is played is th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -75,3 +77,21 @@ def test_a_game_s_rules_in_german(web: TestClient) -> None:
     assert de["summary"].startswith("Fordere dein Glück")
     assert {a["form"] for a in de["actions"]} == {a["form"] for a in en["actions"]}
     assert de["actions"][0]["help"] == "die oberste Karte aufdecken"
+
+
+def test_every_refusal_the_server_can_send_has_a_text_on_a_translated_page() -> None:
+    """The page says a refusal in its language by code (``errorText`` in ``i18n.js``): every
+    code the server's sources raise has a text there, so none reaches a German page in
+    English."""
+    web = Path(dragonlair.__file__).parent / "web"
+    raised = set()
+    for path in web.glob("*.py"):
+        for m in re.finditer(
+            r'(?:ProtocolError|error_response)\(\s*(?:\d+,\s*)?"([a-z_]+)"', path.read_text()
+        ):
+            raised.add(m.group(1))
+    page = (web / "static" / "js" / "i18n.js").read_text()
+    table = page[page.index("const ERRORS = {") : page.index("};", page.index("const ERRORS = {"))]
+    known = set(re.findall(r"^\s+([a-z_]+): N_\(", table, re.M))
+    assert len(raised) > 20
+    assert raised - known - {"stale_move"} == set()  # the page never shows stale_move
