@@ -41,6 +41,15 @@ def test_the_page_follows_accept_language_and_the_remembered_switch(web: TestCli
     assert html_lang(web, headers={"Accept-Language": "en"}) == "en"
 
 
+def test_a_mistyped_address_gets_its_page_in_the_reader_s_language(web: TestClient) -> None:
+    de = web.get("/no/such/page", headers={"Accept-Language": "de"})
+    assert de.status_code == 404
+    assert '<html lang="de">' in de.text and "Hier ist nichts" in de.text
+    assert "Zurück zur Lobby" in de.text
+    en = web.get("/no/such/page", headers={"Accept-Language": "en"})
+    assert "There is nothing here" in en.text and '<html lang="en">' in en.text
+
+
 def test_the_page_s_words_come_in_its_language(web: TestClient) -> None:
     de = web.get("/api/strings", params={"lang": "de"}).json()
     assert de["lang"] == "de" and de["languages"] == {"en": "English", "de": "Deutsch"}
