@@ -95,7 +95,7 @@ catalogs: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output \
 	  --project dragonlair --omit-header -o $(LOCALE)/dragonlair.pot .
 	$(BIN)/pybabel -q update -D dragonlair -i $(LOCALE)/dragonlair.pot -d $(LOCALE) \
-	  --no-fuzzy-matching --ignore-obsolete
+	  --no-fuzzy-matching --ignore-obsolete --width 100
 	$(BIN)/pybabel -q compile -D dragonlair -d $(LOCALE)
 
 # With a compiled venv (`make compiled`), both builds are measured in the same run.

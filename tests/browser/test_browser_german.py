@@ -56,6 +56,16 @@ def shown(page: Any) -> str:
     return str(page.evaluate("() => document.body.innerText"))
 
 
+def tips(page: Any) -> str:
+    """The texts the page's tooltips show (``data-info``), one a line."""
+    return str(
+        page.evaluate(
+            "() => [...document.querySelectorAll('[data-info]')]"
+            ".map((e) => e.dataset.info.replace(/\\n/g, ' ')).join('\\n')"
+        )
+    )
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_german_browser_plays_a_whole_game_in_german(
     server: Server, browsers: Browsers, game: str
@@ -74,7 +84,7 @@ def test_a_german_browser_plays_a_whole_game_in_german(
     found: dict[str, str] = {}
 
     def check(n: int) -> None:
-        for line in shown(page).splitlines():
+        for line in (shown(page) + "\n" + tips(page)).splitlines():
             for w in english_words(line):
                 found.setdefault(w, line)
 
@@ -138,3 +148,11 @@ def test_two_players_at_one_table_read_two_languages(server: Server, browsers: B
         )
     assert "beginnt am Schwanz des Drachen" in ann.locator("#log").inner_text()
     assert "starts from the dragon's tail" in bo.locator("#log").inner_text()
+
+
+def test_a_refusal_reads_german_on_a_german_page(server: Server, browsers: Browsers) -> None:
+    page = browsers.page("de-DE")
+    page.goto(server.url + "/play/nosuchtable#token")
+    page.wait_for_selector(".panel .error")
+    assert page.locator(".panel .error").inner_text() == "Diesen Tisch gibt es nicht."
+    assert english_words(shown(page)) == [], shown(page)

@@ -1,7 +1,7 @@
-"""The terminal in German: ``--lang de`` (or the locale) on watch, replay and play; a German
-game of each of the four games, played to the end, shows no English sentence (a check over
-everything printed or drawn, see :mod:`tests.i18n.english`); what is typed and saved is
-the same in both languages."""
+"""The terminal in German: ``--lang de`` (or the locale) on watch, replay, play and
+puzzles; a German game of each of the four games, played to the end, shows no English
+sentence (a check over everything printed or drawn, see :mod:`tests.i18n.english`); what is
+typed and saved is the same in both languages."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import dragonlair
 from dragonlair.cli import app
+from dragonlair.core.puzzles import puzzles
 from tests.i18n.english import english_words
 
 runner = CliRunner()
@@ -59,3 +60,16 @@ def test_a_record_replays_in_either_language_and_stays_the_same_file(tmp_path: P
     assert english_words(de.output) == [], de.output
     assert path.read_bytes() == before
     assert json.loads(before)["actions"] == json.loads(state.record.to_json())["actions"]
+
+
+def test_the_puzzles_list_reads_german_with_lang_or_the_locale() -> None:
+    wide = {"COLUMNS": "200"}
+    german = runner.invoke(app, ["puzzles", "--lang", "de"], env=wide)
+    assert german.exit_code == 0, german.output
+    assert "Rätsel" in german.output and "Spieler 2" in german.output
+    names = [p.name for p in puzzles()]  # typed (puzzle:<name>), the same in both
+    assert english_words(german.output, names) == [], german.output
+    by_locale = runner.invoke(app, ["puzzles"], env={**wide, "LANG": "de_DE.UTF-8", "LC_ALL": ""})
+    assert by_locale.output == german.output
+    english = runner.invoke(app, ["puzzles", "--lang", "en"], env=wide)
+    assert "Puzzle" in english.output and "Player 2" in english.output

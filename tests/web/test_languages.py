@@ -5,7 +5,9 @@ languages; without ``lang`` the API answers in English, and what is played is th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -37,6 +39,15 @@ def test_the_page_follows_accept_language_and_the_remembered_switch(web: TestCli
     assert html_lang(web, "/watch/abc") == "de"
     web.cookies.set("lang", "<script>")  # not a language of ours: ignored
     assert html_lang(web, headers={"Accept-Language": "en"}) == "en"
+
+
+def test_a_mistyped_address_gets_its_page_in_the_reader_s_language(web: TestClient) -> None:
+    de = web.get("/no/such/page", headers={"Accept-Language": "de"})
+    assert de.status_code == 404
+    assert '<html lang="de">' in de.text and "Hier ist nichts" in de.text
+    assert "Zurück zur Lobby" in de.text
+    en = web.get("/no/such/page", headers={"Accept-Language": "en"})
+    assert "There is nothing here" in en.text and '<html lang="en">' in en.text
 
 
 def test_the_page_s_words_come_in_its_language(web: TestClient) -> None:
@@ -75,3 +86,21 @@ def test_a_game_s_rules_in_german(web: TestClient) -> None:
     assert de["summary"].startswith("Fordere dein Glück")
     assert {a["form"] for a in de["actions"]} == {a["form"] for a in en["actions"]}
     assert de["actions"][0]["help"] == "die oberste Karte aufdecken"
+
+
+def test_every_refusal_the_server_can_send_has_a_text_on_a_translated_page() -> None:
+    """The page says a refusal in its language by code (``errorText`` in ``i18n.js``): every
+    code the server's sources raise has a text there, so none reaches a German page in
+    English."""
+    web = Path(dragonlair.__file__).parent / "web"
+    raised = set()
+    for path in web.glob("*.py"):
+        for m in re.finditer(
+            r'(?:ProtocolError|error_response)\(\s*(?:\d+,\s*)?"([a-z_]+)"', path.read_text()
+        ):
+            raised.add(m.group(1))
+    page = (web / "static" / "js" / "i18n.js").read_text()
+    table = page[page.index("const ERRORS = {") : page.index("};", page.index("const ERRORS = {"))]
+    known = set(re.findall(r"^\s+([a-z_]+): N_\(", table, re.M))
+    assert len(raised) > 20
+    assert raised - known - {"stale_move"} == set()  # the page never shows stale_move

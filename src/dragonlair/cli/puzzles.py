@@ -10,30 +10,34 @@ from rich.table import Table
 
 from ..core import DragonlairError
 from ..core.puzzles import puzzles as all_puzzles
+from ..i18n import _
+from .options import LANG_HELP, apply_language
 
 
 def puzzles(
     game: Annotated[str | None, typer.Argument(help="Only this game's puzzles.")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """List the puzzles: open one with `dragonlair play --from puzzle:<name>` or
     `dragonlair analyse puzzle:<name>`."""
+    apply_language(lang)
     console = Console(highlight=False)
     try:
         found = all_puzzles(game)
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
     table = Table(show_edge=False)
-    table.add_column("name")
-    table.add_column("title")
-    table.add_column("for", justify="right")
-    table.add_column("from")
+    table.add_column(_("Puzzle"))
+    table.add_column(_("Title"))
+    table.add_column(_("For"), justify="right")
+    table.add_column(_("Source"))
     for p in found:
-        who = "" if p.seat is None else f"Player {p.seat + 1}"
-        table.add_row(p.name, p.title, who, p.source)
+        who = "" if p.seat is None else _("Player {n}").format(n=p.seat + 1)
+        table.add_row(p.name, _(p.title), who, _(p.source) if p.source else "")
     console.print(table)
     for p in found:
         if p.question:
-            console.print(f"[bold]{p.name}[/bold]: {p.question}")
+            console.print(f"[bold]{p.name}[/bold]: {_(p.question)}")
 
 
 def register(app: typer.Typer) -> None:

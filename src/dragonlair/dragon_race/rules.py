@@ -693,7 +693,8 @@ class DragonRace(Game):
             text = _("{card}: move ahead {n}").format(card=c.name, n=c.value)
             if c.insignia:
                 owner = next(
-                    (ch.name for ch in self.components.characters if ch.insignia == c.insignia), "?"
+                    (_(ch.name) for ch in self.components.characters if ch.insignia == c.insignia),
+                    "?",
                 )
                 text += "; " + _("insignia {insignia}: {owner} plays again").format(
                     insignia=c.insignia, owner=owner

@@ -1,5 +1,6 @@
 """A Babel extraction method for the games' puzzle files: each puzzle's ``title``,
-``notes`` and ``question`` are player-facing texts (the lobby and the table show them),
+``notes``, ``question`` and ``source`` are player-facing texts (the lobby, the table and
+``dragonlair puzzles`` show them),
 so they are messages of the catalog like any marked string (see babel.cfg)."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import tomllib
 from collections.abc import Iterator
 from typing import IO, Any
 
-FIELDS = ("title", "notes", "question")
+FIELDS = ("title", "notes", "question", "source")
 
 
 def puzzles(

@@ -16,6 +16,7 @@ protocol handling. The whole protocol is described in ``docs/server.md``; the mo
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -28,9 +29,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..i18n import N_, _, using
 from .bots import BotRunner
 from .config import ServerConfig
 from .connection import Limits
+from .language import page_language
 from .lobby import Hub
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
@@ -162,15 +165,30 @@ async def _invalid(_: Request, e: Exception) -> JSONResponse:
 
 
 NOT_FOUND_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not found: dragonlair</title><link rel="stylesheet" href="/static/app.css">
+<title>{title}: dragonlair</title><link rel="stylesheet" href="/static/app.css">
 <link rel="icon" href="data:,"></head>
 <body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
-<main><div class="panel not-found"><h1>There is nothing here</h1>
-<p>This address is not a page of this server: the link may be mistyped or out of date.</p>
-<p><a class="button primary" href="/">Back to the lobby</a></p></div></main></body></html>
+<main><div class="panel not-found"><h1>{heading}</h1>
+<p>{text}</p>
+<p><a class="button primary" href="/">{back}</a></p></div></main></body></html>
 """
+NOT_FOUND_TEXTS = {
+    "title": N_("Not found"),
+    "heading": N_("There is nothing here"),
+    "text": N_(
+        "This address is not a page of this server: the link may be mistyped or out of date."
+    ),
+    "back": N_("Back to the lobby"),
+}
+
+
+def not_found_page(lang: str) -> str:
+    """The page for a mistyped address, in ``lang``."""
+    with using(lang):
+        texts = {k: html.escape(_(v)) for k, v in NOT_FOUND_TEXTS.items()}
+    return NOT_FOUND_PAGE.format(lang=lang, **texts)
 
 
 async def _http(request: Request, e: Exception) -> Response:
@@ -178,7 +196,7 @@ async def _http(request: Request, e: Exception) -> Response:
     path = request.url.path
     if e.status_code == 404 and not path.startswith(("/api/", "/ws/", "/static/")):
         # a person's mistyped address: a page with a way back, not an API error
-        return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
+        return HTMLResponse(not_found_page(page_language(request)), status_code=404)
     if e.status_code == 400 and request.method in ("POST", "PUT", "PATCH"):
         # FastAPI could not parse the body at all (nested too deep, not UTF-8, ...)
         return error_response(

@@ -111,10 +111,45 @@ const ERRORS = {
   not_found: N_("There is no such table."),
   unknown_game: N_("There is no such game."),
   network: N_("The server cannot be reached."),
+  already_identified: N_("This connection has already said hello."),
+  bad_message: N_("The server could not read that message."),
+  bad_json: N_("The server could not read that message."),
+  too_large: N_("That message is too long."),
+  hello_required: N_("The connection has to say hello first."),
+  invalid_request: N_("The server could not read that request."),
+  bad_options: N_("These options do not fit this game."),
+  bad_seats: N_("The seats do not fit this table."),
+  bad_seat: N_("There is no such seat at this table."),
+  seat_taken: N_("That seat is taken."),
+  seed_not_allowed: N_("A table takes a chosen seed only when every seat is yours or a bot's."),
+  position_not_allowed: N_("A table starts from a position only when every seat is yours or a bot's."),
+  undo_not_allowed: N_("Nobody may take a move back at this table."),
+  hints_not_allowed: N_("Nobody may ask the bots for advice at this table."),
+  bad_position: N_("That position cannot be read."),
+  unknown_bot: N_("There is no such bot."),
+  bad_budget: N_("This server does not allow that much thinking for a bot."),
+  not_over: N_("That is only for a finished game."),
+  storage_error: N_("The server could not store that; try again."),
+  not_owner: N_("Another server process runs this table; try again."),
+  broken: N_("This table cannot be played."),
+  expired: N_("This table waited too long for players and expired."),
+  unauthorized: N_("That link does not open this table."),
+  token_rotated: N_("This seat got a new link from another connection; this one no longer opens it."),
+  wrong_seat: N_("This connection plays another seat."),
+  not_playing: N_("That is only while the game is being played."),
+  cannot_undo: N_("There is nothing to take back."),
+  not_asked: N_("A hint is for your own decision, when you are asked."),
+  hint_busy: N_("Your last hint is still being worked out."),
+  hint_failed: N_("The hint could not be worked out; try again later."),
+  too_many_connections: N_("Too many connections: wait a moment and try again."),
+  method_not_allowed: N_("The server does not take that request."),
+  timeout: N_("The request took too long to arrive; try again."),
 };
 
-/** A refusal from the server (its code and English message) in the page's language. */
+/** A refusal from the server (its code and English message) in the page's language: a
+ * code without a text of its own is named in a sentence of the page's language; an error
+ * without a code (not the server's) keeps its message. */
 export function errorText(code, message) {
-  if (strings.lang === "en" || !ERRORS[code]) return message;
-  return t(ERRORS[code]);
+  if (strings.lang === "en" || !code) return message;
+  return ERRORS[code] ? t(ERRORS[code]) : t("The server refused that ({code}).", { code });
 }

@@ -68,7 +68,7 @@ export async function lobby(root) {
     games = await getJSON("/api/games");
     puzzles = await getJSON("/api/puzzles");
   } catch (e) {
-    fill(root, h("p", { class: "error" }, t("The lobby cannot be loaded: {error}", { error: e.message })));
+    fill(root, h("p", { class: "error" }, t("The lobby cannot be loaded: {error}", { error: errorText(e.code, e.message) })));
     return;
   }
   const form = newTableForm(games, puzzles);

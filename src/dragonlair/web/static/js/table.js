@@ -133,7 +133,7 @@ class TablePage {
       this.catalog = await getOnce(`/api/tables/${this.tableId}/catalog?lang=${document.documentElement.lang || "en"}`);
     } catch (e) {
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("No table here")),
-        h("p", { class: "error" }, e.message), h("p", {}, h("a", { href: "/", class: "button primary" }, t("Back to the lobby")))));
+        h("p", { class: "error" }, errorText(e.code, e.message)), h("p", {}, h("a", { href: "/", class: "button primary" }, t("Back to the lobby")))));
       return;
     }
     this.info = info;
@@ -799,7 +799,7 @@ class TablePage {
     try {
       this.rules = this.rules || await getOnce(`/api/games/${this.info.game}/rules?lang=${document.documentElement.lang || "en"}`);
     } catch (e) {
-      fill(dlg, h("p", { class: "error" }, e.message));
+      fill(dlg, h("p", { class: "error" }, errorText(e.code, e.message)));
       return;
     }
     const r = this.rules;

@@ -9,7 +9,7 @@
 // board without a crossing (or one the curve cannot place) runs around an oval. On a
 // narrow screen the figure stands upright.
 import { h, s } from "../dom.js";
-import { t, tn } from "../i18n.js";
+import { t, tn, word } from "../i18n.js";
 
 export const keys = { p: "pass", s: "stop" };
 
@@ -264,7 +264,7 @@ export function board(ctx) {
   const players = h("ul", { class: "race-players" }, names.map((n, i) => h("li", { class: [`p${i}`, i === seat && "me", i === v.active && "active"] },
     h("span", { class: "pawn-chip", style: { background: PAWN_COLOURS[i % 6] } }, String(i + 1)),
     h("strong", {}, n), i === seat ? ` ${t("(you)")}` : "",
-    chars[i] ? h("span", { class: "small muted" }, ` · ${chars[i].name} (${chars[i].insignia})`) : null,
+    chars[i] ? h("span", { class: "small muted" }, ` · ${word(chars[i].name)} (${chars[i].insignia})`) : null,
     h("span", { class: "small" }, ` · ${t("spot {n}", { n: v.pawns[i] })} · ${tn("{n} card", "{n} cards", v.hand_sizes[i])}`),
     v.extra_draw[i] ? h("span", { class: "small warn" }, ` · ${t("draws 1 extra")}`) : null)));
   const mine = [];
