@@ -151,5 +151,10 @@ const ERRORS = {
  * without a code (not the server's) keeps its message. */
 export function errorText(code, message) {
   if (strings.lang === "en" || !code) return message;
-  return ERRORS[code] ? t(ERRORS[code]) : t("The server refused that ({code}).", { code });
+  if (!ERRORS[code]) return t("The server refused that ({code}).", { code });
+  // these name what is wrong (the field of a position, the option, the seat): the server's
+  // own words follow, untranslated, so that nothing the player needs is lost
+  return DETAILED.has(code) && message ? `${t(ERRORS[code])} (${message})` : t(ERRORS[code]);
 }
+
+const DETAILED = new Set(["bad_position", "bad_options", "bad_seats", "bad_budget", "unknown_bot"]);
