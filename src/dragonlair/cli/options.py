@@ -29,10 +29,11 @@ def bot_name(level: str, seat: int) -> str:
     return _("{level} {n}").format(level=_(BOT_NAMES.get(level, level.title())), n=seat + 1)
 
 
-LANG_HELP = (
-    "Language of the screen: de or en (default: from the locale, LC_ALL, LC_MESSAGES or "
-    "LANG). What you type (`play 2`) and what is saved are the same in both."
+LANG_HELP = N_(
+    "Language of the screen: de or en (default: from the locale, LANGUAGE, LC_ALL, "
+    "LC_MESSAGES or LANG). What you type (`play 2`) and what is saved are the same in both."
 )
+"""The help of ``--lang`` (marked only: the commands show it with ``_``)."""
 
 
 def apply_language(lang: str | None) -> str:

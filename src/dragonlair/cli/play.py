@@ -14,7 +14,7 @@ import dragonlair
 from ..bots import LEVELS, UnknownBot, parse_bot
 from ..core import DragonlairError
 from ..core.puzzles import open_game
-from ..i18n import _, language
+from ..i18n import N_, _, language
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
 from .options import LANG_HELP, apply_language, bot_name, parse_options
@@ -70,72 +70,82 @@ def _menu(console: Console) -> tuple[str, int]:
 
 def play(
     game: Annotated[
-        str | None, typer.Argument(help="Game id (see `dragonlair games`); a menu if omitted.")
+        str | None, typer.Argument(help=_("Game id (see `dragonlair games`); a menu if omitted."))
     ] = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Player count.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help=_("Player count."))] = None,
     bots: Annotated[
         str | None,
         typer.Option(
-            help=f"Comma-separated bot levels ({', '.join(LEVELS)}, or one of the game's "
-            "archetypes listed by `dragonlair games`) for the bot seats, in seat order; the "
-            "last one fills any remaining bot seats."
+            help=_(
+                "Comma-separated bot levels ({levels}, or one of the game's archetypes listed "
+                "by `dragonlair games`) for the bot seats, in seat order; the last one fills "
+                "any remaining bot seats."
+            ).format(levels=", ".join(LEVELS))
         ),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(min=0, max=SEED_MAX, help="Seed of the game, 0 or more (default: fresh)."),
+        typer.Option(min=0, max=SEED_MAX, help=_("Seed of the game, 0 or more (default: fresh).")),
     ] = None,
     hotseat: Annotated[
-        bool, typer.Option(help="Several humans at one screen (every seat without a bot).")
+        bool, typer.Option(help=_("Several humans at one screen (every seat without a bot)."))
     ] = False,
     undo: Annotated[
         bool,
         typer.Option(
-            help="Hotseat: allow taking back a decision (every player is asked to agree at "
-            "the start). Alone with bots, undo is always allowed."
+            help=_(
+                "Hotseat: allow taking back a decision (every player is asked to agree at "
+                "the start). Alone with bots, undo is always allowed."
+            )
         ),
     ] = False,
     seat: Annotated[
-        int, typer.Option(min=1, help="Your seat when playing alone: 1 is Player 1.")
+        int, typer.Option(min=1, help=_("Your seat when playing alone: 1 is Player 1."))
     ] = 1,
     name: Annotated[
         list[str] | None,
         typer.Option(
             "--name",
-            help="Names for the human seats first (in seat order), then for the bots "
-            "(repeatable): `--name Alice --seat 2` names Player 2 Alice.",
+            help=_(
+                "Names for the human seats first (in seat order), then for the bots "
+                "(repeatable): `--name Alice --seat 2` names Player 2 Alice."
+            ),
         ),
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
+        list[str] | None,
+        typer.Option("--option", "-o", help=_("Game option key=value (repeatable).")),
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option(help="Save to this file after every move (and on `save` or quitting)."),
+        typer.Option(help=_("Save to this file after every move (and on `save` or quitting).")),
     ] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+    resume: Annotated[Path | None, typer.Option(help=_("Continue a saved game."))] = None,
     from_: Annotated[
         str | None,
         typer.Option(
             "--from",
-            help="Start from a position file (TOML or JSON), a record, or puzzle:<name> "
-            "(see `dragonlair puzzles`).",
+            help=_(
+                "Start from a position file (TOML or JSON), a record, or puzzle:<name> "
+                "(see `dragonlair puzzles`)."
+            ),
         ),
     ] = None,
     fast: Annotated[
         bool,
         typer.Option(
-            help="Do not pause after bots' moves (nor, alone at the table, before automatic "
-            "answers)."
+            help=_(
+                "Do not pause after bots' moves (nor, alone at the table, before automatic "
+                "answers)."
+            )
         ),
     ] = False,
-    delay: Annotated[float, typer.Option(min=0, help="Seconds to pause after a bot's move.")] = 0.8,
-    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
+    delay: Annotated[
+        float, typer.Option(min=0, help=_("Seconds to pause after a bot's move."))
+    ] = 0.8,
+    lang: Annotated[str | None, typer.Option("--lang", help=_(LANG_HELP))] = None,
 ) -> None:
-    """Play a game at the terminal: against bots, or hotseat with friends.
-
-    A full-screen game: ↑↓ and Enter (or a click) choose, or type an action as the
-    choices show it; `?` gives the rules, ctrl+q leaves (and offers to save)."""
+    """Play a game at the terminal (the help players read is ``HELP``, in their language)."""
     apply_language(lang)
     from ..tui.app import PlayApp
 
@@ -236,5 +246,12 @@ def _seats(
     return seats
 
 
+HELP = N_(
+    "Play a game at the terminal: against bots, or hotseat with friends.\n\n"
+    "A full-screen game: ↑↓ and Enter (or a click) choose, or type an action as the choices "
+    "show it; `?` gives the rules, ctrl+q leaves (and offers to save)."
+)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(play)
+    app.command(help=_(HELP))(play)

@@ -10,16 +10,15 @@ from rich.table import Table
 
 from ..core import DragonlairError
 from ..core.puzzles import puzzles as all_puzzles
-from ..i18n import _
+from ..i18n import N_, _
 from .options import LANG_HELP, apply_language
 
 
 def puzzles(
-    game: Annotated[str | None, typer.Argument(help="Only this game's puzzles.")] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
+    game: Annotated[str | None, typer.Argument(help=_("Only this game's puzzles."))] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=_(LANG_HELP))] = None,
 ) -> None:
-    """List the puzzles: open one with `dragonlair play --from puzzle:<name>` or
-    `dragonlair analyse puzzle:<name>`."""
+    """List the puzzles (the help players read is ``HELP``, in their language)."""
     apply_language(lang)
     console = Console(highlight=False)
     try:
@@ -40,5 +39,11 @@ def puzzles(
             console.print(f"[bold]{p.name}[/bold]: {_(p.question)}")
 
 
+HELP = N_(
+    "List the puzzles: open one with `dragonlair play --from puzzle:<name>` or "
+    "`dragonlair analyse puzzle:<name>`."
+)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(puzzles)
+    app.command(help=_(HELP))(puzzles)

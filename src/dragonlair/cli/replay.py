@@ -13,7 +13,7 @@ from rich.console import Console
 import dragonlair
 
 from ..core import DragonlairError, Record
-from ..i18n import _
+from ..i18n import N_, _
 from ..tui.session import SAVE_FORMAT
 from .options import LANG_HELP, apply_language
 
@@ -39,25 +39,26 @@ def _record_from(path: Path) -> tuple[Record, list[str] | None]:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A save file, a saved state or a record (JSON).")],
+    file: Annotated[Path, typer.Argument(help=_("A save file, a saved state or a record (JSON)."))],
     seat: Annotated[
         int | None,
         typer.Option(
             "--seat",
             "-s",
             min=1,
-            help="See the game as this seat, 1 for Player 1 (default: a spectator).",
+            help=_("See the game as this seat, 1 for Player 1 (default: a spectator)."),
         ),
     ] = None,
-    move: Annotated[int, typer.Option("--move", "-m", min=0, help="Start at this move.")] = 0,
+    move: Annotated[int, typer.Option("--move", "-m", min=0, help=_("Start at this move."))] = 0,
     all_steps: Annotated[
         bool,
-        typer.Option("--all", help="No screen: print the log as the seat saw it and the result."),
+        typer.Option(
+            "--all", help=_("No screen: print the log as the seat saw it and the result.")
+        ),
     ] = False,
-    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=_(LANG_HELP))] = None,
 ) -> None:
-    """Step through a game as a seat (or a spectator) saw it, on the full screen:
-    → next move, ← back, Home/End, a number and Enter to go to that move, q to leave."""
+    """Step through a game (the help players read is ``HELP``, in their language)."""
     apply_language(lang)
     from ..tui.app import ReplayApp
     from ..tui.render import result_table
@@ -98,5 +99,11 @@ def replay(
         )
 
 
+HELP = N_(
+    "Step through a game as a seat (or a spectator) saw it, on the full screen: → next move, "
+    "← back, Home/End, a number and Enter to go to that move, q to leave."
+)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(replay)
+    app.command(help=_(HELP))(replay)

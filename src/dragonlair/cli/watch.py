@@ -14,38 +14,41 @@ import dragonlair
 from ..bots import LEVELS, UnknownBot, parse_bots
 from ..core import Action, DragonlairError, State, derive_seed
 from ..core.bot import view_for
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from .options import LANG_HELP, apply_language, bot_name, parse_options
 
 SEED_MAX = 2**63 - 1
 
 
 def watch(
-    game: Annotated[str, typer.Argument(help="Game id (see `dragonlair games`).")],
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Player count.")] = None,
+    game: Annotated[str, typer.Argument(help=_("Game id (see `dragonlair games`)."))],
+    players: Annotated[int | None, typer.Option("--players", "-n", help=_("Player count."))] = None,
     bots: Annotated[
         str,
         typer.Option(
-            help=f"Comma-separated bots per seat ({', '.join(LEVELS)}, or one of the game's "
-            "archetypes listed by `dragonlair games`; parameters as level:key=value); "
-            "the last one fills the remaining seats."
+            help=_(
+                "Comma-separated bots per seat ({levels}, or one of the game's archetypes "
+                "listed by `dragonlair games`; parameters as level:key=value); the last one "
+                "fills the remaining seats."
+            ).format(levels=", ".join(LEVELS))
         ),
     ] = "heuristic",
-    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the game.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help=_("Seed of the game."))] = 1,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
+        list[str] | None,
+        typer.Option("--option", "-o", help=_("Game option key=value (repeatable).")),
     ] = None,
-    delay: Annotated[float, typer.Option(min=0, help="Seconds between moves.")] = 0.8,
+    delay: Annotated[float, typer.Option(min=0, help=_("Seconds between moves."))] = 0.8,
     log: Annotated[
         bool,
         typer.Option(
-            "--log", help="No screen: print the game as a log (the default without a terminal)."
+            "--log",
+            help=_("No screen: print the game as a log (the default without a terminal)."),
         ),
     ] = False,
-    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=_(LANG_HELP))] = None,
 ) -> None:
-    """Watch bots play a seeded game on the full screen, as a spectator sees it: space
-    pauses, → plays one move while paused, + and - change the pace, q leaves."""
+    """Watch bots play (the help players read is ``HELP``, in their language)."""
     apply_language(lang)
     from ..tui.app import WatchApp
     from ..tui.render import result_table
@@ -94,5 +97,11 @@ def watch(
         console.print(result_table(g, state.result, names))
 
 
+HELP = N_(
+    "Watch bots play a seeded game on the full screen, as a spectator sees it: space pauses, "
+    "→ plays one move while paused, + and - change the pace, q leaves."
+)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(watch)
+    app.command(help=_(HELP))(watch)
