@@ -64,10 +64,12 @@ chromium:
 
 # Everything: the fast tier, and the end-to-end tests marked slow (the browser, the
 # terminal in a pseudo-terminal, the server on PostgreSQL, long simulations), spread over
-# the machine's cores with pytest-xdist a file at a time (a file's servers start once);
-# then the fast tier again in the compiled build.
+# the machine's cores with pytest-xdist a file at a time (a file's servers start once).
+# The simulation tests run afterwards in one plain process: they fork pools of workers,
+# and forking an xdist worker, which has threads of its own, can leave a child stuck.
 test: lint typecheck chromium
-	$(BIN)/pytest -n auto --dist loadfile
+	$(BIN)/pytest -n auto --dist loadfile --ignore=tests/sim
+	$(BIN)/pytest tests/sim
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
 # the machine's cores with pytest-xdist.
