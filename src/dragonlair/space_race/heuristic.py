@@ -39,8 +39,11 @@ from .cards import (
     S_CREW,
     S_DAMAGE,
     S_FUEL,
+    S_POWER_COCKPIT,
+    S_POWER_ENGINE,
     STACKS,
     WRENCH,
+    CardTables,
 )
 from .kinds import DANGER
 from .rules import SpaceRace
@@ -87,6 +90,33 @@ def _ships(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
     return ships_from_view(view)
 
 
+def _pick_table(
+    game: SpaceRace,
+) -> tuple[dict[Action, tuple[int, int, int, int]], tuple[int, ...]]:
+    """Every pick of ``game`` as ``(kind, plain kind, corner VP, card)``, and each kind's
+    stack. Two picks of one kind differ, to the bot, only in their card's corner VP: a
+    kind is the stack with the card's type, robot part and colour (any card as Fuel is
+    one kind). Its plain kind leaves out the colour, which matters only to a ship with a
+    Power Source or to a Power Source itself."""
+    t = game.tables
+    actions = game.table.actions
+    kinds: dict[tuple[int, ...], int] = {}
+    picks: dict[Action, tuple[int, int, int, int]] = {}
+    for aid in range(game.bid0):
+        card = game.aid_card[aid]
+        stack = game.aid_stack[aid]
+        if stack == S_FUEL:
+            sig: tuple[int, ...] = (stack,)
+            plain = sig
+        else:
+            sig = (stack, t.type[card], t.part[card], t.colour[card])
+            plain = sig if stack in (S_POWER_COCKPIT, S_POWER_ENGINE) else sig[:3]
+        kind = kinds.setdefault(sig, len(kinds))
+        vp = 0 if stack == S_FUEL else t.vp[card]
+        picks[actions[aid]] = (kind, kinds.setdefault(plain, len(kinds)), vp, card)
+    return picks, tuple(sig[0] for sig in kinds)
+
+
 class Heuristic(Bot):
     """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
 
@@ -97,6 +127,7 @@ class Heuristic(Bot):
             raise TypeError(f"the Space Race heuristic's weights are Weights, not {weights!r}")
         super().__init__(game)
         self.weights = weights
+        self._picks, self._kind_stack = _pick_table(cast(SpaceRace, game))
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -116,43 +147,76 @@ class Heuristic(Bot):
         self, game: SpaceRace, view: SpaceRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         t = game.tables
-        w = self.weights
-        eps = game.every_power_source
         seat = seat_of(view)
         ships = _ships(view)
-        scorer = SeatGain(ships, seat, t, eps)
+        scorer = SeatGain(ships, seat, t, game.every_power_source)
         mine = ships[seat]
         picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
         dangers_left = ROUNDS - view["round"] + 1
         top = view["danger_top"]
+        flight_seen = None if top is None else t.danger_kind[top] == FLIGHT
+        picks = self._picks
+        powered = bool(mine[S_POWER_COCKPIT] or mine[S_POWER_ENGINE])
+        # what a pick is worth beyond its card's corner VP depends only on its kind (see
+        # _pick_table), so it is worked out once per kind among the candidates
+        worth: dict[int, tuple[int, float, float]] = {}
         best: tuple[float, float] = (float("-inf"), 0.0)
         choice = legal[0]
         for action in legal:
-            aid = game.action_id(action)
-            card = game.aid_card[aid]
-            stack = game.aid_stack[aid]
-            old = mine[stack]
-            value = float(scorer.gain(stack, card))
-            if stack in (S_FUEL, S_CREW):
-                per = w.fuel_per_danger if stack == S_FUEL else w.crew_per_danger
-                value += per * dangers_left
-                if top is not None and (t.danger_kind[top] == FLIGHT) == (stack == S_FUEL):
-                    value += w.seen_danger_bonus
-            elif t.type[card] == CRYSTAL:
-                missing = CRYSTAL_SET - (len(old) + 1) % CRYSTAL_SET
-                if missing < CRYSTAL_SET and picks_left >= missing:
-                    value += w.set_progress
-            elif t.type[card] == ROBOT_PART:
-                counts = [0, 0, 0]
-                for c in old:
-                    counts[t.part[c]] += 1
-                if counts[t.part[card]] == min(counts) and picks_left >= 2:
-                    value += w.robot_progress
+            pick = picks.get(action)
+            if pick is None:
+                raise ValueError(f"{action} is not a pick of {game.spec.name}")
+            kind, plain, vp, card = pick
+            if not powered:
+                kind = plain
+            got = worth.get(kind)
+            if got is None:
+                got = worth[kind] = self._worth(
+                    t, scorer, mine, card, kind, picks_left, dangers_left, flight_seen
+                )
+            rest, first, second = got
+            # the same sums, in the same order, as scoring the card on its own
+            value = float(vp + rest) + first + second
             key = (value, rng.random())
             if key > best:
                 best = key
                 choice = action
         return choice
+
+    def _worth(
+        self,
+        t: CardTables,
+        scorer: SeatGain,
+        mine: Sequence[tuple[int, ...]],
+        card: int,
+        kind: int,
+        picks_left: int,
+        dangers_left: int,
+        flight_seen: bool | None,
+    ) -> tuple[int, float, float]:
+        """For a pick of ``card`` of kind ``kind``: its gain in score now less the card's
+        own corner VP, and the bonuses added to it, in order (0.0 for none)."""
+        w = self.weights
+        stack = self._kind_stack[kind]
+        vp = 0 if stack == S_FUEL else t.vp[card]
+        rest = scorer.gain(stack, card) - vp
+        first = second = 0.0
+        if stack in (S_FUEL, S_CREW):
+            per = w.fuel_per_danger if stack == S_FUEL else w.crew_per_danger
+            first = per * dangers_left
+            if flight_seen is not None and flight_seen == (stack == S_FUEL):
+                second = w.seen_danger_bonus
+        elif t.type[card] == CRYSTAL:
+            missing = CRYSTAL_SET - (len(mine[stack]) + 1) % CRYSTAL_SET
+            if missing < CRYSTAL_SET and picks_left >= missing:
+                first = w.set_progress
+        elif t.type[card] == ROBOT_PART:
+            counts = [0, 0, 0]
+            for c in mine[stack]:
+                counts[t.part[c]] += 1
+            if counts[t.part[card]] == min(counts) and picks_left >= 2:
+                first = w.robot_progress
+        return rest, first, second
 
     # ------------------------------------------------------------------ danger
 

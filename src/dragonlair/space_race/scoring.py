@@ -191,22 +191,43 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
 class SeatGain:
     """How much one more card on one stack of ``seat``'s ship would change that seat's
     total (:func:`seat_total`), for a bot trying every candidate pick: the categories the
-    stack takes part in are worked out again, and nothing else."""
+    stack takes part in are worked out again, and nothing else. What a gain needs of the
+    other ships (their counts) is read when a gain first needs it."""
 
-    __slots__ = ("_colour", "_counts", "_eps", "_rival_crew", "_rival_fuel", "_seat", "_ship", "_t")
+    __slots__ = (
+        "_colour",
+        "_eps",
+        "_powered",
+        "_rival_crew",
+        "_rival_fuel",
+        "_seat",
+        "_ship",
+        "_ships",
+        "_t",
+    )
 
     def __init__(
         self, ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool
     ) -> None:
-        self._ship = ships[seat]
+        ship = ships[seat]
+        self._ships = ships
+        self._ship = ship
         self._seat = seat
         self._t = t
         self._eps = every_power_source
-        # every seat's count on the stacks whose majorities and comparisons score
-        self._counts = {k: [len(s[k]) for s in ships] for k in (S_LOOT, S_DRONE)}
-        self._colour = colour_bonus(self._ship, t, every_power_source)
-        self._rival_fuel = max(len(s[S_FUEL]) for i, s in enumerate(ships) if i != seat)
-        self._rival_crew = max(len(s[S_CREW]) for i, s in enumerate(ships) if i != seat)
+        # with no Power Source yet, only one on a power stack can score a colour bonus
+        self._powered = bool(ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE])
+        self._colour = -1  # the colour bonus now; -1: not worked out yet
+        self._rival_fuel = self._rival_crew = -1  # the most any rival holds; -1: not yet
+
+    def _rival(self, stack: int) -> int:
+        """The most cards any other seat holds on ``stack`` (Fuel or Crew)."""
+        most = 0
+        seat = self._seat
+        for i, s in enumerate(self._ships):
+            if i != seat and len(s[stack]) > most:
+                most = len(s[stack])
+        return most
 
     def gain(self, stack: int, card: int) -> int:
         """``seat_total`` with ``card`` added on top of ``stack``, less ``seat_total`` now."""
@@ -216,12 +237,16 @@ class SeatGain:
         n = len(old)
         if stack == S_DAMAGE:
             return t.damage_vp[card]
-        if stack in (S_FUEL, S_CREW):
-            rival = self._rival_fuel if stack == S_FUEL else self._rival_crew
-            bonus = MOST_FUEL if stack == S_FUEL else MOST_CREW
-            was = bool(n) and n >= rival
-            out = bonus * ((n + 1 >= rival) - was)
-            return out if stack == S_FUEL else out + t.vp[card]
+        if stack == S_FUEL:
+            rival = self._rival_fuel
+            if rival < 0:
+                rival = self._rival_fuel = self._rival(S_FUEL)
+            return MOST_FUEL * ((n + 1 >= rival) - (bool(n) and n >= rival))
+        if stack == S_CREW:
+            rival = self._rival_crew
+            if rival < 0:
+                rival = self._rival_crew = self._rival(S_CREW)
+            return MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival)) + t.vp[card]
         out = t.vp[card]
         if stack == S_ROBOT:
             part = t.part
@@ -234,19 +259,24 @@ class SeatGain:
         elif stack == S_CRYSTAL:
             out += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
         elif stack == S_LOOT:
-            counts = list(self._counts[S_LOOT])
+            counts = [len(s[S_LOOT]) for s in self._ships]
             out -= _LOOT_AWARD[majority_places(counts)[self._seat]]
             counts[self._seat] += 1
             out += _LOOT_AWARD[majority_places(counts)[self._seat]]
         elif stack == S_DRONE:
-            for s, c in enumerate(self._counts[S_DRONE]):
-                if c == n and s != self._seat:
+            seat = self._seat
+            for s, other in enumerate(self._ships):
+                if s != seat and len(other[S_DRONE]) == n:
                     out += DRONE_PER_FEWER  # a rival level with it now has fewer
-        if stack in _COLOUR_STACKS:
+        if stack in _COLOUR_STACKS and (self._powered or stack in _POWER_STACKS):
+            now = self._colour
+            if now < 0:
+                now = self._colour = colour_bonus(ship, t, self._eps)
             after = list(ship)
             after[stack] = (*old, card)
-            out += colour_bonus(after, t, self._eps) - self._colour
+            out += colour_bonus(after, t, self._eps) - now
         return out
 
 
 _COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
+_POWER_STACKS: Final = frozenset((S_POWER_COCKPIT, S_POWER_ENGINE))
