@@ -47,7 +47,7 @@ from .cards import (
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import CRYSTAL_SET, SeatGain, seat_total
+from .scoring import CRYSTAL_SET, SeatGain
 from .view import SpaceRaceSeatView, SpaceRaceView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
@@ -128,6 +128,9 @@ class Heuristic(Bot):
         super().__init__(game)
         self.weights = weights
         self._picks, self._kind_stack = _pick_table(cast(SpaceRace, game))
+        # the same by the id of the game's own Action objects, which legal actions are:
+        # an int's hash is the interpreter's, an Action's is a call
+        self._pick_by_id = {id(a): pick for a, pick in self._picks.items()}
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -148,24 +151,31 @@ class Heuristic(Bot):
     ) -> Action:
         t = game.tables
         seat = seat_of(view)
-        ships = _ships(view)
+        if isinstance(view, SpaceRaceSeatView):  # its typed attributes: nothing to parse
+            rnd, pick_no, top = view.round, view.pick, view.danger_top
+            ships = view.ship_stacks()
+        else:
+            rnd, pick_no, top = view["round"], view["pick"], view["danger_top"]
+            ships = ships_from_view(view)
         scorer = SeatGain(ships, seat, t, game.every_power_source)
         mine = ships[seat]
-        picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
-        dangers_left = ROUNDS - view["round"] + 1
-        top = view["danger_top"]
+        picks_left = (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no
+        dangers_left = ROUNDS - rnd + 1
         flight_seen = None if top is None else t.danger_kind[top] == FLIGHT
+        by_id = self._pick_by_id
         picks = self._picks
         powered = bool(mine[S_POWER_COCKPIT] or mine[S_POWER_ENGINE])
         # what a pick is worth beyond its card's corner VP depends only on its kind (see
         # _pick_table), so it is worked out once per kind among the candidates
         worth: dict[int, tuple[int, float, float]] = {}
-        best: tuple[float, float] = (float("-inf"), 0.0)
+        best = best_tie = float("-inf")
         choice = legal[0]
         for action in legal:
-            pick = picks.get(action)
+            pick = by_id.get(id(action))
             if pick is None:
-                raise ValueError(f"{action} is not a pick of {game.spec.name}")
+                pick = picks.get(action)
+                if pick is None:
+                    raise ValueError(f"{action} is not a pick of {game.spec.name}")
             kind, plain, vp, card = pick
             if not powered:
                 kind = plain
@@ -177,9 +187,11 @@ class Heuristic(Bot):
             rest, first, second = got
             # the same sums, in the same order, as scoring the card on its own
             value = float(vp + rest) + first + second
-            key = (value, rng.random())
-            if key > best:
-                best = key
+            # the best value, ties broken by a random draw per candidate (one each, in order)
+            tie = rng.random()
+            if value > best or (value == best and tie > best_tie):
+                best = value
+                best_tie = tie
                 choice = action
         return choice
 
@@ -228,6 +240,7 @@ class Heuristic(Bot):
         assert card is not None, "bids are asked only with a Danger card up"
         stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
         ships = _ships(view)
+        scorer = SeatGain(ships, seat, t, eps)
         rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]
         expected = {(n + 1) // 2 for n in rivals}
         damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
@@ -247,12 +260,10 @@ class Heuristic(Bot):
                 effect = n * average_damage
             else:
                 effect = 0.0
-            ships[seat][stack] = mine[b:]
-            left = seat_total(ships, seat, t, eps)
+            left = scorer.total_with(stack, mine[b:])
             value = effect + left - b * later
             key = (value, -b)
             if key > best:
                 best = key
                 choice = action
-        ships[seat][stack] = mine
         return choice

@@ -195,7 +195,6 @@ class SeatGain:
     other ships (their counts) is read when a gain first needs it."""
 
     __slots__ = (
-        "_colour",
         "_eps",
         "_powered",
         "_rival_crew",
@@ -203,7 +202,10 @@ class SeatGain:
         "_seat",
         "_ship",
         "_ships",
+        "_sources",
         "_t",
+        "_tops",
+        "_without",
     )
 
     def __init__(
@@ -217,8 +219,12 @@ class SeatGain:
         self._eps = every_power_source
         # with no Power Source yet, only one on a power stack can score a colour bonus
         self._powered = bool(ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE])
-        self._colour = -1  # the colour bonus now; -1: not worked out yet
+        # the colours of the top Scanner, Robot Part and Crystal, and of the Power Sources
+        # that score (see colour_bonus): worked out when a gain first needs them
+        self._tops: list[int] | None = None
+        self._sources: list[int] = []
         self._rival_fuel = self._rival_crew = -1  # the most any rival holds; -1: not yet
+        self._without: dict[int, int] = {}  # seat_total with a Fuel or Crew stack emptied
 
     def _rival(self, stack: int) -> int:
         """The most cards any other seat holds on ``stack`` (Fuel or Crew)."""
@@ -269,13 +275,60 @@ class SeatGain:
                 if s != seat and len(other[S_DRONE]) == n:
                     out += DRONE_PER_FEWER  # a rival level with it now has fewer
         if stack in _COLOUR_STACKS and (self._powered or stack in _POWER_STACKS):
-            now = self._colour
-            if now < 0:
-                now = self._colour = colour_bonus(ship, t, self._eps)
-            after = list(ship)
-            after[stack] = (*old, card)
-            out += colour_bonus(after, t, self._eps) - now
+            out += self._colour_gain(stack, card)
         return out
+
+    def _colour_gain(self, stack: int, card: int) -> int:
+        """What ``card`` on top of ``stack`` changes in :func:`colour_bonus`: it covers
+        the stack's top card, or joins the scoring Power Sources."""
+        colour = self._t.colour
+        ship = self._ship
+        tops = self._tops
+        if tops is None:
+            tops = self._tops = []
+            for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
+                if ship[k]:
+                    tops.append(colour[ship[k][-1]])
+            cockpit, engine = ship[S_POWER_COCKPIT], ship[S_POWER_ENGINE]
+            sources = cockpit + engine if self._eps else cockpit[-1:] + engine[-1:]
+            self._sources = [colour[p] for p in sources]
+        old = ship[stack]
+        c = colour[card]
+        if stack in _POWER_STACKS:
+            matches = tops.count(c)
+            if old and not self._eps:
+                matches -= tops.count(colour[old[-1]])
+        else:
+            matches = self._sources.count(c)
+            if old:
+                matches -= self._sources.count(colour[old[-1]])
+        return POWER_MATCH_BONUS * matches
+
+    def total_with(self, stack: int, cards: tuple[int, ...]) -> int:
+        """``seat_total`` with ``seat``'s Fuel or Crew stack replaced by ``cards`` (what a
+        bid leaves): the rest of the total is worked out once per stack."""
+        rest = self._without.get(stack)
+        if rest is None:
+            ship = list(self._ship)
+            ship[stack] = ()
+            ships = list(self._ships)
+            ships[self._seat] = ship
+            rest = self._without[stack] = seat_total(ships, self._seat, self._t, self._eps)
+        n = len(cards)
+        if stack == S_FUEL:
+            rival = self._rival_fuel
+            if rival < 0:
+                rival = self._rival_fuel = self._rival(S_FUEL)
+            return rest + (MOST_FUEL if n and n >= rival else 0)
+        if stack != S_CREW:
+            raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
+        rival = self._rival_crew
+        if rival < 0:
+            rival = self._rival_crew = self._rival(S_CREW)
+        vp = self._t.vp
+        for c in cards:
+            rest += vp[c]
+        return rest + (MOST_CREW if n and n >= rival else 0)
 
 
 _COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
