@@ -21,6 +21,7 @@ with other weights.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -92,16 +93,16 @@ def _ships(view: SpaceRaceView) -> list[list[tuple[int, ...]]]:
 
 def _pick_table(
     game: SpaceRace,
-) -> tuple[dict[Action, tuple[int, int, int, int]], tuple[int, ...]]:
-    """Every pick of ``game`` as ``(kind, plain kind, corner VP, card)``, and each kind's
-    stack. Two picks of one kind differ, to the bot, only in their card's corner VP: a
-    kind is the stack with the card's type, robot part and colour (any card as Fuel is
-    one kind). Its plain kind leaves out the colour, which matters only to a ship with a
-    Power Source or to a Power Source itself."""
+) -> tuple[dict[Action, tuple[int, int, int]], tuple[int, ...]]:
+    """Every pick of ``game`` as ``(kind, plain kind, card)``, and each kind's stack.
+    Two picks of one kind are worth the same to the bot: a kind is the stack with the
+    card's type, robot part, colour and corner VP (any card as Fuel is one kind). Its
+    plain kind leaves out the colour, which matters only to a ship with a Power Source
+    or to a Power Source itself."""
     t = game.tables
     actions = game.table.actions
     kinds: dict[tuple[int, ...], int] = {}
-    picks: dict[Action, tuple[int, int, int, int]] = {}
+    picks: dict[Action, tuple[int, int, int]] = {}
     for aid in range(game.bid0):
         card = game.aid_card[aid]
         stack = game.aid_stack[aid]
@@ -109,11 +110,10 @@ def _pick_table(
             sig: tuple[int, ...] = (stack,)
             plain = sig
         else:
-            sig = (stack, t.type[card], t.part[card], t.colour[card])
-            plain = sig if stack in (S_POWER_COCKPIT, S_POWER_ENGINE) else sig[:3]
+            sig = (stack, t.vp[card], t.type[card], t.part[card], t.colour[card])
+            plain = sig if stack in (S_POWER_COCKPIT, S_POWER_ENGINE) else sig[:4]
         kind = kinds.setdefault(sig, len(kinds))
-        vp = 0 if stack == S_FUEL else t.vp[card]
-        picks[actions[aid]] = (kind, kinds.setdefault(plain, len(kinds)), vp, card)
+        picks[actions[aid]] = (kind, kinds.setdefault(plain, len(kinds)), card)
     return picks, tuple(sig[0] for sig in kinds)
 
 
@@ -165,10 +165,10 @@ class Heuristic(Bot):
         by_id = self._pick_by_id
         picks = self._picks
         powered = bool(mine[S_POWER_COCKPIT] or mine[S_POWER_ENGINE])
-        # what a pick is worth beyond its card's corner VP depends only on its kind (see
-        # _pick_table), so it is worked out once per kind among the candidates
-        worth: dict[int, tuple[int, float, float]] = {}
-        best = best_tie = float("-inf")
+        # what a pick is worth depends only on its kind (see _pick_table), so it is worked
+        # out once per kind among the candidates
+        worth: dict[int, float] = {}
+        best = best_tie = -math.inf
         choice = legal[0]
         for action in legal:
             pick = by_id.get(id(action))
@@ -176,17 +176,14 @@ class Heuristic(Bot):
                 pick = picks.get(action)
                 if pick is None:
                     raise ValueError(f"{action} is not a pick of {game.spec.name}")
-            kind, plain, vp, card = pick
+            kind, plain, card = pick
             if not powered:
                 kind = plain
-            got = worth.get(kind)
-            if got is None:
-                got = worth[kind] = self._worth(
+            value = worth.get(kind)
+            if value is None:
+                value = worth[kind] = self._worth(
                     t, scorer, mine, card, kind, picks_left, dangers_left, flight_seen
                 )
-            rest, first, second = got
-            # the same sums, in the same order, as scoring the card on its own
-            value = float(vp + rest) + first + second
             # the best value, ties broken by a random draw per candidate (one each, in order)
             tie = rng.random()
             if value > best or (value == best and tie > best_tie):
@@ -205,30 +202,28 @@ class Heuristic(Bot):
         picks_left: int,
         dangers_left: int,
         flight_seen: bool | None,
-    ) -> tuple[int, float, float]:
-        """For a pick of ``card`` of kind ``kind``: its gain in score now less the card's
-        own corner VP, and the bonuses added to it, in order (0.0 for none)."""
+    ) -> float:
+        """What a pick of ``card`` of kind ``kind`` is worth: its gain in score now, and
+        the bonuses for what it may be worth later."""
         w = self.weights
         stack = self._kind_stack[kind]
-        vp = 0 if stack == S_FUEL else t.vp[card]
-        rest = scorer.gain(stack, card) - vp
-        first = second = 0.0
+        value = float(scorer.gain(stack, card))
         if stack in (S_FUEL, S_CREW):
             per = w.fuel_per_danger if stack == S_FUEL else w.crew_per_danger
-            first = per * dangers_left
+            value += per * dangers_left
             if flight_seen is not None and flight_seen == (stack == S_FUEL):
-                second = w.seen_danger_bonus
+                value += w.seen_danger_bonus
         elif t.type[card] == CRYSTAL:
             missing = CRYSTAL_SET - (len(mine[stack]) + 1) % CRYSTAL_SET
             if missing < CRYSTAL_SET and picks_left >= missing:
-                first = w.set_progress
+                value += w.set_progress
         elif t.type[card] == ROBOT_PART:
             counts = [0, 0, 0]
             for c in mine[stack]:
                 counts[t.part[c]] += 1
             if counts[t.part[card]] == min(counts) and picks_left >= 2:
-                first = w.robot_progress
-        return rest, first, second
+                value += w.robot_progress
+        return value
 
     # ------------------------------------------------------------------ danger
 

@@ -78,6 +78,20 @@ def majority_places(counts: Sequence[int]) -> list[int]:
     return [place.get(c, 0) for c in counts]
 
 
+def loot_award(mine: int, counts: Sequence[int]) -> int:
+    """The Loot Carrier majority award of a seat with ``mine`` Loot Carriers, ``counts``
+    being every seat's (its own included): most 6, second most 2, by dense ranking."""
+    if not mine:
+        return 0
+    most = second = 0
+    for c in counts:
+        if c > most:
+            most, second = c, most
+        elif most > c > second:
+            second = c
+    return LOOT_MOST if mine == most else LOOT_SECOND if mine == second else 0
+
+
 def score_ships(
     ships: Sequence[Ship], t: CardTables, every_power_source: bool
 ) -> list[dict[str, int]]:
@@ -163,14 +177,7 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
         total += colour_bonus(ship, t, every_power_source)
     loot = len(ship[S_LOOT])
     if loot:
-        most = second = 0
-        for s in ships:
-            c = len(s[S_LOOT])
-            if c > most:
-                most, second = c, most
-            elif most > c > second:
-                second = c
-        total += LOOT_MOST if loot == most else LOOT_SECOND if loot == second else 0
+        total += loot_award(loot, [len(s[S_LOOT]) for s in ships])
     drones = len(ship[S_DRONE])
     if drones:
         for s in ships:
@@ -266,9 +273,9 @@ class SeatGain:
             out += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
         elif stack == S_LOOT:
             counts = [len(s[S_LOOT]) for s in self._ships]
-            out -= _LOOT_AWARD[majority_places(counts)[self._seat]]
-            counts[self._seat] += 1
-            out += _LOOT_AWARD[majority_places(counts)[self._seat]]
+            out -= loot_award(n, counts)
+            counts[self._seat] = n + 1
+            out += loot_award(n + 1, counts)
         elif stack == S_DRONE:
             seat = self._seat
             for s, other in enumerate(self._ships):
