@@ -85,6 +85,10 @@ def _unseen_fuel(k: int) -> tuple[int, ...]:
     return _ZEROS[k] if k < len(_ZEROS) else (0,) * k
 
 
+# _SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
+_SHIPS = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
+
+
 # Each figure of the view is worked out in one place, below, for both forms of the view:
 # ``build_view`` (the JSON the wire and the RL layouts take) and ``SpaceRaceSeatView``.
 
@@ -128,7 +132,7 @@ def _seen_top(n: int, seen_top: int) -> list[int]:
 def _scores(g: SpaceRace, stacks: Sequence[tuple[int, ...]]) -> list[int]:
     """Every seat's running score, from the flat row of every ship's stacks (Fuel is only
     counted, so unseen Fuel may be zeros)."""
-    ships = [stacks[s * NSTACK : (s + 1) * NSTACK] for s in range(g.players)]
+    ships = list(map(stacks.__getitem__, _SHIPS[g.players]))
     t = g.tables
     eps = g.every_power_source
     return [seat_total(ships, s, t, eps) for s in range(g.players)]
@@ -211,7 +215,7 @@ class SpaceRaceSeatView(View):
         self._direction = state.direction
         hands = state.hands
         self._hand = hands[seat] if seat is not None else None
-        self._hand_sizes = [len(h) for h in hands]
+        self._hand_sizes = list(map(len, hands))
         ships = list(state.ships)
         k = S_FUEL
         for s in range(g.players):
@@ -220,7 +224,7 @@ class SpaceRaceSeatView(View):
             k += NSTACK
         self._ships = ships
         spent = state.spent_fuel
-        self._spent = [len(f) for f in spent]
+        self._spent = list(map(len, spent))
         self._my_spent = spent[seat] if seat is not None else None
         self._space_deck = len(state.space_deck)
         self._crew_discard = state.crew_discard
@@ -239,8 +243,7 @@ class SpaceRaceSeatView(View):
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
         shared, so replace a stack rather than change it); Fuel the seat may not see is
         zeros, one per card."""
-        ships = self._ships
-        return [ships[s * NSTACK : (s + 1) * NSTACK] for s in range(self._game.players)]
+        return list(map(self._ships.__getitem__, _SHIPS[self._game.players]))
 
     # the JSON value of every key (SpaceRaceView's), worked out when first read
 
