@@ -131,6 +131,9 @@ class Heuristic(Bot):
         # the same by the id of the game's own Action objects, which legal actions are:
         # an int's hash is the interpreter's, an Action's is a call
         self._pick_by_id = {id(a): pick for a, pick in self._picks.items()}
+        t = cast(SpaceRace, game).tables
+        damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
+        self._average_damage = sum(damage_vp) / len(damage_vp)  # what one Damage card costs
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -238,8 +241,7 @@ class Heuristic(Bot):
         scorer = SeatGain(ships, seat, t, eps)
         rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]
         expected = {(n + 1) // 2 for n in rivals}
-        damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
-        average_damage = sum(damage_vp) / len(damage_vp)
+        average_damage = self._average_damage
         my_damage = sorted(t.damage_vp[c] for c in ships[seat][S_DAMAGE])
         later = self.weights.keep_per_danger * (ROUNDS - view["round"])
         mine = ships[seat][stack]
@@ -247,7 +249,10 @@ class Heuristic(Bot):
         choice = legal[0]
         for action in legal:
             b = int(action.args[0])
-            rank = 1 + sum(1 for e in expected if e > b)
+            rank = 1
+            for e in expected:
+                if e > b:
+                    rank += 1
             icon, n = t.danger_ranks[card][rank - 1]
             if icon == WRENCH:
                 effect = -float(sum(my_damage[:n]))
