@@ -34,6 +34,7 @@ offered to the RL libraries.
 
 from __future__ import annotations
 
+import struct
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -176,14 +177,18 @@ class Encoder:
             offset += n
         self.rows = tuple(rows)
         self.size = offset
-        self._plan = tuple((f.encode, r.size) for f, r in zip(layout.features, rows, strict=True))
+        self._plan = tuple(
+            (f.encode, r.offset + r.size) for f, r in zip(layout.features, rows, strict=True)
+        )
         self._contexts = tuple(Context(game, seat) for seat in range(game.players))
+        # the whole tensor written in one call, straight into the output's memory
+        self._pack = struct.Struct(f"{self.size}f").pack_into
 
     def encode(
         self, view: View, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:
         """The tensor of one seat's view (float32, every value in [0, 1]); written into
-        ``out`` when given."""
+        ``out`` when given (a row of a batch, say: nothing else is allocated then)."""
         if not isinstance(view, Mapping) or view.get("game") != self.game.spec.id:
             raise LayoutError(f"not a view of {self.game.spec.name}")
         seat = view.get("seat")
@@ -200,20 +205,25 @@ class Encoder:
         ctx = self._contexts[seat]
         values: list[float] = []
         grow = values.extend
-        for encode, n in self._plan:
-            part = encode(view, ctx)
-            if len(part) != n:
-                self._wrong_size(len(values), len(part))
-            grow(part)
-        out[:] = values
+        for encode, end in self._plan:
+            grow(encode(view, ctx))
+            if len(values) != end:
+                self._wrong_size(view, ctx)
+        flags = out.flags
+        if out.dtype == np.float32 and flags.c_contiguous and flags.writeable:
+            self._pack(out.data, 0, *values)
+        else:
+            out[:] = values
         return out
 
-    def _wrong_size(self, offset: int, got: int) -> None:
-        row = next(r for r in self.rows if r.offset == offset)
-        raise LayoutError(
-            f"{self.game.spec.name} feature {row.name!r} gave {got} values; "
-            f"its declared size is {row.size}"
-        )
+    def _wrong_size(self, view: View, ctx: Context) -> None:
+        for f, r in zip(self.layout.features, self.rows, strict=True):
+            got = len(f.encode(view, ctx))
+            if got != r.size:
+                raise LayoutError(
+                    f"{self.game.spec.name} feature {r.name!r} gave {got} values; "
+                    f"its declared size is {r.size}"
+                )
 
     def slices(self) -> dict[str, slice]:
         """Each feature's slice of the tensor, by name."""
