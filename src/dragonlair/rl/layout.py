@@ -47,6 +47,7 @@ from ..core import DragonlairError, Game, GameManifest, UnknownGame, manifest, m
 
 View = Mapping[str, Any]
 Values = Sequence[float] | npt.NDArray[np.float32]
+T = TypeVar("T")
 
 
 class NoLayout(DragonlairError, LookupError):
@@ -93,6 +94,16 @@ class Context:
         """Values given by seat number, rotated observer first and padded with zeros to
         the game's maximum player count."""
         return [float(by_seat[s]) for s in self._order] + self._pad
+
+    def in_order(self, by_seat: Sequence[T]) -> list[T]:
+        """Items given by seat number, rotated observer first (not padded)."""
+        return [by_seat[s] for s in self._order]
+
+    @property
+    def pad(self) -> list[float]:
+        """The zeros that pad a per-seat block from the table size to the most players
+        (a shared list: extend with it, never change it)."""
+        return self._pad
 
     def seat_one_hot(self, seat: int | None) -> list[float]:
         """A one-hot slot for ``seat`` relative to the observer (all zeros for None or -1)."""
@@ -364,9 +375,6 @@ def choosing_feature() -> Feature:
         "it has already chosen (what it chose stays hidden)",
         encode,
     )
-
-
-T = TypeVar("T")
 
 
 def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:
