@@ -63,7 +63,7 @@ class Context:
     state), the observing seat and the table size. An encoder makes one per seat and
     keeps it, so what follows from the seat (the order of the seats) is worked out once."""
 
-    __slots__ = ("_order", "_pad", "game", "max_players", "players", "seat")
+    __slots__ = ("_order", "_pad", "game", "max_players", "memo", "players", "seat")
 
     def __init__(self, game: Game, seat: int) -> None:
         self.game = game
@@ -72,6 +72,9 @@ class Context:
         self.max_players: int = game.spec.max_players
         self._order = tuple((seat + k) % self.players for k in range(self.players))
         self._pad = [0.0] * (self.max_players - self.players)
+        # what the features of one encoding share (a figure two features read, kept
+        # with the view it is for), emptied by the encoder before each encoding
+        self.memo: dict[str, Any] = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Context) and other.game is self.game and other.seat == self.seat
@@ -214,6 +217,7 @@ class Encoder:
         if not 0 <= seat < self.game.players:
             raise LayoutError(f"no seat {seat} at a table of {self.game.players}")
         ctx = self._contexts[seat]
+        ctx.memo.clear()
         values: list[float] = []
         grow = values.extend
         for encode, end in self._plan:

@@ -149,7 +149,8 @@ def _ledger(
         top = (
             g.total_gems if most == "gems" else g.components.stop_cards + g.components.danger_cards
         )
-        return ctx.per_seat([ratio(e[key], top) for e in view["ledger"]])
+        ledger = ctx.in_order(view["ledger"])
+        return ([e[key] / top for e in ledger] if top else [0.0] * len(ledger)) + ctx.pad
 
     what = {
         "banked": "gems banked from pots",
@@ -163,6 +164,15 @@ def _ledger(
 
 
 def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
+    """Each seat's range of gems, by seat (worked out once per encoding, for the low and
+    the high feature)."""
+    got: tuple[View, list[tuple[int, int]]] | None = ctx.memo.get("bounds")
+    if got is None or got[0] is not view:
+        got = ctx.memo["bounds"] = (view, _work_out_bounds(view, ctx))
+    return got[1]
+
+
+def _work_out_bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
     g = _g(ctx)
     if "all_gems" in view:
         return [(x, x) for x in view["all_gems"]]
@@ -186,12 +196,12 @@ def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
 
 def _gems_low(view: View, ctx: Context) -> list[float]:
     total = _g(ctx).total_gems
-    return ctx.per_seat([ratio(lo, total) for lo, _ in _bounds(view, ctx)])
+    return [ratio(lo, total) for lo, _ in ctx.in_order(_bounds(view, ctx))] + ctx.pad
 
 
 def _gems_high(view: View, ctx: Context) -> list[float]:
     total = _g(ctx).total_gems
-    return ctx.per_seat([ratio(hi, total) for _, hi in _bounds(view, ctx)])
+    return [ratio(hi, total) for _, hi in ctx.in_order(_bounds(view, ctx))] + ctx.pad
 
 
 def _open(view: View, ctx: Context) -> list[float]:
