@@ -39,7 +39,7 @@ from ..layout import (
 
 
 def _g(ctx: Context) -> DragonStripes:
-    return cast(DragonStripes, ctx.game)
+    return ctx.game  # type: ignore[return-value]  # a DragonStripes encoder's context holds one
 
 
 def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
@@ -53,6 +53,12 @@ def _stripes(game: object) -> int:
 
 def _max_steps(game: object) -> int:
     return max(f.steps for f in cast(DragonStripes, game).components.footprints)
+
+
+@per_game
+def _steps(game: Game) -> range:
+    """The footprints' steps, 1 to the most."""
+    return range(1, _max_steps(game) + 1)
 
 
 def _kinds(game: object) -> int:
@@ -73,7 +79,7 @@ def _ahead(view: View, ctx: Context) -> list[float]:
     best = 2 * max(stripes) if stripes else 0
     mult = view["reward_multiplier"]
     out = []
-    for k in range(1, _max_steps(g) + 1):
+    for k in _steps(g):
         pos = view["knight"] + k
         out.append(ratio(stripes[pos - 1] * mult, best) if pos <= g.last_stripe else 0.0)
     return out
@@ -81,7 +87,7 @@ def _ahead(view: View, ctx: Context) -> list[float]:
 
 def _head_within(view: View, ctx: Context) -> list[float]:
     g = _g(ctx)
-    return [1.0 if view["knight"] + k > g.last_stripe else 0.0 for k in range(1, _max_steps(g) + 1)]
+    return [1.0 if view["knight"] + k > g.last_stripe else 0.0 for k in _steps(g)]
 
 
 def _pot(view: View, ctx: Context) -> list[float]:
