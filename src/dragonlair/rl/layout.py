@@ -203,7 +203,8 @@ class Encoder:
     ) -> npt.NDArray[np.float32]:
         """The tensor of one seat's view (float32, every value in [0, 1]); written into
         ``out`` when given (a row of a batch, say: nothing else is allocated then)."""
-        if not isinstance(view, Mapping) or view.get("game") != self.game.spec.id:
+        is_view = type(view) is dict or isinstance(view, Mapping)  # a dict: no ABC check
+        if not is_view or view.get("game") != self.game.spec.id:
             raise LayoutError(f"not a view of {self.game.spec.name}")
         seat = view.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -219,9 +220,8 @@ class Encoder:
         ctx = self._contexts[seat]
         ctx.memo.clear()
         values: list[float] = []
-        grow = values.extend
         for encode, end in self._plan:
-            grow(encode(view, ctx))
+            values += encode(view, ctx)
             if len(values) != end:
                 self._wrong_size(view, ctx)
         flags = out.flags
