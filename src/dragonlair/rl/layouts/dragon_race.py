@@ -106,8 +106,8 @@ def _landmarks(view: View, ctx: Context) -> list[float]:
     at = [marks[x] for x in ctx.in_order(view["pawns"])]
     pad = ctx.pad
     out: list[float] = []
-    for k in range(4):
-        out += [m[k] for m in at]
+    for block in zip(*at, strict=True):  # every pawn's first mark, then its second, ...
+        out += block
         out += pad
     return out
 

@@ -71,10 +71,12 @@ def _sizes(game: Game) -> tuple[int, int]:
 
 @per_game
 def _stack_scales(game: Game) -> tuple[tuple[str, int], ...]:
-    """Each stack of a ship with the most cards it can hold (the whole deck)."""
+    """Each stack of a ship with the most cards it can hold (the whole deck; 1 for an
+    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does)."""
     t = cast(SpaceRace, game).tables
     return tuple(
-        (name, len(t.damage_ids) if name == "damage" else len(t.space_ids)) for name in SHIP_STACKS
+        (name, (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1)
+        for name in SHIP_STACKS
     )
 
 
@@ -112,16 +114,14 @@ def _stacks(view: View, ctx: Context) -> list[float]:
     ships = ctx.in_order(view["ships"])
     pad = ctx.pad
     out: list[float] = []
-    zeros = [0.0] * len(ships)
     for name, most in _stack_scales(ctx.game):
         # the stacks are named by cards.STACKS, which ShipView declares key by key
-        part = [len(s[name]) for s in ships]  # type: ignore[literal-required]
-        out += [n / most for n in part] if most else zeros
+        out += [len(s[name]) / most for s in ships]  # type: ignore[literal-required]
         out += pad
-    deck = len(_g(ctx).tables.space_ids)
-    out += [s["fuel"] / deck for s in ships] if deck else zeros
+    deck = len(_g(ctx).tables.space_ids) or 1  # no Fuel without cards
+    out += [s["fuel"] / deck for s in ships]
     out += pad
-    out += [s["spent_fuel"] / deck for s in ships] if deck else zeros
+    out += [s["spent_fuel"] / deck for s in ships]
     out += pad
     return out
 
