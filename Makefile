@@ -74,13 +74,16 @@ test: lint typecheck chromium
 	@mkdir -p build; \
 	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
 	nice -n 10 $(MAKE) --no-print-directory compiled >$(COMPILED_LOG) 2>&1 & build=$$!; \
+	start=$$(date +%s); \
 	$(BIN)/pytest -n auto --dist loadfile; pure=$$?; \
-	echo "waiting for the compiled build"; \
+	echo "the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
 	if ! wait $$build; then \
 	  echo "the compiled build failed; the end of $(COMPILED_LOG):" >&2; \
 	  tail -n 40 $(COMPILED_LOG) >&2; exit 1; \
 	fi; \
+	echo "the compiled build was ready $$(( $$(date +%s) - start )) s after the start"; \
 	$(MAKE) --no-print-directory check-compiled || exit 1; \
+	echo "make test took $$(( $$(date +%s) - start )) s after lint and types"; \
 	exit $$pure
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
