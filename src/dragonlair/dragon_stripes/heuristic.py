@@ -29,11 +29,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast
 
 from dragonlair.core import Action, Bot, Game
 
 from .cards import DANGER, STOP
+from .kinds import penalty_divisor, reward_multiplier
 from .view import DragonStripesSeatView, DragonStripesView, holding_bounds
 
 
@@ -68,48 +70,59 @@ class Heuristic(Bot):
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        by_kind = {a.kind: a for a in legal}
-        gems = view["gems"]
+        if isinstance(view, DragonStripesSeatView):
+            pot, price, gems = view.pot, view.price, view.gems
+        else:
+            pot, price, gems = view["pot"], view["price"], view["gems"]
         assert gems is not None, "a seat's view shows its own gems"
         w = self.weights
+        by_kind = {a.kind: a for a in legal}
         if "hold" in by_kind:
-            gain = draw_value(view, view["pot"], gems, w.risk)
+            gain = draw_value(view, pot, gems, w.risk)
             return by_kind["draw"] if gain > w.draw_margin else by_kind["hold"]
-        price = view["price"]
-        value = view["pot"] - price + draw_value(view, view["pot"], gems - price, w.risk)
+        value = pot - price + draw_value(view, pot, gems - price, w.risk)
         return by_kind["take"] if value > w.take_margin else by_kind["decline"]
 
 
-def draw_value(view: DragonStripesView, pot: int, gems: int, risk: float = 1.0) -> float:
+def draw_value(
+    view: DragonStripesView | DragonStripesSeatView, pot: int, gems: int, risk: float = 1.0
+) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now (``risk``: how
     much the losses of a Stop or a Danger count)."""
-    size = view["deck_size"]
-    if size == 0:
-        return 0.0
     if isinstance(view, DragonStripesSeatView):
+        size = view.deck_size
+        if size == 0:
+            return 0.0
         left: Sequence[tuple[int, int]] = view.left
         stripes: Sequence[int] = view.stripes
+        knight, dangers = view.knight, view.dangers
     else:
+        size = view["deck_size"]
+        if size == 0:
+            return 0.0
         left = [(_code(name), count) for name, count in view["deck_left"].items()]
         stripes = view["stripes"]
-    knight = view["knight"]
-    double = view["reward_multiplier"]
-    dangers = view["dangers"]
+        knight, dangers = view["knight"], view["dangers"]
+    double = reward_multiplier(dangers)
     lair = lair_estimate(view)
+    # what a Stop and a Danger would cost: the pot and the penalty, or every gem if the
+    # Danger is the third
+    stop = pot + gems // penalty_divisor(dangers)
+    danger = pot + (gems if dangers + 1 == 3 else gems // penalty_divisor(dangers + 1))
+    last = len(stripes)
     value = 0.0
     for code, count in left:
         if count == 0:
             continue
         p = count / size
-        if code == STOP:
-            value -= risk * p * (pot + gems // (2 if dangers >= 2 else 4))
-        elif code == DANGER:
-            lost = gems if dangers + 1 == 3 else gems // (2 if dangers + 1 >= 2 else 4)
-            value -= risk * p * (pot + lost)
-        else:
+        if code > 0:  # a footprint of ``code`` steps
             to = knight + code
-            value += p * (lair if to > len(stripes) else min(lair, stripes[to - 1] * double))
+            value += p * (lair if to > last else min(lair, stripes[to - 1] * double))
+        elif code == STOP:
+            value -= risk * p * stop
+        else:
+            value -= risk * p * danger
     return value
 
 
@@ -124,26 +137,59 @@ def _code(name: str) -> int:
     return code
 
 
-def lair_estimate(view: DragonStripesView) -> float:
+def lair_estimate(view: DragonStripesView | DragonStripesSeatView) -> float:
     """The gems the lair probably holds: all the gems nobody is known to hold, taking
     each other seat's gems at the middle of what its ledger allows."""
-    if view["lair_empty"]:
-        return 0.0
-    if "lair" in view:
-        return float(view["lair"])
-    held = 0.0
     if isinstance(view, DragonStripesSeatView):
-        ledger: Sequence[tuple[int, int, int, int, int]] = view.ledger
+        if view.lair_empty:
+            return 0.0
+        lair = view.lair
+        if lair is not None:
+            return float(lair)
+        seat, gems, pot, start, total = (
+            view.seat,
+            view.gems,
+            view.pot,
+            view.start_gems,
+            view.total_gems,
+        )
+        ledger: tuple[tuple[int, ...], ...] = (
+            view.banked,
+            view.received,
+            view.paid,
+            view.penalties,
+            view.half_penalties,
+        )
     else:
-        ledger = [
-            (e["banked"], e["received"], e["paid"], e["penalties"], e["half_penalties"])
-            for e in view["ledger"]
-        ]
-    start = view["start_gems"]
-    for s, (banked, received, paid, penalties, half) in enumerate(ledger):
-        if s == view["seat"]:
-            held += view["gems"] or 0
-            continue
-        lo, hi = holding_bounds(start, banked + received, paid, penalties - half, half)
-        held += (lo + hi) / 2
-    return max(0.0, float(view["total_gems"] - view["pot"] - held))
+        if view["lair_empty"]:
+            return 0.0
+        if "lair" in view:
+            return float(view["lair"])
+        seat, gems, pot = view["seat"], view["gems"], view["pot"]
+        start, total = view["start_gems"], view["total_gems"]
+        entries = view["ledger"]
+        ledger = (
+            tuple(e["banked"] for e in entries),
+            tuple(e["received"] for e in entries),
+            tuple(e["paid"] for e in entries),
+            tuple(e["penalties"] for e in entries),
+            tuple(e["half_penalties"] for e in entries),
+        )
+    held = others_held(start, seat, ledger) + (gems or 0)
+    return max(0.0, float(total - pot - held))
+
+
+@lru_cache(maxsize=4096)  # a ledger changes only on a penalty, a takeover or a banked pot
+def others_held(start: int, seat: int | None, ledger: tuple[tuple[int, ...], ...]) -> float:
+    """What the seats other than ``seat`` probably hold, from the public ledger (banked,
+    received, paid, penalties, half penalties: each a tuple by seat): each at the middle of
+    what its ledger allows (halves of whole gems, so the sum is exact in any order)."""
+    held = 0.0
+    banked, received, paid, penalties, half = ledger
+    for s in range(len(banked)):
+        if s != seat:
+            lo, hi = holding_bounds(
+                start, banked[s] + received[s], paid[s], penalties[s] - half[s], half[s]
+            )
+            held += (lo + hi) / 2
+    return held

@@ -1,4 +1,5 @@
-"""The vocabulary of Dragon Stripes: action ids, phases, and the kinds of action and event.
+"""The vocabulary of Dragon Stripes: action ids, phases, the kinds of action and event, and
+the figures that follow from the number of Dangers drawn.
 
 A leaf module: it imports only the core, so the rules, the views, the heuristic
 and every surface (layouts, boards, the browser's catalog) name these once.
@@ -24,6 +25,22 @@ Phase = Literal["draw", "offer", "over"]
 PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
 DRAWING: Final[Phase] = "draw"
 OFFER: Final[Phase] = "offer"
+
+
+def reward_multiplier(dangers: int) -> int:
+    """Stripes give their gems once, twice from the second Danger on."""
+    return 2 if dangers >= 2 else 1
+
+
+def penalty_divisor(dangers: int) -> int:
+    """A Stop costs 1/4 of the holder's gems, 1/2 from the second Danger on (that Danger
+    included)."""
+    return 2 if dangers >= 2 else 4
+
+
+def penalty_fraction(dangers: int) -> str:
+    """The penalty as views and events show it: "1/4" or "1/2"."""
+    return "1/2" if penalty_divisor(dangers) == 2 else "1/4"
 
 
 ACTION_KINDS: Final[tuple[ActionKind, ...]] = (

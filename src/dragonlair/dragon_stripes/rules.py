@@ -40,7 +40,20 @@ from .cards import (
     check_players,
     load_components,
 )
-from .kinds import ACTION_KINDS, DECLINE, DRAW, DRAWING, EVENT_SPECS, HOLD, OFFER, PHASES, TAKE
+from .kinds import (
+    ACTION_KINDS,
+    DECLINE,
+    DRAW,
+    DRAWING,
+    EVENT_SPECS,
+    HOLD,
+    OFFER,
+    PHASES,
+    TAKE,
+    penalty_divisor,
+    penalty_fraction,
+    reward_multiplier,
+)
 
 # Where the knight stands: 0 is the tail; stripes are 1..last; last + 1 is the head.
 TAIL = 0
@@ -135,12 +148,12 @@ class DragonStripesState(State["DragonStripes"]):
 
     def reward_multiplier(self) -> int:
         """Stripes give their gems once, twice from the second Danger on."""
-        return 2 if self.dangers >= 2 else 1
+        return reward_multiplier(self.dangers)
 
     def penalty_divisor(self) -> int:
         """A Stop costs 1/4 of the holder's gems, 1/2 from the second Danger on (that
         Danger included)."""
-        return 2 if self.dangers >= 2 else 4
+        return penalty_divisor(self.dangers)
 
     # ------------------------------------------------------------------ actions
 
@@ -212,7 +225,7 @@ class DragonStripesState(State["DragonStripes"]):
             self.half_penalties[seat] += 1
         self.lair_empty = False  # gems went in, how many is not public
         audience = None if self.game.open_holdings else (seat,)
-        self._emit("penalty", (seat, fine, f"1/{divisor}"), audience)
+        self._emit("penalty", (seat, fine, penalty_fraction(self.dangers)), audience)
         self._next_turn()
 
     def _hold(self, seat: int) -> None:
@@ -298,11 +311,13 @@ class DragonStripesState(State["DragonStripes"]):
 
     # ------------------------------------------------------------------ views, copies, checks
 
-    _view = view.build_view
     _view_class = view.DragonStripesSeatView
 
-    # A method, not a class attribute bound to the function: a compiled class has no
+    # Methods, not class attributes bound to the functions: a compiled class has no
     # class attributes of its own to call through.
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        view.build_view(self, seat, out)
+
     def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
         view.sample_from_view(self, v, rng)
 

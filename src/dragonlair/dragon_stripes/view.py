@@ -19,13 +19,15 @@ the rest, and is exactly empty when the view says it is).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import ABSENT, BaseView, View, own_keys
 
 from .cards import DRAGON_PHASES, card_name
+from .kinds import penalty_fraction, reward_multiplier
 
 if TYPE_CHECKING:
     from .rules import DragonStripesState
@@ -97,10 +99,67 @@ def _after_penalties(gems: int, quarter: int, half: int) -> int:
     return gems
 
 
+# Each figure a view shows that is worked out from the state, in one place: build_view
+# (the JSON view, filled in one pass) and DragonStripesSeatView (the typed view, each key
+# when first read) both call these.
+
+
+Undrawn = tuple[tuple[int, int], ...]  # (card code, how many are left) for each kind
+
+# The last deck asked about by undrawn(), with the counts it gave (replaced whole, never
+# changed in place): a game's views are asked of one deck again and again, each time the
+# same number of cards or a few more drawn, so a count starts from the last one.
+_last_undrawn: list[tuple[tuple[int, ...], tuple[int, ...], int, Undrawn]] = [((), (), 0, ())]
+
+
+def undrawn(deck: tuple[int, ...], top: int, kinds: tuple[int, ...]) -> Undrawn:
+    """The undrawn cards ``deck[top:]`` as ``(card code, how many)`` for each code of
+    ``kinds`` in turn (``DragonStripes.card_kinds``)."""
+    last_deck, last_kinds, last_top, left = _last_undrawn[0]
+    if last_deck is deck and last_kinds is kinds and last_top <= top:
+        if last_top == top:
+            return left
+        for c in deck[last_top:top]:  # one card on, usually
+            i = kinds.index(c)
+            left = (*left[:i], (c, left[i][1] - 1), *left[i + 1 :])
+    else:
+        rest = deck[top:]
+        left = tuple(zip(kinds, map(rest.count, kinds), strict=True))
+    _last_undrawn[0] = (deck, kinds, top, left)
+    return left
+
+
+def deck_left(left: Undrawn) -> dict[str, int]:
+    """The view's ``deck_left``: :func:`undrawn`'s counts by card name."""
+    return {card_name(c): n for c, n in left}
+
+
+def card_names(cards: tuple[int, ...]) -> list[str]:
+    """Cards by name (the view's ``drawn``)."""
+    return [card_name(c) for c in cards]
+
+
+Ledger = tuple[tuple[int, int, int, int, int], ...]
+
+
+def ledger_json(
+    banked: Sequence[int],
+    received: Sequence[int],
+    paid: Sequence[int],
+    penalties: Sequence[int],
+    half_penalties: Sequence[int],
+) -> list[LedgerEntry]:
+    """The view's ``ledger``: each seat's public ledger, from the five lists by seat."""
+    return [
+        {"banked": b, "received": r, "paid": p, "penalties": q, "half_penalties": h}
+        for b, r, p, q, h in zip(banked, received, paid, penalties, half_penalties, strict=True)
+    ]
+
+
 def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` (None: a spectator) may know to ``out``."""
     g = st.game
-    deck, top = st.deck, st.top
+    deck, top, dangers = st.deck, st.top, st.dangers
     out["stripes"] = list(g.components.stripes)
     out["head"] = g.last_stripe + 1
     out["knight"] = st.knight
@@ -110,27 +169,17 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
     out["starter"] = st.starter
     out["holder"] = st.holder
     out["must_draw"] = st.must_draw
-    out["dangers"] = st.dangers
-    out["dragon"] = DRAGON_PHASES[st.dangers]
-    out["reward_multiplier"] = st.reward_multiplier()
-    out["penalty"] = f"1/{st.penalty_divisor()}"
-    out["drawn"] = [card_name(c) for c in deck[:top]]
+    out["dangers"] = dangers
+    out["dragon"] = DRAGON_PHASES[dangers]
+    out["reward_multiplier"] = reward_multiplier(dangers)
+    out["penalty"] = penalty_fraction(dangers)
+    out["drawn"] = card_names(deck[:top])
     out["deck_size"] = len(deck) - top
-    left = deck[top:]
-    out["deck_left"] = {card_name(c): left.count(c) for c in g.card_kinds}
+    out["deck_left"] = deck_left(undrawn(deck, top, g.card_kinds))
     out["lair_empty"] = st.lair_empty
     out["start_gems"] = g.start_gems
     out["total_gems"] = g.total_gems
-    out["ledger"] = [
-        {
-            "banked": st.banked[s],
-            "received": st.received[s],
-            "paid": st.paid[s],
-            "penalties": st.penalties[s],
-            "half_penalties": st.half_penalties[s],
-        }
-        for s in range(g.players)
-    ]
+    out["ledger"] = ledger_json(st.banked, st.received, st.paid, st.penalties, st.half_penalties)
     out["gems"] = None if seat is None else st.gems[seat]
     if g.open_holdings:
         out["all_gems"] = list(st.gems)
@@ -139,86 +188,120 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
 
 class DragonStripesSeatView(View):
     """A seat's view of Dragon Stripes as a typed object (see ``core.views``): its keys
-    are those of :class:`DragonStripesView`, and it has the undrawn cards counted by card
-    code, the stripes and each seat's ledger as plain tuples. It holds the cards drawn
-    and how many of each kind are left, never the order of the undrawn deck."""
+    are those of :class:`DragonStripesView`, and its attributes are the figures a bot
+    reads without the mapping, as plain ints and tuples (read-only: ``Final``, which
+    ``mypy`` holds every reader to). It holds the cards drawn and how many of each kind
+    are left, never the order of the undrawn deck."""
 
     __slots__ = (
         "_all_gems",
-        "_dangers",
-        "_deck_size",
         "_drawn",
         "_game",
-        "_gems",
         "_holder",
-        "_knight",
-        "_lair",
-        "_lair_empty",
-        "_ledger",
-        "_left",
         "_must_draw",
-        "_pot",
         "_starter",
         "_turn",
+        "banked",
+        "dangers",
+        "deck_size",
+        "gems",
+        "half_penalties",
+        "knight",
+        "lair",
+        "lair_empty",
+        "left",
+        "paid",
+        "penalties",
+        "pot",
+        "price",
+        "received",
+        "start_gems",
+        "stripes",
+        "total_gems",
     )
     KEYS = own_keys(DragonStripesView)
+
+    knight: Final[int]  # 0 is the tail
+    pot: Final[int]
+    price: Final[int]  # the pot's takeover price
+    dangers: Final[int]  # Danger cards drawn
+    deck_size: Final[int]  # cards left to draw
+    left: Final[Undrawn]
+    """The undrawn cards as ``(card code, how many)``, in the order of ``deck_left`` (a
+    footprint's code is its steps; ``cards.STOP``, ``cards.DANGER``)."""
+    stripes: Final[tuple[int, ...]]  # the gems each stripe shows, stripe 1 first
+    lair_empty: Final[bool]
+    lair: Final[int | None]  # shown only with open holdings (else None)
+    gems: Final[int | None]  # the seat's own gems (None: a spectator)
+    start_gems: Final[int]
+    total_gems: Final[int]
+    # each seat's public ledger, by seat (the view's ``ledger``)
+    banked: Final[tuple[int, ...]]
+    received: Final[tuple[int, ...]]
+    paid: Final[tuple[int, ...]]
+    penalties: Final[tuple[int, ...]]
+    half_penalties: Final[tuple[int, ...]]
 
     def __init__(self, st: DragonStripesState, seat: int | None) -> None:
         super().__init__(st, seat)
         g = st.game
         self._game = g
-        deck, top = st.deck, st.top
+        deck, top, pot = st.deck, st.top, st.pot
         self._drawn = deck[:top]
-        left = deck[top:]
-        self._left = tuple((c, left.count(c)) for c in g.card_kinds)
-        self._deck_size = len(left)
-        self._knight = st.knight
-        self._pot = st.pot
-        self._dangers = st.dangers
+        self.left = undrawn(deck, top, g.card_kinds)
+        self.deck_size = len(deck) - top
+        self.knight = st.knight
+        self.pot = pot
+        self.price = g.prices[pot]
+        self.dangers = st.dangers
         self._turn = st.turn
         self._starter = st.starter
         self._holder = st.holder
         self._must_draw = st.must_draw
-        self._lair_empty = st.lair_empty
-        self._ledger = tuple(
-            zip(st.banked, st.received, st.paid, st.penalties, st.half_penalties, strict=True)
-        )
-        self._gems = None if seat is None else st.gems[seat]
-        self._all_gems = tuple(st.gems) if g.open_holdings else None
-        self._lair = st.lair if g.open_holdings else None
+        self.lair_empty = st.lair_empty
+        self.stripes = g.components.stripes
+        self.start_gems = g.start_gems
+        self.total_gems = g.total_gems
+        self.banked = tuple(st.banked)
+        self.received = tuple(st.received)
+        self.paid = tuple(st.paid)
+        self.penalties = tuple(st.penalties)
+        self.half_penalties = tuple(st.half_penalties)
+        self.gems = None if seat is None else st.gems[seat]
+        shown = g.open_holdings
+        self._all_gems = tuple(st.gems) if shown else None
+        self.lair = st.lair if shown else None
 
     @property
-    def left(self) -> tuple[tuple[int, int], ...]:
-        """The undrawn cards as ``(card code, how many)``, in the order of ``deck_left``
-        (a footprint's code is its steps; ``cards.STOP``, ``cards.DANGER``)."""
-        return self._left
-
-    @property
-    def stripes(self) -> tuple[int, ...]:
-        """The gems each stripe shows, stripe 1 first."""
-        return self._game.components.stripes
-
-    @property
-    def ledger(self) -> tuple[tuple[int, int, int, int, int], ...]:
+    def ledger(self) -> Ledger:
         """By seat: banked, received, paid, penalties and half penalties."""
-        return self._ledger
+        return tuple(
+            zip(
+                self.banked,
+                self.received,
+                self.paid,
+                self.penalties,
+                self.half_penalties,
+                strict=True,
+            )
+        )
 
     # the JSON value of every key (DragonStripesView's), worked out when first read
 
     def _k_stripes(self) -> list[int]:
-        return list(self._game.components.stripes)
+        return list(self.stripes)
 
     def _k_head(self) -> int:
         return self._game.last_stripe + 1
 
     def _k_knight(self) -> int:
-        return self._knight
+        return self.knight
 
     def _k_pot(self) -> int:
-        return self._pot
+        return self.pot
 
     def _k_price(self) -> int:
-        return self._game.prices[self._pot]
+        return self.price
 
     def _k_turn(self) -> int:
         return self._turn
@@ -233,49 +316,48 @@ class DragonStripesSeatView(View):
         return self._must_draw
 
     def _k_dangers(self) -> int:
-        return self._dangers
+        return self.dangers
 
     def _k_dragon(self) -> str:
-        return DRAGON_PHASES[self._dangers]
+        return DRAGON_PHASES[self.dangers]
 
     def _k_reward_multiplier(self) -> int:
-        return 2 if self._dangers >= 2 else 1  # as DragonStripesState.reward_multiplier
+        return reward_multiplier(self.dangers)
 
     def _k_penalty(self) -> str:
-        return f"1/{2 if self._dangers >= 2 else 4}"  # DragonStripesState.penalty_divisor
+        return penalty_fraction(self.dangers)
 
     def _k_drawn(self) -> list[str]:
-        return [card_name(c) for c in self._drawn]
+        return card_names(self._drawn)
 
     def _k_deck_size(self) -> int:
-        return self._deck_size
+        return self.deck_size
 
     def _k_deck_left(self) -> dict[str, int]:
-        return {card_name(c): n for c, n in self._left}
+        return deck_left(self.left)
 
     def _k_lair_empty(self) -> bool:
-        return self._lair_empty
+        return self.lair_empty
 
     def _k_start_gems(self) -> int:
-        return self._game.start_gems
+        return self.start_gems
 
     def _k_total_gems(self) -> int:
-        return self._game.total_gems
+        return self.total_gems
 
-    def _k_ledger(self) -> list[dict[str, int]]:
-        return [
-            {"banked": b, "received": r, "paid": p, "penalties": q, "half_penalties": h}
-            for b, r, p, q, h in self._ledger
-        ]
+    def _k_ledger(self) -> list[LedgerEntry]:
+        return ledger_json(
+            self.banked, self.received, self.paid, self.penalties, self.half_penalties
+        )
 
     def _k_gems(self) -> int | None:
-        return self._gems
+        return self.gems
 
     def _k_all_gems(self) -> Any:
         return ABSENT if self._all_gems is None else list(self._all_gems)
 
     def _k_lair(self) -> Any:
-        return ABSENT if self._lair is None else self._lair
+        return ABSENT if self.lair is None else self.lair
 
 
 def sample_from_view(st: DragonStripesState, view: dict[str, Any], rng: Any) -> None:
