@@ -9,7 +9,7 @@ import pytest
 
 import dragonlair
 from dragonlair.space_race.cards import NSTACK, S_DAMAGE
-from dragonlair.space_race.scoring import SeatGain, score_ships, seat_total
+from dragonlair.space_race.scoring import SeatGain, score_ships, seat_total, totals
 
 
 @pytest.mark.parametrize("options", [{}, {"every_power_source": True}])
@@ -24,6 +24,7 @@ def test_seat_total_and_gain_agree_with_score_ships(players: int, options: dict[
         while not state.is_over:
             ships = [list(ship) for ship in state.ship_stacks()]  # type: ignore[attr-defined]
             full = score_ships(ships, t, eps)
+            assert totals(ships, t, eps) == [sum(b.values()) for b in full]
             for seat in range(players):
                 total = seat_total(ships, seat, t, eps)
                 assert total == sum(full[seat].values())

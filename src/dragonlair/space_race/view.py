@@ -23,7 +23,7 @@ from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
-from .scoring import seat_total
+from .scoring import totals
 
 if TYPE_CHECKING:
     from .rules import SpaceRace, SpaceRaceState
@@ -133,9 +133,7 @@ def _scores(g: SpaceRace, stacks: Sequence[tuple[int, ...]]) -> list[int]:
     """Every seat's running score, from the flat row of every ship's stacks (Fuel is only
     counted, so unseen Fuel may be zeros)."""
     ships = list(map(stacks.__getitem__, _SHIPS[g.players]))
-    t = g.tables
-    eps = g.every_power_source
-    return [seat_total(ships, s, t, eps) for s in range(g.players)]
+    return totals(ships, g.tables, g.every_power_source)
 
 
 def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
