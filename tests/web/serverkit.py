@@ -51,7 +51,15 @@ class LiveServer:
         self.port = free_port()
         self.server = uvicorn.Server(
             uvicorn_config(
-                self.app, cfg, "127.0.0.1", self.port, log_level="warning", lifespan="on"
+                self.app,
+                cfg,
+                "127.0.0.1",
+                self.port,
+                log_level="warning",
+                lifespan="on",
+                # no logging.config.dictConfig in the test process: it closes every
+                # handler there is, pytest's own among them
+                log_config=None,
             )
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)

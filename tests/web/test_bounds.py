@@ -232,7 +232,7 @@ def test_the_uvicorn_configuration_bounds_connections(sqlite_url: str) -> None:
     from dragonlair.web.serving import uvicorn_config
 
     cfg = config(sqlite_url, limit_concurrency=500, idle_timeout=3)
-    uc = uvicorn_config(create_app(cfg), cfg, "127.0.0.1", 0)
+    uc = uvicorn_config(create_app(cfg), cfg, "127.0.0.1", 0, log_config=None)
     assert uc.limit_concurrency <= 500 and uc.timeout_keep_alive == 3
     assert uc.proxy_headers is False
 

@@ -52,6 +52,10 @@ def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tm
         seen["config"] = self.config
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
+    # uvicorn would apply serve's log configuration with logging.config.dictConfig, which
+    # closes every handler in the process, pytest's own among them (its later writes then
+    # fail with "I/O operation on closed file"); the configuration is checked instead
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     args = ["serve", "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--header-timeout", "3"]
     args += ["--idle-timeout", "4", "--limit-concurrency", "200"]
     args += ["--forwarded-allow-ips", "10.1.0.0/16, 10.2.0.5", "--bot-max-seconds", "1.5"]
@@ -64,6 +68,12 @@ def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tm
     assert uc.http.proxies == (ip_network("10.1.0.0/16"), ip_network("10.2.0.5"))
     cfg = uc.app.state.config
     assert cfg.bot_max_seconds == 1.5 and cfg.header_timeout == 3
+    # our own log lines go where uvicorn's go
+    assert uc.log_config["loggers"]["dragonlair"] == {
+        "handlers": ["default"],
+        "level": "INFO",
+        "propagate": False,
+    }
 
 
 def test_an_unusable_seal_key_is_refused_before_starting(tmp_path) -> None:  # type: ignore[no-untyped-def]
