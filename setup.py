@@ -6,8 +6,11 @@ needs no compiler. docs/engine.md, "The compiled build", lists what is compiled 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
+from pathlib import Path
+from types import ModuleType
 
 from setuptools import setup
 
@@ -39,12 +42,46 @@ NOT_BUILDING = {"egg_info", "dist_info", "sdist", "--version", "--name"}
 MYPY_ARGS = ["--ignore-missing-imports", "--no-warn-return-any", "--no-warn-unused-ignores"]
 
 
+# The clones of the compiled state classes: pure Python derives each one from its class
+# when the class is made, which a compiled class does not allow (docs/engine.md), so the
+# build generates the same functions' source from the declarations in the games' source
+# (by the rule of core/clones.py) into this module, compiles it with the classes, and
+# removes the source again: it is part of the compiled build only.
+CLONES = Path("src/dragonlair/_clones.py")
+
+
+def _load(path: str) -> ModuleType:
+    """A module of the source tree loaded from its path, without importing the package
+    (whose dependencies a build environment does not have)."""
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def clones_source() -> str:
+    clones = _load("src/dragonlair/core/clones.py")
+    state = Path("src/dragonlair/core/state.py").read_text()
+    base = [name for name, _ in clones.declared_fields(state, "State")]
+    classes = []
+    for game in GAMES:
+        source = Path(f"src/dragonlair/{game}/rules.py").read_text()
+        for name in clones.state_classes(source):
+            classes.append((f"dragonlair.{game}.rules", name, source))
+    return str(clones.compiled_clones(base, classes))
+
+
 def ext_modules() -> list[object]:
     if os.environ.get("DRAGONLAIR_COMPILE", "0") != "1" or NOT_BUILDING & set(sys.argv[1:]):
         return []
     from mypyc.build import mypycify
 
-    return list(mypycify([*MYPY_ARGS, *compiled_modules()], opt_level="3"))
+    CLONES.write_text(clones_source())
+    try:
+        return list(mypycify([*MYPY_ARGS, *compiled_modules(), str(CLONES)], opt_level="3"))
+    finally:
+        CLONES.unlink()
 
 
 setup(ext_modules=ext_modules())

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.browser.browserkit import (
@@ -22,6 +23,7 @@ from tests.browser.browserkit import (
     table_state,
     wait_ready,
 )
+from tests.i18n.english import english_words
 
 # End to end: a real server and Chromium.
 pytestmark = pytest.mark.slow
@@ -101,6 +103,51 @@ def test_a_table_reads_on_a_phone(server: Server, new_page: Callable[..., Any], 
     lobby.wait_for_selector("#create")
     assert lobby.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(lobby, "lobby-phone", full_page=False)
+
+
+def test_the_lobby_offers_each_games_styles_of_play(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    page.fill("#my-name", "Ann")
+    page.check("#game-space-race")
+    page.select_option("#players", "3")
+    level = page.locator("#seat-1-level")
+    assert level.locator(":scope > option").all_inner_texts() == ["random", "heuristic", "ismcts"]
+    assert level.locator("optgroup").get_attribute("label") == (
+        "Styles of play (the heuristic, leaning one way)"
+    )
+    styles = ["fuel-heavy", "robot-heavy", "crystal-heavy"]
+    assert level.locator("optgroup option").all_inner_texts() == styles
+    help_text = page.locator(".seat-row[data-seat='1'] .seat-help")
+    assert help_text.inner_text() == "heuristic: plays sensibly"  # the default level
+    level.select_option("fuel-heavy")
+    assert help_text.inner_text() == (
+        "fuel-heavy: keeps cards face down as Fuel: Flights won and the 5 VP for the most Fuel left"
+    )
+    page.select_option("#seat-2-level", "robot-heavy")
+    shot(page, "lobby-styles-of-play", full_page=False)
+    page.select_option("#seat-1-type", "human")
+    assert not help_text.is_visible() and not level.is_visible()
+    page.select_option("#seat-1-type", "bot")
+    assert level.input_value() == "fuel-heavy" and help_text.is_visible()
+    page.click("#create")
+    page.wait_for_url("**/play/**")
+    wait_ready(page)
+    table = page.url.split("/play/")[1].split("#")[0]
+    info = httpx.get(f"{server.url}/api/tables/{table}").json()
+    assert [s["level"] for s in info["seats"]] == [None, "fuel-heavy", "robot-heavy"]
+    # a German browser reads the styles and what they do in German
+    german = new_page()
+    german.context.add_cookies([{"name": "lang", "value": "de", "url": server.url}])
+    german.goto(server.url + "/")
+    german.check("#game-space-race")
+    german.select_option("#seat-1-level", "fuel-heavy")
+    assert "Treibstoffsparer" in german.locator("#seat-1-level optgroup").inner_text()
+    said = german.locator(".seat-row[data-seat='1'] .seat-help").inner_text()
+    assert said.startswith("Treibstoffsparer: legt Karten verdeckt als Treibstoff ab")
+    assert not english_words(said)
 
 
 def test_the_keyboard_plays_and_focus_is_visible(

@@ -5,17 +5,21 @@ the wrong type at the public entry points, pickling, processes and clones."""
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import os
 import pickle
 import random
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import dragonlair
 from dragonlair import BadSeat, IllegalAction, State, UnknownAction
+from dragonlair.core import clones
+from dragonlair.core import state as state_module
 
 GAMES = ["space-dragons", "space-race", "dragon-stripes", "dragon-race", "pebble-auction"]
 ENGINE_GAMES = GAMES[:4]  # the four games, compiled in the compiled build
@@ -147,3 +151,61 @@ def test_clones_copy_lists_and_share_the_rest(game_id: str) -> None:
     before = state.to_json()
     assert finish(clone, 2) != before
     assert state.to_json() == before
+
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "dragonlair"
+
+
+@pytest.mark.parametrize("game_id", ENGINE_GAMES)
+def test_the_compiled_clones_are_read_from_the_declarations(game_id: str) -> None:
+    """The compiled build compiles clones generated from the games' source (setup.py);
+    what the generator reads there is what pure Python reads from the classes, and in
+    the compiled build each game's state is cloned by the function compiled for it."""
+    cls = type(dragonlair.make(game_id).new_game(seed=1))
+    source = (SOURCE / cls.__module__.split(".")[1] / "rules.py").read_text()
+    assert clones.state_classes(source) == [cls.__name__]
+    declared = clones.declared_fields(source, cls.__name__)
+    base = clones.declared_fields((SOURCE / "core" / "state.py").read_text(), "State")
+    if not dragonlair.COMPILED:
+        assert [name for name, _ in declared] == list(cls.__dict__["__slots__"])
+        own = inspect.get_annotations(cls)
+        assert declared == [(name, own[name]) for name in cls.__dict__["__slots__"]]
+        assert [name for name, _ in base] == list(State.__slots__)
+        return
+    from dragonlair import _clones  # type: ignore[attr-defined]  # the compiled build's only
+
+    state = played(game_id, seed=8, moves=6)
+    state.clone()
+    assert state_module._compiled_clones[cls] is _clones.CLONES[cls]
+    fields = {a for a in cls.__mypyc_attrs__ if not a.startswith("__")}  # type: ignore[attr-defined]
+    assert fields == {name for name, _ in declared + base}
+
+
+def test_the_clone_rule_refuses_dicts_and_fields_without_a_type() -> None:
+    source = (
+        'class XState(State["X"]):\n    __slots__ = ("a", "b")\n    a: int\n    b: dict[int, int]\n'
+    )
+    assert clones.state_classes(source) == ["XState"]
+    fields = clones.declared_fields(source, "XState")
+    assert fields == [("a", "int"), ("b", "dict[int, int]")]
+    with pytest.raises(TypeError, match=r"XState\.b is a dict"):
+        clones.clone_body("XState", fields)
+    with pytest.raises(TypeError, match=r"XState\.b is in __slots__ without a type"):
+        clones.declared_fields(source.replace("    b: dict[int, int]\n", ""), "XState")
+    text = clones.compiled_clones(
+        [], [("m", "XState", source.replace("dict[int, int]", "list[int] | None"))]
+    )
+    assert "    n.a = self.a\n" in text and "    n.b = None if c is None else c.copy()\n" in text
+
+
+@pytest.mark.parametrize("game_id", ENGINE_GAMES)
+def test_state_classes_bind_no_functions_as_class_attributes(game_id: str) -> None:
+    """``_view = view.build_view`` in a class body is a method in pure Python but, in
+    a compiled class, a field that every new state is given (and no method): a game
+    writes a method calling the function instead."""
+    cls = type(dragonlair.make(game_id).new_game(seed=1))
+    for klass in cls.__mro__[:-2]:  # the game's class and State, not Generic and object
+        for name, value in vars(klass).items():
+            if isinstance(value, types.FunctionType) and name not in ("clone",):
+                assert value.__qualname__.startswith(f"{klass.__qualname__}."), name
+    assert "_view" not in getattr(cls, "__mypyc_attrs__", ())

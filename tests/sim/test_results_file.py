@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from dragonlair.bots import parse_bots
 from dragonlair.cli import app
 from dragonlair.sim import Job, run
+from dragonlair.sim.features import SNAPSHOTS, snapshot_moves
 from dragonlair.sim.output import ResultsFile, read_frame, read_metadata
 
 runner = CliRunner()
@@ -210,3 +211,20 @@ def test_no_features_writes_the_basic_columns_and_says_so(tmp_path: Path) -> Non
         app, ["compare", "space-dragons", "-n", "10", "-B", "crime=b", "--no-features", "--json"]
     )
     assert cmp.exit_code == 0, cmp.output
+
+
+@pytest.mark.parametrize("total", range(0, 202))
+def test_every_snapshot_is_taken_however_short_the_game(total: int) -> None:
+    wanted = snapshot_moves(total)
+    assert sorted(p for ps in wanted.values() for p in ps) == sorted(SNAPSHOTS)
+    assert all(0 <= move <= total for move in wanted)
+
+
+def test_a_three_decision_game_has_every_snapshot_column() -> None:
+    # game 62630 of this run ends after 3 decisions: 50% and 75% both fall after the second,
+    # and the run once stopped there with "other columns than the results file"
+    job = Job("dragon-stripes", 4, tuple(parse_bots("heuristic", 4)), n=62631, seed=1)
+    (o,) = run(job, skip=range(62630)).outcomes
+    assert o.index == 62630 and o.length == 3
+    for p in SNAPSHOTS:
+        assert {f"snap{p}_{s}" for s in range(4)} | {f"leader{p}"} <= set(o.data)

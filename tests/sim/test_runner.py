@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,8 +15,10 @@ import pytest
 
 import dragonlair
 from dragonlair.bots import Bot, parse_bots
+from dragonlair.core.manifest import registered_manifest
 from dragonlair.sim import Job, SimulationError, play_game, run
-from dragonlair.sim.runner import chunk_size, make_bots
+from dragonlair.sim.runner import _context, chunk_size, make_bots
+from tests.core.pebble_auction.heuristic import PebbleHeuristic
 from tests.core.pebble_auction.manifest import heuristic
 
 GAME = "pebble-auction"
@@ -145,3 +148,47 @@ def test_chunks_grow_to_a_quarter_second_and_shrink_at_the_end() -> None:
     assert chunk_size(0.001, 400, 2) == 100  # the end is shared out
     assert chunk_size(0.001, 3, 2) == 1
     assert chunk_size(5.0, 100, 2) == 1  # slow games go one by one
+
+
+def test_a_process_with_other_threads_starts_its_workers_from_a_fork_server() -> None:
+    # Forking a process that runs other threads can leave a child waiting forever on a lock
+    # a thread held; such a process starts workers from a fork server instead and hands
+    # them the registered example game (with its test heuristic), which they cannot inherit.
+    j = job()
+    alone = run(j, workers=1)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        ctx, registered = _context(j)
+        assert ctx.get_start_method() == "forkserver"
+        assert registered is registered_manifest(GAME) is not None
+        with_thread = run(j, workers=2)
+    finally:
+        release.set()
+        other.join()
+    assert not with_thread.interrupted
+    assert with_thread.outcomes == alone.outcomes
+
+
+def test_a_single_threaded_process_forks_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    ctx, registered = _context(job())
+    assert ctx.get_start_method() == "fork" and registered is None
+
+
+def test_a_registered_game_that_cannot_be_pickled_is_still_forked() -> None:
+    # a heuristic defined inside a function cannot reach a fork server's workers by pickle
+    class LocalHeuristic(PebbleHeuristic):
+        pass
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        with heuristic(GAME, LocalHeuristic):
+            ctx, registered = _context(job())
+            assert ctx.get_start_method() == "fork" and registered is None
+    finally:
+        release.set()
+        other.join()

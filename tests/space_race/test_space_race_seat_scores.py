@@ -39,3 +39,32 @@ def test_seat_total_and_gain_agree_with_score_ships(players: int, options: dict[
             seat = rng.choice(state.to_act)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert checked > 1000
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_bid_leaves_the_total_seat_total_gives(players: int) -> None:
+    from dragonlair.space_race.cards import S_CREW, S_FUEL
+
+    game = dragonlair.make("space-race", players=players)
+    t = game.tables  # type: ignore[attr-defined]
+    checked = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_game(seed=seed)
+        while not state.is_over:
+            ships = [list(ship) for ship in state.ship_stacks()]  # type: ignore[attr-defined]
+            for seat in range(players):
+                gain = SeatGain(ships, seat, t, False)
+                for stack in (S_FUEL, S_CREW):
+                    old = ships[seat][stack]
+                    for b in range(len(old) + 1):
+                        ships[seat][stack] = old[b:]
+                        expected = seat_total(ships, seat, t, False)
+                        ships[seat][stack] = old
+                        assert gain.total_with(stack, old[b:]) == expected, (seed, seat, b)
+                        checked += 1
+            seat = rng.choice(state.to_act)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert checked > 1000
+    with pytest.raises(ValueError, match="Fuel or Crew"):
+        SeatGain(ships, 0, t, False).total_with(S_DAMAGE, ())

@@ -31,6 +31,22 @@ def test_games_are_described(client: TestClient) -> None:
     assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game"
 
 
+def test_each_games_styles_of_play_are_bot_levels(client: TestClient) -> None:
+    race = client.get("/api/games/space-race").json()
+    styles = ["fuel-heavy", "robot-heavy", "crystal-heavy"]
+    assert race["bots"] == ["random", "heuristic", "ismcts", *styles]
+    assert list(race["styles"]) == styles
+    assert race["styles"]["fuel-heavy"].startswith("keeps cards face down as Fuel")
+    assert client.get("/api/games/pebble-auction").json()["styles"] == {}
+    seats = [{"type": "human"}, {"type": "bot", "level": "fuel-heavy"}]
+    made = create(client, game="space-race", players=2, seats=seats)
+    assert made["table"]["seats"][1]["level"] == "fuel-heavy"
+    # a style belongs to its own game: Dragon Stripes has none called fuel-heavy
+    r = client.post("/api/tables", json={"game": "dragon-stripes", "players": 2, "seats": seats})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "unknown_bot"
+    assert "daring" in r.json()["error"]["message"]
+
+
 def test_create_list_join_and_start(client: TestClient) -> None:
     created = create(client, seats=[{"type": "human", "name": "Ann"}] + [{"type": "open"}] * 3)
     tid = created["table"]["id"]

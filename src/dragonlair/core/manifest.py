@@ -255,6 +255,12 @@ def unregister(game_id: str) -> None:
     _registered.pop(game_id, None)
 
 
+def registered_manifest(game_id: str) -> GameManifest | None:
+    """The manifest :func:`register` added for ``game_id``, or None (an installed game, or
+    no such game)."""
+    return _registered.get(game_id)
+
+
 def _entry_points() -> dict[str, metadata.EntryPoint]:
     return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 

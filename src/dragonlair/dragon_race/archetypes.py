@@ -9,22 +9,23 @@ moves; these styles take it further, or ignore it.
 from __future__ import annotations
 
 from ..core.manifest import Archetype
+from ..i18n import N_
 from .heuristic import Weights
 
 ARCHETYPES = (
     Archetype(
-        "halt-keeper",
-        "keeps its HALT! cards to cancel with: moves with one only when nothing else comes close",
+        N_("halt-keeper"),
+        N_("keeps its HALT! cards for cancelling: moves with one only if nothing else comes close"),
         Weights(halt_as_number=12.0),
     ),
     Archetype(
-        "spoiler",
-        "halts and hinders: cancels what costs it 2 spots or puts a rival 5 ahead",
+        N_("spoiler"),
+        N_("halts and hinders: cancels what costs it 2 spots or puts a rival 5 ahead"),
         Weights(halt_loss=2, halt_lead=5, harm_ahead=1.0, harm_behind=0.5),
     ),
     Archetype(
-        "racer",
-        "just races: moves with HALT! cards as numbers, ignores the rivals' pawns",
+        N_("racer"),
+        N_("just races: moves with HALT! cards as numbers, ignores the rivals' pawns"),
         Weights(halt_as_number=0.0, harm_ahead=0.0, harm_behind=0.0, halt_loss=6, halt_lead=12),
     ),
 )

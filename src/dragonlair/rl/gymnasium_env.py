@@ -145,6 +145,20 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         """Deal a game and play the bots until the learner is asked."""
+        self._start(seed, options)
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Apply the learner's action, then play the bots until it is asked again."""
+        reward, terminated, illegal = self._advance(action)
+        info = self._info()
+        if illegal is not None:
+            info["illegal_action"] = illegal
+        return self._observe(), reward, terminated, False, info
+
+    def _start(self, seed: int | None, options: Mapping[str, Any] | None) -> None:
+        """``reset`` without the observation: deal, and play the bots until the learner is
+        asked."""
         super().reset(seed=seed)
         seat = self.seat_choice
         for key, value in (options or {}).items():
@@ -166,10 +180,10 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
             if not state.is_over:
                 break
         self._done = False
-        return self._observe(), self._info()
 
-    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
-        """Apply the learner's action, then play the bots until it is asked again."""
+    def _advance(self, action: Any) -> tuple[float, bool, str | None]:
+        """``step`` without the observation and info: the reward, whether the episode
+        ended, and why the action was refused (None if it was legal)."""
         if self._done:
             raise RuntimeError("the episode is over: call reset() for a new game")
         state = self.state_now
@@ -179,16 +193,13 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
             if self.illegal_action == "raise":
                 raise error
             self._done = True
-            info = self._info()
-            info["illegal_action"] = str(error)
-            return self._observe(), self.illegal_reward, True, False, info
+            return self.illegal_reward, True, str(error)
         state.apply_id(self.seat, aid)
         self._play_bots()
-        reward = 0.0
         if state.is_over:
             self._done = True
-            reward = win_shares(state.result, self.game.players)[self.seat]
-        return self._observe(), reward, state.is_over, False, self._info()
+            return win_shares(state.result, self.game.players)[self.seat], True, None
+        return 0.0, False, None
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as a boolean mask over the action space."""
@@ -302,7 +313,7 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
                     f"expected {self.num_envs} seeds (one per table), got {len(seeds)}"
                 )
         for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
-            env.reset(seed=s, options=options)
+            env._start(s, options)
             self._write(i, env)
         self._ended[:] = False
         self._ready = True
@@ -331,14 +342,14 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         illegal: dict[int, str] = {}
         for i, env in enumerate(self.envs):
             if self._ended[i]:
-                env.reset(options=None)
-                reward, term, trunc = 0.0, False, False
+                env._start(None, None)
+                reward, term = 0.0, False
             else:
-                _, reward, term, trunc, info = env.step(acts[i])
-                if "illegal_action" in info:
-                    illegal[i] = info["illegal_action"]
+                reward, term, why = env._advance(acts[i])
+                if why is not None:
+                    illegal[i] = why
             self._write(i, env)
-            self._rewards[i], self._terms[i], self._truncs[i] = reward, term, trunc
+            self._rewards[i], self._terms[i] = reward, term
         self._ended[:] = self._terms | self._truncs
         infos = self._infos()
         if illegal:

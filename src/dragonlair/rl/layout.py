@@ -34,6 +34,7 @@ offered to the RL libraries.
 
 from __future__ import annotations
 
+import struct
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from ..core import DragonlairError, Game, GameManifest, UnknownGame, manifest, m
 
 View = Mapping[str, Any]
 Values = Sequence[float] | npt.NDArray[np.float32]
+T = TypeVar("T")
 
 
 class NoLayout(DragonlairError, LookupError):
@@ -61,7 +63,7 @@ class Context:
     state), the observing seat and the table size. An encoder makes one per seat and
     keeps it, so what follows from the seat (the order of the seats) is worked out once."""
 
-    __slots__ = ("_order", "_pad", "game", "max_players", "players", "seat")
+    __slots__ = ("_order", "_pad", "game", "max_players", "memo", "players", "seat")
 
     def __init__(self, game: Game, seat: int) -> None:
         self.game = game
@@ -70,6 +72,9 @@ class Context:
         self.max_players: int = game.spec.max_players
         self._order = tuple((seat + k) % self.players for k in range(self.players))
         self._pad = [0.0] * (self.max_players - self.players)
+        # what the features of one encoding share (a figure two features read, kept
+        # with the view it is for), emptied by the encoder before each encoding
+        self.memo: dict[str, Any] = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Context) and other.game is self.game and other.seat == self.seat
@@ -92,6 +97,16 @@ class Context:
         """Values given by seat number, rotated observer first and padded with zeros to
         the game's maximum player count."""
         return [float(by_seat[s]) for s in self._order] + self._pad
+
+    def in_order(self, by_seat: Sequence[T]) -> list[T]:
+        """Items given by seat number, rotated observer first (not padded)."""
+        return [by_seat[s] for s in self._order]
+
+    @property
+    def pad(self) -> list[float]:
+        """The zeros that pad a per-seat block from the table size to the most players
+        (a shared list: extend with it, never change it)."""
+        return self._pad
 
     def seat_one_hot(self, seat: int | None) -> list[float]:
         """A one-hot slot for ``seat`` relative to the observer (all zeros for None or -1)."""
@@ -176,15 +191,20 @@ class Encoder:
             offset += n
         self.rows = tuple(rows)
         self.size = offset
-        self._plan = tuple((f.encode, r.size) for f, r in zip(layout.features, rows, strict=True))
+        self._plan = tuple(
+            (f.encode, r.offset + r.size) for f, r in zip(layout.features, rows, strict=True)
+        )
         self._contexts = tuple(Context(game, seat) for seat in range(game.players))
+        # the whole tensor written in one call, straight into the output's memory
+        self._pack = struct.Struct(f"{self.size}f").pack_into
 
     def encode(
         self, view: View, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:
         """The tensor of one seat's view (float32, every value in [0, 1]); written into
-        ``out`` when given."""
-        if not isinstance(view, Mapping) or view.get("game") != self.game.spec.id:
+        ``out`` when given (a row of a batch, say: nothing else is allocated then)."""
+        is_view = type(view) is dict or isinstance(view, Mapping)  # a dict: no ABC check
+        if not is_view or view.get("game") != self.game.spec.id:
             raise LayoutError(f"not a view of {self.game.spec.name}")
         seat = view.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -198,22 +218,27 @@ class Encoder:
         if not 0 <= seat < self.game.players:
             raise LayoutError(f"no seat {seat} at a table of {self.game.players}")
         ctx = self._contexts[seat]
+        ctx.memo.clear()
         values: list[float] = []
-        grow = values.extend
-        for encode, n in self._plan:
-            part = encode(view, ctx)
-            if len(part) != n:
-                self._wrong_size(len(values), len(part))
-            grow(part)
-        out[:] = values
+        for encode, end in self._plan:
+            values += encode(view, ctx)
+            if len(values) != end:
+                self._wrong_size(view, ctx)
+        flags = out.flags
+        if out.dtype == np.float32 and flags.c_contiguous and flags.writeable:
+            self._pack(out.data, 0, *values)
+        else:
+            out[:] = values
         return out
 
-    def _wrong_size(self, offset: int, got: int) -> None:
-        row = next(r for r in self.rows if r.offset == offset)
-        raise LayoutError(
-            f"{self.game.spec.name} feature {row.name!r} gave {got} values; "
-            f"its declared size is {row.size}"
-        )
+    def _wrong_size(self, view: View, ctx: Context) -> None:
+        for f, r in zip(self.layout.features, self.rows, strict=True):
+            got = len(f.encode(view, ctx))
+            if got != r.size:
+                raise LayoutError(
+                    f"{self.game.spec.name} feature {r.name!r} gave {got} values; "
+                    f"its declared size is {r.size}"
+                )
 
     def slices(self) -> dict[str, slice]:
         """Each feature's slice of the tensor, by name."""
@@ -354,9 +379,6 @@ def choosing_feature() -> Feature:
         "it has already chosen (what it chose stays hidden)",
         encode,
     )
-
-
-T = TypeVar("T")
 
 
 def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:

@@ -127,6 +127,16 @@ def game_data(
     return out
 
 
+def snapshot_moves(total: int) -> dict[int, list[int]]:
+    """After how many of ``total`` decisions each snapshot of :data:`SNAPSHOTS` is taken:
+    every percentage gets one, and in a short game two may share a move (3 decisions put
+    both 50% and 75% after the second)."""
+    wanted: dict[int, list[int]] = {}
+    for p in SNAPSHOTS:
+        wanted.setdefault(round(total * p / 100), []).append(p)
+    return wanted
+
+
 def _snapshots(
     game: Game, state: State, actions: Sequence[tuple[int, Action]], position: Features
 ) -> dict[str, Any]:
@@ -138,8 +148,8 @@ def _snapshots(
         return [float(values[f"score_{s}"]) for s in range(n)]
 
     total = len(actions)
-    marks = {round(total * k / CHECKPOINTS): k for k in range(1, CHECKPOINTS)}
-    wanted = {round(total * p / 100): p for p in SNAPSHOTS}
+    marks = {round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)}
+    wanted = snapshot_moves(total)
     replay = game.new_game(seed=state.seed)
     leaders: list[int] = []
     out: dict[str, Any] = {}
@@ -148,8 +158,7 @@ def _snapshots(
             now = standing(replay.view(None))
             if move in marks:
                 leaders.append(sole_leader(now))
-            if move in wanted:
-                p = wanted[move]
+            for p in wanted.get(move, ()):
                 for s in range(n):
                     out[f"snap{p}_{s}"] = now[s]
                 out[f"leader{p}"] = sole_leader(now)

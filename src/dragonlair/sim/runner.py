@@ -15,10 +15,11 @@ game indices, sized as the run goes to take about :data:`CHUNK_SECONDS` each (on
 first, fewer towards the end), with two chunks per worker in flight; outcomes come back as
 small values. So sending work and collecting results stays a small part of the time even
 for games that take a fraction of a millisecond, while slow games (a searching bot) still
-report each game as it finishes. With one worker everything runs in this process. On Linux the
-workers are forked, so games and heuristics registered at run time (a designer's variant,
-our tests' example game) are known to them; elsewhere they are spawned and must be
-importable.
+report each game as it finishes. With one worker everything runs in this process. On Linux a
+single-threaded process forks its workers, so games and heuristics registered at run time (a
+designer's variant, our tests' example game) are known to them; a process running other
+threads, which cannot fork safely, starts them from a fork server and hands them the job's
+registered game. Elsewhere they are spawned, with the registered game handed over too.
 
 Ctrl-C stops the run cleanly and :func:`run` returns the games that finished with
 ``interrupted=True``. With one worker it is the usual ``KeyboardInterrupt``, which also
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import pickle
 import queue
 import random
 import signal
@@ -46,6 +48,7 @@ from typing import Any
 from ..bots import Bot, BotSpec
 from ..core import Action, DragonlairError, Game, Result, derive_seed, make
 from ..core.bot import view_for
+from ..core.manifest import GameManifest, register, registered_manifest
 from ..core.spec import OptionValue
 from .features import game_data, hooks
 
@@ -186,10 +189,12 @@ def make_bots(job: Job, game: Game) -> list[Bot]:
 _worker: list[tuple[Job, Game, list[Bot]]] = []
 
 
-def _init_worker(job: Job) -> None:
+def _init_worker(job: Job, registered: GameManifest | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # forked while the parent's handler was set: the pool stops workers with SIGTERM
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if registered is not None:
+        register(registered)
     game = job.make_game()
     _worker[:] = [(job, game, make_bots(job, game))]
 
@@ -210,10 +215,31 @@ def chunk_size(per_game: float | None, remaining: int, workers: int) -> int:
     return max(1, min(size, remaining // (2 * workers)))
 
 
-def _context() -> Any:
-    if sys.platform.startswith("linux"):
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+def _context(job: Job) -> tuple[Any, GameManifest | None]:
+    """Where the workers come from, and the job's game's run-time registration (if any)
+    that they must make again because they do not inherit it.
+
+    Forking copies the whole process, run-time registrations included, and is the quickest
+    start, but only a process with a single thread may fork: a thread holding a lock (of
+    the allocator, of logging, of an import) when the fork happens leaves the child waiting
+    for it forever. So a process running other threads (a server's, a test runner's, a
+    library's) starts its workers from a fork server, a clean single-threaded process, and
+    hands them the job's game's registered manifest to register again; if that manifest
+    cannot be pickled (defined inside a function), forking is the only way to reach it."""
+    if not sys.platform.startswith("linux"):
+        return multiprocessing.get_context("spawn"), registered_manifest(job.game)
+    if threading.active_count() == 1:
+        return multiprocessing.get_context("fork"), None
+    m = registered_manifest(job.game)
+    if m is not None:
+        try:
+            pickle.dumps(m)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            return multiprocessing.get_context("fork"), None
+    ctx = multiprocessing.get_context("forkserver")
+    # the fork server imports the engine once; each worker then starts with it loaded
+    ctx.set_forkserver_preload([__name__])
+    return ctx, m
 
 
 def run(
@@ -337,7 +363,8 @@ def _parallel(
     until all are played or ``stop`` is set (then the pool is terminated and the batches
     end)."""
     total = len(pending)
-    pool = _context().Pool(min(workers, total), initializer=_init_worker, initargs=(job,))
+    ctx, registered = _context(job)
+    pool = ctx.Pool(min(workers, total), initializer=_init_worker, initargs=(job, registered))
     done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException] = queue.SimpleQueue()
     following = 0  # the first game not yet handed out
     in_flight = 0

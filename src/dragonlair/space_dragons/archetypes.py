@@ -8,22 +8,23 @@ a careful captain who protects the ship.
 from __future__ import annotations
 
 from ..core.manifest import Archetype
+from ..i18n import N_
 from .heuristic import Weights
 
 ARCHETYPES = (
     Archetype(
-        "dragon-hunter",
-        "hires high cards and spends them on dragons",
+        N_("dragon-hunter"),
+        N_("hires high cards and spends them on dragons"),
         Weights(dragon_prize=1.5, dragon_hope=16.0),
     ),
     Archetype(
-        "symbol-hunter",
-        "plays for the science, mood and crime awards: every symbol counts double",
+        N_("symbol-hunter"),
+        N_("plays for the science, mood and crime awards: every symbol counts double"),
         Weights(symbol_scale=3.0),
     ),
     Archetype(
-        "shield-builder",
-        "hires shields and tools to keep its ship whole",
+        N_("shield-builder"),
+        N_("hires shields and tools to keep its ship whole"),
         Weights(hire_shield=2.0, hire_tool=1.5, hire_damage=1.5),
     ),
 )

@@ -297,3 +297,28 @@ class Tables:
             )
             for card in comp.scoring
         )
+
+    def symbol_counts(
+        self, played: Sequence[Sequence[int]], claimed: Sequence[Sequence[int]]
+    ) -> tuple[list[int], list[int], list[int]]:
+        """By symbol (:data:`SYMBOLS`), each seat's count on the crew cards it has
+        ``played`` and the dragons it has ``claimed`` (both by seat)."""
+        crew = self.crew_packed.__getitem__
+        dragon = self.dragon_packed.__getitem__
+        counts: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for p, c in zip(played, claimed, strict=True):
+            tally = sum(map(crew, p)) + sum(map(dragon, c))
+            for k in range(3):
+                counts[k].append(tally >> (PACK_BITS * k) & PACK_MASK)
+        return counts
+
+    def card_points(
+        self, played: Sequence[Sequence[int]], claimed: Sequence[Sequence[int]]
+    ) -> list[int]:
+        """By seat, the points printed on the crew cards it has ``played`` and the dragons
+        it has ``claimed``."""
+        crew = self.crew_points.__getitem__
+        dragon = self.dragon_points.__getitem__
+        return [
+            sum(map(crew, p)) + sum(map(dragon, c)) for p, c in zip(played, claimed, strict=True)
+        ]

@@ -27,9 +27,11 @@ bot with other weights.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from math import prod
+from typing import Any, Final, NamedTuple, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
@@ -70,10 +72,11 @@ class Heuristic(Bot):
         self.sd = game
         self.weights = weights
         self._hope = HOPE if weights.dragon_hope == DRAGON_HOPE else hopes(weights.dragon_hope)
-        # by the face-up sides of the scoring cards (fixed for a game): the symbol weights,
-        # each crew card's printed value and each dragon's prize under them
-        self._priced: dict[tuple[str, ...], tuple[list[float], list[float]]] = {}
+        # by the face-up sides of the scoring cards (fixed for a game, 0 A and 1 B by
+        # symbol): the prices of every card and dragon under them
+        self._priced: dict[tuple[int, ...], _Prices] = {}
         self._hire = [0.0] + [self.hire_effects(c) for c in range(1, CREW_CARDS + 1)]
+        self._chances: dict[tuple[int, ...], _Chances] = {}
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -84,37 +87,23 @@ class Heuristic(Bot):
     def _choose(
         self, view: SpaceDragonsView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        printed, prizes = self._prices(_sides(view))
+        prices = self._prices(_sides(view))
         if view["phase"] == HIRE:
-            hire = self._hire
-            scored = []
-            for a in legal:
-                c = int(a.args[0])
-                scored.append((printed[c] + hire[c] + self._hope[c], a))
+            hire = prices.hire
+            scored = [hire[int(a.args[0])] for a in legal]
         else:
-            round_ = _Round(self.sd, view, seat_of(view), self.unseen(view))
-            scored = [(self._play_value(round_, int(a.args[0]), printed, prizes), a) for a in legal]
-        best = max(v for v, _ in scored)
-        top = [a for v, a in scored if v >= best - 1e-9]
+            r = _round(self, view, seat_of(view))
+            scored = _play_values(self, r, prices, [int(a.args[0]) for a in legal])
+        least = max(scored) - 1e-9
+        top = [a for v, a in zip(scored, legal, strict=True) if v >= least]
         return top[rng.randrange(len(top))]
 
-    def _prices(self, key: tuple[str, ...]) -> tuple[list[float], list[float]]:
-        """By card number, the printed value (:meth:`printed_value`) of every crew card and
-        the prize of every dragon under the scoring sides ``key`` (by symbol; worked out
-        once per game: the sides never change)."""
+    def _prices(self, key: tuple[int, ...]) -> _Prices:
+        """The prices of every card and dragon under the scoring sides ``key``, worked out
+        once per game (the sides never change)."""
         found = self._priced.get(key)
         if found is None:
-            t = self.sd.tables
-            weights = self.symbol_weights(dict(zip(SYMBOLS, key, strict=True)))
-            printed = [0.0] * (CREW_CARDS + 1)
-            for card in range(1, CREW_CARDS + 1):
-                printed[card] = self.printed_value(card, weights)
-            prizes = [0.0] * len(t.dragon_points)
-            for dragon in range(1, len(t.dragon_points)):
-                prizes[dragon] = t.dragon_points[dragon] + sum(
-                    w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
-                )
-            found = self._priced[key] = (printed, prizes)
+            found = self._priced[key] = _Prices(self, key)
         return found
 
     # ------------------------------------------------------------------ values
@@ -137,6 +126,13 @@ class Heuristic(Bot):
             w * x for w, x in zip(weights, t.crew_symbols[card], strict=True)
         )
 
+    def dragon_value(self, dragon: int, weights: Sequence[float]) -> float:
+        """What winning ``dragon`` is worth: its points and symbols."""
+        t = self.sd.tables
+        return t.dragon_points[dragon] + sum(
+            w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
+        )
+
     def hire_effects(self, card: int) -> float:
         """What hiring ``card`` is worth beyond its printed value and its :func:`hope`:
         its immediate effects as expected, and the hits it may deal."""
@@ -157,14 +153,157 @@ class Heuristic(Bot):
     def hire_value(self, card: int, weights: Sequence[float]) -> float:
         return self.printed_value(card, weights) + self._hire[card] + self._hope[card]
 
-    def _play_value(
-        self, r: _Round, card: int, printed: Sequence[float], prizes: Sequence[float]
+    def play_value(
+        self, view: SpaceDragonsView, seat: int, card: int, weights: Sequence[float]
     ) -> float:
-        """The value of playing ``card`` in the round ``r`` describes (see the docstring)."""
-        g = self.sd
-        shields = r.shields
-        damage = r.damage
-        for e in self.sd.tables.immediate[card]:
+        """What playing ``card`` is worth to ``seat`` in the Dragon Hunt of ``view``."""
+        r = _round(self, view, seat)
+        return _play_values(self, r, self._prices(_sides(view)), (card,))[0]
+
+    def unseen(self, view: SpaceDragonsView) -> list[bool]:
+        """By crew card number (index 0 unused): whether the seat has not seen the card."""
+        out = [True] * (CREW_CARDS + 1)
+        out[0] = False
+        for c in _seen(view):
+            out[c] = False
+        return out
+
+    def win_chance(self, view: SpaceDragonsView, seat: int, card: int) -> float:
+        """The chance that ``card`` is the highest of this round, from what the seat saw."""
+        r = _round(self, view, seat)
+        return _win_chance(card, r.top_down, r.seen, r.chances)
+
+
+class _Prices:
+    """What the heuristic reads per card under one game's scoring sides, by card number
+    (index 0 unused): a crew card's printed value, its whole value when hired, and each
+    dragon's prize."""
+
+    __slots__ = ("hire", "printed", "prizes")
+
+    def __init__(self, bot: Heuristic, key: tuple[int, ...]) -> None:
+        t = bot.sd.tables
+        weights = bot.symbol_weights({name: SIDES[k] for name, k in zip(SYMBOLS, key, strict=True)})
+        cards = range(1, CREW_CARDS + 1)
+        self.printed = [0.0] * (CREW_CARDS + 1)
+        self.hire = [0.0] * (CREW_CARDS + 1)
+        for card in cards:
+            self.printed[card] = bot.printed_value(card, weights)
+            self.hire[card] = self.printed[card] + bot._hire[card] + bot._hope[card]
+        self.prizes = [0.0] * len(t.dragon_points)
+        for dragon in range(1, len(t.dragon_points)):
+            self.prizes[dragon] = bot.dragon_value(dragon, weights)
+
+
+class _Round(NamedTuple):
+    """What every candidate card of one Dragon Hunt decision shares: the seat's ship, the
+    highest card down, the cards the seat has seen, the chances of winning the round by
+    how many unseen cards are higher, the hits the winner would take, the dragon and
+    whether more rounds follow."""
+
+    shields: int
+    damage: int
+    top_down: int  # the highest card down this round (0: none)
+    seen: list[int]  # sorted (see _seen)
+    chances: _Chances
+    hits: float  # the crosshairs down, and 0.3 for each seat still to play
+    dragon: int  # the face-up dragon
+    more_rounds: bool
+
+
+class _Chances:
+    """The chance that no card still to be played this round is one of ``higher`` unseen
+    cards, by ``higher``, worked out when first asked: ``draws`` lists how many unseen
+    cards each of those cards is drawn from (a hand of k cards is k draws without
+    replacement from the unseen cards, for each seat still to play)."""
+
+    __slots__ = ("by_higher", "draws")
+
+    def __init__(self, draws: list[int]) -> None:
+        self.draws = draws
+        self.by_higher: list[float | None] = [None] * (CREW_CARDS + 1)
+
+    def of(self, higher: int) -> float:
+        found = self.by_higher[higher]
+        if found is None:
+            draws = self.draws
+            if not draws:
+                found = 1.0
+            elif higher >= min(draws):
+                found = 0.0  # that draw would surely be higher
+            else:
+                found = prod([1 - higher / left for left in draws], start=1.0)
+            self.by_higher[higher] = found
+        return found
+
+
+# The chances by the unseen cards left and the hand sizes still to play this round, kept
+# from round to round and game to game (they depend on nothing else); at most this
+# many, so that the cache stays small.
+_MAX_CHANCES: Final = 4096
+
+
+def _round(bot: Heuristic, view: SpaceDragonsView, seat: int) -> _Round:
+    """The figures of the round ``view`` shows, for ``seat`` to play."""
+    if isinstance(view, SpaceDragonsSeatView):
+        shields = view.shields[seat]
+        damage = view.damage[seat]
+        this_round = view.round_cards()
+        sizes: Sequence[int] = view.hand_sizes
+        dragon = view.face_up
+        more_rounds = view.rounds_played + 1 < ROUNDS
+    else:
+        shields = view["shields"][seat]
+        damage = view["damage"][seat]
+        this_round = [(s, c) for s, c in view["this_round"]]
+        sizes = view["hand_sizes"]
+        dragon = view["face_up"] or 0
+        more_rounds = (view["round"] or 0) < ROUNDS
+    g = bot.sd
+    down = [c for s, c in this_round if s != seat]
+    n = g.players
+    later = [sizes[(seat + k) % n] for k in range(1, n - len(down))]  # their hand sizes
+    seen = _seen(view)
+    left = CREW_CARDS - len(seen)
+    key = (left, *later)
+    chances = bot._chances.get(key)
+    if chances is None:
+        draws: list[int] = []
+        for size in later:
+            draws += range(left, left - min(size, left), -1)  # left, left - 1, ...: > 0
+        if len(bot._chances) >= _MAX_CHANCES:
+            bot._chances.clear()
+        chances = bot._chances[key] = _Chances(draws)
+    crosshairs = g.tables.crosshairs
+    hits = sum(crosshairs[c] for c in down) + 0.3 * len(later)
+    return _Round(shields, damage, max(down, default=0), seen, chances, hits, dragon, more_rounds)
+
+
+def _win_chance(card: int, top_down: int, seen: list[int], chances: _Chances) -> float:
+    """The chance that ``card`` is the highest of its round (see the docstring): for every
+    card still to be played, that it is not one of the unseen cards above ``card``."""
+    if top_down > card:
+        return 0.0
+    return chances.of(CREW_CARDS - card - (len(seen) - bisect_right(seen, card)))
+
+
+def _play_values(bot: Heuristic, r: _Round, prices: _Prices, cards: Iterable[int]) -> list[float]:
+    """The value of playing each of ``cards`` in the round ``r`` (see the docstring)."""
+    g = bot.sd
+    shield_value = g.shield_value
+    damage_value = g.damage_value
+    immediate = g.tables.immediate
+    printed = prices.printed
+    hope = bot._hope
+    dragon_prize = bot.weights.dragon_prize
+    shields0, damage0, top_down, seen, chances, hits, dragon, more_rounds = r
+    before = shields0 * shield_value + damage0 * damage_value
+    prize = prices.prizes[dragon] if dragon else 0.0
+    out = []
+    for card in cards:
+        shields = shields0
+        damage = damage0
+        for e in immediate[card]:
             if e == SHIELD:
                 shields += 1
             elif e == DAMAGE:
@@ -175,104 +314,33 @@ class Heuristic(Bot):
             elif damage:
                 damage -= 1
         value = printed[card]
-        value += shields * g.shield_value + damage * g.damage_value - r.before
-        p = r.win_chance(card)
+        value += shields * shield_value + damage * damage_value - before
+        p = _win_chance(card, top_down, seen, chances)
         if p > 0:
-            assert r.dragon, "a round of the hunt is played for the face-up dragon"
-            hits = r.hits
-            hit_cost = min(hits, shields) * g.shield_value + max(0.0, hits - shields) * (
-                -g.damage_value
+            assert dragon, "a round of the hunt is played for the face-up dragon"
+            hit_cost = min(hits, shields) * shield_value + max(0.0, hits - shields) * (
+                -damage_value
             )
-            value += self.weights.dragon_prize * (p * (prizes[r.dragon] - hit_cost))
-        if r.more_rounds:
-            value -= (1 - p) * self._hope[card]
-        return value
-
-    def play_value(
-        self, view: SpaceDragonsView, seat: int, card: int, weights: Sequence[float]
-    ) -> float:
-        """What playing ``card`` is worth to ``seat`` in the Dragon Hunt of ``view``."""
-        printed, prizes = self._prices(_sides(view))
-        return self._play_value(
-            _Round(self.sd, view, seat, self.unseen(view)), card, printed, prizes
-        )
-
-    def unseen(self, view: SpaceDragonsView) -> list[bool]:
-        """By crew card number (index 0 unused): whether the seat has not seen the card."""
-        out = [True] * (CREW_CARDS + 1)
-        out[0] = False
-        for c in view["hand"] or ():
-            out[c] = False
-        for c in view["start_cards"]:
-            out[c] = False
-        for p in view.played if isinstance(view, SpaceDragonsSeatView) else view["played"]:
-            for c in p:
-                out[c] = False
-        return out
-
-    def win_chance(self, view: SpaceDragonsView, seat: int, card: int) -> float:
-        """The chance that ``card`` is the highest of this round, from what the seat saw."""
-        return _Round(self.sd, view, seat, self.unseen(view)).win_chance(card)
+            value += dragon_prize * (p * (prize - hit_cost))
+        if more_rounds:
+            value -= (1 - p) * hope[card]
+        out.append(value)
+    return out
 
 
-class _Round:
-    """What every candidate card of one Dragon Hunt decision shares: the seat's ship, the
-    cards down, the seats still to play, the cards it has not seen and the hits the winner
-    would take."""
-
-    __slots__ = (
-        "before",
-        "damage",
-        "down",
-        "dragon",
-        "hits",
-        "later",
-        "left",
-        "more_rounds",
-        "shields",
-        "sizes",
-        "unseen",
-    )
-
-    def __init__(self, g: SpaceDragons, view: SpaceDragonsView, seat: int, unseen: list[bool]):
-        self.shields: int = view["shields"][seat]
-        self.damage: int = view["damage"][seat]
-        self.before = self.shields * g.shield_value + self.damage * g.damage_value
-        this_round = (
-            view.round_cards() if isinstance(view, SpaceDragonsSeatView) else view["this_round"]
-        )
-        self.down = [c for s, c in this_round if s != seat]
-        n = g.players
-        self.later = [(seat + k) % n for k in range(1, n - len(self.down))]
-        self.sizes = view["hand_sizes"]
-        self.unseen = unseen
-        self.left = sum(unseen)
-        dragon = view["face_up"]
-        self.dragon = dragon or 0
-        t = g.tables
-        others = [c for s, c in this_round if s != seat]
-        later = g.players - 1 - len(others)
-        self.hits = sum(t.crosshairs[c] for c in others) + 0.3 * later
-        self.more_rounds = (view["round"] or 0) < ROUNDS
-
-    def win_chance(self, card: int) -> float:
-        """The chance that ``card`` is the highest of this round (see the docstring)."""
-        down = self.down
-        if down and max(down) > card:
-            return 0.0
-        if not self.later:
-            return 1.0
-        left = self.left
-        higher = sum(self.unseen[card + 1 :])
-        chance = 1.0
-        sizes = self.sizes
-        for s in self.later:
-            for k in range(sizes[s]):
-                if left - k <= 0:
-                    break
-                miss = 1 - higher / (left - k)
-                chance *= miss if miss > 0.0 else 0.0
-        return chance
+def _seen(view: SpaceDragonsView) -> list[int]:
+    """The crew cards the seat of ``view`` has seen (its hand, the start-player draw and
+    everything played), sorted."""
+    if isinstance(view, SpaceDragonsSeatView):
+        seen = [*(view.hand or ()), *view.start_cards]
+        played: Sequence[Sequence[int]] = view.played
+    else:
+        seen = [*(view["hand"] or ()), *view["start_cards"]]
+        played = view["played"]
+    for p in played:
+        seen += p
+    seen.sort()
+    return seen
 
 
 def hopes(scale: float) -> tuple[float, ...]:
@@ -283,12 +351,12 @@ def hopes(scale: float) -> tuple[float, ...]:
 HOPE: Final = hopes(DRAGON_HOPE)
 
 
-def _sides(view: SpaceDragonsView) -> tuple[str, ...]:
-    """The face-up side of each scoring card, by symbol."""
+def _sides(view: SpaceDragonsView) -> tuple[int, ...]:
+    """The face-up side of each scoring card, by symbol: 0 A, 1 B."""
     if isinstance(view, SpaceDragonsSeatView):
-        return tuple(SIDES[k] for k in view.sides)
+        return view.sides
     sides = view["scoring_cards"]
-    return tuple(sides[name] for name in SYMBOLS)
+    return tuple(SIDES.index(sides[name]) for name in SYMBOLS)
 
 
 def hope(card: int) -> float:

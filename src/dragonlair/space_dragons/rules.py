@@ -36,8 +36,6 @@ from .cards import (
     CREW_CARDS,
     DAMAGE,
     DRAGONS,
-    PACK_BITS,
-    PACK_MASK,
     SHIELD,
     SYMBOLS,
     Components,
@@ -316,16 +314,11 @@ class SpaceDragonsState(State["SpaceDragons"]):
         self._emit("set_aside", ())
         crew_points = t.crew_points.__getitem__
         dragon_points = t.dragon_points.__getitem__
-        crew_packed = t.crew_packed.__getitem__
-        dragon_packed = t.dragon_packed.__getitem__
-        counts: tuple[list[int], ...] = ([], [], [])  # science, mood, crime by seat
+        counts = t.symbol_counts(self.played, self.claimed)  # science, mood, crime by seat
         breakdown: list[dict[str, int]] = []
         for played, claimed, shields, damage in zip(
             self.played, self.claimed, self.shields, self.damage, strict=True
         ):
-            tally = sum(map(crew_packed, played)) + sum(map(dragon_packed, claimed))
-            for k in range(3):
-                counts[k].append(tally >> (PACK_BITS * k) & PACK_MASK)
             breakdown.append(
                 {
                     "crew points": sum(map(crew_points, played)),
@@ -357,11 +350,13 @@ class SpaceDragonsState(State["SpaceDragons"]):
 
     # ------------------------------------------------------------------ views and copies
 
-    _view = view.build_view
     _view_class = view.SpaceDragonsSeatView
 
-    # A method, not a class attribute bound to the function: a compiled class has no
+    # Methods, not class attributes bound to the functions: a compiled class has no
     # class attributes of its own to call through.
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        view.build_view(self, seat, out)
+
     def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
         view.sample_from_view(self, v, rng)
 

@@ -16,6 +16,7 @@ is redrawn from that seat's sampled hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from dragonlair.core.rng import shuffle_with
@@ -25,7 +26,7 @@ from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 
 if TYPE_CHECKING:
-    from .rules import SpaceDragonsState
+    from .rules import SpaceDragons, SpaceDragonsState
 
 
 class SpaceDragonsView(BaseView):
@@ -55,71 +56,79 @@ class SpaceDragonsView(BaseView):
     card_points: list[int]  # the points on each seat's cards and dragons
 
 
-def this_round(state: SpaceDragonsState) -> list[list[int]]:
-    """The cards played in the current round as ``[seat, card]``, in play order."""
-    if state.phase != HUNT:
-        return []
-    n = state.game.players
-    r = state.round
+# The figures a view derives from what the state holds, each worked out here only, for
+# the JSON view (build_view) and the typed view alike.
+
+
+def round_cards(
+    played: Sequence[tuple[int, ...]], lead: int, rounds_played: int
+) -> list[tuple[int, int]]:
+    """The cards played so far in the round being played, as ``(seat, card)`` in play
+    order: ``played`` by seat, ``lead`` the round's starting seat."""
+    n = len(played)
     out = []
     for j in range(n):
-        s = (state.lead + j) % n
-        p = state.played[s]
-        if len(p) <= r:
+        s = lead + j
+        if s >= n:
+            s -= n
+        p = played[s]
+        if len(p) <= rounds_played:
             break
-        out.append([s, p[r]])
+        out.append((s, p[rounds_played]))
     return out
+
+
+def scoring_sides(sides: Sequence[int]) -> dict[str, str]:
+    """Symbol -> the face-up side ("a" or "b") of its scoring card."""
+    return {s: SIDES[sides[k]] for k, s in enumerate(SYMBOLS)}
+
+
+def symbol_counts(
+    game: SpaceDragons, played: Sequence[tuple[int, ...]], claimed: Sequence[tuple[int, ...]]
+) -> dict[str, list[int]]:
+    """Symbol -> each seat's count on its played crew and claimed dragons."""
+    return dict(zip(SYMBOLS, game.tables.symbol_counts(played, claimed), strict=True))
 
 
 def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` may see (None: a spectator) to ``out``."""
     g = state.game
-    t = g.tables
-    hire = state.phase == HIRE
-    out["phase_name"] = PHASE_NAMES[state.phase]
+    phase = state.phase
+    hunt = phase == HUNT
+    played = state.played
+    claimed = state.claimed
+    out["phase_name"] = PHASE_NAMES[phase]
     out["hand"] = None if seat is None else list(state.hands[seat])
     out["picks"] = None if seat is None else list(state.picks[seat])
-    out["hand_sizes"] = [len(h) for h in state.hands]
-    out["pick_counts"] = [len(p) for p in state.picks]
-    out["pick"] = len(state.picks[0]) + 1 if hire else None
-    out["round"] = state.round + 1 if state.phase == HUNT else None
+    out["hand_sizes"] = list(map(len, state.hands))
+    out["pick_counts"] = list(map(len, state.picks))
+    out["pick"] = len(state.picks[0]) + 1 if phase == HIRE else None
+    out["round"] = state.round + 1 if hunt else None
     out["rounds_played"] = state.round
     out["starter"] = state.lead
-    out["this_round"] = this_round(state)
-    out["played"] = [list(p) for p in state.played]
+    out["this_round"] = (
+        [[s, c] for s, c in round_cards(played, state.lead, state.round)] if hunt else []
+    )
+    out["played"] = [list(p) for p in played]
     out["shields"] = list(state.shields)
     out["damage"] = list(state.damage)
-    out["claimed"] = [list(c) for c in state.claimed]
+    out["claimed"] = [list(c) for c in claimed]
     out["face_up"] = state.face_up or None
     out["lair"] = len(state.lair)
     out["pile"] = len(state.pile) - state.taken
     out["start_cards"] = list(state.start_cards)
-    out["scoring_cards"] = {s: SIDES[state.sides[k]] for k, s in enumerate(SYMBOLS)}
-    counts: dict[str, list[int]] = {s: [] for s in SYMBOLS}
-    points = []
-    for s in range(g.players):
-        tally = [0, 0, 0]
-        for c in state.played[s]:
-            for k, x in enumerate(t.crew_symbols[c]):
-                tally[k] += x
-        for d in state.claimed[s]:
-            for k, x in enumerate(t.dragon_symbols[d]):
-                tally[k] += x
-        for k, name in enumerate(SYMBOLS):
-            counts[name].append(tally[k])
-        points.append(
-            sum(t.crew_points[c] for c in state.played[s])
-            + sum(t.dragon_points[d] for d in state.claimed[s])
-        )
-    out["symbols"] = counts
-    out["card_points"] = points
+    out["scoring_cards"] = scoring_sides(state.sides)
+    out["symbols"] = symbol_counts(g, played, claimed)
+    out["card_points"] = g.tables.card_points(played, claimed)
 
 
 class SpaceDragonsSeatView(View):
     """A seat's view of Space Dragons as a typed object (see ``core.views``): its keys
-    are those of :class:`SpaceDragonsView`, and it has the played cards, this round's
-    cards and the scoring sides as the state holds them (tuples, shared). It keeps the
-    seat's own hand and picks, and only counts of everyone else's."""
+    are those of :class:`SpaceDragonsView`, and its typed attributes hold what the state
+    holds (tuples, shared): the seat's hand, the cards played, the ships' shields and
+    damage, the hand sizes, the start-player draw, the face-up dragon, the rounds played,
+    this round's cards and the scoring sides. It keeps the seat's own hand and picks, and
+    only counts of everyone else's."""
 
     __slots__ = (
         "_claimed",
@@ -144,10 +153,13 @@ class SpaceDragonsSeatView(View):
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
         super().__init__(state, seat)
         self._game = state.game
-        self._hand = None if seat is None else state.hands[seat]
-        self._picks = None if seat is None else state.picks[seat]
-        self._hand_sizes = tuple(len(h) for h in state.hands)
-        self._pick_counts = tuple(len(p) for p in state.picks)
+        if seat is None:
+            self._hand = self._picks = None
+        else:
+            self._hand = state.hands[seat]
+            self._picks = state.picks[seat]
+        self._hand_sizes = tuple(map(len, state.hands))
+        self._pick_counts = tuple(map(len, state.picks))
         self._round = state.round
         self._lead = state.lead
         self._played = tuple(state.played)
@@ -161,9 +173,44 @@ class SpaceDragonsSeatView(View):
         self._sides = state.sides
 
     @property
+    def hand(self) -> tuple[int, ...] | None:
+        """The seat's own hand, sorted (None: a spectator)."""
+        return self._hand
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """By seat, how many cards are in its hand."""
+        return self._hand_sizes
+
+    @property
     def played(self) -> tuple[tuple[int, ...], ...]:
         """By seat, the crew cards it has played, in order."""
         return self._played
+
+    @property
+    def shields(self) -> tuple[int, ...]:
+        """By seat, the shields under its ship."""
+        return self._shields
+
+    @property
+    def damage(self) -> tuple[int, ...]:
+        """By seat, the damage under its ship."""
+        return self._damage
+
+    @property
+    def start_cards(self) -> tuple[int, ...]:
+        """The start-player draw, by seat."""
+        return self._start_cards
+
+    @property
+    def face_up(self) -> int:
+        """The dragon on display; 0 once the lair is empty."""
+        return self._face_up
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds of the Dragon Hunt completed (0..7)."""
+        return self._round
 
     @property
     def sides(self) -> tuple[int, ...]:
@@ -174,16 +221,7 @@ class SpaceDragonsSeatView(View):
         """The cards played in the current round as ``(seat, card)``, in play order."""
         if self.phase != HUNT:
             return []
-        n = self._game.players
-        r = self._round
-        out = []
-        for j in range(n):
-            s = (self._lead + j) % n
-            p = self._played[s]
-            if len(p) <= r:
-                break
-            out.append((s, p[r]))
-        return out
+        return round_cards(self._played, self._lead, self._round)
 
     # the JSON value of every key (SpaceDragonsView's), worked out when first read
 
@@ -242,30 +280,13 @@ class SpaceDragonsSeatView(View):
         return list(self._start_cards)
 
     def _k_scoring_cards(self) -> dict[str, str]:
-        return {s: SIDES[self._sides[k]] for k, s in enumerate(SYMBOLS)}
+        return scoring_sides(self._sides)
 
     def _k_symbols(self) -> dict[str, list[int]]:
-        t = self._game.tables
-        counts: dict[str, list[int]] = {s: [] for s in SYMBOLS}
-        for s in range(self._game.players):
-            tally = [0, 0, 0]
-            for c in self._played[s]:
-                for k, x in enumerate(t.crew_symbols[c]):
-                    tally[k] += x
-            for d in self._claimed[s]:
-                for k, x in enumerate(t.dragon_symbols[d]):
-                    tally[k] += x
-            for k, name in enumerate(SYMBOLS):
-                counts[name].append(tally[k])
-        return counts
+        return symbol_counts(self._game, self._played, self._claimed)
 
     def _k_card_points(self) -> list[int]:
-        t = self._game.tables
-        return [
-            sum(t.crew_points[c] for c in self._played[s])
-            + sum(t.dragon_points[d] for d in self._claimed[s])
-            for s in range(self._game.players)
-        ]
+        return self._game.tables.card_points(self._played, self._claimed)
 
 
 def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -> None:

@@ -8,22 +8,23 @@ game's ways to score beyond that, so a designer can see whether one strategy dom
 from __future__ import annotations
 
 from ..core.manifest import Archetype
+from ..i18n import N_
 from .heuristic import Weights
 
 ARCHETYPES = (
     Archetype(
-        "fuel-heavy",
-        "keeps cards face down as Fuel: Flights won and the 5 VP for the most Fuel left",
+        N_("fuel-heavy"),
+        N_("keeps cards face down as Fuel: Flights won and the 5 VP for the most Fuel left"),
         Weights(fuel_per_danger=2.0, seen_danger_bonus=2.0),
     ),
     Archetype(
-        "robot-heavy",
-        "builds robots: a Robot Part its robots lack is worth far more than its points now",
+        N_("robot-heavy"),
+        N_("builds robots: a Robot Part its robots lack is worth far more than its points now"),
         Weights(robot_progress=6.0),
     ),
     Archetype(
-        "crystal-heavy",
-        "collects Crystals towards sets of four (9 VP a set)",
+        N_("crystal-heavy"),
+        N_("collects Crystals towards sets of four (9 VP a set)"),
         Weights(set_progress=5.0),
     ),
 )

@@ -363,11 +363,13 @@ class SpaceRaceState(State["SpaceRace"]):
 
     # ------------------------------------------------------------------ views, copies, checks
 
-    _view = view.build_view
     _view_class = view.SpaceRaceSeatView
 
-    # A method, not a class attribute bound to the function: a compiled class has no
+    # Methods, not class attributes bound to the functions: a compiled class has no
     # class attributes of its own to call through.
+    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
+        view.build_view(self, seat, out)
+
     def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
         view.sample_from_view(self, v, rng)
 

@@ -78,6 +78,20 @@ def majority_places(counts: Sequence[int]) -> list[int]:
     return [place.get(c, 0) for c in counts]
 
 
+def loot_award(mine: int, counts: Sequence[int]) -> int:
+    """The Loot Carrier majority award of a seat with ``mine`` Loot Carriers, ``counts``
+    being every seat's (its own included): most 6, second most 2, by dense ranking."""
+    if not mine:
+        return 0
+    most = second = 0
+    for c in counts:
+        if c > most:
+            most, second = c, most
+        elif most > c > second:
+            second = c
+    return LOOT_MOST if mine == most else LOOT_SECOND if mine == second else 0
+
+
 def score_ships(
     ships: Sequence[Ship], t: CardTables, every_power_source: bool
 ) -> list[dict[str, int]]:
@@ -163,14 +177,7 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
         total += colour_bonus(ship, t, every_power_source)
     loot = len(ship[S_LOOT])
     if loot:
-        most = second = 0
-        for s in ships:
-            c = len(s[S_LOOT])
-            if c > most:
-                most, second = c, most
-            elif most > c > second:
-                second = c
-        total += LOOT_MOST if loot == most else LOOT_SECOND if loot == second else 0
+        total += loot_award(loot, [len(s[S_LOOT]) for s in ships])
     drones = len(ship[S_DRONE])
     if drones:
         for s in ships:
@@ -191,22 +198,49 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
 class SeatGain:
     """How much one more card on one stack of ``seat``'s ship would change that seat's
     total (:func:`seat_total`), for a bot trying every candidate pick: the categories the
-    stack takes part in are worked out again, and nothing else."""
+    stack takes part in are worked out again, and nothing else. What a gain needs of the
+    other ships (their counts) is read when a gain first needs it."""
 
-    __slots__ = ("_colour", "_counts", "_eps", "_rival_crew", "_rival_fuel", "_seat", "_ship", "_t")
+    __slots__ = (
+        "_eps",
+        "_powered",
+        "_rival_crew",
+        "_rival_fuel",
+        "_seat",
+        "_ship",
+        "_ships",
+        "_sources",
+        "_t",
+        "_tops",
+        "_without",
+    )
 
     def __init__(
         self, ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool
     ) -> None:
-        self._ship = ships[seat]
+        ship = ships[seat]
+        self._ships = ships
+        self._ship = ship
         self._seat = seat
         self._t = t
         self._eps = every_power_source
-        # every seat's count on the stacks whose majorities and comparisons score
-        self._counts = {k: [len(s[k]) for s in ships] for k in (S_LOOT, S_DRONE)}
-        self._colour = colour_bonus(self._ship, t, every_power_source)
-        self._rival_fuel = max(len(s[S_FUEL]) for i, s in enumerate(ships) if i != seat)
-        self._rival_crew = max(len(s[S_CREW]) for i, s in enumerate(ships) if i != seat)
+        # with no Power Source yet, only one on a power stack can score a colour bonus
+        self._powered = bool(ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE])
+        # the colours of the top Scanner, Robot Part and Crystal, and of the Power Sources
+        # that score (see colour_bonus): worked out when a gain first needs them
+        self._tops: list[int] | None = None
+        self._sources: list[int] = []
+        self._rival_fuel = self._rival_crew = -1  # the most any rival holds; -1: not yet
+        self._without: dict[int, int] = {}  # seat_total with a Fuel or Crew stack emptied
+
+    def _rival(self, stack: int) -> int:
+        """The most cards any other seat holds on ``stack`` (Fuel or Crew)."""
+        most = 0
+        seat = self._seat
+        for i, s in enumerate(self._ships):
+            if i != seat and len(s[stack]) > most:
+                most = len(s[stack])
+        return most
 
     def gain(self, stack: int, card: int) -> int:
         """``seat_total`` with ``card`` added on top of ``stack``, less ``seat_total`` now."""
@@ -216,12 +250,16 @@ class SeatGain:
         n = len(old)
         if stack == S_DAMAGE:
             return t.damage_vp[card]
-        if stack in (S_FUEL, S_CREW):
-            rival = self._rival_fuel if stack == S_FUEL else self._rival_crew
-            bonus = MOST_FUEL if stack == S_FUEL else MOST_CREW
-            was = bool(n) and n >= rival
-            out = bonus * ((n + 1 >= rival) - was)
-            return out if stack == S_FUEL else out + t.vp[card]
+        if stack == S_FUEL:
+            rival = self._rival_fuel
+            if rival < 0:
+                rival = self._rival_fuel = self._rival(S_FUEL)
+            return MOST_FUEL * ((n + 1 >= rival) - (bool(n) and n >= rival))
+        if stack == S_CREW:
+            rival = self._rival_crew
+            if rival < 0:
+                rival = self._rival_crew = self._rival(S_CREW)
+            return MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival)) + t.vp[card]
         out = t.vp[card]
         if stack == S_ROBOT:
             part = t.part
@@ -234,19 +272,71 @@ class SeatGain:
         elif stack == S_CRYSTAL:
             out += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
         elif stack == S_LOOT:
-            counts = list(self._counts[S_LOOT])
-            out -= _LOOT_AWARD[majority_places(counts)[self._seat]]
-            counts[self._seat] += 1
-            out += _LOOT_AWARD[majority_places(counts)[self._seat]]
+            counts = [len(s[S_LOOT]) for s in self._ships]
+            out -= loot_award(n, counts)
+            counts[self._seat] = n + 1
+            out += loot_award(n + 1, counts)
         elif stack == S_DRONE:
-            for s, c in enumerate(self._counts[S_DRONE]):
-                if c == n and s != self._seat:
+            seat = self._seat
+            for s, other in enumerate(self._ships):
+                if s != seat and len(other[S_DRONE]) == n:
                     out += DRONE_PER_FEWER  # a rival level with it now has fewer
-        if stack in _COLOUR_STACKS:
-            after = list(ship)
-            after[stack] = (*old, card)
-            out += colour_bonus(after, t, self._eps) - self._colour
+        if stack in _COLOUR_STACKS and (self._powered or stack in _POWER_STACKS):
+            out += self._colour_gain(stack, card)
         return out
+
+    def _colour_gain(self, stack: int, card: int) -> int:
+        """What ``card`` on top of ``stack`` changes in :func:`colour_bonus`: it covers
+        the stack's top card, or joins the scoring Power Sources."""
+        colour = self._t.colour
+        ship = self._ship
+        tops = self._tops
+        if tops is None:
+            tops = self._tops = []
+            for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
+                if ship[k]:
+                    tops.append(colour[ship[k][-1]])
+            cockpit, engine = ship[S_POWER_COCKPIT], ship[S_POWER_ENGINE]
+            sources = cockpit + engine if self._eps else cockpit[-1:] + engine[-1:]
+            self._sources = [colour[p] for p in sources]
+        old = ship[stack]
+        c = colour[card]
+        if stack in _POWER_STACKS:
+            matches = tops.count(c)
+            if old and not self._eps:
+                matches -= tops.count(colour[old[-1]])
+        else:
+            matches = self._sources.count(c)
+            if old:
+                matches -= self._sources.count(colour[old[-1]])
+        return POWER_MATCH_BONUS * matches
+
+    def total_with(self, stack: int, cards: tuple[int, ...]) -> int:
+        """``seat_total`` with ``seat``'s Fuel or Crew stack replaced by ``cards`` (what a
+        bid leaves): the rest of the total is worked out once per stack."""
+        rest = self._without.get(stack)
+        if rest is None:
+            ship = list(self._ship)
+            ship[stack] = ()
+            ships = list(self._ships)
+            ships[self._seat] = ship
+            rest = self._without[stack] = seat_total(ships, self._seat, self._t, self._eps)
+        n = len(cards)
+        if stack == S_FUEL:
+            rival = self._rival_fuel
+            if rival < 0:
+                rival = self._rival_fuel = self._rival(S_FUEL)
+            return rest + (MOST_FUEL if n and n >= rival else 0)
+        if stack != S_CREW:
+            raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
+        rival = self._rival_crew
+        if rival < 0:
+            rival = self._rival_crew = self._rival(S_CREW)
+        vp = self._t.vp
+        for c in cards:
+            rest += vp[c]
+        return rest + (MOST_CREW if n and n >= rival else 0)
 
 
 _COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
+_POWER_STACKS: Final = frozenset((S_POWER_COCKPIT, S_POWER_ENGINE))

@@ -16,16 +16,17 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
-from .scoring import score_ships
+from .scoring import seat_total
 
 if TYPE_CHECKING:
-    from .rules import SpaceRaceState
+    from .rules import SpaceRace, SpaceRaceState
 
 # The face-up stacks of a ship, shown card by card (Fuel is only counted).
 _OPEN = tuple(k for k in range(NSTACK) if k != S_FUEL)
@@ -84,57 +85,99 @@ def _unseen_fuel(k: int) -> tuple[int, ...]:
     return _ZEROS[k] if k < len(_ZEROS) else (0,) * k
 
 
+# _SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
+_SHIPS = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
+
+
+# Each figure of the view is worked out in one place, below, for both forms of the view:
+# ``build_view`` (the JSON the wire and the RL layouts take) and ``SpaceRaceSeatView``.
+
+
+def _ship(
+    g: SpaceRace,
+    s: int,
+    stacks: Sequence[tuple[int, ...]],
+    fuel_cards: tuple[int, ...] | None,
+    spent: int,
+    spent_cards: tuple[int, ...] | None,
+) -> dict[str, Any]:
+    """Seat ``s``'s ship as the view shows it: ``stacks`` is its row of stacks (from
+    ``stacks[s * NSTACK]`` on), the Fuel cards and spent Fuel cards are None but for the
+    seat the view is for."""
+    base = s * NSTACK
+    ship: dict[str, Any] = {
+        "seat": s,
+        "cockpit": g.components.cockpits[s].faction,
+        "engine": g.components.engines[s].faction,
+    }
+    for k in _OPEN:
+        ship[STACKS[k]] = list(stacks[base + k])
+    ship["fuel"] = len(stacks[base + S_FUEL])
+    ship["fuel_cards"] = list(fuel_cards) if fuel_cards is not None else None
+    ship["spent_fuel"] = spent
+    ship["spent_fuel_cards"] = list(spent_cards) if spent_cards is not None else None
+    return ship
+
+
+def _bidding(g: SpaceRace, danger: int) -> str | None:
+    """What the Danger card up makes everyone bid ("fuel" or "crew"); None without one."""
+    return ("fuel", "crew")[g.tables.danger_kind[danger]] if danger else None
+
+
+def _seen_top(n: int, seen_top: int) -> list[int]:
+    """The seats that have seen the top Danger card (bit s of ``seen_top``)."""
+    return [s for s in range(n) if seen_top >> s & 1]
+
+
+def _scores(g: SpaceRace, stacks: Sequence[tuple[int, ...]]) -> list[int]:
+    """Every seat's running score, from the flat row of every ship's stacks (Fuel is only
+    counted, so unseen Fuel may be zeros)."""
+    ships = list(map(stacks.__getitem__, _SHIPS[g.players]))
+    t = g.tables
+    eps = g.every_power_source
+    return [seat_total(ships, s, t, eps) for s in range(g.players)]
+
+
 def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
     """Add to ``out`` everything ``seat`` (None: a spectator) may know."""
     g = state.game
-    t = g.tables
     n = g.players
     ships = state.ships
+    spent = state.spent_fuel
     out["round"] = state.round
     out["rounds"] = ROUNDS
     out["pick"] = state.pick
     out["direction"] = "left" if state.direction == 1 else "right"
     out["hand"] = list(state.hands[seat]) if seat is not None else None
     out["hand_sizes"] = [len(h) for h in state.hands]
-    shown = []
-    for s in range(n):
-        base = s * NSTACK
-        ship: dict[str, Any] = {
-            "seat": s,
-            "cockpit": g.components.cockpits[s].faction,
-            "engine": g.components.engines[s].faction,
-        }
-        for k in _OPEN:
-            ship[STACKS[k]] = list(ships[base + k])
-        ship["fuel"] = len(ships[base + S_FUEL])
-        ship["fuel_cards"] = list(ships[base + S_FUEL]) if s == seat else None
-        ship["spent_fuel"] = len(state.spent_fuel[s])
-        ship["spent_fuel_cards"] = list(state.spent_fuel[s]) if s == seat else None
-        shown.append(ship)
-    out["ships"] = shown
+    out["ships"] = [
+        _ship(g, s, ships, ships[s * NSTACK + S_FUEL], len(spent[s]), spent[s])
+        if s == seat
+        else _ship(g, s, ships, None, len(spent[s]), None)
+        for s in range(n)
+    ]
     out["space_deck"] = len(state.space_deck)
     out["crew_discard"] = list(state.crew_discard)
     out["danger"] = state.danger or None
-    out["bidding"] = ("fuel", "crew")[t.danger_kind[state.danger]] if state.danger else None
+    out["bidding"] = _bidding(g, state.danger)
     knows = seat is not None and bool(state.seen_top >> seat & 1)
     out["danger_top"] = state.danger_deck[-1] if knows else None
-    out["seen_top_danger"] = [s for s in range(n) if state.seen_top >> s & 1]
+    out["seen_top_danger"] = _seen_top(n, state.seen_top)
     out["danger_deck"] = len(state.danger_deck)
     out["danger_discard"] = list(state.danger_discard)
     out["damage_deck"] = len(state.damage_deck)
     out["damage_removed"] = list(state.damage_removed)
     out["last_bids"] = list(state.bids) if state.bids else None
-    out["score"] = [
-        sum(b.values()) for b in score_ships(state.ship_stacks(), t, g.every_power_source)
-    ]
+    out["score"] = _scores(g, ships)
 
 
 class SpaceRaceSeatView(View):
     """A seat's view of Space Race as a typed object (see ``core.views``): its keys are
     those of :class:`SpaceRaceView`, and :meth:`ship_stacks` gives every ship as its
-    stacks without parsing them back from the JSON. It keeps the state's stacks (tuples,
-    shared) with every Fuel stack the seat may not see replaced by zeros of its length,
-    the seat's own hand and spent Fuel, and counts of everything else it may not see."""
+    stacks without parsing them back from the JSON; ``round``, ``pick`` and
+    ``danger_top`` are attributes too. It keeps the state's stacks (tuples, shared) with
+    every Fuel stack the seat may not see replaced by zeros of its length, the seat's own
+    hand and spent Fuel, and counts of everything else it may not see."""
 
     __slots__ = (
         "_crew_discard",
@@ -143,49 +186,54 @@ class SpaceRaceSeatView(View):
         "_danger",
         "_danger_deck",
         "_danger_discard",
-        "_danger_top",
         "_direction",
         "_game",
         "_hand",
         "_hand_sizes",
         "_last_bids",
-        "_pick",
-        "_round",
+        "_my_spent",
         "_seen_top",
         "_ships",
         "_space_deck",
         "_spent",
+        "danger_top",
+        "pick",
+        "round",
     )
     KEYS = own_keys(SpaceRaceView)
+
+    round: int
+    pick: int
+    danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
 
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         super().__init__(state, seat)
         g = state.game
         self._game = g
-        n = g.players
-        self._round = state.round
-        self._pick = state.pick
+        self.round = state.round
+        self.pick = state.pick
         self._direction = state.direction
-        self._hand = state.hands[seat] if seat is not None else None
-        self._hand_sizes = tuple(len(h) for h in state.hands)
+        hands = state.hands
+        self._hand = hands[seat] if seat is not None else None
+        self._hand_sizes = list(map(len, hands))
         ships = list(state.ships)
-        spent: list[tuple[int, ...] | int] = []
-        for s in range(n):
+        k = S_FUEL
+        for s in range(g.players):
             if s != seat:
-                k = s * NSTACK + S_FUEL
                 ships[k] = _unseen_fuel(len(ships[k]))
-                spent.append(len(state.spent_fuel[s]))
-            else:
-                spent.append(state.spent_fuel[s])
+            k += NSTACK
         self._ships = ships
-        self._spent = spent
+        spent = state.spent_fuel
+        self._spent = list(map(len, spent))
+        self._my_spent = spent[seat] if seat is not None else None
         self._space_deck = len(state.space_deck)
         self._crew_discard = state.crew_discard
         self._danger = state.danger
+        deck = state.danger_deck
         knows = seat is not None and bool(state.seen_top >> seat & 1)
-        self._danger_top = state.danger_deck[-1] if knows else None
+        self.danger_top = deck[-1] if knows else None
         self._seen_top = state.seen_top
-        self._danger_deck = len(state.danger_deck)
+        self._danger_deck = len(deck)
         self._danger_discard = state.danger_discard
         self._damage_deck = len(state.damage_deck)
         self._damage_removed = state.damage_removed
@@ -195,19 +243,18 @@ class SpaceRaceSeatView(View):
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
         shared, so replace a stack rather than change it); Fuel the seat may not see is
         zeros, one per card."""
-        ships = self._ships
-        return [ships[s * NSTACK : (s + 1) * NSTACK] for s in range(self._game.players)]
+        return list(map(self._ships.__getitem__, _SHIPS[self._game.players]))
 
     # the JSON value of every key (SpaceRaceView's), worked out when first read
 
     def _k_round(self) -> int:
-        return self._round
+        return self.round
 
     def _k_rounds(self) -> int:
         return ROUNDS
 
     def _k_pick(self) -> int:
-        return self._pick
+        return self.pick
 
     def _k_direction(self) -> str:
         return "left" if self._direction == 1 else "right"
@@ -222,27 +269,13 @@ class SpaceRaceSeatView(View):
         g = self._game
         ships = self._ships
         seat = self.seat
-        shown = []
-        for s in range(g.players):
-            base = s * NSTACK
-            ship: dict[str, Any] = {
-                "seat": s,
-                "cockpit": g.components.cockpits[s].faction,
-                "engine": g.components.engines[s].faction,
-            }
-            for k in _OPEN:
-                ship[STACKS[k]] = list(ships[base + k])
-            ship["fuel"] = len(ships[base + S_FUEL])
-            ship["fuel_cards"] = list(ships[base + S_FUEL]) if s == seat else None
-            spent = self._spent[s]
-            if isinstance(spent, int):
-                ship["spent_fuel"] = spent
-                ship["spent_fuel_cards"] = None
-            else:
-                ship["spent_fuel"] = len(spent)
-                ship["spent_fuel_cards"] = list(spent)
-            shown.append(ship)
-        return shown
+        spent = self._spent
+        return [
+            _ship(g, s, ships, ships[s * NSTACK + S_FUEL], spent[s], self._my_spent)
+            if s == seat
+            else _ship(g, s, ships, None, spent[s], None)
+            for s in range(g.players)
+        ]
 
     def _k_space_deck(self) -> int:
         return self._space_deck
@@ -254,15 +287,13 @@ class SpaceRaceSeatView(View):
         return self._danger or None
 
     def _k_bidding(self) -> str | None:
-        d = self._danger
-        return ("fuel", "crew")[self._game.tables.danger_kind[d]] if d else None
+        return _bidding(self._game, self._danger)
 
     def _k_danger_top(self) -> int | None:
-        return self._danger_top
+        return self.danger_top
 
     def _k_seen_top_danger(self) -> list[int]:
-        seen = self._seen_top
-        return [s for s in range(self._game.players) if seen >> s & 1]
+        return _seen_top(self._game.players, self._seen_top)
 
     def _k_danger_deck(self) -> int:
         return self._danger_deck
@@ -281,10 +312,7 @@ class SpaceRaceSeatView(View):
 
     def _k_score(self) -> list[int]:
         """Every seat's running score: worked out only when read (the heuristic never does)."""
-        g = self._game
-        return [
-            sum(b.values()) for b in score_ships(self.ship_stacks(), g.tables, g.every_power_source)
-        ]
+        return _scores(self._game, self._ships)
 
 
 def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> None:

@@ -259,6 +259,12 @@ class GameInfo(BaseModel):
     summary: str
     options: list[dict[str, Any]]
     bots: list[str] = Field(description="bot levels available for this game")
+    styles: dict[str, str] = Field(
+        default_factory=dict,
+        description="the bot levels among ``bots`` that are the game's styles of play "
+        "(archetypes: its heuristic with other weights), each with what it does, in English "
+        "(the page translates it)",
+    )
 
 
 class RulesInfo(BaseModel):

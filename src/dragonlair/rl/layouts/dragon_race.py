@@ -39,7 +39,7 @@ LAST_KINDS = ("play", "blow", "triple", "steal")
 
 
 def _g(ctx: Context) -> DragonRace:
-    return cast(DragonRace, ctx.game)
+    return ctx.game  # type: ignore[return-value]  # a DragonRace encoder's context holds one
 
 
 def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
@@ -59,6 +59,12 @@ def _values(game: object) -> int:
     return max(cast(DragonRace, game).card_value)
 
 
+@per_game
+def _hand_sizes(game: Game) -> tuple[int, int]:
+    """The number of kinds of card and the highest card value (the hand summary's blocks)."""
+    return len(KINDS), _values(game)
+
+
 def _multi_hot(ids: list[int] | None, size: int) -> list[float]:
     out = [0.0] * size
     for c in ids or ():
@@ -72,7 +78,7 @@ def _spots(key: Literal["pawns", "turn_start"]) -> Feature:
         _players,
         f"per seat: its pawn's spot {'when the turn began' if key == 'turn_start' else 'now'}"
         ", over the Finish",
-        _encoder(lambda v, c: c.per_seat([ratio(x, _g(c).finish) for x in v[key]])),
+        _encoder(lambda v, c: [ratio(x, _g(c).finish) for x in c.in_order(v[key])] + c.pad),
     )
 
 
@@ -97,10 +103,12 @@ def _spot_marks(game: Game) -> tuple[tuple[float, float, float, float], ...]:
 
 def _landmarks(view: View, ctx: Context) -> list[float]:
     marks = _spot_marks(ctx.game)
-    at = [marks[x] for x in view["pawns"]]
+    at = [marks[x] for x in ctx.in_order(view["pawns"])]
+    pad = ctx.pad
     out: list[float] = []
-    for k in range(4):
-        out += ctx.per_seat([m[k] for m in at])
+    for block in zip(*at, strict=True):  # every pawn's first mark, then its second, ...
+        out += block
+        out += pad
     return out
 
 
@@ -110,16 +118,17 @@ def _my_spot(view: View, ctx: Context) -> list[float]:
 
 def _hand_summary(view: View, ctx: Context) -> list[float]:
     g = _g(ctx)
-    kinds = [0.0] * len(KINDS)
-    values = [0.0] * _values(g)
-    mine = 0.0
+    n_kinds, n_values = _hand_sizes(g)
+    counts = [0] * (n_kinds + n_values + 1)  # by kind, by value, own insignia
+    kind, value, owner = g.card_kind, g.card_value, g.card_owner
+    seat = ctx.seat
     for c in view["hand"] or ():
-        kinds[g.card_kind[c]] += 1
-        if g.card_value[c]:
-            values[g.card_value[c] - 1] += 1
-        if g.card_owner[c] == ctx.seat:
-            mine += 1
-    return [ratio(x, MAX_HAND) for x in (*kinds, *values, mine)]
+        counts[kind[c]] += 1
+        if value[c]:
+            counts[n_kinds + value[c] - 1] += 1
+        if owner[c] == seat:
+            counts[-1] += 1
+    return [n / MAX_HAND for n in counts]
 
 
 def _last(view: View, ctx: Context) -> list[float]:
@@ -147,11 +156,11 @@ def _flags(key: Literal["extra_draw", "robbed", "moved"], meaning: str) -> Featu
     def encode(view: View, ctx: Context) -> list[float]:
         raw = view[key]
         if raw and isinstance(raw[0], bool):
-            return ctx.per_seat([1.0 if x else 0.0 for x in raw])
-        marks = [0.0] * ctx.players
+            return [1.0 if x else 0.0 for x in ctx.in_order(raw)] + ctx.pad
+        out = [0.0] * ctx.max_players
         for s in raw:
-            marks[s] = 1.0
-        return ctx.per_seat(marks)
+            out[ctx.rel(s)] = 1.0
+        return out
 
     return Feature(key, _players, f"per seat: 1 if {meaning}", encode)
 
@@ -210,7 +219,7 @@ LAYOUT = Layout(
             "hand_sizes",
             _players,
             "per seat: cards in hand, over 6",
-            _encoder(lambda v, c: c.per_seat([ratio(x, MAX_HAND) for x in v["hand_sizes"]])),
+            _encoder(lambda v, c: [x / MAX_HAND for x in c.in_order(v["hand_sizes"])] + c.pad),
         ),
         Feature(
             "draw_size",

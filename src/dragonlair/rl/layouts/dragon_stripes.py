@@ -39,7 +39,7 @@ from ..layout import (
 
 
 def _g(ctx: Context) -> DragonStripes:
-    return cast(DragonStripes, ctx.game)
+    return ctx.game  # type: ignore[return-value]  # a DragonStripes encoder's context holds one
 
 
 def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
@@ -53,6 +53,12 @@ def _stripes(game: object) -> int:
 
 def _max_steps(game: object) -> int:
     return max(f.steps for f in cast(DragonStripes, game).components.footprints)
+
+
+@per_game
+def _steps(game: Game) -> range:
+    """The footprints' steps, 1 to the most."""
+    return range(1, _max_steps(game) + 1)
 
 
 def _kinds(game: object) -> int:
@@ -73,7 +79,7 @@ def _ahead(view: View, ctx: Context) -> list[float]:
     best = 2 * max(stripes) if stripes else 0
     mult = view["reward_multiplier"]
     out = []
-    for k in range(1, _max_steps(g) + 1):
+    for k in _steps(g):
         pos = view["knight"] + k
         out.append(ratio(stripes[pos - 1] * mult, best) if pos <= g.last_stripe else 0.0)
     return out
@@ -81,7 +87,7 @@ def _ahead(view: View, ctx: Context) -> list[float]:
 
 def _head_within(view: View, ctx: Context) -> list[float]:
     g = _g(ctx)
-    return [1.0 if view["knight"] + k > g.last_stripe else 0.0 for k in range(1, _max_steps(g) + 1)]
+    return [1.0 if view["knight"] + k > g.last_stripe else 0.0 for k in _steps(g)]
 
 
 def _pot(view: View, ctx: Context) -> list[float]:
@@ -149,7 +155,8 @@ def _ledger(
         top = (
             g.total_gems if most == "gems" else g.components.stop_cards + g.components.danger_cards
         )
-        return ctx.per_seat([ratio(e[key], top) for e in view["ledger"]])
+        ledger = ctx.in_order(view["ledger"])
+        return ([e[key] / top for e in ledger] if top else [0.0] * len(ledger)) + ctx.pad
 
     what = {
         "banked": "gems banked from pots",
@@ -163,6 +170,15 @@ def _ledger(
 
 
 def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
+    """Each seat's range of gems, by seat (worked out once per encoding, for the low and
+    the high feature)."""
+    got: tuple[View, list[tuple[int, int]]] | None = ctx.memo.get("bounds")
+    if got is None or got[0] is not view:
+        got = ctx.memo["bounds"] = (view, _work_out_bounds(view, ctx))
+    return got[1]
+
+
+def _work_out_bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
     g = _g(ctx)
     if "all_gems" in view:
         return [(x, x) for x in view["all_gems"]]
@@ -186,12 +202,12 @@ def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
 
 def _gems_low(view: View, ctx: Context) -> list[float]:
     total = _g(ctx).total_gems
-    return ctx.per_seat([ratio(lo, total) for lo, _ in _bounds(view, ctx)])
+    return [ratio(lo, total) for lo, _ in ctx.in_order(_bounds(view, ctx))] + ctx.pad
 
 
 def _gems_high(view: View, ctx: Context) -> list[float]:
     total = _g(ctx).total_gems
-    return ctx.per_seat([ratio(hi, total) for _, hi in _bounds(view, ctx)])
+    return [ratio(hi, total) for _, hi in ctx.in_order(_bounds(view, ctx))] + ctx.pad
 
 
 def _open(view: View, ctx: Context) -> list[float]:

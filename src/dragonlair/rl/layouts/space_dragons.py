@@ -39,7 +39,7 @@ from ..layout import (
 
 
 def _g(ctx: Context) -> SpaceDragons:
-    return cast(SpaceDragons, ctx.game)
+    return ctx.game  # type: ignore[return-value]  # a SpaceDragons encoder's context holds one
 
 
 def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
@@ -81,7 +81,7 @@ def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: float) -> F
         key,
         _players,
         f"per seat (observer first): {key.replace('_', ' ')}, over {most:g}",
-        _encoder(lambda v, c: c.per_seat([ratio(x, most) for x in v[key]])),
+        _encoder(lambda v, c: [x / most for x in c.in_order(v[key])] + c.pad),
     )
 
 
@@ -93,33 +93,40 @@ def _progress(view: View, ctx: Context) -> list[float]:
     ]
 
 
+@per_game
+def _most_crosshairs(game: Game) -> int:
+    """The most crosshairs a card has (1 if none has any)."""
+    return max(cast(SpaceDragons, game).tables.crosshairs) or 1
+
+
 def _round(view: View, ctx: Context) -> list[float]:
-    g = _g(ctx)
-    number = [0.0] * ctx.players
-    played = [0.0] * ctx.players
-    aims = [0.0] * ctx.players
-    top = [0.0] * ctx.players
-    best = max((c for _, c in view["this_round"]), default=0)
-    most = max(g.tables.crosshairs) or 1
-    for seat, card in view["this_round"]:
-        number[seat] = ratio(card, CREW_CARDS)
-        played[seat] = 1.0
-        aims[seat] = ratio(g.tables.crosshairs[card], most)
-        top[seat] = 1.0 if card == best else 0.0
-    return ctx.per_seat(played) + ctx.per_seat(number) + ctx.per_seat(top) + ctx.per_seat(aims)
+    width = ctx.max_players
+    out = [0.0] * (4 * width)  # four blocks of one slot per seat, observer first
+    played = view["this_round"]
+    if played:
+        crosshairs = _g(ctx).tables.crosshairs
+        most = _most_crosshairs(ctx.game)
+        best = max(c for _, c in played)
+        for seat, card in played:
+            r = ctx.rel(seat)
+            out[r] = 1.0
+            out[width + r] = card / CREW_CARDS
+            out[2 * width + r] = 1.0 if card == best else 0.0
+            out[3 * width + r] = crosshairs[card] / most
+    return out
 
 
 def _ship(key: Literal["shields", "damage"]) -> Feature:
     def encode(view: View, ctx: Context) -> list[float]:
-        most = _scales(ctx.game)[key]
-        return ctx.per_seat([ratio(x, most) for x in view[key]])
+        most = _scales(ctx.game)[key]  # never 0
+        return [min(1.0, x / most) for x in ctx.in_order(view[key])] + ctx.pad
 
     return Feature(
         key,
         _players,
         f"per seat: {key} under its ship, over the {key} the whole deck can deal "
         "(more is shown as 1)",
-        _encoder(lambda v, c: [min(1.0, x) for x in encode(v, c)]),
+        encode,
     )
 
 
@@ -147,7 +154,7 @@ def _face_up(view: View, ctx: Context) -> list[float]:
 
 
 def _dragons(view: View, ctx: Context) -> list[float]:
-    return ctx.per_seat([ratio(len(c), ROUNDS) for c in view["claimed"]])
+    return [len(c) / ROUNDS for c in ctx.in_order(view["claimed"])] + ctx.pad
 
 
 def _pile(view: View, ctx: Context) -> list[float]:
@@ -160,9 +167,14 @@ def _sides(view: View, ctx: Context) -> list[float]:
 
 def _symbols(view: View, ctx: Context) -> list[float]:
     scales = _scales(ctx.game)
+    symbols = view["symbols"]
+    pad = ctx.pad
     out: list[float] = []
     for name in SYMBOLS:
-        out += ctx.per_seat([ratio(x, scales[name]) for x in view["symbols"][name]])
+        most = scales[name]
+        counts = ctx.in_order(symbols[name])
+        out += [x / most for x in counts] if most else [0.0] * len(counts)
+        out += pad
     return out
 
 

@@ -43,7 +43,7 @@ RANKS = 4
 
 
 def _g(ctx: Context) -> SpaceRace:
-    return cast(SpaceRace, ctx.game)
+    return ctx.game  # type: ignore[return-value]  # a SpaceRace encoder's context holds one
 
 
 def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
@@ -64,13 +64,30 @@ def _dangers(game: object) -> int:
 
 
 @per_game
+def _sizes(game: Game) -> tuple[int, int]:
+    """The highest Space card id and the highest Danger card id (the one-hot sizes)."""
+    return _cards(game), _dangers(game)
+
+
+@per_game
+def _stack_scales(game: Game) -> tuple[tuple[str, int], ...]:
+    """Each stack of a ship with the most cards it can hold (the whole deck; 1 for an
+    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does)."""
+    t = cast(SpaceRace, game).tables
+    return tuple(
+        (name, (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1)
+        for name in SHIP_STACKS
+    )
+
+
+@per_game
 def _max_bid(game: Game) -> int:
     """The largest bid an action can make."""
     return max(int(a.args[0]) for a in game.actions if a.kind == "bid")
 
 
 def _hand(view: View, ctx: Context) -> list[float]:
-    out = [0.0] * _cards(ctx.game)
+    out = [0.0] * _sizes(ctx.game)[0]
     for c in view["hand"] or ():
         out[c - 1] = 1.0
     return out
@@ -78,7 +95,7 @@ def _hand(view: View, ctx: Context) -> list[float]:
 
 def _my_choice(view: View, ctx: Context) -> list[float]:
     g = _g(ctx)
-    card = [0.0] * _cards(g)
+    card = [0.0] * _sizes(g)[0]
     way = [0.0] * len(PICK_WAYS)
     bid = [0.0, 0.0]
     text = view.get("my_choice")
@@ -94,42 +111,43 @@ def _my_choice(view: View, ctx: Context) -> list[float]:
 
 
 def _stacks(view: View, ctx: Context) -> list[float]:
-    g = _g(ctx)
-    t = g.tables
+    ships = ctx.in_order(view["ships"])
+    pad = ctx.pad
     out: list[float] = []
-    for name in SHIP_STACKS:
-        most = len(t.damage_ids) if name == "damage" else len(t.space_ids)
+    for name, most in _stack_scales(ctx.game):
         # the stacks are named by cards.STACKS, which ShipView declares key by key
-        stacks = [ship[name] for ship in view["ships"]]  # type: ignore[literal-required]
-        out += ctx.per_seat([ratio(len(cards), most) for cards in stacks])
-    for count in ("fuel", "spent_fuel"):
-        out += ctx.per_seat([ratio(ship[count], len(t.space_ids)) for ship in view["ships"]])
+        out += [len(s[name]) / most for s in ships]  # type: ignore[literal-required]
+        out += pad
+    deck = len(_g(ctx).tables.space_ids) or 1  # no Fuel without cards
+    out += [s["fuel"] / deck for s in ships]
+    out += pad
+    out += [s["spent_fuel"] / deck for s in ships]
+    out += pad
     return out
 
 
 def _robots(view: View, ctx: Context) -> list[float]:
     part = _g(ctx).tables.part
-    by_ship = []
-    for ship in view["ships"]:
-        counts = [0] * len(PARTS)
+    width = ctx.max_players
+    counts = [0] * (len(PARTS) * width)  # a block per part, one slot per seat
+    for r, ship in enumerate(ctx.in_order(view["ships"])):
         for c in ship["robot_parts"]:
             k = part[c]
             if 0 <= k < len(PARTS):
-                counts[k] += 1
-        by_ship.append(counts)
-    out: list[float] = []
-    for k in range(len(PARTS)):
-        out += ctx.per_seat([counts[k] / HAND_SIZE for counts in by_ship])
-    return out
+                counts[k * width + r] += 1
+    return [n / HAND_SIZE for n in counts]
 
 
 def _power_colours(view: View, ctx: Context) -> list[float]:
     colour = _g(ctx).tables.colour
-    out: list[float] = []
-    for stack in ("power_cockpit", "power_engine"):
-        tops = [colour[ship[stack][-1]] if ship[stack] else -1 for ship in view["ships"]]
-        for k in range(len(COLOURS)):
-            out += ctx.per_seat([1.0 if top == k else 0.0 for top in tops])
+    width = ctx.max_players
+    out = [0.0] * (2 * len(COLOURS) * width)  # per stack, a block per colour
+    for r, ship in enumerate(ctx.in_order(view["ships"])):
+        for j, stack in enumerate((ship["power_cockpit"], ship["power_engine"])):
+            if stack:
+                k = colour[stack[-1]]
+                if 0 <= k < len(COLOURS):
+                    out[(j * len(COLOURS) + k) * width + r] = 1.0
     return out
 
 
@@ -177,7 +195,7 @@ def _decks(view: View, ctx: Context) -> list[float]:
 
 
 def _danger_used(view: View, ctx: Context) -> list[float]:
-    out = [0.0] * _dangers(ctx.game)
+    out = [0.0] * _sizes(ctx.game)[1]
     for d in view["danger_discard"]:
         out[d - 1] = 1.0
     return out

@@ -6,7 +6,7 @@ from functools import cache
 
 from fastapi import APIRouter
 
-from ...bots import LEVELS, UnknownBot, make_bot
+from ...bots import UnknownBot, archetypes, levels, make_bot
 from ...core import DragonlairError, games, make, spec
 from ...core.puzzles import puzzles
 from ...i18n import using
@@ -19,16 +19,17 @@ router = APIRouter(tags=["lobby"])
 
 @cache
 def bot_levels(game_id: str, rules_version: int) -> tuple[str, ...]:
-    """The bot levels that can play ``game_id`` (some need an optional extra)."""
+    """The bot levels that can play ``game_id`` (some need an optional extra): random,
+    heuristic and ismcts, then the game's archetypes."""
     g = make(game_id)
-    levels = []
-    for level in LEVELS:
+    found = []
+    for level in levels(game_id):
         try:
             make_bot(level, g)
         except UnknownBot:
             continue
-        levels.append(level)
-    return tuple(levels)
+        found.append(level)
+    return tuple(found)
 
 
 def game_info(game_id: str) -> GameInfo:
@@ -37,8 +38,12 @@ def game_info(game_id: str) -> GameInfo:
         s = spec(game_id)
     except DragonlairError as e:
         raise ProtocolError("unknown_game", str(e), 404) from None
-    levels = list(bot_levels(game_id, s.rules_version))
-    return GameInfo(**s.to_dict(), bots=levels)  # type: ignore[arg-type]
+    styles = {a.name: a.summary for a in archetypes(game_id).values()}
+    return GameInfo(
+        **s.to_dict(),  # type: ignore[arg-type]
+        bots=list(bot_levels(game_id, s.rules_version)),
+        styles=styles,
+    )
 
 
 @router.get("/api/games")

@@ -12,6 +12,14 @@ const LEVEL_HELP = {
   ismcts: N_("ismcts: searches ahead (slower, stronger)"),
 };
 
+/** What a bot level does, in the page's language: the three levels' own words, or a
+ * style of play's summary from the game's description. */
+function levelHelp(g, b) {
+  if (LEVEL_HELP[b]) return t(LEVEL_HELP[b]);
+  const summary = g.styles && g.styles[b];
+  return summary ? t("{level}: {summary}", { level: t(b), summary: t(summary) }) : b;
+}
+
 /** Remember a table's passes in this browser, so its page can show the invite links. */
 export function rememberPasses(tableId, passes) {
   try {
@@ -124,7 +132,7 @@ function newTableForm(games, puzzles) {
     h("option", { value: "" }, t("A new deal")),
     games.map((g) => {
       const mine = puzzles.filter((p) => p.game === g.id);
-      return mine.length ? h("optgroup", { label: `${g.name} puzzles` },
+      return mine.length ? h("optgroup", { label: t("{game} puzzles", { game: g.name }) },
         mine.map((p) => h("option", { value: `puzzle:${p.name}` }, t(p.title)))) : null;
     }),
     h("option", { value: "own" }, t("My own position (paste it or choose its file)")));
@@ -215,12 +223,21 @@ function newTableForm(games, puzzles) {
         h("option", { value: "human", selected: prev.type === "human" }, t("A friend (invite link)")),
         h("option", { value: "open", selected: prev.type === "open" }, t("Open seat (anyone may join)")),
       );
+      const chosen = prev.level || (g.bots.includes("heuristic") ? "heuristic" : g.bots[0]);
+      const option = (b) => h("option", { value: b, selected: b === chosen, title: levelHelp(g, b) }, t(b));
+      const styles = g.bots.filter((b) => g.styles && b in g.styles);
       const level = h("select", { class: "seat-level", id: `seat-${i}-level`, "aria-label": t("Seat {n} bot level", { n: i + 1 }) },
-        g.bots.map((b) => h("option", { value: b, selected: b === (prev.level || (g.bots.includes("heuristic") ? "heuristic" : g.bots[0])), title: LEVEL_HELP[b] ? t(LEVEL_HELP[b]) : b }, t(b))));
-      const sync = () => { level.hidden = type.value !== "bot"; };
+        g.bots.filter((b) => !styles.includes(b)).map(option),
+        styles.length ? h("optgroup", { label: t("Styles of play (the heuristic, leaning one way)") }, styles.map(option)) : null);
+      const help = h("span", { class: "seat-help help small muted" });
+      const sync = () => {
+        level.hidden = help.hidden = type.value !== "bot";
+        help.textContent = levelHelp(g, level.value);
+      };
       type.addEventListener("change", sync);
+      level.addEventListener("change", sync);
       sync();
-      seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), type, level));
+      seats.append(h("div", { class: "seat-row", dataset: { seat: String(i) } }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i + 1 })), type, level, help));
     }
     syncTerms();
   }

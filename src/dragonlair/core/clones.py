@@ -1,0 +1,130 @@
+"""How a state is cloned, derived from its class's declared fields: each field in
+``__slots__`` with its type annotation. A list is copied (a list that may be None is
+copied when it is one), everything else (ints, strings, tuples, the game, the chains of
+actions and events) is shared; a dict or set field is refused, since sharing it would tie
+a clone to its original and copying it is not what the hot path should pay for.
+
+The rule is written once, here, and used twice: in pure Python ``core.state`` derives
+each state class's ``clone`` from the class itself when the class is made, and the
+compiled build (``setup.py``) generates the same clones' source from the games' source
+files, so that they are compiled with the classes they copy. This module uses only the
+standard library, so that the build can load it from its path without the package's
+dependencies.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+# The fields of State itself that hold a list (None outside a sealed choice); every other
+# field of the core is shared.
+BASE_LISTS = ("_choices",)
+
+# A field whose kind is not known when the clone is derived (see core.state): copied if
+# it holds a list when cloned, shared otherwise.
+UNKNOWN = "unknown"
+
+
+def field_lines(owner: str, name: str, annotation: str) -> list[str]:
+    """The clone's lines that copy or share the field ``name`` of ``self`` into ``n``."""
+    if annotation == UNKNOWN:
+        return [f"    c = self.{name}", f"    n.{name} = c.copy() if c.__class__ is list else c"]
+    flat = annotation.replace(" ", "")
+    kind = flat.split("[", 1)[0]
+    if kind in ("dict", "set", "Mapping"):
+        raise TypeError(
+            f"{owner}.{name} is a {kind}: state fields are ints, strings, "
+            "tuples and lists, so that clones can share or copy them"
+        )
+    if kind == "list" and ("|None" in flat or name in BASE_LISTS):
+        return [f"    c = self.{name}", f"    n.{name} = None if c is None else c.copy()"]
+    if kind == "list":
+        return [f"    n.{name} = self.{name}.copy()"]
+    return [f"    n.{name} = self.{name}"]
+
+
+def base_annotation(name: str) -> str:
+    """How the clone treats a field of State itself."""
+    return "list[Any] | None" if name in BASE_LISTS else "object"
+
+
+def clone_body(owner: str, fields: Sequence[tuple[str, str]]) -> list[str]:
+    """The lines of a clone of ``owner`` after ``n``, the new state, is made: one or two
+    per ``(name, annotation)`` field, then ``return n``."""
+    lines: list[str] = []
+    for name, annotation in fields:
+        lines += field_lines(owner, name, annotation)
+    lines.append("    return n")
+    return lines
+
+
+# ---------------------------------------------------------------------- from the source
+
+
+def state_classes(source: str) -> list[str]:
+    """The names of the classes in a module's ``source`` that extend ``State`` directly
+    (``class XState(State["X"])``)."""
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                target = base.value if isinstance(base, ast.Subscript) else base
+                if isinstance(target, ast.Name) and target.id == "State":
+                    found.append(node.name)
+    return found
+
+
+def declared_fields(source: str, class_name: str) -> list[tuple[str, str]]:
+    """The ``(name, annotation)`` of each field in the ``__slots__`` of ``class_name`` in
+    a module's ``source``, in their order there; the annotation is the class body's own,
+    as its source writes it."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            break
+    else:
+        raise ValueError(f"no class {class_name} in the source")
+    slots: list[str] | None = None
+    annotations: dict[str, str] = {}
+    for item in node.body:
+        if isinstance(item, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__slots__" for t in item.targets
+        ):
+            value = ast.literal_eval(item.value)
+            slots = [value] if isinstance(value, str) else list(value)
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            annotations[item.target.id] = ast.unparse(item.annotation)
+    if slots is None:
+        raise ValueError(f"{class_name} declares no __slots__")
+    missing = [name for name in slots if name not in annotations]
+    if missing:
+        raise TypeError(f"{class_name}.{missing[0]} is in __slots__ without a type")
+    return [(name, annotations[name]) for name in slots]
+
+
+def compiled_clones(base: Sequence[str], classes: Sequence[tuple[str, str, str]]) -> str:
+    """The source of the module of clones the compiled build compiles: for each
+    ``(module, class name, module source)``, a typed function that clones exactly that
+    class (the fields of State, ``base``, then the class's own), and ``CLONES``, which
+    maps each class to its function (``State.clone`` looks it up)."""
+    head = [
+        '"""The clones of the compiled state classes, generated by setup.py from their',
+        'declarations (core/clones.py) when the compiled build is made."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from collections.abc import Callable",
+        "from typing import Any",
+        "",
+    ]
+    body: list[str] = []
+    table: list[str] = []
+    for module, name, source in classes:
+        head.append(f"from {module} import {name}")
+        fields = [(f, base_annotation(f)) for f in base]
+        fields += [f for f in declared_fields(source, name) if f[0] not in base]
+        body += ["", "", f"def clone_{name}(self: {name}) -> {name}:", f"    n = {name}()"]
+        body += clone_body(name, fields)
+        table.append(f"    {name}: clone_{name},")
+    lines = [*head, *body, "", "", "CLONES: dict[type, Callable[[Any], Any]] = {", *table, "}"]
+    return "\n".join(lines) + "\n"
