@@ -75,7 +75,7 @@ test: lint typecheck chromium
 	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
 	nice -n 10 $(MAKE) --no-print-directory compiled >$(COMPILED_LOG) 2>&1 & build=$$!; \
 	start=$$(date +%s); \
-	$(BIN)/pytest -n auto --dist loadfile; pure=$$?; \
+	$(BIN)/pytest -n auto --dist loadfile --durations=20; pure=$$?; \
 	echo "the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
 	if ! wait $$build; then \
 	  echo "the compiled build failed; the end of $(COMPILED_LOG):" >&2; \

@@ -125,3 +125,25 @@ def test_the_example_game_is_offered_to_the_rl_libraries() -> None:
         mask = obs["action_mask"]
         aec.step(rng.choice([i for i, ok in enumerate(mask) if ok]))
     assert not aec.agents
+
+
+def test_the_entry_points_are_read_once_per_import_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # reading them opens every installed distribution's metadata; make() and spec() ask
+    reads: list[int] = []
+    real = metadata.entry_points
+
+    def counting(**kwargs: Any) -> Any:
+        reads.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(metadata, "entry_points", counting)
+    monkeypatch.syspath_prepend(str(tmp_path))  # a new import path: read again
+    assert dragonlair.spec("dragon-race").id == "dragon-race"
+    dragonlair.make("space-race", players=2)
+    assert manifest("dragon-stripes").id == "dragon-stripes"
+    assert len(reads) == 1
+    monkeypatch.syspath_prepend(str(tmp_path / "other"))
+    assert "space-dragons" in dragonlair.games()
+    assert len(reads) == 2

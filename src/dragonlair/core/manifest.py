@@ -29,6 +29,7 @@ import json
 import math
 import random
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata, resources
@@ -261,8 +262,21 @@ def registered_manifest(game_id: str) -> GameManifest | None:
     return _registered.get(game_id)
 
 
+# The installed games' entry points, read once per import path: reading them means opening
+# every installed distribution's metadata (a tenth of a second with a hundred packages
+# installed), and every make(), spec() and manifest() asks. A game installed while the
+# process runs shows once the import path changes, or in the next process.
+_entry_point_cache: dict[tuple[str, ...], dict[str, metadata.EntryPoint]] = {}
+
+
 def _entry_points() -> dict[str, metadata.EntryPoint]:
-    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    path = tuple(sys.path)
+    found = _entry_point_cache.get(path)
+    if found is None:
+        found = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+        _entry_point_cache.clear()
+        _entry_point_cache[path] = found
+    return found
 
 
 def _load(ep: metadata.EntryPoint) -> GameManifest:

@@ -334,6 +334,17 @@ class State(Generic[G_co]):
 
     def apply_id(self, seat: object, aid: object) -> None:
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
+        c = self._legal
+        # The common case first: an id of the seat's legal list just read.
+        if (
+            c is not None
+            and type(seat) is int
+            and c[0] == seat
+            and type(aid) is int
+            and aid in c[1]
+        ):
+            self.apply_unchecked(seat, aid)
+            return
         self.game.table.from_id(aid)
         assert type(aid) is int  # from_id refuses anything else
         self._apply_checked(seat, aid)

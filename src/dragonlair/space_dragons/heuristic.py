@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
@@ -77,6 +77,8 @@ class Heuristic(Bot):
         self._priced: dict[tuple[int, ...], _Prices] = {}
         self._hire = [0.0] + [self.hire_effects(c) for c in range(1, CREW_CARDS + 1)]
         self._chances: dict[tuple[int, ...], _Chances] = {}
+        # by a ship's shields and damage: _ship_effects
+        self._ships: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -87,13 +89,18 @@ class Heuristic(Bot):
     def _choose(
         self, view: SpaceDragonsView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        prices = self._prices(_sides(view))
-        if view["phase"] == HIRE:
+        if isinstance(view, SpaceDragonsSeatView):
+            phase = view.phase
+            prices = self._prices(view.sides)
+        else:
+            phase = view["phase"]
+            prices = self._prices(_sides(view))
+        if phase == HIRE:
             hire = prices.hire
             scored = [hire[int(a.args[0])] for a in legal]
         else:
-            r = _round(self, view, seat_of(view))
-            scored = _play_values(self, r, prices, [int(a.args[0]) for a in legal])
+            cards = [int(a.args[0]) for a in legal]
+            scored = _hunt_values(self, view, seat_of(view), prices, cards)[0]
         least = max(scored) - 1e-9
         top = [a for v, a in zip(scored, legal, strict=True) if v >= least]
         return top[rng.randrange(len(top))]
@@ -157,8 +164,7 @@ class Heuristic(Bot):
         self, view: SpaceDragonsView, seat: int, card: int, weights: Sequence[float]
     ) -> float:
         """What playing ``card`` is worth to ``seat`` in the Dragon Hunt of ``view``."""
-        r = _round(self, view, seat)
-        return _play_values(self, r, self._prices(_sides(view)), (card,))[0]
+        return _hunt_values(self, view, seat, self._prices(_sides(view)), (card,))[0][0]
 
     def unseen(self, view: SpaceDragonsView) -> list[bool]:
         """By crew card number (index 0 unused): whether the seat has not seen the card."""
@@ -170,8 +176,7 @@ class Heuristic(Bot):
 
     def win_chance(self, view: SpaceDragonsView, seat: int, card: int) -> float:
         """The chance that ``card`` is the highest of this round, from what the seat saw."""
-        r = _round(self, view, seat)
-        return _win_chance(card, r.top_down, r.seen, r.chances)
+        return _hunt_values(self, view, seat, self._prices(_sides(view)), (card,))[1][0]
 
 
 class _Prices:
@@ -193,22 +198,6 @@ class _Prices:
         self.prizes = [0.0] * len(t.dragon_points)
         for dragon in range(1, len(t.dragon_points)):
             self.prizes[dragon] = bot.dragon_value(dragon, weights)
-
-
-class _Round(NamedTuple):
-    """What every candidate card of one Dragon Hunt decision shares: the seat's ship, the
-    highest card down, the cards the seat has seen, the chances of winning the round by
-    how many unseen cards are higher, the hits the winner would take, the dragon and
-    whether more rounds follow."""
-
-    shields: int
-    damage: int
-    top_down: int  # the highest card down this round (0: none)
-    seen: list[int]  # sorted (see _seen)
-    chances: _Chances
-    hits: float  # the crosshairs down, and 0.3 for each seat still to play
-    dragon: int  # the face-up dragon
-    more_rounds: bool
 
 
 class _Chances:
@@ -237,73 +226,102 @@ class _Chances:
         return found
 
 
-# The chances by the unseen cards left and the hand sizes still to play this round, kept
-# from round to round and game to game (they depend on nothing else); at most this
-# many, so that the cache stays small.
-_MAX_CHANCES: Final = 4096
+# The chances by the unseen cards left and the hand sizes still to play this round, and
+# the ship effects by shields and damage, are kept from round to round and game to game
+# (they depend on nothing else); at most this many of each, so that they stay small.
+_MAX_CACHED: Final = 4096
 
 
-def _round(bot: Heuristic, view: SpaceDragonsView, seat: int) -> _Round:
-    """The figures of the round ``view`` shows, for ``seat`` to play."""
+def _hunt_values(
+    bot: Heuristic, view: SpaceDragonsView, seat: int, prices: _Prices, cards: Sequence[int]
+) -> tuple[list[float], list[float]]:
+    """The value of playing each of ``cards`` in the round of the Dragon Hunt ``view``
+    shows, for ``seat`` (see the module docstring), and its chance of winning the round.
+
+    What the candidates share is worked out once: the seat's ship, the highest card down,
+    the cards the seat has seen, the hits the winner would take, the dragon."""
     if isinstance(view, SpaceDragonsSeatView):
-        shields = view.shields[seat]
-        damage = view.damage[seat]
+        shields0 = view.shields[seat]
+        damage0 = view.damage[seat]
         this_round = view.round_cards()
         sizes: Sequence[int] = view.hand_sizes
         dragon = view.face_up
         more_rounds = view.rounds_played + 1 < ROUNDS
     else:
-        shields = view["shields"][seat]
-        damage = view["damage"][seat]
+        shields0 = view["shields"][seat]
+        damage0 = view["damage"][seat]
         this_round = [(s, c) for s, c in view["this_round"]]
         sizes = view["hand_sizes"]
         dragon = view["face_up"] or 0
         more_rounds = (view["round"] or 0) < ROUNDS
     g = bot.sd
+    t = g.tables
     down = [c for s, c in this_round if s != seat]
+    top_down = max(down, default=0)
     n = g.players
     later = [sizes[(seat + k) % n] for k in range(1, n - len(down))]  # their hand sizes
     seen = _seen(view)
-    left = CREW_CARDS - len(seen)
+    n_seen = len(seen)
+    left = CREW_CARDS - n_seen
     key = (left, *later)
     chances = bot._chances.get(key)
     if chances is None:
         draws: list[int] = []
         for size in later:
             draws += range(left, left - min(size, left), -1)  # left, left - 1, ...: > 0
-        if len(bot._chances) >= _MAX_CHANCES:
+        if len(bot._chances) >= _MAX_CACHED:
             bot._chances.clear()
         chances = bot._chances[key] = _Chances(draws)
-    crosshairs = g.tables.crosshairs
+    by_higher = chances.by_higher
+    crosshairs = t.crosshairs
     hits = sum(crosshairs[c] for c in down) + 0.3 * len(later)
-    return _Round(shields, damage, max(down, default=0), seen, chances, hits, dragon, more_rounds)
-
-
-def _win_chance(card: int, top_down: int, seen: list[int], chances: _Chances) -> float:
-    """The chance that ``card`` is the highest of its round (see the docstring): for every
-    card still to be played, that it is not one of the unseen cards above ``card``."""
-    if top_down > card:
-        return 0.0
-    return chances.of(CREW_CARDS - card - (len(seen) - bisect_right(seen, card)))
-
-
-def _play_values(bot: Heuristic, r: _Round, prices: _Prices, cards: Iterable[int]) -> list[float]:
-    """The value of playing each of ``cards`` in the round ``r`` (see the docstring)."""
-    g = bot.sd
     shield_value = g.shield_value
     damage_value = g.damage_value
-    immediate = g.tables.immediate
+    ship = bot._ships.get((shields0, damage0))
+    if ship is None:
+        if len(bot._ships) >= _MAX_CACHED:
+            bot._ships.clear()
+        ship = bot._ships[shields0, damage0] = _ship_effects(g, shields0, damage0)
+    gains, shields_after = ship
+    prize = prices.prizes[dragon] if dragon else 0.0
     printed = prices.printed
     hope = bot._hope
     dragon_prize = bot.weights.dragon_prize
-    shields0, damage0, top_down, seen, chances, hits, dragon, more_rounds = r
-    before = shields0 * shield_value + damage0 * damage_value
-    prize = prices.prizes[dragon] if dragon else 0.0
-    out = []
+    values = []
+    wins = []
     for card in cards:
+        value = printed[card] + gains[card]
+        if top_down > card:
+            p = 0.0
+        else:  # none of the unseen cards above it is played this round
+            higher = CREW_CARDS - card - (n_seen - bisect_right(seen, card))
+            found = by_higher[higher]
+            p = chances.of(higher) if found is None else found
+        if p > 0:
+            assert dragon, "a round of the hunt is played for the face-up dragon"
+            shields = shields_after[card]
+            hit_cost = min(hits, shields) * shield_value + max(0.0, hits - shields) * (
+                -damage_value
+            )
+            value += dragon_prize * (p * (prize - hit_cost))
+        if more_rounds:
+            value -= (1 - p) * hope[card]
+        values.append(value)
+        wins.append(p)
+    return values, wins
+
+
+def _ship_effects(g: SpaceDragons, shields0: int, damage0: int) -> tuple[list[int], list[int]]:
+    """By card number, what playing the card changes on a ship with ``shields0`` shields
+    and ``damage0`` damage: the points its immediate effects gain (or lose) at the end,
+    and the shields left after them."""
+    before = shields0 * g.shield_value + damage0 * g.damage_value
+    gains = [0] * (CREW_CARDS + 1)
+    shields_after = [shields0] * (CREW_CARDS + 1)
+    for card, effects in enumerate(g.tables.immediate):
         shields = shields0
         damage = damage0
-        for e in immediate[card]:
+        for e in effects:
             if e == SHIELD:
                 shields += 1
             elif e == DAMAGE:
@@ -313,19 +331,9 @@ def _play_values(bot: Heuristic, r: _Round, prices: _Prices, cards: Iterable[int
                     damage += 1
             elif damage:
                 damage -= 1
-        value = printed[card]
-        value += shields * shield_value + damage * damage_value - before
-        p = _win_chance(card, top_down, seen, chances)
-        if p > 0:
-            assert dragon, "a round of the hunt is played for the face-up dragon"
-            hit_cost = min(hits, shields) * shield_value + max(0.0, hits - shields) * (
-                -damage_value
-            )
-            value += dragon_prize * (p * (prize - hit_cost))
-        if more_rounds:
-            value -= (1 - p) * hope[card]
-        out.append(value)
-    return out
+        gains[card] = shields * g.shield_value + damage * g.damage_value - before
+        shields_after[card] = shields
+    return gains, shields_after
 
 
 def _seen(view: SpaceDragonsView) -> list[int]:
