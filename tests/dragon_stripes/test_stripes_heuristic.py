@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -91,3 +92,52 @@ def win_share(players: int, games: int, seed: int = 0) -> float:
         if mine in s.result.winners:
             won += 1 / len(s.result.winners)
     return won / games
+
+
+def test_the_lair_floor_is_never_above_the_estimate_and_a_draw_is_valued_as_in_full() -> None:
+    """The heuristic works out the lair's estimate only when ``lair_floor`` cannot settle a
+    footprint's worth: the floor must never exceed the estimate, and the value of a draw
+    must be that of the full sum (every footprint against the estimate)."""
+    from dragonlair.dragon_stripes.cards import DANGER, STOP
+    from dragonlair.dragon_stripes.heuristic import draw_value, lair_estimate, lair_floor
+
+    def in_full(view: Any, pot: int, gems: int) -> float:
+        lair = lair_estimate(view)
+        size, knight, dangers = view["deck_size"], view["knight"], view["dangers"]
+        stripes, double = view["stripes"], view["reward_multiplier"]
+        value = 0.0
+        for name, count in view["deck_left"].items():
+            if count == 0:
+                continue
+            p = count / size
+            code = STOP if name == "stop" else DANGER if name == "danger" else int(name[10:])
+            if code == STOP:
+                value -= p * (pot + gems // (2 if dangers >= 2 else 4))
+            elif code == DANGER:
+                lost = gems if dangers + 1 == 3 else gems // (2 if dangers + 1 >= 2 else 4)
+                value -= p * (pot + lost)
+            else:
+                to = knight + code
+                value += p * (lair if to > len(stripes) else min(lair, stripes[to - 1] * double))
+        return value
+
+    checked = shortcut = 0
+    for players in (2, 4, 6):
+        game = dragonlair.make("dragon-stripes", players=players)
+        rng = random.Random(players)
+        for seed in range(12):
+            s = game.new_game(seed)
+            while not s.is_over:
+                seat = s.to_act[0]
+                if s.view(seat)["deck_size"]:
+                    views: list[Any] = [s.view(seat), s.seat_view(seat)]
+                    for view in views:
+                        floor, estimate = lair_floor(view), lair_estimate(view)
+                        assert floor <= estimate
+                        pot, gems = view["pot"], view["gems"]
+                        assert draw_value(view, pot, gems) == in_full(view, pot, gems)
+                        checked += 1
+                        shortcut += floor >= 34 and view["knight"] + 4 <= 17
+                legal = s.legal_actions(seat)
+                s.apply(seat, legal[rng.randrange(len(legal))])
+    assert checked > 1000 and shortcut > checked // 4

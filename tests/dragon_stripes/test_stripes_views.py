@@ -10,7 +10,7 @@ from typing import cast
 import pytest
 
 import dragonlair
-from dragonlair.dragon_stripes import DragonStripesState
+from dragonlair.dragon_stripes import DragonStripes, DragonStripesState
 from dragonlair.dragon_stripes.view import holding_bounds
 from tests.dragon_stripes.stripes_helpers import act, bank_from_lair, everyone_declines, new, stack
 
@@ -205,3 +205,21 @@ def test_holding_bounds_from_a_public_ledger(
     ledger: tuple[int, int, int, int, int], bounds: tuple[int, int]
 ) -> None:
     assert holding_bounds(*ledger) == bounds
+
+
+def test_the_undrawn_counts_match_the_rest_of_the_deck_whatever_was_asked_before() -> None:
+    """``undrawn`` carries its counts on from the deck it was last asked about: asked in any
+    order, of any deck, it must count exactly what is left."""
+    from dragonlair.dragon_stripes.view import undrawn
+
+    game = dragonlair.make("dragon-stripes", players=4)
+    kinds = cast(DragonStripes, game).card_kinds
+    decks = [cast(DragonStripesState, game.new_game(seed)).deck for seed in range(3)]
+    rng = random.Random(4)
+    tops = [0, 0, 1, 2, 5, 5, 4, 51, 30, 31, 50, 0, 17]
+    for _ in range(200):
+        tops.append(rng.randrange(len(decks[0]) + 1))
+    for i, top in enumerate(tops):
+        deck = decks[i % 2] if i % 7 == 0 else decks[2]
+        rest = Counter(deck[top:])
+        assert undrawn(deck, top, kinds) == tuple((c, rest[c]) for c in kinds), (i, top)

@@ -20,7 +20,7 @@ from dragonlair.core.views import BaseView, View, own_keys
 from .kinds import PENDING_STEAL
 
 if TYPE_CHECKING:
-    from .rules import DragonRaceState
+    from .rules import DragonRace, DragonRaceState
 
 
 class DragonRaceView(BaseView):
@@ -47,6 +47,27 @@ def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
     return seat is not None and (seat == state.active or seat == state.victims[-1])
 
 
+# Each figure a view shows that is worked out from the state, in one place: build_view
+# (the JSON view, filled in one pass) and DragonRaceSeatView (the typed view, each key
+# when first read) both call these.
+
+
+def stolen_for(state: DragonRaceState, seat: int | None) -> int | None:
+    """The view's ``stolen``: the card being stolen, if ``seat`` may see it."""
+    stolen = state.stolen
+    return stolen if stolen >= 0 and sees_stolen(state, seat) else None
+
+
+def hand_sizes(state: DragonRaceState) -> list[int]:
+    """The view's ``hand_sizes``: how many cards each seat holds."""
+    return [len(h) for h in state.hands]
+
+
+def last_play(game: DragonRace, last: int) -> str | None:
+    """The view's ``last``: the play or steal with id ``last`` (-1: none)."""
+    return None if last < 0 else str(game.table.actions[last])
+
+
 def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) -> None:
     """Add what ``seat`` may see to the view ``out``."""
     g = state.game
@@ -55,18 +76,15 @@ def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) ->
     out["pawns"] = list(state.pawns)
     out["turn_start"] = list(state.start)
     out["hand"] = None if seat is None else list(state.hands[seat])
-    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["hand_sizes"] = hand_sizes(state)
     out["draw_size"] = len(state.draw)
     out["discards"] = list(state.discards)
     out["extra_draw"] = list(state.extra)
     out["bonus"] = state.bonus
     out["robbed"] = list(state.victims)
-    out["last"] = None if state.last < 0 else str(g.table.actions[state.last])
+    out["last"] = last_play(g, state.last)
     out["moved"] = list(state.moved)
-    if state.stolen >= 0 and sees_stolen(state, seat):
-        out["stolen"] = state.stolen
-    else:
-        out["stolen"] = None
+    out["stolen"] = stolen_for(state, seat)
 
 
 class DragonRaceSeatView(View):
@@ -102,7 +120,7 @@ class DragonRaceSeatView(View):
         self._pawns = tuple(state.pawns)
         self._start = state.start
         self._hand = None if seat is None else state.hands[seat]
-        self._hand_sizes = tuple(len(h) for h in state.hands)
+        self._hand_sizes = hand_sizes(state)
         self._draw = len(state.draw)
         self._discards = state.discards
         self._extra = state.extra
@@ -110,8 +128,7 @@ class DragonRaceSeatView(View):
         self._victims = state.victims
         self._last = state.last
         self._moved = state.moved
-        seen = state.stolen >= 0 and sees_stolen(state, seat)
-        self._stolen = state.stolen if seen else None
+        self._stolen = stolen_for(state, seat)
 
     @property
     def pawns(self) -> tuple[int, ...]:
@@ -154,7 +171,7 @@ class DragonRaceSeatView(View):
         return list(self._victims)
 
     def _k_last(self) -> str | None:
-        return None if self._last < 0 else str(self._game.table.actions[self._last])
+        return last_play(self._game, self._last)
 
     def _k_moved(self) -> list[int]:
         return list(self._moved)

@@ -60,28 +60,27 @@ class Heuristic(Bot):
         self.weights = weights
 
     def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        # every view of this game is a DragonStripesView (the conformance suite checks it)
-        return self._choose(cast(DragonStripesView, view), legal, rng)
-
-    def _choose(
-        self, view: DragonStripesView, legal: Sequence[Action], rng: random.Random
+        self, given: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
+        # every view of this game is a DragonStripesView (the conformance suite checks it)
+        view = cast(DragonStripesView, given)
         if isinstance(view, DragonStripesSeatView):
             pot, price, gems = view.pot, view.price, view.gems
         else:
             pot, price, gems = view["pot"], view["price"], view["gems"]
         assert gems is not None, "a seat's view shows its own gems"
         w = self.weights
-        by_kind = {a.kind: a for a in legal}
-        if "hold" in by_kind:
+        # two choices: draw or hold, or take or decline
+        first, second = legal
+        if first.kind == "hold" or second.kind == "hold":
             gain = draw_value(view, pot, gems, w.risk)
-            return by_kind["draw"] if gain > w.draw_margin else by_kind["hold"]
-        value = pot - price + draw_value(view, pot, gems - price, w.risk)
-        return by_kind["take"] if value > w.take_margin else by_kind["decline"]
+            want = "draw" if gain > w.draw_margin else "hold"
+        else:
+            value = pot - price + draw_value(view, pot, gems - price, w.risk)
+            want = "take" if value > w.take_margin else "decline"
+        return first if first.kind == want else second
 
 
 def draw_value(
@@ -105,11 +104,15 @@ def draw_value(
         stripes = view["stripes"]
         knight, dangers = view["knight"], view["dangers"]
     double = reward_multiplier(dangers)
-    lair = lair_estimate(view)
     # what a Stop and a Danger would cost: the pot and the penalty, or every gem if the
     # Danger is the third
     stop = pot + gems // penalty_divisor(dangers)
     danger = pot + (gems if dangers + 1 == 3 else gems // penalty_divisor(dangers + 1))
+    # The lair's estimate counts only for a footprint that reaches the head or lands on a
+    # stripe showing more than the lair surely holds (lair_floor, which costs little), so
+    # it is worked out only then.
+    sure = lair_floor(view)
+    lair = -1.0  # not worked out yet
     last = len(stripes)
     value = 0.0
     for code, count in left:
@@ -118,7 +121,18 @@ def draw_value(
         p = count / size
         if code > 0:  # a footprint of ``code`` steps
             to = knight + code
-            value += p * (lair if to > last else min(lair, stripes[to - 1] * double))
+            if to > last:
+                if lair < 0.0:
+                    lair = lair_estimate(view)
+                value += p * lair
+                continue
+            shown = stripes[to - 1] * double
+            if shown > sure:
+                if lair < 0.0:
+                    lair = lair_estimate(view)
+                value += p * min(lair, shown)
+            else:
+                value += p * shown  # min(lair, shown) is shown
         elif code == STOP:
             value -= risk * p * stop
         else:
@@ -193,3 +207,38 @@ def others_held(start: int, seat: int | None, ledger: tuple[tuple[int, ...], ...
             )
             held += (lo + hi) / 2
     return held
+
+
+def lair_floor(view: DragonStripesView | DragonStripesSeatView) -> float:
+    """A figure never above :func:`lair_estimate` that costs little to work out: the
+    gems nobody can hold, taking every other seat at the most its ledger allows (its
+    gems as if it had never paid a penalty)."""
+    if isinstance(view, DragonStripesSeatView):
+        if view.lair_empty:
+            return 0.0
+        lair = view.lair
+        if lair is not None:
+            return float(lair)
+        seat, gems, pot, start, total = (
+            view.seat,
+            view.gems,
+            view.pot,
+            view.start_gems,
+            view.total_gems,
+        )
+        banked, received, paid = view.banked, view.received, view.paid
+    else:
+        if view["lair_empty"]:
+            return 0.0
+        if "lair" in view:
+            return float(view["lair"])
+        seat, gems, pot = view["seat"], view["gems"], view["pot"]
+        start, total = view["start_gems"], view["total_gems"]
+        entries = view["ledger"]
+        banked = tuple(e["banked"] for e in entries)
+        received = tuple(e["received"] for e in entries)
+        paid = tuple(e["paid"] for e in entries)
+    most = len(banked) * start + sum(banked) + sum(received) - sum(paid)
+    if seat is not None:
+        most -= start + banked[seat] + received[seat] - paid[seat]
+    return float(total - pot - (gems or 0) - most)
