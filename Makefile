@@ -62,29 +62,14 @@ chromium:
 	  fi; \
 	fi
 
-# Everything, in both builds: the compiled build is made in the background (niced, its log
-# in build/compiled.log) while the whole suite runs in the pure build, the fast tier and
-# the end-to-end tests marked slow (the browser, the terminal in a pseudo-terminal, the
-# server on PostgreSQL, long simulations), spread over the machine's cores with
-# pytest-xdist a file at a time (a file's servers start once; the simulation tests' pools
-# of workers start from a fork server inside an xdist worker, which runs threads); then
-# the fast tier runs again in the compiled build. Fails if either run or the build fails.
-COMPILED_LOG := build/compiled.log
+# Everything in the pure build: the fast tier and the end-to-end tests marked slow (the
+# browser, the terminal in a pseudo-terminal, the server on PostgreSQL, long simulations),
+# spread over the machine's cores with pytest-xdist a file at a time (a file's servers
+# start once; the simulation tests' pools of workers start from a fork server inside an
+# xdist worker, which runs threads). The compiled build's fast tier is `make
+# check-compiled`, not yet part of this (docs/engine.md, "The compiled build").
 test: lint typecheck chromium
-	@mkdir -p build; \
-	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
-	nice -n 10 $(MAKE) --no-print-directory compiled >$(COMPILED_LOG) 2>&1 & build=$$!; \
-	start=$$(date +%s); \
-	$(BIN)/pytest -n auto --dist loadfile --durations=20; pure=$$?; \
-	echo "the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
-	if ! wait $$build; then \
-	  echo "the compiled build failed; the end of $(COMPILED_LOG):" >&2; \
-	  tail -n 40 $(COMPILED_LOG) >&2; exit 1; \
-	fi; \
-	echo "the compiled build was ready $$(( $$(date +%s) - start )) s after the start"; \
-	$(MAKE) --no-print-directory check-compiled || exit 1; \
-	echo "make test took $$(( $$(date +%s) - start )) s after lint and types"; \
-	exit $$pure
+	$(BIN)/pytest -n auto --dist loadfile --durations=20
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
 # the machine's cores with pytest-xdist.
