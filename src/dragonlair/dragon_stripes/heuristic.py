@@ -151,50 +151,59 @@ def _code(name: str) -> int:
     return code
 
 
-def lair_estimate(view: DragonStripesView | DragonStripesSeatView) -> float:
-    """The gems the lair probably holds: all the gems nobody is known to hold, taking
-    each other seat's gems at the middle of what its ledger allows."""
+Ledger = tuple[tuple[int, ...], ...]
+
+
+def _known_lair(view: DragonStripesView | DragonStripesSeatView) -> float | None:
+    """The lair's gems when the view tells them (empty, or shown), else None."""
     if isinstance(view, DragonStripesSeatView):
         if view.lair_empty:
             return 0.0
-        lair = view.lair
-        if lair is not None:
-            return float(lair)
-        seat, gems, pot, start, total = (
-            view.seat,
-            view.gems,
-            view.pot,
-            view.start_gems,
-            view.total_gems,
-        )
-        ledger: tuple[tuple[int, ...], ...] = (
+        return None if view.lair is None else float(view.lair)
+    if view["lair_empty"]:
+        return 0.0
+    return float(view["lair"]) if "lair" in view else None
+
+
+def _lair_figures(
+    view: DragonStripesView | DragonStripesSeatView,
+) -> tuple[int | None, int | None, int, int, int, Ledger]:
+    """What the lair's figures are worked out from: the seat, its gems, the pot, each
+    seat's starting gems, all the gems, and the public ledger (banked, received, paid,
+    penalties, half penalties: each a tuple by seat)."""
+    if isinstance(view, DragonStripesSeatView):
+        ledger: Ledger = (
             view.banked,
             view.received,
             view.paid,
             view.penalties,
             view.half_penalties,
         )
-    else:
-        if view["lair_empty"]:
-            return 0.0
-        if "lair" in view:
-            return float(view["lair"])
-        seat, gems, pot = view["seat"], view["gems"], view["pot"]
-        start, total = view["start_gems"], view["total_gems"]
-        entries = view["ledger"]
-        ledger = (
-            tuple(e["banked"] for e in entries),
-            tuple(e["received"] for e in entries),
-            tuple(e["paid"] for e in entries),
-            tuple(e["penalties"] for e in entries),
-            tuple(e["half_penalties"] for e in entries),
-        )
+        return view.seat, view.gems, view.pot, view.start_gems, view.total_gems, ledger
+    entries = view["ledger"]
+    ledger = (
+        tuple(e["banked"] for e in entries),
+        tuple(e["received"] for e in entries),
+        tuple(e["paid"] for e in entries),
+        tuple(e["penalties"] for e in entries),
+        tuple(e["half_penalties"] for e in entries),
+    )
+    return view["seat"], view["gems"], view["pot"], view["start_gems"], view["total_gems"], ledger
+
+
+def lair_estimate(view: DragonStripesView | DragonStripesSeatView) -> float:
+    """The gems the lair probably holds: all the gems nobody is known to hold, taking
+    each other seat's gems at the middle of what its ledger allows."""
+    known = _known_lair(view)
+    if known is not None:
+        return known
+    seat, gems, pot, start, total, ledger = _lair_figures(view)
     held = others_held(start, seat, ledger) + (gems or 0)
     return max(0.0, float(total - pot - held))
 
 
 @lru_cache(maxsize=4096)  # a ledger changes only on a penalty, a takeover or a banked pot
-def others_held(start: int, seat: int | None, ledger: tuple[tuple[int, ...], ...]) -> float:
+def others_held(start: int, seat: int | None, ledger: Ledger) -> float:
     """What the seats other than ``seat`` probably hold, from the public ledger (banked,
     received, paid, penalties, half penalties: each a tuple by seat): each at the middle of
     what its ledger allows (halves of whole gems, so the sum is exact in any order)."""
@@ -213,31 +222,10 @@ def lair_floor(view: DragonStripesView | DragonStripesSeatView) -> float:
     """A figure never above :func:`lair_estimate` that costs little to work out: the
     gems nobody can hold, taking every other seat at the most its ledger allows (its
     gems as if it had never paid a penalty)."""
-    if isinstance(view, DragonStripesSeatView):
-        if view.lair_empty:
-            return 0.0
-        lair = view.lair
-        if lair is not None:
-            return float(lair)
-        seat, gems, pot, start, total = (
-            view.seat,
-            view.gems,
-            view.pot,
-            view.start_gems,
-            view.total_gems,
-        )
-        banked, received, paid = view.banked, view.received, view.paid
-    else:
-        if view["lair_empty"]:
-            return 0.0
-        if "lair" in view:
-            return float(view["lair"])
-        seat, gems, pot = view["seat"], view["gems"], view["pot"]
-        start, total = view["start_gems"], view["total_gems"]
-        entries = view["ledger"]
-        banked = tuple(e["banked"] for e in entries)
-        received = tuple(e["received"] for e in entries)
-        paid = tuple(e["paid"] for e in entries)
+    known = _known_lair(view)
+    if known is not None:
+        return known
+    seat, gems, pot, start, total, (banked, received, paid, _, _) = _lair_figures(view)
     most = len(banked) * start + sum(banked) + sum(received) - sum(paid)
     if seat is not None:
         most -= start + banked[seat] + received[seat] - paid[seat]
