@@ -156,53 +156,10 @@ def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     return POWER_MATCH_BONUS * matches
 
 
-def totals(ships: Sequence[Ship], t: CardTables, every_power_source: bool) -> list[int]:
-    """Every seat's total, ``[sum(b.values()) for b in score_ships(...)]``, the counts the
-    majorities compare taken once for all seats (a view's running scores)."""
-    vp = t.vp
-    part = t.part
-    damage_vp = t.damage_vp
-    loot = [len(s[S_LOOT]) for s in ships]
-    drones = [len(s[S_DRONE]) for s in ships]
-    most_fuel = max([len(s[S_FUEL]) for s in ships])
-    most_crew = max([len(s[S_CREW]) for s in ships])
-    out = []
-    for seat, ship in enumerate(ships):
-        total = 0
-        for k in range(S_FUEL):
-            for c in ship[k]:
-                total += vp[c]
-        robots = ship[S_ROBOT]
-        if len(robots) >= 3:
-            parts = [0, 0, 0]
-            for c in robots:
-                parts[part[c]] += 1
-            total += ROBOT_BONUS * min(parts)
-        total += CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET)
-        if ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE]:
-            total += colour_bonus(ship, t, every_power_source)
-        if loot[seat]:
-            total += loot_award(loot[seat], loot)
-        mine = drones[seat]
-        for d in drones:
-            if d < mine:
-                total += DRONE_PER_FEWER
-        fuel = len(ship[S_FUEL])
-        if fuel and fuel == most_fuel:
-            total += MOST_FUEL
-        crew = len(ship[S_CREW])
-        if crew and crew == most_crew:
-            total += MOST_CREW
-        for c in ship[S_DAMAGE]:
-            total += damage_vp[c]
-        out.append(total)
-    return out
-
-
-def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool) -> int:
-    """``sum(score_ships(ships, t, every_power_source)[seat].values())``, working out only
-    what ``seat``'s total needs: its own cards and the other ships' counts."""
-    ship = ships[seat]
+def own_points(ship: Ship, t: CardTables, every_power_source: bool) -> int:
+    """The part of a ship's total that depends on its own cards alone: the cards' VP,
+    robots, Crystal sets, the colour bonus and Damage (the majorities and the Loot and
+    Drone comparisons need the other ships)."""
     vp = t.vp
     total = 0
     for k in range(S_FUEL):
@@ -218,6 +175,43 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
     total += CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET)
     if ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE]:
         total += colour_bonus(ship, t, every_power_source)
+    damage_vp = t.damage_vp
+    for c in ship[S_DAMAGE]:
+        total += damage_vp[c]
+    return total
+
+
+def totals(ships: Sequence[Ship], t: CardTables, every_power_source: bool) -> list[int]:
+    """Every seat's total, ``[sum(b.values()) for b in score_ships(...)]``, the counts the
+    majorities compare taken once for all seats (a view's running scores)."""
+    loot = [len(s[S_LOOT]) for s in ships]
+    drones = [len(s[S_DRONE]) for s in ships]
+    most_fuel = max([len(s[S_FUEL]) for s in ships])
+    most_crew = max([len(s[S_CREW]) for s in ships])
+    out = []
+    for seat, ship in enumerate(ships):
+        total = own_points(ship, t, every_power_source)
+        if loot[seat]:
+            total += loot_award(loot[seat], loot)
+        mine = drones[seat]
+        for d in drones:
+            if d < mine:
+                total += DRONE_PER_FEWER
+        fuel = len(ship[S_FUEL])
+        if fuel and fuel == most_fuel:
+            total += MOST_FUEL
+        crew = len(ship[S_CREW])
+        if crew and crew == most_crew:
+            total += MOST_CREW
+        out.append(total)
+    return out
+
+
+def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool) -> int:
+    """``sum(score_ships(ships, t, every_power_source)[seat].values())``, working out only
+    what ``seat``'s total needs: its own cards and the other ships' counts."""
+    ship = ships[seat]
+    total = own_points(ship, t, every_power_source)
     loot = len(ship[S_LOOT])
     if loot:
         total += loot_award(loot, [len(s[S_LOOT]) for s in ships])
@@ -232,9 +226,6 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
     crew = len(ship[S_CREW])
     if crew and all(len(s[S_CREW]) <= crew for s in ships):
         total += MOST_CREW
-    damage_vp = t.damage_vp
-    for c in ship[S_DAMAGE]:
-        total += damage_vp[c]
     return total
 
 
