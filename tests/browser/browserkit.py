@@ -41,6 +41,16 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "out" / "screenshots"
 
 
+# A whole game of each game, short: few players and a short race (the browser tests
+# play them with random bots, where strength does not matter).
+GAMES: dict[str, dict[str, Any]] = {
+    "space-dragons": {"players": 3, "options": {}},
+    "space-race": {"players": 2, "options": {}},
+    "dragon-stripes": {"players": 2, "options": {}},
+    "dragon-race": {"players": 2, "options": {"turn_cap": 8}},
+}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

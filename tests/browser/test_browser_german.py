@@ -12,17 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.browserkit import DESKTOP, Server, play_to_end, wait_ready
+from tests.browser.browserkit import DESKTOP, GAMES, Server, play_to_end, wait_ready
 from tests.i18n.english import english_words
 
 pytestmark = pytest.mark.slow
-
-GAMES: dict[str, dict[str, Any]] = {
-    "space-dragons": {"players": 3, "options": {}},
-    "space-race": {"players": 2, "options": {}},
-    "dragon-stripes": {"players": 2, "options": {}},
-    "dragon-race": {"players": 2, "options": {"turn_cap": 8}},
-}
 
 
 class Browsers:

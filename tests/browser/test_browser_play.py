@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.browser.browserkit import (
+    GAMES,
     PHONE,
     Server,
     click_one,
@@ -27,14 +28,6 @@ from tests.i18n.english import english_words
 
 # End to end: a real server and Chromium.
 pytestmark = pytest.mark.slow
-
-# Short settings: random bots where strength does not matter, few players, a short race.
-GAMES: dict[str, dict[str, Any]] = {
-    "space-dragons": {"players": 3, "options": {}},
-    "space-race": {"players": 2, "options": {}},
-    "dragon-stripes": {"players": 2, "options": {}},
-    "dragon-race": {"players": 2, "options": {"turn_cap": 8}},
-}
 
 
 def log_lines(page: Any) -> int:
