@@ -67,7 +67,7 @@ class BaseView(TypedDict):
     result: NotRequired[ResultView]
 
 
-def seat_of(view: BaseView) -> int:
+def seat_of(view: BaseView | View) -> int:
     """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
     a seat, so its view has one)."""
     seat = view["seat"]

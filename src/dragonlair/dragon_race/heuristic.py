@@ -63,7 +63,7 @@ from .kinds import (
     VICTIM,
 )
 from .rules import DragonRace
-from .view import DragonRaceView
+from .view import AnyDragonRaceView
 
 FINISH_BONUS = 1000.0
 HALT_AS_NUMBER = 4.0  # what keeping a HALT! card is worth, in spots
@@ -120,10 +120,12 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        # every view of this game is a DragonRaceView (the conformance suite checks it)
-        return self._choose(cast(DragonRaceView, view), legal, rng)
+        # every view of this game is one of these (the conformance suite checks it)
+        return self._choose(cast(AnyDragonRaceView, view), legal, rng)
 
-    def _choose(self, view: DragonRaceView, legal: Sequence[Action], rng: random.Random) -> Action:
+    def _choose(
+        self, view: AnyDragonRaceView, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         phase = view["phase"]
         if phase in PENDING_HALT:
             return self._react(view, legal)
@@ -146,7 +148,7 @@ class Heuristic(Bot):
         assert best is not None
         return best
 
-    def _score(self, view: DragonRaceView, aid: int, stolen: bool) -> float:
+    def _score(self, view: AnyDragonRaceView, aid: int, stolen: bool) -> float:
         g = self.race
         w = self.weights
         board = g.board
@@ -178,7 +180,7 @@ class Heuristic(Bot):
                 score += w.insignia_play
         return score
 
-    def _react(self, view: DragonRaceView, legal: Sequence[Action]) -> Action:
+    def _react(self, view: AnyDragonRaceView, legal: Sequence[Action]) -> Action:
         g = self.race
         halts = [a for a in legal if g.a_kind[g.action_id(a)] != A_PASS]
         passing = next(a for a in legal if g.a_kind[g.action_id(a)] == A_PASS)
@@ -188,7 +190,7 @@ class Heuristic(Bot):
         halt = min(halts, key=lambda a: g.card_value[g.a_card[g.action_id(a)]])
         return halt if self.would_halt(view, seat_of(view), len(halts) > 1) else passing
 
-    def would_halt(self, view: DragonRaceView, me: int, several: bool) -> bool:
+    def would_halt(self, view: AnyDragonRaceView, me: int, several: bool) -> bool:
         """Whether this bot, as seat ``me`` holding one HALT! card (``several``: more),
         halts the play or steal the window of ``view`` is about."""
         g = self.race
@@ -216,9 +218,9 @@ class Heuristic(Bot):
     def evaluate(self, view: Mapping[str, Any]) -> list[float]:
         """Each seat's expected reward (win share, rank and points, on the scale search
         bots maximise) in the race of ``view``, a seat's or a spectator's."""
-        return self._evaluate(cast(DragonRaceView, view))
+        return self._evaluate(cast(AnyDragonRaceView, view))
 
-    def _evaluate(self, view: DragonRaceView) -> list[float]:
+    def _evaluate(self, view: AnyDragonRaceView) -> list[float]:
         if view["over"]:
             result = view["result"]
             return final_rewards(result["points"], result["ranks"], result["winners"])
@@ -233,7 +235,7 @@ class Heuristic(Bot):
             return [stands * a + (1 - stands) * b for a, b in zip(after, before, strict=True)]
         return self._race(view, pawns, halts, view["last"] is not None)
 
-    def _halt_holdings(self, view: DragonRaceView) -> list[tuple[float, float]]:
+    def _halt_holdings(self, view: AnyDragonRaceView) -> list[tuple[float, float]]:
         """For each seat: the expected number of HALT! cards it holds, and the chance it
         holds none, from what ``view`` shows (exact for the viewing seat)."""
         g = self.race
@@ -257,7 +259,7 @@ class Heuristic(Bot):
             out.append((unseen_halts * size / unseen if unseen else 0.0, none))
         return out
 
-    def _chance_it_stands(self, view: DragonRaceView, halts: list[tuple[float, float]]) -> float:
+    def _chance_it_stands(self, view: AnyDragonRaceView, halts: list[tuple[float, float]]) -> float:
         """The chance nobody left in the window halts its play or steal, if each seat
         halts as this bot would whenever it holds a HALT! card."""
         window = view.get("window")
@@ -270,7 +272,7 @@ class Heuristic(Bot):
 
     def _race(
         self,
-        view: DragonRaceView,
+        view: AnyDragonRaceView,
         pawns: Sequence[int],
         halts: list[tuple[float, float]],
         moved: bool,

@@ -12,7 +12,7 @@ at random from those unaccounted for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from dragonlair.core.rng import RandomLike, shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
@@ -178,6 +178,12 @@ class DragonRaceSeatView(View):
 
     def _k_stolen(self) -> int | None:
         return self._stolen
+
+
+# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
+# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
+# dict, so what takes both says so (docs/engine.md, "The compiled build").
+AnyDragonRaceView: TypeAlias = DragonRaceView | DragonRaceSeatView
 
 
 def sample_from_view(state: DragonRaceState, view: dict[str, Any], rng: RandomLike) -> None:

@@ -36,7 +36,7 @@ from dragonlair.core import Action, Bot, Game
 
 from .cards import DANGER, STOP
 from .kinds import penalty_divisor, reward_multiplier
-from .view import DragonStripesSeatView, DragonStripesView, holding_bounds
+from .view import AnyDragonStripesView, DragonStripesSeatView, holding_bounds
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,8 @@ class Heuristic(Bot):
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        # every view of this game is a DragonStripesView (the conformance suite checks it)
-        view = cast(DragonStripesView, given)
+        # every view of this game is one of these (the conformance suite checks it)
+        view = cast(AnyDragonStripesView, given)
         if isinstance(view, DragonStripesSeatView):
             pot, price, gems = view.pot, view.price, view.gems
         else:
@@ -83,9 +83,7 @@ class Heuristic(Bot):
         return first if first.kind == want else second
 
 
-def draw_value(
-    view: DragonStripesView | DragonStripesSeatView, pot: int, gems: int, risk: float = 1.0
-) -> float:
+def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.0) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now (``risk``: how
     much the losses of a Stop or a Danger count)."""
@@ -154,7 +152,7 @@ def _code(name: str) -> int:
 Ledger = tuple[tuple[int, ...], ...]
 
 
-def _known_lair(view: DragonStripesView | DragonStripesSeatView) -> float | None:
+def _known_lair(view: AnyDragonStripesView) -> float | None:
     """The lair's gems when the view tells them (empty, or shown), else None."""
     if isinstance(view, DragonStripesSeatView):
         if view.lair_empty:
@@ -166,7 +164,7 @@ def _known_lair(view: DragonStripesView | DragonStripesSeatView) -> float | None
 
 
 def _lair_figures(
-    view: DragonStripesView | DragonStripesSeatView,
+    view: AnyDragonStripesView,
 ) -> tuple[int | None, int | None, int, int, int, Ledger]:
     """What the lair's figures are worked out from: the seat, its gems, the pot, each
     seat's starting gems, all the gems, and the public ledger (banked, received, paid,
@@ -191,7 +189,7 @@ def _lair_figures(
     return view["seat"], view["gems"], view["pot"], view["start_gems"], view["total_gems"], ledger
 
 
-def lair_estimate(view: DragonStripesView | DragonStripesSeatView) -> float:
+def lair_estimate(view: AnyDragonStripesView) -> float:
     """The gems the lair probably holds: all the gems nobody is known to hold, taking
     each other seat's gems at the middle of what its ledger allows."""
     known = _known_lair(view)
@@ -218,7 +216,7 @@ def others_held(start: int, seat: int | None, ledger: Ledger) -> float:
     return held
 
 
-def lair_floor(view: DragonStripesView | DragonStripesSeatView) -> float:
+def lair_floor(view: AnyDragonStripesView) -> float:
     """A figure never above :func:`lair_estimate` that costs little to work out: the
     gems nobody can hold, taking every other seat at the most its ledger allows (its
     gems as if it had never paid a penalty)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NotRequired, TypeAlias, TypedDict
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import ABSENT, BaseView, View, own_keys
@@ -358,6 +358,12 @@ class DragonStripesSeatView(View):
 
     def _k_lair(self) -> Any:
         return ABSENT if self.lair is None else self.lair
+
+
+# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
+# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
+# dict, so what takes both says so (docs/engine.md, "The compiled build").
+AnyDragonStripesView: TypeAlias = DragonStripesView | DragonStripesSeatView
 
 
 def sample_from_view(st: DragonStripesState, view: dict[str, Any], rng: Any) -> None:

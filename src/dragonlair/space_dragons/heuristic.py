@@ -39,7 +39,7 @@ from dragonlair.core.views import seat_of
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SIDES, SYMBOLS
 from .kinds import HIRE
 from .rules import ROUNDS, SpaceDragons
-from .view import SpaceDragonsSeatView, SpaceDragonsView
+from .view import AnySpaceDragonsView, SpaceDragonsSeatView
 
 SYMBOL_SCALE = 6.0
 DRAGON_HOPE = 10.0
@@ -83,11 +83,11 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        # every view of this game is a SpaceDragonsView (the conformance suite checks it)
-        return self._choose(cast(SpaceDragonsView, view), legal, rng)
+        # every view of this game is one of these (the conformance suite checks it)
+        return self._choose(cast(AnySpaceDragonsView, view), legal, rng)
 
     def _choose(
-        self, view: SpaceDragonsView, legal: Sequence[Action], rng: random.Random
+        self, view: AnySpaceDragonsView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         if isinstance(view, SpaceDragonsSeatView):
             phase = view.phase
@@ -161,12 +161,12 @@ class Heuristic(Bot):
         return self.printed_value(card, weights) + self._hire[card] + self._hope[card]
 
     def play_value(
-        self, view: SpaceDragonsView, seat: int, card: int, weights: Sequence[float]
+        self, view: AnySpaceDragonsView, seat: int, card: int, weights: Sequence[float]
     ) -> float:
         """What playing ``card`` is worth to ``seat`` in the Dragon Hunt of ``view``."""
         return _hunt_values(self, view, seat, self._prices(_sides(view)), (card,))[0][0]
 
-    def unseen(self, view: SpaceDragonsView) -> list[bool]:
+    def unseen(self, view: AnySpaceDragonsView) -> list[bool]:
         """By crew card number (index 0 unused): whether the seat has not seen the card."""
         out = [True] * (CREW_CARDS + 1)
         out[0] = False
@@ -174,7 +174,7 @@ class Heuristic(Bot):
             out[c] = False
         return out
 
-    def win_chance(self, view: SpaceDragonsView, seat: int, card: int) -> float:
+    def win_chance(self, view: AnySpaceDragonsView, seat: int, card: int) -> float:
         """The chance that ``card`` is the highest of this round, from what the seat saw."""
         return _hunt_values(self, view, seat, self._prices(_sides(view)), (card,))[1][0]
 
@@ -233,7 +233,7 @@ _MAX_CACHED: Final = 4096
 
 
 def _hunt_values(
-    bot: Heuristic, view: SpaceDragonsView, seat: int, prices: _Prices, cards: Sequence[int]
+    bot: Heuristic, view: AnySpaceDragonsView, seat: int, prices: _Prices, cards: Sequence[int]
 ) -> tuple[list[float], list[float]]:
     """The value of playing each of ``cards`` in the round of the Dragon Hunt ``view``
     shows, for ``seat`` (see the module docstring), and its chance of winning the round.
@@ -336,7 +336,7 @@ def _ship_effects(g: SpaceDragons, shields0: int, damage0: int) -> tuple[list[in
     return gains, shields_after
 
 
-def _seen(view: SpaceDragonsView) -> list[int]:
+def _seen(view: AnySpaceDragonsView) -> list[int]:
     """The crew cards the seat of ``view`` has seen (its hand, the start-player draw and
     everything played), sorted."""
     if isinstance(view, SpaceDragonsSeatView):
@@ -359,7 +359,7 @@ def hopes(scale: float) -> tuple[float, ...]:
 HOPE: Final = hopes(DRAGON_HOPE)
 
 
-def _sides(view: SpaceDragonsView) -> tuple[int, ...]:
+def _sides(view: AnySpaceDragonsView) -> tuple[int, ...]:
     """The face-up side of each scoring card, by symbol: 0 A, 1 B."""
     if isinstance(view, SpaceDragonsSeatView):
         return view.sides

@@ -17,7 +17,7 @@ is redrawn from that seat's sampled hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
@@ -287,6 +287,12 @@ class SpaceDragonsSeatView(View):
 
     def _k_card_points(self) -> list[int]:
         return self._game.tables.card_points(self._played, self._claimed)
+
+
+# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
+# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
+# dict, so what takes both says so (docs/engine.md, "The compiled build").
+AnySpaceDragonsView: TypeAlias = SpaceDragonsView | SpaceDragonsSeatView
 
 
 def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -> None:

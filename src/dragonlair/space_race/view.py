@@ -17,7 +17,7 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
@@ -311,6 +311,12 @@ class SpaceRaceSeatView(View):
     def _k_score(self) -> list[int]:
         """Every seat's running score: worked out only when read (the heuristic never does)."""
         return _scores(self._game, self._ships)
+
+
+# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
+# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
+# dict, so what takes both says so (docs/engine.md, "The compiled build").
+AnySpaceRaceView: TypeAlias = SpaceRaceView | SpaceRaceSeatView
 
 
 def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> None:
