@@ -15,9 +15,10 @@ import pytest
 
 import dragonlair
 from dragonlair.bots import Bot, parse_bots
+from dragonlair.core import derive_seed
 from dragonlair.core.manifest import registered_manifest
 from dragonlair.sim import Job, SimulationError, play_game, run
-from dragonlair.sim.runner import _context, chunk_size, make_bots
+from dragonlair.sim.runner import SeededOnUse, _context, chunk_size, make_bots
 from tests.core.pebble_auction.heuristic import PebbleHeuristic
 from tests.core.pebble_auction.manifest import heuristic
 
@@ -73,6 +74,62 @@ def test_game_and_bot_seeds_follow_the_run_seed_and_index() -> None:
     assert len({j.bot_seed(3, s) for s in range(3)} | {j.game_seed(3)}) == 4
     other = Job(GAME, 3, j.bots, n=24, seed=8)
     assert other.game_seed(3) != j.game_seed(3)
+
+
+def _uses(rng: random.Random) -> list[object]:
+    """What a bot might do with its generator, and what comes of it."""
+    draws = rng.randrange  # bound before the generator was first drawn from
+    items = list(range(30))
+    rng.shuffle(items)
+    return [
+        draws(1000),
+        draws(7, 300, 3),
+        rng.random(),
+        rng.gauss(0.0, 1.0),
+        rng.choice("abcdefgh"),
+        items,
+        rng.randbytes(5),
+        rng.getrandbits(70),
+        rng.getstate(),
+    ]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        lambda r: r.random(),
+        lambda r: r.randrange(10**20),
+        lambda r: r.gauss(1.0, 2.0),
+        lambda r: r.getstate(),
+        lambda r: r.sample(range(50), 5),
+    ],
+)
+def test_a_bots_generator_seeded_on_first_use_draws_as_if_seeded_up_front(first: Any) -> None:
+    lazy, eager = SeededOnUse(7, 3, 2), random.Random(derive_seed(7, 3, 2))
+    assert first(lazy) == first(eager)
+    assert type(lazy) is random.Random
+    assert _uses(lazy) == _uses(eager)
+    assert _uses(SeededOnUse(7, 3, 2)) == _uses(random.Random(derive_seed(7, 3, 2)))
+    assert _uses(SeededOnUse(7, 3, 2)) != _uses(SeededOnUse(7, 3, 1))
+
+
+def test_a_bots_generator_not_yet_drawn_from_copies_reseeds_and_restores_as_random() -> None:
+    import copy
+    import pickle
+
+    for again in (
+        pickle.loads(pickle.dumps(SeededOnUse(5, 1, 1))),
+        copy.deepcopy(SeededOnUse(5, 1, 1)),
+        copy.copy(SeededOnUse(5, 1, 1)),
+    ):
+        assert type(again) is random.Random
+        assert _uses(again) == _uses(random.Random(derive_seed(5, 1, 1)))
+    reseeded = SeededOnUse(5, 1, 1)
+    reseeded.seed(42)
+    assert _uses(reseeded) == _uses(random.Random(42))
+    restored = SeededOnUse(5, 1, 1)
+    restored.setstate(random.Random(9).getstate())
+    assert _uses(restored) == _uses(random.Random(9))
 
 
 @pytest.mark.parametrize("workers", [1, 2])

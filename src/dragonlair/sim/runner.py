@@ -3,7 +3,8 @@
 A :class:`Job` says what to play: a game, its player count and options, one bot spec per
 entry, how many games and the run's seed. Game ``i`` is fully determined by the job and
 ``i``: its seed is ``derive_seed(seed, i)``, seat ``s``'s bot gets its own generator
-seeded with ``derive_seed(seed, i, 1 + s)``, and (in a tournament, ``rotate=True``) seat
+seeded with ``derive_seed(seed, i, 1 + s)`` (when the bot first draws from it:
+:class:`SeededOnUse`), and (in a tournament, ``rotate=True``) seat
 ``s`` is played by entry ``(s + i) mod N``, so over any N consecutive games every entry
 plays every seat once. Nothing depends on which process plays a game or when, so the
 outcomes, sorted by index, are identical whatever the number of workers (bots with a time
@@ -143,7 +144,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     seed = job.game_seed(index)
     lineup = job.lineup(index)
     state = game.new_game(seed=seed)
-    rngs = [random.Random(job.bot_seed(index, s)) for s in range(job.players)]
+    # each seat's generator, seeded with job.bot_seed(index, seat) when first drawn from
+    rngs = [SeededOnUse(job.seed, index, 1 + s) for s in range(job.players)]
     seat_bots = [bots[e] for e in lineup]
     played: list[tuple[int, Action]] = []
     while not state.is_over:
@@ -176,6 +178,54 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
         record=state.record.to_json() if job.records else None,
         data=(game_data(game, state, played, *hooks(game)) if job.data else {}),
     )
+
+
+class SeededOnUse(random.Random):
+    """``random.Random(derive_seed(seed, *path))``, seeded only when first used.
+
+    Seeding a Mersenne Twister and deriving its seed cost about as much as a few decisions,
+    and a game seeds one generator per seat, most of which many bots never draw from (a
+    Dragon Stripes heuristic never does). This one is made unseeded; the first call that
+    needs its state (a draw, ``getstate``, ``seed``, ``setstate``, pickling or copying)
+    seeds it and turns it into a plain ``random.Random``, so every draw, and everything a
+    bot does with it, is the same as with ``random.Random(derive_seed(seed, *path))``
+    made up front (``tests/sim`` holds the two to each other)."""
+
+    def __init__(self, seed: int, *path: int) -> None:  # unseeded: see _seeded
+        self._seed_path = (seed, *path)
+        self.gauss_next = None  # what random.Random.__init__ sets besides the seed
+
+    # everything else random.Random does goes through these (and _randbelow, which
+    # random.Random picks by which of them a subclass defines: getrandbits, as its own)
+
+    def random(self) -> float:
+        return _seeded(self).random()
+
+    def getrandbits(self, k: int, /) -> int:
+        return _seeded(self).getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        return _seeded(self).getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        _seeded(self).setstate(state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        # random.Random.__new__ does not call this, so only a caller does: seed as asked
+        _seeded(self).seed(a, version)
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        return _seeded(self).__reduce__()
+
+
+def _seeded(rng: random.Random) -> random.Random:
+    """``rng`` seeded, if it is a :class:`SeededOnUse` not seeded yet (a method bound
+    before, such as the one ``randrange`` loops on, may still call this after)."""
+    path = rng.__dict__.pop("_seed_path", None)
+    if path is not None:
+        rng.__class__ = random.Random
+        random.Random.seed(rng, derive_seed(*path))
+    return rng
 
 
 def make_bots(job: Job, game: Game) -> list[Bot]:
