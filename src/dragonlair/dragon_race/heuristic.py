@@ -50,7 +50,7 @@ from typing import Any, cast
 from dragonlair.core import Action, Bot, Game, final_rewards, reward
 from dragonlair.core.views import seat_of
 
-from .board import HALT
+from .board import BALLS, BOLTS, HALT
 from .kinds import (
     A_BLOW,
     A_PASS,
@@ -63,7 +63,7 @@ from .kinds import (
     VICTIM,
 )
 from .rules import DragonRace
-from .view import AnyDragonRaceView
+from .view import AnyDragonRaceView, DragonRaceSeatView
 
 FINISH_BONUS = 1000.0
 HALT_AS_NUMBER = 4.0  # what keeping a HALT! card is worth, in spots
@@ -116,6 +116,16 @@ class Heuristic(Bot):
         self.race = game
         self.weights = weights
         self._fit = RACE_FIT[min(max(game.players, 2), 4)]
+        # per game, by action id: the game's own actions (by identity), and whether a play
+        # can move another pawn than the player's (DragonRace.outcome: Ballista Bolts and
+        # Flaming Balls, and a special blown on a rival)
+        actions = game.table.actions
+        self._ids = {id(a): i for i, a in enumerate(actions)}
+        self._moves_others = tuple(
+            game.a_kind[i] != A_TRIPLE
+            and (game.a_kind[i] == A_BLOW or game.card_kind[game.a_card[i]] in (BOLTS, BALLS))
+            for i in range(len(actions))
+        )
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -126,48 +136,67 @@ class Heuristic(Bot):
     def _choose(
         self, view: AnyDragonRaceView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        phase = view["phase"]
+        pawns: Sequence[int]
+        if isinstance(view, DragonRaceSeatView):
+            phase, pawns = view.phase, view.pawns
+        else:
+            phase, pawns = view["phase"], view["pawns"]
         if phase in PENDING_HALT:
             return self._react(view, legal)
         g = self.race
         if phase == VICTIM:
             sizes = view["hand_sizes"]
-            pawns = view["pawns"]
             return max(legal, key=lambda a: (sizes[int(a.args[0])], pawns[int(a.args[0])]))
         stolen = phase == STOLEN
+        me = seat_of(view)
+        kinds = g.a_kind
         best: Action | None = None
         best_score = 0.0
         for a in legal:
-            aid = g.action_id(a)
-            if g.a_kind[aid] == A_STOP:
+            aid = self._action_id(a)
+            if kinds[aid] == A_STOP:
                 score = 0.0
             else:
-                score = self._score(view, aid, stolen) + rng.random() * 1e-3
+                score = self._score_play(me, pawns, aid, stolen) + rng.random() * 1e-3
             if best is None or score > best_score:
                 best, best_score = a, score
         assert best is not None
         return best
 
+    def _action_id(self, action: Action) -> int:
+        """The id of ``action``: looked up by identity for the game's own actions (which
+        the state hands out; an ``Action``'s hash is a Python call), else by value."""
+        g = self.race
+        aid = self._ids.get(id(action), -1)
+        if aid < 0 or g.table.actions[aid] is not action:
+            aid = g.action_id(action)
+        return aid
+
     def _score(self, view: AnyDragonRaceView, aid: int, stolen: bool) -> float:
+        """What the play ``aid`` is worth to the seat of ``view`` (``stolen``: with a card
+        just stolen), without the tie-break."""
+        pawns = view.pawns if isinstance(view, DragonRaceSeatView) else view["pawns"]
+        return self._score_play(seat_of(view), pawns, aid, stolen)
+
+    def _score_play(self, me: int, pawns: Sequence[int], aid: int, stolen: bool) -> float:
         g = self.race
         w = self.weights
         board = g.board
-        me = seat_of(view)
-        pawns = view["pawns"]
         new = g.outcome(pawns, me, aid, stolen)
         here, there = pawns[me], new[me]
         if there >= board.finish:
             return FINISH_BONUS
         score = float(there - here)
-        for s, (before, after) in enumerate(zip(pawns, new, strict=True)):
-            if s != me and after != before:
-                score += (before - after) * (w.harm_ahead if before >= here else w.harm_behind)
+        if self._moves_others[aid]:  # else no other pawn moves, and this adds nothing
+            for s, (before, after) in enumerate(zip(pawns, new, strict=True)):
+                if s != me and after != before:
+                    score += (before - after) * (w.harm_ahead if before >= here else w.harm_behind)
         if there != here:
             if g.safe_at[there]:
                 score += w.safe_spot
             elif g.hazard_at[there]:
                 score -= w.hazard
-            elif there != board.start and any(q == there for s, q in enumerate(new) if s != me):
+            elif there != board.start and new.count(there) > 1:  # a rival there too
                 score += w.on_a_rival
         kind = g.a_kind[aid]
         if kind == A_TRIPLE:
@@ -182,26 +211,35 @@ class Heuristic(Bot):
 
     def _react(self, view: AnyDragonRaceView, legal: Sequence[Action]) -> Action:
         g = self.race
-        halts = [a for a in legal if g.a_kind[g.action_id(a)] != A_PASS]
-        passing = next(a for a in legal if g.a_kind[g.action_id(a)] == A_PASS)
+        kinds, card, value = g.a_kind, g.a_card, g.card_value
+        ids = [self._action_id(a) for a in legal]
+        halts = [i for i, aid in enumerate(ids) if kinds[aid] != A_PASS]
+        passing = next(a for a, aid in zip(legal, ids, strict=True) if kinds[aid] == A_PASS)
         if not halts:
             return passing
         # Keep the HALT! card of the lowest number: it is the weakest move.
-        halt = min(halts, key=lambda a: g.card_value[g.a_card[g.action_id(a)]])
+        halt = legal[min(halts, key=lambda i: value[card[ids[i]]])]
         return halt if self.would_halt(view, seat_of(view), len(halts) > 1) else passing
 
     def would_halt(self, view: AnyDragonRaceView, me: int, several: bool) -> bool:
         """Whether this bot, as seat ``me`` holding one HALT! card (``several``: more),
         halts the play or steal the window of ``view`` is about."""
         g = self.race
-        active: int = view["active"]
-        pawns: list[int] = view["pawns"]
-        start: list[int] = view["turn_start"]
-        if view["phase"] == HALT_STEAL:
-            robbed: list[int] = view["robbed"]
+        pawns: Sequence[int]
+        if isinstance(view, DragonRaceSeatView):
+            phase, active, pawns = view.phase, view.active, view.pawns
+        else:
+            phase, active, pawns = view["phase"], view["active"], view["pawns"]
+        if phase == HALT_STEAL:
+            robbed: Sequence[int] = (
+                view.robbed if isinstance(view, DragonRaceSeatView) else view["robbed"]
+            )
             return bool(robbed) and robbed[-1] == me
         if pawns[active] >= g.board.finish:
             return True
+        start: Sequence[int] = (
+            view.turn_start if isinstance(view, DragonRaceSeatView) else view["turn_start"]
+        )
         my_loss = start[me] - pawns[me]
         gain = pawns[active] - start[active]
         leads = pawns[active] >= max(p for s, p in enumerate(pawns) if s != active)

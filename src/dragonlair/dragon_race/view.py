@@ -12,7 +12,7 @@ at random from those unaccounted for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import RandomLike, shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
@@ -89,12 +89,12 @@ def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) ->
 
 class DragonRaceSeatView(View):
     """A seat's view of The Great Dragon Race as a typed object (see ``core.views``): its
-    keys are those of :class:`DragonRaceView`, and it has the pawns as a tuple. It holds
-    the seat's own hand, the stolen card only for the thief and the victim, and counts of
+    keys are those of :class:`DragonRaceView`, and its attributes are what the heuristic
+    reads without the mapping, as ints and tuples (read-only: ``Final``). It holds the
+    seat's own hand, the stolen card only for the thief and the victim, and counts of
     every other hand and of the draw pile."""
 
     __slots__ = (
-        "_active",
         "_bonus",
         "_discards",
         "_draw",
@@ -104,36 +104,37 @@ class DragonRaceSeatView(View):
         "_hand_sizes",
         "_last",
         "_moved",
-        "_pawns",
-        "_start",
         "_stolen",
         "_turn",
-        "_victims",
+        "active",
+        "pawns",
+        "robbed",
+        "turn_start",
     )
     KEYS = own_keys(DragonRaceView)
+
+    active: Final[int]  # whose turn it is
+    pawns: Final[tuple[int, ...]]  # each seat's spot
+    turn_start: Final[tuple[int, ...]]  # the pawns when this turn began
+    robbed: Final[tuple[int, ...]]  # seats robbed this turn
 
     def __init__(self, state: DragonRaceState, seat: int | None) -> None:
         super().__init__(state, seat)
         self._game = state.game
         self._turn = state.turn
-        self._active = state.active
-        self._pawns = tuple(state.pawns)
-        self._start = state.start
+        self.active = state.active
+        self.pawns = tuple(state.pawns)
+        self.turn_start = state.start
         self._hand = None if seat is None else state.hands[seat]
         self._hand_sizes = hand_sizes(state)
         self._draw = len(state.draw)
         self._discards = state.discards
         self._extra = state.extra
         self._bonus = state.bonus
-        self._victims = state.victims
+        self.robbed = state.victims
         self._last = state.last
         self._moved = state.moved
         self._stolen = stolen_for(state, seat)
-
-    @property
-    def pawns(self) -> tuple[int, ...]:
-        """Each seat's spot."""
-        return self._pawns
 
     # the JSON value of every key (DragonRaceView's), worked out when first read
 
@@ -141,13 +142,13 @@ class DragonRaceSeatView(View):
         return self._turn
 
     def _k_active(self) -> int:
-        return self._active
+        return self.active
 
     def _k_pawns(self) -> list[int]:
-        return list(self._pawns)
+        return list(self.pawns)
 
     def _k_turn_start(self) -> list[int]:
-        return list(self._start)
+        return list(self.turn_start)
 
     def _k_hand(self) -> list[int] | None:
         return None if self._hand is None else list(self._hand)
@@ -168,7 +169,7 @@ class DragonRaceSeatView(View):
         return self._bonus
 
     def _k_robbed(self) -> list[int]:
-        return list(self._victims)
+        return list(self.robbed)
 
     def _k_last(self) -> str | None:
         return last_play(self._game, self._last)
