@@ -94,6 +94,8 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         left: Sequence[tuple[int, int]] = view.left
         stripes: Sequence[int] = view.stripes
         knight, dangers = view.knight, view.dangers
+        # lair_floor(view), without dispatching on the kind of view again
+        sure = _seat_view_floor(view)
     else:
         size = view["deck_size"]
         if size == 0:
@@ -101,15 +103,15 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         left = [(_code(name), count) for name, count in view["deck_left"].items()]
         stripes = view["stripes"]
         knight, dangers = view["knight"], view["dangers"]
+        sure = lair_floor(view)
     double = reward_multiplier(dangers)
     # what a Stop and a Danger would cost: the pot and the penalty, or every gem if the
     # Danger is the third
     stop = pot + gems // penalty_divisor(dangers)
     danger = pot + (gems if dangers + 1 == 3 else gems // penalty_divisor(dangers + 1))
     # The lair's estimate counts only for a footprint that reaches the head or lands on a
-    # stripe showing more than the lair surely holds (lair_floor, which costs little), so
-    # it is worked out only then.
-    sure = lair_floor(view)
+    # stripe showing more than the lair surely holds (``sure``: lair_floor, which costs
+    # little), so it is worked out only then.
     lair = -1.0  # not worked out yet
     last = len(stripes)
     value = 0.0
@@ -220,10 +222,43 @@ def lair_floor(view: AnyDragonStripesView) -> float:
     """A figure never above :func:`lair_estimate` that costs little to work out: the
     gems nobody can hold, taking every other seat at the most its ledger allows (its
     gems as if it had never paid a penalty)."""
+    if isinstance(view, DragonStripesSeatView):
+        return _seat_view_floor(view)
     known = _known_lair(view)
     if known is not None:
         return known
     seat, gems, pot, start, total, (banked, received, paid, _, _) = _lair_figures(view)
+    return _floor(seat, gems, pot, start, total, banked, received, paid)
+
+
+def _seat_view_floor(view: DragonStripesSeatView) -> float:
+    """:func:`lair_floor` of a typed view."""
+    if view.lair_empty:
+        return 0.0
+    if view.lair is not None:
+        return float(view.lair)
+    return _floor(
+        view.seat,
+        view.gems,
+        view.pot,
+        view.start_gems,
+        view.total_gems,
+        view.banked,
+        view.received,
+        view.paid,
+    )
+
+
+def _floor(
+    seat: int | None,
+    gems: int | None,
+    pot: int,
+    start: int,
+    total: int,
+    banked: Sequence[int],
+    received: Sequence[int],
+    paid: Sequence[int],
+) -> float:
     most = len(banked) * start + sum(banked) + sum(received) - sum(paid)
     if seat is not None:
         most -= start + banked[seat] + received[seat] - paid[seat]
