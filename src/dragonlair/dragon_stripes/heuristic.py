@@ -95,7 +95,22 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         stripes: Sequence[int] = view.stripes
         knight, dangers = view.knight, view.dangers
         # lair_floor(view), without dispatching on the kind of view again
-        sure = _seat_view_floor(view)
+        if view.lair_empty:
+            sure = 0.0
+        elif view.lair is not None:
+            sure = float(view.lair)
+        else:
+            banked, received, paid = view.banked, view.received, view.paid
+            sure = _floor(
+                view.seat,
+                view.gems,
+                view.pot,
+                view.start_gems,
+                view.total_gems,
+                banked,
+                received,
+                paid,
+            )
     else:
         size = view["deck_size"]
         if size == 0:
@@ -104,11 +119,15 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         stripes = view["stripes"]
         knight, dangers = view["knight"], view["dangers"]
         sure = lair_floor(view)
-    double = reward_multiplier(dangers)
+    if 0 <= dangers < len(_BY_DANGERS):
+        double, divisor, next_divisor = _BY_DANGERS[dangers]
+    else:
+        double = reward_multiplier(dangers)
+        divisor, next_divisor = penalty_divisor(dangers), penalty_divisor(dangers + 1)
     # what a Stop and a Danger would cost: the pot and the penalty, or every gem if the
     # Danger is the third
-    stop = pot + gems // penalty_divisor(dangers)
-    danger = pot + (gems if dangers + 1 == 3 else gems // penalty_divisor(dangers + 1))
+    stop = pot + gems // divisor
+    danger = pot + (gems if dangers + 1 == 3 else gems // next_divisor)
     # The lair's estimate counts only for a footprint that reaches the head or lands on a
     # stripe showing more than the lair surely holds (``sure``: lair_floor, which costs
     # little), so it is worked out only then.
@@ -138,6 +157,13 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         else:
             value -= risk * p * danger
     return value
+
+
+# By the Danger cards drawn (before the third): what the stripes pay for, and the
+# penalty's divisor now and after one more Danger.
+_BY_DANGERS: tuple[tuple[int, int, int], ...] = tuple(
+    (reward_multiplier(d), penalty_divisor(d), penalty_divisor(d + 1)) for d in range(3)
+)
 
 
 # Card codes by their names in the view ("footprint 2" is 2; cards.STOP, cards.DANGER).
