@@ -149,11 +149,13 @@ class Heuristic(Bot):
             return max(legal, key=lambda a: (sizes[int(a.args[0])], pawns[int(a.args[0])]))
         stolen = phase == STOLEN
         me = seat_of(view)
-        kinds = g.a_kind
+        kinds, ids, actions = g.a_kind, self._ids, g.table.actions
         best: Action | None = None
         best_score = 0.0
         for a in legal:
-            aid = self._action_id(a)
+            aid = ids.get(id(a), -1)  # self._action_id(a), inline
+            if aid < 0 or actions[aid] is not a:
+                aid = g.action_id(a)
             if kinds[aid] == A_STOP:
                 score = 0.0
             else:
