@@ -94,23 +94,7 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         left: Sequence[tuple[int, int]] = view.left
         stripes: Sequence[int] = view.stripes
         knight, dangers = view.knight, view.dangers
-        # lair_floor(view), without dispatching on the kind of view again
-        if view.lair_empty:
-            sure = 0.0
-        elif view.lair is not None:
-            sure = float(view.lair)
-        else:
-            banked, received, paid = view.banked, view.received, view.paid
-            sure = _floor(
-                view.seat,
-                view.gems,
-                view.pot,
-                view.start_gems,
-                view.total_gems,
-                banked,
-                received,
-                paid,
-            )
+        sure = _seat_view_floor(view)  # lair_floor(view), without dispatching again
     else:
         size = view["deck_size"]
         if size == 0:
