@@ -68,7 +68,7 @@ def reference_pick(bot: Heuristic, view: dict[str, Any], legal: list[Action], rn
     t = game.tables  # type: ignore[attr-defined]
     w = bot.weights
     seat = view["seat"]
-    row = row_from_view(view)  # type: ignore[arg-type]
+    row = row_from_view(view)
     mine = row[seat * NSTACK : (seat + 1) * NSTACK]
     scorer = SeatGain(row, seat, t, game.every_power_source)  # type: ignore[attr-defined]
     picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
