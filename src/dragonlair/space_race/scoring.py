@@ -355,46 +355,44 @@ class SeatGain:
     def total_with(self, stack: int, cards: tuple[int, ...]) -> int:
         """``seat_total`` with ``seat``'s Fuel or Crew stack replaced by ``cards`` (what a
         bid leaves): the rest of the total is worked out once per stack."""
-        if stack == S_FUEL:
-            rival = self._rival_fuel
-            if rival < 0:
-                rival = self._rival_fuel = self._rival(S_FUEL)
-            bonus = MOST_FUEL
-        elif stack == S_CREW:
-            rival = self._rival_crew
-            if rival < 0:
-                rival = self._rival_crew = self._rival(S_CREW)
-            bonus = MOST_CREW
-        else:
-            raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
+        rival, bonus = self._majority(stack)
         rest = self._rest(stack)
-        n = len(cards)
         if stack == S_CREW:
             vp = self._t.vp
             for c in cards:
                 rest += vp[c]
+        n = len(cards)
         return rest + (bonus if n and n >= rival else 0)
 
     def bid_totals(self, stack: int) -> list[int]:
         """``total_with(stack, mine[b:])`` for every bid ``b`` from 0 to all of ``seat``'s
         Fuel or Crew stack ``mine``, in that order."""
-        cards = self._row[self._base + stack]
-        last = self.total_with(stack, ())
-        out = [last] * (len(cards) + 1)
-        if not cards:
-            return out
-        # the cards a bid of b keeps are cards[b:]: from the largest bid down, one more each
+        rival, bonus = self._majority(stack)
         rest = self._rest(stack)
-        bonus = MOST_FUEL if stack == S_FUEL else MOST_CREW
-        rival = self._rival_fuel if stack == S_FUEL else self._rival_crew
+        cards = self._row[self._base + stack]
+        out = [rest] * (len(cards) + 1)  # a bid of all of them keeps nothing
+        # the cards a bid of b keeps are cards[b:]: from the largest bid down, one more each
         vp = self._t.vp
         kept = 0
         for b in range(len(cards) - 1, -1, -1):
-            n = len(cards) - b
             if stack == S_CREW:
                 kept += vp[cards[b]]
-            out[b] = rest + kept + (bonus if n >= rival else 0)
+            out[b] = rest + kept + (bonus if len(cards) - b >= rival else 0)
         return out
+
+    def _majority(self, stack: int) -> tuple[int, int]:
+        """The most any rival holds on the Fuel or Crew ``stack``, and its majority's VP."""
+        if stack == S_FUEL:
+            rival = self._rival_fuel
+            if rival < 0:
+                rival = self._rival_fuel = self._rival(S_FUEL)
+            return rival, MOST_FUEL
+        if stack == S_CREW:
+            rival = self._rival_crew
+            if rival < 0:
+                rival = self._rival_crew = self._rival(S_CREW)
+            return rival, MOST_CREW
+        raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
 
     def _rest(self, stack: int) -> int:
         """``seat_total`` with ``seat``'s ``stack`` emptied, worked out once per stack."""
