@@ -178,6 +178,7 @@ class Heuristic(Bot):
         sr = cast(SpaceRace, game)
         self._sr = sr
         self._picks, self._kind_stack, self._kind_card = _pick_table(sr)
+        self._kinds = len(self._kind_stack)
         # each pick's kind by the id of the game's own Action objects, which legal actions
         # are (an int's hash is the interpreter's, an Action's is a call): for a ship with
         # a Power Source, and for one without (its plain kind)
@@ -247,7 +248,7 @@ class Heuristic(Bot):
         kind_card = self._kind_card
         every = self._stacks  # where each stack of every ship lies in the row
         others = self._others[seat]  # ... of every ship but the seat's
-        worth: list[float | None] = [None] * len(kind_stack)
+        worth: list[float | None] = [None] * self._kinds
         fuel_later = w.fuel_per_danger * dangers_left  # for the Dangers to come
         crew_later = w.crew_per_danger * dangers_left
         # what the gains read of the ships, each worked out when first needed
@@ -271,7 +272,10 @@ class Heuristic(Bot):
                 n = len(old)
                 if stack == S_FUEL:
                     if rival_fuel < 0:
-                        rival_fuel = _rival(row, others[S_FUEL])
+                        rival_fuel = 0
+                        for i in others[S_FUEL]:
+                            if len(row[i]) > rival_fuel:  # noqa: PLR1730  (as in _rival)
+                                rival_fuel = len(row[i])
                     gain = MOST_FUEL * ((n + 1 >= rival_fuel) - (bool(n) and n >= rival_fuel))
                     value = gain + fuel_later
                     if flight_seen is True:  # the more if the Danger seen is a Flight

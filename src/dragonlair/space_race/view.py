@@ -223,21 +223,24 @@ class SpaceRaceSeatView(View):
         self.pick = state.pick
         self._direction = state.direction
         hands = state.hands
-        self._hand = hands[seat] if seat is not None else None
+        spent = state.spent_fuel
+        deck = state.danger_deck
+        if seat is None:
+            self._hand = self._my_spent = self.danger_top = None
+        else:
+            self._hand = hands[seat]
+            self._my_spent = spent[seat]
+            self.danger_top = deck[-1] if state.seen_top >> seat & 1 else None
         self._hand_sizes = list(map(len, hands))
         stacks = state.ships.copy()
         for k in _HIDDEN_FUEL[g.players][seat]:
             n = len(stacks[k])
             stacks[k] = _ZEROS[n] if n < _NZEROS else (0,) * n
         self.stacks = stacks
-        spent = state.spent_fuel
         self._spent = list(map(len, spent))
-        self._my_spent = spent[seat] if seat is not None else None
         self._space_deck = len(state.space_deck)
         self._crew_discard = state.crew_discard
         self._danger = state.danger
-        deck = state.danger_deck
-        self.danger_top = deck[-1] if seat is not None and state.seen_top >> seat & 1 else None
         self._seen_top = state.seen_top
         self._danger_deck = len(deck)
         self._danger_discard = state.danger_discard
