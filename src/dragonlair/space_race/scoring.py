@@ -222,10 +222,16 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
             if len(s[S_DRONE]) < drones:
                 total += DRONE_PER_FEWER
     fuel = len(ship[S_FUEL])
-    if fuel and all(len(s[S_FUEL]) <= fuel for s in ships):
-        total += MOST_FUEL
     crew = len(ship[S_CREW])
-    if crew and all(len(s[S_CREW]) <= crew for s in ships):
+    most_fuel = most_crew = True  # nobody holds more (ties all score)
+    for s in ships:
+        if len(s[S_FUEL]) > fuel:
+            most_fuel = False
+        if len(s[S_CREW]) > crew:
+            most_crew = False
+    if fuel and most_fuel:
+        total += MOST_FUEL
+    if crew and most_crew:
         total += MOST_CREW
     return total
 
