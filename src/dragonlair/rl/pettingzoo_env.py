@@ -193,6 +193,10 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
+        # each seat's observation of one state at one move, made when first asked for
+        # (by ``last`` or ``observe``) and dropped once the state moves: one per seat
+        self._seen: dict[int, Obs] = {}
+        self._seen_at: tuple[State | None, int] = (None, -1)
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         """Deal a new game (from ``seed`` when given); ``options`` are ignored (see above)."""
@@ -206,8 +210,18 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         self.agent_selection = agent_name(state.to_act[0])
 
     def observe(self, agent: str) -> Obs:
-        """``agent``'s observation and action mask (any agent, at any time)."""
-        return self._t.observe(self.state_now, self._t.seat(agent), wait=False)
+        """``agent``'s observation and action mask (any agent, at any time): fresh arrays
+        on every call, encoded once per state and seat."""
+        seat = self._t.seat(agent)
+        state = self.state_now
+        held, move = self._seen_at
+        if held is not state or move != state.move:
+            self._seen.clear()
+            self._seen_at = (state, state.move)
+        got = self._seen.get(seat)
+        if got is None:
+            got = self._seen[seat] = self._t.observe(state, seat, wait=False)
+        return {"observation": got["observation"].copy(), "action_mask": got["action_mask"].copy()}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (None for an agent whose game is over)."""
