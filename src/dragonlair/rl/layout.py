@@ -400,13 +400,21 @@ def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:
     """``compute`` (a fact derived from a game's data and options, such as a scale)
     remembered per game object, so encoders do not redo it for every view."""
     memo: weakref.WeakKeyDictionary[Game, T] = weakref.WeakKeyDictionary()
+    # the game asked about last (held weakly) with its value, as one tuple (so that
+    # threads never see one's game with another's value): an encoder asks about one game
+    # again and again, and the weak dictionary's lookup makes a weak reference each time
+    last: list[tuple[Callable[[], Game | None], T | None]] = [(lambda: None, None)]
 
     def get(game: Game) -> T:
+        ref, value = last[0]
+        if ref() is game:
+            return value  # type: ignore[return-value]  # the value held with this game
         try:
-            return memo[game]
+            found = memo[game]
         except KeyError:
-            value = memo[game] = compute(game)
-            return value
+            found = memo[game] = compute(game)
+        last[0] = (weakref.ref(game), found)
+        return found
 
     get.__doc__ = compute.__doc__
     return get
