@@ -35,7 +35,6 @@ offered to the RL libraries.
 from __future__ import annotations
 
 import struct
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -396,25 +395,23 @@ def choosing_feature() -> Feature:
     )
 
 
+GAMES_REMEMBERED = 64  # games whose derived facts per_game keeps
+
+
 def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:
     """``compute`` (a fact derived from a game's data and options, such as a scale)
-    remembered per game object, so encoders do not redo it for every view."""
-    memo: weakref.WeakKeyDictionary[Game, T] = weakref.WeakKeyDictionary()
-    # the game asked about last (held weakly) with its value, as one tuple (so that
-    # threads never see one's game with another's value): an encoder asks about one game
-    # again and again, and the weak dictionary's lookup makes a weak reference each time
-    last: list[tuple[Callable[[], Game | None], T | None]] = [(lambda: None, None)]
+    remembered per game object, so encoders do not redo it for every view. The last
+    :data:`GAMES_REMEMBERED` games are kept (a compiled game takes no weak reference)."""
+    memo: dict[Game, T] = {}
 
     def get(game: Game) -> T:
-        ref, value = last[0]
-        if ref() is game:
-            return value  # type: ignore[return-value]  # the value held with this game
         try:
-            found = memo[game]
+            return memo[game]
         except KeyError:
-            found = memo[game] = compute(game)
-        last[0] = (weakref.ref(game), found)
-        return found
+            if len(memo) >= GAMES_REMEMBERED:
+                del memo[next(iter(memo))]
+            value = memo[game] = compute(game)
+            return value
 
     get.__doc__ = compute.__doc__
     return get
