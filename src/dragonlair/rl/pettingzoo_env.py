@@ -231,7 +231,10 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             return
         state = self.state_now
         seat = self._t.seat(agent)
-        aid = action_index(action, self._t.n_actions, f"{agent}'s action")
+        if type(action) is int and 0 <= action < self._t.n_actions:
+            aid = action
+        else:
+            aid = action_index(action, self._t.n_actions, f"{agent}'s action")
         if aid not in state.legal_action_ids(seat):
             raise refuse(state, seat, aid)
         self._cumulative_rewards[agent] = 0.0
@@ -240,10 +243,9 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             shares = win_shares(state.result, self.game.players)
             self.rewards = {a: shares[self._t.seat(a)] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = agent_name(state.to_act[0])
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end (as reset set them): nothing to add
+            self.agent_selection = self._t.agents[state.to_act[0]]
 
     def render(self) -> str:
         """The game in a few lines of text: the move, who acts, the latest public events."""
