@@ -230,9 +230,10 @@ class Encoder:
 
     def encode_row(self, view: View, seat: int, batch: npt.NDArray[np.float32], row: int) -> None:
         """Write the tensor of ``seat``'s view into row ``row`` of ``batch`` (made by
-        :meth:`batch`), in one call and allocating nothing else: the vector
-        environments' path, which made ``view`` with ``state.view(seat)`` themselves, so
-        the checks of :meth:`encode` on where a view came from are left out."""
+        :meth:`batch`, or a C-contiguous float32 array of one tensor and row 0), in one
+        call and allocating nothing else: the environments' path, which made ``view``
+        with ``state.view(seat)`` themselves, so the checks of :meth:`encode` on where a
+        view came from are left out."""
         self._pack(batch.data, 4 * self.size * row, *self._values(view, seat))
 
     def _values(self, view: View, seat: int) -> list[float]:

@@ -107,7 +107,9 @@ class _Table:
             mask[legal] = 1
         elif wait and not state.is_over:
             mask[wait_id(self.game)] = 1
-        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+        tensor = np.empty(self.encoder.size, dtype=np.float32)
+        self.encoder.encode_row(state.view(seat), seat, tensor, 0)
+        return {"observation": tensor, "action_mask": mask}
 
     def render(self, state: State | None) -> str:
         """A few lines: the move, who acts, the latest public events, the result."""
