@@ -42,6 +42,26 @@ def test_every_value_lies_in_0_1_and_the_shape_is_the_same_for_every_player_coun
     assert len(sizes) == 1
 
 
+@pytest.mark.parametrize("game_id", rl_games())
+def test_a_row_written_into_a_batch_is_the_tensor_and_leaves_the_other_rows_alone(
+    game_id: str,
+) -> None:
+    game = dragonlair.make(game_id)
+    enc = encoder_for(game)
+    batch = enc.batch(3)
+    assert batch.shape == (3, enc.size) and batch.dtype == np.float32 and not batch.any()
+    batch[0] = batch[2] = 0.5
+    one = np.full(enc.size, 0.25, dtype=np.float32)
+    for state in random_playout(game, seed=4)[::5]:
+        for seat in range(game.players):
+            view = state.view(seat)
+            enc.encode_row(view, seat, batch, 1)
+            enc.encode_row(view, seat, one, 0)
+            want = enc.encode(view)
+            assert np.array_equal(batch[1], want) and np.array_equal(one, want)
+            assert np.all(batch[0] == 0.5) and np.all(batch[2] == 0.5)
+
+
 @pytest.mark.parametrize(
     ("game_id", "options"), [(g, o) for g in rl_games() for o in OPTION_SETS.get(g, [])]
 )

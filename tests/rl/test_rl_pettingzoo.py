@@ -82,6 +82,32 @@ def test_aec_rewards_come_at_the_end_and_sum_to_one() -> None:
     assert e.agents == []
 
 
+def test_aec_observations_are_encoded_once_per_move_and_handed_out_fresh() -> None:
+    e = env("space-race", players=3)
+    e.reset(seed=2)
+    encoder = e._t.encoder
+    seats = 0
+    for agent in e.agent_iter():
+        state = e.state_now
+        obs, _, term, trunc, _ = e.last()
+        for other in e.possible_agents:  # every seat's, as the state is now
+            seat = e._t.seat(other)
+            again = e.observe(other)
+            assert np.array_equal(again["observation"], encoder.encode(state.view(seat)))
+            assert again["action_mask"].sum() == len(state.legal_action_ids(seat))
+        again = e.observe(agent)
+        assert again["observation"] is not obs["observation"]
+        obs["observation"][:] = 2.0  # a caller's change to its copy reaches no other
+        obs["action_mask"][:] = 0
+        assert e.observe(agent)["observation"].max() <= 1.0
+        assert np.array_equal(e.observe(agent)["action_mask"], again["action_mask"])
+        seats += 1
+        e.step(None if term or trunc else int(np.flatnonzero(again["action_mask"])[0]))
+        if seats > 60:
+            break
+    assert seats > 60
+
+
 def test_aec_refuses_bad_input_and_changes_nothing() -> None:
     e = env("dragon-stripes", players=2)
     e.reset(seed=0)

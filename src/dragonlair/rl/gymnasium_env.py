@@ -285,8 +285,8 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         self.single_action_space = first.action_space
         self.observation_space = batch_space(first.observation_space, num_envs)
         self.action_space = batch_space(first.action_space, num_envs)
-        n, a = first.encoder.size, self.game.num_actions
-        self._obs = np.zeros((num_envs, n), dtype=np.float32)
+        self._obs = first.encoder.batch(num_envs)
+        a = self.game.num_actions
         self._masks = np.zeros((num_envs, a), dtype=np.int8)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
@@ -312,9 +312,11 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
                 raise ValueError(
                     f"expected {self.num_envs} seeds (one per table), got {len(seeds)}"
                 )
+        hot: list[int] = []
         for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
             env._start(s, options)
-            self._write(i, env)
+            hot += self._write(i, env)
+        self._set_masks(hot)
         self._ended[:] = False
         self._ready = True
         return self._obs.copy(), self._infos()
@@ -333,23 +335,33 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
                 f"expected one action per table, an array of shape ({self.num_envs},); "
                 f"got shape {acts.shape}"
             )
+        # integer arrays as Python ints; anything else is checked id by id
+        ids: list[Any] = acts.tolist() if acts.dtype.kind in "iu" else list(acts)
+        limit = self.game.num_actions
+        ended = self._ended.tolist()
         for i, env in enumerate(self.envs):  # check every table before stepping any
-            if not self._ended[i]:
-                aid = action_index(acts[i], self.game.num_actions, f"table {i}'s action")
+            if not ended[i]:
+                aid = ids[i]
+                if type(aid) is not int or not 0 <= aid < limit:
+                    aid = ids[i] = action_index(aid, limit, f"table {i}'s action")
                 state = env.state_now
                 if env.illegal_action == "raise" and aid not in state.legal_action_ids(env.seat):
                     raise refuse(state, env.seat, aid)
         illegal: dict[int, str] = {}
+        rewards = [0.0] * self.num_envs
+        terms = [False] * self.num_envs
+        hot: list[int] = []
         for i, env in enumerate(self.envs):
-            if self._ended[i]:
+            if ended[i]:
                 env._start(None, None)
-                reward, term = 0.0, False
             else:
-                reward, term, why = env._advance(acts[i])
+                rewards[i], terms[i], why = env._advance(ids[i])
                 if why is not None:
                     illegal[i] = why
-            self._write(i, env)
-            self._rewards[i], self._terms[i] = reward, term
+            hot += self._write(i, env)
+        self._set_masks(hot)
+        self._rewards[:] = rewards
+        self._terms[:] = terms
         self._ended[:] = self._terms | self._truncs
         infos = self._infos()
         if illegal:
@@ -370,14 +382,19 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         """Each table's legal actions for its learner: a boolean array (num_envs, actions)."""
         return self._masks.astype(np.bool_)
 
-    def _write(self, i: int, env: DragonlairEnv) -> None:
-        env._observe(self._obs[i])
-        mask = self._masks[i]
-        mask[:] = 0
-        legal = env.state_now.legal_action_ids(env.seat)
-        if legal:
-            mask[legal] = 1
-        self._seats[i] = env.seat
+    def _write(self, i: int, env: DragonlairEnv) -> list[int]:
+        """Encode table ``i``'s learner's view into its row of the batch; returns the
+        positions of its legal actions in the flattened mask batch."""
+        state, seat = env.state_now, env.seat
+        env.encoder.encode_row(state.view(seat), seat, self._obs, i)
+        self._seats[i] = seat
+        base = i * self.game.num_actions
+        return [base + aid for aid in state.legal_action_ids(seat)]
+
+    def _set_masks(self, hot: list[int]) -> None:
+        masks = self._masks.reshape(-1)
+        masks[:] = 0
+        masks[hot] = 1
 
     def _infos(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=np.bool_)

@@ -216,6 +216,27 @@ class Encoder:
             raise LayoutError(f"output array has shape {out.shape}; expected ({self.size},)")
         if not 0 <= seat < self.game.players:
             raise LayoutError(f"no seat {seat} at a table of {self.game.players}")
+        values = self._values(view, seat)
+        flags = out.flags
+        if out.dtype == np.float32 and flags.c_contiguous and flags.writeable:
+            self._pack(out.data, 0, *values)
+        else:
+            out[:] = values
+        return out
+
+    def batch(self, rows: int) -> npt.NDArray[np.float32]:
+        """A zeroed batch of ``rows`` tensors, (rows, size) float32, for :meth:`encode_row`."""
+        return np.zeros((rows, self.size), dtype=np.float32)
+
+    def encode_row(self, view: View, seat: int, batch: npt.NDArray[np.float32], row: int) -> None:
+        """Write the tensor of ``seat``'s view into row ``row`` of ``batch`` (made by
+        :meth:`batch`, or a C-contiguous float32 array of one tensor and row 0), in one
+        call and allocating nothing else: the environments' path, which made ``view``
+        with ``state.view(seat)`` themselves, so the checks of :meth:`encode` on where a
+        view came from are left out."""
+        self._pack(batch.data, 4 * self.size * row, *self._values(view, seat))
+
+    def _values(self, view: View, seat: int) -> list[float]:
         ctx = self._contexts[seat]
         ctx.memo.clear()
         values: list[float] = []
@@ -223,12 +244,7 @@ class Encoder:
             values += encode(view, ctx)
             if len(values) != end:
                 self._wrong_size(view, ctx)
-        flags = out.flags
-        if out.dtype == np.float32 and flags.c_contiguous and flags.writeable:
-            self._pack(out.data, 0, *values)
-        else:
-            out[:] = values
-        return out
+        return values
 
     def _wrong_size(self, view: View, ctx: Context) -> None:
         for f, r in zip(self.layout.features, self.rows, strict=True):

@@ -107,7 +107,9 @@ class _Table:
             mask[legal] = 1
         elif wait and not state.is_over:
             mask[wait_id(self.game)] = 1
-        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+        tensor = np.empty(self.encoder.size, dtype=np.float32)
+        self.encoder.encode_row(state.view(seat), seat, tensor, 0)
+        return {"observation": tensor, "action_mask": mask}
 
     def render(self, state: State | None) -> str:
         """A few lines: the move, who acts, the latest public events, the result."""
@@ -193,6 +195,10 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
+        # each seat's observation of one state at one move, made when first asked for
+        # (by ``last`` or ``observe``) and dropped once the state moves: one per seat
+        self._seen: dict[int, Obs] = {}
+        self._seen_at: tuple[State | None, int] = (None, -1)
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         """Deal a new game (from ``seed`` when given); ``options`` are ignored (see above)."""
@@ -206,8 +212,18 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         self.agent_selection = agent_name(state.to_act[0])
 
     def observe(self, agent: str) -> Obs:
-        """``agent``'s observation and action mask (any agent, at any time)."""
-        return self._t.observe(self.state_now, self._t.seat(agent), wait=False)
+        """``agent``'s observation and action mask (any agent, at any time): fresh arrays
+        on every call, encoded once per state and seat."""
+        seat = self._t.seat(agent)
+        state = self.state_now
+        held, move = self._seen_at
+        if held is not state or move != state.move:
+            self._seen.clear()
+            self._seen_at = (state, state.move)
+        got = self._seen.get(seat)
+        if got is None:
+            got = self._seen[seat] = self._t.observe(state, seat, wait=False)
+        return {"observation": got["observation"].copy(), "action_mask": got["action_mask"].copy()}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (None for an agent whose game is over)."""
@@ -217,7 +233,10 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             return
         state = self.state_now
         seat = self._t.seat(agent)
-        aid = action_index(action, self._t.n_actions, f"{agent}'s action")
+        if type(action) is int and 0 <= action < self._t.n_actions:
+            aid = action
+        else:
+            aid = action_index(action, self._t.n_actions, f"{agent}'s action")
         if aid not in state.legal_action_ids(seat):
             raise refuse(state, seat, aid)
         self._cumulative_rewards[agent] = 0.0
@@ -226,10 +245,9 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             shares = win_shares(state.result, self.game.players)
             self.rewards = {a: shares[self._t.seat(a)] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = agent_name(state.to_act[0])
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end (as reset set them): nothing to add
+            self.agent_selection = self._t.agents[state.to_act[0]]
 
     def render(self) -> str:
         """The game in a few lines of text: the move, who acts, the latest public events."""
@@ -362,11 +380,14 @@ class DragonlairVectorAEC:
         self.action_space = spaces.Discrete(a)
         self.states: list[State] = []
         self._rngs = [np.random.default_rng() for _ in range(num_tables)]
-        self._obs = np.zeros((num_tables, n), dtype=np.float32)
+        # the batches every call writes into (returned as copies)
+        self._obs = self._t.encoder.batch(num_tables)
         self._masks = np.zeros((num_tables, a), dtype=np.int8)
         self._seats = np.zeros(num_tables, dtype=np.int64)
         self._rewards = np.zeros((num_tables, self.game.players), dtype=np.float64)
         self._terms = np.zeros(num_tables, dtype=np.bool_)
+        self._asked = [0] * num_tables  # the seat asked at each table, as a Python int
+        self._ended = [False] * num_tables
 
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -376,10 +397,19 @@ class DragonlairVectorAEC:
         if seed is not None:
             self._rngs = [np.random.default_rng(seed + i) for i in range(self.num_tables)]
         self.states = [self._deal(i) for i in range(self.num_tables)]
+        legal = self._masks.reshape(-1)
+        legal[:] = 0
+        width = self._t.n_actions
         for i, state in enumerate(self.states):
-            self._write(i, state, state.to_act[0])
+            seat = self._asked[i] = state.to_act[0]
+            self._t.encoder.encode_row(state.view(seat), seat, self._obs, i)
+            base = i * width
+            for aid in state.legal_action_ids(seat):
+                legal[base + aid] = 1
+        self._seats[:] = self._asked
         self._rewards[:] = 0.0
         self._terms[:] = False
+        self._ended = [False] * self.num_tables
         return self._obs.copy(), self._infos()
 
     def step(
@@ -395,59 +425,80 @@ class DragonlairVectorAEC:
         the rewards (tables x seats), terminations, truncations (never) and infos."""
         if not self.states:
             raise RuntimeError("no games yet: call reset() first")
+        chosen = self._checked(actions)
+        # one pass over the tables: step, encode the next seat's view into its row and
+        # collect its legal ids; the batches are then set with one NumPy call each
+        encode, obs, states, asked = self._t.encoder.encode_row, self._obs, self.states, self._asked
+        width = self._t.n_actions
+        hot: list[int] = []
+        over: list[int] = []
+        for i, aid in enumerate(chosen):
+            if aid < 0:  # the game ended at the last call: deal the next one
+                state = states[i] = self._deal(i)
+                seat = state.to_act[0]
+            else:
+                state = states[i]
+                seat = asked[i]
+                state.apply_id(seat, aid)
+                if state.is_over:
+                    over.append(i)
+                else:
+                    seat = state.to_act[0]
+            asked[i] = seat
+            encode(state.view(seat), seat, obs, i)
+            base = i * width
+            hot += [base + a for a in state.legal_action_ids(seat)]
+        masks = self._masks.reshape(-1)
+        masks[:] = 0
+        masks[hot] = 1
+        self._seats[:] = asked
+        rewards, terms = self._rewards, self._terms
+        rewards[:] = 0.0
+        terms[:] = False
+        ended = [False] * self.num_tables
+        players = self.game.players
+        for i in over:
+            rewards[i] = win_shares(states[i].result, players)
+            ended[i] = True
+        terms[over] = True
+        self._ended = ended
+        return (
+            obs.copy(),
+            rewards.copy(),
+            terms.copy(),
+            np.zeros(self.num_tables, dtype=np.bool_),
+            self._infos(),
+        )
+
+    def _checked(self, actions: Any) -> list[int]:
+        """Every table's action id (-1 for a table to deal again), checked at every table
+        before any moves: ValueError for a wrong shape or an id out of range,
+        IllegalAction for one the rules do not allow now."""
         acts = np.asarray(actions)
         if acts.shape != (self.num_tables,):
             raise ValueError(
                 f"expected one action per table, an array of shape ({self.num_tables},); "
                 f"got shape {acts.shape}"
             )
-        ended = self._terms.copy()
+        # integer arrays as Python ints; anything else is checked id by id
+        ids: list[Any] = acts.tolist() if acts.dtype.kind in "iu" else list(acts)
+        limit = self._t.n_actions
         chosen: list[int] = []
-        for i, state in enumerate(self.states):  # check every table before stepping any
-            if ended[i]:
+        for i, state in enumerate(self.states):
+            if self._ended[i]:
                 chosen.append(-1)
                 continue
-            seat = int(self._seats[i])
-            aid = action_index(acts[i], self._t.n_actions, f"table {i}'s action")
+            aid = ids[i]
+            if type(aid) is not int or not 0 <= aid < limit:
+                aid = action_index(aid, limit, f"table {i}'s action")
+            seat = self._asked[i]
             if aid not in state.legal_action_ids(seat):
                 raise refuse(state, seat, aid)
             chosen.append(aid)
-        rewards = self._rewards
-        rewards[:] = 0.0
-        for i, aid in enumerate(chosen):
-            if aid < 0:
-                state = self.states[i] = self._deal(i)
-                self._terms[i] = False
-                self._write(i, state, state.to_act[0])
-                continue
-            state = self.states[i]
-            seat = int(self._seats[i])
-            state.apply_id(seat, aid)
-            if state.is_over:
-                rewards[i] = win_shares(state.result, self.game.players)
-                self._terms[i] = True
-                self._write(i, state, seat)
-            else:
-                self._write(i, state, state.to_act[0])
-        return (
-            self._obs.copy(),
-            rewards.copy(),
-            self._terms.copy(),
-            np.zeros(self.num_tables, dtype=np.bool_),
-            self._infos(),
-        )
+        return chosen
 
     def _deal(self, i: int) -> State:
         return self.game.new_game(seed=int(self._rngs[i].integers(2**63)))
-
-    def _write(self, i: int, state: State, seat: int) -> None:
-        self._t.encoder.encode(state.view(seat), self._obs[i])
-        mask = self._masks[i]
-        mask[:] = 0
-        legal = state.legal_action_ids(seat)
-        if legal:
-            mask[legal] = 1
-        self._seats[i] = seat
 
     def _infos(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}
