@@ -195,6 +195,34 @@ def test_actions_are_frozen_values_with_text_and_ids() -> None:
     assert game.num_actions == 20 and len(game.actions) == 20
 
 
+def test_apply_takes_any_equal_action_and_refuses_another_games() -> None:
+    """apply recognises its table's own objects by the id they carry; an equal action made
+    anew, one of another game's table (another object, perhaps at the same id) and one not
+    legal now all take the checked path, with the same outcome or error as ever."""
+    s, t = new(seed=4), new(seed=4)
+    legal = s.legal_actions(0)
+    t.legal_actions(0)
+    own = legal[-1]
+    fresh = Action(own.kind, *own.args)
+    assert fresh == own and fresh is not own
+    s.apply(0, own)
+    t.apply(0, fresh)  # the same move: found by equality instead of identity
+    assert s.to_json() == t.to_json()
+    u = new(seed=4)
+    mine = u.legal_actions(0)[0]
+    other = dragonlair.make(GAME, 3).action_from_id(u.game.action_id(mine))
+    assert other == mine and other is not mine
+    u.apply(0, other)  # another table's object: equal, so the same action
+    assert u.move == 1
+    w = new(seed=4)
+    w.legal_actions(0)
+    before = w.to_json()
+    illegal = next(a for a in w.game.actions if a not in w.legal_actions(0))
+    with pytest.raises(IllegalAction, match="is not legal for seat 0"):
+        w.apply(0, illegal)
+    assert w.to_json() == before
+
+
 def test_record_replay_and_json_round_trip() -> None:
     s = new(seed=11, players=4, start_points=2)
     rng = Rng(5)
