@@ -21,6 +21,7 @@ from dragonlair import (
 )
 from dragonlair.core import Record, Rng, derive_seed
 from dragonlair.core.result import competition_ranks, dense_ranks, make_result
+from dragonlair.core.rng import GOLDEN, MASK64, mix64, shuffle_plan
 from dragonlair.core.spec import OptionSpec
 
 GAME = "pebble-auction"
@@ -294,6 +295,28 @@ def test_rng_is_pinned() -> None:
 
 PINNED_DRAWS = [596, 160, 166, 48, 980]
 PINNED_DERIVED = 6179520404392507713
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 13, 20, 80, 112, 150])
+def test_state_shuffle_is_fisher_yates_by_its_plan(size: int) -> None:
+    """A state's shuffle draws one number per step of ``shuffle_plan`` and takes the swap
+    positions for i, i - 1, ... as its digits in bases i + 1, i, ...: the order records
+    depend on, written out here step by step."""
+    s = new(seed=3)
+    rng = s._rng
+    items = list(range(size))
+    s._shuffle(items)
+    expected = list(range(size))
+    i = size - 1
+    for radix, count in shuffle_plan(size):
+        rng = (rng + GOLDEN) & MASK64
+        r = (mix64(rng) * radix) >> 64
+        for _ in range(count):
+            r, j = divmod(r, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+            i -= 1
+    assert i <= 0
+    assert items == expected and s._rng == rng
 
 
 def test_ranking_helpers() -> None:

@@ -66,7 +66,7 @@ from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownA
 from .events import CORE_EVENTS, EventValue, event_dict
 from .record import Record, data_digests
 from .result import Result
-from .rng import GOLDEN, MASK64, mix64, shuffle_plan
+from .rng import GOLDEN, MASK64, mix64, shuffle_steps
 
 if TYPE_CHECKING:
     from .game import Game
@@ -527,16 +527,15 @@ class State(Generic[G_co]):
 
     def _shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates with the state's own generator, several swap positions per draw
-        (see ``rng.shuffle_plan``)."""
+        (see ``rng.shuffle_plan`` and ``rng.shuffle_steps``)."""
         s = self._rng
-        i = len(items) - 1
-        for radix, count in shuffle_plan(len(items)):
+        for radix, swaps in shuffle_steps(len(items)):
             s = (s + GOLDEN) & MASK64
             r = (mix64(s) * radix) >> 64
-            for _ in range(count):
-                r, j = divmod(r, i + 1)
+            for i, width in swaps:  # i's swap position is the next digit of r, base i + 1
+                j = r % width
+                r //= width
                 items[i], items[j] = items[j], items[i]
-                i -= 1
         self._rng = s
 
     def _emit(
