@@ -62,14 +62,29 @@ chromium:
 	  fi; \
 	fi
 
-# Everything in the pure build: the fast tier and the end-to-end tests marked slow (the
-# browser, the terminal in a pseudo-terminal, the server on PostgreSQL, long simulations),
-# spread over the machine's cores with pytest-xdist a file at a time (a file's servers
-# start once; the simulation tests' pools of workers start from a fork server inside an
-# xdist worker, which runs threads). The compiled build's fast tier is `make
-# check-compiled`, not yet part of this (docs/engine.md, "The compiled build").
+# Everything, in both builds: the whole suite in the pure build (the fast tier and the
+# end-to-end tests marked slow: the browser, the terminal in a pseudo-terminal, the server
+# on PostgreSQL, long simulations), spread over the machine's cores with pytest-xdist a
+# file at a time (a file's servers start once; the simulation tests' pools of workers
+# start from a fork server inside an xdist worker, which runs threads), while the compiled
+# build is made in the background at a lower priority; then the fast tier again in the
+# compiled build. Fails with the build log's tail if the compiled build does not build.
+COMPILED_LOG := build/compiled.log
 test: lint typecheck chromium
-	$(BIN)/pytest -n auto --dist loadfile --durations=20
+	@mkdir -p build; \
+	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
+	nice -n 10 $(MAKE) --no-print-directory compiled >$(COMPILED_LOG) 2>&1 & build=$$!; \
+	start=$$(date +%s); \
+	$(BIN)/pytest -n auto --dist loadfile --durations=20; pure=$$?; \
+	echo "the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
+	if ! wait $$build; then \
+	  echo "the compiled build failed; the end of $(COMPILED_LOG):" >&2; \
+	  tail -n 40 $(COMPILED_LOG) >&2; exit 1; \
+	fi; \
+	echo "the compiled build was ready $$(( $$(date +%s) - start )) s after the start"; \
+	$(MAKE) --no-print-directory check-compiled || exit 1; \
+	echo "make test took $$(( $$(date +%s) - start )) s after lint and types"; \
+	exit $$pure
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
 # the machine's cores with pytest-xdist.
@@ -77,9 +92,10 @@ check: lint typecheck
 	$(BIN)/pytest -m "not slow" -q -n auto
 
 # The fast tier again in the compiled build (the tests of this tree, the package from the
-# compiled venv's site-packages).
+# compiled venv's site-packages). Tracebacks are Python's own: pytest's re-reads the source
+# of each frame, and for a compiled frame that once crashed a worker on CPython 3.11.
 check-compiled: $(CSTAMP)
-	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto
+	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto --tb=native
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

@@ -23,13 +23,16 @@ from setuptools import setup
 CORE = ["actions", "game", "rng", "state"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "heuristic"]
+# Space Race's scoring too: its rules score every ship at the end of each game, and its
+# heuristic adds up running totals for every decision.
+ALSO = ["src/dragonlair/space_race/scoring.py"]
 
 
 def compiled_modules() -> list[str]:
     paths = [f"src/dragonlair/core/{m}.py" for m in CORE]
     for game in GAMES:
         paths += [f"src/dragonlair/{game}/{m}.py" for m in GAME_MODULES]
-    return paths
+    return paths + ALSO
 
 
 # Asking for metadata or a source distribution compiles nothing (mypyc would type-check and

@@ -5,6 +5,8 @@ the wrong type at the public entry points, pickling, processes and clones."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
 import multiprocessing
 import os
@@ -56,6 +58,36 @@ def test_the_build_running_is_the_one_expected() -> None:
     compiled_methods = not isinstance(State.__dict__["apply"], types.FunctionType)
     assert compiled_methods is dragonlair.COMPILED
     assert ("__mypyc_attrs__" in DragonRaceState.__dict__) is dragonlair.COMPILED
+
+
+def _setup_lists() -> dict[str, list[str]]:
+    """The module lists setup.py compiles from (its top-level list literals), read
+    without running it."""
+    tree = ast.parse((Path(__file__).parents[2] / "setup.py").read_text())
+    found: dict[str, list[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.List):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = ast.literal_eval(node.value)
+    return found
+
+
+def test_every_module_the_build_lists_is_the_build_expected() -> None:
+    """In the compiled build every module setup.py lists is an extension module, and in
+    the pure build none is: a module dropped from the build, or left over from an old
+    one, fails here."""
+    lists = _setup_lists()
+    paths = [f"src/dragonlair/core/{m}.py" for m in lists["CORE"]]
+    for game in lists["GAMES"]:
+        paths += [f"src/dragonlair/{game}/{m}.py" for m in lists["GAME_MODULES"]]
+    paths += lists["ALSO"]
+    for path in paths:
+        name = path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        module = importlib.import_module(name)
+        assert module.__file__ is not None
+        compiled = not module.__file__.endswith(".py")
+        assert compiled is dragonlair.COMPILED, (name, module.__file__)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -157,8 +157,9 @@ def undo(state: State, seat: int) -> None:
         )
     actions, i = point
     before = _rebuild(state, actions[:i])
+    core = State._all_slots()  # not State.__slots__: a compiled State keeps none
     for name in type(state)._all_slots():
-        if name not in State.__slots__:  # the game's own fields
+        if name not in core:  # the game's own fields
             setattr(state, name, getattr(before, name))
     state.phase = before.phase
     state._rng = before._rng

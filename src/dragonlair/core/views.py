@@ -67,10 +67,10 @@ class BaseView(TypedDict):
     result: NotRequired[ResultView]
 
 
-def seat_of(view: BaseView | View) -> int:
+def seat_of(view: Mapping[str, Any]) -> int:
     """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
     a seat, so its view has one)."""
-    seat = view["seat"]
+    seat: int | None = view["seat"]
     if seat is None:
         raise ValueError("a spectator's view has no seat to play")
     return seat

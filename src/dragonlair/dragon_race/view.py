@@ -12,6 +12,7 @@ at random from those unaccounted for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from dragonlair.core.rng import RandomLike, shuffle_with
@@ -180,10 +181,11 @@ class DragonRaceSeatView(View):
         return self._stolen
 
 
-# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
-# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
-# dict, so what takes both says so (docs/engine.md, "The compiled build").
-AnyDragonRaceView: TypeAlias = DragonRaceView | DragonRaceSeatView
+# What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
+# or a wrapper such as the checks' poisoned view. The TypedDict comes first so that mypy
+# checks every key read; the Mapping, because compiled code checks a parameter's type
+# and must take every one of them (docs/engine.md, "The compiled build").
+AnyDragonRaceView: TypeAlias = DragonRaceView | DragonRaceSeatView | Mapping[str, Any]
 
 
 def sample_from_view(state: DragonRaceState, view: dict[str, Any], rng: RandomLike) -> None:

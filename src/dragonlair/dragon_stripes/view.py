@@ -19,7 +19,7 @@ the rest, and is exactly empty when the view says it is).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NotRequired, TypeAlias, TypedDict
 
@@ -360,10 +360,11 @@ class DragonStripesSeatView(View):
         return ABSENT if self.lair is None else self.lair
 
 
-# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
-# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
-# dict, so what takes both says so (docs/engine.md, "The compiled build").
-AnyDragonStripesView: TypeAlias = DragonStripesView | DragonStripesSeatView
+# What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
+# or a wrapper such as the checks' poisoned view. The TypedDict comes first so that mypy
+# checks every key read; the Mapping, because compiled code checks a parameter's type
+# and must take every one of them (docs/engine.md, "The compiled build").
+AnyDragonStripesView: TypeAlias = DragonStripesView | DragonStripesSeatView | Mapping[str, Any]
 
 
 def sample_from_view(st: DragonStripesState, view: dict[str, Any], rng: Any) -> None:

@@ -35,7 +35,6 @@ offered to the RL libraries.
 from __future__ import annotations
 
 import struct
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -381,15 +380,21 @@ def choosing_feature() -> Feature:
     )
 
 
+GAMES_REMEMBERED = 64  # games whose derived facts per_game keeps
+
+
 def per_game(compute: Callable[[Game], T]) -> Callable[[Game], T]:
     """``compute`` (a fact derived from a game's data and options, such as a scale)
-    remembered per game object, so encoders do not redo it for every view."""
-    memo: weakref.WeakKeyDictionary[Game, T] = weakref.WeakKeyDictionary()
+    remembered per game object, so encoders do not redo it for every view. The last
+    :data:`GAMES_REMEMBERED` games are kept (a compiled game takes no weak reference)."""
+    memo: dict[Game, T] = {}
 
     def get(game: Game) -> T:
         try:
             return memo[game]
         except KeyError:
+            if len(memo) >= GAMES_REMEMBERED:
+                del memo[next(iter(memo))]
             value = memo[game] = compute(game)
             return value
 

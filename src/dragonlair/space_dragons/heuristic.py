@@ -129,15 +129,16 @@ class Heuristic(Bot):
 
     def printed_value(self, card: int, weights: Sequence[float]) -> float:
         t = self.sd.tables
+        # sum's start is 0.0: the compiled build reads int + sum(floats) as an int
         return t.crew_points[card] + sum(
-            w * x for w, x in zip(weights, t.crew_symbols[card], strict=True)
+            (w * x for w, x in zip(weights, t.crew_symbols[card], strict=True)), 0.0
         )
 
     def dragon_value(self, dragon: int, weights: Sequence[float]) -> float:
         """What winning ``dragon`` is worth: its points and symbols."""
         t = self.sd.tables
         return t.dragon_points[dragon] + sum(
-            w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)
+            (w * x for w, x in zip(weights, t.dragon_symbols[dragon], strict=True)), 0.0
         )
 
     def hire_effects(self, card: int) -> float:

@@ -16,7 +16,7 @@ is redrawn from that seat's sampled hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
@@ -289,10 +289,11 @@ class SpaceDragonsSeatView(View):
         return self._game.tables.card_points(self._played, self._claimed)
 
 
-# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
-# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
-# dict, so what takes both says so (docs/engine.md, "The compiled build").
-AnySpaceDragonsView: TypeAlias = SpaceDragonsView | SpaceDragonsSeatView
+# What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
+# or a wrapper such as the checks' poisoned view. The TypedDict comes first so that mypy
+# checks every key read; the Mapping, because compiled code checks a parameter's type
+# and must take every one of them (docs/engine.md, "The compiled build").
+AnySpaceDragonsView: TypeAlias = SpaceDragonsView | SpaceDragonsSeatView | Mapping[str, Any]
 
 
 def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -> None:

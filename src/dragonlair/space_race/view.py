@@ -16,7 +16,7 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from dragonlair.core.rng import shuffle_with
@@ -313,10 +313,11 @@ class SpaceRaceSeatView(View):
         return _scores(self._game, self._ships)
 
 
-# Either form of a seat's view, as a bot is handed it: the typed view, or its JSON form
-# read back (a dict). Compiled code checks a parameter declared as the TypedDict to be a
-# dict, so what takes both says so (docs/engine.md, "The compiled build").
-AnySpaceRaceView: TypeAlias = SpaceRaceView | SpaceRaceSeatView
+# What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
+# or a wrapper such as the checks' poisoned view. The TypedDict comes first so that mypy
+# checks every key read; the Mapping, because compiled code checks a parameter's type
+# and must take every one of them (docs/engine.md, "The compiled build").
+AnySpaceRaceView: TypeAlias = SpaceRaceView | SpaceRaceSeatView | Mapping[str, Any]
 
 
 def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> None:
