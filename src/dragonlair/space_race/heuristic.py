@@ -25,30 +25,44 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
 from .cards import (
-    CRYSTAL,
     DAMAGE,
     FLIGHT,
     HAND_SIZE,
-    ROBOT_PART,
+    NSTACK,
     ROUNDS,
     S_CREW,
+    S_CRYSTAL,
     S_DAMAGE,
+    S_DRONE,
     S_FUEL,
+    S_LOOT,
     S_POWER_COCKPIT,
     S_POWER_ENGINE,
+    S_ROBOT,
+    S_SCANNER,
     STACKS,
     WRENCH,
     CardTables,
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import CRYSTAL_SET, SeatGain
+from .scoring import (
+    CRYSTAL_SET,
+    CRYSTAL_SET_BONUS,
+    DRONE_PER_FEWER,
+    MOST_CREW,
+    MOST_FUEL,
+    POWER_MATCH_BONUS,
+    ROBOT_BONUS,
+    SeatGain,
+    loot_award,
+)
 from .view import AnySpaceRaceView, SpaceRaceSeatView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
@@ -84,25 +98,28 @@ def ships_from_view(view: AnySpaceRaceView) -> list[list[tuple[int, ...]]]:
     return out
 
 
-def _ships(view: AnySpaceRaceView) -> list[list[tuple[int, ...]]]:
-    """Every ship as stacks: straight from a typed view, parsed from a JSON one."""
+def row_from_view(view: AnySpaceRaceView) -> list[tuple[int, ...]]:
+    """Every ship in the view as one flat row of stacks, ``row[seat * NSTACK + k]``
+    (``cards.STACKS``; unseen Fuel cards are zeros): a typed view's ``stacks``, or parsed
+    from a JSON view."""
     if isinstance(view, SpaceRaceSeatView):
-        return view.ship_stacks()
-    return ships_from_view(view)
+        return view.stacks
+    return [stack for ship in ships_from_view(view) for stack in ship]
 
 
 def _pick_table(
     game: SpaceRace,
-) -> tuple[dict[Action, tuple[int, int, int]], tuple[int, ...]]:
-    """Every pick of ``game`` as ``(kind, plain kind, card)``, and each kind's stack.
-    Two picks of one kind are worth the same to the bot: a kind is the stack with the
-    card's type, robot part, colour and corner VP (any card as Fuel is one kind). Its
-    plain kind leaves out the colour, which matters only to a ship with a Power Source
-    or to a Power Source itself."""
+) -> tuple[dict[Action, tuple[int, int]], tuple[int, ...], tuple[int, ...]]:
+    """Every pick of ``game`` as ``(kind, plain kind)``, and each kind's stack and one
+    card of it. Two picks of one kind are worth the same to the bot: a kind is the stack
+    with the card's type, robot part, colour and corner VP (any card as Fuel is one
+    kind). Its plain kind leaves out the colour, which matters only to a ship with a
+    Power Source or to a Power Source itself."""
     t = game.tables
     actions = game.table.actions
     kinds: dict[tuple[int, ...], int] = {}
-    picks: dict[Action, tuple[int, int, int]] = {}
+    cards: list[int] = []
+    picks: dict[Action, tuple[int, int]] = {}
     for aid in range(game.bid0):
         card = game.aid_card[aid]
         stack = game.aid_stack[aid]
@@ -112,9 +129,40 @@ def _pick_table(
         else:
             sig = (stack, t.vp[card], t.type[card], t.part[card], t.colour[card])
             plain = sig if stack in (S_POWER_COCKPIT, S_POWER_ENGINE) else sig[:4]
-        kind = kinds.setdefault(sig, len(kinds))
-        picks[actions[aid]] = (kind, kinds.setdefault(plain, len(kinds)), card)
-    return picks, tuple(sig[0] for sig in kinds)
+        for k in (sig, plain):
+            if k not in kinds:
+                kinds[k] = len(kinds)
+                cards.append(card)
+        picks[actions[aid]] = (kinds[sig], kinds[plain])
+    return picks, tuple(sig[0] for sig in kinds), tuple(cards)
+
+
+def _rival(row: Sequence[tuple[int, ...]], others: tuple[int, ...]) -> int:
+    """The most cards any of the stacks at ``others`` (indices into ``row``) holds."""
+    most = 0
+    for i in others:
+        if len(row[i]) > most:  # noqa: PLR1730  (max() would be one more call per ship)
+            most = len(row[i])
+    return most
+
+
+def _colours(
+    row: Sequence[tuple[int, ...]], base: int, t: CardTables, every_power_source: bool
+) -> tuple[list[int], list[int]]:
+    """The colours of the top Scanner, Robot Part and Crystal of the ship at ``base``, and
+    of its Power Sources that score (see ``scoring.colour_bonus``)."""
+    colour = t.colour
+    tops = []
+    for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
+        if row[base + k]:
+            tops.append(colour[row[base + k][-1]])
+    cockpit, engine = row[base + S_POWER_COCKPIT], row[base + S_POWER_ENGINE]
+    sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
+    return tops, [colour[p] for p in sources]
+
+
+_COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
+_POWER_STACKS: Final = frozenset((S_POWER_COCKPIT, S_POWER_ENGINE))
 
 
 class Heuristic(Bot):
@@ -127,126 +175,200 @@ class Heuristic(Bot):
             raise TypeError(f"the Space Race heuristic's weights are Weights, not {weights!r}")
         super().__init__(game)
         self.weights = weights
-        self._picks, self._kind_stack = _pick_table(cast(SpaceRace, game))
-        # the same by the id of the game's own Action objects, which legal actions are:
-        # an int's hash is the interpreter's, an Action's is a call
-        self._pick_by_id = {id(a): pick for a, pick in self._picks.items()}
-        t = cast(SpaceRace, game).tables
+        sr = cast(SpaceRace, game)
+        self._sr = sr
+        self._picks, self._kind_stack, self._kind_card = _pick_table(sr)
+        self._kinds = len(self._kind_stack)
+        # each pick's kind by the id of the game's own Action objects, which legal actions
+        # are (an int's hash is the interpreter's, an Action's is a call): for a ship with
+        # a Power Source, and for one without (its plain kind)
+        self._powered: dict[int, int] = {}
+        self._plain: dict[int, int] = {}
+        for a, (kind, plain) in self._picks.items():
+            self._powered[id(a)] = kind
+            self._plain[id(a)] = plain
+        n = sr.players
+        # where each stack of every ship lies in a row of them, and of every ship but one
+        every = tuple(tuple(s * NSTACK + k for s in range(n)) for k in range(NSTACK))
+        self._stacks = every
+        self._others = tuple(
+            tuple(tuple(i for i in at if i != seat * NSTACK + k) for k, at in enumerate(every))
+            for seat in range(n)
+        )
+        t = sr.tables
         damage_vp = [t.damage_vp[c] for c in t.damage_ids] or [0]
         self._average_damage = sum(damage_vp) / len(damage_vp)  # what one Damage card costs
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
+        if isinstance(view, SpaceRaceSeatView):  # its typed attributes: nothing to parse
+            if view.phase == DANGER:
+                return self._bid(view, legal)
+            seat = view.seat
+            if seat is None:
+                raise ValueError("a spectator's view has no seat to play")
+            return self._pick(seat, view.stacks, view.round, view.pick, view.danger_top, legal, rng)
         # every view of this game is one of these (the conformance suite checks it)
-        return self._choose(cast(AnySpaceRaceView, view), legal, rng)
-
-    def _choose(
-        self, view: AnySpaceRaceView, legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        game = cast(SpaceRace, self.game)
-        if view["phase"] == DANGER:
-            return self._bid(game, view, legal)
-        return self._pick(game, view, legal, rng)
+        v = cast(AnySpaceRaceView, view)
+        if v["phase"] == DANGER:
+            return self._bid(v, legal)
+        row = row_from_view(v)
+        return self._pick(seat_of(v), row, v["round"], v["pick"], v["danger_top"], legal, rng)
 
     # ------------------------------------------------------------------ upgrade
 
     def _pick(
-        self, game: SpaceRace, view: AnySpaceRaceView, legal: Sequence[Action], rng: random.Random
+        self,
+        seat: int,
+        row: Sequence[tuple[int, ...]],
+        rnd: int,
+        pick_no: int,
+        top: int | None,
+        legal: Sequence[Action],
+        rng: random.Random,
     ) -> Action:
-        t = game.tables
-        seat = seat_of(view)
-        if isinstance(view, SpaceRaceSeatView):  # its typed attributes: nothing to parse
-            rnd, pick_no, top = view.round, view.pick, view.danger_top
-            ships = view.ship_stacks()
-        else:
-            rnd, pick_no, top = view["round"], view["pick"], view["danger_top"]
-            ships = ships_from_view(view)
-        scorer = SeatGain(ships, seat, t, game.every_power_source)
-        mine = ships[seat]
+        """The pick worth most: what it adds to the seat's total now (as
+        ``scoring.SeatGain.gain`` works it out, written out here for speed), and the
+        bonuses (the weights) for what it may be worth later."""
+        sr = self._sr
+        t = sr.tables
+        vp = t.vp
+        colour = t.colour
+        w = self.weights
+        base = seat * NSTACK
         picks_left = (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no
         dangers_left = ROUNDS - rnd + 1
         flight_seen = None if top is None else t.danger_kind[top] == FLIGHT
-        by_id = self._pick_by_id
-        picks = self._picks
-        powered = bool(mine[S_POWER_COCKPIT] or mine[S_POWER_ENGINE])
+        powered = bool(row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE])
         # what a pick is worth depends only on its kind (see _pick_table), so it is worked
-        # out once per kind among the candidates
-        worth: dict[int, float] = {}
+        # out once per kind among the candidates, from one card of the kind
+        by_id = self._powered if powered else self._plain
+        kind_stack = self._kind_stack
+        kind_card = self._kind_card
+        every = self._stacks  # where each stack of every ship lies in the row
+        others = self._others[seat]  # ... of every ship but the seat's
+        worth: list[float | None] = [None] * self._kinds
+        fuel_later = w.fuel_per_danger * dangers_left  # for the Dangers to come
+        crew_later = w.crew_per_danger * dangers_left
+        # what the gains read of the ships, each worked out when first needed
+        rival_fuel = rival_crew = -1  # the most Fuel, Crew any rival holds
+        parts: list[int] | None = None  # how many of each Robot Part the ship has
+        tops: list[int] | None = None  # colours of the top Scanner, Robot Part, Crystal
+        sources: list[int] = []  # colours of the Power Sources that score
         best = best_tie = -math.inf
         choice = legal[0]
+        draw = rng.random
         for action in legal:
-            pick = by_id.get(id(action))
-            if pick is None:
-                pick = picks.get(action)
-                if pick is None:
-                    raise ValueError(f"{action} is not a pick of {game.spec.name}")
-            kind, plain, card = pick
-            if not powered:
-                kind = plain
-            value = worth.get(kind)
+            try:
+                kind = by_id[id(action)]
+            except KeyError:
+                kind = self._kind_of(action, powered)
+            value = worth[kind]
             if value is None:
-                value = worth[kind] = self._worth(
-                    t, scorer, mine, card, kind, picks_left, dangers_left, flight_seen
-                )
+                card = kind_card[kind]
+                stack = kind_stack[kind]
+                old = row[base + stack]
+                n = len(old)
+                if stack == S_FUEL:
+                    if rival_fuel < 0:
+                        rival_fuel = 0
+                        for i in others[S_FUEL]:
+                            if len(row[i]) > rival_fuel:  # noqa: PLR1730  (as in _rival)
+                                rival_fuel = len(row[i])
+                    gain = MOST_FUEL * ((n + 1 >= rival_fuel) - (bool(n) and n >= rival_fuel))
+                    value = gain + fuel_later
+                    if flight_seen is True:  # the more if the Danger seen is a Flight
+                        value += w.seen_danger_bonus
+                elif stack == S_CREW:
+                    if rival_crew < 0:
+                        rival_crew = _rival(row, others[S_CREW])
+                    gain = MOST_CREW * ((n + 1 >= rival_crew) - (bool(n) and n >= rival_crew))
+                    value = gain + vp[card] + crew_later
+                    if flight_seen is False:
+                        value += w.seen_danger_bonus
+                else:
+                    gain = vp[card]
+                    progress = 0.0
+                    if stack == S_ROBOT:
+                        if parts is None:
+                            parts = [0, 0, 0]
+                            part = t.part
+                            for c in old:
+                                parts[part[c]] += 1
+                        fewest = min(parts)
+                        if parts[t.part[card]] == fewest:
+                            after = parts.copy()
+                            after[t.part[card]] += 1
+                            gain += ROBOT_BONUS * (min(after) - fewest)  # a robot more
+                            if picks_left >= 2:  # a part of a kind the ship has fewest of
+                                progress = w.robot_progress
+                    elif stack == S_CRYSTAL:
+                        gain += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
+                        missing = CRYSTAL_SET - (n + 1) % CRYSTAL_SET
+                        if missing < CRYSTAL_SET and picks_left >= missing:
+                            progress = w.set_progress
+                    elif stack == S_LOOT:
+                        counts = [len(row[i]) for i in every[S_LOOT]]
+                        gain -= loot_award(n, counts)
+                        counts[seat] = n + 1
+                        gain += loot_award(n + 1, counts)
+                    elif stack == S_DRONE:
+                        for i in others[S_DRONE]:
+                            if len(row[i]) == n:
+                                gain += DRONE_PER_FEWER  # a rival level with it now has fewer
+                    if stack in _COLOUR_STACKS and (powered or stack in _POWER_STACKS):
+                        # the colour bonus: the card covers the stack's top card, or
+                        # joins the Power Sources that score (see scoring.colour_bonus)
+                        if tops is None:
+                            tops, sources = _colours(row, base, t, sr.every_power_source)
+                        c = colour[card]
+                        if stack in _POWER_STACKS:
+                            matches = tops.count(c)
+                            if old and not sr.every_power_source:
+                                matches -= tops.count(colour[old[-1]])
+                        else:
+                            matches = sources.count(c)
+                            if old:
+                                matches -= sources.count(colour[old[-1]])
+                        gain += POWER_MATCH_BONUS * matches
+                    value = gain + progress
+                worth[kind] = value
             # the best value, ties broken by a random draw per candidate (one each, in order)
-            tie = rng.random()
+            tie = draw()
             if value > best or (value == best and tie > best_tie):
                 best = value
                 best_tie = tie
                 choice = action
         return choice
 
-    def _worth(
-        self,
-        t: CardTables,
-        scorer: SeatGain,
-        mine: Sequence[tuple[int, ...]],
-        card: int,
-        kind: int,
-        picks_left: int,
-        dangers_left: int,
-        flight_seen: bool | None,
-    ) -> float:
-        """What a pick of ``card`` of kind ``kind`` is worth: its gain in score now, and
-        the bonuses for what it may be worth later."""
-        w = self.weights
-        stack = self._kind_stack[kind]
-        value = float(scorer.gain(stack, card))
-        if stack in (S_FUEL, S_CREW):
-            per = w.fuel_per_danger if stack == S_FUEL else w.crew_per_danger
-            value += per * dangers_left
-            if flight_seen is not None and flight_seen == (stack == S_FUEL):
-                value += w.seen_danger_bonus
-        elif t.type[card] == CRYSTAL:
-            missing = CRYSTAL_SET - (len(mine[stack]) + 1) % CRYSTAL_SET
-            if missing < CRYSTAL_SET and picks_left >= missing:
-                value += w.set_progress
-        elif t.type[card] == ROBOT_PART:
-            counts = [0, 0, 0]
-            for c in mine[stack]:
-                counts[t.part[c]] += 1
-            if counts[t.part[card]] == min(counts) and picks_left >= 2:
-                value += w.robot_progress
-        return value
+    def _kind_of(self, action: Action, powered: bool) -> int:
+        """The kind of a pick that is not one of the game's own Action objects."""
+        pick = self._picks.get(action)
+        if pick is None:
+            raise ValueError(f"{action} is not a pick of {self._sr.spec.name}")
+        return pick[0] if powered else pick[1]
 
     # ------------------------------------------------------------------ danger
 
-    def _bid(self, game: SpaceRace, view: AnySpaceRaceView, legal: Sequence[Action]) -> Action:
-        t = game.tables
-        eps = game.every_power_source
+    def _bid(self, view: AnySpaceRaceView, legal: Sequence[Action]) -> Action:
+        sr = self._sr
+        t = sr.tables
         seat = seat_of(view)
         card = view["danger"]
         assert card is not None, "bids are asked only with a Danger card up"
         stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
-        ships = _ships(view)
-        scorer = SeatGain(ships, seat, t, eps)
-        rivals = [len(s[stack]) for i, s in enumerate(ships) if i != seat]
+        row = row_from_view(view)
+        base = seat * NSTACK
+        scorer = SeatGain(row, seat, t, sr.every_power_source)
+        rivals = [len(row[i]) for i in range(stack, len(row), NSTACK) if i != base + stack]
         expected = {(n + 1) // 2 for n in rivals}
         average_damage = self._average_damage
-        my_damage = sorted(t.damage_vp[c] for c in ships[seat][S_DAMAGE])
+        my_damage = sorted(t.damage_vp[c] for c in row[base + S_DAMAGE])
         later = self.weights.keep_per_danger * (ROUNDS - view["round"])
-        mine = ships[seat][stack]
+        # the total each bid leaves (scorer.total_with(stack, mine[b:]), for every b)
+        left = scorer.bid_totals(stack)
+        ranks = t.danger_ranks[card]
         best = (float("-inf"), 0)
         choice = legal[0]
         for action in legal:
@@ -255,15 +377,14 @@ class Heuristic(Bot):
             for e in expected:
                 if e > b:
                     rank += 1
-            icon, n = t.danger_ranks[card][rank - 1]
+            icon, n = ranks[rank - 1]
             if icon == WRENCH:
                 effect = -float(sum(my_damage[:n]))
             elif icon == DAMAGE:
                 effect = n * average_damage
             else:
                 effect = 0.0
-            left = scorer.total_with(stack, mine[b:])
-            value = effect + left - b * later
+            value = effect + left[b] - b * later
             key = (value, -b)
             if key > best:
                 best = key

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import (
+    NSTACK,
     S_CREW,
     S_CRYSTAL,
     S_DAMAGE,
@@ -221,10 +222,16 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
             if len(s[S_DRONE]) < drones:
                 total += DRONE_PER_FEWER
     fuel = len(ship[S_FUEL])
-    if fuel and all(len(s[S_FUEL]) <= fuel for s in ships):
-        total += MOST_FUEL
     crew = len(ship[S_CREW])
-    if crew and all(len(s[S_CREW]) <= crew for s in ships):
+    most_fuel = most_crew = True  # nobody holds more (ties all score)
+    for s in ships:
+        if len(s[S_FUEL]) > fuel:
+            most_fuel = False
+        if len(s[S_CREW]) > crew:
+            most_crew = False
+    if fuel and most_fuel:
+        total += MOST_FUEL
+    if crew and most_crew:
         total += MOST_CREW
     return total
 
@@ -232,17 +239,21 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
 class SeatGain:
     """How much one more card on one stack of ``seat``'s ship would change that seat's
     total (:func:`seat_total`), for a bot trying every candidate pick: the categories the
-    stack takes part in are worked out again, and nothing else. What a gain needs of the
-    other ships (their counts) is read when a gain first needs it."""
+    stack takes part in are worked out again, and nothing else. ``row`` is every ship's
+    stacks in one flat row, ``row[s * NSTACK + k]``, as the state and the typed view keep
+    them. What a gain needs of the other ships (their counts) is read when a gain first
+    needs it. The heuristic's picks write the same arithmetic out in one loop, and its
+    bids take :meth:`bid_totals`; the tests hold both to this class and this class to
+    :func:`seat_total`."""
 
     __slots__ = (
+        "_base",
         "_eps",
         "_powered",
         "_rival_crew",
         "_rival_fuel",
+        "_row",
         "_seat",
-        "_ship",
-        "_ships",
         "_sources",
         "_t",
         "_tops",
@@ -250,40 +261,40 @@ class SeatGain:
     )
 
     def __init__(
-        self, ships: Sequence[Ship], seat: int, t: CardTables, every_power_source: bool
+        self, row: Sequence[tuple[int, ...]], seat: int, t: CardTables, every_power_source: bool
     ) -> None:
-        ship = ships[seat]
-        self._ships = ships
-        self._ship = ship
+        base = seat * NSTACK
+        self._row = row
+        self._base = base
         self._seat = seat
         self._t = t
         self._eps = every_power_source
         # with no Power Source yet, only one on a power stack can score a colour bonus
-        self._powered = bool(ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE])
+        self._powered = bool(row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE])
         # the colours of the top Scanner, Robot Part and Crystal, and of the Power Sources
         # that score (see colour_bonus): worked out when a gain first needs them
         self._tops: list[int] | None = None
         self._sources: list[int] = []
         self._rival_fuel = self._rival_crew = -1  # the most any rival holds; -1: not yet
-        self._without: dict[int, int] = {}  # seat_total with a Fuel or Crew stack emptied
+        self._without: dict[int, int] | None = None  # seat_total with Fuel or Crew emptied
 
     def _rival(self, stack: int) -> int:
         """The most cards any other seat holds on ``stack`` (Fuel or Crew)."""
         most = 0
-        seat = self._seat
-        for i, s in enumerate(self._ships):
-            if i != seat and len(s[stack]) > most:
-                most = len(s[stack])
+        row = self._row
+        mine = self._base + stack
+        for i in range(stack, len(row), NSTACK):
+            if i != mine and len(row[i]) > most:
+                most = len(row[i])
         return most
 
     def gain(self, stack: int, card: int) -> int:
         """``seat_total`` with ``card`` added on top of ``stack``, less ``seat_total`` now."""
         t = self._t
-        ship = self._ship
-        old = ship[stack]
+        row = self._row
+        mine = self._base + stack
+        old = row[mine]
         n = len(old)
-        if stack == S_DAMAGE:
-            return t.damage_vp[card]
         if stack == S_FUEL:
             rival = self._rival_fuel
             if rival < 0:
@@ -294,6 +305,8 @@ class SeatGain:
             if rival < 0:
                 rival = self._rival_crew = self._rival(S_CREW)
             return MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival)) + t.vp[card]
+        if stack == S_DAMAGE:
+            return t.damage_vp[card]
         out = t.vp[card]
         if stack == S_ROBOT:
             part = t.part
@@ -306,14 +319,13 @@ class SeatGain:
         elif stack == S_CRYSTAL:
             out += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
         elif stack == S_LOOT:
-            counts = [len(s[S_LOOT]) for s in self._ships]
+            counts = [len(row[i]) for i in range(S_LOOT, len(row), NSTACK)]
             out -= loot_award(n, counts)
             counts[self._seat] = n + 1
             out += loot_award(n + 1, counts)
         elif stack == S_DRONE:
-            seat = self._seat
-            for s, other in enumerate(self._ships):
-                if s != seat and len(other[S_DRONE]) == n:
+            for i in range(S_DRONE, len(row), NSTACK):
+                if i != mine and len(row[i]) == n:
                     out += DRONE_PER_FEWER  # a rival level with it now has fewer
         if stack in _COLOUR_STACKS and (self._powered or stack in _POWER_STACKS):
             out += self._colour_gain(stack, card)
@@ -323,17 +335,18 @@ class SeatGain:
         """What ``card`` on top of ``stack`` changes in :func:`colour_bonus`: it covers
         the stack's top card, or joins the scoring Power Sources."""
         colour = self._t.colour
-        ship = self._ship
+        row = self._row
+        base = self._base
         tops = self._tops
         if tops is None:
             tops = self._tops = []
             for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
-                if ship[k]:
-                    tops.append(colour[ship[k][-1]])
-            cockpit, engine = ship[S_POWER_COCKPIT], ship[S_POWER_ENGINE]
+                if row[base + k]:
+                    tops.append(colour[row[base + k][-1]])
+            cockpit, engine = row[base + S_POWER_COCKPIT], row[base + S_POWER_ENGINE]
             sources = cockpit + engine if self._eps else cockpit[-1:] + engine[-1:]
             self._sources = [colour[p] for p in sources]
-        old = ship[stack]
+        old = row[base + stack]
         c = colour[card]
         if stack in _POWER_STACKS:
             matches = tops.count(c)
@@ -348,28 +361,57 @@ class SeatGain:
     def total_with(self, stack: int, cards: tuple[int, ...]) -> int:
         """``seat_total`` with ``seat``'s Fuel or Crew stack replaced by ``cards`` (what a
         bid leaves): the rest of the total is worked out once per stack."""
-        rest = self._without.get(stack)
-        if rest is None:
-            ship = list(self._ship)
-            ship[stack] = ()
-            ships = list(self._ships)
-            ships[self._seat] = ship
-            rest = self._without[stack] = seat_total(ships, self._seat, self._t, self._eps)
+        rival, bonus = self._majority(stack)
+        rest = self._rest(stack)
+        if stack == S_CREW:
+            vp = self._t.vp
+            for c in cards:
+                rest += vp[c]
         n = len(cards)
+        return rest + (bonus if n and n >= rival else 0)
+
+    def bid_totals(self, stack: int) -> list[int]:
+        """``total_with(stack, mine[b:])`` for every bid ``b`` from 0 to all of ``seat``'s
+        Fuel or Crew stack ``mine``, in that order."""
+        rival, bonus = self._majority(stack)
+        rest = self._rest(stack)
+        cards = self._row[self._base + stack]
+        out = [rest] * (len(cards) + 1)  # a bid of all of them keeps nothing
+        # the cards a bid of b keeps are cards[b:]: from the largest bid down, one more each
+        vp = self._t.vp
+        kept = 0
+        for b in range(len(cards) - 1, -1, -1):
+            if stack == S_CREW:
+                kept += vp[cards[b]]
+            out[b] = rest + kept + (bonus if len(cards) - b >= rival else 0)
+        return out
+
+    def _majority(self, stack: int) -> tuple[int, int]:
+        """The most any rival holds on the Fuel or Crew ``stack``, and its majority's VP."""
         if stack == S_FUEL:
             rival = self._rival_fuel
             if rival < 0:
                 rival = self._rival_fuel = self._rival(S_FUEL)
-            return rest + (MOST_FUEL if n and n >= rival else 0)
-        if stack != S_CREW:
-            raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
-        rival = self._rival_crew
-        if rival < 0:
-            rival = self._rival_crew = self._rival(S_CREW)
-        vp = self._t.vp
-        for c in cards:
-            rest += vp[c]
-        return rest + (MOST_CREW if n and n >= rival else 0)
+            return rival, MOST_FUEL
+        if stack == S_CREW:
+            rival = self._rival_crew
+            if rival < 0:
+                rival = self._rival_crew = self._rival(S_CREW)
+            return rival, MOST_CREW
+        raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
+
+    def _rest(self, stack: int) -> int:
+        """``seat_total`` with ``seat``'s ``stack`` emptied, worked out once per stack."""
+        without = self._without
+        if without is None:
+            without = self._without = {}
+        rest = without.get(stack)
+        if rest is None:
+            row = self._row
+            ships = [list(row[i : i + NSTACK]) for i in range(0, len(row), NSTACK)]
+            ships[self._seat][stack] = ()
+            rest = without[stack] = seat_total(ships, self._seat, self._t, self._eps)
+        return rest
 
 
 _COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))

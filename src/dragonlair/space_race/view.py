@@ -78,15 +78,17 @@ class SpaceRaceView(BaseView):
     score: list[int]  # each seat's running score
 
 
-_ZEROS = tuple((0,) * k for k in range(32))  # an unseen Fuel stack of k cards
-
-
-def _unseen_fuel(k: int) -> tuple[int, ...]:
-    return _ZEROS[k] if k < len(_ZEROS) else (0,) * k
-
+_NZEROS = 32
+_ZEROS = tuple((0,) * k for k in range(_NZEROS))  # an unseen Fuel stack of k cards
 
 # _SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
 _SHIPS = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
+# _HIDDEN_FUEL[n][seat]: where in that row lie the Fuel stacks ``seat`` may not see (every
+# one for a spectator, ``seat`` None)
+_HIDDEN_FUEL = tuple(
+    {seat: tuple(s * NSTACK + S_FUEL for s in range(n) if s != seat) for seat in (None, *range(n))}
+    for n in range(9)
+)
 
 
 # Each figure of the view is worked out in one place, below, for both forms of the view:
@@ -191,45 +193,54 @@ class SpaceRaceSeatView(View):
         "_last_bids",
         "_my_spent",
         "_seen_top",
-        "_ships",
         "_space_deck",
         "_spent",
         "danger_top",
+        "phase",
         "pick",
         "round",
+        "seat",
+        "stacks",
     )
     KEYS = own_keys(SpaceRaceView)
 
+    seat: int | None  # the seat it is for (None: a spectator)
+    phase: str
     round: int
     pick: int
     danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
+    # every ship's stacks in one flat row, ``stacks[seat * NSTACK + k]`` (cards.STACKS), as
+    # the state keeps them, but Fuel the seat may not see is zeros (shared: do not change)
+    stacks: list[tuple[int, ...]]
 
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
-        super().__init__(state, seat)
+        View.__init__(self, state, seat)
         g = state.game
         self._game = g
+        self.seat = seat
+        self.phase = state.phase
         self.round = state.round
         self.pick = state.pick
         self._direction = state.direction
         hands = state.hands
-        self._hand = hands[seat] if seat is not None else None
-        self._hand_sizes = list(map(len, hands))
-        ships = list(state.ships)
-        k = S_FUEL
-        for s in range(g.players):
-            if s != seat:
-                ships[k] = _unseen_fuel(len(ships[k]))
-            k += NSTACK
-        self._ships = ships
         spent = state.spent_fuel
+        deck = state.danger_deck
+        if seat is None:
+            self._hand = self._my_spent = self.danger_top = None
+        else:
+            self._hand = hands[seat]
+            self._my_spent = spent[seat]
+            self.danger_top = deck[-1] if state.seen_top >> seat & 1 else None
+        self._hand_sizes = list(map(len, hands))
+        stacks = state.ships.copy()
+        for k in _HIDDEN_FUEL[g.players][seat]:
+            n = len(stacks[k])
+            stacks[k] = _ZEROS[n] if n < _NZEROS else (0,) * n
+        self.stacks = stacks
         self._spent = list(map(len, spent))
-        self._my_spent = spent[seat] if seat is not None else None
         self._space_deck = len(state.space_deck)
         self._crew_discard = state.crew_discard
         self._danger = state.danger
-        deck = state.danger_deck
-        knows = seat is not None and bool(state.seen_top >> seat & 1)
-        self.danger_top = deck[-1] if knows else None
         self._seen_top = state.seen_top
         self._danger_deck = len(deck)
         self._danger_discard = state.danger_discard
@@ -240,8 +251,8 @@ class SpaceRaceSeatView(View):
     def ship_stacks(self) -> list[list[tuple[int, ...]]]:
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
         shared, so replace a stack rather than change it); Fuel the seat may not see is
-        zeros, one per card."""
-        return list(map(self._ships.__getitem__, _SHIPS[self._game.players]))
+        zeros, one per card. (``stacks`` is the same as one flat row.)"""
+        return list(map(self.stacks.__getitem__, _SHIPS[self._game.players]))
 
     # the JSON value of every key (SpaceRaceView's), worked out when first read
 
@@ -265,7 +276,7 @@ class SpaceRaceSeatView(View):
 
     def _k_ships(self) -> list[dict[str, Any]]:
         g = self._game
-        ships = self._ships
+        ships = self.stacks
         seat = self.seat
         spent = self._spent
         return [
@@ -310,7 +321,7 @@ class SpaceRaceSeatView(View):
 
     def _k_score(self) -> list[int]:
         """Every seat's running score: worked out only when read (the heuristic never does)."""
-        return _scores(self._game, self._ships)
+        return _scores(self._game, self.stacks)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
