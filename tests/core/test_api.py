@@ -21,6 +21,7 @@ from dragonlair import (
 )
 from dragonlair.core import Record, Rng, derive_seed
 from dragonlair.core.result import competition_ranks, dense_ranks, make_result
+from dragonlair.core.rng import GOLDEN, MASK64, mix64, shuffle_plan
 from dragonlair.core.spec import OptionSpec
 
 GAME = "pebble-auction"
@@ -195,6 +196,34 @@ def test_actions_are_frozen_values_with_text_and_ids() -> None:
     assert game.num_actions == 20 and len(game.actions) == 20
 
 
+def test_apply_takes_any_equal_action_and_refuses_another_games() -> None:
+    """apply recognises its table's own objects by the id they carry; an equal action made
+    anew, one of another game's table (another object, perhaps at the same id) and one not
+    legal now all take the checked path, with the same outcome or error as ever."""
+    s, t = new(seed=4), new(seed=4)
+    legal = s.legal_actions(0)
+    t.legal_actions(0)
+    own = legal[-1]
+    fresh = Action(own.kind, *own.args)
+    assert fresh == own and fresh is not own
+    s.apply(0, own)
+    t.apply(0, fresh)  # the same move: found by equality instead of identity
+    assert s.to_json() == t.to_json()
+    u = new(seed=4)
+    mine = u.legal_actions(0)[0]
+    other = dragonlair.make(GAME, 3).action_from_id(u.game.action_id(mine))
+    assert other == mine and other is not mine
+    u.apply(0, other)  # another table's object: equal, so the same action
+    assert u.move == 1
+    w = new(seed=4)
+    w.legal_actions(0)
+    before = w.to_json()
+    illegal = next(a for a in w.game.actions if a not in w.legal_actions(0))
+    with pytest.raises(IllegalAction, match="is not legal for seat 0"):
+        w.apply(0, illegal)
+    assert w.to_json() == before
+
+
 def test_record_replay_and_json_round_trip() -> None:
     s = new(seed=11, players=4, start_points=2)
     rng = Rng(5)
@@ -266,6 +295,28 @@ def test_rng_is_pinned() -> None:
 
 PINNED_DRAWS = [596, 160, 166, 48, 980]
 PINNED_DERIVED = 6179520404392507713
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 13, 20, 80, 112, 150])
+def test_state_shuffle_is_fisher_yates_by_its_plan(size: int) -> None:
+    """A state's shuffle draws one number per step of ``shuffle_plan`` and takes the swap
+    positions for i, i - 1, ... as its digits in bases i + 1, i, ...: the order records
+    depend on, written out here step by step."""
+    s = new(seed=3)
+    rng = s._rng
+    items = list(range(size))
+    s._shuffle(items)
+    expected = list(range(size))
+    i = size - 1
+    for radix, count in shuffle_plan(size):
+        rng = (rng + GOLDEN) & MASK64
+        r = (mix64(rng) * radix) >> 64
+        for _ in range(count):
+            r, j = divmod(r, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+            i -= 1
+    assert i <= 0
+    assert items == expected and s._rng == rng
 
 
 def test_ranking_helpers() -> None:

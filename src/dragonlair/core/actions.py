@@ -20,13 +20,20 @@ Arg = int | str
 
 
 class Action:
-    """An immutable action value, e.g. ``Action("pick", 12)``."""
+    """An immutable action value, e.g. ``Action("pick", 12)``.
 
-    __slots__ = ("_hash", "_text", "args", "kind")
+    Equal actions are those with the same text. An action listed in a game's
+    :class:`ActionTable` also remembers its id there (``_table_id``, -1 for one no table
+    lists), so that the state can recognise an action of its own legal list without
+    comparing it (a Python call per comparison); it is a hint that the table confirms by
+    identity, never part of what the action is."""
+
+    __slots__ = ("_hash", "_table_id", "_text", "args", "kind")
     kind: str
     args: tuple[Arg, ...]
     _text: str
     _hash: int
+    _table_id: int
 
     def __init__(self, kind: str, *args: Arg) -> None:
         if not kind or kind != kind.lower() or " " in kind:
@@ -41,6 +48,7 @@ class Action:
         object.__setattr__(self, "args", tuple(args))
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_hash", hash(text))
+        object.__setattr__(self, "_table_id", -1)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("actions are immutable")
@@ -99,6 +107,10 @@ class ActionTable:
             if a in self.ids:
                 raise ValueError(f"action {a} is listed twice")
             self.ids[a] = i
+            # The latest table to list an action object gives its hint; an action shared
+            # by two tables in another order is then only found the slower way by the
+            # other (see State.apply).
+            object.__setattr__(a, "_table_id", i)
         self.by_text: dict[str, Action] = {str(a): a for a in self.actions}
         self.kinds = tuple(kinds)
         known = {k.kind for k in self.kinds}

@@ -62,6 +62,23 @@ def shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
     return plan
 
 
+_STEPS: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
+
+
+def shuffle_steps(size: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """``shuffle_plan(size)`` spelled out for the loop that follows it: per draw, its
+    radix and the (index, index + 1) of each swap it decides, the highest index first."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        out = []
+        i = size - 1
+        for radix, count in shuffle_plan(size):
+            out.append((radix, tuple((k, k + 1) for k in range(i, i - count, -1))))
+            i -= count
+        steps = _STEPS[size] = tuple(out)
+    return steps
+
+
 def shuffle_with(rng: RandomLike, items: MutableSequence[T]) -> None:
     """Fisher-Yates driven by any generator with ``randrange`` (samplers and bots use
     their own generators, never a state's)."""

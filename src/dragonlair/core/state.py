@@ -66,7 +66,7 @@ from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownA
 from .events import CORE_EVENTS, EventValue, event_dict
 from .record import Record, data_digests
 from .result import Result
-from .rng import GOLDEN, MASK64, mix64, shuffle_plan
+from .rng import GOLDEN, MASK64, mix64, shuffle_steps
 
 if TYPE_CHECKING:
     from .game import Game
@@ -131,7 +131,9 @@ class State(Generic[G_co]):
     _window: tuple[int, ...]
     _window_default: int
     _result: Result | None
-    _legal: tuple[int, list[int], list[Action]] | None
+    # The legal ids of the seat last asked (seat, ids), until the next action: what
+    # apply's common case checks an action against.
+    _legal: tuple[int, list[int]] | None
 
     # ------------------------------------------------------------------ construction
 
@@ -207,7 +209,8 @@ class State(Generic[G_co]):
         seat in ``to_act``, without checking either: the search bots' path, where the
         checks would cost a fifth of a rollout. Anything else is undefined behaviour, as
         with python-chess's unchecked ``push()``. Every action, checked or not, is
-        recorded and stepped here."""
+        recorded and stepped as here (``apply`` and ``apply_id`` repeat these four lines
+        in their common case rather than pay for one more call)."""
         self._legal = None
         self._hist = (self._hist, seat, aid)
         self._move += 1
@@ -281,11 +284,15 @@ class State(Generic[G_co]):
         """The actions ``seat`` (an int) may take now; [] if it is not asked to act."""
         c = self._legal
         if c is not None and type(seat) is int and c[0] == seat:
-            return c[2].copy()
-        if type(seat) is not int or seat not in self._to_act:
+            ids = c[1]
+        elif type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
             return []
-        return self._cache_legal(seat)[2].copy()
+        else:
+            ids = self._legal_ids(seat)
+            self._legal = (seat, ids)
+        actions = self.game.table.actions
+        return [actions[i] for i in ids]  # the table's own objects, which apply knows
 
     def legal_action_ids(self, seat: object) -> list[int]:
         """The ids of ``legal_actions(seat)``, in the same order."""
@@ -295,14 +302,16 @@ class State(Generic[G_co]):
         if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
             return []
-        return self._cache_legal(seat)[1].copy()
+        return self._cache_legal(seat).copy()
 
-    def _cache_legal(self, seat: int) -> tuple[int, list[int], list[Action]]:
+    def _cache_legal(self, seat: int) -> list[int]:
+        """The legal ids of ``seat`` (in ``to_act``), kept until the next action."""
+        c = self._legal
+        if c is not None and c[0] == seat:
+            return c[1]
         ids = self._legal_ids(seat)
-        actions = self.game.table.actions
-        c = (seat, ids, [actions[i] for i in ids])
-        self._legal = c
-        return c
+        self._legal = (seat, ids)
+        return ids
 
     def apply(self, seat: object, action: object) -> None:
         """Apply ``seat``'s action (an Action or its text). Raises UnknownAction for text that
@@ -311,14 +320,14 @@ class State(Generic[G_co]):
         c = self._legal
         if c is not None and type(seat) is int and c[0] == seat and type(action) is Action:
             # The common case: an action of the seat's legal list just read (the cache
-            # holds only a seat asked to act), found by identity first; anything else
-            # takes the checks below, with their errors.
-            try:
-                i = c[2].index(action)
-            except ValueError:
-                pass
-            else:
-                self.apply_unchecked(seat, c[1][i])
+            # holds only a seat asked to act), which is the table's own object and knows
+            # its id; anything else takes the checks below, with their errors.
+            aid = action._table_id
+            if aid in c[1] and self.game.table.actions[aid] is action:
+                self._legal = None  # apply_unchecked's four lines
+                self._hist = (self._hist, seat, aid)
+                self._move += 1
+                self._step(seat, aid)
                 return
         if type(action) is not Action:
             if isinstance(action, str):
@@ -327,10 +336,10 @@ class State(Generic[G_co]):
                 raise UnknownAction(
                     f"expected an Action or action text, not {type(action).__name__}"
                 )
-        aid = self.game.table.ids.get(action)
-        if aid is None:
+        found = self.game.table.ids.get(action)
+        if found is None:
             raise IllegalAction(f"{action} is not an action of {self.game.spec.name}")
-        self._apply_checked(seat, aid)
+        self._apply_checked(seat, found)
 
     def apply_id(self, seat: object, aid: object) -> None:
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
@@ -343,7 +352,10 @@ class State(Generic[G_co]):
             and type(aid) is int
             and aid in c[1]
         ):
-            self.apply_unchecked(seat, aid)
+            self._legal = None  # apply_unchecked's four lines
+            self._hist = (self._hist, seat, aid)
+            self._move += 1
+            self._step(seat, aid)
             return
         self.game.table.from_id(aid)
         assert type(aid) is int  # from_id refuses anything else
@@ -355,12 +367,11 @@ class State(Generic[G_co]):
         if type(seat) is not int:
             self._refuse_seat(seat)
         c = self._legal
-        if c is None or c[0] != seat:
-            if seat not in self._to_act:
-                self._refuse_seat(seat)
-            c = self._cache_legal(seat)
-        if aid not in c[1]:
-            self._refuse_action(seat, aid, c[1])
+        if (c is None or c[0] != seat) and seat not in self._to_act:
+            self._refuse_seat(seat)
+        ids = self._cache_legal(seat)
+        if aid not in ids:
+            self._refuse_action(seat, aid, ids)
         self.apply_unchecked(seat, aid)
 
     def default_action(self, seat: object) -> Action | None:
@@ -516,16 +527,15 @@ class State(Generic[G_co]):
 
     def _shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates with the state's own generator, several swap positions per draw
-        (see ``rng.shuffle_plan``)."""
+        (see ``rng.shuffle_plan`` and ``rng.shuffle_steps``)."""
         s = self._rng
-        i = len(items) - 1
-        for radix, count in shuffle_plan(len(items)):
+        for radix, swaps in shuffle_steps(len(items)):
             s = (s + GOLDEN) & MASK64
             r = (mix64(s) * radix) >> 64
-            for _ in range(count):
-                r, j = divmod(r, i + 1)
+            for i, width in swaps:  # i's swap position is the next digit of r, base i + 1
+                j = r % width
+                r //= width
                 items[i], items[j] = items[j], items[i]
-                i -= 1
         self._rng = s
 
     def _emit(
@@ -546,8 +556,12 @@ class State(Generic[G_co]):
     def _collect(self, seat: int, aid: int) -> bool:
         """Store ``seat``'s choice; True when every asked seat has chosen."""
         self._choices[seat] = aid  # type: ignore[index]
-        self._to_act = tuple([s for s in self._to_act if s != seat])
-        return not self._to_act
+        t = self._to_act
+        if seat in t:  # always: _step is only called for a seat in to_act
+            i = t.index(seat)
+            t = t[:i] + t[i + 1 :]
+            self._to_act = t
+        return not t
 
     def _close_choice(self) -> list[int | None]:
         """The choices by seat (-1 for seats not asked); ends the simultaneous choice."""

@@ -303,14 +303,21 @@ class Tables:
     ) -> tuple[list[int], list[int], list[int]]:
         """By symbol (:data:`SYMBOLS`), each seat's count on the crew cards it has
         ``played`` and the dragons it has ``claimed`` (both by seat)."""
-        crew = self.crew_packed.__getitem__
-        dragon = self.dragon_packed.__getitem__
-        counts: tuple[list[int], list[int], list[int]] = ([], [], [])
+        crew = self.crew_packed
+        dragon = self.dragon_packed
+        science: list[int] = []
+        mood: list[int] = []
+        crime: list[int] = []
         for p, c in zip(played, claimed, strict=True):
-            tally = sum(map(crew, p)) + sum(map(dragon, c))
-            for k in range(3):
-                counts[k].append(tally >> (PACK_BITS * k) & PACK_MASK)
-        return counts
+            tally = 0
+            for card in p:
+                tally += crew[card]
+            for d in c:
+                tally += dragon[d]
+            science.append(tally & PACK_MASK)
+            mood.append(tally >> PACK_BITS & PACK_MASK)
+            crime.append(tally >> 2 * PACK_BITS & PACK_MASK)
+        return science, mood, crime
 
     def card_points(
         self, played: Sequence[Sequence[int]], claimed: Sequence[Sequence[int]]

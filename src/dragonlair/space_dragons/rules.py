@@ -153,14 +153,13 @@ class SpaceDragonsState(State["SpaceDragons"]):
         self.claimed = [()] * n
         self.round = 0
         self.sides = tuple(
-            self._randbelow(2) if side == "random" else ("a", "b").index(side)
-            for side in g.side_options
+            [
+                self._randbelow(2) if side == "random" else ("a", "b").index(side)
+                for side in g.side_options
+            ]
         )
         self.lead = self.start_cards.index(max(self.start_cards))
-        self._emit(
-            "setup",
-            (len(self.pile), *(SIDE_NAMES[x] for x in self.sides)),
-        )
+        self._emit("setup", (len(self.pile), *[SIDE_NAMES[x] for x in self.sides]))
         for s in range(n):
             self._emit("dealt", (s, self.hands[s]), (s,))
         self._emit("start_draw", (self.start_cards, self.lead))
@@ -198,7 +197,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
             h = hands[s]
             i = h.index(card)
             hands[s] = h[:i] + h[i + 1 :]
-            picks[s] = (*picks[s], card)
+            picks[s] += (card,)
         done = len(picks[0])
         if done < HAND:
             self.hands = hands[-1:] + hands[:-1]  # seat s receives what seat s - 1 kept
@@ -225,7 +224,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
         h = self.hands[seat]
         i = h.index(card)
         self.hands[seat] = h[:i] + h[i + 1 :]
-        self.played[seat] = (*self.played[seat], card)
+        self.played[seat] += (card,)
         t = self.game.tables
         self._emit("played", (seat, card, t.card_labels[card]))
         for effect in t.immediate[card]:
@@ -274,13 +273,13 @@ class SpaceDragonsState(State["SpaceDragons"]):
         top = max(cards)
         winner = cards.index(top)
         crosshairs = t.crosshairs
-        hits = sum(crosshairs[c] for c in cards) - crosshairs[top]
+        hits = sum([crosshairs[c] for c in cards]) - crosshairs[top]
         if hits:
             self._emit("crosshairs", (winner, hits))
             for _ in range(hits):
                 self._hit(winner, _BY_CROSSHAIR)
         dragon = self.face_up
-        self.claimed[winner] = (*self.claimed[winner], dragon)
+        self.claimed[winner] += (dragon,)
         self._emit("claimed", (winner, top, dragon, t.dragon_labels[dragon]))
         self.round = r + 1
         self.lead = winner
@@ -312,8 +311,8 @@ class SpaceDragonsState(State["SpaceDragons"]):
         t = g.tables
         n = g.players
         self._emit("set_aside", ())
-        crew_points = t.crew_points.__getitem__
-        dragon_points = t.dragon_points.__getitem__
+        crew_points = t.crew_points
+        dragon_points = t.dragon_points
         counts = t.symbol_counts(self.played, self.claimed)  # science, mood, crime by seat
         breakdown: list[dict[str, int]] = []
         for played, claimed, shields, damage in zip(
@@ -321,8 +320,8 @@ class SpaceDragonsState(State["SpaceDragons"]):
         ):
             breakdown.append(
                 {
-                    "crew points": sum(map(crew_points, played)),
-                    "dragons": sum(map(dragon_points, claimed)),
+                    "crew points": sum([crew_points[c] for c in played]),
+                    "dragons": sum([dragon_points[d] for d in claimed]),
                     "shields": shields * g.shield_value,
                     "damage": damage * g.damage_value,
                 }
