@@ -62,28 +62,34 @@ chromium:
 	  fi; \
 	fi
 
-# Everything, in both builds: the whole suite in the pure build (the fast tier and the
-# end-to-end tests marked slow: the browser, the terminal in a pseudo-terminal, the server
-# on PostgreSQL, long simulations), spread over the machine's cores with pytest-xdist a
-# file at a time (a file's servers start once; the simulation tests' pools of workers
-# start from a fork server inside an xdist worker, which runs threads), while the compiled
-# build is made in the background at a lower priority; then the fast tier again in the
-# compiled build. Fails with the build log's tail if the compiled build does not build.
+# Everything, in both builds: lint and types, then the whole suite in the pure build (the
+# fast tier and the end-to-end tests marked slow: the browser, the terminal in a
+# pseudo-terminal, the server on PostgreSQL, long simulations), spread over the machine's
+# cores with pytest-xdist a file at a time (a file's servers start once; the simulation
+# tests' pools of workers start from a fork server inside an xdist worker, which runs
+# threads), while the compiled build is made in the background at a lower priority from
+# the start; then the fast tier again in the compiled build. If lint or types fail, the
+# build is stopped (every process of it); if the build fails, the end of its log is shown.
 COMPILED_LOG := build/compiled.log
-test: lint typecheck chromium
+test: $(STAMP) chromium
 	@mkdir -p build; \
 	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
 	nice -n 10 $(MAKE) --no-print-directory compiled >$(COMPILED_LOG) 2>&1 & build=$$!; \
+	tree() { echo $$1; for c in $$(pgrep -P $$1); do tree $$c; done; }; \
 	start=$$(date +%s); \
+	if ! $(MAKE) --no-print-directory lint typecheck; then \
+	  kill $$(tree $$build) 2>/dev/null; wait $$build; \
+	  echo "lint or types failed; the compiled build was stopped" >&2; exit 1; \
+	fi; \
 	$(BIN)/pytest -n auto --dist loadfile --durations=20; pure=$$?; \
-	echo "the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
+	echo "lint, types and the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
 	if ! wait $$build; then \
 	  echo "the compiled build failed; the end of $(COMPILED_LOG):" >&2; \
 	  tail -n 40 $(COMPILED_LOG) >&2; exit 1; \
 	fi; \
 	echo "the compiled build was ready $$(( $$(date +%s) - start )) s after the start"; \
 	$(MAKE) --no-print-directory check-compiled || exit 1; \
-	echo "make test took $$(( $$(date +%s) - start )) s after lint and types"; \
+	echo "make test took $$(( $$(date +%s) - start )) s after making .venv"; \
 	exit $$pure
 
 # The fast tier, for every change: lint, types and the tests not marked slow, spread over
