@@ -419,6 +419,7 @@ def _parallel(
     following = 0  # the first game not yet handed out
     in_flight = 0
     per_game: float | None = None
+    failed: BaseException | None = None
     try:
         while True:
             while following < total and in_flight < 2 * workers:
@@ -435,7 +436,12 @@ def _parallel(
                 return
             in_flight -= 1
             if isinstance(item, BaseException):
-                raise item
+                # A game failed: the chunks in flight (two per worker at most, a quarter of
+                # a second each) are let end rather than the workers terminated, since a
+                # worker killed while it sends a result leaves the pool's lock on its
+                # results held, and terminate() then waited on it (minutes, or for ever).
+                failed = item
+                break
             batch, seconds = item
             per_game = seconds / len(batch)
             yield batch
@@ -445,6 +451,8 @@ def _parallel(
         raise
     finally:
         pool.join()
+    if failed is not None:
+        raise failed
 
 
 def _wait(
