@@ -85,6 +85,7 @@ class Pages:
     def close(self) -> None:
         for ctx in self.contexts:
             ctx.close()
+        self.contexts.clear()
 
 
 @pytest.fixture

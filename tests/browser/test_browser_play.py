@@ -212,10 +212,11 @@ def test_the_page_reconnects_when_the_server_comes_back(
         assert again["move"] >= st["move"] and again["seat"] == "0"
         play_to_end(page, rng)
         assert page.locator(".result").count() == 1
-        # the browser reports each refused connection attempt; those are expected here
-        pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
     finally:
+        pages.close()  # before the server goes, or the page tries to connect again
         own.close()
+    # the browser reports each refused connection attempt; those are expected here
+    pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
 
 
 def hidden_cards(page: Any) -> list[int]:
