@@ -25,7 +25,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
@@ -45,22 +45,23 @@ from .cards import (
     S_POWER_COCKPIT,
     S_POWER_ENGINE,
     S_ROBOT,
-    S_SCANNER,
     STACKS,
     WRENCH,
-    CardTables,
 )
 from .kinds import DANGER
 from .rules import SpaceRace
 from .scoring import (
+    COLOUR_STACKS,
     CRYSTAL_SET,
     CRYSTAL_SET_BONUS,
     DRONE_PER_FEWER,
     MOST_CREW,
     MOST_FUEL,
-    POWER_MATCH_BONUS,
+    POWER_STACKS,
     ROBOT_BONUS,
     SeatGain,
+    colour_gain,
+    colour_sets,
     loot_award,
 )
 from .view import AnySpaceRaceView, SpaceRaceSeatView
@@ -146,25 +147,6 @@ def _rival(row: Sequence[tuple[int, ...]], others: tuple[int, ...]) -> int:
     return most
 
 
-def _colours(
-    row: Sequence[tuple[int, ...]], base: int, t: CardTables, every_power_source: bool
-) -> tuple[list[int], list[int]]:
-    """The colours of the top Scanner, Robot Part and Crystal of the ship at ``base``, and
-    of its Power Sources that score (see ``scoring.colour_bonus``)."""
-    colour = t.colour
-    tops = []
-    for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
-        if row[base + k]:
-            tops.append(colour[row[base + k][-1]])
-    cockpit, engine = row[base + S_POWER_COCKPIT], row[base + S_POWER_ENGINE]
-    sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
-    return tops, [colour[p] for p in sources]
-
-
-_COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
-_POWER_STACKS: Final = frozenset((S_POWER_COCKPIT, S_POWER_ENGINE))
-
-
 class Heuristic(Bot):
     """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
 
@@ -234,7 +216,6 @@ class Heuristic(Bot):
         sr = self._sr
         t = sr.tables
         vp = t.vp
-        colour = t.colour
         w = self.weights
         base = seat * NSTACK
         picks_left = (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no
@@ -317,21 +298,12 @@ class Heuristic(Bot):
                         for i in others[S_DRONE]:
                             if len(row[i]) == n:
                                 gain += DRONE_PER_FEWER  # a rival level with it now has fewer
-                    if stack in _COLOUR_STACKS and (powered or stack in _POWER_STACKS):
-                        # the colour bonus: the card covers the stack's top card, or
-                        # joins the Power Sources that score (see scoring.colour_bonus)
+                    if stack in COLOUR_STACKS and (powered or stack in POWER_STACKS):
                         if tops is None:
-                            tops, sources = _colours(row, base, t, sr.every_power_source)
-                        c = colour[card]
-                        if stack in _POWER_STACKS:
-                            matches = tops.count(c)
-                            if old and not sr.every_power_source:
-                                matches -= tops.count(colour[old[-1]])
-                        else:
-                            matches = sources.count(c)
-                            if old:
-                                matches -= sources.count(colour[old[-1]])
-                        gain += POWER_MATCH_BONUS * matches
+                            tops, sources = colour_sets(row, base, t, sr.every_power_source)
+                        gain += colour_gain(
+                            tops, sources, old, stack, card, t, sr.every_power_source
+                        )
                     value = gain + progress
                 worth[kind] = value
             # the best value, ties broken by a random draw per candidate (one each, in order)

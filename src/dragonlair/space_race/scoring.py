@@ -327,36 +327,23 @@ class SeatGain:
             for i in range(S_DRONE, len(row), NSTACK):
                 if i != mine and len(row[i]) == n:
                     out += DRONE_PER_FEWER  # a rival level with it now has fewer
-        if stack in _COLOUR_STACKS and (self._powered or stack in _POWER_STACKS):
+        if stack in COLOUR_STACKS and (self._powered or stack in POWER_STACKS):
             out += self._colour_gain(stack, card)
         return out
 
     def _colour_gain(self, stack: int, card: int) -> int:
-        """What ``card`` on top of ``stack`` changes in :func:`colour_bonus`: it covers
-        the stack's top card, or joins the scoring Power Sources."""
-        colour = self._t.colour
-        row = self._row
-        base = self._base
-        tops = self._tops
-        if tops is None:
-            tops = self._tops = []
-            for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
-                if row[base + k]:
-                    tops.append(colour[row[base + k][-1]])
-            cockpit, engine = row[base + S_POWER_COCKPIT], row[base + S_POWER_ENGINE]
-            sources = cockpit + engine if self._eps else cockpit[-1:] + engine[-1:]
-            self._sources = [colour[p] for p in sources]
-        old = row[base + stack]
-        c = colour[card]
-        if stack in _POWER_STACKS:
-            matches = tops.count(c)
-            if old and not self._eps:
-                matches -= tops.count(colour[old[-1]])
-        else:
-            matches = self._sources.count(c)
-            if old:
-                matches -= self._sources.count(colour[old[-1]])
-        return POWER_MATCH_BONUS * matches
+        """What ``card`` on top of ``stack`` changes in :func:`colour_bonus`."""
+        if self._tops is None:
+            self._tops, self._sources = colour_sets(self._row, self._base, self._t, self._eps)
+        return colour_gain(
+            self._tops,
+            self._sources,
+            self._row[self._base + stack],
+            stack,
+            card,
+            self._t,
+            self._eps,
+        )
 
     def total_with(self, stack: int, cards: tuple[int, ...]) -> int:
         """``seat_total`` with ``seat``'s Fuel or Crew stack replaced by ``cards`` (what a
@@ -414,5 +401,46 @@ class SeatGain:
         return rest
 
 
-_COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
-_POWER_STACKS: Final = frozenset((S_POWER_COCKPIT, S_POWER_ENGINE))
+# the stacks whose top card (or Power Sources) the colour bonus reads, and the power stacks
+COLOUR_STACKS: Final = frozenset((S_SCANNER, S_ROBOT, S_CRYSTAL, S_POWER_COCKPIT, S_POWER_ENGINE))
+POWER_STACKS: Final = frozenset((S_POWER_COCKPIT, S_POWER_ENGINE))
+
+
+def colour_sets(
+    row: Sequence[tuple[int, ...]], base: int, t: CardTables, every_power_source: bool
+) -> tuple[list[int], list[int]]:
+    """The colours of the top Scanner, Robot Part and Crystal of the ship at ``base`` of
+    the flat ``row``, and of its Power Sources that score (see :func:`colour_bonus`)."""
+    colour = t.colour
+    tops = []
+    for k in (S_SCANNER, S_ROBOT, S_CRYSTAL):
+        if row[base + k]:
+            tops.append(colour[row[base + k][-1]])
+    cockpit, engine = row[base + S_POWER_COCKPIT], row[base + S_POWER_ENGINE]
+    sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
+    return tops, [colour[p] for p in sources]
+
+
+def colour_gain(
+    tops: list[int],
+    sources: list[int],
+    old: tuple[int, ...],
+    stack: int,
+    card: int,
+    t: CardTables,
+    every_power_source: bool,
+) -> int:
+    """What ``card`` on top of ``stack`` (holding ``old``) changes in :func:`colour_bonus`,
+    given the ship's :func:`colour_sets`: it covers the stack's top card, or joins the
+    Power Sources that score."""
+    colour = t.colour
+    c = colour[card]
+    if stack in POWER_STACKS:
+        matches = tops.count(c)
+        if old and not every_power_source:
+            matches -= tops.count(colour[old[-1]])
+    else:
+        matches = sources.count(c)
+        if old:
+            matches -= sources.count(colour[old[-1]])
+    return POWER_MATCH_BONUS * matches
