@@ -232,12 +232,23 @@ def click_one(page: Any, rng: random.Random, choose: Chooser = random_choice) ->
         actions = page.eval_on_selector_all(enabled, "bs => bs.map(b => b.dataset.action)")
     assert actions, "no action to click"
     action = choose(page, actions, rng)
-    try:
-        page.locator(f'button[data-action="{action}"]').first.click(timeout=5000)
-    except Exception:
-        # the button went away: a move with a single answer the server answered first
-        if len(actions) > 1:
-            raise
+    for attempt in range(3):
+        try:
+            page.locator(f'button[data-action="{action}"]').first.click(timeout=5000)
+            break
+        except Exception:
+            # the button went away: a move with a single answer the server answered first,
+            # or the page drew the bar again (a message about the others) while the click
+            # waited for the button to hold still, which on a loaded machine can take
+            # longer than the wait: click again, as a person would, while the turn is
+            # still this one
+            if len(actions) == 1:
+                break
+            now = table_state(page)
+            if now.get("move") != before.get("move") or now.get("status") == "over":
+                return ""
+            if attempt == 2:
+                raise
     page.wait_for_function(
         "m => { const t = document.querySelector('.table-page');"
         " return t && (Number(t.dataset.move) > m || t.dataset.status === 'over'); }",
