@@ -190,9 +190,7 @@ class Encoder:
             offset += n
         self.rows = tuple(rows)
         self.size = offset
-        self._plan = tuple(
-            (f.encode, r.offset + r.size) for f, r in zip(layout.features, rows, strict=True)
-        )
+        self._encoders = tuple(f.encode for f in layout.features)
         self._contexts = tuple(Context(game, seat) for seat in range(game.players))
         # the whole tensor written in one call, straight into the output's memory
         self._pack = struct.Struct(f"{self.size}f").pack_into
@@ -240,10 +238,10 @@ class Encoder:
         ctx = self._contexts[seat]
         ctx.memo.clear()
         values: list[float] = []
-        for encode, end in self._plan:
+        for encode in self._encoders:
             values += encode(view, ctx)
-            if len(values) != end:
-                self._wrong_size(view, ctx)
+        if len(values) != self.size:  # one check of the total; then the culprit is found
+            self._wrong_size(view, ctx)
         return values
 
     def _wrong_size(self, view: View, ctx: Context) -> None:
