@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import multiprocessing
 import os
@@ -88,6 +89,20 @@ def test_every_module_the_build_lists_is_the_build_expected() -> None:
         assert module.__file__ is not None
         compiled = not module.__file__.endswith(".py")
         assert compiled is dragonlair.COMPILED, (name, module.__file__)
+
+
+def test_only_a_compiling_build_asks_for_mypy_and_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build backend asks for mypy, and for NumPy (which the compiled observation
+    layouts import), only when DRAGONLAIR_COMPILE=1: the pure build needs neither."""
+    path = Path(__file__).parents[2] / "build_backend" / "dragonlair_build.py"
+    spec = importlib.util.spec_from_file_location("dragonlair_build", path)
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    monkeypatch.delenv("DRAGONLAIR_COMPILE", raising=False)
+    assert backend._compile_requires() == []
+    monkeypatch.setenv("DRAGONLAIR_COMPILE", "1")
+    assert backend._compile_requires() == ["mypy>=1.11", "numpy>=1.26"]
 
 
 @pytest.mark.parametrize("game_id", GAMES)

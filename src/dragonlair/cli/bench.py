@@ -256,6 +256,7 @@ def _rl_builds_table(report: benchmark.Report, other: benchmark.OtherBuild) -> T
         table.add_column(col, justify="right", no_wrap=True)
     table.add_column("chars", justify="right", no_wrap=True)
     theirs = {(m.name, m.players, m.interface): m for m in other.rl}
+    rows: list[tuple[benchmark.RLMeasure | None, benchmark.RLMeasure | None]]
     rows = [(m, theirs.pop((m.name, m.players, m.interface), None)) for m in report.rl]
     rows += [(None, m) for m in theirs.values()]  # measured by the other build only
     for mine, found in rows:
