@@ -169,6 +169,22 @@ def test_states_and_games_pickle(game_id: str) -> None:
     assert game.new_game(seed=4).to_json() == state.game.new_game(seed=4).to_json()
 
 
+def test_layout_rows_and_features_pickle() -> None:
+    """The observation layouts are compiled too; their frozen dataclasses pickle as their
+    arguments in both builds (a compiled one could not be unpickled field by field)."""
+    pytest.importorskip("numpy")
+    from dragonlair.rl.layout import Context, encoder_for
+    from dragonlair.rl.layouts import dragon_stripes
+
+    game = dragonlair.make("dragon-stripes")
+    encoder = encoder_for(game)
+    assert pickle.loads(pickle.dumps(encoder.rows)) == encoder.rows
+    [pot] = [f for f in dragon_stripes.LAYOUT.features if f.name == "pot"]
+    assert pickle.loads(pickle.dumps(pot)) == pot
+    context = pickle.loads(pickle.dumps(Context(game, 2)))
+    assert context.seat == 2 and context.seats() == [2, 3, 0, 1]
+
+
 def _finish_in_worker(blob: bytes) -> str:
     return finish(pickle.loads(blob), 5)
 

@@ -84,6 +84,11 @@ class Context:
     def __repr__(self) -> str:
         return f"Context({self.game!r}, seat={self.seat})"
 
+    def __reduce__(self) -> tuple[type[Context], tuple[Game, int]]:
+        # made again from its game and seat, in both builds (a compiled class would
+        # be unpickled without calling __init__)
+        return (Context, (self.game, self.seat))
+
     def rel(self, seat: int) -> int:
         """Where ``seat`` sits counted clockwise from the observer (the observer is 0)."""
         return (seat - self.seat) % self.players
@@ -132,6 +137,11 @@ class Feature:
     meaning: str
     encode: Encode
 
+    def __reduce__(self) -> tuple[type[Feature], tuple[str, Size, str, Encode]]:
+        # a compiled frozen dataclass cannot be unpickled field by field (its
+        # __setstate__ meets the frozen __setattr__), so it pickles as its arguments
+        return (Feature, (self.name, self.size, self.meaning, self.encode))
+
     def size_for(self, game: Game) -> int:
         """The block's size in ``game``."""
         n = self.size(game) if callable(self.size) else self.size
@@ -148,6 +158,9 @@ class Row:
     size: int
     name: str
     meaning: str
+
+    def __reduce__(self) -> tuple[type[Row], tuple[int, int, str, str]]:
+        return (Row, (self.offset, self.size, self.name, self.meaning))  # as Feature's
 
 
 class Layout:
