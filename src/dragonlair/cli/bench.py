@@ -48,7 +48,8 @@ def bench(
             "--other-build",
             metavar="PYTHON",
             help="An interpreter with the other build of dragonlair (pure or compiled, e.g. "
-            ".venv-compiled/bin/python): its playout rows are measured too, in a subprocess.",
+            ".venv-compiled/bin/python): its playout, clone and RL rows are measured too, in "
+            "a subprocess.",
         ),
     ] = None,
     bots: Annotated[
