@@ -26,9 +26,11 @@ GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "heuristic"]
 # Space Race's scoring too: its rules score every ship at the end of each game, and its
 # heuristic adds up running totals for every decision. And the observation layouts (the
-# encoder and each game's features): encoding a seat's view is most of the time of a step
-# of the RL environments, and compiled it takes half to two thirds of it. layout.py
-# imports NumPy, so a compiling build needs it (build_backend/dragonlair_build.py).
+# encoder and each game's features): encoding a seat's view is most of a step of the RL
+# environments, and a compiled encoding takes 40 to 65% of the time of an interpreted one
+# (docs/rl.md, "Speed"). Their frozen dataclasses pickle as their arguments (a compiled
+# one cannot be unpickled field by field). layout.py imports NumPy, so a compiling build
+# needs it (build_backend/dragonlair_build.py).
 ALSO = [
     "src/dragonlair/space_race/scoring.py",
     "src/dragonlair/rl/layout.py",
