@@ -33,13 +33,15 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # mypyc's C goes to build/ and its type-check cache to build/mypyc-cache, apart from the
-# development cache of `make typecheck`.
+# development cache of `make typecheck`. Without build isolation the build uses the venv's
+# own packages, so what a compiling build requires (build_backend/dragonlair_build.py:
+# mypy, and NumPy, which the compiled observation layouts import) is installed first.
 compiled: $(CSTAMP)
 
 $(CSTAMP): pyproject.toml $(SOURCES)
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "dragonlair needs Python 3.11 or newer")'
 	test -x $(CBIN)/python || $(PY) -m venv $(CVENV)
-	$(CBIN)/python -m pip install -q --upgrade pip setuptools mypy
+	$(CBIN)/python -m pip install -q --upgrade pip setuptools mypy 'numpy>=1.26'
 	DRAGONLAIR_COMPILE=1 MYPY_CACHE_DIR=build/mypyc-cache \
 	  $(CBIN)/python -m pip install -q --no-compile --no-build-isolation '.[$(EXTRAS)]'
 	rm -f $(CVENV)/.installed-*

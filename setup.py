@@ -1,8 +1,9 @@
 """The optional compiled build: with ``DRAGONLAIR_COMPILE=1`` in the environment at build
-time, the engine core and the four games are compiled with mypyc from the same typed
-source (``DRAGONLAIR_COMPILE=1 pip wheel .``; ``make compiled``). Without it, which is
-the default for ``pip install .`` and editable installs, the package is pure Python and
-needs no compiler. docs/engine.md, "The compiled build", lists what is compiled and why."""
+time, the engine core, the four games and their observation layouts are compiled with
+mypyc from the same typed source (``DRAGONLAIR_COMPILE=1 pip wheel .``; ``make
+compiled``). Without it, which is the default for ``pip install .`` and editable installs,
+the package is pure Python and needs no compiler. docs/engine.md, "The compiled build",
+lists what is compiled and why."""
 
 from __future__ import annotations
 
@@ -24,8 +25,20 @@ CORE = ["actions", "game", "rng", "state"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "heuristic"]
 # Space Race's scoring too: its rules score every ship at the end of each game, and its
-# heuristic adds up running totals for every decision.
-ALSO = ["src/dragonlair/space_race/scoring.py"]
+# heuristic adds up running totals for every decision. And the observation layouts (the
+# encoder and each game's features): encoding a seat's view is most of a step of the RL
+# environments, and a compiled encoding takes 40 to 65% of the time of an interpreted one
+# (docs/rl.md, "Speed"). Their frozen dataclasses pickle as their arguments (a compiled
+# one cannot be unpickled field by field). layout.py imports NumPy, so a compiling build
+# needs it (build_backend/dragonlair_build.py).
+ALSO = [
+    "src/dragonlair/space_race/scoring.py",
+    "src/dragonlair/rl/layout.py",
+    "src/dragonlair/rl/layouts/space_dragons.py",
+    "src/dragonlair/rl/layouts/space_race.py",
+    "src/dragonlair/rl/layouts/dragon_stripes.py",
+    "src/dragonlair/rl/layouts/dragon_race.py",
+]
 
 
 def compiled_modules() -> list[str]:
@@ -40,8 +53,9 @@ def compiled_modules() -> list[str]:
 NOT_BUILDING = {"egg_info", "dist_info", "sdist", "--version", "--name"}
 
 # mypy's options for the compile, on top of the project's strict ones: a build environment
-# has only setuptools and mypy, so the two libraries the core imports lazily (typeguard,
-# tomli-w) are missing there, which `make typecheck` has checked already.
+# has only setuptools, mypy and NumPy, so the libraries the package imports elsewhere
+# (typeguard and tomli-w, which the core imports lazily; those of the surfaces, which mypy
+# follows imports into) are missing there, which `make typecheck` has checked already.
 MYPY_ARGS = ["--ignore-missing-imports", "--no-warn-return-any", "--no-warn-unused-ignores"]
 
 

@@ -25,6 +25,7 @@ other build installed (``other_python``; ``make bench`` passes ``.venv-compiled`
 same playout and clone rows are measured again by that interpreter in a subprocess, each
 with its own slices of hearts in between, so that pure, compiled and hearts are compared in
 one run: the compiled build's speed-up over pure is the ratio of their ratios to hearts.
+So are the RL rows (unless left out), each beside its own slices of connect_four_v3.
 
 Two more sections measure the services built on the engines:
 
@@ -705,12 +706,14 @@ def _cpu_seconds() -> float | None:
 
 @dataclass
 class OtherBuild:
-    """The playout and clone rows of the other build, measured by ``python``."""
+    """The playout and clone rows of the other build, measured by ``python``, and its RL
+    rows (connect_four_v3's included) when the run measures them."""
 
     python: str
     build: str
     version: str
     measures: list[Measure] = field(default_factory=list)
+    rl: list[RLMeasure] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -718,6 +721,7 @@ class OtherBuild:
             "build": self.build,
             "version": self.version,
             "measures": [m.to_dict() for m in self.measures],
+            "rl": [m.to_dict() for m in self.rl],
         }
 
 
@@ -727,10 +731,11 @@ class OtherBuildFailed(RuntimeError):
 
 def measure_other_build(python: str, s: Settings) -> OtherBuild:
     """``dragonlair bench --json`` run by ``python`` (an interpreter with the other build
-    installed) on the same games, player counts and slices, without the ISMCTS, simulate,
-    bots and RL sections; its rows of our games (each with its own ratio to hearts)."""
+    installed) on the same games, player counts and slices, without the ISMCTS, simulate
+    and bots sections (and without the RL one when this run leaves it out); its rows of our
+    games (each with its own ratio to hearts) and its RL rows."""
     cmd = [python, "-m", "dragonlair", "bench", "--json", "--no-ismcts", "--no-simulate"]
-    cmd += ["--no-bots", "--no-rl"]
+    cmd += ["--no-bots"] if s.rl else ["--no-bots", "--no-rl"]
     cmd += ["--reps", str(s.reps), "--slice", str(s.slice_s)]
     if not s.references:
         cmd.append("--no-references")
@@ -748,6 +753,10 @@ def measure_other_build(python: str, s: Settings) -> OtherBuild:
     rows = [Measure(**{k: v for k, v in m.items() if k in fields}) for m in doc["measures"]]
     other = OtherBuild(python, doc.get("build", "pure"), doc["python"])
     other.measures = [m for m in rows if not m.reference]
+    rl_fields = set(RLMeasure.__dataclass_fields__)
+    other.rl = [
+        RLMeasure(**{k: v for k, v in m.items() if k in rl_fields}) for m in doc.get("rl", [])
+    ]
     return other
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import multiprocessing
 import os
@@ -90,6 +91,20 @@ def test_every_module_the_build_lists_is_the_build_expected() -> None:
         assert compiled is dragonlair.COMPILED, (name, module.__file__)
 
 
+def test_only_a_compiling_build_asks_for_mypy_and_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build backend asks for mypy, and for NumPy (which the compiled observation
+    layouts import), only when DRAGONLAIR_COMPILE=1: the pure build needs neither."""
+    path = Path(__file__).parents[2] / "build_backend" / "dragonlair_build.py"
+    spec = importlib.util.spec_from_file_location("dragonlair_build", path)
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    monkeypatch.delenv("DRAGONLAIR_COMPILE", raising=False)
+    assert backend._compile_requires() == []
+    monkeypatch.setenv("DRAGONLAIR_COMPILE", "1")
+    assert backend._compile_requires() == ["mypy>=1.11", "numpy>=1.26"]
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_wrong_types_at_the_public_entry_points(game_id: str) -> None:
     """The same errors in both builds: a compiled method's typed parameters would raise
@@ -152,6 +167,22 @@ def test_states_and_games_pickle(game_id: str) -> None:
     game = pickle.loads(pickle.dumps(state.game))
     assert type(game) is type(state.game) and repr(game) == repr(state.game)
     assert game.new_game(seed=4).to_json() == state.game.new_game(seed=4).to_json()
+
+
+def test_layout_rows_and_features_pickle() -> None:
+    """The observation layouts are compiled too; their frozen dataclasses pickle as their
+    arguments in both builds (a compiled one could not be unpickled field by field)."""
+    pytest.importorskip("numpy")
+    from dragonlair.rl.layout import Context, encoder_for
+    from dragonlair.rl.layouts import dragon_stripes
+
+    game = dragonlair.make("dragon-stripes")
+    encoder = encoder_for(game)
+    assert pickle.loads(pickle.dumps(encoder.rows)) == encoder.rows
+    [pot] = [f for f in dragon_stripes.LAYOUT.features if f.name == "pot"]
+    assert pickle.loads(pickle.dumps(pot)) == pot
+    context = pickle.loads(pickle.dumps(Context(game, 2)))
+    assert context.seat == 2 and context.seats() == [2, 3, 0, 1]
 
 
 def _finish_in_worker(blob: bytes) -> str:

@@ -77,9 +77,11 @@ def test_bench_refuses_unknown_games() -> None:
 
 def test_bench_measures_the_other_build_in_a_subprocess() -> None:
     """With --other-build the same rows come again from another interpreter (here this
-    one, so both sides are the same build) and a table sets the two builds side by side."""
+    one, so both sides are the same build) and a table sets the two builds side by side
+    (the RL rows of both builds: tests/rl/test_rl_bench.py)."""
     args = ["bench", "--game", "dragon-stripes", "-p", "3", "--reps", "1", "--slice", "0.02"]
-    args += ["--no-references", "--no-ismcts", "--no-simulate", "--other-build", sys.executable]
+    args += ["--no-references", "--no-ismcts", "--no-simulate", "--no-rl"]
+    args += ["--other-build", sys.executable]
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
@@ -88,6 +90,7 @@ def test_bench_measures_the_other_build_in_a_subprocess() -> None:
     assert other["python"] == sys.executable and other["build"] == doc["build"]
     [row] = other["measures"]
     assert row["name"] == "dragon-stripes" and row["players"] == 3 and row["decisions_per_s"] > 0
+    assert doc["rl"] == [] and other["rl"] == []  # --no-rl leaves them out in both builds
     table = runner.invoke(app, args)
     assert table.exit_code == 0, table.output
     assert "pure and compiled builds" in table.output and "dragon-stripes" in table.output

@@ -48,7 +48,8 @@ def bench(
             "--other-build",
             metavar="PYTHON",
             help="An interpreter with the other build of dragonlair (pure or compiled, e.g. "
-            ".venv-compiled/bin/python): its playout rows are measured too, in a subprocess.",
+            ".venv-compiled/bin/python): its playout, clone and RL rows are measured too, in "
+            "a subprocess.",
         ),
     ] = None,
     bots: Annotated[
@@ -203,7 +204,12 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None
 
 
 def print_rl(out: Console, report: benchmark.Report) -> None:
-    """The RL rows: steps per CPU second next to connect_four_v3, and information states."""
+    """The RL rows: steps per CPU second next to connect_four_v3, and information states;
+    with the other build's RL rows, both builds side by side (pure first)."""
+    other = report.other_build
+    if other is not None and other.rl:
+        out.print(_rl_builds_table(report, other))
+        return
     rl = Table(
         title="RL interfaces: steps per CPU second (random legal actions), "
         "information-state strings"
@@ -215,12 +221,81 @@ def print_rl(out: Console, report: benchmark.Report) -> None:
             f"[dim]{m.name}[/dim]" if m.reference else m.name,
             str(m.players),
             m.interface,
-            f"{m.steps_per_s:,.0f}" if m.steps_per_s else "-",
-            "-" if m.ratio_connect_four is None else f"{m.ratio_connect_four:.2f}",
-            "-" if m.micros is None else f"{m.micros:,.1f}",
+            _steps(m),
+            _connect_four(m),
+            _micros(m),
             "-" if m.size is None else str(m.size),
         )
     out.print(rl)
+
+
+def _steps(m: benchmark.RLMeasure | None) -> str:
+    return f"{m.steps_per_s:,.0f}" if m is not None and m.steps_per_s else "-"
+
+
+def _connect_four(m: benchmark.RLMeasure | None) -> str:
+    return "-" if m is None or m.ratio_connect_four is None else f"{m.ratio_connect_four:.2f}"
+
+
+def _micros(m: benchmark.RLMeasure | None) -> str:
+    return "-" if m is None or m.micros is None else f"{m.micros:,.1f}"
+
+
+def _rl_builds_table(report: benchmark.Report, other: benchmark.OtherBuild) -> Table:
+    """The RL rows of both builds, each measured beside connect_four_v3 in its own process:
+    a row per game and interface with each build's steps/s (or µs per information-state
+    string) and ratio, and the compiled build's speed-up over pure."""
+    table = Table(
+        title="RL interfaces in both builds: steps per CPU second (random legal actions) and "
+        "× c4, the ratio to connect_four_v3 beside it; µs per information-state string "
+        f"({report.build}: this process; {other.build}: {other.python})"
+    )
+    table.add_column("game", no_wrap=True)
+    table.add_column("players", justify="right", no_wrap=True)
+    table.add_column("interface")  # the column that wraps in a narrow terminal
+    for col in ("pure", "× c4", "compiled", "× c4", "compiled / pure"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("chars", justify="right", no_wrap=True)
+    theirs = {(m.name, m.players, m.interface): m for m in other.rl}
+    rows: list[tuple[benchmark.RLMeasure | None, benchmark.RLMeasure | None]]
+    rows = [(m, theirs.pop((m.name, m.players, m.interface), None)) for m in report.rl]
+    rows += [(None, m) for m in theirs.values()]  # measured by the other build only
+    for mine, found in rows:
+        either = mine or found
+        assert either is not None
+        pure, compiled = (mine, found) if report.build == "pure" else (found, mine)
+        sizes = {m.size for m in (mine, found) if m is not None and m.size is not None}
+        table.add_row(
+            f"[dim]{either.name}[/dim]" if either.reference else either.name,
+            str(either.players),
+            either.interface,
+            _figure(pure),
+            _connect_four(pure),
+            _figure(compiled),
+            _connect_four(compiled),
+            _speedup(pure, compiled),
+            "/".join(str(n) for n in sorted(sizes)) or "-",
+        )
+    return table
+
+
+def _figure(m: benchmark.RLMeasure | None) -> str:
+    """Steps per second, or µs per information-state string."""
+    if m is not None and m.steps_per_s:
+        return f"{m.steps_per_s:,.0f}"
+    return f"{m.micros:,.1f} µs" if m is not None and m.micros is not None else "-"
+
+
+def _speedup(pure: benchmark.RLMeasure | None, compiled: benchmark.RLMeasure | None) -> str:
+    """The compiled build's speed-up: the ratio of the two ratios to connect_four_v3, or
+    of the two times per information-state string."""
+    if pure is None or compiled is None:
+        return "-"
+    if pure.ratio_connect_four and compiled.ratio_connect_four:
+        return f"{compiled.ratio_connect_four / pure.ratio_connect_four:.2f}"
+    if pure.micros and compiled.micros:
+        return f"{pure.micros / compiled.micros:.2f}"
+    return "-"
 
 
 def builds_table(report: benchmark.Report) -> Table:

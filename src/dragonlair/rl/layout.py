@@ -84,6 +84,11 @@ class Context:
     def __repr__(self) -> str:
         return f"Context({self.game!r}, seat={self.seat})"
 
+    def __reduce__(self) -> tuple[type[Context], tuple[Game, int]]:
+        # made again from its game and seat, in both builds (a compiled class would
+        # be unpickled without calling __init__)
+        return (Context, (self.game, self.seat))
+
     def rel(self, seat: int) -> int:
         """Where ``seat`` sits counted clockwise from the observer (the observer is 0)."""
         return (seat - self.seat) % self.players
@@ -132,6 +137,11 @@ class Feature:
     meaning: str
     encode: Encode
 
+    def __reduce__(self) -> tuple[type[Feature], tuple[str, Size, str, Encode]]:
+        # a compiled frozen dataclass cannot be unpickled field by field (its
+        # __setstate__ meets the frozen __setattr__), so it pickles as its arguments
+        return (Feature, (self.name, self.size, self.meaning, self.encode))
+
     def size_for(self, game: Game) -> int:
         """The block's size in ``game``."""
         n = self.size(game) if callable(self.size) else self.size
@@ -148,6 +158,9 @@ class Row:
     size: int
     name: str
     meaning: str
+
+    def __reduce__(self) -> tuple[type[Row], tuple[int, int, str, str]]:
+        return (Row, (self.offset, self.size, self.name, self.meaning))  # as Feature's
 
 
 class Layout:
@@ -190,9 +203,7 @@ class Encoder:
             offset += n
         self.rows = tuple(rows)
         self.size = offset
-        self._plan = tuple(
-            (f.encode, r.offset + r.size) for f, r in zip(layout.features, rows, strict=True)
-        )
+        self._encoders = tuple(f.encode for f in layout.features)
         self._contexts = tuple(Context(game, seat) for seat in range(game.players))
         # the whole tensor written in one call, straight into the output's memory
         self._pack = struct.Struct(f"{self.size}f").pack_into
@@ -240,10 +251,10 @@ class Encoder:
         ctx = self._contexts[seat]
         ctx.memo.clear()
         values: list[float] = []
-        for encode, end in self._plan:
+        for encode in self._encoders:
             values += encode(view, ctx)
-            if len(values) != end:
-                self._wrong_size(view, ctx)
+        if len(values) != self.size:  # one check of the total; then the culprit is found
+            self._wrong_size(view, ctx)
         return values
 
     def _wrong_size(self, view: View, ctx: Context) -> None:

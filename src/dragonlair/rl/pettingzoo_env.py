@@ -52,7 +52,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from ..core import Game, State, make
+from ..core import Game, IllegalAction, State, make
 from .common import action_index, agent_name, refuse, snake, wait_id, win_shares
 from .layout import Encoder, encoder_for
 
@@ -101,15 +101,17 @@ class _Table:
 
     def observe(self, state: State, seat: int, wait: bool) -> Obs:
         """A seat's tensor and action mask (with ``wait`` for a seat not asked)."""
-        mask = np.zeros(self.n_actions, dtype=np.int8)
+        # the mask set in a bytearray, which NumPy then uses as its memory: cheaper than
+        # zeros and an index array for a list of a few ids
+        hot = bytearray(self.n_actions)
         legal = state.legal_action_ids(seat)
-        if legal:
-            mask[legal] = 1
-        elif wait and not state.is_over:
-            mask[wait_id(self.game)] = 1
-        tensor = np.empty(self.encoder.size, dtype=np.float32)
+        for aid in legal:
+            hot[aid] = 1
+        if wait and not legal and not state.is_over:
+            hot[wait_id(self.game)] = 1
+        tensor = np.empty(self.encoder.size, np.float32)
         self.encoder.encode_row(state.view(seat), seat, tensor, 0)
-        return {"observation": tensor, "action_mask": mask}
+        return {"observation": tensor, "action_mask": np.frombuffer(hot, np.int8)}
 
     def render(self, state: State | None) -> str:
         """A few lines: the move, who acts, the latest public events, the result."""
@@ -222,7 +224,7 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             self._seen_at = (state, state.move)
         got = self._seen.get(seat)
         if got is None:
-            got = self._seen[seat] = self._t.observe(state, seat, wait=False)
+            got = self._seen[seat] = self._t.observe(state, seat, False)
         return {"observation": got["observation"].copy(), "action_mask": got["action_mask"].copy()}
 
     def step(self, action: Any) -> None:
@@ -237,10 +239,11 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             aid = action
         else:
             aid = action_index(action, self._t.n_actions, f"{agent}'s action")
-        if aid not in state.legal_action_ids(seat):
-            raise refuse(state, seat, aid)
+        try:  # the engine checks the id against the legal ones it listed for the mask
+            state.apply_id(seat, aid)
+        except IllegalAction:  # and changes nothing: say what is legal
+            raise refuse(state, seat, aid) from None
         self._cumulative_rewards[agent] = 0.0
-        state.apply_id(seat, aid)
         if state.is_over:
             shares = win_shares(state.result, self.game.players)
             self.rewards = {a: shares[self._t.seat(a)] for a in self.agents}
