@@ -3,7 +3,10 @@
 A game's state class subclasses :class:`State` and fills in a few hooks:
 
 - ``_setup()``: the initial deal; sets ``phase`` and who acts first.
-- ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``.
+- ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``;
+  and, optionally, ``_legal_ids_and_actions(seat)`` with ``_LEGAL_PAIRS = True``: those
+  ids and the table's actions for them, for a game that builds both lists in one loop
+  (``legal_actions`` then makes no list of actions from the ids).
 - ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
 - ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict;
   and, optionally, ``_view_class``: the game's typed view (a ``core.views.View``
@@ -116,6 +119,8 @@ class State(Generic[G_co]):
     # dicts its _view hook fills.
     _view_class: ClassVar[type[View] | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
+    # True in a game that defines _legal_ids_and_actions (see the module docstring).
+    _LEGAL_PAIRS: ClassVar[bool] = False
 
     game: G_co
     seed: int | None
@@ -239,6 +244,13 @@ class State(Generic[G_co]):
     def _legal_ids(self, seat: int) -> list[int]:
         raise NotImplementedError
 
+    def _legal_ids_and_actions(self, seat: int) -> tuple[list[int], list[Action]]:
+        """``_legal_ids(seat)`` and the table's actions of those ids, in the same order:
+        what ``legal_actions`` asks of a game with ``_LEGAL_PAIRS`` set."""
+        ids = self._legal_ids(seat)
+        actions = self.game.table.actions
+        return ids, [actions[i] for i in ids]
+
     def _step(self, seat: int, aid: int) -> None:
         raise NotImplementedError
 
@@ -288,6 +300,10 @@ class State(Generic[G_co]):
         elif type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
             return []
+        elif self._LEGAL_PAIRS:
+            ids, legal = self._legal_ids_and_actions(seat)
+            self._legal = (seat, ids)
+            return legal
         else:
             ids = self._legal_ids(seat)
             self._legal = (seat, ids)
@@ -547,9 +563,13 @@ class State(Generic[G_co]):
     def _open_choice(self, seats: Sequence[int]) -> None:
         """Ask ``seats`` for a simultaneous secret choice."""
         n = self.game.players
-        ch: list[int | None] = [NOT_TAKING_PART] * n
-        for s in seats:
-            ch[s] = None
+        ch: list[int | None]
+        if len(seats) == n:  # every seat (each seat is asked once)
+            ch = [None] * n
+        else:
+            ch = [NOT_TAKING_PART] * n
+            for s in seats:
+                ch[s] = None
         self._choices = ch
         self._to_act = tuple(seats)
 
