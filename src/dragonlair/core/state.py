@@ -137,7 +137,9 @@ class State(Generic[G_co]):
     _window_default: int
     _result: Result | None
     # The legal ids of the seat last asked (seat, ids), until the next action: what
-    # apply's common case checks an action against.
+    # apply's common case checks an action against. Only a seat that is an int is ever
+    # cached, so a seat that *is* the cached one (``c[0] is seat``: seats are small ints,
+    # one object each) needs no type check; any other takes the checked path.
     _legal: tuple[int, list[int]] | None
 
     # ------------------------------------------------------------------ construction
@@ -295,7 +297,7 @@ class State(Generic[G_co]):
     def legal_actions(self, seat: object) -> list[Action]:
         """The actions ``seat`` (an int) may take now; [] if it is not asked to act."""
         c = self._legal
-        if c is not None and type(seat) is int and c[0] == seat:
+        if c is not None and c[0] is seat:
             ids = c[1]
         elif type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
@@ -313,7 +315,7 @@ class State(Generic[G_co]):
     def legal_action_ids(self, seat: object) -> list[int]:
         """The ids of ``legal_actions(seat)``, in the same order."""
         c = self._legal
-        if c is not None and type(seat) is int and c[0] == seat:
+        if c is not None and c[0] is seat:
             return c[1].copy()
         if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
@@ -334,7 +336,7 @@ class State(Generic[G_co]):
         does not parse and IllegalAction for anything the rules or the turn do not allow;
         the state is unchanged after either."""
         c = self._legal
-        if c is not None and type(seat) is int and c[0] == seat and type(action) is Action:
+        if c is not None and c[0] is seat and type(action) is Action:
             # The common case: an action of the seat's legal list just read (the cache
             # holds only a seat asked to act), which is the table's own object and knows
             # its id; anything else takes the checks below, with their errors.
@@ -361,13 +363,7 @@ class State(Generic[G_co]):
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
         c = self._legal
         # The common case first: an id of the seat's legal list just read.
-        if (
-            c is not None
-            and type(seat) is int
-            and c[0] == seat
-            and type(aid) is int
-            and aid in c[1]
-        ):
+        if c is not None and c[0] is seat and type(aid) is int and aid in c[1]:
             self._legal = None  # apply_unchecked's four lines
             self._hist = (self._hist, seat, aid)
             self._move += 1
