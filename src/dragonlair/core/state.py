@@ -574,9 +574,10 @@ class State(Generic[G_co]):
         self._choices[seat] = aid  # type: ignore[index]
         t = self._to_act
         if seat in t:  # always: _step is only called for a seat in to_act
-            i = t.index(seat)
-            t = t[:i] + t[i + 1 :]
-            self._to_act = t
+            rest = _WITHOUT.get(t)
+            if rest is None:
+                rest = _without(t)
+            self._to_act = t = rest[seat]
         return not t
 
     def _close_choice(self) -> list[int | None]:
@@ -728,6 +729,16 @@ class State(Generic[G_co]):
             hist = (hist, seat, aid)
         s._hist = hist
         return s
+
+
+# The seats still to choose once one of them has, by the seats asked and the seat that
+# chose (a lookup instead of slicing the tuple each time): a few entries per table size.
+_WITHOUT: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+
+
+def _without(seats: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    rest = _WITHOUT[seats] = {s: seats[:i] + seats[i + 1 :] for i, s in enumerate(seats)}
+    return rest
 
 
 # The clones of state classes compiled with mypyc, found on first use (State.clone), and
