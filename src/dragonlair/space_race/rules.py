@@ -214,7 +214,7 @@ class SpaceRaceState(State["SpaceRace"]):
         base = 0
         # The "placed" events go onto the chain as _emit would put them, one call fewer
         # each; a Scanner's peek emits its own event, so the chain is stored around it.
-        ev = self._ev
+        ev: EventNode | None = self._ev
         for s, aid in enumerate(choices):
             card = aid_card[aid]
             stack = aid_stack[aid]
@@ -223,14 +223,20 @@ class SpaceRaceState(State["SpaceRace"]):
             hands[s] = hand[:i] + hand[i + 1 :]
             ships[base + stack] += (card,)
             base += NSTACK
-            if stack == S_FUEL:
-                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), only[s])
-            else:
-                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), None)
-                if peeks[card]:
-                    self._ev = ev
-                    self._peek(s)
-                    ev = self._ev
+            face_up = stack != S_FUEL
+            # (a node of the declared type: the compiled build checks ev against it when
+            # it is read back after a peek)
+            node: EventNode = (
+                ev,
+                "placed",
+                (s, aid_how[aid], card, name[card]),
+                None if face_up else only[s],
+            )
+            ev = node
+            if face_up and peeks[card]:
+                self._ev = ev
+                self._peek(s)
+                ev = self._ev
         self._ev = ev
         self._nev += len(choices)
         if self.pick < HAND_SIZE:
