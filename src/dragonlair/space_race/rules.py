@@ -175,9 +175,8 @@ class SpaceRaceState(State["SpaceRace"]):
                 ids += pick_ids[c]
                 legal += pick_actions[c]
             return ids, legal
-        ids = self._legal_ids(seat)
-        actions = g.table.actions
-        return ids, [actions[i] for i in ids]
+        k = len(self.ships[seat * NSTACK + self._bid_stack()])
+        return list(g.bid_ids[k]), list(g.bid_actions[k])
 
     def _bid_stack(self) -> int:
         """The stack bid from in this Danger phase: Fuel for Flight, Crew for Fight."""
@@ -515,6 +514,7 @@ class SpaceRace(Game):
     pick_actions: tuple[tuple[Action, ...], ...]  # the actions of pick_ids, card by card
     bid0: int
     bid_ids: tuple[tuple[int, ...], ...]
+    bid_actions: tuple[tuple[Action, ...], ...]  # the actions of bid_ids
     _actions: list[Action]
 
     def _prepare(self) -> None:
@@ -562,6 +562,7 @@ class SpaceRace(Game):
         self.pick_ids = tuple(picks)
         self.pick_actions = tuple(tuple([actions[i] for i in p]) for p in picks)
         self.bid_ids = tuple(tuple(range(self.bid0, self.bid0 + k + 1)) for k in range(MAX_BID + 1))
+        self.bid_actions = tuple(tuple([actions[i] for i in b]) for b in self.bid_ids)
 
     def _define_actions(self) -> Sequence[Action]:
         return self._actions
