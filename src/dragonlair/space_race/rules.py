@@ -213,7 +213,9 @@ class SpaceRaceState(State["SpaceRace"]):
         base = 0
         # The "placed" events go onto the chain as _emit would put them, one call fewer
         # each; a Scanner's peek emits its own event, so the chain is stored around it.
-        ev: EventNode | None = self._ev
+        # (ev is Any: the compiled build would check the chain read back after a peek
+        # against the narrower type of the node literal last assigned.)
+        ev: Any = self._ev
         for s, aid in enumerate(choices):
             card = aid_card[aid]
             stack = aid_stack[aid]
@@ -222,20 +224,14 @@ class SpaceRaceState(State["SpaceRace"]):
             hands[s] = hand[:i] + hand[i + 1 :]
             ships[base + stack] += (card,)
             base += NSTACK
-            face_up = stack != S_FUEL
-            # (a node of the declared type: the compiled build checks ev against it when
-            # it is read back after a peek)
-            node: EventNode = (
-                ev,
-                "placed",
-                (s, aid_how[aid], card, name[card]),
-                None if face_up else only[s],
-            )
-            ev = node
-            if face_up and peeks[card]:
-                self._ev = ev
-                self._peek(s)
-                ev = self._ev
+            if stack == S_FUEL:
+                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), only[s])
+            else:
+                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), None)
+                if peeks[card]:
+                    self._ev = ev
+                    self._peek(s)
+                    ev = self._ev
         self._ev = ev
         self._nev += len(choices)
         if self.pick < HAND_SIZE:
