@@ -733,7 +733,7 @@ class State(Generic[G_co]):
 
 # The seats still to choose once one of them has, by the seats asked and the seat that
 # chose (a lookup instead of slicing the tuple each time): a few entries per table size.
-_WITHOUT: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+_WITHOUT: Final[dict[tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
 
 
 def _without(seats: tuple[int, ...]) -> dict[int, tuple[int, ...]]:

@@ -210,6 +210,8 @@ class SpaceRaceState(State["SpaceRace"]):
         name = t.space_name
         peeks = t.peeks
         only = g.only
+        nstack = NSTACK  # (locals: a module constant of an interpreted module is a
+        fuel = S_FUEL  # lookup each time it is read in the compiled build)
         base = 0
         # The "placed" events go onto the chain as _emit would put them, one call fewer
         # each; a Scanner's peek emits its own event, so the chain is stored around it.
@@ -223,8 +225,8 @@ class SpaceRaceState(State["SpaceRace"]):
             i = hand.index(card)
             hands[s] = hand[:i] + hand[i + 1 :]
             ships[base + stack] += (card,)
-            base += NSTACK
-            if stack == S_FUEL:
+            base += nstack
+            if stack == fuel:
                 ev = (ev, "placed", (s, aid_how[aid], card, name[card]), only[s])
             else:
                 ev = (ev, "placed", (s, aid_how[aid], card, name[card]), None)
