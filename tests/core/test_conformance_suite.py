@@ -100,9 +100,36 @@ class HiddenChoiceLeakState(PebbleState):
         out["sealed"] = [c for c in (self._choices or [])]
 
 
+class ReversedPairsState(PebbleState):
+    """Builds its legal ids and actions together (the optional hook), in another order
+    than ``_legal_ids`` gives them."""
+
+    __slots__ = ()
+    _LEGAL_PAIRS = True
+
+    def _legal_ids_and_actions(self, seat: int) -> tuple[list[int], list[Action]]:
+        ids = self._legal_ids(seat)[::-1]
+        actions = self.game.table.actions
+        return ids, [actions[i] for i in ids]
+
+
+class FreshActionsPairsState(PebbleState):
+    """Builds its legal actions anew: equal to the table's, but other objects."""
+
+    __slots__ = ()
+    _LEGAL_PAIRS = True
+
+    def _legal_ids_and_actions(self, seat: int) -> tuple[list[int], list[Action]]:
+        ids = self._legal_ids(seat)
+        actions = self.game.table.actions
+        return ids, [Action(actions[i].kind, *actions[i].args) for i in ids]
+
+
 @pytest.mark.parametrize(
     ("name", "state_cls", "message"),
     [
+        ("reversed-pairs", ReversedPairsState, "legal_ids_unchecked disagree"),
+        ("fresh-pairs", FreshActionsPairsState, "not the table's own actions"),
         ("leaky", LeakyViewState, "leak: seat"),
         ("global-shuffle", GlobalShuffleState, "global random"),
         ("accepts-illegal", AcceptsIllegalState, "was accepted"),

@@ -194,6 +194,10 @@ class _Checker:
                 self.fail(state, f"seat {seat} has repeated legal actions {legal}")
             if ids != [game.action_id(x) for x in legal]:
                 self.fail(state, f"seat {seat}: legal_action_ids disagree with legal_actions")
+            if any(x is not game.actions[i] for x, i in zip(legal, ids, strict=True)):
+                self.fail(state, f"seat {seat}: legal_actions are not the table's own actions")
+            if seat in to_act and state.legal_ids_unchecked(seat) != ids:
+                self.fail(state, f"seat {seat}: legal_ids_unchecked disagree with legal_action_ids")
             for x in legal:
                 if game.parse_action(str(x)) != x or game.action_from_id(game.action_id(x)) != x:
                     self.fail(state, f"action {x!r} does not round-trip through text and id")

@@ -95,15 +95,23 @@ def final_rewards(
 
 def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
     """Rank 1 for the greatest key; equal keys share a rank; the next rank skips ("1224")."""
-    return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+    ranks = []
+    for k in keys:
+        rank = 1
+        for other in keys:
+            if other > k:
+                rank += 1
+        ranks.append(rank)
+    return tuple(ranks)
 
 
 def dense_ranks(values: Sequence[int], highest_first: bool = True) -> tuple[int, ...]:
     """Dense ranking ("1223"): equal values share a rank and the next distinct value takes
     the next rank. Used where a rulebook says "second most" after a tie for most."""
-    distinct = sorted(set(values), reverse=highest_first)
-    place = {v: i + 1 for i, v in enumerate(distinct)}
-    return tuple(place[v] for v in values)
+    place = {}
+    for i, v in enumerate(sorted(set(values), reverse=highest_first), 1):
+        place[v] = i
+    return tuple([place[v] for v in values])
 
 
 def make_result(
@@ -114,7 +122,9 @@ def make_result(
 ) -> Result:
     """A result where the most points win, ties broken by ``tiebreak`` (greater is better);
     seats still tied share the rank, and share the win when they are first."""
-    keys = [(p, tiebreak[i] if tiebreak is not None else 0) for i, p in enumerate(points)]
-    ranks = competition_ranks(keys)
-    winners = tuple(i for i, r in enumerate(ranks) if r == 1)
+    if tiebreak is None:
+        ranks = competition_ranks(points)
+    else:
+        ranks = competition_ranks([(p, tiebreak[i]) for i, p in enumerate(points)])
+    winners = tuple([i for i, r in enumerate(ranks) if r == 1])
     return Result(tuple(points), ranks, winners, tuple(breakdown), reason)

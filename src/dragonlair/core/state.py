@@ -3,7 +3,10 @@
 A game's state class subclasses :class:`State` and fills in a few hooks:
 
 - ``_setup()``: the initial deal; sets ``phase`` and who acts first.
-- ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``.
+- ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``;
+  and, optionally, ``_legal_ids_and_actions(seat)`` with ``_LEGAL_PAIRS = True``: those
+  ids and the table's actions for them, for a game that builds both lists in one loop
+  (``legal_actions`` then makes no list of actions from the ids).
 - ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
 - ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict;
   and, optionally, ``_view_class``: the game's typed view (a ``core.views.View``
@@ -116,6 +119,8 @@ class State(Generic[G_co]):
     # dicts its _view hook fills.
     _view_class: ClassVar[type[View] | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
+    # True in a game that defines _legal_ids_and_actions (see the module docstring).
+    _LEGAL_PAIRS: ClassVar[bool] = False
 
     game: G_co
     seed: int | None
@@ -132,7 +137,9 @@ class State(Generic[G_co]):
     _window_default: int
     _result: Result | None
     # The legal ids of the seat last asked (seat, ids), until the next action: what
-    # apply's common case checks an action against.
+    # apply's common case checks an action against. Only a seat that is an int is ever
+    # cached, so a seat that *is* the cached one (``c[0] is seat``: seats are small ints,
+    # one object each) needs no type check; any other takes the checked path.
     _legal: tuple[int, list[int]] | None
 
     # ------------------------------------------------------------------ construction
@@ -239,6 +246,13 @@ class State(Generic[G_co]):
     def _legal_ids(self, seat: int) -> list[int]:
         raise NotImplementedError
 
+    def _legal_ids_and_actions(self, seat: int) -> tuple[list[int], list[Action]]:
+        """``_legal_ids(seat)`` and the table's actions of those ids, in the same order:
+        what ``legal_actions`` asks of a game with ``_LEGAL_PAIRS`` set."""
+        ids = self._legal_ids(seat)
+        actions = self.game.table.actions
+        return ids, [actions[i] for i in ids]
+
     def _step(self, seat: int, aid: int) -> None:
         raise NotImplementedError
 
@@ -283,11 +297,15 @@ class State(Generic[G_co]):
     def legal_actions(self, seat: object) -> list[Action]:
         """The actions ``seat`` (an int) may take now; [] if it is not asked to act."""
         c = self._legal
-        if c is not None and type(seat) is int and c[0] == seat:
+        if c is not None and c[0] is seat:
             ids = c[1]
         elif type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
             return []
+        elif self._LEGAL_PAIRS:
+            ids, legal = self._legal_ids_and_actions(seat)
+            self._legal = (seat, ids)
+            return legal
         else:
             ids = self._legal_ids(seat)
             self._legal = (seat, ids)
@@ -297,7 +315,7 @@ class State(Generic[G_co]):
     def legal_action_ids(self, seat: object) -> list[int]:
         """The ids of ``legal_actions(seat)``, in the same order."""
         c = self._legal
-        if c is not None and type(seat) is int and c[0] == seat:
+        if c is not None and c[0] is seat:
             return c[1].copy()
         if type(seat) is not int or seat not in self._to_act:
             self._check_seat(seat)
@@ -318,7 +336,7 @@ class State(Generic[G_co]):
         does not parse and IllegalAction for anything the rules or the turn do not allow;
         the state is unchanged after either."""
         c = self._legal
-        if c is not None and type(seat) is int and c[0] == seat and type(action) is Action:
+        if c is not None and c[0] is seat and type(action) is Action:
             # The common case: an action of the seat's legal list just read (the cache
             # holds only a seat asked to act), which is the table's own object and knows
             # its id; anything else takes the checks below, with their errors.
@@ -345,13 +363,7 @@ class State(Generic[G_co]):
         """Apply an action given by its id (for RL and search); checked like ``apply``."""
         c = self._legal
         # The common case first: an id of the seat's legal list just read.
-        if (
-            c is not None
-            and type(seat) is int
-            and c[0] == seat
-            and type(aid) is int
-            and aid in c[1]
-        ):
+        if c is not None and c[0] is seat and type(aid) is int and aid in c[1]:
             self._legal = None  # apply_unchecked's four lines
             self._hist = (self._hist, seat, aid)
             self._move += 1
@@ -547,9 +559,13 @@ class State(Generic[G_co]):
     def _open_choice(self, seats: Sequence[int]) -> None:
         """Ask ``seats`` for a simultaneous secret choice."""
         n = self.game.players
-        ch: list[int | None] = [NOT_TAKING_PART] * n
-        for s in seats:
-            ch[s] = None
+        ch: list[int | None]
+        if len(seats) == n:  # every seat (each seat is asked once)
+            ch = [None] * n
+        else:
+            ch = [NOT_TAKING_PART] * n
+            for s in seats:
+                ch[s] = None
         self._choices = ch
         self._to_act = tuple(seats)
 
@@ -558,9 +574,10 @@ class State(Generic[G_co]):
         self._choices[seat] = aid  # type: ignore[index]
         t = self._to_act
         if seat in t:  # always: _step is only called for a seat in to_act
-            i = t.index(seat)
-            t = t[:i] + t[i + 1 :]
-            self._to_act = t
+            rest = _WITHOUT.get(t)
+            if rest is None:
+                rest = _without(t)
+            self._to_act = t = rest[seat]
         return not t
 
     def _close_choice(self) -> list[int | None]:
@@ -712,6 +729,16 @@ class State(Generic[G_co]):
             hist = (hist, seat, aid)
         s._hist = hist
         return s
+
+
+# The seats still to choose once one of them has, by the seats asked and the seat that
+# chose (a lookup instead of slicing the tuple each time): a few entries per table size.
+_WITHOUT: Final[dict[tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
+
+
+def _without(seats: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    rest = _WITHOUT[seats] = {s: seats[:i] + seats[i + 1 :] for i, s in enumerate(seats)}
+    return rest
 
 
 # The clones of state classes compiled with mypyc, found on first use (State.clone), and

@@ -29,6 +29,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
+from dragonlair.core.state import EventNode
 from dragonlair.i18n import N_
 
 from . import view
@@ -180,7 +181,9 @@ class SpaceDragonsState(State["SpaceDragons"]):
         if self.phase == HUNT:
             self._play(seat, aid - PLAY_BASE)
         else:
-            self._emit("hired", (seat, aid - HIRE_BASE), (seat,))
+            # self._emit("hired", ...) written out: one call fewer a decision
+            self._ev = (self._ev, "hired", (seat, aid - HIRE_BASE), self.game.only[seat])
+            self._nev += 1
             if self._collect(seat, aid):
                 self._reveal_picks(self._close_choice())
 
@@ -200,11 +203,16 @@ class SpaceDragonsState(State["SpaceDragons"]):
             picks[s] += (card,)
         done = len(picks[0])
         if done < HAND:
-            self.hands = hands[-1:] + hands[:-1]  # seat s receives what seat s - 1 kept
-            self._emit("passed", (self.game.pass_texts[done - 1],))
+            g = self.game
+            self.hands = hands = hands[-1:] + hands[:-1]  # seat s receives what s - 1 kept
+            # the events as _emit would chain them, one call fewer each
+            ev: EventNode = (self._ev, "passed", (g.pass_texts[done - 1],), None)
+            only = g.only
             for s in range(n):
-                self._emit("received", (s, self.hands[s]), (s,))
-            self._open_choice(self.game.seats)
+                ev = (ev, "received", (s, hands[s]), only[s])
+            self._ev = ev
+            self._nev += 1 + n
+            self._open_choice(g.seats)
         else:
             self.hands = [tuple(sorted(p)) for p in picks]
             self.picks = [()] * n
@@ -226,7 +234,9 @@ class SpaceDragonsState(State["SpaceDragons"]):
         self.hands[seat] = h[:i] + h[i + 1 :]
         self.played[seat] += (card,)
         t = self.game.tables
-        self._emit("played", (seat, card, t.card_labels[card]))
+        # self._emit("played", ...) written out: one call fewer a decision
+        self._ev = (self._ev, "played", (seat, card, t.card_labels[card]), None)
+        self._nev += 1
         for effect in t.immediate[card]:
             if effect == SHIELD:
                 self.shields[seat] += 1
@@ -447,6 +457,7 @@ class SpaceDragons(Game):
     variant: bool
     pass_texts: tuple[str, ...]
     seats: tuple[int, ...]
+    only: tuple[tuple[int], ...]  # event audiences of one seat
 
     def _prepare(self) -> None:
         o = self.options
@@ -458,6 +469,7 @@ class SpaceDragons(Game):
         self.damage_value = int(o["damage"])  # type: ignore[arg-type]
         self.variant = bool(o["variant"])
         self.seats = tuple(range(self.players))
+        self.only = tuple((s,) for s in self.seats)
         self.pass_texts = tuple(f"after pick {k}" for k in range(1, HAND + 1)) + tuple(
             f"after round {r}" for r in range(1, ROUNDS + 1)
         )

@@ -28,7 +28,7 @@ from dragonlair.core import (
     dense_ranks,
     make_result,
 )
-from dragonlair.core.state import NOT_TAKING_PART
+from dragonlair.core.state import NOT_TAKING_PART, EventNode
 from dragonlair.i18n import N_, gettext, ngettext, words
 
 from . import view
@@ -160,6 +160,24 @@ class SpaceRaceState(State["SpaceRace"]):
             return ids
         return list(g.bid_ids[len(self.ships[seat * NSTACK + self._bid_stack()])])
 
+    _LEGAL_PAIRS = True
+
+    def _legal_ids_and_actions(self, seat: int) -> tuple[list[int], list[Action]]:
+        # _legal_ids with the table's actions alongside: a pick's ids and actions come in
+        # one group per card, which two list concatenations take whole
+        g = self.game
+        if self.phase == UPGRADE:
+            pick_ids = g.pick_ids
+            pick_actions = g.pick_actions
+            ids: list[int] = []
+            legal: list[Action] = []
+            for c in self.hands[seat]:
+                ids += pick_ids[c]
+                legal += pick_actions[c]
+            return ids, legal
+        k = len(self.ships[seat * NSTACK + self._bid_stack()])
+        return list(g.bid_ids[k]), list(g.bid_actions[k])
+
     def _bid_stack(self) -> int:
         """The stack bid from in this Danger phase: Fuel for Flight, Crew for Fight."""
         return S_FUEL if self.game.tables.danger_kind[self.danger] == FLIGHT else S_CREW
@@ -168,7 +186,9 @@ class SpaceRaceState(State["SpaceRace"]):
         g = self.game
         # every seat asked has chosen when a choice closes, so the choices are all ints
         if self.phase == UPGRADE:
-            self._emit("chose", (seat, g.aid_label[aid]), g.only[seat])
+            # self._emit("chose", ...) written out: one call fewer a decision
+            self._ev = (self._ev, "chose", (seat, g.aid_label[aid]), g.only[seat])
+            self._nev += 1
             if self._collect(seat, aid):
                 self._reveal_picks(self._close_choice())  # type: ignore[arg-type]
         else:
@@ -188,8 +208,16 @@ class SpaceRaceState(State["SpaceRace"]):
         aid_stack = g.aid_stack
         aid_how = g.aid_how
         name = t.space_name
+        peeks = t.peeks
         only = g.only
+        nstack = NSTACK  # (locals: a module constant of an interpreted module is a
+        fuel = S_FUEL  # lookup each time it is read in the compiled build)
         base = 0
+        # The "placed" events go onto the chain as _emit would put them, one call fewer
+        # each; a Scanner's peek emits its own event, so the chain is stored around it.
+        # (ev is Any: the compiled build would check the chain read back after a peek
+        # against the narrower type of the node literal last assigned.)
+        ev: Any = self._ev
         for s, aid in enumerate(choices):
             card = aid_card[aid]
             stack = aid_stack[aid]
@@ -197,13 +225,17 @@ class SpaceRaceState(State["SpaceRace"]):
             i = hand.index(card)
             hands[s] = hand[:i] + hand[i + 1 :]
             ships[base + stack] += (card,)
-            base += NSTACK
-            if stack == S_FUEL:
-                self._emit("placed", (s, aid_how[aid], card, name[card]), only[s])
+            base += nstack
+            if stack == fuel:
+                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), only[s])
             else:
-                self._emit("placed", (s, aid_how[aid], card, name[card]))
-                if t.peeks[card]:
+                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), None)
+                if peeks[card]:
+                    self._ev = ev
                     self._peek(s)
+                    ev = self._ev
+        self._ev = ev
+        self._nev += len(choices)
         if self.pick < HAND_SIZE:
             self._pass_hands()
         else:
@@ -224,10 +256,14 @@ class SpaceRaceState(State["SpaceRace"]):
         old = self.hands
         # left: seat s receives the hand of s - 1; right: of s + 1
         self.hands = new = old[-1:] + old[:-1] if d == 1 else old[1:] + old[:1]
-        self._emit("passed", (DIRECTIONS[d],))
+        # the events as _emit would chain them, one call fewer each
+        ev: EventNode = (self._ev, "passed", (DIRECTIONS[d],), None)
         only = g.only
         for s, f in enumerate(giver):
-            self._emit("received", (s, f, len(new[s]), new[s]), only[s])
+            hand = new[s]
+            ev = (ev, "received", (s, f, len(hand), hand), only[s])
+        self._ev = ev
+        self._nev += 1 + len(giver)
         self.pick += 1
         self._open_choice(g.seats)
 
@@ -473,8 +509,10 @@ class SpaceRace(Game):
     giver: dict[int, tuple[int, ...]]
     only: tuple[tuple[int], ...]
     pick_ids: tuple[tuple[int, ...], ...]
+    pick_actions: tuple[tuple[Action, ...], ...]  # the actions of pick_ids, card by card
     bid0: int
     bid_ids: tuple[tuple[int, ...], ...]
+    bid_actions: tuple[tuple[Action, ...], ...]  # the actions of bid_ids
     _actions: list[Action]
 
     def _prepare(self) -> None:
@@ -520,7 +558,9 @@ class SpaceRace(Game):
         self.aid_label = tuple(label)
         self.aid_how = tuple(HOW.get(k, "face up") for k in stack)
         self.pick_ids = tuple(picks)
+        self.pick_actions = tuple(tuple([actions[i] for i in p]) for p in picks)
         self.bid_ids = tuple(tuple(range(self.bid0, self.bid0 + k + 1)) for k in range(MAX_BID + 1))
+        self.bid_actions = tuple(tuple([actions[i] for i in b]) for b in self.bid_ids)
 
     def _define_actions(self) -> Sequence[Action]:
         return self._actions

@@ -109,14 +109,17 @@ def score_ships(
         # corner VP of each face-up stack (cards.STACKS order; Fuel is face down)
         corner = [0] * S_FUEL
         for k in range(S_FUEL):
+            v = 0
             for c in ship[k]:
-                corner[k] += vp[c]
+                v += vp[c]
+            corner[k] = v
         parts = [0, 0, 0]
         for c in ship[S_ROBOT]:
             parts[part[c]] += 1
         fewer = 0
+        mine = drones[seat]
         for d in drones:
-            if d < drones[seat]:
+            if d < mine:
                 fewer += 1
         damage = 0
         for c in ship[S_DAMAGE]:
