@@ -3,6 +3,7 @@ Ctrl-C keeping what finished, and failures that say how to replay them."""
 
 from __future__ import annotations
 
+import multiprocessing.pool
 import os
 import random
 import signal
@@ -169,6 +170,34 @@ def test_a_real_ctrl_c_stops_the_workers_and_restores_the_handler() -> None:
     assert sum(seen[:3]) <= len(indices) < j.n and indices == sorted(set(indices))
     again = run(job(n=indices[-1] + 1, bots="random")).outcomes
     assert all(o == again[o.index] for o in result.outcomes)
+
+
+def test_a_stopped_run_lets_the_chunks_in_flight_end_instead_of_terminating_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A worker terminated while it sends a result can leave the lock on the pool's results
+    # held, and terminate() then waits on it: a stopped run closes the pool instead, once
+    # the chunks in flight have ended, and keeps their games.
+    terminated: list[bool] = []
+    real = multiprocessing.pool.Pool.terminate
+
+    def spy(pool: multiprocessing.pool.Pool) -> None:
+        terminated.append(True)
+        real(pool)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", spy)
+    j = job(n=100_000, bots="random")
+    seen: list[int] = []
+
+    def progress(k: int) -> None:
+        seen.append(k)
+        if len(seen) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    result = run(j, workers=2, progress=progress)
+    assert result.interrupted and not terminated
+    # what was in flight when Ctrl-C came was played to the end and kept
+    assert len(seen) > 3 and len(result.outcomes) == sum(seen)
 
 
 class Blunderer(Bot):

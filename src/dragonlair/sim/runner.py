@@ -26,7 +26,9 @@ Ctrl-C stops the run cleanly and :func:`run` returns the games that finished wit
 ``interrupted=True``. With one worker it is the usual ``KeyboardInterrupt``, which also
 ends the game in progress. With several, workers ignore SIGINT and, while the pool runs,
 Ctrl-C only sets a flag that the loop collecting results looks at between waits of
-:data:`POLL_SECONDS`; then the pool is terminated. A flag rather than the exception: a
+:data:`POLL_SECONDS`; then nothing more is handed out, the chunks in flight are let end
+(and kept), and the pool is closed; workers still playing after :data:`DRAIN_SECONDS` are
+terminated. A flag rather than the exception: a
 ``KeyboardInterrupt`` that happens to be raised while the interpreter runs a finalizer or
 a callback is printed and dropped, and the run would go on.
 """
@@ -59,6 +61,8 @@ from .features import game_data, hooks
 CHUNK_SECONDS = 0.25
 # How often the loop collecting results looks for a Ctrl-C while it waits.
 POLL_SECONDS = 0.1
+# How long a stopped run waits for the chunks in flight before it terminates the workers.
+DRAIN_SECONDS = 5.0
 
 
 class SimulationError(DragonlairError):
@@ -410,8 +414,8 @@ def _parallel(
     job: Job, pending: Sequence[int], workers: int, stop: threading.Event
 ) -> Generator[list[Outcome], None, None]:
     """The outcomes of the ``pending`` games of ``job`` in batches as workers finish them,
-    until all are played or ``stop`` is set (then the pool is terminated and the batches
-    end)."""
+    until all are played or ``stop`` is set (then the chunks in flight end, and their
+    batches are the last)."""
     total = len(pending)
     ctx, registered = _context(job)
     pool = ctx.Pool(min(workers, total), initializer=_init_worker, initargs=(job, registered))
@@ -422,7 +426,7 @@ def _parallel(
     failed: BaseException | None = None
     try:
         while True:
-            while following < total and in_flight < 2 * workers:
+            while not stop.is_set() and following < total and in_flight < 2 * workers:
                 size = chunk_size(per_game, total - following, workers)
                 chunk = pending[following : following + size]
                 pool.apply_async(_play_chunk, (chunk,), callback=done.put, error_callback=done.put)
@@ -430,10 +434,21 @@ def _parallel(
                 in_flight += 1
             if not in_flight:
                 break
-            item = _wait(done, stop)
-            if item is None:
-                pool.terminate()
-                return
+            if stop.is_set():
+                # Ctrl-C or SIGTERM: nothing more is handed out, and the chunks in flight
+                # (two per worker at most, a quarter of a second each) are let end and kept,
+                # for the reason given for a failed game below; a chunk still running after
+                # DRAIN_SECONDS (a slow game) has the workers terminated.
+                try:
+                    item = done.get(timeout=DRAIN_SECONDS)
+                except queue.Empty:
+                    pool.terminate()
+                    return
+            else:
+                got = _wait(done, stop)
+                if got is None:
+                    continue
+                item = got
             in_flight -= 1
             if isinstance(item, BaseException):
                 # A game failed: the chunks in flight (two per worker at most, a quarter of
