@@ -30,6 +30,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, compress
 from math import prod
 from typing import Any, Final, cast
 
@@ -37,7 +38,7 @@ from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SIDES, SYMBOLS
-from .kinds import HIRE
+from .kinds import HIRE, HIRE_BASE, PLAY_BASE
 from .rules import ROUNDS, SpaceDragons
 from .view import AnySpaceDragonsView, SpaceDragonsSeatView
 
@@ -79,6 +80,22 @@ class Heuristic(Bot):
         self._chances: dict[tuple[int, ...], _Chances] = {}
         # by a ship's shields and damage: _ship_effects
         self._ships: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        # the card of each of the game's own Action objects, by their id (an int's hash is
+        # the interpreter's, an Action's is a call)
+        table = game.table.actions
+        self._card_of = {id(table[aid]): aid - HIRE_BASE for aid in range(PLAY_BASE + 1)}
+        self._card_of.update(
+            (id(table[aid]), aid - PLAY_BASE) for aid in range(PLAY_BASE + 1, len(table))
+        )
+        # by seat and by how many cards are down before it: the seats still to play after it
+        n = game.players
+        self._later = tuple(
+            tuple(tuple((seat + k) % n for k in range(1, n - down)) for down in range(n))
+            for seat in range(n)
+        )
+        # the last scoring sides asked about and their prices (the same all game)
+        self._last_sides: tuple[int, ...] = ()
+        self._last_prices: _Prices | None = None
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -89,20 +106,29 @@ class Heuristic(Bot):
     def _choose(
         self, view: AnySpaceDragonsView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        if isinstance(view, SpaceDragonsSeatView):
-            phase = view.phase
-            prices = self._prices(view.sides)
-        else:
-            phase = view["phase"]
-            prices = self._prices(_sides(view))
-        if phase == HIRE:
-            hire = prices.hire
-            scored = [hire[int(a.args[0])] for a in legal]
-        else:
+        try:
+            cards = list(map(self._card_of.__getitem__, map(id, legal)))
+        except KeyError:  # not the game's own Action objects
             cards = [int(a.args[0]) for a in legal]
-            scored = _hunt_values(self, view, seat_of(view), prices, cards)[0]
+        if isinstance(view, SpaceDragonsSeatView):
+            sides = view.sides
+            prices = self._last_prices
+            if sides is not self._last_sides or prices is None:
+                prices = self._last_prices = self._prices(sides)
+                self._last_sides = sides
+            if view.phase == HIRE:
+                scored = list(map(prices.hire.__getitem__, cards))
+            else:
+                scored = _seat_view_hunt(self, view, prices, cards)
+        else:
+            prices = self._prices(_sides(view))
+            if view["phase"] == HIRE:
+                scored = list(map(prices.hire.__getitem__, cards))
+            else:
+                scored = _hunt_values(self, view, seat_of(view), prices, cards)[0]
         least = max(scored) - 1e-9
-        top = [a for v, a in zip(scored, legal, strict=True) if v >= least]
+        # the candidates within 1e-9 of the best (least <= v is v >= least)
+        top = list(compress(legal, map(least.__le__, scored)))
         return top[rng.randrange(len(top))]
 
     def _prices(self, key: tuple[int, ...]) -> _Prices:
@@ -255,13 +281,91 @@ def _hunt_values(
         sizes = view["hand_sizes"]
         dragon = view["face_up"] or 0
         more_rounds = (view["round"] or 0) < ROUNDS
+    crosshairs = bot.sd.tables.crosshairs
+    top_down = crossed = n_down = 0
+    for s, c in this_round:
+        if s != seat:
+            n_down += 1
+            crossed += crosshairs[c]
+            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
+                top_down = c
+    later = tuple(map(sizes.__getitem__, bot._later[seat][n_down]))  # their hand sizes
+    return _values(
+        bot,
+        prices,
+        cards,
+        shields0,
+        damage0,
+        top_down,
+        crossed,
+        later,
+        _seen(view),
+        dragon,
+        more_rounds,
+    )
+
+
+def _seat_view_hunt(
+    bot: Heuristic, view: SpaceDragonsSeatView, prices: _Prices, cards: Sequence[int]
+) -> list[float]:
+    """:func:`_hunt_values` of a typed view for its own seat in the Dragon Hunt (the
+    values only), reading the round's cards from the cards played."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play")
+    played = view.played
+    r = view.rounds_played
+    crosshairs = bot.sd.tables.crosshairs
+    n = len(played)
+    top_down = crossed = n_down = 0
+    s = view.starter
+    for _ in range(n):  # this round's cards, in play order (view.round_cards())
+        p = played[s]
+        if len(p) <= r:
+            break
+        if s != seat:
+            c = p[r]
+            n_down += 1
+            crossed += crosshairs[c]
+            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
+                top_down = c
+        s += 1
+        if s == n:
+            s = 0
+    later = tuple(map(view.hand_sizes.__getitem__, bot._later[seat][n_down]))
+    seen = sorted(chain(view.hand or (), view.start_cards, *played))
+    return _values(
+        bot,
+        prices,
+        cards,
+        view.shields[seat],
+        view.damage[seat],
+        top_down,
+        crossed,
+        later,
+        seen,
+        view.face_up,
+        r + 1 < ROUNDS,
+    )[0]
+
+
+def _values(
+    bot: Heuristic,
+    prices: _Prices,
+    cards: Sequence[int],
+    shields0: int,
+    damage0: int,
+    top_down: int,
+    crossed: int,
+    later: tuple[int, ...],
+    seen: list[int],
+    dragon: int,
+    more_rounds: bool,
+) -> tuple[list[float], list[float]]:
+    """:func:`_hunt_values` from what its candidates share: the seat's ship, the highest
+    card down, the crosshairs on the cards down, the hand sizes of the seats still to play
+    after it, the cards it has seen (sorted), the dragon, whether more rounds follow."""
     g = bot.sd
-    t = g.tables
-    down = [c for s, c in this_round if s != seat]
-    top_down = max(down, default=0)
-    n = g.players
-    later = [sizes[(seat + k) % n] for k in range(1, n - len(down))]  # their hand sizes
-    seen = _seen(view)
     n_seen = len(seen)
     left = CREW_CARDS - n_seen
     key = (left, *later)
@@ -274,8 +378,7 @@ def _hunt_values(
             bot._chances.clear()
         chances = bot._chances[key] = _Chances(draws)
     by_higher = chances.by_higher
-    crosshairs = t.crosshairs
-    hits = sum(crosshairs[c] for c in down) + 0.3 * len(later)
+    hits = crossed + 0.3 * len(later)
     shield_value = g.shield_value
     damage_value = g.damage_value
     ship = bot._ships.get((shields0, damage0))
@@ -301,9 +404,12 @@ def _hunt_values(
         if p > 0:
             assert dragon, "a round of the hunt is played for the face-up dragon"
             shields = shields_after[card]
-            hit_cost = min(hits, shields) * shield_value + max(0.0, hits - shields) * (
-                -damage_value
-            )
+            # min(hits, shields) * shield_value + max(0.0, hits - shields) * -damage_value,
+            # without the two calls (the same operands, so the same float)
+            over = hits - shields
+            hit_cost = (shields if shields < hits else hits) * shield_value + (
+                over if over > 0.0 else 0.0
+            ) * (-damage_value)
             value += dragon_prize * (p * (prize - hit_cost))
         if more_rounds:
             value -= (1 - p) * hope[card]

@@ -187,7 +187,6 @@ class SpaceRaceSeatView(View):
         "_danger_deck",
         "_danger_discard",
         "_direction",
-        "_game",
         "_hand",
         "_hand_sizes",
         "_last_bids",
@@ -203,6 +202,7 @@ class SpaceRaceSeatView(View):
         "stacks",
     )
     KEYS = own_keys(SpaceRaceView)
+    _game: SpaceRace
 
     seat: int | None  # the seat it is for (None: a spectator)
     phase: str
@@ -216,7 +216,6 @@ class SpaceRaceSeatView(View):
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
         g = state.game
-        self._game = g
         self.seat = seat
         self.phase = state.phase
         self.round = state.round
