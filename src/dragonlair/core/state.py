@@ -420,7 +420,8 @@ class State(Generic[G_co]):
         :class:`~dragonlair.core.views.View`: a read-only mapping with the keys and values
         of ``view(seat)``, each worked out when first read, and typed attributes for
         bots), or ``view(seat)`` itself for a game without one."""
-        self._check_seat(seat, spectator=True)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            self._check_seat(seat, spectator=True)  # None, or an error
         assert seat is None or type(seat) is int  # checked just above
         cls = self._view_class
         if cls is None:

@@ -120,7 +120,7 @@ class DragonRaceSeatView(View):
     robbed: Final[tuple[int, ...]]  # seats robbed this turn
 
     def __init__(self, state: DragonRaceState, seat: int | None) -> None:
-        super().__init__(state, seat)
+        View.__init__(self, state, seat)
         self._turn = state.turn
         self.active = state.active
         self.pawns = tuple(state.pawns)

@@ -243,7 +243,7 @@ class DragonStripesSeatView(View):
     half_penalties: Final[tuple[int, ...]]
 
     def __init__(self, st: DragonStripesState, seat: int | None) -> None:
-        super().__init__(st, seat)
+        View.__init__(self, st, seat)
         g = st.game
         deck, top, pot = st.deck, st.top, st.pot
         self._drawn = deck[:top]

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import chain
 from math import prod
 from typing import Any, Final, cast
 
@@ -80,13 +80,11 @@ class Heuristic(Bot):
         self._chances: dict[tuple[int, ...], _Chances] = {}
         # by a ship's shields and damage: _ship_effects
         self._ships: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        # the card of each of the game's own Action objects, by their id (an int's hash is
-        # the interpreter's, an Action's is a call)
-        table = game.table.actions
-        self._card_of = {id(table[aid]): aid - HIRE_BASE for aid in range(PLAY_BASE + 1)}
-        self._card_of.update(
-            (id(table[aid]), aid - PLAY_BASE) for aid in range(PLAY_BASE + 1, len(table))
-        )
+        # by action id, its card; a last 0 for an Action of no table (whose id is -1)
+        self._card_by_aid = [
+            aid - HIRE_BASE if aid <= PLAY_BASE else aid - PLAY_BASE
+            for aid in range(len(game.table))
+        ] + [0]
         # by seat and by how many cards are down before it: the seats still to play after it
         n = game.players
         self._later = tuple(
@@ -100,15 +98,9 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        # every view of this game is one of these (the conformance suite checks it)
-        return self._choose(cast(AnySpaceDragonsView, view), legal, rng)
-
-    def _choose(
-        self, view: AnySpaceDragonsView, legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        try:
-            cards = list(map(self._card_of.__getitem__, map(id, legal)))
-        except KeyError:  # not the game's own Action objects
+        card_by_aid = self._card_by_aid
+        cards = [card_by_aid[a._table_id] for a in legal]  # the game's own Action objects
+        if 0 in cards:  # an Action of no table
             cards = [int(a.args[0]) for a in legal]
         if isinstance(view, SpaceDragonsSeatView):
             sides = view.sides
@@ -121,14 +113,15 @@ class Heuristic(Bot):
             else:
                 scored = _seat_view_hunt(self, view, prices, cards)
         else:
-            prices = self._prices(_sides(view))
-            if view["phase"] == HIRE:
+            # every view of this game is one of these (the conformance suite checks it)
+            v = cast(AnySpaceDragonsView, view)
+            prices = self._prices(_sides(v))
+            if v["phase"] == HIRE:
                 scored = list(map(prices.hire.__getitem__, cards))
             else:
-                scored = _hunt_values(self, view, seat_of(view), prices, cards)[0]
+                scored = _hunt_values(self, v, seat_of(v), prices, cards)[0]
         least = max(scored) - 1e-9
-        # the candidates within 1e-9 of the best (least <= v is v >= least)
-        top = list(compress(legal, map(least.__le__, scored)))
+        top = [a for v, a in zip(scored, legal, strict=True) if v >= least]
         return top[rng.randrange(len(top))]
 
     def _prices(self, key: tuple[int, ...]) -> _Prices:
@@ -211,7 +204,7 @@ class _Prices:
     (index 0 unused): a crew card's printed value, its whole value when hired, and each
     dragon's prize."""
 
-    __slots__ = ("hire", "printed", "prizes")
+    __slots__ = ("hire", "printed", "prizes", "ships")
 
     def __init__(self, bot: Heuristic, key: tuple[int, ...]) -> None:
         t = bot.sd.tables
@@ -222,6 +215,8 @@ class _Prices:
         for card in cards:
             self.printed[card] = bot.printed_value(card, weights)
             self.hire[card] = self.printed[card] + bot._hire[card] + bot._hope[card]
+        # by a ship's shields and damage: _priced_ship
+        self.ships: dict[tuple[int, int], tuple[list[float], list[float], list[int]]] = {}
         self.prizes = [0.0] * len(t.dragon_points)
         for dragon in range(1, len(t.dragon_points)):
             self.prizes[dragon] = bot.dragon_value(dragon, weights)
@@ -251,6 +246,9 @@ class _Chances:
                 found = prod([1 - higher / left for left in draws], start=1.0)
             self.by_higher[higher] = found
         return found
+
+
+_NO_CHANCES: Final = _Chances([])  # a placeholder until the chances are needed
 
 
 # The chances by the unseen cards left and the hand sizes still to play this round, and
@@ -290,7 +288,8 @@ def _hunt_values(
             if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
                 top_down = c
     later = tuple(map(sizes.__getitem__, bot._later[seat][n_down]))  # their hand sizes
-    return _values(
+    wins: list[float] = []
+    values = _values(
         bot,
         prices,
         cards,
@@ -299,10 +298,12 @@ def _hunt_values(
         top_down,
         crossed,
         later,
-        _seen(view),
+        (_seen(view),),
         dragon,
         more_rounds,
+        wins,
     )
+    return values, wins
 
 
 def _seat_view_hunt(
@@ -333,7 +334,6 @@ def _seat_view_hunt(
         if s == n:
             s = 0
     later = tuple(map(view.hand_sizes.__getitem__, bot._later[seat][n_down]))
-    seen = sorted(chain(view.hand or (), view.start_cards, *played))
     return _values(
         bot,
         prices,
@@ -343,10 +343,10 @@ def _seat_view_hunt(
         top_down,
         crossed,
         later,
-        seen,
+        (view.hand or (), view.start_cards, *played),
         view.face_up,
         r + 1 < ROUNDS,
-    )[0]
+    )
 
 
 def _values(
@@ -358,16 +358,71 @@ def _values(
     top_down: int,
     crossed: int,
     later: tuple[int, ...],
-    seen: list[int],
+    seen_parts: tuple[Iterable[int], ...],
     dragon: int,
     more_rounds: bool,
-) -> tuple[list[float], list[float]]:
+    wins: list[float] | None = None,
+) -> list[float]:
     """:func:`_hunt_values` from what its candidates share: the seat's ship, the highest
     card down, the crosshairs on the cards down, the hand sizes of the seats still to play
-    after it, the cards it has seen (sorted), the dragon, whether more rounds follow."""
-    g = bot.sd
-    n_seen = len(seen)
-    left = CREW_CARDS - n_seen
+    after it, the cards it has seen (its hand, the start-player draw and the cards each
+    seat played: sorted only if a candidate could win), the dragon, whether more rounds
+    follow. Each candidate's chance of winning is added to ``wins`` if given."""
+    ship = prices.ships.get((shields0, damage0))
+    if ship is None:
+        ship = _priced_ship(bot, prices, shields0, damage0)
+    bases, lows, shields_after = ship
+    if not more_rounds:
+        lows = bases  # nothing is given up by playing a high card in the last round
+    hope = bot._hope
+    values = []
+    seen: list[int] | None = None  # sorted when first needed
+    n_seen = 0
+    chances = _NO_CHANCES
+    by_higher = chances.by_higher
+    hits = 0.0
+    prize = prices.prizes[dragon] if dragon else 0.0
+    net_by_shields: dict[int, float] = {}  # prize - hit_cost, by the shields left
+    for card in cards:
+        if top_down > card:  # it cannot win: its value with p = 0
+            values.append(lows[card])
+            if wins is not None:
+                wins.append(0.0)
+            continue
+        # it wins if none of the unseen cards above it is played this round
+        if seen is None:
+            seen = sorted(chain(*seen_parts))
+            n_seen = len(seen)
+            chances = _chances(bot, CREW_CARDS - n_seen, later)
+            by_higher = chances.by_higher
+            hits = crossed + 0.3 * len(later)
+        higher = CREW_CARDS - card - (n_seen - bisect_right(seen, card))
+        found = by_higher[higher]
+        p = chances.of(higher) if found is None else found
+        if p > 0:
+            assert dragon, "a round of the hunt is played for the face-up dragon"
+            value = bases[card]  # printed[card] + gains[card]
+            shields = shields_after[card]
+            net = net_by_shields.get(shields)
+            if net is None:
+                hit_cost = min(hits, shields) * bot.sd.shield_value + max(0.0, hits - shields) * (
+                    -bot.sd.damage_value
+                )
+                net = net_by_shields[shields] = prize - hit_cost
+            value += bot.weights.dragon_prize * (p * net)
+            if more_rounds:
+                value -= (1 - p) * hope[card]
+        else:
+            value = lows[card]
+        values.append(value)
+        if wins is not None:
+            wins.append(p)
+    return values
+
+
+def _chances(bot: Heuristic, left: int, later: tuple[int, ...]) -> _Chances:
+    """The chances with ``left`` unseen cards and the seats still to play holding
+    ``later`` cards, kept from round to round and game to game."""
     key = (left, *later)
     chances = bot._chances.get(key)
     if chances is None:
@@ -377,45 +432,31 @@ def _values(
         if len(bot._chances) >= _MAX_CACHED:
             bot._chances.clear()
         chances = bot._chances[key] = _Chances(draws)
-    by_higher = chances.by_higher
-    hits = crossed + 0.3 * len(later)
-    shield_value = g.shield_value
-    damage_value = g.damage_value
+    return chances
+
+
+def _priced_ship(
+    bot: Heuristic, prices: _Prices, shields0: int, damage0: int
+) -> tuple[list[float], list[float], list[int]]:
+    """By card number, a card's printed value and what its immediate effects gain on a
+    ship with ``shields0`` shields and ``damage0`` damage; that less its hope (its value
+    when it cannot win a round with more to come); and the shields left after them. Kept
+    on ``prices`` (for the game: at most _MAX_CACHED ships)."""
     ship = bot._ships.get((shields0, damage0))
     if ship is None:
         if len(bot._ships) >= _MAX_CACHED:
             bot._ships.clear()
-        ship = bot._ships[shields0, damage0] = _ship_effects(g, shields0, damage0)
+        ship = bot._ships[shields0, damage0] = _ship_effects(bot.sd, shields0, damage0)
     gains, shields_after = ship
-    prize = prices.prizes[dragon] if dragon else 0.0
     printed = prices.printed
     hope = bot._hope
-    dragon_prize = bot.weights.dragon_prize
-    values = []
-    wins = []
-    for card in cards:
-        value = printed[card] + gains[card]
-        if top_down > card:
-            p = 0.0
-        else:  # none of the unseen cards above it is played this round
-            higher = CREW_CARDS - card - (n_seen - bisect_right(seen, card))
-            found = by_higher[higher]
-            p = chances.of(higher) if found is None else found
-        if p > 0:
-            assert dragon, "a round of the hunt is played for the face-up dragon"
-            shields = shields_after[card]
-            # min(hits, shields) * shield_value + max(0.0, hits - shields) * -damage_value,
-            # without the two calls (the same operands, so the same float)
-            over = hits - shields
-            hit_cost = (shields if shields < hits else hits) * shield_value + (
-                over if over > 0.0 else 0.0
-            ) * (-damage_value)
-            value += dragon_prize * (p * (prize - hit_cost))
-        if more_rounds:
-            value -= (1 - p) * hope[card]
-        values.append(value)
-        wins.append(p)
-    return values, wins
+    bases = [printed[card] + gains[card] for card in range(CREW_CARDS + 1)]
+    # a card's value when it cannot win with rounds to come: (1 - 0.0) * hope is hope
+    lows = [bases[card] - (1 - 0.0) * hope[card] for card in range(CREW_CARDS + 1)]
+    if len(prices.ships) >= _MAX_CACHED:
+        prices.ships.clear()
+    found = prices.ships[shields0, damage0] = (bases, lows, shields_after)
+    return found
 
 
 def _ship_effects(g: SpaceDragons, shields0: int, damage0: int) -> tuple[list[int], list[int]]:
