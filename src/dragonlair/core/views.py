@@ -73,7 +73,8 @@ class BaseView(TypedDict):
 def seat_of(view: Mapping[str, Any]) -> int:
     """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
     a seat, so its view has one)."""
-    seat: int | None = view["seat"]
+    # a typed view's seat is an attribute: reading its key would build its shared keys
+    seat: int | None = view.seat if isinstance(view, View) else view["seat"]
     if seat is None:
         raise ValueError("a spectator's view has no seat to play")
     return seat
