@@ -82,6 +82,7 @@ def test_space_race_scores_are_worked_out_only_when_read() -> None:
     typed = state.seat_view(1)
     assert isinstance(typed, View)
     typed["ships"]
+    assert typed._got is not None  # the keys read so far (None until the first read)
     assert "score" not in typed._got
     assert typed["score"] == state.view(1)["score"]
     assert game.players == 3

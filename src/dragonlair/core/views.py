@@ -26,7 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
+from .state import base_keys, choosing_seats
+
 if TYPE_CHECKING:
+    from .game import Game
     from .state import State
 
 
@@ -70,7 +73,8 @@ class BaseView(TypedDict):
 def seat_of(view: Mapping[str, Any]) -> int:
     """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
     a seat, so its view has one)."""
-    seat: int | None = view["seat"]
+    # a typed view's seat is an attribute: reading its key would build its shared keys
+    seat: int | None = view.seat if isinstance(view, View) else view["seat"]
     if seat is None:
         raise ValueError("a spectator's view has no seat to play")
     return seat
@@ -110,12 +114,16 @@ class View(Mapping[str, Any]):
     A game's subclass captures in ``__init__`` (after calling this one) what the seat may
     see, and names its keys in JSON order in ``KEYS``; for each key ``k`` a method ``_k_k``
     returns its JSON value (or :data:`ABSENT` when the view has no such key), called at
-    most once, on first read. The keys every view shares come first, built with the view.
-    A view never holds the state itself, so it stays what the seat saw when it was made.
+    most once, on first read. The keys every view shares come first: what they are made
+    of is kept as the state held it (its tuples, a copy of its one list), and the keys
+    are built only when the mapping is first read, since a bot reading typed attributes
+    never needs them. A view never holds the state itself, so it stays what the seat saw
+    when it was made.
     """
 
-    __slots__ = ("_done", "_got", "_nbase")
+    __slots__ = ("_done", "_game", "_got", "_nbase", "_shared")
     KEYS: ClassVar[tuple[str, ...]] = ()
+    _game: Game  # a game's subclass declares its own game class
     _builders: ClassVar[dict[str, Callable[[Any], Any]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -126,25 +134,50 @@ class View(Mapping[str, Any]):
         cls._builders = {k: getattr(cls, "_k_" + k) for k in cls.KEYS}
 
     def __init__(self, state: State, seat: int | None) -> None:
-        # the shared keys first, then every game key as it is read (so the first _nbase
-        # entries are always the shared ones, in order)
-        self._got: dict[str, Any] = state._base_view(seat)
-        self._nbase = len(self._got)
+        # state.base_keys' arguments as the state holds them now (of a simultaneous
+        # choice, only what the seat may see: who takes part, and its own choice); the
+        # keys themselves are built on the first read
+        self._game = state.game
+        ch = state._choices
+        self._shared = (
+            seat,
+            state.phase,
+            state._move,
+            state._to_act,
+            None if ch is None else choosing_seats(ch),
+            None if ch is None or seat is None else ch[seat],
+            state._window,
+            state._window_default,
+            state._result,
+        )
+        self._got: dict[str, Any] | None = None
         self._done = False
 
     @property
     def seat(self) -> int | None:
         """The seat the view is for (None: a spectator)."""
-        seat: int | None = self._got["seat"]
+        seat: int | None = self._shared[0]
         return seat
 
     @property
     def phase(self) -> str:
-        phase: str = self._got["phase"]
+        phase: str = self._shared[1]
         return phase
+
+    def _read(self) -> dict[str, Any]:
+        """The keys read so far, the shared ones first (built now if not yet)."""
+        got = self._got
+        if got is None:
+            # the shared keys first, then every game key as it is read (so the first
+            # _nbase entries are always the shared ones, in order)
+            got = self._got = base_keys(self._game, *self._shared)
+            self._nbase = len(got)
+        return got
 
     def __getitem__(self, key: str) -> Any:
         got = self._got
+        if got is None:
+            got = self._read()
         value = got.get(key, ABSENT)
         if value is ABSENT:
             build = self._builders.get(key)
@@ -168,9 +201,9 @@ class View(Mapping[str, Any]):
         """The view as the JSON-ready dict of the game's declared view type (the wire's and
         the RL layouts' form): every key, in order. (The same dict each time: copy it
         before changing it.)"""
+        got = self._read()
         if self._done:
-            return self._got
-        got = self._got
+            return got
         if len(got) == self._nbase:
             out = got  # no game key read yet: add them all in order
         else:

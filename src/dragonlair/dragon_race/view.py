@@ -100,7 +100,6 @@ class DragonRaceSeatView(View):
         "_discards",
         "_draw",
         "_extra",
-        "_game",
         "_hand",
         "_hand_sizes",
         "_last",
@@ -113,6 +112,7 @@ class DragonRaceSeatView(View):
         "turn_start",
     )
     KEYS = own_keys(DragonRaceView)
+    _game: DragonRace
 
     active: Final[int]  # whose turn it is
     pawns: Final[tuple[int, ...]]  # each seat's spot
@@ -120,8 +120,7 @@ class DragonRaceSeatView(View):
     robbed: Final[tuple[int, ...]]  # seats robbed this turn
 
     def __init__(self, state: DragonRaceState, seat: int | None) -> None:
-        super().__init__(state, seat)
-        self._game = state.game
+        View.__init__(self, state, seat)
         self._turn = state.turn
         self.active = state.active
         self.pawns = tuple(state.pawns)

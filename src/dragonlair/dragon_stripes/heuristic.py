@@ -64,11 +64,13 @@ class Heuristic(Bot):
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        # every view of this game is one of these (the conformance suite checks it)
-        view = cast(AnyDragonStripesView, given)
-        if isinstance(view, DragonStripesSeatView):
+        view: AnyDragonStripesView
+        if isinstance(given, DragonStripesSeatView):
+            view = given
             pot, price, gems = view.pot, view.price, view.gems
         else:
+            # every view of this game is one of these (the conformance suite checks it)
+            view = cast(AnyDragonStripesView, given)
             pot, price, gems = view["pot"], view["price"], view["gems"]
         assert gems is not None, "a seat's view shows its own gems"
         w = self.weights

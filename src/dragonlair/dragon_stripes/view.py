@@ -30,7 +30,7 @@ from .cards import DRAGON_PHASES, card_name
 from .kinds import penalty_fraction, reward_multiplier
 
 if TYPE_CHECKING:
-    from .rules import DragonStripesState
+    from .rules import DragonStripes, DragonStripesState
 
 
 class LedgerEntry(TypedDict):
@@ -196,7 +196,6 @@ class DragonStripesSeatView(View):
     __slots__ = (
         "_all_gems",
         "_drawn",
-        "_game",
         "_holder",
         "_must_draw",
         "_starter",
@@ -220,6 +219,7 @@ class DragonStripesSeatView(View):
         "total_gems",
     )
     KEYS = own_keys(DragonStripesView)
+    _game: DragonStripes
 
     knight: Final[int]  # 0 is the tail
     pot: Final[int]
@@ -243,9 +243,8 @@ class DragonStripesSeatView(View):
     half_penalties: Final[tuple[int, ...]]
 
     def __init__(self, st: DragonStripesState, seat: int | None) -> None:
-        super().__init__(st, seat)
+        View.__init__(self, st, seat)
         g = st.game
-        self._game = g
         deck, top, pot = st.deck, st.top, st.pot
         self._drawn = deck[:top]
         self.left = undrawn(deck, top, g.card_kinds)

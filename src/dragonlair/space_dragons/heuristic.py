@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from math import prod
 from typing import Any, Final, cast
 
@@ -37,7 +38,7 @@ from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
 
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SIDES, SYMBOLS
-from .kinds import HIRE
+from .kinds import HIRE, HIRE_BASE, PLAY_BASE
 from .rules import ROUNDS, SpaceDragons
 from .view import AnySpaceDragonsView, SpaceDragonsSeatView
 
@@ -79,28 +80,46 @@ class Heuristic(Bot):
         self._chances: dict[tuple[int, ...], _Chances] = {}
         # by a ship's shields and damage: _ship_effects
         self._ships: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        # by action id, its card; a last 0 for an Action of no table (whose id is -1)
+        self._card_by_aid = [
+            aid - HIRE_BASE if aid <= PLAY_BASE else aid - PLAY_BASE
+            for aid in range(len(game.table))
+        ] + [0]
+        # by seat and by how many cards are down before it: the seats still to play after it
+        n = game.players
+        self._later = tuple(
+            tuple(tuple((seat + k) % n for k in range(1, n - down)) for down in range(n))
+            for seat in range(n)
+        )
+        # the last scoring sides asked about and their prices (the same all game)
+        self._last_sides: tuple[int, ...] = ()
+        self._last_prices: _Prices | None = None
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        # every view of this game is one of these (the conformance suite checks it)
-        return self._choose(cast(AnySpaceDragonsView, view), legal, rng)
-
-    def _choose(
-        self, view: AnySpaceDragonsView, legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        if isinstance(view, SpaceDragonsSeatView):
-            phase = view.phase
-            prices = self._prices(view.sides)
-        else:
-            phase = view["phase"]
-            prices = self._prices(_sides(view))
-        if phase == HIRE:
-            hire = prices.hire
-            scored = [hire[int(a.args[0])] for a in legal]
-        else:
+        card_by_aid = self._card_by_aid
+        cards = [card_by_aid[a._table_id] for a in legal]  # the game's own Action objects
+        if 0 in cards:  # an Action of no table
             cards = [int(a.args[0]) for a in legal]
-            scored = _hunt_values(self, view, seat_of(view), prices, cards)[0]
+        if isinstance(view, SpaceDragonsSeatView):
+            sides = view.sides
+            prices = self._last_prices
+            if sides is not self._last_sides or prices is None:
+                prices = self._last_prices = self._prices(sides)
+                self._last_sides = sides
+            if view.phase == HIRE:
+                scored = list(map(prices.hire.__getitem__, cards))
+            else:
+                scored = _seat_view_hunt(self, view, prices, cards)
+        else:
+            # every view of this game is one of these (the conformance suite checks it)
+            v = cast(AnySpaceDragonsView, view)
+            prices = self._prices(_sides(v))
+            if v["phase"] == HIRE:
+                scored = list(map(prices.hire.__getitem__, cards))
+            else:
+                scored = _hunt_values(self, v, seat_of(v), prices, cards)[0]
         least = max(scored) - 1e-9
         top = [a for v, a in zip(scored, legal, strict=True) if v >= least]
         return top[rng.randrange(len(top))]
@@ -185,7 +204,7 @@ class _Prices:
     (index 0 unused): a crew card's printed value, its whole value when hired, and each
     dragon's prize."""
 
-    __slots__ = ("hire", "printed", "prizes")
+    __slots__ = ("hire", "printed", "prizes", "ships")
 
     def __init__(self, bot: Heuristic, key: tuple[int, ...]) -> None:
         t = bot.sd.tables
@@ -196,6 +215,8 @@ class _Prices:
         for card in cards:
             self.printed[card] = bot.printed_value(card, weights)
             self.hire[card] = self.printed[card] + bot._hire[card] + bot._hope[card]
+        # by a ship's shields and damage: _priced_ship
+        self.ships: dict[tuple[int, int], tuple[list[float], list[float], list[int]]] = {}
         self.prizes = [0.0] * len(t.dragon_points)
         for dragon in range(1, len(t.dragon_points)):
             self.prizes[dragon] = bot.dragon_value(dragon, weights)
@@ -227,6 +248,9 @@ class _Chances:
         return found
 
 
+_NO_CHANCES: Final = _Chances([])  # a placeholder until the chances are needed
+
+
 # The chances by the unseen cards left and the hand sizes still to play this round, and
 # the ship effects by shields and damage, are kept from round to round and game to game
 # (they depend on nothing else); at most this many of each, so that they stay small.
@@ -255,15 +279,150 @@ def _hunt_values(
         sizes = view["hand_sizes"]
         dragon = view["face_up"] or 0
         more_rounds = (view["round"] or 0) < ROUNDS
-    g = bot.sd
-    t = g.tables
-    down = [c for s, c in this_round if s != seat]
-    top_down = max(down, default=0)
-    n = g.players
-    later = [sizes[(seat + k) % n] for k in range(1, n - len(down))]  # their hand sizes
-    seen = _seen(view)
-    n_seen = len(seen)
-    left = CREW_CARDS - n_seen
+    crosshairs = bot.sd.tables.crosshairs
+    top_down = crossed = n_down = 0
+    for s, c in this_round:
+        if s != seat:
+            n_down += 1
+            crossed += crosshairs[c]
+            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
+                top_down = c
+    later = tuple(map(sizes.__getitem__, bot._later[seat][n_down]))  # their hand sizes
+    wins: list[float] = []
+    values = _values(
+        bot,
+        prices,
+        cards,
+        shields0,
+        damage0,
+        top_down,
+        crossed,
+        later,
+        (_seen(view),),
+        dragon,
+        more_rounds,
+        wins,
+    )
+    return values, wins
+
+
+def _seat_view_hunt(
+    bot: Heuristic, view: SpaceDragonsSeatView, prices: _Prices, cards: Sequence[int]
+) -> list[float]:
+    """:func:`_hunt_values` of a typed view for its own seat in the Dragon Hunt (the
+    values only), reading the round's cards from the cards played."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play")
+    played = view.played
+    r = view.rounds_played
+    crosshairs = bot.sd.tables.crosshairs
+    n = len(played)
+    top_down = crossed = n_down = 0
+    s = view.starter
+    for _ in range(n):  # this round's cards, in play order (view.round_cards())
+        p = played[s]
+        if len(p) <= r:
+            break
+        if s != seat:
+            c = p[r]
+            n_down += 1
+            crossed += crosshairs[c]
+            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
+                top_down = c
+        s += 1
+        if s == n:
+            s = 0
+    later = tuple(map(view.hand_sizes.__getitem__, bot._later[seat][n_down]))
+    return _values(
+        bot,
+        prices,
+        cards,
+        view.shields[seat],
+        view.damage[seat],
+        top_down,
+        crossed,
+        later,
+        (view.hand or (), view.start_cards, *played),
+        view.face_up,
+        r + 1 < ROUNDS,
+    )
+
+
+def _values(
+    bot: Heuristic,
+    prices: _Prices,
+    cards: Sequence[int],
+    shields0: int,
+    damage0: int,
+    top_down: int,
+    crossed: int,
+    later: tuple[int, ...],
+    seen_parts: tuple[Iterable[int], ...],
+    dragon: int,
+    more_rounds: bool,
+    wins: list[float] | None = None,
+) -> list[float]:
+    """:func:`_hunt_values` from what its candidates share: the seat's ship, the highest
+    card down, the crosshairs on the cards down, the hand sizes of the seats still to play
+    after it, the cards it has seen (its hand, the start-player draw and the cards each
+    seat played: sorted only if a candidate could win), the dragon, whether more rounds
+    follow. Each candidate's chance of winning is added to ``wins`` if given."""
+    ship = prices.ships.get((shields0, damage0))
+    if ship is None:
+        ship = _priced_ship(bot, prices, shields0, damage0)
+    bases, lows, shields_after = ship
+    if not more_rounds:
+        lows = bases  # nothing is given up by playing a high card in the last round
+    hope = bot._hope
+    values = []
+    seen: list[int] | None = None  # sorted when first needed
+    n_seen = 0
+    chances = _NO_CHANCES
+    by_higher = chances.by_higher
+    hits = 0.0
+    prize = prices.prizes[dragon] if dragon else 0.0
+    net_by_shields: dict[int, float] = {}  # prize - hit_cost, by the shields left
+    for card in cards:
+        if top_down > card:  # it cannot win: its value with p = 0
+            values.append(lows[card])
+            if wins is not None:
+                wins.append(0.0)
+            continue
+        # it wins if none of the unseen cards above it is played this round
+        if seen is None:
+            seen = sorted(chain(*seen_parts))
+            n_seen = len(seen)
+            chances = _chances(bot, CREW_CARDS - n_seen, later)
+            by_higher = chances.by_higher
+            hits = crossed + 0.3 * len(later)
+        higher = CREW_CARDS - card - (n_seen - bisect_right(seen, card))
+        found = by_higher[higher]
+        p = chances.of(higher) if found is None else found
+        if p > 0:
+            assert dragon, "a round of the hunt is played for the face-up dragon"
+            value = bases[card]  # printed[card] + gains[card]
+            shields = shields_after[card]
+            net = net_by_shields.get(shields)
+            if net is None:
+                hit_cost = min(hits, shields) * bot.sd.shield_value + max(0.0, hits - shields) * (
+                    -bot.sd.damage_value
+                )
+                net = net_by_shields[shields] = prize - hit_cost
+            value += bot.weights.dragon_prize * (p * net)
+            if more_rounds:
+                value -= (1 - p) * hope[card]
+        else:
+            value = lows[card]
+        values.append(value)
+        if wins is not None:
+            wins.append(p)
+    return values
+
+
+def _chances(bot: Heuristic, left: int, later: tuple[int, ...]) -> _Chances:
+    """The chances with ``left`` unseen cards and the seats still to play holding
+    ``later`` cards, kept from round to round and game to game."""
     key = (left, *later)
     chances = bot._chances.get(key)
     if chances is None:
@@ -273,43 +432,31 @@ def _hunt_values(
         if len(bot._chances) >= _MAX_CACHED:
             bot._chances.clear()
         chances = bot._chances[key] = _Chances(draws)
-    by_higher = chances.by_higher
-    crosshairs = t.crosshairs
-    hits = sum(crosshairs[c] for c in down) + 0.3 * len(later)
-    shield_value = g.shield_value
-    damage_value = g.damage_value
+    return chances
+
+
+def _priced_ship(
+    bot: Heuristic, prices: _Prices, shields0: int, damage0: int
+) -> tuple[list[float], list[float], list[int]]:
+    """By card number, a card's printed value and what its immediate effects gain on a
+    ship with ``shields0`` shields and ``damage0`` damage; that less its hope (its value
+    when it cannot win a round with more to come); and the shields left after them. Kept
+    on ``prices`` (for the game: at most _MAX_CACHED ships)."""
     ship = bot._ships.get((shields0, damage0))
     if ship is None:
         if len(bot._ships) >= _MAX_CACHED:
             bot._ships.clear()
-        ship = bot._ships[shields0, damage0] = _ship_effects(g, shields0, damage0)
+        ship = bot._ships[shields0, damage0] = _ship_effects(bot.sd, shields0, damage0)
     gains, shields_after = ship
-    prize = prices.prizes[dragon] if dragon else 0.0
     printed = prices.printed
     hope = bot._hope
-    dragon_prize = bot.weights.dragon_prize
-    values = []
-    wins = []
-    for card in cards:
-        value = printed[card] + gains[card]
-        if top_down > card:
-            p = 0.0
-        else:  # none of the unseen cards above it is played this round
-            higher = CREW_CARDS - card - (n_seen - bisect_right(seen, card))
-            found = by_higher[higher]
-            p = chances.of(higher) if found is None else found
-        if p > 0:
-            assert dragon, "a round of the hunt is played for the face-up dragon"
-            shields = shields_after[card]
-            hit_cost = min(hits, shields) * shield_value + max(0.0, hits - shields) * (
-                -damage_value
-            )
-            value += dragon_prize * (p * (prize - hit_cost))
-        if more_rounds:
-            value -= (1 - p) * hope[card]
-        values.append(value)
-        wins.append(p)
-    return values, wins
+    bases = [printed[card] + gains[card] for card in range(CREW_CARDS + 1)]
+    # a card's value when it cannot win with rounds to come: (1 - 0.0) * hope is hope
+    lows = [bases[card] - (1 - 0.0) * hope[card] for card in range(CREW_CARDS + 1)]
+    if len(prices.ships) >= _MAX_CACHED:
+        prices.ships.clear()
+    found = prices.ships[shields0, damage0] = (bases, lows, shields_after)
+    return found
 
 
 def _ship_effects(g: SpaceDragons, shields0: int, damage0: int) -> tuple[list[int], list[int]]:

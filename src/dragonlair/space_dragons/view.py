@@ -17,7 +17,7 @@ is redrawn from that seat's sampled hand.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
@@ -124,104 +124,68 @@ def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) 
 
 class SpaceDragonsSeatView(View):
     """A seat's view of Space Dragons as a typed object (see ``core.views``): its keys
-    are those of :class:`SpaceDragonsView`, and its typed attributes hold what the state
-    holds (tuples, shared): the seat's hand, the cards played, the ships' shields and
-    damage, the hand sizes, the start-player draw, the face-up dragon, the rounds played,
-    this round's cards and the scoring sides. It keeps the seat's own hand and picks, and
-    only counts of everyone else's."""
+    are those of :class:`SpaceDragonsView`, and its attributes hold what the state holds
+    (tuples, shared; read-only: ``Final``, which ``mypy`` holds every reader to): the
+    seat's hand, the cards played, the ships' shields and damage, the hand sizes, the
+    start-player draw, the face-up dragon, the rounds played, the round's starting seat
+    and the scoring sides. It keeps the seat's own hand and picks, and only counts of
+    everyone else's."""
 
     __slots__ = (
         "_claimed",
-        "_damage",
-        "_face_up",
-        "_game",
-        "_hand",
-        "_hand_sizes",
         "_lair",
-        "_lead",
         "_pick_counts",
         "_picks",
         "_pile",
-        "_played",
-        "_round",
-        "_shields",
-        "_sides",
-        "_start_cards",
+        "damage",
+        "face_up",
+        "hand",
+        "hand_sizes",
+        "played",
+        "rounds_played",
+        "shields",
+        "sides",
+        "start_cards",
+        "starter",
     )
     KEYS = own_keys(SpaceDragonsView)
+    _game: SpaceDragons
+
+    hand: Final[tuple[int, ...] | None]  # the seat's own hand, sorted (None: a spectator)
+    hand_sizes: Final[tuple[int, ...]]  # by seat, how many cards are in its hand
+    played: Final[tuple[tuple[int, ...], ...]]  # by seat, the crew cards it played, in order
+    shields: Final[tuple[int, ...]]  # by seat, the shields under its ship
+    damage: Final[tuple[int, ...]]  # by seat, the damage under its ship
+    start_cards: Final[tuple[int, ...]]  # the start-player draw, by seat
+    face_up: Final[int]  # the dragon on display; 0 once the lair is empty
+    rounds_played: Final[int]  # rounds of the Dragon Hunt completed (0..7)
+    starter: Final[int]  # the current round's starting seat
+    sides: Final[tuple[int, ...]]
+    """By symbol (``cards.SYMBOLS``), the scoring card's face-up side: 0 A, 1 B."""
 
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
-        super().__init__(state, seat)
-        self._game = state.game
-        if seat is None:
-            self._hand = self._picks = None
-        else:
-            self._hand = state.hands[seat]
-            self._picks = state.picks[seat]
-        self._hand_sizes = tuple(map(len, state.hands))
+        View.__init__(self, state, seat)
+        self.hand = None if seat is None else state.hands[seat]
+        self._picks = None if seat is None else state.picks[seat]
+        self.hand_sizes = tuple(map(len, state.hands))
         self._pick_counts = tuple(map(len, state.picks))
-        self._round = state.round
-        self._lead = state.lead
-        self._played = tuple(state.played)
-        self._shields = tuple(state.shields)
-        self._damage = tuple(state.damage)
+        self.rounds_played = state.round
+        self.starter = state.lead
+        self.played = tuple(state.played)
+        self.shields = tuple(state.shields)
+        self.damage = tuple(state.damage)
         self._claimed = tuple(state.claimed)
-        self._face_up = state.face_up
+        self.face_up = state.face_up
         self._lair = len(state.lair)
         self._pile = len(state.pile) - state.taken
-        self._start_cards = state.start_cards
-        self._sides = state.sides
-
-    @property
-    def hand(self) -> tuple[int, ...] | None:
-        """The seat's own hand, sorted (None: a spectator)."""
-        return self._hand
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """By seat, how many cards are in its hand."""
-        return self._hand_sizes
-
-    @property
-    def played(self) -> tuple[tuple[int, ...], ...]:
-        """By seat, the crew cards it has played, in order."""
-        return self._played
-
-    @property
-    def shields(self) -> tuple[int, ...]:
-        """By seat, the shields under its ship."""
-        return self._shields
-
-    @property
-    def damage(self) -> tuple[int, ...]:
-        """By seat, the damage under its ship."""
-        return self._damage
-
-    @property
-    def start_cards(self) -> tuple[int, ...]:
-        """The start-player draw, by seat."""
-        return self._start_cards
-
-    @property
-    def face_up(self) -> int:
-        """The dragon on display; 0 once the lair is empty."""
-        return self._face_up
-
-    @property
-    def rounds_played(self) -> int:
-        """Rounds of the Dragon Hunt completed (0..7)."""
-        return self._round
-
-    @property
-    def sides(self) -> tuple[int, ...]:
-        """By symbol (``cards.SYMBOLS``), the scoring card's face-up side: 0 A, 1 B."""
-        return self._sides
+        self.start_cards = state.start_cards
+        self.sides = state.sides
 
     def round_cards(self) -> list[tuple[int, int]]:
         """The cards played in the current round as ``(seat, card)``, in play order."""
         if self.phase != HUNT:
             return []
-        return round_cards(self._played, self._lead, self._round)
+        return round_cards(self.played, self.starter, self.rounds_played)
 
     # the JSON value of every key (SpaceDragonsView's), worked out when first read
 
@@ -229,13 +193,13 @@ class SpaceDragonsSeatView(View):
         return PHASE_NAMES[self.phase]
 
     def _k_hand(self) -> list[int] | None:
-        return None if self._hand is None else list(self._hand)
+        return None if self.hand is None else list(self.hand)
 
     def _k_picks(self) -> list[int] | None:
         return None if self._picks is None else list(self._picks)
 
     def _k_hand_sizes(self) -> list[int]:
-        return list(self._hand_sizes)
+        return list(self.hand_sizes)
 
     def _k_pick_counts(self) -> list[int]:
         return list(self._pick_counts)
@@ -244,31 +208,31 @@ class SpaceDragonsSeatView(View):
         return self._pick_counts[0] + 1 if self.phase == HIRE else None
 
     def _k_round(self) -> int | None:
-        return self._round + 1 if self.phase == HUNT else None
+        return self.rounds_played + 1 if self.phase == HUNT else None
 
     def _k_rounds_played(self) -> int:
-        return self._round
+        return self.rounds_played
 
     def _k_starter(self) -> int:
-        return self._lead
+        return self.starter
 
     def _k_this_round(self) -> list[list[int]]:
         return [[s, c] for s, c in self.round_cards()]
 
     def _k_played(self) -> list[list[int]]:
-        return [list(p) for p in self._played]
+        return [list(p) for p in self.played]
 
     def _k_shields(self) -> list[int]:
-        return list(self._shields)
+        return list(self.shields)
 
     def _k_damage(self) -> list[int]:
-        return list(self._damage)
+        return list(self.damage)
 
     def _k_claimed(self) -> list[list[int]]:
         return [list(c) for c in self._claimed]
 
     def _k_face_up(self) -> int | None:
-        return self._face_up or None
+        return self.face_up or None
 
     def _k_lair(self) -> int:
         return self._lair
@@ -277,16 +241,16 @@ class SpaceDragonsSeatView(View):
         return self._pile
 
     def _k_start_cards(self) -> list[int]:
-        return list(self._start_cards)
+        return list(self.start_cards)
 
     def _k_scoring_cards(self) -> dict[str, str]:
-        return scoring_sides(self._sides)
+        return scoring_sides(self.sides)
 
     def _k_symbols(self) -> dict[str, list[int]]:
-        return symbol_counts(self._game, self._played, self._claimed)
+        return symbol_counts(self._game, self.played, self._claimed)
 
     def _k_card_points(self) -> list[int]:
-        return self._game.tables.card_points(self._played, self._claimed)
+        return self._game.tables.card_points(self.played, self._claimed)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

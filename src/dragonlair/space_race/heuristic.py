@@ -185,17 +185,17 @@ class Heuristic(Bot):
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         if isinstance(view, SpaceRaceSeatView):  # its typed attributes: nothing to parse
-            if view.phase == DANGER:
-                return self._bid(view, legal)
             seat = view.seat
             if seat is None:
                 raise ValueError("a spectator's view has no seat to play")
+            if view.phase == DANGER:
+                return self._bid(seat, view.stacks, view.danger, view.round, legal)
             return self._pick(seat, view.stacks, view.round, view.pick, view.danger_top, legal, rng)
         # every view of this game is one of these (the conformance suite checks it)
         v = cast(AnySpaceRaceView, view)
-        if v["phase"] == DANGER:
-            return self._bid(v, legal)
         row = row_from_view(v)
+        if v["phase"] == DANGER:
+            return self._bid(seat_of(v), row, v["danger"] or 0, v["round"], legal)
         return self._pick(seat_of(v), row, v["round"], v["pick"], v["danger_top"], legal, rng)
 
     # ------------------------------------------------------------------ upgrade
@@ -323,21 +323,27 @@ class Heuristic(Bot):
 
     # ------------------------------------------------------------------ danger
 
-    def _bid(self, view: AnySpaceRaceView, legal: Sequence[Action]) -> Action:
+    def _bid(
+        self,
+        seat: int,
+        row: Sequence[tuple[int, ...]],
+        card: int,
+        rnd: int,
+        legal: Sequence[Action],
+    ) -> Action:
+        """The bid worth most on the Danger ``card`` in round ``rnd`` (see the module
+        docstring)."""
         sr = self._sr
         t = sr.tables
-        seat = seat_of(view)
-        card = view["danger"]
-        assert card is not None, "bids are asked only with a Danger card up"
+        assert card, "bids are asked only with a Danger card up"
         stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
-        row = row_from_view(view)
         base = seat * NSTACK
         scorer = SeatGain(row, seat, t, sr.every_power_source)
         rivals = [len(row[i]) for i in range(stack, len(row), NSTACK) if i != base + stack]
         expected = {(n + 1) // 2 for n in rivals}
         average_damage = self._average_damage
         my_damage = sorted(t.damage_vp[c] for c in row[base + S_DAMAGE])
-        later = self.weights.keep_per_danger * (ROUNDS - view["round"])
+        later = self.weights.keep_per_danger * (ROUNDS - rnd)
         # the total each bid leaves (scorer.total_with(stack, mine[b:]), for every b)
         left = scorer.bid_totals(stack)
         ranks = t.danger_ranks[card]

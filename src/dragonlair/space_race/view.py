@@ -183,11 +183,9 @@ class SpaceRaceSeatView(View):
         "_crew_discard",
         "_damage_deck",
         "_damage_removed",
-        "_danger",
         "_danger_deck",
         "_danger_discard",
         "_direction",
-        "_game",
         "_hand",
         "_hand_sizes",
         "_last_bids",
@@ -195,6 +193,7 @@ class SpaceRaceSeatView(View):
         "_seen_top",
         "_space_deck",
         "_spent",
+        "danger",
         "danger_top",
         "phase",
         "pick",
@@ -203,11 +202,13 @@ class SpaceRaceSeatView(View):
         "stacks",
     )
     KEYS = own_keys(SpaceRaceView)
+    _game: SpaceRace
 
     seat: int | None  # the seat it is for (None: a spectator)
     phase: str
     round: int
     pick: int
+    danger: int  # the Danger card up (0: none)
     danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
     # every ship's stacks in one flat row, ``stacks[seat * NSTACK + k]`` (cards.STACKS), as
     # the state keeps them, but Fuel the seat may not see is zeros (shared: do not change)
@@ -216,7 +217,6 @@ class SpaceRaceSeatView(View):
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
         g = state.game
-        self._game = g
         self.seat = seat
         self.phase = state.phase
         self.round = state.round
@@ -240,7 +240,7 @@ class SpaceRaceSeatView(View):
         self._spent = list(map(len, spent))
         self._space_deck = len(state.space_deck)
         self._crew_discard = state.crew_discard
-        self._danger = state.danger
+        self.danger = state.danger
         self._seen_top = state.seen_top
         self._danger_deck = len(deck)
         self._danger_discard = state.danger_discard
@@ -293,10 +293,10 @@ class SpaceRaceSeatView(View):
         return list(self._crew_discard)
 
     def _k_danger(self) -> int | None:
-        return self._danger or None
+        return self.danger or None
 
     def _k_bidding(self) -> str | None:
-        return _bidding(self._game, self._danger)
+        return _bidding(self._game, self.danger)
 
     def _k_danger_top(self) -> int | None:
         return self.danger_top
