@@ -178,6 +178,12 @@ def test_a_killed_process_tables_finish_on_the_others(cluster: Cluster) -> None:
         victim = max(owns, key=lambda k: len(owns[k]))
         orphaned = owns[victim]
         assert orphaned
+        # the watcher has seen who owns them before that process is killed (its rounds are
+        # slow while the processes are busy, and a table's move is seen as two owners)
+        seen_by = time.monotonic() + 15
+        while not all(victim in watcher.owners.get(t, set()) for t in orphaned):
+            assert time.monotonic() < seen_by, "the watcher never saw the tables' owner"
+            await asyncio.sleep(0.1)
         go.clear()  # nobody reconnects: the survivors must find the tables themselves
         cluster.kill(victim)
         end = time.monotonic() + 30
@@ -189,6 +195,10 @@ def test_a_killed_process_tables_finish_on_the_others(cluster: Cluster) -> None:
                 break
             assert time.monotonic() < end, f"tables {orphaned - taken} were not taken over"
             await asyncio.sleep(0.2)
+        # ... and has seen them owned by another before the games go on (and end)
+        while not all(len(watcher.owners.get(t, set())) > 1 for t in orphaned):
+            assert time.monotonic() < end, "the watcher never saw the tables move"
+            await asyncio.sleep(0.1)
         go.set()
         await asyncio.gather(*(p.play(go) for p in players))
         for p in players:
