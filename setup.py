@@ -60,10 +60,10 @@ MYPY_ARGS = ["--ignore-missing-imports", "--no-warn-return-any", "--no-warn-unus
 
 
 # The C compiler's optimisation and debug-information levels. mypyc's C is mostly calls
-# into CPython's API, which -O3 cannot speed up: on the bench's raw loop -O1 ran 1% more
-# instructions than mypyc's default -O3 with debug lines (-g1), and in the same time, while
-# compiling the one C file took 24 s of CPU instead of 62 s (docs/engine.md, "The compiled
-# build").
+# into CPython's API, which -O3 cannot speed up: -O1 ran 1% more instructions than mypyc's
+# default -O3 with debug lines (-g1) on the bench's raw loop and 3% more on clones, the
+# same time within the bench's noise, and compiling the one C file took 24 s of CPU
+# instead of 62 s (docs/engine.md, "The compiled build").
 OPT_LEVEL = "1"
 DEBUG_LEVEL = "0"
 
