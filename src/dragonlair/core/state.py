@@ -444,9 +444,15 @@ class State(Generic[G_co]):
 
     def _base_view(self, seat: int | None) -> dict[str, Any]:
         """The part of ``seat``'s view every game shares (``core.views.BaseView``)."""
+        return base_keys(self.game, *self._base_figures(seat))
+
+    def _base_figures(self, seat: int | None) -> tuple[Any, ...]:
+        """What the part of ``seat``'s view every game shares is made of, as the state holds
+        it now: ``base_keys``' arguments after the game (of a simultaneous choice, only what
+        the seat may see: who takes part, and its own choice). A typed view keeps them and
+        builds the keys when its mapping is first read."""
         ch = self._choices
-        return base_keys(
-            self.game,
+        return (
             seat,
             self.phase,
             self._move,

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
-from .state import base_keys, choosing_seats
+from .state import base_keys
 
 if TYPE_CHECKING:
     from .game import Game
@@ -134,22 +134,10 @@ class View(Mapping[str, Any]):
         cls._builders = {k: getattr(cls, "_k_" + k) for k in cls.KEYS}
 
     def __init__(self, state: State, seat: int | None) -> None:
-        # state.base_keys' arguments as the state holds them now (of a simultaneous
-        # choice, only what the seat may see: who takes part, and its own choice); the
-        # keys themselves are built on the first read
+        # what the keys every view shares are made of; the keys themselves are built on
+        # the first read
         self._game = state.game
-        ch = state._choices
-        self._shared = (
-            seat,
-            state.phase,
-            state._move,
-            state._to_act,
-            None if ch is None else choosing_seats(ch),
-            None if ch is None or seat is None else ch[seat],
-            state._window,
-            state._window_default,
-            state._result,
-        )
+        self._shared = state._base_figures(seat)
         self._got: dict[str, Any] | None = None
         self._done = False
 
