@@ -50,7 +50,7 @@ from typing import Any
 
 from ..bots import Bot, BotSpec
 from ..core import Action, DragonlairError, Game, Result, derive_seed, make
-from ..core.bot import NO_VIEW
+from ..core.bot import view_for
 from ..core.manifest import GameManifest, register, registered_manifest
 from ..core.spec import OptionValue
 from .features import game_data, hooks
@@ -160,9 +160,7 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
                 action = legal[0]
             else:
                 bot = seat_bots[seat]
-                # view_for(bot, state, seat), without the call
-                view = state.seat_view(seat) if bot.reads_view else NO_VIEW
-                action = bot.choose(view, legal, rngs[seat])
+                action = bot.choose(view_for(bot, state, seat), legal, rngs[seat])
             state.apply(seat, action)
             played.append((seat, action))
         except Exception as e:
