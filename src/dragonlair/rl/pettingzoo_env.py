@@ -224,7 +224,7 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
             self._seen_at = (state, state.move)
         got = self._seen.get(seat)
         if got is None:
-            got = self._seen[seat] = self._t.observe(state, seat, False)
+            got = self._seen[seat] = self._t.observe(state, seat, wait=False)
         return {"observation": got["observation"].copy(), "action_mask": got["action_mask"].copy()}
 
     def step(self, action: Any) -> None:
