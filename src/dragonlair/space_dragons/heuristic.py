@@ -279,14 +279,7 @@ def _hunt_values(
         sizes = view["hand_sizes"]
         dragon = view["face_up"] or 0
         more_rounds = (view["round"] or 0) < ROUNDS
-    crosshairs = bot.sd.tables.crosshairs
-    top_down = crossed = n_down = 0
-    for s, c in this_round:
-        if s != seat:
-            n_down += 1
-            crossed += crosshairs[c]
-            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
-                top_down = c
+    top_down, crossed, n_down = _cards_down(bot, this_round, seat)
     later = tuple(map(sizes.__getitem__, bot._later[seat][n_down]))  # their hand sizes
     wins: list[float] = []
     values = _values(
@@ -306,33 +299,34 @@ def _hunt_values(
     return values, wins
 
 
+def _cards_down(
+    bot: Heuristic, this_round: Sequence[tuple[int, int]], seat: int
+) -> tuple[int, int, int]:
+    """Of the cards the others have played this round (``this_round``: ``(seat, card)``):
+    the highest, the crosshairs on them, and how many there are."""
+    crosshairs = bot.sd.tables.crosshairs
+    top_down = crossed = n_down = 0
+    for s, c in this_round:
+        if s != seat:
+            n_down += 1
+            crossed += crosshairs[c]
+            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
+                top_down = c
+    return top_down, crossed, n_down
+
+
 def _seat_view_hunt(
     bot: Heuristic, view: SpaceDragonsSeatView, prices: _Prices, cards: Sequence[int]
 ) -> list[float]:
     """:func:`_hunt_values` of a typed view for its own seat in the Dragon Hunt (the
-    values only), reading the round's cards from the cards played."""
+    values only), with the cards it has seen handed on unsorted (they are sorted only if
+    a candidate could win)."""
     seat = view.seat
     if seat is None:
         raise ValueError("a spectator's view has no seat to play")
     played = view.played
     r = view.rounds_played
-    crosshairs = bot.sd.tables.crosshairs
-    n = len(played)
-    top_down = crossed = n_down = 0
-    s = view.starter
-    for _ in range(n):  # this round's cards, in play order (view.round_cards())
-        p = played[s]
-        if len(p) <= r:
-            break
-        if s != seat:
-            c = p[r]
-            n_down += 1
-            crossed += crosshairs[c]
-            if c > top_down:  # noqa: PLR1730  (max() would be one more call per card)
-                top_down = c
-        s += 1
-        if s == n:
-            s = 0
+    top_down, crossed, n_down = _cards_down(bot, view.round_cards(), seat)
     later = tuple(map(view.hand_sizes.__getitem__, bot._later[seat][n_down]))
     return _values(
         bot,
