@@ -295,11 +295,7 @@ class Heuristic(Bot):
                             progress = self.weights.set_progress
                     elif stack == S_LOOT:
                         if loot is None:
-                            counts = [len(row[i]) for i in self._stacks[S_LOOT]]
-                            counts[seat] = n + 1
-                            loot = loot_award(n + 1, counts)
-                            counts[seat] = n
-                            loot -= loot_award(n, counts)
+                            loot = self._loot_gain(row, seat, n)
                         gain += loot
                     elif stack == S_DRONE:
                         if drone is None:
@@ -332,6 +328,14 @@ class Heuristic(Bot):
                 best_tie = tie
                 choice = action
         return choice
+
+    def _loot_gain(self, row: Sequence[tuple[int, ...]], seat: int, n: int) -> int:
+        """What one more Loot Carrier on the seat's ``n`` changes in its majority award."""
+        counts = [len(row[i]) for i in self._stacks[S_LOOT]]
+        counts[seat] = n + 1
+        gain = loot_award(n + 1, counts)
+        counts[seat] = n
+        return gain - loot_award(n, counts)
 
     def _kind_of(self, action: Action, powered: bool) -> int:
         """The kind of a pick that is not one of the game's own Action objects."""
