@@ -141,8 +141,10 @@ class SpaceDragonsSeatView(View):
         "face_up",
         "hand",
         "hand_sizes",
+        "phase",
         "played",
         "rounds_played",
+        "seat",
         "shields",
         "sides",
         "start_cards",
@@ -151,6 +153,8 @@ class SpaceDragonsSeatView(View):
     KEYS = own_keys(SpaceDragonsView)
     _game: SpaceDragons
 
+    seat: int | None  # the seat it is for (None: a spectator)
+    phase: str
     hand: Final[tuple[int, ...] | None]  # the seat's own hand, sorted (None: a spectator)
     hand_sizes: Final[tuple[int, ...]]  # by seat, how many cards are in its hand
     played: Final[tuple[tuple[int, ...], ...]]  # by seat, the crew cards it played, in order
@@ -165,6 +169,8 @@ class SpaceDragonsSeatView(View):
 
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
         View.__init__(self, state, seat)
+        self.seat = seat
+        self.phase = state.phase
         self.hand = None if seat is None else state.hands[seat]
         self._picks = None if seat is None else state.picks[seat]
         self.hand_sizes = tuple(map(len, state.hands))
