@@ -136,15 +136,6 @@ def _pick_table(
     return picks, tuple(sig[0] for sig in kinds), tuple(cards)
 
 
-def _rival(row: Sequence[tuple[int, ...]], others: tuple[int, ...]) -> int:
-    """The most cards any of the stacks at ``others`` (indices into ``row``) holds."""
-    most = 0
-    for i in others:
-        if len(row[i]) > most:  # noqa: PLR1730  (max() would be one more call per ship)
-            most = len(row[i])
-    return most
-
-
 class Heuristic(Bot):
     """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
 
@@ -257,14 +248,17 @@ class Heuristic(Bot):
                 if stack == S_FUEL:
                     rival = 0  # the most Fuel a rival holds
                     for i in others[S_FUEL]:
-                        if len(row[i]) > rival:  # noqa: PLR1730  (as in _rival)
+                        if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
                             rival = len(row[i])
                     gain = MOST_FUEL * ((n + 1 >= rival) - (bool(n) and n >= rival))
                     value = gain + self._fuel_later[rnd]  # for the Dangers to come
                     if top is not None and t.danger_kind[top] == FLIGHT:
                         value += self.weights.seen_danger_bonus  # the Danger seen wants Fuel
                 elif stack == S_CREW:
-                    rival = _rival(row, others[S_CREW])
+                    rival = 0  # the most Crew a rival holds
+                    for i in others[S_CREW]:
+                        if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
+                            rival = len(row[i])
                     gain = MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival))
                     value = gain + vp[kind_card[kind]] + self._crew_later[rnd]
                     if top is not None and t.danger_kind[top] != FLIGHT:
@@ -323,7 +317,7 @@ class Heuristic(Bot):
                 worth[kind] = value
             # the best value, ties broken by a random draw per candidate (one each, in order)
             tie = draw()
-            if value > best or (value == best and tie > best_tie):
+            if value >= best and (value > best or tie > best_tie):
                 best = value
                 best_tie = tie
                 choice = action
