@@ -133,8 +133,8 @@ class SpaceDragonsSeatView(View):
 
     __slots__ = (
         "_claimed",
+        "_counts",
         "_lair",
-        "_pick_counts",
         "_picks",
         "_pile",
         "damage",
@@ -173,8 +173,10 @@ class SpaceDragonsSeatView(View):
         self.phase = state.phase
         self.hand = None if seat is None else state.hands[seat]
         self._picks = None if seat is None else state.picks[seat]
-        self.hand_sizes = tuple(map(len, state.hands))
-        self._pick_counts = tuple(map(len, state.picks))
+        # every hand's size, then every seat's count of picks: one tuple (a tuple made
+        # with map costs more than its few items)
+        counts = self._counts = tuple(map(len, state.hands + state.picks))
+        self.hand_sizes = counts[: len(state.hands)]
         self.rounds_played = state.round
         self.starter = state.lead
         self.played = tuple(state.played)
@@ -208,10 +210,10 @@ class SpaceDragonsSeatView(View):
         return list(self.hand_sizes)
 
     def _k_pick_counts(self) -> list[int]:
-        return list(self._pick_counts)
+        return list(self._counts[self._game.players :])
 
     def _k_pick(self) -> int | None:
-        return self._pick_counts[0] + 1 if self.phase == HIRE else None
+        return self._counts[self._game.players] + 1 if self.phase == HIRE else None
 
     def _k_round(self) -> int | None:
         return self.rounds_played + 1 if self.phase == HUNT else None

@@ -25,7 +25,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
@@ -136,6 +136,9 @@ def _pick_table(
     return picks, tuple(sig[0] for sig in kinds), tuple(cards)
 
 
+_LOWEST: Final = -math.inf  # below every value
+
+
 class Heuristic(Bot):
     """Greedy on the score it can see, with small bonuses for sets, robots and bids."""
 
@@ -159,6 +162,14 @@ class Heuristic(Bot):
         picks = [self._picks[a] for a in self._actions[: sr.bid0]]
         self._powered = tuple(kind for kind, _ in picks)
         self._plain = tuple(plain for _, plain in picks)
+        # what the pick loop reads of them, in one tuple
+        self._pick_tables = (
+            self._actions,
+            self._npicks,
+            self._kind_stack,
+            self._kind_card,
+            self._kinds,
+        )
         w = weights
         # what a card kept as Fuel or Crew is worth for the Dangers to come, by round
         self._fuel_later = tuple(
@@ -219,19 +230,16 @@ class Heuristic(Bot):
         # what a pick is worth depends only on its kind (see _pick_table), so it is worked
         # out once per kind among the candidates, from one card of the kind
         kinds = self._powered if powered else self._plain
-        actions = self._actions
-        npicks = self._npicks
-        kind_stack = self._kind_stack
-        kind_card = self._kind_card
+        actions, npicks, kind_stack, kind_card, nkinds = self._pick_tables
         others = self._others[seat]  # where each stack of every ship but the seat's lies
-        worth: list[float | None] = [None] * self._kinds
+        worth: list[float | None] = [None] * nkinds
         # what the gains of a stack share, each worked out when a kind first needs it
         loot: int | None = None  # the gain of one more Loot Carrier
         drone: int | None = None  # ... of one more Alien Drone
         parts: list[int] | None = None  # how many of each Robot Part the ship has
         tops: list[int] | None = None  # colours of the top Scanner, Robot Part, Crystal
-        sources: list[int] = []  # colours of the Power Sources that score
-        best = best_tie = -math.inf
+        sources: Sequence[int] = ()  # colours of the Power Sources that score
+        best = best_tie = _LOWEST
         choice = legal[0]
         draw = rng.random
         for action in legal:
