@@ -179,9 +179,18 @@ class SpaceRaceSeatView(View):
     hand and spent Fuel, and counts of everything else it may not see."""
 
     __slots__ = (
+        "_counts",
+        "_crew_discard",
+        "_damage_deck",
+        "_damage_removed",
+        "_danger_deck",
+        "_danger_discard",
+        "_direction",
         "_hand",
+        "_last_bids",
         "_my_spent",
-        "_seen",
+        "_seen_top",
+        "_space_deck",
         "danger",
         "danger_top",
         "phase",
@@ -202,12 +211,6 @@ class SpaceRaceSeatView(View):
     # every ship's stacks in one flat row, ``stacks[seat * NSTACK + k]`` (cards.STACKS), as
     # the state keeps them, but Fuel the seat may not see is zeros (shared: do not change)
     stacks: list[tuple[int, ...]]
-    # what the keys the heuristics do not read are made of, in one tuple: the passing
-    # direction, every hand's size and then every seat's spent Fuel count (one list: a
-    # list made with map costs more than its few items), the Space deck's size,
-    # the Crew discard, who has seen the top Danger card, the Danger deck's size and
-    # discard, the Damage deck's size, the Damage removed, the last bids
-    _seen: tuple[Any, ...]
 
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
@@ -215,7 +218,6 @@ class SpaceRaceSeatView(View):
         self.phase = state.phase
         self.round = state.round
         self.pick = state.pick
-        self.danger = state.danger
         hands = state.hands
         spent = state.spent_fuel
         deck = state.danger_deck
@@ -234,18 +236,19 @@ class SpaceRaceSeatView(View):
             for k in hidden:
                 stacks[k] = (0,) * len(stacks[k])
         self.stacks = stacks
-        self._seen = (
-            state.direction,
-            list(map(len, hands + spent)),  # every hand's size, then every spent Fuel count
-            len(state.space_deck),
-            state.crew_discard,
-            state.seen_top,
-            len(deck),
-            state.danger_discard,
-            len(state.damage_deck),
-            state.damage_removed,
-            state.bids,
-        )
+        # every hand's size, then every seat's spent Fuel count: one list (a list made
+        # with map costs more than its few items)
+        self._counts = list(map(len, hands + spent))
+        self._direction = state.direction
+        self._space_deck = len(state.space_deck)
+        self._crew_discard = state.crew_discard
+        self.danger = state.danger
+        self._seen_top = state.seen_top
+        self._danger_deck = len(deck)
+        self._danger_discard = state.danger_discard
+        self._damage_deck = len(state.damage_deck)
+        self._damage_removed = state.damage_removed
+        self._last_bids = state.bids
 
     def ship_stacks(self) -> list[list[tuple[int, ...]]]:
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
@@ -265,20 +268,19 @@ class SpaceRaceSeatView(View):
         return self.pick
 
     def _k_direction(self) -> str:
-        return "left" if self._seen[0] == 1 else "right"
+        return "left" if self._direction == 1 else "right"
 
     def _k_hand(self) -> list[int] | None:
         return list(self._hand) if self._hand is not None else None
 
     def _k_hand_sizes(self) -> list[int]:
-        sizes: list[int] = self._seen[1]
-        return sizes[: self._game.players]
+        return self._counts[: self._game.players]
 
     def _k_ships(self) -> list[dict[str, Any]]:
         g = self._game
         ships = self.stacks
         seat = self.seat
-        spent = self._seen[1][g.players :]
+        spent = self._counts[g.players :]
         return [
             _ship(g, s, ships, ships[s * NSTACK + S_FUEL], spent[s], self._my_spent)
             if s == seat
@@ -287,11 +289,10 @@ class SpaceRaceSeatView(View):
         ]
 
     def _k_space_deck(self) -> int:
-        space_deck: int = self._seen[2]
-        return space_deck
+        return self._space_deck
 
     def _k_crew_discard(self) -> list[int]:
-        return list(self._seen[3])
+        return list(self._crew_discard)
 
     def _k_danger(self) -> int | None:
         return self.danger or None
@@ -303,25 +304,22 @@ class SpaceRaceSeatView(View):
         return self.danger_top
 
     def _k_seen_top_danger(self) -> list[int]:
-        return _seen_top(self._game.players, self._seen[4])
+        return _seen_top(self._game.players, self._seen_top)
 
     def _k_danger_deck(self) -> int:
-        danger_deck: int = self._seen[5]
-        return danger_deck
+        return self._danger_deck
 
     def _k_danger_discard(self) -> list[int]:
-        return list(self._seen[6])
+        return list(self._danger_discard)
 
     def _k_damage_deck(self) -> int:
-        damage_deck: int = self._seen[7]
-        return damage_deck
+        return self._damage_deck
 
     def _k_damage_removed(self) -> list[int]:
-        return list(self._seen[8])
+        return list(self._damage_removed)
 
     def _k_last_bids(self) -> list[int] | None:
-        bids: tuple[int, ...] = self._seen[9]
-        return list(bids) if bids else None
+        return list(self._last_bids) if self._last_bids else None
 
     def _k_score(self) -> list[int]:
         """Every seat's running score: worked out only when read (the heuristic never does)."""
