@@ -14,16 +14,19 @@ from dragonlair.space_race import Heuristic
 from dragonlair.space_race.archetypes import ARCHETYPES
 from dragonlair.space_race.cards import (
     CRYSTAL,
+    DAMAGE,
     FLIGHT,
     HAND_SIZE,
     NSTACK,
     ROBOT_PART,
     ROUNDS,
     S_CREW,
+    S_DAMAGE,
     S_FUEL,
+    WRENCH,
 )
 from dragonlair.space_race.heuristic import row_from_view
-from dragonlair.space_race.kinds import UPGRADE
+from dragonlair.space_race.kinds import DANGER, UPGRADE
 from dragonlair.space_race.scoring import CRYSTAL_SET, SeatGain
 
 
@@ -124,3 +127,57 @@ def test_the_picks_are_those_of_every_candidate_valued_the_long_way(
                     checked += 1
             s.apply(seat, rng.choice(legal))
     assert checked > 500
+
+
+def reference_bid(bot: Heuristic, view: dict[str, Any], legal: list[Action]) -> Action:
+    """The heuristic's bid worked out the long way: the total each bid leaves from
+    ``scoring.SeatGain.bid_totals`` (which the tests hold to the full scoring), the rank
+    it reaches against rivals bidding about half of what they hold, and the best value
+    with the smaller bid of two worth the same."""
+    game = bot.game
+    t = game.tables  # type: ignore[attr-defined]
+    seat = view["seat"]
+    row = row_from_view(view)
+    card = view["danger"]
+    stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
+    left = SeatGain(row, seat, t, game.every_power_source).bid_totals(stack)  # type: ignore[attr-defined]
+    rivals = [len(row[s * NSTACK + stack]) for s in range(game.players) if s != seat]
+    expected = {(n + 1) // 2 for n in rivals}
+    damage_vp = [t.damage_vp[c] for c in t.damage_ids]
+    average = sum(damage_vp) / len(damage_vp)
+    mine = sorted(t.damage_vp[c] for c in row[seat * NSTACK + S_DAMAGE])
+    later = bot.weights.keep_per_danger * (ROUNDS - view["round"])
+    best: tuple[float, int] = (-math.inf, 0)
+    choice = legal[0]
+    for action in legal:
+        b = int(action.args[0])
+        icon, n = t.danger_ranks[card][sum(e > b for e in expected)]
+        effect = -float(sum(mine[:n])) if icon == WRENCH else n * average if icon == DAMAGE else 0.0
+        if (effect + left[b] - b * later, -b) > best:
+            best, choice = (effect + left[b] - b * later, -b), action
+    return choice
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("options", [{}, {"every_power_source": True}])
+def test_the_bids_are_those_of_the_totals_seat_gain_gives(
+    players: int, options: dict[str, bool]
+) -> None:
+    game = dragonlair.make("space-race", players=players, options=options)
+    bots = [Heuristic(game), *(Heuristic(game, a.weights) for a in ARCHETYPES)]
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        s = game.new_game(seed=seed)
+        while not s.is_over:
+            seat = rng.choice(s.to_act)
+            legal = s.legal_actions(seat)
+            if s.phase == DANGER:
+                view = s.view(seat)
+                for bot in bots:
+                    expected = reference_bid(bot, view, legal)
+                    for given in (view, s.seat_view(seat)):
+                        assert bot.choose(given, legal, random.Random(0)) == expected
+                    checked += 1
+            s.apply(seat, rng.choice(legal))
+    assert checked > 60 * players

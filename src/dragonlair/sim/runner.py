@@ -151,7 +151,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     # each seat's generator, seeded with job.bot_seed(index, seat) when first drawn from
     rngs = [SeededOnUse(job.seed, index, 1 + s) for s in range(job.players)]
     seat_bots = [bots[e] for e in lineup]
-    played: list[tuple[int, Action]] = []
+    # every action with its seat, for the per-game data only
+    played: list[tuple[int, Action]] | None = [] if job.data else None
     while not state.is_over:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
@@ -162,7 +163,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
                 bot = seat_bots[seat]
                 action = bot.choose(view_for(bot, state, seat), legal, rngs[seat])
             state.apply(seat, action)
-            played.append((seat, action))
+            if played is not None:
+                played.append((seat, action))
         except Exception as e:
             raise SimulationError(
                 f"game {index} (seed {seed}) failed at move {state.move}, seat {seat} "
@@ -180,7 +182,7 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
         length=state.move,
         reason=result.reason,
         record=state.record.to_json() if job.records else None,
-        data=(game_data(game, state, played, *hooks(game)) if job.data else {}),
+        data=(game_data(game, state, played, *hooks(game)) if played is not None else {}),
     )
 
 

@@ -121,7 +121,9 @@ class Heuristic(Bot):
             else:
                 scored = _hunt_values(self, v, seat_of(v), prices, cards)[0]
         least = max(scored) - 1e-9
-        top = [a for v, a in zip(scored, legal, strict=True) if v >= least]
+        # (by index: scored has one value per action, and zip's strict= is a keyword
+        # argument parsed on every call)
+        top = [legal[i] for i, v in enumerate(scored) if v >= least]
         return top[rng.randrange(len(top))]
 
     def _prices(self, key: tuple[int, ...]) -> _Prices:
@@ -377,6 +379,7 @@ def _values(
     hits = 0.0
     prize = prices.prizes[dragon] if dragon else 0.0
     net_by_shields: dict[int, float] = {}  # prize - hit_cost, by the shields left
+    dragon_prize = bot.weights.dragon_prize
     for card in cards:
         if top_down > card:  # it cannot win: its value with p = 0
             values.append(lows[card])
@@ -403,7 +406,7 @@ def _values(
                     -bot.sd.damage_value
                 )
                 net = net_by_shields[shields] = prize - hit_cost
-            value += bot.weights.dragon_prize * (p * net)
+            value += dragon_prize * (p * net)
             if more_rounds:
                 value -= (1 - p) * hope[card]
         else:

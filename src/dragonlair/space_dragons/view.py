@@ -133,16 +133,18 @@ class SpaceDragonsSeatView(View):
 
     __slots__ = (
         "_claimed",
+        "_counts",
         "_lair",
-        "_pick_counts",
         "_picks",
         "_pile",
         "damage",
         "face_up",
         "hand",
         "hand_sizes",
+        "phase",
         "played",
         "rounds_played",
+        "seat",
         "shields",
         "sides",
         "start_cards",
@@ -151,6 +153,8 @@ class SpaceDragonsSeatView(View):
     KEYS = own_keys(SpaceDragonsView)
     _game: SpaceDragons
 
+    seat: int | None  # the seat it is for (None: a spectator)
+    phase: str
     hand: Final[tuple[int, ...] | None]  # the seat's own hand, sorted (None: a spectator)
     hand_sizes: Final[tuple[int, ...]]  # by seat, how many cards are in its hand
     played: Final[tuple[tuple[int, ...], ...]]  # by seat, the crew cards it played, in order
@@ -165,10 +169,14 @@ class SpaceDragonsSeatView(View):
 
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
         View.__init__(self, state, seat)
+        self.seat = seat
+        self.phase = state.phase
         self.hand = None if seat is None else state.hands[seat]
         self._picks = None if seat is None else state.picks[seat]
-        self.hand_sizes = tuple(map(len, state.hands))
-        self._pick_counts = tuple(map(len, state.picks))
+        # every hand's size, then every seat's count of picks: one tuple (a tuple made
+        # with map costs more than its few items)
+        counts = self._counts = tuple(map(len, state.hands + state.picks))
+        self.hand_sizes = counts[: len(state.hands)]
         self.rounds_played = state.round
         self.starter = state.lead
         self.played = tuple(state.played)
@@ -202,10 +210,10 @@ class SpaceDragonsSeatView(View):
         return list(self.hand_sizes)
 
     def _k_pick_counts(self) -> list[int]:
-        return list(self._pick_counts)
+        return list(self._counts[self._game.players :])
 
     def _k_pick(self) -> int | None:
-        return self._pick_counts[0] + 1 if self.phase == HIRE else None
+        return self._counts[self._game.players] + 1 if self.phase == HIRE else None
 
     def _k_round(self) -> int | None:
         return self.rounds_played + 1 if self.phase == HUNT else None

@@ -25,7 +25,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from dragonlair.core import Action, Bot, Game
 from dragonlair.core.views import seat_of
@@ -51,18 +51,16 @@ from .cards import (
 from .kinds import DANGER
 from .rules import SpaceRace
 from .scoring import (
-    COLOUR_STACKS,
     CRYSTAL_SET,
     CRYSTAL_SET_BONUS,
     DRONE_PER_FEWER,
     MOST_CREW,
     MOST_FUEL,
-    POWER_STACKS,
+    POWER_MATCH_BONUS,
     ROBOT_BONUS,
-    SeatGain,
-    colour_gain,
     colour_sets,
     loot_award,
+    own_points,
 )
 from .view import AnySpaceRaceView, SpaceRaceSeatView
 
@@ -138,13 +136,7 @@ def _pick_table(
     return picks, tuple(sig[0] for sig in kinds), tuple(cards)
 
 
-def _rival(row: Sequence[tuple[int, ...]], others: tuple[int, ...]) -> int:
-    """The most cards any of the stacks at ``others`` (indices into ``row``) holds."""
-    most = 0
-    for i in others:
-        if len(row[i]) > most:  # noqa: PLR1730  (max() would be one more call per ship)
-            most = len(row[i])
-    return most
+_LOWEST: Final = -math.inf  # below every value
 
 
 class Heuristic(Bot):
@@ -161,14 +153,31 @@ class Heuristic(Bot):
         self._sr = sr
         self._picks, self._kind_stack, self._kind_card = _pick_table(sr)
         self._kinds = len(self._kind_stack)
-        # each pick's kind by the id of the game's own Action objects, which legal actions
-        # are (an int's hash is the interpreter's, an Action's is a call): for a ship with
-        # a Power Source, and for one without (its plain kind)
-        self._powered: dict[int, int] = {}
-        self._plain: dict[int, int] = {}
-        for a, (kind, plain) in self._picks.items():
-            self._powered[id(a)] = kind
-            self._plain[id(a)] = plain
+        # each pick's kind by the action's id, for a ship with a Power Source and for one
+        # without (its plain kind): a candidate is one of the game's own Action objects,
+        # which know their id (``Action._table_id``, confirmed by identity, as the state
+        # does; any other action is looked up by equality)
+        self._actions = sr.table.actions
+        self._npicks = sr.bid0  # the picks' ids come first
+        picks = [self._picks[a] for a in self._actions[: sr.bid0]]
+        self._powered = tuple(kind for kind, _ in picks)
+        self._plain = tuple(plain for _, plain in picks)
+        # what the pick loop reads of them, in one tuple
+        self._pick_tables = (
+            self._actions,
+            self._npicks,
+            self._kind_stack,
+            self._kind_card,
+            self._kinds,
+        )
+        w = weights
+        # what a card kept as Fuel or Crew is worth for the Dangers to come, by round
+        self._fuel_later = tuple(
+            w.fuel_per_danger * (ROUNDS - rnd + 1) for rnd in range(ROUNDS + 1)
+        )
+        self._crew_later = tuple(
+            w.crew_per_danger * (ROUNDS - rnd + 1) for rnd in range(ROUNDS + 1)
+        )
         n = sr.players
         # where each stack of every ship lies in a row of them, and of every ship but one
         every = tuple(tuple(s * NSTACK + k for s in range(n)) for k in range(NSTACK))
@@ -216,59 +225,54 @@ class Heuristic(Bot):
         sr = self._sr
         t = sr.tables
         vp = t.vp
-        w = self.weights
         base = seat * NSTACK
-        picks_left = (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no
-        dangers_left = ROUNDS - rnd + 1
-        flight_seen = None if top is None else t.danger_kind[top] == FLIGHT
         powered = bool(row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE])
         # what a pick is worth depends only on its kind (see _pick_table), so it is worked
         # out once per kind among the candidates, from one card of the kind
-        by_id = self._powered if powered else self._plain
-        kind_stack = self._kind_stack
-        kind_card = self._kind_card
-        every = self._stacks  # where each stack of every ship lies in the row
-        others = self._others[seat]  # ... of every ship but the seat's
-        worth: list[float | None] = [None] * self._kinds
-        fuel_later = w.fuel_per_danger * dangers_left  # for the Dangers to come
-        crew_later = w.crew_per_danger * dangers_left
-        # what the gains read of the ships, each worked out when first needed
-        rival_fuel = rival_crew = -1  # the most Fuel, Crew any rival holds
+        kinds = self._powered if powered else self._plain
+        actions, npicks, kind_stack, kind_card, nkinds = self._pick_tables
+        others = self._others[seat]  # where each stack of every ship but the seat's lies
+        worth: list[float | None] = [None] * nkinds
+        # what the gains of a stack share, each worked out when a kind first needs it
+        loot: int | None = None  # the gain of one more Loot Carrier
+        drone: int | None = None  # ... of one more Alien Drone
         parts: list[int] | None = None  # how many of each Robot Part the ship has
         tops: list[int] | None = None  # colours of the top Scanner, Robot Part, Crystal
-        sources: list[int] = []  # colours of the Power Sources that score
-        best = best_tie = -math.inf
+        sources: Sequence[int] = ()  # colours of the Power Sources that score
+        best = best_tie = _LOWEST
         choice = legal[0]
         draw = rng.random
         for action in legal:
-            try:
-                kind = by_id[id(action)]
-            except KeyError:
+            aid = action._table_id
+            if aid < npicks and actions[aid] is action:
+                kind = kinds[aid]
+            else:
                 kind = self._kind_of(action, powered)
             value = worth[kind]
             if value is None:
-                card = kind_card[kind]
                 stack = kind_stack[kind]
                 old = row[base + stack]
                 n = len(old)
                 if stack == S_FUEL:
-                    if rival_fuel < 0:
-                        rival_fuel = 0
-                        for i in others[S_FUEL]:
-                            if len(row[i]) > rival_fuel:  # noqa: PLR1730  (as in _rival)
-                                rival_fuel = len(row[i])
-                    gain = MOST_FUEL * ((n + 1 >= rival_fuel) - (bool(n) and n >= rival_fuel))
-                    value = gain + fuel_later
-                    if flight_seen is True:  # the more if the Danger seen is a Flight
-                        value += w.seen_danger_bonus
+                    rival = 0  # the most Fuel a rival holds
+                    for i in others[S_FUEL]:
+                        if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
+                            rival = len(row[i])
+                    gain = MOST_FUEL * ((n + 1 >= rival) - (bool(n) and n >= rival))
+                    value = gain + self._fuel_later[rnd]  # for the Dangers to come
+                    if top is not None and t.danger_kind[top] == FLIGHT:
+                        value += self.weights.seen_danger_bonus  # the Danger seen wants Fuel
                 elif stack == S_CREW:
-                    if rival_crew < 0:
-                        rival_crew = _rival(row, others[S_CREW])
-                    gain = MOST_CREW * ((n + 1 >= rival_crew) - (bool(n) and n >= rival_crew))
-                    value = gain + vp[card] + crew_later
-                    if flight_seen is False:
-                        value += w.seen_danger_bonus
+                    rival = 0  # the most Crew a rival holds
+                    for i in others[S_CREW]:
+                        if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
+                            rival = len(row[i])
+                    gain = MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival))
+                    value = gain + vp[kind_card[kind]] + self._crew_later[rnd]
+                    if top is not None and t.danger_kind[top] != FLIGHT:
+                        value += self.weights.seen_danger_bonus
                 else:
+                    card = kind_card[kind]
                     gain = vp[card]
                     progress = 0.0
                     if stack == S_ROBOT:
@@ -279,40 +283,61 @@ class Heuristic(Bot):
                                 parts[part[c]] += 1
                         fewest = min(parts)
                         if parts[t.part[card]] == fewest:
-                            after = parts.copy()
-                            after[t.part[card]] += 1
-                            gain += ROBOT_BONUS * (min(after) - fewest)  # a robot more
-                            if picks_left >= 2:  # a part of a kind the ship has fewest of
-                                progress = w.robot_progress
+                            if parts.count(fewest) == 1:  # its part completes a robot more
+                                gain += ROBOT_BONUS
+                            if (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no >= 2:
+                                progress = self.weights.robot_progress  # a part it lacks
                     elif stack == S_CRYSTAL:
                         gain += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
                         missing = CRYSTAL_SET - (n + 1) % CRYSTAL_SET
-                        if missing < CRYSTAL_SET and picks_left >= missing:
-                            progress = w.set_progress
+                        if (
+                            missing < CRYSTAL_SET
+                            and (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no >= missing
+                        ):
+                            progress = self.weights.set_progress
                     elif stack == S_LOOT:
-                        counts = [len(row[i]) for i in every[S_LOOT]]
-                        gain -= loot_award(n, counts)
-                        counts[seat] = n + 1
-                        gain += loot_award(n + 1, counts)
+                        if loot is None:
+                            loot = self._loot_gain(row, seat, n)
+                        gain += loot
                     elif stack == S_DRONE:
-                        for i in others[S_DRONE]:
-                            if len(row[i]) == n:
-                                gain += DRONE_PER_FEWER  # a rival level with it now has fewer
-                    if stack in COLOUR_STACKS and (powered or stack in POWER_STACKS):
+                        if drone is None:
+                            drone = 0
+                            for i in others[S_DRONE]:
+                                if len(row[i]) == n:
+                                    drone += DRONE_PER_FEWER  # level with it now, fewer then
+                        gain += drone
+                    if stack <= S_POWER_ENGINE and (powered or stack >= S_POWER_COCKPIT):
+                        # the colour bonus (scoring.colour_gain, written out): the card
+                        # covers its stack's top card, or joins the Power Sources that score
                         if tops is None:
                             tops, sources = colour_sets(row, base, t, sr.every_power_source)
-                        gain += colour_gain(
-                            tops, sources, old, stack, card, t, sr.every_power_source
-                        )
+                        colour = t.colour
+                        if stack >= S_POWER_COCKPIT:
+                            matches = tops.count(colour[card])
+                            if old and not sr.every_power_source:
+                                matches -= tops.count(colour[old[-1]])
+                        else:
+                            matches = sources.count(colour[card])
+                            if old:
+                                matches -= sources.count(colour[old[-1]])
+                        gain += POWER_MATCH_BONUS * matches
                     value = gain + progress
                 worth[kind] = value
             # the best value, ties broken by a random draw per candidate (one each, in order)
             tie = draw()
-            if value > best or (value == best and tie > best_tie):
+            if value >= best and (value > best or tie > best_tie):
                 best = value
                 best_tie = tie
                 choice = action
         return choice
+
+    def _loot_gain(self, row: Sequence[tuple[int, ...]], seat: int, n: int) -> int:
+        """What one more Loot Carrier on the seat's ``n`` changes in its majority award."""
+        counts = [len(row[i]) for i in self._stacks[S_LOOT]]
+        counts[seat] = n + 1
+        gain = loot_award(n + 1, counts)
+        counts[seat] = n
+        return gain - loot_award(n, counts)
 
     def _kind_of(self, action: Action, powered: bool) -> int:
         """The kind of a pick that is not one of the game's own Action objects."""
@@ -336,18 +361,35 @@ class Heuristic(Bot):
         sr = self._sr
         t = sr.tables
         assert card, "bids are asked only with a Danger card up"
-        stack = S_FUEL if t.danger_kind[card] == FLIGHT else S_CREW
-        base = seat * NSTACK
-        scorer = SeatGain(row, seat, t, sr.every_power_source)
-        rivals = [len(row[i]) for i in range(stack, len(row), NSTACK) if i != base + stack]
-        expected = {(n + 1) // 2 for n in rivals}
+        flight = t.danger_kind[card] == FLIGHT
+        stack = S_FUEL if flight else S_CREW
+        mine = row[seat * NSTACK + stack]
+        # what each rival is expected to bid (about half of what it holds), and the most
+        # any rival holds
+        expected = set()
+        rival = 0
+        for i in self._others[seat][stack]:
+            n = len(row[i])
+            expected.add((n + 1) // 2)
+            if n > rival:  # noqa: PLR1730  (max() would be one more call per ship)
+                rival = n
+        # the total each bid b leaves (scoring.SeatGain.bid_totals, written out): the
+        # total with the stack emptied, and what the cards kept, mine[b:], add to it
+        rest = self._total_without(row, seat, stack)
+        left = [rest] * (len(mine) + 1)  # a bid of all of them keeps nothing
+        bonus = MOST_FUEL if flight else MOST_CREW
+        vp = t.vp
+        kept = 0
+        for b in range(len(mine) - 1, -1, -1):
+            if not flight:
+                kept += vp[mine[b]]
+            left[b] = rest + kept + (bonus if len(mine) - b >= rival else 0)
         average_damage = self._average_damage
-        my_damage = sorted(t.damage_vp[c] for c in row[base + S_DAMAGE])
+        my_damage: list[int] | None = None  # the seat's Damage, cheapest first
         later = self.weights.keep_per_danger * (ROUNDS - rnd)
-        # the total each bid leaves (scorer.total_with(stack, mine[b:]), for every b)
-        left = scorer.bid_totals(stack)
         ranks = t.danger_ranks[card]
-        best = (float("-inf"), 0)
+        best = -math.inf
+        best_bid = 0
         choice = legal[0]
         for action in legal:
             b = int(action.args[0])
@@ -357,14 +399,43 @@ class Heuristic(Bot):
                     rank += 1
             icon, n = ranks[rank - 1]
             if icon == WRENCH:
+                if my_damage is None:
+                    my_damage = sorted([t.damage_vp[c] for c in row[seat * NSTACK + S_DAMAGE]])
                 effect = -float(sum(my_damage[:n]))
             elif icon == DAMAGE:
                 effect = n * average_damage
             else:
                 effect = 0.0
             value = effect + left[b] - b * later
-            key = (value, -b)
-            if key > best:
-                best = key
+            # the best value, the smaller bid of two worth the same
+            if value > best or (value == best and b < best_bid):
+                best = value
+                best_bid = b
                 choice = action
         return choice
+
+    def _total_without(self, row: Sequence[tuple[int, ...]], seat: int, stack: int) -> int:
+        """``scoring.seat_total`` of ``seat`` with its Fuel or Crew ``stack`` emptied:
+        its own cards' points (``scoring.own_points``), the Loot Carrier and Alien Drone
+        awards and the majority of the other of the two stacks."""
+        base = seat * NSTACK
+        ship = list(row[base : base + NSTACK])
+        ship[stack] = ()
+        sr = self._sr
+        total = own_points(ship, sr.tables, sr.every_power_source)
+        n = len(ship[S_LOOT])
+        if n:
+            total += loot_award(n, [len(row[i]) for i in self._stacks[S_LOOT]])
+        n = len(ship[S_DRONE])
+        if n:
+            for i in self._others[seat][S_DRONE]:
+                if len(row[i]) < n:
+                    total += DRONE_PER_FEWER
+        other = S_CREW if stack == S_FUEL else S_FUEL
+        n = len(ship[other])
+        if n:
+            for i in self._others[seat][other]:
+                if len(row[i]) > n:
+                    return total  # a rival holds more
+            total += MOST_CREW if other == S_CREW else MOST_FUEL
+        return total

@@ -78,8 +78,7 @@ class SpaceRaceView(BaseView):
     score: list[int]  # each seat's running score
 
 
-_NZEROS = 32
-_ZEROS = tuple((0,) * k for k in range(_NZEROS))  # an unseen Fuel stack of k cards
+_ZEROS = tuple((0,) * k for k in range(80))  # an unseen Fuel stack of k cards
 
 # _SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
 _SHIPS = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
@@ -180,6 +179,7 @@ class SpaceRaceSeatView(View):
     hand and spent Fuel, and counts of everything else it may not see."""
 
     __slots__ = (
+        "_counts",
         "_crew_discard",
         "_damage_deck",
         "_damage_removed",
@@ -187,12 +187,10 @@ class SpaceRaceSeatView(View):
         "_danger_discard",
         "_direction",
         "_hand",
-        "_hand_sizes",
         "_last_bids",
         "_my_spent",
         "_seen_top",
         "_space_deck",
-        "_spent",
         "danger",
         "danger_top",
         "phase",
@@ -216,12 +214,10 @@ class SpaceRaceSeatView(View):
 
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
-        g = state.game
         self.seat = seat
         self.phase = state.phase
         self.round = state.round
         self.pick = state.pick
-        self._direction = state.direction
         hands = state.hands
         spent = state.spent_fuel
         deck = state.danger_deck
@@ -231,13 +227,19 @@ class SpaceRaceSeatView(View):
             self._hand = hands[seat]
             self._my_spent = spent[seat]
             self.danger_top = deck[-1] if state.seen_top >> seat & 1 else None
-        self._hand_sizes = list(map(len, hands))
         stacks = state.ships.copy()
-        for k in _HIDDEN_FUEL[g.players][seat]:
-            n = len(stacks[k])
-            stacks[k] = _ZEROS[n] if n < _NZEROS else (0,) * n
+        hidden = _HIDDEN_FUEL[len(hands)][seat]
+        try:
+            for k in hidden:
+                stacks[k] = _ZEROS[len(stacks[k])]
+        except IndexError:  # a Fuel stack longer than any in the table of zeros
+            for k in hidden:
+                stacks[k] = (0,) * len(stacks[k])
         self.stacks = stacks
-        self._spent = list(map(len, spent))
+        # every hand's size, then every seat's spent Fuel count: one list (a list made
+        # with map costs more than its few items)
+        self._counts = list(map(len, hands + spent))
+        self._direction = state.direction
         self._space_deck = len(state.space_deck)
         self._crew_discard = state.crew_discard
         self.danger = state.danger
@@ -272,13 +274,13 @@ class SpaceRaceSeatView(View):
         return list(self._hand) if self._hand is not None else None
 
     def _k_hand_sizes(self) -> list[int]:
-        return list(self._hand_sizes)
+        return self._counts[: self._game.players]
 
     def _k_ships(self) -> list[dict[str, Any]]:
         g = self._game
         ships = self.stacks
         seat = self.seat
-        spent = self._spent
+        spent = self._counts[g.players :]
         return [
             _ship(g, s, ships, ships[s * NSTACK + S_FUEL], spent[s], self._my_spent)
             if s == seat
