@@ -195,6 +195,10 @@ class GameManifest:
         if self.package is None:
             return f"# {self.game.spec.name}\n\n{self.game.spec.summary}\n"
         try:
+            # a package, not a module: from Python 3.12 resources.files() would take a
+            # module and read the folder it lies in
+            if not hasattr(importlib.import_module(self.package), "__path__"):
+                raise TypeError(f"{self.package!r} is a module, not a package")
             translated = resources.files(self.package) / PLAYER_RULES.replace(".md", f".{lang}.md")
             if lang != "en" and translated.is_file():
                 return translated.read_text(encoding="utf-8")
