@@ -33,6 +33,8 @@ GAME_MODULES = ["kinds", "rules", "heuristic"]
 # needs it (build_backend/dragonlair_build.py).
 ALSO = [
     "src/dragonlair/space_race/scoring.py",
+    "src/dragonlair/space_race/json_view.py",
+    "src/dragonlair/space_dragons/json_view.py",
     "src/dragonlair/rl/layout.py",
     "src/dragonlair/rl/layouts/space_dragons.py",
     "src/dragonlair/rl/layouts/space_race.py",

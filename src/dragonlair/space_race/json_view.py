@@ -1,0 +1,128 @@
+"""A seat's view of Space Race as JSON (``state.view(seat)``, which the wire, the RL layouts
+and the checks take), and the figures it shares with the typed view in view.py (see that
+module's docstring for what each seat sees).
+
+These functions live apart from view.py so that the compiled build compiles them: view.py
+holds the typed view, which extends the interpreted ``core.views.View`` and stays
+interpreted (docs/engine.md, "The compiled build").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from .cards import NSTACK, ROUNDS, S_FUEL, STACKS
+from .scoring import totals
+
+if TYPE_CHECKING:
+    from .rules import SpaceRace, SpaceRaceState
+
+# The face-up stacks of a ship, shown card by card (Fuel is only counted), with their keys.
+OPEN: Final = tuple(k for k in range(NSTACK) if k != S_FUEL)
+_OPEN_KEYS: Final = tuple((STACKS[k], k) for k in OPEN)
+_FUEL: Final = S_FUEL
+_NSTACK: Final = NSTACK
+
+# SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
+SHIPS: Final = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
+
+
+def ship(
+    g: SpaceRace,
+    s: int,
+    stacks: Sequence[tuple[int, ...]],
+    fuel_cards: tuple[int, ...] | None,
+    spent: int,
+    spent_cards: tuple[int, ...] | None,
+) -> dict[str, Any]:
+    """Seat ``s``'s ship as the view shows it: ``stacks`` is its row of stacks (from
+    ``stacks[s * NSTACK]`` on), the Fuel cards and spent Fuel cards are None but for the
+    seat the view is for."""
+    base = s * _NSTACK
+    out: dict[str, Any] = {
+        "seat": s,
+        "cockpit": g.components.cockpits[s].faction,
+        "engine": g.components.engines[s].faction,
+    }
+    for name, k in _OPEN_KEYS:
+        out[name] = list(stacks[base + k])
+    out["fuel"] = len(stacks[base + _FUEL])
+    out["fuel_cards"] = list(fuel_cards) if fuel_cards is not None else None
+    out["spent_fuel"] = spent
+    out["spent_fuel_cards"] = list(spent_cards) if spent_cards is not None else None
+    return out
+
+
+def bidding(g: SpaceRace, danger: int) -> str | None:
+    """What the Danger card up makes everyone bid ("fuel" or "crew"); None without one."""
+    return ("fuel", "crew")[g.tables.danger_kind[danger]] if danger else None
+
+
+def seen_top(n: int, seen: int) -> list[int]:
+    """The seats that have seen the top Danger card (bit s of ``seen``)."""
+    return [s for s in range(n) if seen >> s & 1]
+
+
+def scores(g: SpaceRace, stacks: Sequence[tuple[int, ...]]) -> list[int]:
+    """Every seat's running score, from the flat row of every ship's stacks (Fuel is only
+    counted, so unseen Fuel may be zeros)."""
+    ships = [stacks[k] for k in SHIPS[g.players]]
+    return totals(ships, g.tables, g.every_power_source)
+
+
+# The running scores of the rows of stacks scored last, by the row's identity: each entry
+# holds the game, a copy of the row (its tuples, shared) and the scores, and serves only a
+# row of the same game whose stacks are equal to the copy's (a list compare that meets the
+# same tuples while the ships have not changed). Every seat sees every score, so an entry
+# is the same for any seat; a state's clone or copy has a row of its own, and a row whose
+# identity is reused serves only if its stacks are equal. In the drafting, ships change
+# only when all picks are revealed, so most views find their scores here.
+SCORES_REMEMBERED: Final = 128
+_scored: Final[dict[int, tuple[SpaceRace, list[tuple[int, ...]], list[int]]]] = {}
+
+
+def running_scores(g: SpaceRace, row: list[tuple[int, ...]]) -> list[int]:
+    """``scores(g, row)`` (a fresh list), remembered for the row (see above)."""
+    key = id(row)
+    got = _scored.get(key)
+    if got is not None and got[0] is g and got[1] == row:
+        return got[2].copy()
+    out = scores(g, row)
+    if got is None and len(_scored) >= SCORES_REMEMBERED:
+        del _scored[next(iter(_scored))]
+    _scored[key] = (g, row.copy(), out)
+    return out.copy()
+
+
+def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add to ``out`` everything ``seat`` (None: a spectator) may know."""
+    g = state.game
+    n = g.players
+    ships = state.ships
+    spent = state.spent_fuel
+    out["round"] = state.round
+    out["rounds"] = ROUNDS
+    out["pick"] = state.pick
+    out["direction"] = "left" if state.direction == 1 else "right"
+    out["hand"] = list(state.hands[seat]) if seat is not None else None
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["ships"] = [
+        ship(g, s, ships, ships[s * _NSTACK + _FUEL], len(spent[s]), spent[s])
+        if s == seat
+        else ship(g, s, ships, None, len(spent[s]), None)
+        for s in range(n)
+    ]
+    out["space_deck"] = len(state.space_deck)
+    out["crew_discard"] = list(state.crew_discard)
+    out["danger"] = state.danger or None
+    out["bidding"] = bidding(g, state.danger)
+    knows = seat is not None and bool(state.seen_top >> seat & 1)
+    out["danger_top"] = state.danger_deck[-1] if knows else None
+    out["seen_top_danger"] = seen_top(n, state.seen_top)
+    out["danger_deck"] = len(state.danger_deck)
+    out["danger_discard"] = list(state.danger_discard)
+    out["damage_deck"] = len(state.damage_deck)
+    out["damage_removed"] = list(state.damage_removed)
+    out["last_bids"] = list(state.bids) if state.bids else None
+    out["score"] = running_scores(g, ships)
