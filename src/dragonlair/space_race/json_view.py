@@ -9,20 +9,43 @@ interpreted (docs/engine.md, "The compiled build").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
-from .cards import NSTACK, ROUNDS, S_FUEL, STACKS
-from .scoring import totals
+from .cards import (
+    NSTACK,
+    ROUNDS,
+    S_CREW,
+    S_CRYSTAL,
+    S_DAMAGE,
+    S_DRONE,
+    S_FUEL,
+    S_LOOT,
+    S_POWER_COCKPIT,
+    S_POWER_ENGINE,
+    S_ROBOT,
+    S_SCANNER,
+)
+from .scoring import row_totals
 
 if TYPE_CHECKING:
     from .rules import SpaceRace, SpaceRaceState
+    from .view import ShipView
 
-# The face-up stacks of a ship, shown card by card (Fuel is only counted), with their keys.
+# The face-up stacks of a ship, shown card by card (Fuel is only counted).
 OPEN: Final = tuple(k for k in range(NSTACK) if k != S_FUEL)
-_OPEN_KEYS: Final = tuple((STACKS[k], k) for k in OPEN)
-_FUEL: Final = S_FUEL
+# cards.py's stack numbers, read here as this module's own constants (docs/engine.md, "The
+# compiled build": another module's constant is a dictionary lookup each time)
 _NSTACK: Final = NSTACK
+_SCANNER: Final = S_SCANNER
+_ROBOT: Final = S_ROBOT
+_CRYSTAL: Final = S_CRYSTAL
+_POWER_COCKPIT: Final = S_POWER_COCKPIT
+_POWER_ENGINE: Final = S_POWER_ENGINE
+_DRONE: Final = S_DRONE
+_LOOT: Final = S_LOOT
+_CREW: Final = S_CREW
+_FUEL: Final = S_FUEL
+_DAMAGE: Final = S_DAMAGE
 
 # SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
 SHIPS: Final = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
@@ -31,27 +54,35 @@ SHIPS: Final = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)
 def ship(
     g: SpaceRace,
     s: int,
-    stacks: Sequence[tuple[int, ...]],
+    stacks: list[tuple[int, ...]],
     fuel_cards: tuple[int, ...] | None,
     spent: int,
     spent_cards: tuple[int, ...] | None,
 ) -> dict[str, Any]:
-    """Seat ``s``'s ship as the view shows it: ``stacks`` is its row of stacks (from
-    ``stacks[s * NSTACK]`` on), the Fuel cards and spent Fuel cards are None but for the
-    seat the view is for."""
-    base = s * _NSTACK
-    out: dict[str, Any] = {
+    """Seat ``s``'s ship as the view shows it: ``stacks`` is the flat row of every ship's
+    stacks (``stacks[s * NSTACK + k]``), the Fuel cards and spent Fuel cards are None but
+    for the seat the view is for."""
+    row = stacks[s * _NSTACK : (s + 1) * _NSTACK]
+    parts = g.components
+    out: ShipView = {  # its keys checked against the view's declaration
         "seat": s,
-        "cockpit": g.components.cockpits[s].faction,
-        "engine": g.components.engines[s].faction,
+        "cockpit": parts.cockpits[s].faction,
+        "engine": parts.engines[s].faction,
+        "scanners": list(row[_SCANNER]),
+        "robot_parts": list(row[_ROBOT]),
+        "crystals": list(row[_CRYSTAL]),
+        "power_cockpit": list(row[_POWER_COCKPIT]),
+        "power_engine": list(row[_POWER_ENGINE]),
+        "alien_drones": list(row[_DRONE]),
+        "loot_carriers": list(row[_LOOT]),
+        "crew": list(row[_CREW]),
+        "damage": list(row[_DAMAGE]),
+        "fuel": len(row[_FUEL]),
+        "fuel_cards": list(fuel_cards) if fuel_cards is not None else None,
+        "spent_fuel": spent,
+        "spent_fuel_cards": list(spent_cards) if spent_cards is not None else None,
     }
-    for name, k in _OPEN_KEYS:
-        out[name] = list(stacks[base + k])
-    out["fuel"] = len(stacks[base + _FUEL])
-    out["fuel_cards"] = list(fuel_cards) if fuel_cards is not None else None
-    out["spent_fuel"] = spent
-    out["spent_fuel_cards"] = list(spent_cards) if spent_cards is not None else None
-    return out
+    return cast(dict[str, Any], out)
 
 
 def bidding(g: SpaceRace, danger: int) -> str | None:
@@ -64,11 +95,10 @@ def seen_top(n: int, seen: int) -> list[int]:
     return [s for s in range(n) if seen >> s & 1]
 
 
-def scores(g: SpaceRace, stacks: Sequence[tuple[int, ...]]) -> list[int]:
+def scores(g: SpaceRace, stacks: list[tuple[int, ...]]) -> list[int]:
     """Every seat's running score, from the flat row of every ship's stacks (Fuel is only
     counted, so unseen Fuel may be zeros)."""
-    ships = [stacks[k] for k in SHIPS[g.players]]
-    return totals(ships, g.tables, g.every_power_source)
+    return row_totals(stacks, g.tables, g.every_power_source)
 
 
 # The running scores of the rows of stacks scored last, by the row's identity: each entry
