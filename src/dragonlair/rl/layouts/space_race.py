@@ -72,14 +72,16 @@ def _sizes(game: Game) -> tuple[int, int]:
 
 
 @per_game
-def _stack_scales(game: Game) -> tuple[tuple[str, int], ...]:
+def _stack_scales(game: Game) -> tuple[tuple[str, int, tuple[float, ...]], ...]:
     """Each stack of a ship with the most cards it can hold (the whole deck; 1 for an
-    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does)."""
+    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does),
+    and ``n / most`` for each ``n`` up to it (the same floats, made once)."""
     t = cast(SpaceRace, game).tables
-    return tuple(
-        (name, (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1)
-        for name in SHIP_STACKS
-    )
+    out = []
+    for name in SHIP_STACKS:
+        most = (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1
+        out.append((name, most, tuple(n / most for n in range(most + 1))))
+    return tuple(out)
 
 
 @per_game
@@ -97,19 +99,19 @@ def _hand(view: View, ctx: Context) -> list[float]:
 
 def _my_choice(view: View, ctx: Context) -> list[float]:
     g = _g(ctx)
-    card = [0.0] * _sizes(g)[0]
-    way = [0.0] * len(PICK_WAYS)
-    bid = [0.0, 0.0]
+    cards = _sizes(g)[0]
+    out = [0.0] * (cards + len(PICK_WAYS) + 2)  # one-hot card, one-hot way, the bid
     text = view.get("my_choice")
     if text:
         action = g.parse_action(text)
         value = int(action.args[0])
         if action.kind == "bid":
-            bid = [1.0, ratio(value, _max_bid(g))]
+            out[-2] = 1.0
+            out[-1] = ratio(value, _max_bid(g))
         else:
-            card[value - 1] = 1.0
-            way[PICK_WAYS.index(action.kind)] = 1.0
-    return card + way + bid
+            out[value - 1] = 1.0
+            out[cards + PICK_WAYS.index(action.kind)] = 1.0
+    return out
 
 
 @per_game
@@ -126,9 +128,9 @@ def _stacks(view: View, ctx: Context) -> list[float]:
     for r, s in enumerate(ctx.in_order(view["ships"])):
         ship = cast(dict[str, Any], s)  # read by the stacks' names (cards.STACKS)
         i = r
-        for name, most in scales:
-            cards: list[int] = ship[name]
-            out[i] = len(cards) / most
+        for name, most, fractions in scales:
+            n = len(ship[name])
+            out[i] = fractions[n] if n <= most else n / most
             i += width
         fuel: int = ship["fuel"]
         spent: int = ship["spent_fuel"]
