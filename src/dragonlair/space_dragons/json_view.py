@@ -71,7 +71,7 @@ def symbol_counts(
         science.append(tally & _MASK)
         mood.append(tally >> _BITS & _MASK)
         crime.append(tally >> 2 * _BITS & _MASK)
-    return dict(zip(_SYMBOLS, (science, mood, crime), strict=True))
+    return {_SYMBOLS[0]: science, _SYMBOLS[1]: mood, _SYMBOLS[2]: crime}
 
 
 def card_points(

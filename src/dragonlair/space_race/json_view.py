@@ -120,7 +120,7 @@ def running_scores(g: SpaceRace, row: list[tuple[int, ...]]) -> list[int]:
         return got[2].copy()
     out = scores(g, row)
     if got is None and len(_scored) >= SCORES_REMEMBERED:
-        del _scored[next(iter(_scored))]
+        _scored.pop(next(iter(_scored)), None)  # the oldest
     _scored[key] = (g, row.copy(), out)
     return out.copy()
 
