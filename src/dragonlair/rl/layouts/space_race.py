@@ -72,16 +72,14 @@ def _sizes(game: Game) -> tuple[int, int]:
 
 
 @per_game
-def _stack_scales(game: Game) -> tuple[tuple[str, int, tuple[float, ...]], ...]:
+def _stack_scales(game: Game) -> tuple[tuple[str, int], ...]:
     """Each stack of a ship with the most cards it can hold (the whole deck; 1 for an
-    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does),
-    and ``n / most`` for each ``n`` up to it (the same floats, made once)."""
+    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does)."""
     t = cast(SpaceRace, game).tables
-    out = []
-    for name in SHIP_STACKS:
-        most = (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1
-        out.append((name, most, tuple(n / most for n in range(most + 1))))
-    return tuple(out)
+    return tuple(
+        (name, (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1)
+        for name in SHIP_STACKS
+    )
 
 
 @per_game
@@ -128,9 +126,9 @@ def _stacks(view: View, ctx: Context) -> list[float]:
     for r, s in enumerate(ctx.in_order(view["ships"])):
         ship = cast(dict[str, Any], s)  # read by the stacks' names (cards.STACKS)
         i = r
-        for name, most, fractions in scales:
-            n = len(ship[name])
-            out[i] = fractions[n] if n <= most else n / most
+        for name, most in scales:
+            cards: list[int] = ship[name]
+            out[i] = len(cards) / most
             i += width
         fuel: int = ship["fuel"]
         spent: int = ship["spent_fuel"]
