@@ -25,14 +25,19 @@ CORE = ["actions", "game", "rng", "state"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "heuristic"]
 # Space Race's scoring too: its rules score every ship at the end of each game, and its
-# heuristic adds up running totals for every decision. And the observation layouts (the
-# encoder and each game's features): encoding a seat's view is most of a step of the RL
+# heuristic adds up running totals for every decision. Space Race's and Space Dragons'
+# JSON views (json_view.py: build_view and the figures the typed view shares, apart from
+# the typed view so that they compile): interpreted, a seat's view took as long as its
+# encoding in an RL step (docs/rl.md, "Speed"). And the observation layouts (the encoder
+# and each game's features): encoding a seat's view is most of a step of the RL
 # environments, and a compiled encoding takes 40 to 65% of the time of an interpreted one
 # (docs/rl.md, "Speed"). Their frozen dataclasses pickle as their arguments (a compiled
 # one cannot be unpickled field by field). layout.py imports NumPy, so a compiling build
 # needs it (build_backend/dragonlair_build.py).
 ALSO = [
     "src/dragonlair/space_race/scoring.py",
+    "src/dragonlair/space_race/json_view.py",
+    "src/dragonlair/space_dragons/json_view.py",
     "src/dragonlair/rl/layout.py",
     "src/dragonlair/rl/layouts/space_dragons.py",
     "src/dragonlair/rl/layouts/space_race.py",

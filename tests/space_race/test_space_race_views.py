@@ -156,3 +156,44 @@ def test_the_catalog_describes_every_card_a_view_can_show() -> None:
     }
     assert catalog["danger"][0]["ranks"][0] == {"icon": "wrench", "n": 2}
     assert catalog["damage"][-1] == {"id": 28, "name": "Hull Breach", "vp": -3}
+
+
+@pytest.mark.parametrize("options", [{}, {"every_power_source": True}])
+def test_the_running_scores_remembered_for_a_row_are_those_of_its_ships_now(
+    options: dict[str, bool],
+) -> None:
+    """The view's running scores are remembered per row of stacks (json_view): a view
+    shows the scores of its state's ships as they are, for every seat, along games, after
+    a change to the row in place, in a clone, and in a pickled copy."""
+    import pickle
+
+    from dragonlair.space_race import json_view
+    from dragonlair.space_race.scoring import totals
+
+    game = dragonlair.make("space-race", players=4, options=options)
+    t, eps = game.tables, game.every_power_source  # type: ignore[attr-defined]
+
+    def now(state: SpaceRaceState) -> list[int]:
+        return totals(state.ship_stacks(), t, eps)
+
+    rng = random.Random(2)
+    for seed in range(3):
+        state = game.new_game(seed=seed)
+        assert isinstance(state, SpaceRaceState)
+        while not state.is_over:
+            want = now(state)
+            for seat in (*range(4), None):
+                shown = state.view(seat)["score"]
+                assert shown == want
+                shown.append(99)  # the view's list is its own
+            copy = state.clone()
+            assert isinstance(copy, SpaceRaceState)
+            assert copy.view(0)["score"] == want
+            copy.ships[2] = (*copy.ships[2], t.space_ids[0])  # one more card, in place
+            assert copy.view(0)["score"] == now(copy)
+            assert state.view(1)["score"] == want
+            assert pickle.loads(pickle.dumps(state)).view(2)["score"] == want
+            seat = state.to_act[0]
+            ids = state.legal_action_ids(seat)
+            state.apply_id(seat, ids[rng.randrange(len(ids))])
+    assert len(json_view._scored) <= json_view.SCORES_REMEMBERED

@@ -32,7 +32,7 @@ from dragonlair.core import (
 from dragonlair.core.state import EventNode
 from dragonlair.i18n import N_
 
-from . import view
+from . import json_view, view
 from .cards import (
     CREW_CARDS,
     DAMAGE,
@@ -364,7 +364,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
     # Methods, not class attributes bound to the functions: a compiled class has no
     # class attributes of its own to call through.
     def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
+        json_view.build_view(self, seat, out)
 
     def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
         view.sample_from_view(self, v, rng)

@@ -16,13 +16,14 @@ is redrawn from that seat's sampled hand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
+from .json_view import round_cards, scoring_sides, symbol_counts
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -56,70 +57,8 @@ class SpaceDragonsView(BaseView):
     card_points: list[int]  # the points on each seat's cards and dragons
 
 
-# The figures a view derives from what the state holds, each worked out here only, for
-# the JSON view (build_view) and the typed view alike.
-
-
-def round_cards(
-    played: Sequence[tuple[int, ...]], lead: int, rounds_played: int
-) -> list[tuple[int, int]]:
-    """The cards played so far in the round being played, as ``(seat, card)`` in play
-    order: ``played`` by seat, ``lead`` the round's starting seat."""
-    n = len(played)
-    out = []
-    for j in range(n):
-        s = lead + j
-        if s >= n:
-            s -= n
-        p = played[s]
-        if len(p) <= rounds_played:
-            break
-        out.append((s, p[rounds_played]))
-    return out
-
-
-def scoring_sides(sides: Sequence[int]) -> dict[str, str]:
-    """Symbol -> the face-up side ("a" or "b") of its scoring card."""
-    return {s: SIDES[sides[k]] for k, s in enumerate(SYMBOLS)}
-
-
-def symbol_counts(
-    game: SpaceDragons, played: Sequence[tuple[int, ...]], claimed: Sequence[tuple[int, ...]]
-) -> dict[str, list[int]]:
-    """Symbol -> each seat's count on its played crew and claimed dragons."""
-    return dict(zip(SYMBOLS, game.tables.symbol_counts(played, claimed), strict=True))
-
-
-def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
-    """Add what ``seat`` may see (None: a spectator) to ``out``."""
-    g = state.game
-    phase = state.phase
-    hunt = phase == HUNT
-    played = state.played
-    claimed = state.claimed
-    out["phase_name"] = PHASE_NAMES[phase]
-    out["hand"] = None if seat is None else list(state.hands[seat])
-    out["picks"] = None if seat is None else list(state.picks[seat])
-    out["hand_sizes"] = list(map(len, state.hands))
-    out["pick_counts"] = list(map(len, state.picks))
-    out["pick"] = len(state.picks[0]) + 1 if phase == HIRE else None
-    out["round"] = state.round + 1 if hunt else None
-    out["rounds_played"] = state.round
-    out["starter"] = state.lead
-    out["this_round"] = (
-        [[s, c] for s, c in round_cards(played, state.lead, state.round)] if hunt else []
-    )
-    out["played"] = [list(p) for p in played]
-    out["shields"] = list(state.shields)
-    out["damage"] = list(state.damage)
-    out["claimed"] = [list(c) for c in claimed]
-    out["face_up"] = state.face_up or None
-    out["lair"] = len(state.lair)
-    out["pile"] = len(state.pile) - state.taken
-    out["start_cards"] = list(state.start_cards)
-    out["scoring_cards"] = scoring_sides(state.sides)
-    out["symbols"] = symbol_counts(g, played, claimed)
-    out["card_points"] = g.tables.card_points(played, claimed)
+# The figures a view derives from what the state holds are worked out in json_view.py
+# only, for the JSON view (build_view) and the typed view alike.
 
 
 class SpaceDragonsSeatView(View):

@@ -164,23 +164,47 @@ def own_points(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     """The part of a ship's total that depends on its own cards alone: the cards' VP,
     robots, Crystal sets, the colour bonus and Damage (the majorities and the Loot and
     Drone comparisons need the other ships)."""
+    return _own_at(list(ship), 0, t, every_power_source)
+
+
+# cards.py's stack numbers as this module's own constants, for the loops over a flat row
+# of stacks (another module's constant is a dictionary lookup each time compiled code
+# reads it: docs/engine.md, "The compiled build")
+_NSTACK: Final = NSTACK
+_ROBOT: Final = S_ROBOT
+_CRYSTAL: Final = S_CRYSTAL
+_POWER_COCKPIT: Final = S_POWER_COCKPIT
+_POWER_ENGINE: Final = S_POWER_ENGINE
+_DRONE: Final = S_DRONE
+_LOOT: Final = S_LOOT
+_CREW: Final = S_CREW
+_FUEL: Final = S_FUEL
+_DAMAGE: Final = S_DAMAGE
+
+
+def _own_at(row: list[tuple[int, ...]], base: int, t: CardTables, every_power_source: bool) -> int:
+    """:func:`own_points` of the ship whose stacks start at ``row[base]``."""
     vp = t.vp
     total = 0
-    for k in range(S_FUEL):
-        for c in ship[k]:
+    for k in range(base, base + _FUEL):  # the face-up stacks come before Fuel
+        for c in row[k]:
             total += vp[c]
-    robots = ship[S_ROBOT]
+    robots = row[base + _ROBOT]
     if len(robots) >= 3:
         part = t.part
         parts = [0, 0, 0]
         for c in robots:
             parts[part[c]] += 1
         total += ROBOT_BONUS * min(parts)
-    total += CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET)
-    if ship[S_POWER_COCKPIT] or ship[S_POWER_ENGINE]:
-        total += colour_bonus(ship, t, every_power_source)
+    total += CRYSTAL_SET_BONUS * (len(row[base + _CRYSTAL]) // CRYSTAL_SET)
+    if row[base + _POWER_COCKPIT] or row[base + _POWER_ENGINE]:
+        tops, sources = colour_sets(row, base, t, every_power_source)  # as colour_bonus
+        matches = 0
+        for p in sources:
+            matches += tops.count(p)
+        total += POWER_MATCH_BONUS * matches
     damage_vp = t.damage_vp
-    for c in ship[S_DAMAGE]:
+    for c in row[base + _DAMAGE]:
         total += damage_vp[c]
     return total
 
@@ -188,23 +212,30 @@ def own_points(ship: Ship, t: CardTables, every_power_source: bool) -> int:
 def totals(ships: Sequence[Ship], t: CardTables, every_power_source: bool) -> list[int]:
     """Every seat's total, ``[sum(b.values()) for b in score_ships(...)]``, the counts the
     majorities compare taken once for all seats (a view's running scores)."""
-    loot = [len(s[S_LOOT]) for s in ships]
-    drones = [len(s[S_DRONE]) for s in ships]
-    most_fuel = max([len(s[S_FUEL]) for s in ships])
-    most_crew = max([len(s[S_CREW]) for s in ships])
+    return row_totals([stack for ship in ships for stack in ship], t, every_power_source)
+
+
+def row_totals(row: list[tuple[int, ...]], t: CardTables, every_power_source: bool) -> list[int]:
+    """:func:`totals` of every ship's stacks in one flat row, ``row[s * NSTACK + k]``, as
+    the state keeps them."""
+    bases = range(0, len(row), _NSTACK)
+    loot = [len(row[b + _LOOT]) for b in bases]
+    drones = [len(row[b + _DRONE]) for b in bases]
+    most_fuel = max([len(row[b + _FUEL]) for b in bases])
+    most_crew = max([len(row[b + _CREW]) for b in bases])
     out = []
-    for seat, ship in enumerate(ships):
-        total = own_points(ship, t, every_power_source)
+    for seat, base in enumerate(bases):
+        total = _own_at(row, base, t, every_power_source)
         if loot[seat]:
             total += loot_award(loot[seat], loot)
         mine = drones[seat]
         for d in drones:
             if d < mine:
                 total += DRONE_PER_FEWER
-        fuel = len(ship[S_FUEL])
+        fuel = len(row[base + _FUEL])
         if fuel and fuel == most_fuel:
             total += MOST_FUEL
-        crew = len(ship[S_CREW])
+        crew = len(row[base + _CREW])
         if crew and crew == most_crew:
             total += MOST_CREW
         out.append(total)

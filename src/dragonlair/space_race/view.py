@@ -16,20 +16,22 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import BaseView, View, own_keys
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
-from .scoring import totals
+from .json_view import OPEN as _OPEN
+from .json_view import SHIPS as _SHIPS
+from .json_view import bidding as _bidding
+from .json_view import scores as _scores
+from .json_view import seen_top as _seen_top
+from .json_view import ship as _ship
 
 if TYPE_CHECKING:
     from .rules import SpaceRace, SpaceRaceState
-
-# The face-up stacks of a ship, shown card by card (Fuel is only counted).
-_OPEN = tuple(k for k in range(NSTACK) if k != S_FUEL)
 
 
 class ShipView(TypedDict):
@@ -80,94 +82,16 @@ class SpaceRaceView(BaseView):
 
 _ZEROS = tuple((0,) * k for k in range(80))  # an unseen Fuel stack of k cards
 
-# _SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
-_SHIPS = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
-# _HIDDEN_FUEL[n][seat]: where in that row lie the Fuel stacks ``seat`` may not see (every
-# one for a spectator, ``seat`` None)
+# _HIDDEN_FUEL[n][seat]: where in the flat row of stacks of n ships (SpaceRaceState.ships)
+# lie the Fuel stacks ``seat`` may not see (every one for a spectator, ``seat`` None)
 _HIDDEN_FUEL = tuple(
     {seat: tuple(s * NSTACK + S_FUEL for s in range(n) if s != seat) for seat in (None, *range(n))}
     for n in range(9)
 )
 
 
-# Each figure of the view is worked out in one place, below, for both forms of the view:
-# ``build_view`` (the JSON the wire and the RL layouts take) and ``SpaceRaceSeatView``.
-
-
-def _ship(
-    g: SpaceRace,
-    s: int,
-    stacks: Sequence[tuple[int, ...]],
-    fuel_cards: tuple[int, ...] | None,
-    spent: int,
-    spent_cards: tuple[int, ...] | None,
-) -> dict[str, Any]:
-    """Seat ``s``'s ship as the view shows it: ``stacks`` is its row of stacks (from
-    ``stacks[s * NSTACK]`` on), the Fuel cards and spent Fuel cards are None but for the
-    seat the view is for."""
-    base = s * NSTACK
-    ship: dict[str, Any] = {
-        "seat": s,
-        "cockpit": g.components.cockpits[s].faction,
-        "engine": g.components.engines[s].faction,
-    }
-    for k in _OPEN:
-        ship[STACKS[k]] = list(stacks[base + k])
-    ship["fuel"] = len(stacks[base + S_FUEL])
-    ship["fuel_cards"] = list(fuel_cards) if fuel_cards is not None else None
-    ship["spent_fuel"] = spent
-    ship["spent_fuel_cards"] = list(spent_cards) if spent_cards is not None else None
-    return ship
-
-
-def _bidding(g: SpaceRace, danger: int) -> str | None:
-    """What the Danger card up makes everyone bid ("fuel" or "crew"); None without one."""
-    return ("fuel", "crew")[g.tables.danger_kind[danger]] if danger else None
-
-
-def _seen_top(n: int, seen_top: int) -> list[int]:
-    """The seats that have seen the top Danger card (bit s of ``seen_top``)."""
-    return [s for s in range(n) if seen_top >> s & 1]
-
-
-def _scores(g: SpaceRace, stacks: Sequence[tuple[int, ...]]) -> list[int]:
-    """Every seat's running score, from the flat row of every ship's stacks (Fuel is only
-    counted, so unseen Fuel may be zeros)."""
-    ships = list(map(stacks.__getitem__, _SHIPS[g.players]))
-    return totals(ships, g.tables, g.every_power_source)
-
-
-def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:
-    """Add to ``out`` everything ``seat`` (None: a spectator) may know."""
-    g = state.game
-    n = g.players
-    ships = state.ships
-    spent = state.spent_fuel
-    out["round"] = state.round
-    out["rounds"] = ROUNDS
-    out["pick"] = state.pick
-    out["direction"] = "left" if state.direction == 1 else "right"
-    out["hand"] = list(state.hands[seat]) if seat is not None else None
-    out["hand_sizes"] = [len(h) for h in state.hands]
-    out["ships"] = [
-        _ship(g, s, ships, ships[s * NSTACK + S_FUEL], len(spent[s]), spent[s])
-        if s == seat
-        else _ship(g, s, ships, None, len(spent[s]), None)
-        for s in range(n)
-    ]
-    out["space_deck"] = len(state.space_deck)
-    out["crew_discard"] = list(state.crew_discard)
-    out["danger"] = state.danger or None
-    out["bidding"] = _bidding(g, state.danger)
-    knows = seat is not None and bool(state.seen_top >> seat & 1)
-    out["danger_top"] = state.danger_deck[-1] if knows else None
-    out["seen_top_danger"] = _seen_top(n, state.seen_top)
-    out["danger_deck"] = len(state.danger_deck)
-    out["danger_discard"] = list(state.danger_discard)
-    out["damage_deck"] = len(state.damage_deck)
-    out["damage_removed"] = list(state.damage_removed)
-    out["last_bids"] = list(state.bids) if state.bids else None
-    out["score"] = _scores(g, ships)
+# Each figure of the view is worked out in one place, json_view.py, for both forms of the
+# view: ``build_view`` (the JSON the wire and the RL layouts take) and ``SpaceRaceSeatView``.
 
 
 class SpaceRaceSeatView(View):

@@ -144,13 +144,21 @@ def _scales(game: Game) -> dict[str, int]:
     return out
 
 
+@per_game
+def _most_dragon_points(game: Game) -> int:
+    """The most points a dragon has (1 if none has any)."""
+    return max(cast(SpaceDragons, game).tables.dragon_points) or 1
+
+
 def _face_up(view: View, ctx: Context) -> list[float]:
     d = view["face_up"]
     if not d:
         return [0.0] * 5
     t = _g(ctx).tables
-    most = max(t.dragon_points) or 1
-    return [1.0, ratio(t.dragon_points[d], most), *(ratio(x, 3) for x in t.dragon_symbols[d])]
+    out = [1.0, ratio(t.dragon_points[d], _most_dragon_points(ctx.game))]
+    for x in t.dragon_symbols[d]:
+        out.append(ratio(x, 3))
+    return out
 
 
 def _dragons(view: View, ctx: Context) -> list[float]:
@@ -165,16 +173,25 @@ def _sides(view: View, ctx: Context) -> list[float]:
     return [1.0 if view["scoring_cards"][s] == "b" else 0.0 for s in SYMBOLS]
 
 
+@per_game
+def _symbol_scales(game: Game) -> tuple[tuple[str, int], ...]:
+    """Each symbol with the most of it in the game (0 if none has it)."""
+    scales = _scales(game)
+    return tuple((name, scales[name]) for name in SYMBOLS)
+
+
 def _symbols(view: View, ctx: Context) -> list[float]:
-    scales = _scales(ctx.game)
     symbols = view["symbols"]
-    pad = ctx.pad
-    out: list[float] = []
-    for name in SYMBOLS:
-        most = scales[name]
-        counts = ctx.in_order(symbols[name])
-        out += [x / most for x in counts] if most else [0.0] * len(counts)
-        out += pad
+    width = ctx.max_players
+    order = ctx.seats()
+    out = [0.0] * (len(SYMBOLS) * width)  # a block per symbol, one slot per seat
+    base = 0
+    for name, most in _symbol_scales(ctx.game):
+        if most:
+            counts = symbols[name]
+            for r, s in enumerate(order):
+                out[base + r] = counts[s] / most
+        base += width
     return out
 
 

@@ -16,7 +16,7 @@ the tensor; OpenSpiel's information-state string has it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, cast
+from typing import Any, Final, Literal, cast
 
 from ...core import Game
 from ...space_race.cards import COLOURS, DANGER_KINDS, HAND_SIZE, ICONS, PARTS, STACKS
@@ -40,6 +40,8 @@ from ..layout import (
 SHIP_STACKS = tuple(s for s in STACKS if s != "fuel")
 PICK_WAYS = ("up", "cockpit", "engine", "fuel")
 RANKS = 4
+_NPARTS: Final = len(PARTS)
+_NCOLOURS: Final = len(COLOURS)
 
 
 def _g(ctx: Context) -> SpaceRace:
@@ -95,34 +97,43 @@ def _hand(view: View, ctx: Context) -> list[float]:
 
 def _my_choice(view: View, ctx: Context) -> list[float]:
     g = _g(ctx)
-    card = [0.0] * _sizes(g)[0]
-    way = [0.0] * len(PICK_WAYS)
-    bid = [0.0, 0.0]
+    cards = _sizes(g)[0]
+    out = [0.0] * (cards + len(PICK_WAYS) + 2)  # one-hot card, one-hot way, the bid
     text = view.get("my_choice")
     if text:
         action = g.parse_action(text)
         value = int(action.args[0])
         if action.kind == "bid":
-            bid = [1.0, ratio(value, _max_bid(g))]
+            out[-2] = 1.0
+            out[-1] = ratio(value, _max_bid(g))
         else:
-            card[value - 1] = 1.0
-            way[PICK_WAYS.index(action.kind)] = 1.0
-    return card + way + bid
+            out[value - 1] = 1.0
+            out[cards + PICK_WAYS.index(action.kind)] = 1.0
+    return out
+
+
+@per_game
+def _deck(game: Game) -> int:
+    """The Space cards in the game (1 for none: no Fuel without cards)."""
+    return len(cast(SpaceRace, game).tables.space_ids) or 1
 
 
 def _stacks(view: View, ctx: Context) -> list[float]:
-    ships = ctx.in_order(view["ships"])
-    pad = ctx.pad
-    out: list[float] = []
-    for name, most in _stack_scales(ctx.game):
-        # the stacks are named by cards.STACKS, which ShipView declares key by key
-        out += [len(s[name]) / most for s in ships]  # type: ignore[literal-required]
-        out += pad
-    deck = len(_g(ctx).tables.space_ids) or 1  # no Fuel without cards
-    out += [s["fuel"] / deck for s in ships]
-    out += pad
-    out += [s["spent_fuel"] / deck for s in ships]
-    out += pad
+    width = ctx.max_players
+    scales = _stack_scales(ctx.game)
+    deck = _deck(ctx.game)
+    out = [0.0] * ((len(scales) + 2) * width)  # a block per stack, one slot per seat
+    for r, s in enumerate(ctx.in_order(view["ships"])):
+        ship = cast(dict[str, Any], s)  # read by the stacks' names (cards.STACKS)
+        i = r
+        for name, most in scales:
+            cards: list[int] = ship[name]
+            out[i] = len(cards) / most
+            i += width
+        fuel: int = ship["fuel"]
+        spent: int = ship["spent_fuel"]
+        out[i] = fuel / deck
+        out[i + width] = spent / deck
     return out
 
 
@@ -131,9 +142,10 @@ def _robots(view: View, ctx: Context) -> list[float]:
     width = ctx.max_players
     counts = [0] * (len(PARTS) * width)  # a block per part, one slot per seat
     for r, ship in enumerate(ctx.in_order(view["ships"])):
-        for c in ship["robot_parts"]:
+        robots: list[int] = ship["robot_parts"]
+        for c in robots:
             k = part[c]
-            if 0 <= k < len(PARTS):
+            if 0 <= k < _NPARTS:
                 counts[k * width + r] += 1
     return [n / HAND_SIZE for n in counts]
 
@@ -141,13 +153,18 @@ def _robots(view: View, ctx: Context) -> list[float]:
 def _power_colours(view: View, ctx: Context) -> list[float]:
     colour = _g(ctx).tables.colour
     width = ctx.max_players
-    out = [0.0] * (2 * len(COLOURS) * width)  # per stack, a block per colour
+    out = [0.0] * (2 * _NCOLOURS * width)  # per stack, a block per colour
     for r, ship in enumerate(ctx.in_order(view["ships"])):
-        for j, stack in enumerate((ship["power_cockpit"], ship["power_engine"])):
-            if stack:
-                k = colour[stack[-1]]
-                if 0 <= k < len(COLOURS):
-                    out[(j * len(COLOURS) + k) * width + r] = 1.0
+        cockpit: list[int] = ship["power_cockpit"]
+        engine: list[int] = ship["power_engine"]
+        if cockpit:
+            k = colour[cockpit[-1]]
+            if 0 <= k < _NCOLOURS:
+                out[k * width + r] = 1.0
+        if engine:
+            k = colour[engine[-1]]
+            if 0 <= k < _NCOLOURS:
+                out[(_NCOLOURS + k) * width + r] = 1.0
     return out
 
 

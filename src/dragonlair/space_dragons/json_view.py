@@ -1,0 +1,126 @@
+"""A seat's view of Space Dragons as JSON (``state.view(seat)``, which the wire, the RL
+layouts and the checks take), and the figures it shares with the typed view in view.py
+(see that module's docstring for what each seat sees).
+
+These functions live apart from view.py so that the compiled build compiles them: view.py
+holds the typed view, which extends the interpreted ``core.views.View`` and stays
+interpreted (docs/engine.md, "The compiled build").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from .cards import PACK_BITS, PACK_MASK, SIDES, SYMBOLS
+from .kinds import HIRE, HUNT, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import SpaceDragons, SpaceDragonsState
+
+_SYMBOLS: Final = tuple(SYMBOLS)
+_SIDES: Final = tuple(SIDES)
+_BITS: Final = PACK_BITS  # how the tables pack a card's three symbol counts into one int
+_MASK: Final = PACK_MASK
+
+# The figures a view derives from what the state holds, each worked out here only, for
+# the JSON view (build_view) and the typed view alike.
+
+
+def round_cards(
+    played: Sequence[tuple[int, ...]], lead: int, rounds_played: int
+) -> list[tuple[int, int]]:
+    """The cards played so far in the round being played, as ``(seat, card)`` in play
+    order: ``played`` by seat, ``lead`` the round's starting seat."""
+    n = len(played)
+    out = []
+    for j in range(n):
+        s = lead + j
+        if s >= n:
+            s -= n
+        p = played[s]
+        if len(p) <= rounds_played:
+            break
+        out.append((s, p[rounds_played]))
+    return out
+
+
+def scoring_sides(sides: Sequence[int]) -> dict[str, str]:
+    """Symbol -> the face-up side ("a" or "b") of its scoring card."""
+    return {s: _SIDES[sides[k]] for k, s in enumerate(_SYMBOLS)}
+
+
+def symbol_counts(
+    game: SpaceDragons, played: Sequence[tuple[int, ...]], claimed: Sequence[tuple[int, ...]]
+) -> dict[str, list[int]]:
+    """Symbol -> each seat's count on its played crew and claimed dragons: the counts of
+    ``CardTables.symbol_counts`` (a test holds the two together), added up here so that
+    the compiled build compiles them for the views."""
+    t = game.tables
+    crew = t.crew_packed
+    dragon = t.dragon_packed
+    science: list[int] = []
+    mood: list[int] = []
+    crime: list[int] = []
+    for s in range(len(played)):
+        tally = 0
+        for card in played[s]:
+            tally += crew[card]
+        for d in claimed[s]:
+            tally += dragon[d]
+        science.append(tally & _MASK)
+        mood.append(tally >> _BITS & _MASK)
+        crime.append(tally >> 2 * _BITS & _MASK)
+    return {_SYMBOLS[0]: science, _SYMBOLS[1]: mood, _SYMBOLS[2]: crime}
+
+
+def card_points(
+    game: SpaceDragons, played: Sequence[tuple[int, ...]], claimed: Sequence[tuple[int, ...]]
+) -> list[int]:
+    """By seat, the points printed on the crew cards it has ``played`` and the dragons it
+    has ``claimed``: ``CardTables.card_points`` (a test holds the two together), added up
+    here so that the compiled build compiles it for the views."""
+    t = game.tables
+    crew = t.crew_points
+    dragon = t.dragon_points
+    out = []
+    for s in range(len(played)):
+        points = 0
+        for card in played[s]:
+            points += crew[card]
+        for d in claimed[s]:
+            points += dragon[d]
+        out.append(points)
+    return out
+
+
+def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
+    """Add what ``seat`` may see (None: a spectator) to ``out``."""
+    g = state.game
+    phase = state.phase
+    hunt = phase == HUNT
+    played = state.played
+    claimed = state.claimed
+    out["phase_name"] = PHASE_NAMES[phase]
+    out["hand"] = None if seat is None else list(state.hands[seat])
+    out["picks"] = None if seat is None else list(state.picks[seat])
+    out["hand_sizes"] = [len(h) for h in state.hands]
+    out["pick_counts"] = [len(p) for p in state.picks]
+    out["pick"] = len(state.picks[0]) + 1 if phase == HIRE else None
+    out["round"] = state.round + 1 if hunt else None
+    out["rounds_played"] = state.round
+    out["starter"] = state.lead
+    out["this_round"] = (
+        [[s, c] for s, c in round_cards(played, state.lead, state.round)] if hunt else []
+    )
+    out["played"] = [list(p) for p in played]
+    out["shields"] = list(state.shields)
+    out["damage"] = list(state.damage)
+    out["claimed"] = [list(c) for c in claimed]
+    out["face_up"] = state.face_up or None
+    out["lair"] = len(state.lair)
+    out["pile"] = len(state.pile) - state.taken
+    out["start_cards"] = list(state.start_cards)
+    out["scoring_cards"] = scoring_sides(state.sides)
+    out["symbols"] = symbol_counts(g, played, claimed)
+    out["card_points"] = card_points(g, played, claimed)
