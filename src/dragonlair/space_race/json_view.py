@@ -120,7 +120,9 @@ def running_scores(g: SpaceRace, row: list[tuple[int, ...]]) -> list[int]:
         return got[2].copy()
     out = scores(g, row)
     if got is None and len(_scored) >= SCORES_REMEMBERED:
-        _scored.pop(next(iter(_scored)), None)  # the oldest
+        # start afresh: one call, which no other thread's views can interrupt (taking the
+        # oldest out would iterate over the dict while they may be adding to it)
+        _scored.clear()
     _scored[key] = (g, row.copy(), out)
     return out.copy()
 
