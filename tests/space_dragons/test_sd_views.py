@@ -209,26 +209,3 @@ def test_a_sampled_state_plays_on_to_the_end() -> None:
         seat = sample.to_act[0]
         sample.apply(seat, sample.legal_actions(seat)[0])
     assert sample.result is not None
-
-
-def test_the_views_symbols_and_points_are_the_tables_counts() -> None:
-    """The view adds up symbols and card points itself (json_view, compiled in the
-    compiled build): the same counts as the card tables', which the scoring uses."""
-    from dragonlair.space_dragons import json_view
-
-    rng = random.Random(5)
-    game = dragonlair.make(GAME, players=4)
-    for seed in range(4):
-        state = game.new_game(seed=seed)
-        assert isinstance(state, SpaceDragonsState)
-        t = state.game.tables
-        while not state.is_over:
-            played, claimed = state.played, state.claimed
-            counts = json_view.symbol_counts(state.game, played, claimed)
-            assert list(counts.values()) == list(t.symbol_counts(played, claimed))
-            assert json_view.card_points(state.game, played, claimed) == t.card_points(
-                played, claimed
-            )
-            seat = state.to_act[0]
-            ids = state.legal_action_ids(seat)
-            state.apply_id(seat, ids[rng.randrange(len(ids))])

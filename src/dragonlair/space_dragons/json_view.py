@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .cards import PACK_BITS, PACK_MASK, SIDES, SYMBOLS
+from .cards import SIDES, SYMBOLS
 from .kinds import HIRE, HUNT, PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 
 _SYMBOLS: Final = tuple(SYMBOLS)
 _SIDES: Final = tuple(SIDES)
-_BITS: Final = PACK_BITS  # how the tables pack a card's three symbol counts into one int
-_MASK: Final = PACK_MASK
 
 # The figures a view derives from what the state holds, each worked out here only, for
 # the JSON view (build_view) and the typed view alike.
@@ -53,24 +51,9 @@ def scoring_sides(sides: Sequence[int]) -> dict[str, str]:
 def symbol_counts(
     game: SpaceDragons, played: Sequence[tuple[int, ...]], claimed: Sequence[tuple[int, ...]]
 ) -> dict[str, list[int]]:
-    """Symbol -> each seat's count on its played crew and claimed dragons: the counts of
-    ``CardTables.symbol_counts`` (a test holds the two together), added up here so that
-    the compiled build compiles them for the views."""
-    t = game.tables
-    crew = t.crew_packed
-    dragon = t.dragon_packed
-    science: list[int] = []
-    mood: list[int] = []
-    crime: list[int] = []
-    for s in range(len(played)):
-        tally = 0
-        for card in played[s]:
-            tally += crew[card]
-        for d in claimed[s]:
-            tally += dragon[d]
-        science.append(tally & _MASK)
-        mood.append(tally >> _BITS & _MASK)
-        crime.append(tally >> 2 * _BITS & _MASK)
+    """Symbol -> each seat's count on its played crew and claimed dragons
+    (``CardTables.symbol_counts``, which final scoring adds up too)."""
+    science, mood, crime = game.tables.symbol_counts(played, claimed)
     return {_SYMBOLS[0]: science, _SYMBOLS[1]: mood, _SYMBOLS[2]: crime}
 
 
@@ -78,20 +61,8 @@ def card_points(
     game: SpaceDragons, played: Sequence[tuple[int, ...]], claimed: Sequence[tuple[int, ...]]
 ) -> list[int]:
     """By seat, the points printed on the crew cards it has ``played`` and the dragons it
-    has ``claimed``: ``CardTables.card_points`` (a test holds the two together), added up
-    here so that the compiled build compiles it for the views."""
-    t = game.tables
-    crew = t.crew_points
-    dragon = t.dragon_points
-    out = []
-    for s in range(len(played)):
-        points = 0
-        for card in played[s]:
-            points += crew[card]
-        for d in claimed[s]:
-            points += dragon[d]
-        out.append(points)
-    return out
+    has ``claimed`` (``CardTables.card_points``)."""
+    return game.tables.card_points(played, claimed)
 
 
 def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:
