@@ -145,18 +145,19 @@ def score_ships(
 
 def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     """+2 per top Scanner, Robot Part and Crystal matching each scoring Power Source."""
-    cockpit, engine = ship[S_POWER_COCKPIT], ship[S_POWER_ENGINE]
-    if not (cockpit or engine):
+    return _colour_bonus_at(list(ship), 0, t, every_power_source)
+
+
+def _colour_bonus_at(
+    row: list[tuple[int, ...]], base: int, t: CardTables, every_power_source: bool
+) -> int:
+    """:func:`colour_bonus` of the ship whose stacks start at ``row[base]``."""
+    if not (row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE]):
         return 0
-    colour = t.colour
-    tops = []
-    for stack in (ship[S_SCANNER], ship[S_ROBOT], ship[S_CRYSTAL]):
-        if stack:
-            tops.append(colour[stack[-1]])
-    sources = cockpit + engine if every_power_source else cockpit[-1:] + engine[-1:]
+    tops, sources = colour_sets(row, base, t, every_power_source)
     matches = 0
     for p in sources:
-        matches += tops.count(colour[p])
+        matches += tops.count(p)
     return POWER_MATCH_BONUS * matches
 
 
@@ -198,11 +199,7 @@ def _own_at(row: list[tuple[int, ...]], base: int, t: CardTables, every_power_so
         total += ROBOT_BONUS * min(parts)
     total += CRYSTAL_SET_BONUS * (len(row[base + _CRYSTAL]) // CRYSTAL_SET)
     if row[base + _POWER_COCKPIT] or row[base + _POWER_ENGINE]:
-        tops, sources = colour_sets(row, base, t, every_power_source)  # as colour_bonus
-        matches = 0
-        for p in sources:
-            matches += tops.count(p)
-        total += POWER_MATCH_BONUS * matches
+        total += _colour_bonus_at(row, base, t, every_power_source)
     damage_vp = t.damage_vp
     for c in row[base + _DAMAGE]:
         total += damage_vp[c]
