@@ -254,3 +254,24 @@ def test_option_defaults_and_text_values() -> None:
         "scanner": "on-play",
         "data": None,
     }
+
+
+def test_the_stack_numbers_are_the_places_in_stacks() -> None:
+    """cards.py writes each stack's number out (a constant in the compiled build): each
+    must be its stack's place in STACKS, and NSTACK their count."""
+    from dragonlair.space_race import cards
+
+    number = {
+        "scanners": cards.S_SCANNER,
+        "robot_parts": cards.S_ROBOT,
+        "crystals": cards.S_CRYSTAL,
+        "power_cockpit": cards.S_POWER_COCKPIT,
+        "power_engine": cards.S_POWER_ENGINE,
+        "alien_drones": cards.S_DRONE,
+        "loot_carriers": cards.S_LOOT,
+        "crew": cards.S_CREW,
+        "fuel": cards.S_FUEL,
+        "damage": cards.S_DAMAGE,
+    }
+    assert [number[name] for name in cards.STACKS] == list(range(len(cards.STACKS)))
+    assert cards.NSTACK == len(cards.STACKS) == len(number)

@@ -47,9 +47,12 @@ COLOURED: Final = frozenset({SCANNER, ROBOT_PART, CRYSTAL, POWER_SOURCE})
 PARTS: Final = ("head", "body", "legs")
 ON_PLAY: Final = ("peek_top_danger",)
 DANGER_KINDS: Final = ("flight", "fight")
-FLIGHT, FIGHT = 0, 1
+FLIGHT: Final = 0
+FIGHT: Final = 1
 ICONS: Final = ("x", "wrench", "damage")
-X, WRENCH, DAMAGE = 0, 1, 2
+X: Final = 0
+WRENCH: Final = 1
+DAMAGE: Final = 2
 COIN_FACES: Final = ("left", "right")
 RANKS_PER_DANGER: Final = 4  # one icon per possible ranking: 1st to 4th
 ROUNDS: Final = 3
@@ -69,19 +72,21 @@ STACKS: Final = (
     "fuel",  # face down behind the Engine (space card ids; only the owner knows them)
     "damage",  # Damage card ids, in the ship
 )
-NSTACK: Final = len(STACKS)
-(
-    S_SCANNER,
-    S_ROBOT,
-    S_CRYSTAL,
-    S_POWER_COCKPIT,
-    S_POWER_ENGINE,
-    S_DRONE,
-    S_LOOT,
-    S_CREW,
-    S_FUEL,
-    S_DAMAGE,
-) = range(NSTACK)
+# Each stack's place in STACKS, and how many there are, written as numbers: the compiled
+# build reads a literal Final as a constant, and anything else of this interpreted module
+# by a dictionary lookup each time (tests/space_race/test_space_race_data.py holds them
+# to STACKS).
+S_SCANNER: Final = 0
+S_ROBOT: Final = 1
+S_CRYSTAL: Final = 2
+S_POWER_COCKPIT: Final = 3
+S_POWER_ENGINE: Final = 4
+S_DRONE: Final = 5
+S_LOOT: Final = 6
+S_CREW: Final = 7
+S_FUEL: Final = 8
+S_DAMAGE: Final = 9
+NSTACK: Final = 10
 # The stack a face-up card of each type joins (Power Sources name their stack).
 TYPE_STACK: Final = (S_SCANNER, S_ROBOT, S_CRYSTAL, -1, S_DRONE, S_LOOT, S_CREW)
 
