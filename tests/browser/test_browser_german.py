@@ -99,7 +99,7 @@ def test_the_language_switch_is_on_every_page_and_remembered(
     page.wait_for_selector("#create")
     assert page.locator("#create").inner_text() == "Create table"
     page.select_option("#language", "de")
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.documentElement?.lang === 'de'")
     page.wait_for_selector("#create")
     assert page.locator("#create").inner_text() == "Tisch eröffnen"
     for box in page.locator("details.options-box").all():  # the options, open

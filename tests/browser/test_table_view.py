@@ -169,7 +169,7 @@ def test_no_click_is_needed_for_a_halt_window_without_a_halt_card(
 
 
 def test_an_invited_friend_is_waited_for_and_sets_their_name(
-    browser: Any, new_page: Callable[..., Any]
+    browser: Any, new_page: Callable[..., Any], pages: Any
 ) -> None:
     # a table whose takeover bot would step in at once and whose offers last a second
     own = Server(away="0.1", deadline="1")
@@ -220,6 +220,7 @@ def test_an_invited_friend_is_waited_for_and_sets_their_name(
         assert "Bo" in friend.locator("#topbar-info").inner_text()
         assert table_state(friend)["legal"] > 0
     finally:
+        pages.close()  # before the server goes, or the pages try to connect again
         own.close()
 
 
