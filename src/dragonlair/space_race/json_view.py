@@ -33,19 +33,6 @@ if TYPE_CHECKING:
 
 # The face-up stacks of a ship, shown card by card (Fuel is only counted).
 OPEN: Final = tuple(k for k in range(NSTACK) if k != S_FUEL)
-# cards.py's stack numbers, read here as this module's own constants (docs/engine.md, "The
-# compiled build": another module's constant is a dictionary lookup each time)
-_NSTACK: Final = NSTACK
-_SCANNER: Final = S_SCANNER
-_ROBOT: Final = S_ROBOT
-_CRYSTAL: Final = S_CRYSTAL
-_POWER_COCKPIT: Final = S_POWER_COCKPIT
-_POWER_ENGINE: Final = S_POWER_ENGINE
-_DRONE: Final = S_DRONE
-_LOOT: Final = S_LOOT
-_CREW: Final = S_CREW
-_FUEL: Final = S_FUEL
-_DAMAGE: Final = S_DAMAGE
 
 # SHIPS[n]: where each of n ships lies in the flat row of stacks (SpaceRaceState.ships)
 SHIPS: Final = tuple(tuple(slice(s * NSTACK, (s + 1) * NSTACK) for s in range(n)) for n in range(9))
@@ -62,22 +49,22 @@ def ship(
     """Seat ``s``'s ship as the view shows it: ``stacks`` is the flat row of every ship's
     stacks (``stacks[s * NSTACK + k]``), the Fuel cards and spent Fuel cards are None but
     for the seat the view is for."""
-    row = stacks[s * _NSTACK : (s + 1) * _NSTACK]
+    row = stacks[s * NSTACK : (s + 1) * NSTACK]
     parts = g.components
     out: ShipView = {  # its keys checked against the view's declaration
         "seat": s,
         "cockpit": parts.cockpits[s].faction,
         "engine": parts.engines[s].faction,
-        "scanners": list(row[_SCANNER]),
-        "robot_parts": list(row[_ROBOT]),
-        "crystals": list(row[_CRYSTAL]),
-        "power_cockpit": list(row[_POWER_COCKPIT]),
-        "power_engine": list(row[_POWER_ENGINE]),
-        "alien_drones": list(row[_DRONE]),
-        "loot_carriers": list(row[_LOOT]),
-        "crew": list(row[_CREW]),
-        "damage": list(row[_DAMAGE]),
-        "fuel": len(row[_FUEL]),
+        "scanners": list(row[S_SCANNER]),
+        "robot_parts": list(row[S_ROBOT]),
+        "crystals": list(row[S_CRYSTAL]),
+        "power_cockpit": list(row[S_POWER_COCKPIT]),
+        "power_engine": list(row[S_POWER_ENGINE]),
+        "alien_drones": list(row[S_DRONE]),
+        "loot_carriers": list(row[S_LOOT]),
+        "crew": list(row[S_CREW]),
+        "damage": list(row[S_DAMAGE]),
+        "fuel": len(row[S_FUEL]),
         "fuel_cards": list(fuel_cards) if fuel_cards is not None else None,
         "spent_fuel": spent,
         "spent_fuel_cards": list(spent_cards) if spent_cards is not None else None,
@@ -140,7 +127,7 @@ def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> 
     out["hand"] = list(state.hands[seat]) if seat is not None else None
     out["hand_sizes"] = [len(h) for h in state.hands]
     out["ships"] = [
-        ship(g, s, ships, ships[s * _NSTACK + _FUEL], len(spent[s]), spent[s])
+        ship(g, s, ships, ships[s * NSTACK + S_FUEL], len(spent[s]), spent[s])
         if s == seat
         else ship(g, s, ships, None, len(spent[s]), None)
         for s in range(n)

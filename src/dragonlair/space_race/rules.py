@@ -210,8 +210,8 @@ class SpaceRaceState(State["SpaceRace"]):
         name = t.space_name
         peeks = t.peeks
         only = g.only
-        nstack = NSTACK  # (locals: a module constant of an interpreted module is a
-        fuel = S_FUEL  # lookup each time it is read in the compiled build)
+        nstack = NSTACK  # (locals: read in the loop below, quicker than globals in the
+        fuel = S_FUEL  # pure build; the compiled build reads cards.py's Finals as constants)
         base = 0
         # The "placed" events go onto the chain as _emit would put them, one call fewer
         # each; a Scanner's peek emits its own event, so the chain is stored around it.

@@ -168,40 +168,25 @@ def own_points(ship: Ship, t: CardTables, every_power_source: bool) -> int:
     return _own_at(list(ship), 0, t, every_power_source)
 
 
-# cards.py's stack numbers as this module's own constants, for the loops over a flat row
-# of stacks (another module's constant is a dictionary lookup each time compiled code
-# reads it: docs/engine.md, "The compiled build")
-_NSTACK: Final = NSTACK
-_ROBOT: Final = S_ROBOT
-_CRYSTAL: Final = S_CRYSTAL
-_POWER_COCKPIT: Final = S_POWER_COCKPIT
-_POWER_ENGINE: Final = S_POWER_ENGINE
-_DRONE: Final = S_DRONE
-_LOOT: Final = S_LOOT
-_CREW: Final = S_CREW
-_FUEL: Final = S_FUEL
-_DAMAGE: Final = S_DAMAGE
-
-
 def _own_at(row: list[tuple[int, ...]], base: int, t: CardTables, every_power_source: bool) -> int:
     """:func:`own_points` of the ship whose stacks start at ``row[base]``."""
     vp = t.vp
     total = 0
-    for k in range(base, base + _FUEL):  # the face-up stacks come before Fuel
+    for k in range(base, base + S_FUEL):  # the face-up stacks come before Fuel
         for c in row[k]:
             total += vp[c]
-    robots = row[base + _ROBOT]
+    robots = row[base + S_ROBOT]
     if len(robots) >= 3:
         part = t.part
         parts = [0, 0, 0]
         for c in robots:
             parts[part[c]] += 1
         total += ROBOT_BONUS * min(parts)
-    total += CRYSTAL_SET_BONUS * (len(row[base + _CRYSTAL]) // CRYSTAL_SET)
-    if row[base + _POWER_COCKPIT] or row[base + _POWER_ENGINE]:
+    total += CRYSTAL_SET_BONUS * (len(row[base + S_CRYSTAL]) // CRYSTAL_SET)
+    if row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE]:
         total += _colour_bonus_at(row, base, t, every_power_source)
     damage_vp = t.damage_vp
-    for c in row[base + _DAMAGE]:
+    for c in row[base + S_DAMAGE]:
         total += damage_vp[c]
     return total
 
@@ -215,11 +200,11 @@ def totals(ships: Sequence[Ship], t: CardTables, every_power_source: bool) -> li
 def row_totals(row: list[tuple[int, ...]], t: CardTables, every_power_source: bool) -> list[int]:
     """:func:`totals` of every ship's stacks in one flat row, ``row[s * NSTACK + k]``, as
     the state keeps them."""
-    bases = range(0, len(row), _NSTACK)
-    loot = [len(row[b + _LOOT]) for b in bases]
-    drones = [len(row[b + _DRONE]) for b in bases]
-    most_fuel = max([len(row[b + _FUEL]) for b in bases])
-    most_crew = max([len(row[b + _CREW]) for b in bases])
+    bases = range(0, len(row), NSTACK)
+    loot = [len(row[b + S_LOOT]) for b in bases]
+    drones = [len(row[b + S_DRONE]) for b in bases]
+    most_fuel = max([len(row[b + S_FUEL]) for b in bases])
+    most_crew = max([len(row[b + S_CREW]) for b in bases])
     out = []
     for seat, base in enumerate(bases):
         total = _own_at(row, base, t, every_power_source)
@@ -229,10 +214,10 @@ def row_totals(row: list[tuple[int, ...]], t: CardTables, every_power_source: bo
         for d in drones:
             if d < mine:
                 total += DRONE_PER_FEWER
-        fuel = len(row[base + _FUEL])
+        fuel = len(row[base + S_FUEL])
         if fuel and fuel == most_fuel:
             total += MOST_FUEL
-        crew = len(row[base + _CREW])
+        crew = len(row[base + S_CREW])
         if crew and crew == most_crew:
             total += MOST_CREW
         out.append(total)
