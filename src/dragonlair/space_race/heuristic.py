@@ -151,25 +151,18 @@ class Heuristic(Bot):
         self.weights = weights
         sr = cast(SpaceRace, game)
         self._sr = sr
-        self._picks, self._kind_stack, self._kind_card = _pick_table(sr)
-        self._kinds = len(self._kind_stack)
+        self._picks, kind_stack, kind_card = _pick_table(sr)
         # each pick's kind by the action's id, for a ship with a Power Source and for one
         # without (its plain kind): a candidate is one of the game's own Action objects,
         # which know their id (``Action._table_id``, confirmed by identity, as the state
         # does; any other action is looked up by equality)
-        self._actions = sr.table.actions
-        self._npicks = sr.bid0  # the picks' ids come first
-        picks = [self._picks[a] for a in self._actions[: sr.bid0]]
+        actions = sr.table.actions
+        picks = [self._picks[a] for a in actions[: sr.bid0]]  # the picks' ids come first
         self._powered = tuple(kind for kind, _ in picks)
         self._plain = tuple(plain for _, plain in picks)
-        # what the pick loop reads of them, in one tuple
-        self._pick_tables = (
-            self._actions,
-            self._npicks,
-            self._kind_stack,
-            self._kind_card,
-            self._kinds,
-        )
+        # what the pick loop reads: the actions, how many are picks, each kind's stack and
+        # one card of it, and how many kinds there are
+        self._pick_tables = (actions, sr.bid0, kind_stack, kind_card, len(kind_stack))
         w = weights
         # what a card kept as Fuel or Crew is worth for the Dangers to come, by round
         self._fuel_later = tuple(
