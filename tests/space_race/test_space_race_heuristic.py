@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import dragonlair
-from dragonlair.core import Action, RandomBot
+from dragonlair.core import Action, Game, RandomBot, State
 from dragonlair.space_race import Heuristic
 from dragonlair.space_race.archetypes import ARCHETYPES
 from dragonlair.space_race.cards import (
@@ -104,6 +105,20 @@ def reference_pick(bot: Heuristic, view: dict[str, Any], legal: list[Action], rn
     return choice
 
 
+def positions(game: Game, phase: str, games: int) -> Iterator[tuple[State, int, list[Action]]]:
+    """Every position in ``phase`` along random games with seeds 0 to ``games`` - 1: the
+    state, the seat asked and its legal actions (the game goes on once it is back)."""
+    for seed in range(games):
+        rng = random.Random(seed)
+        s = game.new_game(seed=seed)
+        while not s.is_over:
+            seat = rng.choice(s.to_act)
+            legal = s.legal_actions(seat)
+            if s.phase == phase:
+                yield s, seat, legal
+            s.apply(seat, rng.choice(legal))
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("options", [{}, {"every_power_source": True}])
 def test_the_picks_are_those_of_every_candidate_valued_the_long_way(
@@ -112,20 +127,13 @@ def test_the_picks_are_those_of_every_candidate_valued_the_long_way(
     game = dragonlair.make("space-race", players=players, options=options)
     bots = [Heuristic(game), *(Heuristic(game, a.weights) for a in ARCHETYPES)]
     checked = 0
-    for seed in range(6):
-        rng = random.Random(seed)
-        s = game.new_game(seed=seed)
-        while not s.is_over:
-            seat = rng.choice(s.to_act)
-            legal = s.legal_actions(seat)
-            if s.phase == UPGRADE:
-                view = s.view(seat)
-                for bot in bots:
-                    expected = reference_pick(bot, view, legal, random.Random(checked))
-                    for given in (view, s.seat_view(seat)):
-                        assert bot.choose(given, legal, random.Random(checked)) == expected
-                    checked += 1
-            s.apply(seat, rng.choice(legal))
+    for s, seat, legal in positions(game, UPGRADE, games=6):
+        view = s.view(seat)
+        for bot in bots:
+            expected = reference_pick(bot, view, legal, random.Random(checked))
+            for given in (view, s.seat_view(seat)):
+                assert bot.choose(given, legal, random.Random(checked)) == expected
+            checked += 1
     assert checked > 500
 
 
@@ -166,18 +174,11 @@ def test_the_bids_are_those_of_the_totals_seat_gain_gives(
     game = dragonlair.make("space-race", players=players, options=options)
     bots = [Heuristic(game), *(Heuristic(game, a.weights) for a in ARCHETYPES)]
     checked = 0
-    for seed in range(12):
-        rng = random.Random(seed)
-        s = game.new_game(seed=seed)
-        while not s.is_over:
-            seat = rng.choice(s.to_act)
-            legal = s.legal_actions(seat)
-            if s.phase == DANGER:
-                view = s.view(seat)
-                for bot in bots:
-                    expected = reference_bid(bot, view, legal)
-                    for given in (view, s.seat_view(seat)):
-                        assert bot.choose(given, legal, random.Random(0)) == expected
-                    checked += 1
-            s.apply(seat, rng.choice(legal))
+    for s, seat, legal in positions(game, DANGER, games=12):
+        view = s.view(seat)
+        for bot in bots:
+            expected = reference_bid(bot, view, legal)
+            for given in (view, s.seat_view(seat)):
+                assert bot.choose(given, legal, random.Random(0)) == expected
+            checked += 1
     assert checked > 60 * players
