@@ -281,6 +281,24 @@ def test_sampled_states_have_no_record_but_round_trip() -> None:
     assert dragonlair.load(sampled.to_json()).to_json() == sampled.to_json()
 
 
+def test_derived_seeds_mix_every_path_integer_alike() -> None:
+    """The steps of small path integers are worked out once; every integer, small,
+    negative or large, steps the same way, and derive_seeds shares a path's work."""
+    from dragonlair.core.rng import GOLDEN, MASK64, derive_seeds, mix64
+
+    def by_the_formula(seed: int, *path: int) -> int:
+        z = mix64((seed + GOLDEN) & MASK64)
+        for p in path:
+            z = mix64(((z ^ mix64((p + GOLDEN) & MASK64)) + GOLDEN) & MASK64)
+        return z >> 1
+
+    for path in [(), (0,), (255,), (256,), (-1,), (3, 1), (10**12, 7919, 2, 255), (-5, 300)]:
+        assert derive_seed(7, *path) == by_the_formula(7, *path)
+    ends = [0, 1, 4, 255, 256, -3, 10**9]
+    assert derive_seeds(11, (5, 2), ends) == [derive_seed(11, 5, 2, e) for e in ends]
+    assert derive_seeds(11, (), ends) == [derive_seed(11, e) for e in ends]
+
+
 def test_rng_is_pinned() -> None:
     """The generator is part of every record's meaning: its numbers must never change."""
     r = Rng(42)

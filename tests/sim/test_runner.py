@@ -72,7 +72,8 @@ def test_rotation_seats_every_entry_at_every_seat_equally() -> None:
 def test_game_and_bot_seeds_follow_the_run_seed_and_index() -> None:
     j = job()
     assert j.game_seed(3) == j.game_seed(3) != j.game_seed(4)
-    assert len({j.bot_seed(3, s) for s in range(3)} | {j.game_seed(3)}) == 4
+    assert len({*j.bot_seeds(3), j.game_seed(3)}) == 4
+    assert j.bot_seeds(3) == [derive_seed(j.seed, 3, 1 + s) for s in range(3)]
     other = Job(GAME, 3, j.bots, n=24, seed=8)
     assert other.game_seed(3) != j.game_seed(3)
 
@@ -106,12 +107,12 @@ def _uses(rng: random.Random) -> list[object]:
     ],
 )
 def test_a_bots_generator_seeded_on_first_use_draws_as_if_seeded_up_front(first: Any) -> None:
-    lazy, eager = SeededOnUse(7, 3, 2), random.Random(derive_seed(7, 3, 2))
+    lazy, eager = SeededOnUse(derive_seed(7, 3, 2)), random.Random(derive_seed(7, 3, 2))
     assert first(lazy) == first(eager)
     assert type(lazy) is random.Random
     assert _uses(lazy) == _uses(eager)
-    assert _uses(SeededOnUse(7, 3, 2)) == _uses(random.Random(derive_seed(7, 3, 2)))
-    assert _uses(SeededOnUse(7, 3, 2)) != _uses(SeededOnUse(7, 3, 1))
+    assert _uses(SeededOnUse(derive_seed(7, 3, 2))) == _uses(random.Random(derive_seed(7, 3, 2)))
+    assert _uses(SeededOnUse(derive_seed(7, 3, 2))) != _uses(SeededOnUse(derive_seed(7, 3, 1)))
 
 
 def test_a_bots_generator_not_yet_drawn_from_copies_reseeds_and_restores_as_random() -> None:
@@ -119,16 +120,16 @@ def test_a_bots_generator_not_yet_drawn_from_copies_reseeds_and_restores_as_rand
     import pickle
 
     for again in (
-        pickle.loads(pickle.dumps(SeededOnUse(5, 1, 1))),
-        copy.deepcopy(SeededOnUse(5, 1, 1)),
-        copy.copy(SeededOnUse(5, 1, 1)),
+        pickle.loads(pickle.dumps(SeededOnUse(derive_seed(5, 1, 1)))),
+        copy.deepcopy(SeededOnUse(derive_seed(5, 1, 1))),
+        copy.copy(SeededOnUse(derive_seed(5, 1, 1))),
     ):
         assert type(again) is random.Random
         assert _uses(again) == _uses(random.Random(derive_seed(5, 1, 1)))
-    reseeded = SeededOnUse(5, 1, 1)
+    reseeded = SeededOnUse(derive_seed(5, 1, 1))
     reseeded.seed(42)
     assert _uses(reseeded) == _uses(random.Random(42))
-    restored = SeededOnUse(5, 1, 1)
+    restored = SeededOnUse(derive_seed(5, 1, 1))
     restored.setstate(random.Random(9).getstate())
     assert _uses(restored) == _uses(random.Random(9))
 

@@ -11,7 +11,7 @@ promised to stay the same across Python versions, and records must replay bit fo
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Protocol, TypeVar
 
 MASK64 = (1 << 64) - 1
@@ -89,10 +89,32 @@ def shuffle_with(rng: RandomLike, items: MutableSequence[T]) -> None:
 
 def derive_seed(seed: int, *path: int) -> int:
     """A 63-bit seed derived from ``seed`` and a path of integers (e.g. a game's index)."""
+    return _walk(seed, path) >> 1
+
+
+def derive_seeds(seed: int, path: Sequence[int], last: Iterable[int]) -> list[int]:
+    """``[derive_seed(seed, *path, p) for p in last]``, with the work on the shared
+    ``path`` done once (simulate derives every seat's bot seed from its game's path)."""
+    z = _walk(seed, path)
+    return [_step(z, p) >> 1 for p in last]
+
+
+def _walk(seed: int, path: Sequence[int]) -> int:
     z = mix64((seed + GOLDEN) & MASK64)
     for p in path:
-        z = mix64(((z ^ mix64((p + GOLDEN) & MASK64)) + GOLDEN) & MASK64)
-    return z >> 1
+        z = _step(z, p)
+    return z
+
+
+def _step(z: int, p: int) -> int:
+    """One step along a path: ``z`` and the path's next integer ``p`` mixed."""
+    mixed = _SMALL_STEPS[p] if 0 <= p < SMALL_STEPS else mix64((p + GOLDEN) & MASK64)
+    return mix64(((z ^ mixed) + GOLDEN) & MASK64)
+
+
+# the mixed path integers below SMALL_STEPS (seats, streams, early moves), worked out once
+SMALL_STEPS = 256
+_SMALL_STEPS = tuple(mix64((p + GOLDEN) & MASK64) for p in range(SMALL_STEPS))
 
 
 class Rng:

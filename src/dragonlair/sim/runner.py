@@ -52,6 +52,7 @@ from ..bots import Bot, BotSpec
 from ..core import Action, DragonlairError, Game, Result, derive_seed, make
 from ..core.bot import view_for
 from ..core.manifest import GameManifest, register, registered_manifest
+from ..core.rng import derive_seeds
 from ..core.spec import OptionValue
 from .features import game_data, hooks
 
@@ -87,9 +88,10 @@ class Job:
         """The seed of game ``index``."""
         return derive_seed(self.seed, index)
 
-    def bot_seed(self, index: int, seat: int) -> int:
-        """The seed of the generator that seat ``seat``'s bot uses in game ``index``."""
-        return derive_seed(self.seed, index, 1 + seat)
+    def bot_seeds(self, index: int) -> list[int]:
+        """By seat, the seed of the generator its bot uses in game ``index``: seat ``s``'s
+        is ``derive_seed(seed, index, 1 + s)``."""
+        return derive_seeds(self.seed, (index,), range(1, self.players + 1))
 
     def lineup(self, index: int) -> tuple[int, ...]:
         """The entry (index into ``bots``) that plays each seat in game ``index``."""
@@ -148,8 +150,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     seed = job.game_seed(index)
     lineup = job.lineup(index)
     state = game.new_game(seed=seed)
-    # each seat's generator, seeded with job.bot_seed(index, seat) when first drawn from
-    rngs = [SeededOnUse(job.seed, index, 1 + s) for s in range(job.players)]
+    # each seat's generator, seeded with its seed from job.bot_seeds when first drawn from
+    rngs = [SeededOnUse(s) for s in job.bot_seeds(index)]
     seat_bots = [bots[e] for e in lineup]
     # every action with its seat, for the per-game data only
     played: list[tuple[int, Action]] | None = [] if job.data else None
@@ -187,18 +189,18 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
 
 
 class SeededOnUse(random.Random):
-    """``random.Random(derive_seed(seed, *path))``, seeded only when first used.
+    """``random.Random(seed)``, seeded only when first used.
 
-    Seeding a Mersenne Twister and deriving its seed cost about as much as a few decisions,
-    and a game seeds one generator per seat, most of which many bots never draw from (a
-    Dragon Stripes heuristic never does). This one is made unseeded; the first call that
-    needs its state (a draw, ``getstate``, ``seed``, ``setstate``, pickling or copying)
-    seeds it and turns it into a plain ``random.Random``, so every draw, and everything a
-    bot does with it, is the same as with ``random.Random(derive_seed(seed, *path))``
-    made up front (``tests/sim`` holds the two to each other)."""
+    Seeding a Mersenne Twister costs about as much as a few decisions, and a game seeds
+    one generator per seat, most of which many bots never draw from (a Dragon Stripes
+    heuristic never does). This one is made unseeded; the first call that needs its state
+    (a draw, ``getstate``, ``seed``, ``setstate``, pickling or copying) seeds it and turns
+    it into a plain ``random.Random``, so every draw, and everything a bot does with it,
+    is the same as with ``random.Random(seed)`` made up front (``tests/sim`` holds the two
+    to each other)."""
 
-    def __init__(self, seed: int, *path: int) -> None:  # unseeded: see _seeded
-        self._seed_path = (seed, *path)
+    def __init__(self, seed: int) -> None:  # unseeded: see _seeded
+        self._seed_on_use = seed
         self.gauss_next = None  # what random.Random.__init__ sets besides the seed
 
     # everything else random.Random does goes through these (and _randbelow, which
@@ -227,10 +229,10 @@ class SeededOnUse(random.Random):
 def _seeded(rng: random.Random) -> random.Random:
     """``rng`` seeded, if it is a :class:`SeededOnUse` not seeded yet (a method bound
     before, such as the one ``randrange`` loops on, may still call this after)."""
-    path = rng.__dict__.pop("_seed_path", None)
-    if path is not None:
+    seed = rng.__dict__.pop("_seed_on_use", None)
+    if seed is not None:
         rng.__class__ = random.Random
-        random.Random.seed(rng, derive_seed(*path))
+        random.Random.seed(rng, seed)
     return rng
 
 
