@@ -223,3 +223,9 @@ def test_the_undrawn_counts_match_the_rest_of_the_deck_whatever_was_asked_before
         deck = decks[i % 2] if i % 7 == 0 else decks[2]
         rest = Counter(deck[top:])
         assert undrawn(deck, top, kinds) == tuple((c, rest[c]) for c in kinds), (i, top)
+    # many decks in turn (the tables of a vector environment), more than are kept at once
+    many = [cast(DragonStripesState, game.new_game(seed)).deck for seed in range(300)]
+    for top in (0, 3, 3, 9, 2):
+        for deck in many:
+            rest = Counter(deck[top:])
+            assert undrawn(deck, top, kinds) == tuple((c, rest[c]) for c in kinds), top

@@ -106,18 +106,29 @@ def _after_penalties(gems: int, quarter: int, half: int) -> int:
 
 Undrawn = tuple[tuple[int, int], ...]  # (card code, how many are left) for each kind
 
-# The last deck asked about by undrawn(), with the counts it gave (replaced whole, never
-# changed in place): a game's views are asked of one deck again and again, each time the
-# same number of cards or a few more drawn, so a count starts from the last one.
-_last_undrawn: list[tuple[tuple[int, ...], tuple[int, ...], int, Undrawn]] = [((), (), 0, ())]
+# The decks asked about by undrawn(), by identity, each with the counts it last gave
+# (entries replaced whole, never changed in place): a game's views are asked of one deck
+# again and again, each time the same number of cards or a few more drawn, so a count
+# starts from the last one. Kept for up to UNDRAWN_DECKS decks at once (the tables of a
+# vector environment or a server take turns); then the next new deck starts afresh. An
+# entry holds its deck, so no other deck can take that identity while it is kept. The
+# entry last used is looked at first (one table asks again and again).
+UNDRAWN_DECKS = 256
+_Counted: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], int, Undrawn]
+_undrawn: dict[int, _Counted] = {}
+_last_counted: list[_Counted] = [((), (), 0, ())]
 
 
 def undrawn(deck: tuple[int, ...], top: int, kinds: tuple[int, ...]) -> Undrawn:
     """The undrawn cards ``deck[top:]`` as ``(card code, how many)`` for each code of
     ``kinds`` in turn (``DragonStripes.card_kinds``)."""
-    last_deck, last_kinds, last_top, left = _last_undrawn[0]
+    known = _last_counted[0]
+    if known[0] is not deck:
+        known = _undrawn.get(id(deck), known)
+    last_deck, last_kinds, last_top, left = known
     if last_deck is deck and last_kinds is kinds and last_top <= top:
         if last_top == top:
+            _last_counted[0] = known
             return left
         for c in deck[last_top:top]:  # one card on, usually
             i = kinds.index(c)
@@ -125,7 +136,9 @@ def undrawn(deck: tuple[int, ...], top: int, kinds: tuple[int, ...]) -> Undrawn:
     else:
         rest = deck[top:]
         left = tuple(zip(kinds, map(rest.count, kinds), strict=True))
-    _last_undrawn[0] = (deck, kinds, top, left)
+        if len(_undrawn) >= UNDRAWN_DECKS and id(deck) not in _undrawn:
+            _undrawn.clear()
+    _undrawn[id(deck)] = _last_counted[0] = (deck, kinds, top, left)
     return left
 
 
