@@ -17,23 +17,25 @@ from setuptools import setup
 
 # The modules compiled: the core's hot path (the state, the game, the action table, the
 # generator) and what of each game runs per decision: its vocabulary, rules and heuristic.
-# The typed views (view.py) extend the interpreted core.views.View with __slots__, which a
-# compiled module cannot do, and stay interpreted. Results and event tables (frozen
+# The typed views too (core/views.py and each game's view.py): a bot reading its view is
+# handed one for every decision, and interpreted, making it cost as much as the
+# heuristic's own choice. Their declared shapes (the TypedDicts, view_types.py) stay
+# interpreted: a compiled TypedDict loses its NotRequired keys and item types, which the
+# conformance suite checks every view against. Results and event tables (frozen
 # dataclasses, which a compiled build cannot unpickle) and components (cards.py, board.py:
 # loaded once per game) stay interpreted, as do the surfaces, the tools and the manifests.
-CORE = ["actions", "game", "rng", "state"]
+CORE = ["actions", "game", "rng", "state", "views"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
-GAME_MODULES = ["kinds", "rules", "heuristic"]
+GAME_MODULES = ["kinds", "rules", "heuristic", "view"]
 # Space Race's scoring too: its rules score every ship at the end of each game, and its
 # heuristic adds up running totals for every decision. Space Race's and Space Dragons'
-# JSON views (json_view.py: build_view and the figures the typed view shares, apart from
-# the typed view so that they compile): interpreted, a seat's view took as long as its
-# encoding in an RL step (docs/rl.md, "Speed"). And the observation layouts (the encoder
-# and each game's features): encoding a seat's view is most of a step of the RL
-# environments, and a compiled encoding takes 40 to 65% of the time of an interpreted one
-# (docs/rl.md, "Speed"). Their frozen dataclasses pickle as their arguments (a compiled
-# one cannot be unpickled field by field). layout.py imports NumPy, so a compiling build
-# needs it (build_backend/dragonlair_build.py).
+# JSON views (json_view.py: build_view and the figures the typed view shares):
+# interpreted, a seat's view took as long as its encoding in an RL step (docs/rl.md,
+# "Speed"). And the observation layouts (the encoder and each game's features): encoding a
+# seat's view is most of a step of the RL environments, and a compiled encoding takes 40
+# to 65% of the time of an interpreted one (docs/rl.md, "Speed"). Their frozen dataclasses
+# pickle as their arguments (a compiled one cannot be unpickled field by field). layout.py
+# imports NumPy, so a compiling build needs it (build_backend/dragonlair_build.py).
 ALSO = [
     "src/dragonlair/space_race/scoring.py",
     "src/dragonlair/space_race/json_view.py",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dragonlair.core import Action, ActionKind, EventSpec, Game, GameSpec, State, make_result
-from dragonlair.core.views import BaseView
+from dragonlair.core.view_types import BaseView
 
 HEADS, TAILS = 0, 1
 

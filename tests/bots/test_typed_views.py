@@ -117,3 +117,37 @@ def test_a_decoyed_typed_view_stays_typed_and_lacks_what_the_view_lacks(
     assert decoyed["pot"] == state.view(1)["pot"]
     with pytest.raises(PeekedAtState):
         len(decoyed["hands"])
+
+
+@pytest.mark.parametrize("game_id", TYPED)
+def test_a_typed_view_is_a_read_only_mapping_that_is_not_copied(game_id: str) -> None:
+    """A typed view is registered as a Mapping (not a subclass of one, so that the compiled
+    build compiles it) and answers every mapping method as its JSON form does; it is
+    neither hashed, copied nor pickled, in either build, with a clear error."""
+    import copy
+    import pickle
+    from collections.abc import Mapping
+
+    state = dragonlair.make(game_id, players=3).new_game(seed=3)
+    typed, wire = state.seat_view(1), state.view(1)
+    assert isinstance(typed, View) and isinstance(typed, Mapping)
+    assert typed == wire and wire == typed and typed == state.seat_view(1)
+    other: object = [*wire]  # not a mapping
+    assert typed != state.view(2) and typed != other
+    assert list(typed) == list(typed.keys()) == list(wire) and len(typed) == len(wire)
+    assert list(typed.values()) == list(wire.values()) and dict(typed.items()) == wire
+    assert typed.get("seat") == 1 and typed.get("no such key", 7) == 7
+    number: object = 3
+    assert "seat" in typed and "no such key" not in typed and number not in typed
+    with pytest.raises(TypeError):
+        hash(typed)
+    for copied in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="is not copied or pickled"):
+            copied(typed)
+
+
+def test_a_typed_view_without_a_builder_for_a_key_is_refused_when_made() -> None:
+    with pytest.raises(TypeError, match="has no _k_ method for late"):
+
+        class Incomplete(View):
+            KEYS = ("late",)

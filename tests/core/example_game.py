@@ -32,7 +32,7 @@ from dragonlair.core import (
     make_result,
 )
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import BaseView
+from dragonlair.core.view_types import BaseView
 
 CARDS = 16
 HAND = 3

@@ -29,7 +29,6 @@ takes, with values it accepts, and is what plain ``ismcts`` plays.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -123,13 +122,13 @@ def poisoned(state: State) -> Iterator[None]:
 
 
 def poisoned_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``view`` with decoys (:class:`PoisonedView`); a typed view stays typed, its mapping
-    side decoyed and its JSON form built first (so nothing it holds is read later)."""
+    """``view`` with decoys (:class:`PoisonedView`); a typed view stays typed and is
+    decoyed itself (views are not copied), its mapping side decoyed and its JSON form
+    built first (so nothing it holds is read later)."""
     if isinstance(view, View):
-        whole = view.json()  # every key built, so the copy reads only its mapping
-        typed = copy.copy(view)
-        object.__setattr__(typed, "_got", PoisonedView(whole))
-        return typed
+        whole = view.json()  # every key built, so the view now reads only its mapping
+        object.__setattr__(view, "_got", PoisonedView(whole))
+        return view
     return PoisonedView(view)
 
 

@@ -8,7 +8,7 @@ gives a fresh :class:`~dragonlair.core.state.State`. A game subclass declares:
 - ``action_kinds`` and ``_define_actions()``: every action in a fixed order (ids);
 - ``event_specs``: its table of events and who sees what of them;
 - ``phases``: every value ``state.phase`` takes (``GAME_OVER`` included);
-- ``view_type``: the ``TypedDict`` (on :class:`~dragonlair.core.views.BaseView`) of its views;
+- ``view_type``: the ``TypedDict`` (on :class:`~dragonlair.core.view_types.BaseView`) of its views;
 - ``_prepare()``: load data files and precompute tables for the chosen options;
 - ``max_length``: the most decisions a game can take (the conformance suite holds it to it).
 """
@@ -27,7 +27,7 @@ from .events import EventSpec, event_text
 from .rng import MASK64, RandomLike, mix64
 from .spec import GameSpec, OptionValue
 from .state import NOT_TAKING_PART, UNKNOWN_CHOICE, State
-from .views import BaseView
+from .view_types import BaseView
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

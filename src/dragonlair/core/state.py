@@ -440,10 +440,11 @@ class State(Generic[G_co]):
             v = self._base_view(seat)
             self._view(seat, v)
             return v
-        return cls(self, seat)
+        # a View is a Mapping (registered as one: see core.views), which mypy cannot see
+        return cast("Mapping[str, Any]", cls(self, seat))
 
     def _base_view(self, seat: int | None) -> dict[str, Any]:
-        """The part of ``seat``'s view every game shares (``core.views.BaseView``)."""
+        """The part of ``seat``'s view every game shares (``core.view_types.BaseView``)."""
         return base_keys(self.game, *self._base_figures(seat))
 
     def _base_figures(self, seat: int | None) -> tuple[Any, ...]:
@@ -765,7 +766,7 @@ def base_keys(
     window_default: int,
     result: Result | None,
 ) -> dict[str, Any]:
-    """The keys every view shares (``core.views.BaseView``) for ``seat``, from what a
+    """The keys every view shares (``core.view_types.BaseView``) for ``seat``, from what a
     state holds (during a simultaneous choice, the seats taking part and the seat's own
     choice, None or NOT_TAKING_PART): ``State._base_view``'s, and a typed view's when its
     mapping is first read (``core.views.View``, which keeps these figures as the state

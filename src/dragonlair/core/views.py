@@ -2,7 +2,8 @@
 
 A view is a plain JSON-ready dict (that is what goes over the wire, into golden
 transcripts and RL layouts), and each game declares its whole shape as a ``TypedDict``
-that extends :class:`BaseView` (``Game.view_type``, in the game's ``view`` module). Bots,
+that extends :class:`~dragonlair.core.view_types.BaseView` (``Game.view_type``, in the
+game's ``view_types`` module, which stays interpreted in the compiled build). Bots,
 layouts and boards read views through that type, so ``mypy --strict`` checks every key
 they read; the conformance suite checks at run time that every view a game builds
 matches its declared type, key for key and value for value (``check_view``), so the
@@ -23,54 +24,20 @@ parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+
+from mypy_extensions import mypyc_attr
 
 from .state import base_keys
+from .view_types import BaseView
 
 if TYPE_CHECKING:
     from .game import Game
     from .state import State
 
 
-class WindowView(TypedDict):
-    """An open offer or reaction window: the seats still to be asked after the one in
-    ``to_act``, and the answer applied when time runs out."""
-
-    next: list[int]
-    default: str
-
-
-class ResultView(TypedDict):
-    """A finished game's result (``Result.to_dict()``)."""
-
-    points: list[int]
-    ranks: list[int]
-    winners: list[int]
-    breakdown: list[dict[str, int]]
-    reason: str
-
-
-class BaseView(TypedDict):
-    """What every view carries, whatever the game: the table, the seat it is for (None: a
-    spectator), the phase, the move number, who must act, and whether the game is over;
-    during a simultaneous choice, who is still choosing and the seat's own choice; during
-    a window, the window; at the end, the result."""
-
-    game: str
-    players: int
-    seat: int | None
-    phase: str
-    move: int
-    to_act: list[int]
-    over: bool
-    choosing: NotRequired[list[int]]
-    my_choice: NotRequired[str]
-    window: NotRequired[WindowView]
-    result: NotRequired[ResultView]
-
-
-def seat_of(view: Mapping[str, Any]) -> int:
+def seat_of(view: Mapping[str, Any] | View) -> int:
     """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
     a seat, so its view has one)."""
     # a typed view's seat is an attribute: reading its key would build its shared keys
@@ -108,53 +75,56 @@ class _Absent:
 ABSENT: Any = _Absent()
 
 
-class View(Mapping[str, Any]):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class View:
     """A seat's view as a typed object (see the module docstring).
 
-    A game's subclass captures in ``__init__`` (after calling this one) what the seat may
-    see, and names its keys in JSON order in ``KEYS``; for each key ``k`` a method ``_k_k``
-    returns its JSON value (or :data:`ABSENT` when the view has no such key), called at
-    most once, on first read. The keys every view shares come first: what they are made
-    of is kept as the state held it (its tuples, a copy of its one list), and the keys
-    are built only when the mapping is first read, since a bot reading typed attributes
-    never needs them. A view never holds the state itself, so it stays what the seat saw
-    when it was made.
+    A game's subclass captures in ``__init__`` (after calling this one) what the seat
+    may see, and names its keys in JSON order in ``KEYS``; for each key ``k`` a method
+    ``_k_k`` returns its JSON value (or :data:`ABSENT` when the view has no such key),
+    called at most once, on first read. The keys every view shares come first: what they
+    are made of is kept as the state held it (its tuples, a copy of its one list), and the
+    keys are built only when the mapping is first read, since a bot reading typed
+    attributes never needs them. A view never holds the state itself, so it stays what
+    the seat saw when it was made.
+
+    It is a read-only :class:`~collections.abc.Mapping` (registered as one, with the
+    mapping methods written out here) rather than a subclass of it: the compiled build
+    compiles the views, and a compiled class cannot extend an abstract base class of the
+    standard library (docs/engine.md, "The compiled build"). It is neither copied nor
+    pickled (in either build): a view is cheap to make again from the state, and its JSON
+    form (:meth:`json`) is what is kept or sent.
     """
 
-    __slots__ = ("_done", "_game", "_got", "_nbase", "_shared")
+    __slots__ = ("_done", "_game", "_got", "_nbase", "_shared", "phase", "seat")
     KEYS: ClassVar[tuple[str, ...]] = ()
-    _game: Game  # a game's subclass declares its own game class
-    _builders: ClassVar[dict[str, Callable[[Any], Any]]] = {}
+    _game: Game  # a game's subclass reads its own game class through a typed property
+    _shared: tuple[Any, ...]
+    # the keys read so far (a dict; bots.checks puts a read-only decoy mapping there)
+    _got: Any
+    _done: bool
+    _nbase: int
+    seat: int | None  # the seat the view is for (None: a spectator)
+    phase: str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        missing = [k for k in cls.KEYS if not hasattr(cls, "_k_" + k)]
-        if missing:
-            raise TypeError(f"{cls.__name__} has no _k_ method for {', '.join(missing)}")
-        cls._builders = {k: getattr(cls, "_k_" + k) for k in cls.KEYS}
+        _builders_of(cls)  # a missing _k_ method is an error at once
 
     def __init__(self, state: State, seat: int | None) -> None:
         # what the keys every view shares are made of; the keys themselves are built on
         # the first read
         self._game = state.game
         self._shared = state._base_figures(seat)
-        self._got: dict[str, Any] | None = None
+        self._got = None
         self._done = False
-
-    @property
-    def seat(self) -> int | None:
-        """The seat the view is for (None: a spectator)."""
-        seat: int | None = self._shared[0]
-        return seat
-
-    @property
-    def phase(self) -> str:
-        phase: str = self._shared[1]
-        return phase
+        self._nbase = 0
+        self.seat = seat
+        self.phase = state.phase
 
     def _read(self) -> dict[str, Any]:
         """The keys read so far, the shared ones first (built now if not yet)."""
-        got = self._got
+        got: dict[str, Any] | None = self._got
         if got is None:
             # the shared keys first, then every game key as it is read (so the first
             # _nbase entries are always the shared ones, in order)
@@ -168,7 +138,7 @@ class View(Mapping[str, Any]):
             got = self._read()
         value = got.get(key, ABSENT)
         if value is ABSENT:
-            build = self._builders.get(key)
+            build = _builders_of(type(self)).get(key)
             if build is None or self._done:
                 raise KeyError(key)
             value = got[key] = build(self)
@@ -196,7 +166,7 @@ class View(Mapping[str, Any]):
             out = got  # no game key read yet: add them all in order
         else:
             out = dict(list(got.items())[: self._nbase])
-        for key, build in self._builders.items():
+        for key, build in _builders_of(type(self)).items():
             value = got.get(key, ABSENT)
             if value is ABSENT:
                 value = build(self)
@@ -212,5 +182,53 @@ class View(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self.json())
 
+    # what Mapping would add, written out (see the class docstring)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def keys(self) -> KeysView[str]:
+        return self.json().keys()
+
+    def values(self) -> ValuesView[Any]:
+        return self.json().values()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self.json().items()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, View):
+            return self.json() == other.json()
+        if isinstance(other, Mapping):
+            return self.json() == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping is unhashable, as Mapping's are
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError(
+            f"a {type(self).__name__} is not copied or pickled: make the view again from "
+            "the state (state.seat_view(seat)), or keep its JSON form (view.json())"
+        )
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seat={self.seat} phase={self.phase!r}>"
+
+
+Mapping.register(View)
+
+# By view class, its key builders in JSON order (the _k_ methods), found on first use.
+_BUILDERS: dict[type, dict[str, Callable[[Any], Any]]] = {}
+
+
+def _builders_of(cls: type[View]) -> dict[str, Callable[[Any], Any]]:
+    found = _BUILDERS.get(cls)
+    if found is None:
+        missing = [k for k in cls.KEYS if not hasattr(cls, "_k_" + k)]
+        if missing:
+            raise TypeError(f"{cls.__name__} has no _k_ method for {', '.join(missing)}")
+        found = _BUILDERS[cls] = {k: getattr(cls, "_k_" + k) for k in cls.KEYS}
+    return found

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import State
-from .view import DragonRaceView
+from .view_types import DragonRaceView
 
 LENGTH = ("turns",)
 COUNTS = (

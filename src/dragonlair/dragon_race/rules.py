@@ -42,7 +42,7 @@ from dragonlair.core import (
 )
 from dragonlair.i18n import N_, _
 
-from . import view
+from . import view, view_types
 from .board import (
     BALLS,
     BOLTS,
@@ -518,7 +518,7 @@ class DragonRace(Game):
         ),
     )
     state_class = DragonRaceState
-    view_type = view.DragonRaceView
+    view_type = view_types.DragonRaceView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

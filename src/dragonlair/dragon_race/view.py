@@ -13,34 +13,16 @@ at random from those unaccounted for.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from dragonlair.core.rng import RandomLike, shuffle_with
-from dragonlair.core.views import BaseView, View, own_keys
+from dragonlair.core.views import View, own_keys
 
 from .kinds import PENDING_STEAL
+from .view_types import DragonRaceView
 
 if TYPE_CHECKING:
     from .rules import DragonRace, DragonRaceState
-
-
-class DragonRaceView(BaseView):
-    """A view of The Great Dragon Race (see the module docstring for what is public)."""
-
-    turn: int
-    active: int  # whose turn it is
-    pawns: list[int]  # each seat's spot
-    turn_start: list[int]  # the pawns when this turn began
-    hand: list[int] | None  # the seat's own hand (None: a spectator)
-    hand_sizes: list[int]
-    draw_size: int
-    discards: list[int]  # face up, oldest first
-    extra_draw: list[bool]  # robbed since their last turn
-    bonus: bool  # the active seat has earned another play
-    robbed: list[int]  # seats robbed this turn
-    last: str | None  # the play or steal the open window is about
-    moved: list[int]  # seats whose pawns the latest play moved
-    stolen: int | None  # the card being stolen, for the thief and the victim
 
 
 def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
@@ -112,12 +94,16 @@ class DragonRaceSeatView(View):
         "turn_start",
     )
     KEYS = own_keys(DragonRaceView)
-    _game: DragonRace
 
     active: Final[int]  # whose turn it is
     pawns: Final[tuple[int, ...]]  # each seat's spot
     turn_start: Final[tuple[int, ...]]  # the pawns when this turn began
     robbed: Final[tuple[int, ...]]  # seats robbed this turn
+
+    @property
+    def _g(self) -> DragonRace:
+        """The game (the base class keeps it as a ``Game``)."""
+        return cast("DragonRace", self._game)
 
     def __init__(self, state: DragonRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
@@ -172,7 +158,7 @@ class DragonRaceSeatView(View):
         return list(self.robbed)
 
     def _k_last(self) -> str | None:
-        return last_play(self._game, self._last)
+        return last_play(self._g, self._last)
 
     def _k_moved(self) -> list[int]:
         return list(self._moved)

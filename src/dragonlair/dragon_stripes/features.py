@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import State
-from .view import DragonStripesView
+from .view_types import DragonStripesView
 
 LENGTH = ("turns",)
 SEAT = (

@@ -31,7 +31,7 @@ from dragonlair.core import (
 )
 from dragonlair.i18n import N_, _
 
-from . import view
+from . import view, view_types
 from .cards import (
     DANGER,
     DRAGON_PHASES,
@@ -386,7 +386,7 @@ class DragonStripes(Game):
         ),
     )
     state_class = DragonStripesState
-    view_type = view.DragonStripesView
+    view_type = view_types.DragonStripesView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

@@ -21,55 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import ABSENT, BaseView, View, own_keys
+from dragonlair.core.views import ABSENT, View, own_keys
 
 from .cards import DRAGON_PHASES, card_name
 from .kinds import penalty_fraction, reward_multiplier
+from .view_types import DragonStripesView, LedgerEntry
 
 if TYPE_CHECKING:
     from .rules import DragonStripes, DragonStripesState
-
-
-class LedgerEntry(TypedDict):
-    """One seat's public ledger: pots banked, takeover prices received and paid, and
-    penalties suffered (of which ``half_penalties`` at 1/2)."""
-
-    banked: int
-    received: int
-    paid: int
-    penalties: int
-    half_penalties: int
-
-
-class DragonStripesView(BaseView):
-    """A view of Dragon Stripes (see the module docstring for what is public)."""
-
-    stripes: list[int]  # the gems each stripe shows, stripe 1 first
-    head: int  # the knight's position at the dragon's head
-    knight: int  # 0 is the tail
-    pot: int
-    price: int  # the takeover price of the pot
-    turn: int
-    starter: int  # the seat that started this turn
-    holder: int  # the seat holding the knight
-    must_draw: bool
-    dangers: int  # Danger cards drawn
-    dragon: str  # the dragon's phase
-    reward_multiplier: int
-    penalty: str  # "1/4" or "1/2"
-    drawn: list[str]  # every card drawn, by name, in order
-    deck_size: int
-    deck_left: dict[str, int]  # the undrawn cards by name
-    lair_empty: bool
-    start_gems: int
-    total_gems: int
-    ledger: list[LedgerEntry]
-    gems: int | None  # the seat's own gems (None: a spectator)
-    all_gems: NotRequired[list[int]]  # with open holdings
-    lair: NotRequired[int]  # with open holdings
 
 
 @lru_cache(maxsize=4096)  # bots and the sampler ask the same few ledgers again and again
@@ -232,7 +194,6 @@ class DragonStripesSeatView(View):
         "total_gems",
     )
     KEYS = own_keys(DragonStripesView)
-    _game: DragonStripes
 
     knight: Final[int]  # 0 is the tail
     pot: Final[int]
@@ -254,6 +215,11 @@ class DragonStripesSeatView(View):
     paid: Final[tuple[int, ...]]
     penalties: Final[tuple[int, ...]]
     half_penalties: Final[tuple[int, ...]]
+
+    @property
+    def _g(self) -> DragonStripes:
+        """The game (the base class keeps it as a ``Game``)."""
+        return cast("DragonStripes", self._game)
 
     def __init__(self, st: DragonStripesState, seat: int | None) -> None:
         View.__init__(self, st, seat)
@@ -304,7 +270,7 @@ class DragonStripesSeatView(View):
         return list(self.stripes)
 
     def _k_head(self) -> int:
-        return self._game.last_stripe + 1
+        return self._g.last_stripe + 1
 
     def _k_knight(self) -> int:
         return self.knight

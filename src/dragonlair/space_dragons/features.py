@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import State
-from .view import SpaceDragonsView
+from .view_types import SpaceDragonsView
 
 LENGTH = ("rounds",)
 SEAT = ("dragons", "rounds_won", "shields", "damage", "crosshair_hits", "played", "drafted")

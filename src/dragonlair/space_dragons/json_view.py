@@ -2,9 +2,9 @@
 layouts and the checks take), and the figures it shares with the typed view in view.py
 (see that module's docstring for what each seat sees).
 
-These functions live apart from view.py so that the compiled build compiles them: view.py
-holds the typed view, which extends the interpreted ``core.views.View`` and stays
-interpreted (docs/engine.md, "The compiled build").
+They were moved here from view.py when the typed views could not be compiled; both
+modules are compiled now (docs/engine.md, "The compiled build"), and the JSON view and
+the typed view keep to a module each.
 """
 
 from __future__ import annotations

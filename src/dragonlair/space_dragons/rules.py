@@ -32,7 +32,7 @@ from dragonlair.core import (
 from dragonlair.core.state import EventNode
 from dragonlair.i18n import N_
 
-from . import json_view, view
+from . import json_view, view, view_types
 from .cards import (
     CREW_CARDS,
     DAMAGE,
@@ -444,7 +444,7 @@ class SpaceDragons(Game):
         ),
     )
     state_class = SpaceDragonsState
-    view_type = view.SpaceDragonsView
+    view_type = view_types.SpaceDragonsView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

@@ -17,44 +17,18 @@ is redrawn from that seat's sampled hand.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import BaseView, View, own_keys
+from dragonlair.core.views import View, own_keys
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
 from .json_view import round_cards, scoring_sides, symbol_counts
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
+from .view_types import SpaceDragonsView
 
 if TYPE_CHECKING:
     from .rules import SpaceDragons, SpaceDragonsState
-
-
-class SpaceDragonsView(BaseView):
-    """A view of Space Dragons (see the module docstring for what is public). Cards are
-    crew card numbers 1..80, dragons ids 1..20."""
-
-    phase_name: str
-    hand: list[int] | None  # the seat's own hand (None: a spectator)
-    picks: list[int] | None  # its own face-down picks in Hiring Crew
-    hand_sizes: list[int]
-    pick_counts: list[int]
-    pick: int | None  # the pick being made in Hiring Crew (1..9)
-    round: int | None  # the round of the Dragon Hunt being played (1..7)
-    rounds_played: int
-    starter: int  # the current round's starting seat
-    this_round: list[list[int]]  # [seat, card] in play order
-    played: list[list[int]]  # by seat, in play order
-    shields: list[int]
-    damage: list[int]
-    claimed: list[list[int]]  # dragons won, by seat
-    face_up: int | None  # the dragon on display
-    lair: int  # face-down dragons left
-    pile: int  # cards left in the draw pile
-    start_cards: list[int]  # the start-player draw, by seat
-    scoring_cards: dict[str, str]  # symbol -> the side face up
-    symbols: dict[str, list[int]]  # symbol -> each seat's count
-    card_points: list[int]  # the points on each seat's cards and dragons
 
 
 # The figures a view derives from what the state holds are worked out in json_view.py
@@ -80,20 +54,15 @@ class SpaceDragonsSeatView(View):
         "face_up",
         "hand",
         "hand_sizes",
-        "phase",
         "played",
         "rounds_played",
-        "seat",
         "shields",
         "sides",
         "start_cards",
         "starter",
     )
     KEYS = own_keys(SpaceDragonsView)
-    _game: SpaceDragons
 
-    seat: int | None  # the seat it is for (None: a spectator)
-    phase: str
     hand: Final[tuple[int, ...] | None]  # the seat's own hand, sorted (None: a spectator)
     hand_sizes: Final[tuple[int, ...]]  # by seat, how many cards are in its hand
     played: Final[tuple[tuple[int, ...], ...]]  # by seat, the crew cards it played, in order
@@ -106,10 +75,13 @@ class SpaceDragonsSeatView(View):
     sides: Final[tuple[int, ...]]
     """By symbol (``cards.SYMBOLS``), the scoring card's face-up side: 0 A, 1 B."""
 
+    @property
+    def _g(self) -> SpaceDragons:
+        """The game (the base class keeps it as a ``Game``)."""
+        return cast("SpaceDragons", self._game)
+
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
         View.__init__(self, state, seat)
-        self.seat = seat
-        self.phase = state.phase
         self.hand = None if seat is None else state.hands[seat]
         self._picks = None if seat is None else state.picks[seat]
         # every hand's size, then every seat's count of picks: one tuple (a tuple made
@@ -149,10 +121,10 @@ class SpaceDragonsSeatView(View):
         return list(self.hand_sizes)
 
     def _k_pick_counts(self) -> list[int]:
-        return list(self._counts[self._game.players :])
+        return list(self._counts[self._g.players :])
 
     def _k_pick(self) -> int | None:
-        return self._counts[self._game.players] + 1 if self.phase == HIRE else None
+        return self._counts[self._g.players] + 1 if self.phase == HIRE else None
 
     def _k_round(self) -> int | None:
         return self.rounds_played + 1 if self.phase == HUNT else None
@@ -194,10 +166,10 @@ class SpaceDragonsSeatView(View):
         return scoring_sides(self.sides)
 
     def _k_symbols(self) -> dict[str, list[int]]:
-        return symbol_counts(self._game, self.played, self._claimed)
+        return symbol_counts(self._g, self.played, self._claimed)
 
     def _k_card_points(self) -> list[int]:
-        return self._game.tables.card_points(self.played, self._claimed)
+        return self._g.tables.card_points(self.played, self._claimed)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

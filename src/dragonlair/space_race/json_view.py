@@ -2,9 +2,9 @@
 and the checks take), and the figures it shares with the typed view in view.py (see that
 module's docstring for what each seat sees).
 
-These functions live apart from view.py so that the compiled build compiles them: view.py
-holds the typed view, which extends the interpreted ``core.views.View`` and stays
-interpreted (docs/engine.md, "The compiled build").
+They were moved here from view.py when the typed views could not be compiled; both
+modules are compiled now (docs/engine.md, "The compiled build"), and the JSON view and
+the typed view keep to a module each.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .scoring import row_totals
 
 if TYPE_CHECKING:
     from .rules import SpaceRace, SpaceRaceState
-    from .view import ShipView
+    from .view_types import ShipView
 
 # The face-up stacks of a ship, shown card by card (Fuel is only counted).
 OPEN: Final = tuple(k for k in range(NSTACK) if k != S_FUEL)

@@ -31,7 +31,7 @@ from dragonlair.core import (
 from dragonlair.core.state import NOT_TAKING_PART, EventNode
 from dragonlair.i18n import N_, gettext, ngettext, words
 
-from . import json_view, view
+from . import json_view, view, view_types
 from .cards import (
     DAMAGE,
     FIGHT,
@@ -492,7 +492,7 @@ class SpaceRace(Game):
         ),
     )
     state_class = SpaceRaceState
-    view_type = view.SpaceRaceView
+    view_type = view_types.SpaceRaceView
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES

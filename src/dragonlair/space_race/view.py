@@ -17,10 +17,10 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.views import BaseView, View, own_keys
+from dragonlair.core.views import View, own_keys
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .json_view import OPEN as _OPEN
@@ -29,55 +29,10 @@ from .json_view import bidding as _bidding
 from .json_view import scores as _scores
 from .json_view import seen_top as _seen_top
 from .json_view import ship as _ship
+from .view_types import SpaceRaceView
 
 if TYPE_CHECKING:
     from .rules import SpaceRace, SpaceRaceState
-
-
-class ShipView(TypedDict):
-    """One ship: its factions, every face-up stack card by card (ids, in the order placed),
-    its Fuel and spent Fuel counted (the cards shown only to the owner)."""
-
-    seat: int
-    cockpit: str
-    engine: str
-    scanners: list[int]
-    robot_parts: list[int]
-    crystals: list[int]
-    power_cockpit: list[int]
-    power_engine: list[int]
-    alien_drones: list[int]
-    loot_carriers: list[int]
-    crew: list[int]
-    damage: list[int]
-    fuel: int
-    fuel_cards: list[int] | None
-    spent_fuel: int
-    spent_fuel_cards: list[int] | None
-
-
-class SpaceRaceView(BaseView):
-    """A view of Space Race (see the module docstring for what each seat sees)."""
-
-    round: int
-    rounds: int
-    pick: int
-    direction: str  # "left" or "right": where hands pass
-    hand: list[int] | None  # the seat's own hand (None: a spectator)
-    hand_sizes: list[int]
-    ships: list[ShipView]
-    space_deck: int
-    crew_discard: list[int]
-    danger: int | None  # the Danger card of this round's Danger phase
-    bidding: str | None  # "fuel" or "crew"
-    danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
-    seen_top_danger: list[int]  # seats that have seen it
-    danger_deck: int
-    danger_discard: list[int]
-    damage_deck: int
-    damage_removed: list[int]
-    last_bids: list[int] | None
-    score: list[int]  # each seat's running score
 
 
 _ZEROS = tuple((0,) * k for k in range(80))  # an unseen Fuel stack of k cards
@@ -117,17 +72,12 @@ class SpaceRaceSeatView(View):
         "_space_deck",
         "danger",
         "danger_top",
-        "phase",
         "pick",
         "round",
-        "seat",
         "stacks",
     )
     KEYS = own_keys(SpaceRaceView)
-    _game: SpaceRace
 
-    seat: int | None  # the seat it is for (None: a spectator)
-    phase: str
     round: int
     pick: int
     danger: int  # the Danger card up (0: none)
@@ -136,10 +86,13 @@ class SpaceRaceSeatView(View):
     # the state keeps them, but Fuel the seat may not see is zeros (shared: do not change)
     stacks: list[tuple[int, ...]]
 
+    @property
+    def _g(self) -> SpaceRace:
+        """The game (the base class keeps it as a ``Game``)."""
+        return cast("SpaceRace", self._game)
+
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
-        self.seat = seat
-        self.phase = state.phase
         self.round = state.round
         self.pick = state.pick
         hands = state.hands
@@ -178,7 +131,7 @@ class SpaceRaceSeatView(View):
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
         shared, so replace a stack rather than change it); Fuel the seat may not see is
         zeros, one per card. (``stacks`` is the same as one flat row.)"""
-        return list(map(self.stacks.__getitem__, _SHIPS[self._game.players]))
+        return list(map(self.stacks.__getitem__, _SHIPS[self._g.players]))
 
     # the JSON value of every key (SpaceRaceView's), worked out when first read
 
@@ -198,10 +151,10 @@ class SpaceRaceSeatView(View):
         return list(self._hand) if self._hand is not None else None
 
     def _k_hand_sizes(self) -> list[int]:
-        return self._counts[: self._game.players]
+        return self._counts[: self._g.players]
 
     def _k_ships(self) -> list[dict[str, Any]]:
-        g = self._game
+        g = self._g
         ships = self.stacks
         seat = self.seat
         spent = self._counts[g.players :]
@@ -222,13 +175,13 @@ class SpaceRaceSeatView(View):
         return self.danger or None
 
     def _k_bidding(self) -> str | None:
-        return _bidding(self._game, self.danger)
+        return _bidding(self._g, self.danger)
 
     def _k_danger_top(self) -> int | None:
         return self.danger_top
 
     def _k_seen_top_danger(self) -> list[int]:
-        return _seen_top(self._game.players, self._seen_top)
+        return _seen_top(self._g.players, self._seen_top)
 
     def _k_danger_deck(self) -> int:
         return self._danger_deck
@@ -247,7 +200,7 @@ class SpaceRaceSeatView(View):
 
     def _k_score(self) -> list[int]:
         """Every seat's running score: worked out only when read (the heuristic never does)."""
-        return _scores(self._game, self.stacks)
+        return _scores(self._g, self.stacks)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

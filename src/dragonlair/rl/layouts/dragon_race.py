@@ -19,7 +19,7 @@ from ...core import Game
 from ...dragon_race.board import KINDS
 from ...dragon_race.kinds import PHASES
 from ...dragon_race.rules import MAX_HAND, DragonRace
-from ...dragon_race.view import DragonRaceView as View
+from ...dragon_race.view_types import DragonRaceView as View
 from ..layout import (
     Context,
     Feature,

@@ -20,8 +20,8 @@ from ...core import Game
 from ...dragon_stripes.cards import DANGER, DANGER_CARDS, STOP, card_name
 from ...dragon_stripes.kinds import PHASES
 from ...dragon_stripes.rules import DragonStripes
-from ...dragon_stripes.view import DragonStripesView as View
 from ...dragon_stripes.view import holding_bounds
+from ...dragon_stripes.view_types import DragonStripesView as View
 from ..layout import (
     Context,
     Feature,

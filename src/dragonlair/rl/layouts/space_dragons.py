@@ -21,7 +21,7 @@ from ...core import Game
 from ...space_dragons.cards import CREW_CARDS, SYMBOLS
 from ...space_dragons.kinds import PHASES
 from ...space_dragons.rules import HAND, ROUNDS, SpaceDragons
-from ...space_dragons.view import SpaceDragonsView as View
+from ...space_dragons.view_types import SpaceDragonsView as View
 from ..layout import (
     Context,
     Feature,

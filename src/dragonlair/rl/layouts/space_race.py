@@ -22,7 +22,7 @@ from ...core import Game
 from ...space_race.cards import COLOURS, DANGER_KINDS, HAND_SIZE, ICONS, PARTS, STACKS
 from ...space_race.kinds import PHASES
 from ...space_race.rules import SpaceRace
-from ...space_race.view import SpaceRaceView as View
+from ...space_race.view_types import SpaceRaceView as View
 from ..layout import (
     Context,
     Feature,

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
-from ...dragon_race.view import DragonRaceView
+from ...dragon_race.view_types import DragonRaceView
 from ...i18n import N_, _, ngettext
 
 PAWN_STYLES = (

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
-from ...dragon_stripes.view import DragonStripesView
+from ...dragon_stripes.view_types import DragonStripesView
 from ...i18n import N_, _
 
 MOODS = {

@@ -14,7 +14,7 @@ from rich.text import Text
 from ...core import Action, Game
 from ...i18n import N_, _
 from ...space_dragons.kinds import HIRE, HUNT
-from ...space_dragons.view import SpaceDragonsView
+from ...space_dragons.view_types import SpaceDragonsView
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),

@@ -20,7 +20,7 @@ from rich.text import Text
 from ...core import Action, Game
 from ...i18n import N_, _, ngettext
 from ...space_race.kinds import UPGRADE
-from ...space_race.view import SpaceRaceView
+from ...space_race.view_types import SpaceRaceView
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
