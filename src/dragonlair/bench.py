@@ -25,7 +25,9 @@ other build installed (``other_python``; ``make bench`` passes ``.venv-compiled`
 same playout and clone rows are measured again by that interpreter in a subprocess, each
 with its own slices of hearts in between, so that pure, compiled and hearts are compared in
 one run: the compiled build's speed-up over pure is the ratio of their ratios to hearts.
-So are the RL rows (unless left out), each beside its own slices of connect_four_v3.
+So are the rows of simulate's loop with bots (unless left out), each beside the other
+build's own raw loop, and the RL rows (unless left out), each beside its own slices of
+connect_four_v3.
 
 Two more sections measure the services built on the engines:
 
@@ -706,13 +708,14 @@ def _cpu_seconds() -> float | None:
 
 @dataclass
 class OtherBuild:
-    """The playout and clone rows of the other build, measured by ``python``, and its RL
-    rows (connect_four_v3's included) when the run measures them."""
+    """The playout and clone rows of the other build, measured by ``python``, and its
+    bot-loop and RL rows (connect_four_v3's included) when the run measures them."""
 
     python: str
     build: str
     version: str
     measures: list[Measure] = field(default_factory=list)
+    bot_loops: list[BotLoopMeasure] = field(default_factory=list)
     rl: list[RLMeasure] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -721,6 +724,7 @@ class OtherBuild:
             "build": self.build,
             "version": self.version,
             "measures": [m.to_dict() for m in self.measures],
+            "bot_loops": [m.to_dict() for m in self.bot_loops],
             "rl": [m.to_dict() for m in self.rl],
         }
 
@@ -731,11 +735,15 @@ class OtherBuildFailed(RuntimeError):
 
 def measure_other_build(python: str, s: Settings) -> OtherBuild:
     """``dragonlair bench --json`` run by ``python`` (an interpreter with the other build
-    installed) on the same games, player counts and slices, without the ISMCTS, simulate
-    and bots sections (and without the RL one when this run leaves it out); its rows of our
-    games (each with its own ratio to hearts) and its RL rows."""
+    installed) on the same games, player counts and slices, without the ISMCTS and simulate
+    sections (and without the bots and RL ones when this run leaves them out); its rows of
+    our games (each with its own ratio to hearts), its bot-loop rows (each with its own raw
+    loop) and its RL rows."""
     cmd = [python, "-m", "dragonlair", "bench", "--json", "--no-ismcts", "--no-simulate"]
-    cmd += ["--no-bots"] if s.rl else ["--no-bots", "--no-rl"]
+    if not s.bot_loops:
+        cmd.append("--no-bots")
+    if not s.rl:
+        cmd.append("--no-rl")
     cmd += ["--reps", str(s.reps), "--slice", str(s.slice_s)]
     if not s.references:
         cmd.append("--no-references")
@@ -753,6 +761,11 @@ def measure_other_build(python: str, s: Settings) -> OtherBuild:
     rows = [Measure(**{k: v for k, v in m.items() if k in fields}) for m in doc["measures"]]
     other = OtherBuild(python, doc.get("build", "pure"), doc["python"])
     other.measures = [m for m in rows if not m.reference]
+    bot_fields = set(BotLoopMeasure.__dataclass_fields__)
+    other.bot_loops = [
+        BotLoopMeasure(**{k: v for k, v in m.items() if k in bot_fields})
+        for m in doc.get("bot_loops", [])
+    ]
     rl_fields = set(RLMeasure.__dataclass_fields__)
     other.rl = [
         RLMeasure(**{k: v for k, v in m.items() if k in rl_fields}) for m in doc.get("rl", [])

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from typer.testing import CliRunner
 
@@ -79,3 +80,18 @@ def test_bench_prints_the_bot_loops_and_can_leave_them_out() -> None:
     assert "simulate's loop with bots" in shown.stdout and "view µs" in shown.stdout
     skipped = runner.invoke(app, [*args, "--no-bots", "--json"])
     assert json.loads(skipped.stdout)["bot_loops"] == []
+
+
+def test_bench_measures_the_other_builds_bot_loops_too() -> None:
+    """With --other-build the bot-loop rows come from the other interpreter as well (here
+    this one), each beside its own raw loop, printed as a second table."""
+    args = ["bench", "--game", "dragon-stripes", "-p", "3", "--reps", "1", "--slice", "0.02"]
+    args += ["--no-references", "--no-ismcts", "--no-simulate", "--no-rl"]
+    args += ["--other-build", sys.executable]
+    doc = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    [row] = doc["other_build"]["bot_loops"]
+    assert row["name"] == "dragon-stripes"
+    assert row["raw_decisions_per_s"] > 0 and row["heuristic_slower"] > 0
+    shown = runner.invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.count("simulate's loop with bots") == 2

@@ -80,7 +80,7 @@ def test_bench_measures_the_other_build_in_a_subprocess() -> None:
     one, so both sides are the same build) and a table sets the two builds side by side
     (the RL rows of both builds: tests/rl/test_rl_bench.py)."""
     args = ["bench", "--game", "dragon-stripes", "-p", "3", "--reps", "1", "--slice", "0.02"]
-    args += ["--no-references", "--no-ismcts", "--no-simulate", "--no-rl"]
+    args += ["--no-references", "--no-ismcts", "--no-simulate", "--no-rl", "--no-bots"]
     args += ["--other-build", sys.executable]
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
@@ -91,6 +91,7 @@ def test_bench_measures_the_other_build_in_a_subprocess() -> None:
     [row] = other["measures"]
     assert row["name"] == "dragon-stripes" and row["players"] == 3 and row["decisions_per_s"] > 0
     assert doc["rl"] == [] and other["rl"] == []  # --no-rl leaves them out in both builds
+    assert doc["bot_loops"] == [] and other["bot_loops"] == []  # so does --no-bots
     table = runner.invoke(app, args)
     assert table.exit_code == 0, table.output
     assert "pure and compiled builds" in table.output and "dragon-stripes" in table.output

@@ -48,8 +48,8 @@ def bench(
             "--other-build",
             metavar="PYTHON",
             help="An interpreter with the other build of dragonlair (pure or compiled, e.g. "
-            ".venv-compiled/bin/python): its playout, clone and RL rows are measured too, in "
-            "a subprocess.",
+            ".venv-compiled/bin/python): its playout, clone, bot-loop and RL rows are "
+            "measured too, in a subprocess.",
         ),
     ] = None,
     bots: Annotated[
@@ -175,15 +175,18 @@ def bench(
             )
         out.print(sims)
     if report.bot_loops:
-        _print_bot_loops(out, report.bot_loops)
+        _print_bot_loops(out, report.bot_loops, f"{report.build} build, this process")
+    if report.other_build is not None and report.other_build.bot_loops:
+        other = report.other_build
+        _print_bot_loops(out, other.bot_loops, f"{other.build} build, {other.python}")
     if report.rl:
         print_rl(out, report)
 
 
-def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure]) -> None:
+def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: str) -> None:
     table = Table(
         title="simulate's loop with bots: decisions/s, and × slower than the raw loop "
-        "(same run); one state.view(seat)"
+        f"(same run); one state.view(seat) ({build})"
     )
     for col in ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower"):
         table.add_column(col, justify="left" if col == "game" else "right")
