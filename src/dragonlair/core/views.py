@@ -25,19 +25,18 @@ parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it
 from __future__ import annotations
 
 from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn
 
 from mypy_extensions import mypyc_attr
 
-from .state import base_keys
+from .state import G_co, base_keys
 from .view_types import BaseView
 
 if TYPE_CHECKING:
-    from .game import Game
     from .state import State
 
 
-def seat_of(view: Mapping[str, Any] | View) -> int:
+def seat_of(view: Mapping[str, Any] | View[Any]) -> int:
     """The seat a view is for; ``ValueError`` for a spectator's view (a bot always plays
     a seat, so its view has one)."""
     # a typed view's seat is an attribute: reading its key would build its shared keys
@@ -76,7 +75,7 @@ ABSENT: Any = _Absent()
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class View:
+class View(Generic[G_co]):
     """A seat's view as a typed object (see the module docstring).
 
     A game's subclass captures in ``__init__`` (after calling this one) what the seat
@@ -98,7 +97,7 @@ class View:
 
     __slots__ = ("_done", "_game", "_got", "_nbase", "_shared", "phase", "seat")
     KEYS: ClassVar[tuple[str, ...]] = ()
-    _game: Game  # a game's subclass reads its own game class through a typed property
+    _game: G_co  # a game's subclass names its game class: View["SpaceRace"]
     _shared: tuple[Any, ...]
     # the keys read so far (a dict; bots.checks puts a read-only decoy mapping there)
     _got: Any
@@ -111,7 +110,7 @@ class View:
         super().__init_subclass__(**kwargs)
         _builders_of(cls)  # a missing _k_ method is an error at once
 
-    def __init__(self, state: State, seat: int | None) -> None:
+    def __init__(self, state: State[G_co], seat: int | None) -> None:
         # what the keys every view shares are made of; the keys themselves are built on
         # the first read
         self._game = state.game
@@ -224,7 +223,7 @@ Mapping.register(View)
 _BUILDERS: dict[type, dict[str, Callable[[Any], Any]]] = {}
 
 
-def _builders_of(cls: type[View]) -> dict[str, Callable[[Any], Any]]:
+def _builders_of(cls: type[View[Any]]) -> dict[str, Callable[[Any], Any]]:
     found = _BUILDERS.get(cls)
     if found is None:
         missing = [k for k in cls.KEYS if not hasattr(cls, "_k_" + k)]

@@ -13,7 +13,7 @@ at random from those unaccounted for.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import RandomLike, shuffle_with
 from dragonlair.core.views import View, own_keys
@@ -70,7 +70,7 @@ def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) ->
     out["stolen"] = stolen_for(state, seat)
 
 
-class DragonRaceSeatView(View):
+class DragonRaceSeatView(View["DragonRace"]):
     """A seat's view of The Great Dragon Race as a typed object (see ``core.views``): its
     keys are those of :class:`DragonRaceView`, and its attributes are what the heuristic
     reads without the mapping, as ints and tuples (read-only: ``Final``). It holds the
@@ -99,11 +99,6 @@ class DragonRaceSeatView(View):
     pawns: Final[tuple[int, ...]]  # each seat's spot
     turn_start: Final[tuple[int, ...]]  # the pawns when this turn began
     robbed: Final[tuple[int, ...]]  # seats robbed this turn
-
-    @property
-    def _g(self) -> DragonRace:
-        """The game (the base class keeps it as a ``Game``)."""
-        return cast("DragonRace", self._game)
 
     def __init__(self, state: DragonRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
@@ -158,7 +153,7 @@ class DragonRaceSeatView(View):
         return list(self.robbed)
 
     def _k_last(self) -> str | None:
-        return last_play(self._g, self._last)
+        return last_play(self._game, self._last)
 
     def _k_moved(self) -> list[int]:
         return list(self._moved)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import ABSENT, View, own_keys
@@ -31,7 +31,7 @@ from .kinds import penalty_fraction, reward_multiplier
 from .view_types import DragonStripesView, LedgerEntry
 
 if TYPE_CHECKING:
-    from .rules import DragonStripes, DragonStripesState
+    from .rules import DragonStripes, DragonStripesState  # noqa: F401  (in the base class, View["DragonStripes"])
 
 
 @lru_cache(maxsize=4096)  # bots and the sampler ask the same few ledgers again and again
@@ -161,7 +161,7 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
         out["lair"] = st.lair
 
 
-class DragonStripesSeatView(View):
+class DragonStripesSeatView(View["DragonStripes"]):
     """A seat's view of Dragon Stripes as a typed object (see ``core.views``): its keys
     are those of :class:`DragonStripesView`, and its attributes are the figures a bot
     reads without the mapping, as plain ints and tuples (read-only: ``Final``, which
@@ -216,11 +216,6 @@ class DragonStripesSeatView(View):
     penalties: Final[tuple[int, ...]]
     half_penalties: Final[tuple[int, ...]]
 
-    @property
-    def _g(self) -> DragonStripes:
-        """The game (the base class keeps it as a ``Game``)."""
-        return cast("DragonStripes", self._game)
-
     def __init__(self, st: DragonStripesState, seat: int | None) -> None:
         View.__init__(self, st, seat)
         g = st.game
@@ -270,7 +265,7 @@ class DragonStripesSeatView(View):
         return list(self.stripes)
 
     def _k_head(self) -> int:
-        return self._g.last_stripe + 1
+        return self._game.last_stripe + 1
 
     def _k_knight(self) -> int:
         return self.knight

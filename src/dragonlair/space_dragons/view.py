@@ -17,7 +17,7 @@ is redrawn from that seat's sampled hand.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import View, own_keys
@@ -28,14 +28,14 @@ from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 from .view_types import SpaceDragonsView
 
 if TYPE_CHECKING:
-    from .rules import SpaceDragons, SpaceDragonsState
+    from .rules import SpaceDragons, SpaceDragonsState  # noqa: F401  (in the base class, View["SpaceDragons"])
 
 
 # The figures a view derives from what the state holds are worked out in json_view.py
 # only, for the JSON view (build_view) and the typed view alike.
 
 
-class SpaceDragonsSeatView(View):
+class SpaceDragonsSeatView(View["SpaceDragons"]):
     """A seat's view of Space Dragons as a typed object (see ``core.views``): its keys
     are those of :class:`SpaceDragonsView`, and its attributes hold what the state holds
     (tuples, shared; read-only: ``Final``, which ``mypy`` holds every reader to): the
@@ -74,11 +74,6 @@ class SpaceDragonsSeatView(View):
     starter: Final[int]  # the current round's starting seat
     sides: Final[tuple[int, ...]]
     """By symbol (``cards.SYMBOLS``), the scoring card's face-up side: 0 A, 1 B."""
-
-    @property
-    def _g(self) -> SpaceDragons:
-        """The game (the base class keeps it as a ``Game``)."""
-        return cast("SpaceDragons", self._game)
 
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
         View.__init__(self, state, seat)
@@ -121,10 +116,10 @@ class SpaceDragonsSeatView(View):
         return list(self.hand_sizes)
 
     def _k_pick_counts(self) -> list[int]:
-        return list(self._counts[self._g.players :])
+        return list(self._counts[self._game.players :])
 
     def _k_pick(self) -> int | None:
-        return self._counts[self._g.players] + 1 if self.phase == HIRE else None
+        return self._counts[self._game.players] + 1 if self.phase == HIRE else None
 
     def _k_round(self) -> int | None:
         return self.rounds_played + 1 if self.phase == HUNT else None
@@ -166,10 +161,10 @@ class SpaceDragonsSeatView(View):
         return scoring_sides(self.sides)
 
     def _k_symbols(self) -> dict[str, list[int]]:
-        return symbol_counts(self._g, self.played, self._claimed)
+        return symbol_counts(self._game, self.played, self._claimed)
 
     def _k_card_points(self) -> list[int]:
-        return self._g.tables.card_points(self.played, self._claimed)
+        return self._game.tables.card_points(self.played, self._claimed)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

@@ -17,7 +17,7 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import View, own_keys
@@ -32,7 +32,7 @@ from .json_view import ship as _ship
 from .view_types import SpaceRaceView
 
 if TYPE_CHECKING:
-    from .rules import SpaceRace, SpaceRaceState
+    from .rules import SpaceRace, SpaceRaceState  # noqa: F401  (in the base class, View["SpaceRace"])
 
 
 _ZEROS = tuple((0,) * k for k in range(80))  # an unseen Fuel stack of k cards
@@ -49,7 +49,7 @@ _HIDDEN_FUEL = tuple(
 # view: ``build_view`` (the JSON the wire and the RL layouts take) and ``SpaceRaceSeatView``.
 
 
-class SpaceRaceSeatView(View):
+class SpaceRaceSeatView(View["SpaceRace"]):
     """A seat's view of Space Race as a typed object (see ``core.views``): its keys are
     those of :class:`SpaceRaceView`, and :meth:`ship_stacks` gives every ship as its
     stacks without parsing them back from the JSON; ``round``, ``pick`` and
@@ -85,11 +85,6 @@ class SpaceRaceSeatView(View):
     # every ship's stacks in one flat row, ``stacks[seat * NSTACK + k]`` (cards.STACKS), as
     # the state keeps them, but Fuel the seat may not see is zeros (shared: do not change)
     stacks: list[tuple[int, ...]]
-
-    @property
-    def _g(self) -> SpaceRace:
-        """The game (the base class keeps it as a ``Game``)."""
-        return cast("SpaceRace", self._game)
 
     def __init__(self, state: SpaceRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
@@ -131,7 +126,7 @@ class SpaceRaceSeatView(View):
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
         shared, so replace a stack rather than change it); Fuel the seat may not see is
         zeros, one per card. (``stacks`` is the same as one flat row.)"""
-        return list(map(self.stacks.__getitem__, _SHIPS[self._g.players]))
+        return list(map(self.stacks.__getitem__, _SHIPS[self._game.players]))
 
     # the JSON value of every key (SpaceRaceView's), worked out when first read
 
@@ -151,10 +146,10 @@ class SpaceRaceSeatView(View):
         return list(self._hand) if self._hand is not None else None
 
     def _k_hand_sizes(self) -> list[int]:
-        return self._counts[: self._g.players]
+        return self._counts[: self._game.players]
 
     def _k_ships(self) -> list[dict[str, Any]]:
-        g = self._g
+        g = self._game
         ships = self.stacks
         seat = self.seat
         spent = self._counts[g.players :]
@@ -175,13 +170,13 @@ class SpaceRaceSeatView(View):
         return self.danger or None
 
     def _k_bidding(self) -> str | None:
-        return _bidding(self._g, self.danger)
+        return _bidding(self._game, self.danger)
 
     def _k_danger_top(self) -> int | None:
         return self.danger_top
 
     def _k_seen_top_danger(self) -> list[int]:
-        return _seen_top(self._g.players, self._seen_top)
+        return _seen_top(self._game.players, self._seen_top)
 
     def _k_danger_deck(self) -> int:
         return self._danger_deck
@@ -200,7 +195,7 @@ class SpaceRaceSeatView(View):
 
     def _k_score(self) -> list[int]:
         """Every seat's running score: worked out only when read (the heuristic never does)."""
-        return _scores(self._g, self.stacks)
+        return _scores(self._game, self.stacks)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
