@@ -24,7 +24,15 @@ parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it
 
 from __future__ import annotations
 
-from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn
 
 from mypy_extensions import mypyc_attr
@@ -174,6 +182,42 @@ class View(Generic[G_co]):
         self._got = out
         self._done = True
         return out
+
+    # what every view shares, typed, read without building its keys (the observation
+    # layouts' features read these)
+
+    @property
+    def game(self) -> G_co:
+        """The game the view is of (its data and options: nothing of a state)."""
+        return self._game
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now (the key ``to_act``)."""
+        to_act: tuple[int, ...] = self._shared[3]
+        return to_act
+
+    @property
+    def choosing(self) -> Sequence[int] | None:
+        """The seats taking part in the open simultaneous choice (None: no choice open)."""
+        choosing: Sequence[int] | None = self._shared[4]
+        return choosing
+
+    @property
+    def my_choice(self) -> int | None:
+        """The id of the action the seat chose in the open simultaneous choice (None when
+        it has not chosen, takes no part, or no choice is open): the key ``my_choice``."""
+        mine: int | None = self._shared[5]
+        return None if mine is None or mine < 0 else mine
+
+    @property
+    def window_next(self) -> tuple[int, ...] | None:
+        """The seats still to be asked in the open offer or reaction window after the
+        current one (None: no window open): the key ``window``'s ``next``."""
+        if self._shared[7] < 0:
+            return None
+        window: tuple[int, ...] = self._shared[6]
+        return window
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.json())

@@ -73,54 +73,64 @@ def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) ->
 class DragonRaceSeatView(View["DragonRace"]):
     """A seat's view of The Great Dragon Race as a typed object (see ``core.views``): its
     keys are those of :class:`DragonRaceView`, and its attributes are what the heuristic
-    reads without the mapping, as ints and tuples (read-only: ``Final``). It holds the
-    seat's own hand, the stolen card only for the thief and the victim, and counts of
-    every other hand and of the draw pile."""
+    and the observation layout read without the mapping, as ints and tuples (read-only:
+    ``Final``). It holds the seat's own hand, the stolen card only for the thief and the
+    victim, and counts of every other hand and of the draw pile."""
 
     __slots__ = (
-        "_bonus",
-        "_discards",
-        "_draw",
-        "_extra",
-        "_hand",
-        "_hand_sizes",
-        "_last",
-        "_moved",
-        "_stolen",
-        "_turn",
         "active",
+        "bonus",
+        "discards",
+        "draw_size",
+        "extra_draw",
+        "hand",
+        "hand_sizes",
+        "last_id",
+        "moved",
         "pawns",
         "robbed",
+        "stolen",
+        "turn",
         "turn_start",
     )
     KEYS = own_keys(DragonRaceView)
 
+    turn: Final[int]
     active: Final[int]  # whose turn it is
     pawns: Final[tuple[int, ...]]  # each seat's spot
     turn_start: Final[tuple[int, ...]]  # the pawns when this turn began
+    hand: Final[tuple[int, ...] | None]  # the seat's own cards (None: a spectator)
+    hand_sizes: Final[tuple[int, ...]]  # by seat
+    draw_size: Final[int]  # cards in the draw pile
+    discards: Final[tuple[int, ...]]  # the face-up discard pile
+    extra_draw: Final[tuple[bool, ...]]  # by seat: draws an extra card next turn
+    bonus: Final[bool]  # the active player has earned another play
     robbed: Final[tuple[int, ...]]  # seats robbed this turn
+    last_id: Final[int]  # the action id of the latest play or steal (-1: none)
+    moved: Final[tuple[int, ...]]  # the seats whose pawns the latest play moved
+    stolen: Final[int | None]  # the card being stolen, if the seat may see it
 
     def __init__(self, state: DragonRaceState, seat: int | None) -> None:
         View.__init__(self, state, seat)
-        self._turn = state.turn
+        self.turn = state.turn
         self.active = state.active
         self.pawns = tuple(state.pawns)
         self.turn_start = state.start
-        self._hand = None if seat is None else state.hands[seat]
-        self._hand_sizes = hand_sizes(state)
-        self._draw = len(state.draw)
-        self._discards = state.discards
-        self._extra = state.extra
-        self._bonus = state.bonus
+        self.hand = None if seat is None else state.hands[seat]
+        self.hand_sizes = tuple([len(h) for h in state.hands])
+        self.draw_size = len(state.draw)
+        self.discards = state.discards
+        self.extra_draw = state.extra
+        self.bonus = state.bonus
         self.robbed = state.victims
-        self._last = state.last
-        self._moved = state.moved
-        self._stolen = stolen_for(state, seat)
+        self.last_id = state.last
+        self.moved = state.moved
+        self.stolen = stolen_for(state, seat)
 
     # the JSON value of every key (DragonRaceView's), worked out when first read
 
     def _k_turn(self) -> int:
-        return self._turn
+        return self.turn
 
     def _k_active(self) -> int:
         return self.active
@@ -132,34 +142,34 @@ class DragonRaceSeatView(View["DragonRace"]):
         return list(self.turn_start)
 
     def _k_hand(self) -> list[int] | None:
-        return None if self._hand is None else list(self._hand)
+        return None if self.hand is None else list(self.hand)
 
     def _k_hand_sizes(self) -> list[int]:
-        return list(self._hand_sizes)
+        return list(self.hand_sizes)
 
     def _k_draw_size(self) -> int:
-        return self._draw
+        return self.draw_size
 
     def _k_discards(self) -> list[int]:
-        return list(self._discards)
+        return list(self.discards)
 
     def _k_extra_draw(self) -> list[bool]:
-        return list(self._extra)
+        return list(self.extra_draw)
 
     def _k_bonus(self) -> bool:
-        return self._bonus
+        return self.bonus
 
     def _k_robbed(self) -> list[int]:
         return list(self.robbed)
 
     def _k_last(self) -> str | None:
-        return last_play(self._game, self._last)
+        return last_play(self._game, self.last_id)
 
     def _k_moved(self) -> list[int]:
-        return list(self._moved)
+        return list(self.moved)
 
     def _k_stolen(self) -> int | None:
-        return self._stolen
+        return self.stolen
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

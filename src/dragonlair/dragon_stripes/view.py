@@ -169,33 +169,37 @@ class DragonStripesSeatView(View["DragonStripes"]):
     are left, never the order of the undrawn deck."""
 
     __slots__ = (
-        "_all_gems",
         "_drawn",
-        "_holder",
-        "_must_draw",
-        "_starter",
-        "_turn",
+        "all_gems",
         "banked",
         "dangers",
         "deck_size",
         "gems",
         "half_penalties",
+        "holder",
         "knight",
         "lair",
         "lair_empty",
         "left",
+        "must_draw",
         "paid",
         "penalties",
         "pot",
         "price",
         "received",
         "start_gems",
+        "starter",
         "stripes",
         "total_gems",
+        "turn",
     )
     KEYS = own_keys(DragonStripesView)
 
     knight: Final[int]  # 0 is the tail
+    turn: Final[int]
+    starter: Final[int]  # the seat that started this turn
+    holder: Final[int]  # the knight's holder
+    must_draw: Final[bool]  # the holder must draw before it may hold
     pot: Final[int]
     price: Final[int]  # the pot's takeover price
     dangers: Final[int]  # Danger cards drawn
@@ -207,6 +211,7 @@ class DragonStripesSeatView(View["DragonStripes"]):
     lair_empty: Final[bool]
     lair: Final[int | None]  # shown only with open holdings (else None)
     gems: Final[int | None]  # the seat's own gems (None: a spectator)
+    all_gems: Final[tuple[int, ...] | None]  # every seat's, with open holdings (else None)
     start_gems: Final[int]
     total_gems: Final[int]
     # each seat's public ledger, by seat (the view's ``ledger``)
@@ -227,10 +232,10 @@ class DragonStripesSeatView(View["DragonStripes"]):
         self.pot = pot
         self.price = g.prices[pot]
         self.dangers = st.dangers
-        self._turn = st.turn
-        self._starter = st.starter
-        self._holder = st.holder
-        self._must_draw = st.must_draw
+        self.turn = st.turn
+        self.starter = st.starter
+        self.holder = st.holder
+        self.must_draw = st.must_draw
         self.lair_empty = st.lair_empty
         self.stripes = g.components.stripes
         self.start_gems = g.start_gems
@@ -242,7 +247,7 @@ class DragonStripesSeatView(View["DragonStripes"]):
         self.half_penalties = tuple(st.half_penalties)
         self.gems = None if seat is None else st.gems[seat]
         shown = g.open_holdings
-        self._all_gems = tuple(st.gems) if shown else None
+        self.all_gems = tuple(st.gems) if shown else None
         self.lair = st.lair if shown else None
 
     @property
@@ -277,16 +282,16 @@ class DragonStripesSeatView(View["DragonStripes"]):
         return self.price
 
     def _k_turn(self) -> int:
-        return self._turn
+        return self.turn
 
     def _k_starter(self) -> int:
-        return self._starter
+        return self.starter
 
     def _k_holder(self) -> int:
-        return self._holder
+        return self.holder
 
     def _k_must_draw(self) -> bool:
-        return self._must_draw
+        return self.must_draw
 
     def _k_dangers(self) -> int:
         return self.dangers
@@ -327,7 +332,7 @@ class DragonStripesSeatView(View["DragonStripes"]):
         return self.gems
 
     def _k_all_gems(self) -> Any:
-        return ABSENT if self._all_gems is None else list(self._all_gems)
+        return ABSENT if self.all_gems is None else list(self.all_gems)
 
     def _k_lair(self) -> Any:
         return ABSENT if self.lair is None else self.lair

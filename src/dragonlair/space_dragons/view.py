@@ -45,15 +45,15 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
     everyone else's."""
 
     __slots__ = (
-        "_claimed",
         "_counts",
-        "_lair",
-        "_picks",
-        "_pile",
+        "claimed",
         "damage",
         "face_up",
         "hand",
         "hand_sizes",
+        "lair",
+        "picks",
+        "pile",
         "played",
         "rounds_played",
         "shields",
@@ -64,12 +64,16 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
     KEYS = own_keys(SpaceDragonsView)
 
     hand: Final[tuple[int, ...] | None]  # the seat's own hand, sorted (None: a spectator)
+    picks: Final[tuple[int, ...] | None]  # the seat's own face-down picks (None: a spectator)
     hand_sizes: Final[tuple[int, ...]]  # by seat, how many cards are in its hand
     played: Final[tuple[tuple[int, ...], ...]]  # by seat, the crew cards it played, in order
     shields: Final[tuple[int, ...]]  # by seat, the shields under its ship
     damage: Final[tuple[int, ...]]  # by seat, the damage under its ship
     start_cards: Final[tuple[int, ...]]  # the start-player draw, by seat
+    claimed: Final[tuple[tuple[int, ...], ...]]  # by seat, the dragons it claimed
     face_up: Final[int]  # the dragon on display; 0 once the lair is empty
+    lair: Final[int]  # dragons left in the lair
+    pile: Final[int]  # cards left in the draw pile
     rounds_played: Final[int]  # rounds of the Dragon Hunt completed (0..7)
     starter: Final[int]  # the current round's starting seat
     sides: Final[tuple[int, ...]]
@@ -78,7 +82,7 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
     def __init__(self, state: SpaceDragonsState, seat: int | None) -> None:
         View.__init__(self, state, seat)
         self.hand = None if seat is None else state.hands[seat]
-        self._picks = None if seat is None else state.picks[seat]
+        self.picks = None if seat is None else state.picks[seat]
         # every hand's size, then every seat's count of picks: one tuple (a tuple made
         # with map costs more than its few items)
         counts = self._counts = tuple(map(len, state.hands + state.picks))
@@ -88,12 +92,17 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
         self.played = tuple(state.played)
         self.shields = tuple(state.shields)
         self.damage = tuple(state.damage)
-        self._claimed = tuple(state.claimed)
+        self.claimed = tuple(state.claimed)
         self.face_up = state.face_up
-        self._lair = len(state.lair)
-        self._pile = len(state.pile) - state.taken
+        self.lair = len(state.lair)
+        self.pile = len(state.pile) - state.taken
         self.start_cards = state.start_cards
         self.sides = state.sides
+
+    @property
+    def pick_counts(self) -> tuple[int, ...]:
+        """By seat, how many cards it has picked."""
+        return self._counts[self._game.players :]
 
     def round_cards(self) -> list[tuple[int, int]]:
         """The cards played in the current round as ``(seat, card)``, in play order."""
@@ -110,7 +119,7 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
         return None if self.hand is None else list(self.hand)
 
     def _k_picks(self) -> list[int] | None:
-        return None if self._picks is None else list(self._picks)
+        return None if self.picks is None else list(self.picks)
 
     def _k_hand_sizes(self) -> list[int]:
         return list(self.hand_sizes)
@@ -143,16 +152,16 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
         return list(self.damage)
 
     def _k_claimed(self) -> list[list[int]]:
-        return [list(c) for c in self._claimed]
+        return [list(c) for c in self.claimed]
 
     def _k_face_up(self) -> int | None:
         return self.face_up or None
 
     def _k_lair(self) -> int:
-        return self._lair
+        return self.lair
 
     def _k_pile(self) -> int:
-        return self._pile
+        return self.pile
 
     def _k_start_cards(self) -> list[int]:
         return list(self.start_cards)
@@ -161,10 +170,10 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
         return scoring_sides(self.sides)
 
     def _k_symbols(self) -> dict[str, list[int]]:
-        return symbol_counts(self._game, self.played, self._claimed)
+        return symbol_counts(self._game, self.played, self.claimed)
 
     def _k_card_points(self) -> list[int]:
-        return self._game.tables.card_points(self.played, self._claimed)
+        return self._game.tables.card_points(self.played, self.claimed)
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),
