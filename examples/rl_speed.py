@@ -43,7 +43,7 @@ def measure(game_id: str, players: int, seconds: float) -> dict[str, float]:
     rng = np.random.default_rng(0)
     game = dragonlair.make(game_id, players=players)
     enc = encoder_for(game)
-    view = game.new_game(seed=1).view(0)
+    view = game.new_game(seed=1).seat_view(0)
 
     def encode() -> int:
         enc.encode(view)

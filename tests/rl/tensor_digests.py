@@ -37,7 +37,7 @@ def digests() -> dict[str, str]:
                     state = game.new_game(seed=seed)
                     while True:
                         for seat in range(n):
-                            h.update(enc.encode(state.view(seat)).tobytes())
+                            h.update(enc.encode(state.seat_view(seat)).tobytes())
                         if state.is_over:
                             break
                         seat = rng.choice(state.to_act)

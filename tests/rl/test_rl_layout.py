@@ -20,6 +20,7 @@ from dragonlair.rl import (
     layout_for,
     layout_ids,
 )
+from dragonlair.rl.layout import Context
 from tests.core.pebble_auction.manifest import replaced
 from tests.rl import tensor_digests
 from tests.rl.rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
@@ -36,7 +37,7 @@ def test_every_value_lies_in_0_1_and_the_shape_is_the_same_for_every_player_coun
         sizes.add(enc.size)
         for state in random_playout(game, seed=n)[::3]:
             for seat in range(n):
-                x = enc.encode(state.view(seat))
+                x = enc.encode(state.seat_view(seat))
                 assert x.dtype == np.float32 and x.shape == (enc.size,)
                 assert np.all(x >= 0.0) and np.all(x <= 1.0), (game_id, n, seat, state.move)
     assert len(sizes) == 1
@@ -52,11 +53,12 @@ def test_a_row_written_into_a_batch_is_the_tensor_and_leaves_the_other_rows_alon
     assert batch.shape == (3, enc.size) and batch.dtype == np.float32 and not batch.any()
     batch[0] = batch[2] = 0.5
     one = np.full(enc.size, 0.25, dtype=np.float32)
+    rows, single = enc.writable(batch), enc.writable(one)
     for state in random_playout(game, seed=4)[::5]:
         for seat in range(game.players):
-            view = state.view(seat)
-            enc.encode_row(view, seat, batch, 1)
-            enc.encode_row(view, seat, one, 0)
+            view = state.seat_view(seat)
+            enc.encode_row(view, seat, rows, 1)
+            enc.encode_row(view, seat, single, 0)
             want = enc.encode(view)
             assert np.array_equal(batch[1], want) and np.array_equal(one, want)
             assert np.all(batch[0] == 0.5) and np.all(batch[2] == 0.5)
@@ -73,7 +75,7 @@ def test_options_keep_the_shape_and_the_range(game_id: str, options: dict[str, o
     assert enc.size == plain.size
     for state in random_playout(game, seed=2)[::2]:
         for seat in range(n):
-            x = enc.encode(state.view(seat))
+            x = enc.encode(state.seat_view(seat))
             assert np.all(x >= 0.0) and np.all(x <= 1.0), (options, seat, state.move)
 
 
@@ -89,7 +91,8 @@ def test_a_tensor_does_not_change_when_what_its_seat_cannot_see_is_redrawn(game_
         for seat in range(n):
             view = state.view(seat)
             sampled = game.sample_state(json.loads(json.dumps(view)), rng)
-            assert np.array_equal(enc.encode(sampled.view(seat)), enc.encode(view))
+            want = enc.encode(state.seat_view(seat))
+            assert np.array_equal(enc.encode(sampled.seat_view(seat)), want)
 
 
 @pytest.mark.parametrize("game_id", rl_games())
@@ -100,10 +103,42 @@ def test_seats_are_encoded_observer_first(game_id: str) -> None:
     sl = enc.slices()["to_act"]
     state = random_playout(game, seed=3)[5]
     for seat in range(3):
-        row = enc.encode(state.view(seat))[sl]
+        row = enc.encode(state.seat_view(seat))[sl]
         assert [k for k in range(len(row)) if row[k]] == sorted(
             (s - seat) % 3 for s in state.to_act
         )
+
+
+@pytest.mark.parametrize("game_id", rl_games())
+def test_a_feature_that_writes_its_values_writes_only_inside_its_own_block(game_id: str) -> None:
+    """A ``write`` feature is handed the whole tensor's memory; over seeded games, in every
+    player count, it leaves every number outside its block untouched (and its block
+    within [0, 1])."""
+    for n in player_counts(game_id):
+        game = dragonlair.make(game_id, players=n)
+        enc = encoder_for(game)
+        writers = [
+            (f.write, r) for f, r in zip(enc.layout.features, enc.rows, strict=True) if f.write
+        ]
+        tensor = np.zeros(enc.size, dtype=np.float32)
+        out = enc.writable(tensor)
+        for state in random_playout(game, seed=n)[::2]:
+            for seat in range(n):
+                view, ctx = state.seat_view(seat), Context(game, seat)
+                for write, r in writers:
+                    tensor[:] = 0.0
+                    write(view, ctx, out, r.offset)
+                    block = tensor[r.offset : r.offset + r.size].copy()
+                    tensor[r.offset : r.offset + r.size] = 0.0
+                    assert not tensor.any(), (game_id, n, r.name, "wrote outside its block")
+                    assert np.all(block >= 0.0) and np.all(block <= 1.0), (r.name, block)
+
+
+def test_a_feature_has_exactly_one_way_to_compute_its_values() -> None:
+    with pytest.raises(LayoutError, match="'x' needs exactly one of encode"):
+        Feature("x", 1, "x")
+    with pytest.raises(LayoutError, match="'x' needs exactly one of encode"):
+        Feature("x", 1, "x", lambda v, c: [0.0], write=lambda v, c, out, at: None)
 
 
 def test_the_table_has_one_row_per_feature_and_covers_the_tensor() -> None:
@@ -121,12 +156,21 @@ def test_a_spectator_view_or_another_game_is_refused() -> None:
     enc = encoder_for(game)
     state = game.new_game(seed=1)
     with pytest.raises(LayoutError, match="seat's view; got a view for seat None"):
-        enc.encode(state.view(None))
+        enc.encode(state.seat_view(None))
     other = dragonlair.make("pebble-auction", players=2).new_game(seed=1)
-    with pytest.raises(LayoutError, match="not a view of Dragon Stripes"):
-        enc.encode(other.view(0))
+    typed_only = "observations of Dragon Stripes are made from its typed view"
+    with pytest.raises(LayoutError, match=typed_only + r".*; got a dict"):
+        enc.encode(other.seat_view(0))
+    with pytest.raises(LayoutError, match=typed_only):
+        enc.encode(state.view(0))  # its JSON form: the features read the typed attributes
     with pytest.raises(LayoutError, match=r"output array has shape \(3,\)"):
-        enc.encode(state.view(0), out=np.zeros(3, dtype=np.float32))
+        enc.encode(state.seat_view(0), out=np.zeros(3, dtype=np.float32))
+    auction = encoder_for(other.game)  # a game without a typed view: its JSON view
+    assert auction.encode(other.seat_view(0)).any()
+    with pytest.raises(LayoutError, match="not a view of Pebble Auction"):
+        auction.encode(state.seat_view(0))
+    with pytest.raises(LayoutError, match="C-contiguous float32"):
+        enc.writable(np.zeros((2, enc.size), dtype=np.float64))
 
 
 def test_a_game_without_a_layout_names_those_that_have_one() -> None:

@@ -185,7 +185,7 @@ def test_observation_strings_and_tensors_are_the_current_view() -> None:
     engine = state.engine_state
     for p in range(3):
         assert json.loads(state.observation_string(p)) == engine.view(p)
-        expected = state.get_game().encoder.encode(engine.view(p))
+        expected = state.get_game().encoder.encode(engine.seat_view(p))
         assert np.allclose(state.observation_tensor(p), expected)
 
 

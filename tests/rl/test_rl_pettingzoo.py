@@ -93,7 +93,7 @@ def test_aec_observations_are_encoded_once_per_move_and_handed_out_fresh() -> No
         for other in e.possible_agents:  # every seat's, as the state is now
             seat = e._t.seat(other)
             again = e.observe(other)
-            assert np.array_equal(again["observation"], encoder.encode(state.view(seat)))
+            assert np.array_equal(again["observation"], encoder.encode(state.seat_view(seat)))
             assert again["action_mask"].sum() == len(state.legal_action_ids(seat))
         again = e.observe(agent)
         assert again["observation"] is not obs["observation"]

@@ -233,7 +233,7 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
             state.apply(seat, bots.choose(state, seat))
 
     def _observe(self, out: Obs | None = None) -> Obs:
-        return self.encoder.encode(self.state_now.view(self.seat), out)
+        return self.encoder.encode(self.state_now.seat_view(self.seat), out)
 
     def _info(self) -> dict[str, Any]:
         mask = self.action_masks().astype(np.int8)
@@ -286,6 +286,7 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         self.observation_space = batch_space(first.observation_space, num_envs)
         self.action_space = batch_space(first.action_space, num_envs)
         self._obs = first.encoder.batch(num_envs)
+        self._out = first.encoder.writable(self._obs)
         a = self.game.num_actions
         self._masks = np.zeros((num_envs, a), dtype=np.int8)
         self._seats = np.zeros(num_envs, dtype=np.int64)
@@ -386,7 +387,7 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         """Encode table ``i``'s learner's view into its row of the batch; returns the
         positions of its legal actions in the flattened mask batch."""
         state, seat = env.state_now, env.seat
-        env.encoder.encode_row(state.view(seat), seat, self._obs, i)
+        env.encoder.encode_row(state.seat_view(seat), seat, self._out, i)
         self._seats[i] = seat
         base = i * self.game.num_actions
         return [base + aid for aid in state.legal_action_ids(seat)]

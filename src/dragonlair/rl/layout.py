@@ -2,11 +2,19 @@
 
 A :class:`Layout` is a list of named :class:`Feature` s. Each feature declares its size,
 what it means in words, and how its numbers are computed **from a seat's view** (the
-JSON-ready dict ``state.view(seat)``), never from a state's fields: the view is the
-engine's single door for hidden information, so a tensor built from it cannot leak what
-the seat may not know. The same definition gives the tensor (:meth:`Encoder.encode`) and
-the table of offsets, sizes and meanings in ``docs/rl.md`` (:meth:`Encoder.markdown`), so
-the documentation cannot drift from the code; a test compares them.
+game's typed view ``state.seat_view(seat)``, see :mod:`dragonlair.core.views`), never from
+a state's fields: the view is the engine's single door for hidden information, so a
+tensor built from it cannot leak what the seat may not know. The same definition gives
+the tensor (:meth:`Encoder.encode`) and the table of offsets, sizes and meanings in
+``docs/rl.md`` (:meth:`Encoder.markdown`), so the documentation cannot drift from the
+code; a test compares them.
+
+A feature computes its numbers one of two ways. ``encode(view, ctx)`` returns them as a
+list, read from the view's keys or attributes: the plain way, for a handful of numbers.
+``write(view, ctx, out, at)`` writes only the numbers that are not zero, into ``out`` (the
+tensor's float32 memory, zeroed) from position ``at``: the way of a wide block that is
+mostly zeros (a one-hot, a card per slot), which then costs only what it holds. Either
+reads the typed view's attributes, the cheap way in (its keys are built when first read).
 
 Conventions every layout follows:
 
@@ -34,18 +42,19 @@ offered to the RL libraries.
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core import DragonlairError, Game, GameManifest, UnknownGame, manifest, manifests
+from ..core.views import View
 
-View = Mapping[str, Any]
 Values = Sequence[float] | npt.NDArray[np.float32]
+# a tensor's memory as the features write it: float32 numbers, flat (Encoder.writable)
+Out: TypeAlias = "memoryview[float]"
 T = TypeVar("T")
 
 
@@ -62,14 +71,15 @@ class Context:
     state), the observing seat and the table size. An encoder makes one per seat and
     keeps it, so what follows from the seat (the order of the seats) is worked out once."""
 
-    __slots__ = ("_order", "_pad", "game", "max_players", "memo", "players", "seat")
+    __slots__ = ("_pad", "game", "max_players", "memo", "order", "players", "seat")
 
     def __init__(self, game: Game, seat: int) -> None:
         self.game = game
         self.seat = seat
         self.players: int = game.players
         self.max_players: int = game.spec.max_players
-        self._order = tuple((seat + k) % self.players for k in range(self.players))
+        # the seats at the table, observer first, then clockwise
+        self.order = tuple((seat + k) % self.players for k in range(self.players))
         self._pad = [0.0] * (self.max_players - self.players)
         # what the features of one encoding share (a figure two features read, kept
         # with the view it is for), emptied by the encoder before each encoding
@@ -95,16 +105,16 @@ class Context:
 
     def seats(self) -> list[int]:
         """The seats at the table, observer first, then clockwise."""
-        return list(self._order)
+        return list(self.order)
 
     def per_seat(self, by_seat: Sequence[float]) -> list[float]:
         """Values given by seat number, rotated observer first and padded with zeros to
         the game's maximum player count."""
-        return [float(by_seat[s]) for s in self._order] + self._pad
+        return [float(by_seat[s]) for s in self.order] + self._pad
 
     def in_order(self, by_seat: Sequence[T]) -> list[T]:
         """Items given by seat number, rotated observer first (not padded)."""
-        return [by_seat[s] for s in self._order]
+        return [by_seat[s] for s in self.order]
 
     @property
     def pad(self) -> list[float]:
@@ -121,26 +131,38 @@ class Context:
 
 
 Size = int | Callable[[Game], int]
-# A game's encoders read that game's declared view type (a TypedDict on the core's
-# BaseView), which a Callable over the generic View could not accept; the layout module
-# of each game types them (its ``View`` is its game's view type).
+# A game's features read that game's typed view (a View subclass), which a Callable over
+# the generic View could not accept; the layout module of each game types them.
 Encode = Callable[[Any, Context], Values]
+Write = Callable[[Any, Context, Out, int], None]
 
 
 @dataclass(frozen=True)
 class Feature:
     """One named block of the tensor: its size (a number, or computed from the game's data
-    and options), its meaning in words, and how it is computed from a view."""
+    and options), its meaning in words, and how it is computed from a view: ``encode``
+    returns its values, or ``write`` writes those that are not zero (exactly one of the
+    two; see the module docstring)."""
 
     name: str
     size: Size
     meaning: str
-    encode: Encode
+    encode: Encode | None = None
+    write: Write | None = None
 
-    def __reduce__(self) -> tuple[type[Feature], tuple[str, Size, str, Encode]]:
+    def __post_init__(self) -> None:
+        if (self.encode is None) == (self.write is None):
+            raise LayoutError(
+                f"feature {self.name!r} needs exactly one of encode (its values) and write "
+                "(its values that are not zero)"
+            )
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Feature], tuple[str, Size, str, Encode | None, Write | None]]:
         # a compiled frozen dataclass cannot be unpickled field by field (its
         # __setstate__ meets the frozen __setattr__), so it pickles as its arguments
-        return (Feature, (self.name, self.size, self.meaning, self.encode))
+        return (Feature, (self.name, self.size, self.meaning, self.encode, self.write))
 
     def size_for(self, game: Game) -> int:
         """The block's size in ``game``."""
@@ -196,27 +218,40 @@ class Encoder:
         self.layout = layout
         self.game = game
         rows: list[Row] = []
+        plan: list[tuple[Write | None, Encode | None, int, int]] = []
         offset = 0
         for f in layout.features:
             n = f.size_for(game)
             rows.append(Row(offset, n, f.name, f.meaning))
+            plan.append((f.write, f.encode, offset, n))
             offset += n
         self.rows = tuple(rows)
         self.size = offset
-        self._encoders = tuple(f.encode for f in layout.features)
+        self._plan = tuple(plan)
         self._contexts = tuple(Context(game, seat) for seat in range(game.players))
-        # the whole tensor written in one call, straight into the output's memory
-        self._pack = struct.Struct(f"{self.size}f").pack_into
+        # what a tensor's row is cleared with before it is written
+        self._zeros = memoryview(bytes(4 * offset)).cast("f")
+        # the game's typed view class (None: its views are JSON dicts)
+        self._typed: type[View[Any]] | None = game.state_class._view_class
 
     def encode(
-        self, view: View, out: npt.NDArray[np.float32] | None = None
+        self, view: Mapping[str, Any], out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:
-        """The tensor of one seat's view (float32, every value in [0, 1]); written into
-        ``out`` when given (a row of a batch, say: nothing else is allocated then)."""
-        is_view = type(view) is dict or isinstance(view, Mapping)  # a dict: no ABC check
-        if not is_view or view.get("game") != self.game.spec.id:
-            raise LayoutError(f"not a view of {self.game.spec.name}")
-        seat = view.get("seat")
+        """The tensor of one seat's view, as ``state.seat_view(seat)`` gives it (the
+        game's typed view; a game without one, its JSON view): float32, every value in
+        [0, 1]. Written into ``out`` when given (a row of a batch, say)."""
+        typed = self._typed
+        if typed is not None:
+            if not isinstance(view, typed):
+                raise LayoutError(
+                    f"observations of {self.game.spec.name} are made from its typed view "
+                    f"(state.seat_view(seat)); got a {type(view).__name__}"
+                )
+            seat: object = view.seat
+        else:
+            if not isinstance(view, Mapping) or view.get("game") != self.game.spec.id:
+                raise LayoutError(f"not a view of {self.game.spec.name}")
+            seat = view.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise LayoutError(
                 f"observations are made from a seat's view; got a view for seat {seat!r}"
@@ -227,44 +262,57 @@ class Encoder:
             raise LayoutError(f"output array has shape {out.shape}; expected ({self.size},)")
         if not 0 <= seat < self.game.players:
             raise LayoutError(f"no seat {seat} at a table of {self.game.players}")
-        values = self._values(view, seat)
         flags = out.flags
         if out.dtype == np.float32 and flags.c_contiguous and flags.writeable:
-            self._pack(out.data, 0, *values)
+            self.encode_row(view, seat, self.writable(out), 0)
         else:
-            out[:] = values
+            tensor = np.empty(self.size, dtype=np.float32)
+            self.encode_row(view, seat, self.writable(tensor), 0)
+            out[:] = tensor
         return out
 
     def batch(self, rows: int) -> npt.NDArray[np.float32]:
-        """A zeroed batch of ``rows`` tensors, (rows, size) float32, for :meth:`encode_row`."""
+        """A zeroed batch of ``rows`` tensors, (rows, size) float32, for :meth:`encode_row`
+        (through :meth:`writable`)."""
         return np.zeros((rows, self.size), dtype=np.float32)
 
-    def encode_row(self, view: View, seat: int, batch: npt.NDArray[np.float32], row: int) -> None:
-        """Write the tensor of ``seat``'s view into row ``row`` of ``batch`` (made by
-        :meth:`batch`, or a C-contiguous float32 array of one tensor and row 0), in one
-        call and allocating nothing else: the environments' path, which made ``view``
-        with ``state.view(seat)`` themselves, so the checks of :meth:`encode` on where a
-        view came from are left out."""
-        self._pack(batch.data, 4 * self.size * row, *self._values(view, seat))
+    @staticmethod
+    def writable(tensors: npt.NDArray[np.float32]) -> Out:
+        """The memory of a C-contiguous float32 array (one tensor, or a batch of them) as
+        :meth:`encode_row` writes it: flat float32 numbers. Made once per array and kept."""
+        if tensors.dtype != np.float32 or not tensors.flags.c_contiguous:
+            raise LayoutError("tensors are written into a C-contiguous float32 array")
+        return tensors.data.cast("B").cast("f")
 
-    def _values(self, view: View, seat: int) -> list[float]:
+    def encode_row(self, view: Mapping[str, Any], seat: int, out: Out, row: int) -> None:
+        """Write the tensor of ``seat``'s typed view into row ``row`` of ``out`` (a batch
+        of tensors as :meth:`writable` gives it), allocating nothing: the environments'
+        path, which made ``view`` with ``state.seat_view(seat)`` themselves, so the checks
+        of :meth:`encode` on where a view came from are left out."""
+        size = self.size
+        at = row * size
+        out[at : at + size] = self._zeros
         ctx = self._contexts[seat]
         ctx.memo.clear()
-        values: list[float] = []
-        for encode in self._encoders:
-            values += encode(view, ctx)
-        if len(values) != self.size:  # one check of the total; then the culprit is found
-            self._wrong_size(view, ctx)
-        return values
+        for write, encode, offset, n in self._plan:
+            if write is not None:
+                write(view, ctx, out, at + offset)
+            elif encode is not None:
+                values = encode(view, ctx)
+                if len(values) != n:
+                    self._wrong_size(offset, len(values))
+                k = at + offset
+                for x in values:
+                    if x:
+                        out[k] = x
+                    k += 1
 
-    def _wrong_size(self, view: View, ctx: Context) -> None:
-        for f, r in zip(self.layout.features, self.rows, strict=True):
-            got = len(f.encode(view, ctx))
-            if got != r.size:
-                raise LayoutError(
-                    f"{self.game.spec.name} feature {r.name!r} gave {got} values; "
-                    f"its declared size is {r.size}"
-                )
+    def _wrong_size(self, offset: int, got: int) -> None:
+        r = next(r for r in self.rows if r.offset == offset)
+        raise LayoutError(
+            f"{self.game.spec.name} feature {r.name!r} gave {got} values; "
+            f"its declared size is {r.size}"
+        )
 
     def slices(self) -> dict[str, slice]:
         """Each feature's slice of the tensor, by name."""
@@ -312,34 +360,65 @@ def encoder_for(game: Game) -> Encoder:
 # ---------------------------------------------------------------------- shared features
 
 
+# The shared features read what every view has: from a typed view's attributes, or from
+# the keys of the JSON view of a game that has no typed view.
+
+
+def _phase_of(view: Mapping[str, Any]) -> str:
+    return view.phase if isinstance(view, View) else view["phase"]
+
+
+def _to_act_of(view: Mapping[str, Any]) -> Sequence[int]:
+    return view.to_act if isinstance(view, View) else view["to_act"]
+
+
+def _window_of(view: Mapping[str, Any]) -> Sequence[int] | None:
+    if isinstance(view, View):
+        return view.window_next
+    window = view.get("window")
+    return None if window is None else window["next"]
+
+
+def _choosing_of(view: Mapping[str, Any]) -> Sequence[int] | None:
+    return view.choosing if isinstance(view, View) else view.get("choosing")
+
+
 def phase_feature(phases: Sequence[str]) -> Feature:
     """One-hot of the view's ``phase`` among the game's ``phases`` (the last being over)."""
     index = {p: i for i, p in enumerate(phases)}
-    n = len(phases)
 
-    def encode(view: View, ctx: Context) -> list[float]:
-        out = [0.0] * n
-        i = index.get(view["phase"])
+    def write(view: Mapping[str, Any], ctx: Context, out: Out, at: int) -> None:
+        phase = _phase_of(view)
+        i = index.get(phase)
         if i is None:
-            raise LayoutError(f"unknown phase {view['phase']!r}; the layout knows {list(phases)}")
-        out[i] = 1.0
-        return out
+            raise LayoutError(f"unknown phase {phase!r}; the layout knows {list(phases)}")
+        out[at + i] = 1.0
 
-    return Feature("phase", n, "one-hot phase: " + ", ".join(f"`{p}`" for p in phases), encode)
+    return Feature(
+        "phase",
+        len(phases),
+        "one-hot phase: " + ", ".join(f"`{p}`" for p in phases),
+        write=write,
+    )
+
+
+def _acting(view: Mapping[str, Any], ctx: Context, out: Out, at: int) -> None:
+    if ctx.seat in _to_act_of(view):
+        out[at] = 1.0
 
 
 def acting_feature() -> Feature:
     """1 when the observer must act now."""
-    return Feature(
-        "acting",
-        1,
-        "1 if the observer must act now",
-        lambda v, c: [1.0 if c.seat in v["to_act"] else 0.0],
-    )
+    return Feature("acting", 1, "1 if the observer must act now", write=_acting)
 
 
 def _max_players(game: Game) -> int:
     return game.spec.max_players
+
+
+def _seats(view: Mapping[str, Any], ctx: Context, out: Out, at: int) -> None:
+    for k in range(ctx.players):
+        out[at + k] = 1.0
 
 
 def seats_feature() -> Feature:
@@ -349,61 +428,75 @@ def seats_feature() -> Feature:
         _max_players,
         "per seat (observer first, clockwise; one slot per seat up to the most players): "
         "1 if that seat is at the table",
-        lambda v, c: [1.0] * c.players + [0.0] * (c.max_players - c.players),
+        write=_seats,
     )
+
+
+def write_seats(seats: Iterable[int], ctx: Context, out: Out, at: int) -> None:
+    """A 1 in the slot of each of ``seats`` (observer first) of the per-seat block at ``at``."""
+    players = ctx.players
+    me = ctx.seat
+    for s in seats:
+        out[at + (s - me) % players] = 1.0
+
+
+def write_per_seat(by_seat: Sequence[float], most: float, ctx: Context, out: Out, at: int) -> None:
+    """A per-seat block (observer first) of the values ``by_seat`` (by seat number), each
+    over ``most`` (not 0); the zeros are left as they are."""
+    k = at
+    for s in ctx.order:
+        x = by_seat[s]
+        if x:
+            out[k] = x / most
+        k += 1
+
+
+def _to_act(view: Mapping[str, Any], ctx: Context, out: Out, at: int) -> None:
+    write_seats(_to_act_of(view), ctx, out, at)
 
 
 def to_act_feature() -> Feature:
     """Which seats must act now, observer first."""
+    return Feature("to_act", _max_players, "per seat: 1 if that seat must act now", write=_to_act)
 
-    def encode(view: View, ctx: Context) -> list[float]:
-        out = [0.0] * ctx.max_players
-        for s in view["to_act"]:
-            out[ctx.rel(s)] = 1.0
-        return out
 
-    return Feature("to_act", _max_players, "per seat: 1 if that seat must act now", encode)
+def _window(view: Mapping[str, Any], ctx: Context, out: Out, at: int) -> None:
+    window = _window_of(view)
+    if window is not None:
+        write_seats(window, ctx, out, at)
 
 
 def window_feature() -> Feature:
     """The seats still to be asked in an offer or reaction window after the current one."""
-
-    def encode(view: View, ctx: Context) -> list[float]:
-        out = [0.0] * ctx.max_players
-        window = view.get("window")
-        if window is not None:
-            for s in window["next"]:
-                out[ctx.rel(s)] = 1.0
-        return out
-
     return Feature(
         "window_next",
         _max_players,
         "per seat: 1 if that seat will still be asked in the open offer or reaction window",
-        encode,
+        write=_window,
     )
+
+
+def _choosing(view: Mapping[str, Any], ctx: Context, out: Out, at: int) -> None:
+    choosing = _choosing_of(view)
+    if choosing is not None:
+        waiting = _to_act_of(view)
+        chosen = at + ctx.max_players
+        players = ctx.players
+        for s in choosing:
+            r = (s - ctx.seat) % players
+            out[at + r] = 1.0
+            if s not in waiting:
+                out[chosen + r] = 1.0
 
 
 def choosing_feature() -> Feature:
     """The seats taking part in the open simultaneous choice, and whether each has chosen."""
-
-    def encode(view: View, ctx: Context) -> list[float]:
-        out = [0.0] * (2 * ctx.max_players)
-        choosing = view.get("choosing")
-        if choosing is not None:
-            waiting = set(view["to_act"])
-            for s in choosing:
-                out[ctx.rel(s)] = 1.0
-                if s not in waiting:
-                    out[ctx.max_players + ctx.rel(s)] = 1.0
-        return out
-
     return Feature(
         "choosing",
         lambda g: 2 * g.spec.max_players,
         "per seat: 1 if that seat takes part in the open secret choice; then per seat: 1 if "
         "it has already chosen (what it chose stays hidden)",
-        encode,
+        write=_choosing,
     )
 
 

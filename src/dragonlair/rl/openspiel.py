@@ -562,7 +562,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         t = core.tensors.get(seat)
         if t is None:
-            t = core.tensors[seat] = self._spiel().encoder.encode(core.state.view(seat))
+            t = core.tensors[seat] = self._spiel().encoder.encode(core.state.seat_view(seat))
         return t
 
     def information_state(self, seat: int | None) -> str:

@@ -110,7 +110,7 @@ class _Table:
         if wait and not legal and not state.is_over:
             hot[wait_id(self.game)] = 1
         tensor = np.empty(self.encoder.size, np.float32)
-        self.encoder.encode_row(state.view(seat), seat, tensor, 0)
+        self.encoder.encode_row(state.seat_view(seat), seat, self.encoder.writable(tensor), 0)
         return {"observation": tensor, "action_mask": np.frombuffer(hot, np.int8)}
 
     def render(self, state: State | None) -> str:
@@ -385,6 +385,7 @@ class DragonlairVectorAEC:
         self._rngs = [np.random.default_rng() for _ in range(num_tables)]
         # the batches every call writes into (returned as copies)
         self._obs = self._t.encoder.batch(num_tables)
+        self._out = self._t.encoder.writable(self._obs)
         self._masks = np.zeros((num_tables, a), dtype=np.int8)
         self._seats = np.zeros(num_tables, dtype=np.int64)
         self._rewards = np.zeros((num_tables, self.game.players), dtype=np.float64)
@@ -405,7 +406,7 @@ class DragonlairVectorAEC:
         width = self._t.n_actions
         for i, state in enumerate(self.states):
             seat = self._asked[i] = state.to_act[0]
-            self._t.encoder.encode_row(state.view(seat), seat, self._obs, i)
+            self._t.encoder.encode_row(state.seat_view(seat), seat, self._out, i)
             base = i * width
             for aid in state.legal_action_ids(seat):
                 legal[base + aid] = 1
@@ -431,7 +432,8 @@ class DragonlairVectorAEC:
         chosen = self._checked(actions)
         # one pass over the tables: step, encode the next seat's view into its row and
         # collect its legal ids; the batches are then set with one NumPy call each
-        encode, obs, states, asked = self._t.encoder.encode_row, self._obs, self.states, self._asked
+        encode, obs, out = self._t.encoder.encode_row, self._obs, self._out
+        states, asked = self.states, self._asked
         width = self._t.n_actions
         hot: list[int] = []
         over: list[int] = []
@@ -448,7 +450,7 @@ class DragonlairVectorAEC:
                 else:
                     seat = state.to_act[0]
             asked[i] = seat
-            encode(state.view(seat), seat, obs, i)
+            encode(state.seat_view(seat), seat, out, i)
             base = i * width
             hot += [base + a for a in state.legal_action_ids(seat)]
         masks = self._masks.reshape(-1)

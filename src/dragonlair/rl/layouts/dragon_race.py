@@ -19,32 +19,32 @@ from ...core import Game
 from ...dragon_race.board import KINDS
 from ...dragon_race.kinds import PHASES
 from ...dragon_race.rules import MAX_HAND, DragonRace
-from ...dragon_race.view_types import DragonRaceView as View
+from ...dragon_race.view import DragonRaceSeatView as View
 from ..layout import (
     Context,
     Feature,
     Layout,
-    Values,
+    Out,
     acting_feature,
-    one_hot,
     per_game,
     phase_feature,
     ratio,
     seats_feature,
     to_act_feature,
     window_feature,
+    write_per_seat,
+    write_seats,
 )
 
 LAST_KINDS = ("play", "blow", "triple", "steal")
 
+# Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
+# typed view's attributes.
+Write = Callable[[View, Context, Out, int], None]
+
 
 def _g(ctx: Context) -> DragonRace:
     return ctx.game  # type: ignore[return-value]  # a DragonRace encoder's context holds one
-
-
-def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
-    """An encoder written as a lambda, with its view typed as this game's."""
-    return encode
 
 
 def _players(game: object) -> int:
@@ -65,20 +65,24 @@ def _hand_sizes(game: Game) -> tuple[int, int]:
     return len(KINDS), _values(game)
 
 
-def _multi_hot(ids: list[int] | None, size: int) -> list[float]:
-    out = [0.0] * size
-    for c in ids or ():
-        out[c - 1] = 1.0
-    return out
+def _write_cards(cards: tuple[int, ...] | None, out: Out, at: int) -> None:
+    """A 1 for each card id (from 1) of ``cards``."""
+    for c in cards or ():
+        out[at + c - 1] = 1.0
 
 
 def _spots(key: Literal["pawns", "turn_start"]) -> Feature:
+    def write(view: View, ctx: Context, out: Out, at: int) -> None:
+        write_per_seat(
+            view.pawns if key == "pawns" else view.turn_start, _g(ctx).finish, ctx, out, at
+        )
+
     return Feature(
         key,
         _players,
         f"per seat: its pawn's spot {'when the turn began' if key == 'turn_start' else 'now'}"
         ", over the Finish",
-        _encoder(lambda v, c: [ratio(x, _g(c).finish) for x in c.in_order(v[key])] + c.pad),
+        write=write,
     )
 
 
@@ -101,68 +105,122 @@ def _spot_marks(game: Game) -> tuple[tuple[float, float, float, float], ...]:
     return tuple(out)
 
 
-def _landmarks(view: View, ctx: Context) -> list[float]:
+def _landmarks(view: View, ctx: Context, out: Out, at: int) -> None:
     marks = _spot_marks(ctx.game)
-    at = [marks[x] for x in ctx.in_order(view["pawns"])]
-    pad = ctx.pad
-    out: list[float] = []
-    for block in zip(*at, strict=True):  # every pawn's first mark, then its second, ...
-        out += block
-        out += pad
-    return out
+    width = ctx.max_players
+    pawns = view.pawns
+    r = at
+    for s in ctx.order:  # every pawn's first mark, then its second, ... (a block each)
+        k = r
+        for x in marks[pawns[s]]:
+            if x:
+                out[k] = x
+            k += width
+        r += 1
 
 
-def _my_spot(view: View, ctx: Context) -> list[float]:
-    return one_hot(view["pawns"][ctx.seat], _g(ctx).finish + 1)
+def _active(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.active >= 0:
+        out[at + (view.active - ctx.seat) % ctx.players] = 1.0
 
 
-def _hand_summary(view: View, ctx: Context) -> list[float]:
+def _turn(view: View, ctx: Context, out: Out, at: int) -> None:
+    cap = _g(ctx).turn_cap
+    if view.turn and cap:
+        out[at] = min(1.0, view.turn / cap)
+
+
+def _my_spot(view: View, ctx: Context, out: Out, at: int) -> None:
+    spot = view.pawns[ctx.seat]
+    if 0 <= spot <= _g(ctx).finish:
+        out[at + spot] = 1.0
+
+
+def _hand(view: View, ctx: Context, out: Out, at: int) -> None:
+    _write_cards(view.hand, out, at)
+
+
+def _hand_summary(view: View, ctx: Context, out: Out, at: int) -> None:
     g = _g(ctx)
     n_kinds, n_values = _hand_sizes(g)
     counts = [0] * (n_kinds + n_values + 1)  # by kind, by value, own insignia
     kind, value, owner = g.card_kind, g.card_value, g.card_owner
     seat = ctx.seat
-    for c in view["hand"] or ():
+    for c in view.hand or ():
         counts[kind[c]] += 1
         if value[c]:
             counts[n_kinds + value[c] - 1] += 1
         if owner[c] == seat:
             counts[-1] += 1
-    return [n / MAX_HAND for n in counts]
+    k = at
+    for n in counts:
+        if n:
+            out[k] = n / MAX_HAND
+        k += 1
 
 
-def _last(view: View, ctx: Context) -> list[float]:
+def _hand_count(view: View, ctx: Context, out: Out, at: int) -> None:
+    write_per_seat(view.hand_sizes, MAX_HAND, ctx, out, at)
+
+
+def _draw_size(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.draw_size:
+        out[at] = view.draw_size / _g(ctx).num_cards
+
+
+def _discards(view: View, ctx: Context, out: Out, at: int) -> None:
+    _write_cards(view.discards, out, at)
+
+
+def _extra_draw(view: View, ctx: Context, out: Out, at: int) -> None:
+    k = at
+    extra = view.extra_draw
+    for s in ctx.order:
+        if extra[s]:
+            out[k] = 1.0
+        k += 1
+
+
+def _robbed(view: View, ctx: Context, out: Out, at: int) -> None:
+    write_seats(view.robbed, ctx, out, at)
+
+
+def _moved(view: View, ctx: Context, out: Out, at: int) -> None:
+    write_seats(view.moved, ctx, out, at)
+
+
+def _bonus(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.bonus:
+        out[at] = 1.0
+
+
+def _last(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.last_id < 0:
+        return
     g = _g(ctx)
-    kind = [0.0] * len(LAST_KINDS)
-    cards = [0.0] * g.num_cards
-    target = [0.0] * ctx.max_players
-    text = view.get("last")
-    if text:
-        action = g.parse_action(text)
-        kind[LAST_KINDS.index(action.kind)] = 1.0
-        args = [a for a in action.args if isinstance(a, int)]
-        if action.kind == "steal":
-            target = ctx.seat_one_hot(args[0])
-        else:
-            if action.kind == "blow":
-                target = ctx.seat_one_hot(args[-1])
-                args = args[:-1]
-            for c in args:
-                cards[c - 1] = 1.0
-    return kind + cards + target
+    action = g.table.actions[view.last_id]
+    out[at + LAST_KINDS.index(action.kind)] = 1.0
+    cards = at + len(LAST_KINDS)  # then the card ids, then the target by seat
+    target = cards + g.num_cards
+    args = [a for a in action.args if isinstance(a, int)]
+    if action.kind == "steal":
+        out[target + (args[0] - ctx.seat) % ctx.players] = 1.0
+        return
+    if action.kind == "blow":
+        out[target + (args[-1] - ctx.seat) % ctx.players] = 1.0
+        args = args[:-1]
+    for c in args:
+        out[cards + c - 1] = 1.0
 
 
-def _flags(key: Literal["extra_draw", "robbed", "moved"], meaning: str) -> Feature:
-    def encode(view: View, ctx: Context) -> list[float]:
-        raw = view[key]
-        if raw and isinstance(raw[0], bool):
-            return [1.0 if x else 0.0 for x in ctx.in_order(raw)] + ctx.pad
-        out = [0.0] * ctx.max_players
-        for s in raw:
-            out[ctx.rel(s)] = 1.0
-        return out
+def _stolen(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.stolen:
+        out[at + view.stolen - 1] = 1.0
 
-    return Feature(key, _players, f"per seat: 1 if {meaning}", encode)
+
+def _rules(view: View, ctx: Context, out: Out, at: int) -> None:
+    if not _g(ctx).bonus_optional:
+        out[at] = 1.0
 
 
 LAYOUT = Layout(
@@ -177,13 +235,13 @@ LAYOUT = Layout(
             "active",
             _players,
             "per seat: 1 for the player whose turn it is",
-            _encoder(lambda v, c: c.seat_one_hot(v["active"])),
+            write=_active,
         ),
         Feature(
             "turn",
             1,
             "the turn number, over the turn cap (the race stops there)",
-            _encoder(lambda v, c: [min(1.0, ratio(v["turn"], _g(c).turn_cap))]),
+            write=_turn,
         ),
         _spots("pawns"),
         _spots("turn_start"),
@@ -193,19 +251,19 @@ LAYOUT = Layout(
             "four blocks of one slot per seat: its pawn is on a watering hole; on a hazard "
             "(Ballista Bolt, Flaming Ball); on the shortcut's entry arrow; the distance to the "
             "next watering hole ahead over the Finish (0 if none)",
-            _landmarks,
+            write=_landmarks,
         ),
         Feature(
             "my_spot",
             lambda g: cast(DragonRace, g).finish + 1,
             "one-hot of the observer's spot, from the Start (0) to the Finish",
-            _my_spot,
+            write=_my_spot,
         ),
         Feature(
             "hand",
             _cards,
             "1 for each card id in the observer's hand",
-            _encoder(lambda v, c: _multi_hot(v["hand"], _g(c).num_cards)),
+            write=_hand,
         ),
         Feature(
             "hand_summary",
@@ -213,53 +271,58 @@ LAYOUT = Layout(
             "the observer's hand counted (over 6): by kind (number, HALT!, Bolts!, Balls!, "
             "Updraft!, Downdraft!, Passing Wind!, Tornado!); by number 1, 2, ... (numbers and "
             "HALT! cards); cards with its own insignia",
-            _hand_summary,
+            write=_hand_summary,
         ),
         Feature(
             "hand_sizes",
             _players,
             "per seat: cards in hand, over 6",
-            _encoder(lambda v, c: [x / MAX_HAND for x in c.in_order(v["hand_sizes"])] + c.pad),
+            write=_hand_count,
         ),
         Feature(
             "draw_size",
             1,
             "cards in the draw pile, over the deck",
-            _encoder(lambda v, c: [ratio(v["draw_size"], _g(c).num_cards)]),
+            write=_draw_size,
         ),
         Feature(
             "discards",
             _cards,
             "1 for each card id in the face-up discard pile",
-            _encoder(lambda v, c: _multi_hot(v["discards"], _g(c).num_cards)),
+            write=_discards,
         ),
-        _flags("extra_draw", "it draws an extra card next turn (it was robbed)"),
+        Feature(
+            "extra_draw",
+            _players,
+            "per seat: 1 if it draws an extra card next turn (it was robbed)",
+            write=_extra_draw,
+        ),
         Feature(
             "bonus",
             1,
             "1 if the active player has earned another play",
-            _encoder(lambda v, c: [1.0 if v["bonus"] else 0.0]),
+            write=_bonus,
         ),
-        _flags("robbed", "it was robbed this turn"),
-        _flags("moved", "the latest play moved its pawn"),
+        Feature("robbed", _players, "per seat: 1 if it was robbed this turn", write=_robbed),
+        Feature("moved", _players, "per seat: 1 if the latest play moved its pawn", write=_moved),
         Feature(
             "last",
             lambda g: len(LAST_KINDS) + _cards(g) + _players(g),
             "the latest play or steal of this turn (what a HALT! would cancel): one-hot kind "
             "(play, blow, triple, steal); the card ids it used; per seat, its target",
-            _last,
+            write=_last,
         ),
         Feature(
             "stolen",
             _cards,
             "one-hot of the card being stolen, for the thief and its victim (0 for others)",
-            _encoder(lambda v, c: one_hot((v["stolen"] or 0) - 1, _g(c).num_cards)),
+            write=_stolen,
         ),
         Feature(
             "rules",
             1,
             "1 if an own-insignia card's extra play is compulsory (option bonus_play=must)",
-            _encoder(lambda v, c: [0.0 if _g(c).bonus_optional else 1.0]),
+            write=_rules,
         ),
     ],
 )

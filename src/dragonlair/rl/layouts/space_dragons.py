@@ -19,78 +19,88 @@ from typing import Literal, cast
 
 from ...core import Game
 from ...space_dragons.cards import CREW_CARDS, SYMBOLS
-from ...space_dragons.kinds import PHASES
+from ...space_dragons.kinds import HIRE, HUNT, PHASES
 from ...space_dragons.rules import HAND, ROUNDS, SpaceDragons
-from ...space_dragons.view_types import SpaceDragonsView as View
+from ...space_dragons.view import SpaceDragonsSeatView as View
 from ..layout import (
     Context,
     Feature,
     Layout,
-    Values,
+    Out,
     acting_feature,
     choosing_feature,
-    one_hot,
     per_game,
     phase_feature,
     ratio,
     seats_feature,
     to_act_feature,
+    write_per_seat,
 )
+
+# Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
+# typed view's attributes.
+Write = Callable[[View, Context, Out, int], None]
 
 
 def _g(ctx: Context) -> SpaceDragons:
     return ctx.game  # type: ignore[return-value]  # a SpaceDragons encoder's context holds one
 
 
-def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
-    """An encoder written as a lambda, with its view typed as this game's."""
-    return encode
-
-
 def _players(game: object) -> int:
     return cast(SpaceDragons, game).spec.max_players
 
 
+def _write_cards(cards: tuple[int, ...] | None, out: Out, at: int) -> None:
+    """A 1 for each card number (from 1) of ``cards``."""
+    for c in cards or ():
+        out[at + c - 1] = 1.0
+
+
 def _cards(key: Literal["hand", "picks"], what: str) -> Feature:
-    def encode(view: View, ctx: Context) -> list[float]:
-        out = [0.0] * CREW_CARDS
-        for c in view[key] or ():
-            out[c - 1] = 1.0
-        return out
+    def write(view: View, ctx: Context, out: Out, at: int) -> None:
+        _write_cards(view.hand if key == "hand" else view.picks, out, at)
 
-    return Feature(key, CREW_CARDS, f"1 for each crew card (1 to 80) {what}", encode)
+    return Feature(key, CREW_CARDS, f"1 for each crew card (1 to 80) {what}", write=write)
 
 
-def _my_pick(view: View, ctx: Context) -> list[float]:
-    text = view.get("my_choice")
-    return one_hot(int(text.split()[1]) - 1, CREW_CARDS) if text else [0.0] * CREW_CARDS
+def _my_pick(view: View, ctx: Context, out: Out, at: int) -> None:
+    mine = view.my_choice
+    if mine is not None:
+        card = int(_g(ctx).table.actions[mine].args[0])
+        out[at + card - 1] = 1.0
 
 
-def _on_table(view: View, ctx: Context) -> list[float]:
-    out = [0.0] * CREW_CARDS
-    for c in view["start_cards"]:
-        out[c - 1] = 1.0
-    for cards in view["played"]:
-        for c in cards:
-            out[c - 1] = 1.0
-    return out
+def _on_table(view: View, ctx: Context, out: Out, at: int) -> None:
+    _write_cards(view.start_cards, out, at)
+    for cards in view.played:
+        _write_cards(cards, out, at)
 
 
 def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: float) -> Feature:
+    def write(view: View, ctx: Context, out: Out, at: int) -> None:
+        counts = view.hand_sizes if key == "hand_sizes" else view.pick_counts
+        write_per_seat(counts, most, ctx, out, at)
+
     return Feature(
         key,
         _players,
         f"per seat (observer first): {key.replace('_', ' ')}, over {most:g}",
-        _encoder(lambda v, c: [x / most for x in c.in_order(v[key])] + c.pad),
+        write=write,
     )
 
 
-def _progress(view: View, ctx: Context) -> list[float]:
-    return [
-        ratio(view["pick"] or 0, HAND),
-        ratio(view["round"] or 0, ROUNDS),
-        ratio(view["rounds_played"], ROUNDS),
-    ]
+def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.phase == HIRE:
+        out[at] = (view.pick_counts[0] + 1) / HAND  # the pick being made
+    elif view.phase == HUNT:
+        out[at + 1] = (view.rounds_played + 1) / ROUNDS
+    if view.rounds_played:
+        out[at + 2] = view.rounds_played / ROUNDS
+
+
+def _starter(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.starter >= 0:
+        out[at + (view.starter - ctx.seat) % ctx.players] = 1.0
 
 
 @per_game
@@ -99,34 +109,41 @@ def _most_crosshairs(game: Game) -> int:
     return max(cast(SpaceDragons, game).tables.crosshairs) or 1
 
 
-def _round(view: View, ctx: Context) -> list[float]:
-    width = ctx.max_players
-    out = [0.0] * (4 * width)  # four blocks of one slot per seat, observer first
-    played = view["this_round"]
-    if played:
-        crosshairs = _g(ctx).tables.crosshairs
-        most = _most_crosshairs(ctx.game)
-        best = max(c for _, c in played)
-        for seat, card in played:
-            r = ctx.rel(seat)
-            out[r] = 1.0
-            out[width + r] = card / CREW_CARDS
-            out[2 * width + r] = 1.0 if card == best else 0.0
+def _round(view: View, ctx: Context, out: Out, at: int) -> None:
+    played = view.round_cards()
+    if not played:
+        return
+    width = ctx.max_players  # four blocks of one slot per seat, observer first
+    crosshairs = _g(ctx).tables.crosshairs
+    most = _most_crosshairs(ctx.game)
+    best = max(c for _, c in played)
+    for seat, card in played:
+        r = at + (seat - ctx.seat) % ctx.players
+        out[r] = 1.0
+        out[width + r] = card / CREW_CARDS
+        if card == best:
+            out[2 * width + r] = 1.0
+        if crosshairs[card]:
             out[3 * width + r] = crosshairs[card] / most
-    return out
 
 
 def _ship(key: Literal["shields", "damage"]) -> Feature:
-    def encode(view: View, ctx: Context) -> list[float]:
+    def write(view: View, ctx: Context, out: Out, at: int) -> None:
         most = _scales(ctx.game)[key]  # never 0
-        return [min(1.0, x / most) for x in ctx.in_order(view[key])] + ctx.pad
+        values = view.shields if key == "shields" else view.damage
+        k = at
+        for s in ctx.order:
+            x = values[s]
+            if x:
+                out[k] = min(1.0, x / most)
+            k += 1
 
     return Feature(
         key,
         _players,
         f"per seat: {key} under its ship, over the {key} the whole deck can deal "
         "(more is shown as 1)",
-        encode,
+        write=write,
     )
 
 
@@ -150,49 +167,58 @@ def _most_dragon_points(game: Game) -> int:
     return max(cast(SpaceDragons, game).tables.dragon_points) or 1
 
 
-def _face_up(view: View, ctx: Context) -> list[float]:
-    d = view["face_up"]
+def _face_up(view: View, ctx: Context, out: Out, at: int) -> None:
+    d = view.face_up
     if not d:
-        return [0.0] * 5
+        return
     t = _g(ctx).tables
-    out = [1.0, ratio(t.dragon_points[d], _most_dragon_points(ctx.game))]
+    out[at] = 1.0
+    points = t.dragon_points[d]
+    if points:
+        out[at + 1] = points / _most_dragon_points(ctx.game)
+    k = at + 2
     for x in t.dragon_symbols[d]:
-        out.append(ratio(x, 3))
-    return out
+        if x:
+            out[k] = x / 3
+        k += 1
 
 
-def _dragons(view: View, ctx: Context) -> list[float]:
-    return [len(c) / ROUNDS for c in ctx.in_order(view["claimed"])] + ctx.pad
+def _dragons(view: View, ctx: Context, out: Out, at: int) -> None:
+    k = at
+    claimed = view.claimed
+    for s in ctx.order:
+        if claimed[s]:
+            out[k] = len(claimed[s]) / ROUNDS
+        k += 1
 
 
-def _pile(view: View, ctx: Context) -> list[float]:
-    return [ratio(view["lair"], ROUNDS), ratio(view["pile"], CREW_CARDS)]
+def _pile(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.lair:
+        out[at] = view.lair / ROUNDS
+    if view.pile:
+        out[at + 1] = view.pile / CREW_CARDS
 
 
-def _sides(view: View, ctx: Context) -> list[float]:
-    return [1.0 if view["scoring_cards"][s] == "b" else 0.0 for s in SYMBOLS]
+def _sides(view: View, ctx: Context, out: Out, at: int) -> None:
+    for k, side in enumerate(view.sides):
+        if side:  # side B
+            out[at + k] = 1.0
 
 
 @per_game
-def _symbol_scales(game: Game) -> tuple[tuple[str, int], ...]:
-    """Each symbol with the most of it in the game (0 if none has it)."""
+def _symbol_scales(game: Game) -> tuple[int, ...]:
+    """The most of each symbol in the game (0 if none has it), in the order of SYMBOLS."""
     scales = _scales(game)
-    return tuple((name, scales[name]) for name in SYMBOLS)
+    return tuple(scales[name] for name in SYMBOLS)
 
 
-def _symbols(view: View, ctx: Context) -> list[float]:
-    symbols = view["symbols"]
-    width = ctx.max_players
-    order = ctx.seats()
-    out = [0.0] * (len(SYMBOLS) * width)  # a block per symbol, one slot per seat
-    base = 0
-    for name, most in _symbol_scales(ctx.game):
+def _symbols(view: View, ctx: Context, out: Out, at: int) -> None:
+    counts = _g(ctx).tables.symbol_counts(view.played, view.claimed)
+    base = at  # a block per symbol, one slot per seat
+    for by_seat, most in zip(counts, _symbol_scales(ctx.game), strict=True):
         if most:
-            counts = symbols[name]
-            for r, s in enumerate(order):
-                out[base + r] = counts[s] / most
-        base += width
-    return out
+            write_per_seat(by_seat, most, ctx, out, base)
+        base += ctx.max_players
 
 
 @per_game
@@ -206,19 +232,26 @@ def _points_range(game: Game) -> tuple[int, int]:
     return low, high
 
 
-def _points(view: View, ctx: Context) -> list[float]:
+def _points(view: View, ctx: Context, out: Out, at: int) -> None:
     low, high = _points_range(ctx.game)
-    return ctx.per_seat([ratio(x - low, high - low) for x in view["card_points"]])
+    points = _g(ctx).tables.card_points(view.played, view.claimed)
+    k = at
+    for s in ctx.order:
+        x = ratio(points[s] - low, high - low)
+        if x:
+            out[k] = x
+        k += 1
 
 
-def _rules(view: View, ctx: Context) -> list[float]:
+def _rules(view: View, ctx: Context, out: Out, at: int) -> None:
     g = _g(ctx)
-    return [
-        1.0 if g.variant else 0.0,
-        1.0 if g.options["b_sides"] == "bonus" else 0.0,
-        ratio(g.shield_value + 5, 10),
-        ratio(g.damage_value + 10, 15),
-    ]
+    if g.variant:
+        out[at] = 1.0
+    if g.options["b_sides"] == "bonus":
+        out[at + 1] = 1.0
+    for k, x in ((2, ratio(g.shield_value + 5, 10)), (3, ratio(g.damage_value + 10, 15))):
+        if x:
+            out[at + k] = x
 
 
 LAYOUT = Layout(
@@ -236,13 +269,13 @@ LAYOUT = Layout(
             CREW_CARDS,
             "one-hot of the observer's pick this round of Hiring Crew, once made (hidden "
             "from the others until all have picked)",
-            _my_pick,
+            write=_my_pick,
         ),
         Feature(
             "on_table",
             CREW_CARDS,
             "1 for each crew card played face up by anyone, or drawn for the start player",
-            _on_table,
+            write=_on_table,
         ),
         _per_seat_count("hand_sizes", HAND),
         _per_seat_count("pick_counts", HAND),
@@ -251,13 +284,13 @@ LAYOUT = Layout(
             3,
             "the pick being made (over 9), the round being played (over 7), rounds played "
             "(over 7); 0 when not in that phase",
-            _progress,
+            write=_progress,
         ),
         Feature(
             "starter",
             _players,
             "per seat: 1 for the round's starting player",
-            _encoder(lambda v, c: c.seat_one_hot(v["starter"])),
+            write=_starter,
         ),
         Feature(
             "this_round",
@@ -265,45 +298,45 @@ LAYOUT = Layout(
             "this round of the hunt, four blocks of one slot per seat: has played; its "
             "card's number over 80; 1 if that card is the highest so far; its crosshairs "
             "over the most a card has",
-            _round,
+            write=_round,
         ),
         _ship("shields"),
         _ship("damage"),
-        Feature("dragons", _players, "per seat: dragons claimed, over 7", _dragons),
+        Feature("dragons", _players, "per seat: dragons claimed, over 7", write=_dragons),
         Feature(
             "face_up",
             5,
             "the face-up dragon: 1 if there is one; its points over the most a dragon has; "
             "its science, mood and crime symbols over 3",
-            _face_up,
+            write=_face_up,
         ),
-        Feature("lair_pile", 2, "dragons left in the lair over 7; draw pile over 80", _pile),
+        Feature("lair_pile", 2, "dragons left in the lair over 7; draw pile over 80", write=_pile),
         Feature(
             "scoring_sides",
             3,
             "for science, mood and crime: 1 if the scoring card shows side B",
-            _sides,
+            write=_sides,
         ),
         Feature(
             "symbols",
             lambda g: 3 * _players(g),
             "per seat, for science, then mood, then crime (a block each): symbols on its "
             "crew and dragons, over all such symbols in the game",
-            _symbols,
+            write=_symbols,
         ),
         Feature(
             "card_points",
             _players,
             "per seat: plus/minus points on its crew and its dragons' values, from the least "
             "to the most a player can have (0 to 1)",
-            _points,
+            write=_points,
         ),
         Feature(
             "rules",
             4,
             "the options: designer's variant; B sides as bonuses; shield value (-5 to 5) "
             "and damage value (-10 to 5) scaled to 0 to 1",
-            _rules,
+            write=_rules,
         ),
     ],
     simultaneous=True,
