@@ -22,7 +22,7 @@ from ...core import Game
 from ...space_race.cards import COLOURS, DANGER_KINDS, HAND_SIZE, ICONS, PARTS, STACKS
 from ...space_race.kinds import PHASES
 from ...space_race.rules import SpaceRace
-from ...space_race.view_types import SpaceRaceView as View
+from ...space_race.view import AnySpaceRaceView as View
 from ..layout import (
     Context,
     Feature,
@@ -36,6 +36,9 @@ from ..layout import (
     seats_feature,
     to_act_feature,
 )
+
+# Space Race's features read the view's keys (View: the typed view or its JSON form, as
+# compiled code checks a parameter's type) and return their values.
 
 SHIP_STACKS = tuple(s for s in STACKS if s != "fuel")
 PICK_WAYS = ("up", "cockpit", "engine", "fuel")
