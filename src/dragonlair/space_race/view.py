@@ -17,7 +17,7 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import View, own_keys
@@ -59,29 +59,39 @@ class SpaceRaceSeatView(View["SpaceRace"]):
 
     __slots__ = (
         "_counts",
-        "_crew_discard",
-        "_damage_deck",
-        "_damage_removed",
-        "_danger_deck",
-        "_danger_discard",
-        "_direction",
-        "_hand",
-        "_last_bids",
         "_my_spent",
-        "_seen_top",
-        "_space_deck",
+        "crew_discard",
+        "damage_deck",
+        "damage_removed",
         "danger",
+        "danger_deck",
+        "danger_discard",
         "danger_top",
+        "direction",
+        "hand",
+        "last_bids",
         "pick",
         "round",
+        "seen_top",
+        "space_deck",
         "stacks",
     )
     KEYS = own_keys(SpaceRaceView)
 
-    round: int
-    pick: int
-    danger: int  # the Danger card up (0: none)
-    danger_top: int | None  # the top Danger card, if this seat's Scanner showed it
+    round: Final[int]
+    pick: Final[int]
+    direction: Final[int]  # 1: hands pass to the left this round, -1: to the right
+    hand: Final[tuple[int, ...] | None]  # the seat's own hand (None: a spectator)
+    danger: Final[int]  # the Danger card up (0: none)
+    danger_top: Final[int | None]  # the top Danger card, if this seat's Scanner showed it
+    seen_top: Final[int]  # bit s set: seat s has seen the top Danger card
+    space_deck: Final[int]  # cards left in the Space deck
+    crew_discard: Final[tuple[int, ...]]
+    danger_deck: Final[int]  # cards left in the Danger deck
+    danger_discard: Final[tuple[int, ...]]  # the Danger cards used
+    damage_deck: Final[int]  # cards left in the Damage deck
+    damage_removed: Final[tuple[int, ...]]
+    last_bids: Final[tuple[int, ...]]  # by seat, the last revealed bids (empty before any)
     # every ship's stacks in one flat row, ``stacks[seat * NSTACK + k]`` (cards.STACKS), as
     # the state keeps them, but Fuel the seat may not see is zeros (shared: do not change)
     stacks: list[tuple[int, ...]]
@@ -93,12 +103,10 @@ class SpaceRaceSeatView(View["SpaceRace"]):
         hands = state.hands
         spent = state.spent_fuel
         deck = state.danger_deck
-        if seat is None:
-            self._hand = self._my_spent = self.danger_top = None
-        else:
-            self._hand = hands[seat]
-            self._my_spent = spent[seat]
-            self.danger_top = deck[-1] if state.seen_top >> seat & 1 else None
+        self.hand = None if seat is None else hands[seat]
+        self._my_spent = None if seat is None else spent[seat]
+        knows = seat is not None and state.seen_top >> seat & 1
+        self.danger_top = deck[-1] if knows else None
         stacks = state.ships.copy()
         hidden = _HIDDEN_FUEL[len(hands)][seat]
         try:
@@ -111,16 +119,31 @@ class SpaceRaceSeatView(View["SpaceRace"]):
         # every hand's size, then every seat's spent Fuel count: one list (a list made
         # with map costs more than its few items)
         self._counts = list(map(len, hands + spent))
-        self._direction = state.direction
-        self._space_deck = len(state.space_deck)
-        self._crew_discard = state.crew_discard
+        self.direction = state.direction
+        self.space_deck = len(state.space_deck)
+        self.crew_discard = state.crew_discard
         self.danger = state.danger
-        self._seen_top = state.seen_top
-        self._danger_deck = len(deck)
-        self._danger_discard = state.danger_discard
-        self._damage_deck = len(state.damage_deck)
-        self._damage_removed = state.damage_removed
-        self._last_bids = state.bids
+        self.seen_top = state.seen_top
+        self.danger_deck = len(deck)
+        self.danger_discard = state.danger_discard
+        self.damage_deck = len(state.damage_deck)
+        self.damage_removed = state.damage_removed
+        self.last_bids = state.bids
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """By seat, how many cards are in its hand (a fresh list)."""
+        return self._counts[: self._game.players]
+
+    @property
+    def spent_fuel(self) -> list[int]:
+        """By seat, how many Fuel cards it has spent (a fresh list)."""
+        return self._counts[self._game.players :]
+
+    def scores(self) -> list[int]:
+        """Every seat's running score (the key ``score``; worked out each time it is
+        called: the heuristic never does)."""
+        return _scores(self._game, self.stacks)
 
     def ship_stacks(self) -> list[list[tuple[int, ...]]]:
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
@@ -140,10 +163,10 @@ class SpaceRaceSeatView(View["SpaceRace"]):
         return self.pick
 
     def _k_direction(self) -> str:
-        return "left" if self._direction == 1 else "right"
+        return "left" if self.direction == 1 else "right"
 
     def _k_hand(self) -> list[int] | None:
-        return list(self._hand) if self._hand is not None else None
+        return list(self.hand) if self.hand is not None else None
 
     def _k_hand_sizes(self) -> list[int]:
         return self._counts[: self._game.players]
@@ -161,10 +184,10 @@ class SpaceRaceSeatView(View["SpaceRace"]):
         ]
 
     def _k_space_deck(self) -> int:
-        return self._space_deck
+        return self.space_deck
 
     def _k_crew_discard(self) -> list[int]:
-        return list(self._crew_discard)
+        return list(self.crew_discard)
 
     def _k_danger(self) -> int | None:
         return self.danger or None
@@ -176,26 +199,25 @@ class SpaceRaceSeatView(View["SpaceRace"]):
         return self.danger_top
 
     def _k_seen_top_danger(self) -> list[int]:
-        return _seen_top(self._game.players, self._seen_top)
+        return _seen_top(self._game.players, self.seen_top)
 
     def _k_danger_deck(self) -> int:
-        return self._danger_deck
+        return self.danger_deck
 
     def _k_danger_discard(self) -> list[int]:
-        return list(self._danger_discard)
+        return list(self.danger_discard)
 
     def _k_damage_deck(self) -> int:
-        return self._damage_deck
+        return self.damage_deck
 
     def _k_damage_removed(self) -> list[int]:
-        return list(self._damage_removed)
+        return list(self.damage_removed)
 
     def _k_last_bids(self) -> list[int] | None:
-        return list(self._last_bids) if self._last_bids else None
+        return list(self.last_bids) if self.last_bids else None
 
     def _k_score(self) -> list[int]:
-        """Every seat's running score: worked out only when read (the heuristic never does)."""
-        return _scores(self._game, self.stacks)
+        return self.scores()
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

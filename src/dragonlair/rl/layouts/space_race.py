@@ -16,18 +16,31 @@ the tensor; OpenSpiel's information-state string has it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, Literal, cast
+from typing import Final, Literal, cast
 
 from ...core import Game
-from ...space_race.cards import COLOURS, DANGER_KINDS, HAND_SIZE, ICONS, PARTS, STACKS
+from ...space_race.cards import (
+    COLOURS,
+    DANGER_KINDS,
+    HAND_SIZE,
+    ICONS,
+    NSTACK,
+    PARTS,
+    ROUNDS,
+    S_FUEL,
+    S_POWER_COCKPIT,
+    S_POWER_ENGINE,
+    S_ROBOT,
+    STACKS,
+)
 from ...space_race.kinds import PHASES
 from ...space_race.rules import SpaceRace
-from ...space_race.view import AnySpaceRaceView as View
+from ...space_race.view import SpaceRaceSeatView as View
 from ..layout import (
     Context,
     Feature,
     Layout,
-    Values,
+    Out,
     acting_feature,
     choosing_feature,
     per_game,
@@ -35,25 +48,26 @@ from ..layout import (
     ratio,
     seats_feature,
     to_act_feature,
+    write_per_seat,
 )
 
-# Space Race's features read the view's keys (View: the typed view or its JSON form, as
-# compiled code checks a parameter's type) and return their values.
+# Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
+# typed view's attributes.
+Write = Callable[[View, Context, Out, int], None]
 
 SHIP_STACKS = tuple(s for s in STACKS if s != "fuel")
+# where each of SHIP_STACKS lies in a ship's row of stacks (cards.STACKS' order)
+_SHIP_STACK_AT: Final = tuple(k for k in range(NSTACK) if k != S_FUEL)
 PICK_WAYS = ("up", "cockpit", "engine", "fuel")
 RANKS = 4
 _NPARTS: Final = len(PARTS)
 _NCOLOURS: Final = len(COLOURS)
+_NICONS: Final = len(ICONS)
+_NKINDS: Final = len(DANGER_KINDS)
 
 
 def _g(ctx: Context) -> SpaceRace:
     return ctx.game  # type: ignore[return-value]  # a SpaceRace encoder's context holds one
-
-
-def _encoder(encode: Callable[[View, Context], Values]) -> Callable[[View, Context], Values]:
-    """An encoder written as a lambda, with its view typed as this game's."""
-    return encode
 
 
 def _players(game: object) -> int:
@@ -75,13 +89,12 @@ def _sizes(game: Game) -> tuple[int, int]:
 
 
 @per_game
-def _stack_scales(game: Game) -> tuple[tuple[str, int], ...]:
-    """Each stack of a ship with the most cards it can hold (the whole deck; 1 for an
-    empty deck, whose stacks are always empty, so that they show 0 as ``ratio`` does)."""
+def _stack_scales(game: Game) -> tuple[int, ...]:
+    """For each of SHIP_STACKS, the most cards it can hold (the whole deck; 1 for an empty
+    deck, whose stacks are always empty, so that they show 0 as ``ratio`` does)."""
     t = cast(SpaceRace, game).tables
     return tuple(
-        (name, (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1)
-        for name in SHIP_STACKS
+        (len(t.damage_ids) if name == "damage" else len(t.space_ids)) or 1 for name in SHIP_STACKS
     )
 
 
@@ -91,28 +104,44 @@ def _max_bid(game: Game) -> int:
     return max(int(a.args[0]) for a in game.actions if a.kind == "bid")
 
 
-def _hand(view: View, ctx: Context) -> list[float]:
-    out = [0.0] * _sizes(ctx.game)[0]
-    for c in view["hand"] or ():
-        out[c - 1] = 1.0
-    return out
+def _write_cards(cards: tuple[int, ...] | None, out: Out, at: int) -> None:
+    """A 1 for each card id (from 1) of ``cards``."""
+    for c in cards or ():
+        out[at + c - 1] = 1.0
 
 
-def _my_choice(view: View, ctx: Context) -> list[float]:
+def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.round:
+        out[at] = view.round / ROUNDS
+    if view.pick:
+        out[at + 1] = view.pick / HAND_SIZE
+    if view.direction != 1:  # hands pass to the right
+        out[at + 2] = 1.0
+
+
+def _hand(view: View, ctx: Context, out: Out, at: int) -> None:
+    _write_cards(view.hand, out, at)
+
+
+def _my_choice(view: View, ctx: Context, out: Out, at: int) -> None:
+    mine = view.my_choice
+    if mine is None:
+        return
     g = _g(ctx)
-    cards = _sizes(g)[0]
-    out = [0.0] * (cards + len(PICK_WAYS) + 2)  # one-hot card, one-hot way, the bid
-    text = view.get("my_choice")
-    if text:
-        action = g.parse_action(text)
-        value = int(action.args[0])
-        if action.kind == "bid":
-            out[-2] = 1.0
-            out[-1] = ratio(value, _max_bid(g))
-        else:
-            out[value - 1] = 1.0
-            out[cards + PICK_WAYS.index(action.kind)] = 1.0
-    return out
+    cards = _sizes(g)[0]  # one-hot card, one-hot way, then the bid
+    action = g.table.actions[mine]
+    value = int(action.args[0])
+    if action.kind == "bid":
+        out[at + cards + len(PICK_WAYS)] = 1.0
+        if value:
+            out[at + cards + len(PICK_WAYS) + 1] = value / _max_bid(g)
+    else:
+        out[at + value - 1] = 1.0
+        out[at + cards + PICK_WAYS.index(action.kind)] = 1.0
+
+
+def _hand_sizes(view: View, ctx: Context, out: Out, at: int) -> None:
+    write_per_seat(view.hand_sizes, HAND_SIZE, ctx, out, at)
 
 
 @per_game
@@ -121,69 +150,73 @@ def _deck(game: Game) -> int:
     return len(cast(SpaceRace, game).tables.space_ids) or 1
 
 
-def _stacks(view: View, ctx: Context) -> list[float]:
-    width = ctx.max_players
+def _stacks(view: View, ctx: Context, out: Out, at: int) -> None:
+    width = ctx.max_players  # a block per stack, one slot per seat
     scales = _stack_scales(ctx.game)
     deck = _deck(ctx.game)
-    out = [0.0] * ((len(scales) + 2) * width)  # a block per stack, one slot per seat
-    for r, s in enumerate(ctx.in_order(view["ships"])):
-        ship = cast(dict[str, Any], s)  # read by the stacks' names (cards.STACKS)
-        i = r
-        for name, most in scales:
-            cards: list[int] = ship[name]
-            out[i] = len(cards) / most
+    stacks = view.stacks
+    spent = view.spent_fuel
+    fuel_at = at + len(scales) * width
+    for r, s in enumerate(ctx.order):
+        base = s * NSTACK
+        i = at + r
+        for k, most in zip(_SHIP_STACK_AT, scales, strict=True):
+            n = len(stacks[base + k])
+            if n:
+                out[i] = n / most
             i += width
-        fuel: int = ship["fuel"]
-        spent: int = ship["spent_fuel"]
-        out[i] = fuel / deck
-        out[i + width] = spent / deck
-    return out
+        fuel = len(stacks[base + S_FUEL])
+        if fuel:
+            out[fuel_at + r] = fuel / deck
+        if spent[s]:
+            out[fuel_at + width + r] = spent[s] / deck
 
 
-def _robots(view: View, ctx: Context) -> list[float]:
+def _robots(view: View, ctx: Context, out: Out, at: int) -> None:
     part = _g(ctx).tables.part
     width = ctx.max_players
-    counts = [0] * (len(PARTS) * width)  # a block per part, one slot per seat
-    for r, ship in enumerate(ctx.in_order(view["ships"])):
-        robots: list[int] = ship["robot_parts"]
-        for c in robots:
+    counts = [0] * (_NPARTS * width)  # a block per part, one slot per seat
+    stacks = view.stacks
+    for r, s in enumerate(ctx.order):
+        for c in stacks[s * NSTACK + S_ROBOT]:
             k = part[c]
             if 0 <= k < _NPARTS:
                 counts[k * width + r] += 1
-    return [n / HAND_SIZE for n in counts]
+    for i, n in enumerate(counts):
+        if n:
+            out[at + i] = n / HAND_SIZE
 
 
-def _power_colours(view: View, ctx: Context) -> list[float]:
+def _power_colours(view: View, ctx: Context, out: Out, at: int) -> None:
     colour = _g(ctx).tables.colour
-    width = ctx.max_players
-    out = [0.0] * (2 * _NCOLOURS * width)  # per stack, a block per colour
-    for r, ship in enumerate(ctx.in_order(view["ships"])):
-        cockpit: list[int] = ship["power_cockpit"]
-        engine: list[int] = ship["power_engine"]
+    width = ctx.max_players  # per stack, a block per colour
+    stacks = view.stacks
+    for r, s in enumerate(ctx.order):
+        cockpit = stacks[s * NSTACK + S_POWER_COCKPIT]
+        engine = stacks[s * NSTACK + S_POWER_ENGINE]
         if cockpit:
             k = colour[cockpit[-1]]
             if 0 <= k < _NCOLOURS:
-                out[k * width + r] = 1.0
+                out[at + k * width + r] = 1.0
         if engine:
             k = colour[engine[-1]]
             if 0 <= k < _NCOLOURS:
-                out[(_NCOLOURS + k) * width + r] = 1.0
-    return out
+                out[at + (_NCOLOURS + k) * width + r] = 1.0
 
 
 def _danger_card(key: Literal["danger", "danger_top"]) -> Feature:
-    def encode(view: View, ctx: Context) -> list[float]:
+    def write(view: View, ctx: Context, out: Out, at: int) -> None:
+        d = view.danger if key == "danger" else view.danger_top
+        if not d:
+            return
         t = _g(ctx).tables
-        d = view[key]
-        out = [0.0] * (1 + len(DANGER_KINDS) + RANKS * (len(ICONS) + 1))
-        if d:
-            out[0] = 1.0
-            out[1 + t.danger_kind[d]] = 1.0
-            for r, (icon, n) in enumerate(t.danger_ranks[d][:RANKS]):
-                base = 1 + len(DANGER_KINDS) + r * (len(ICONS) + 1)
-                out[base + icon] = 1.0
-                out[base + len(ICONS)] = ratio(n, 3)
-        return out
+        out[at] = 1.0
+        out[at + 1 + t.danger_kind[d]] = 1.0
+        for r, (icon, n) in enumerate(t.danger_ranks[d][:RANKS]):
+            base = at + 1 + _NKINDS + r * (_NICONS + 1)
+            out[base + icon] = 1.0
+            if n:
+                out[base + _NICONS] = n / 3
 
     what = (
         "revealed in this Danger phase"
@@ -195,44 +228,47 @@ def _danger_card(key: Literal["danger", "danger_top"]) -> Feature:
         1 + len(DANGER_KINDS) + RANKS * (len(ICONS) + 1),
         f"the Danger card {what}: 1 if known; one-hot kind (flight, fight); for ranks 1 to 4, "
         "one-hot icon (x, wrench, damage) and its number over 3",
-        encode,
+        write=write,
     )
 
 
-def _bidding(view: View, ctx: Context) -> list[float]:
-    return [1.0 if view["bidding"] == "fuel" else 0.0, 1.0 if view["bidding"] == "crew" else 0.0]
+def _bidding(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.danger:  # Fuel for a Flight card (kind 0), Crew for a Fight card (kind 1)
+        out[at + _g(ctx).tables.danger_kind[view.danger]] = 1.0
 
 
-def _decks(view: View, ctx: Context) -> list[float]:
+def _decks(view: View, ctx: Context, out: Out, at: int) -> None:
     t = _g(ctx).tables
-    return [
-        ratio(view["space_deck"], len(t.space_ids)),
-        ratio(view["danger_deck"], len(t.danger_ids)),
-        ratio(view["damage_deck"], len(t.damage_ids)),
-        ratio(len(view["damage_removed"]), len(t.damage_ids)),
-        ratio(len(view["crew_discard"]), len(t.space_ids)),
-    ]
+    space, dangers, damage = len(t.space_ids), len(t.danger_ids), len(t.damage_ids)
+    for k, x in enumerate(
+        (
+            ratio(view.space_deck, space),
+            ratio(view.danger_deck, dangers),
+            ratio(view.damage_deck, damage),
+            ratio(len(view.damage_removed), damage),
+            ratio(len(view.crew_discard), space),
+        )
+    ):
+        if x:
+            out[at + k] = x
 
 
-def _danger_used(view: View, ctx: Context) -> list[float]:
-    out = [0.0] * _sizes(ctx.game)[1]
-    for d in view["danger_discard"]:
-        out[d - 1] = 1.0
-    return out
+def _danger_used(view: View, ctx: Context, out: Out, at: int) -> None:
+    _write_cards(view.danger_discard, out, at)
 
 
-def _last_bids(view: View, ctx: Context) -> list[float]:
-    bids = view["last_bids"]
-    if bids is None:
-        return [0.0] * ctx.max_players
-    return ctx.per_seat([ratio(b, _max_bid(ctx.game)) for b in bids])
+def _last_bids(view: View, ctx: Context, out: Out, at: int) -> None:
+    if view.last_bids:
+        write_per_seat(view.last_bids, _max_bid(ctx.game), ctx, out, at)
 
 
-def _seen_top(view: View, ctx: Context) -> list[float]:
-    marks = [0.0] * ctx.players
-    for s in view["seen_top_danger"]:
-        marks[s] = 1.0
-    return ctx.per_seat(marks)
+def _seen_top(view: View, ctx: Context, out: Out, at: int) -> None:
+    seen = view.seen_top
+    r = at
+    for s in ctx.order:
+        if seen >> s & 1:
+            out[r] = 1.0
+        r += 1
 
 
 @per_game
@@ -244,9 +280,23 @@ def _score_range(game: Game) -> tuple[int, int]:
     return low, high
 
 
-def _score(view: View, ctx: Context) -> list[float]:
+def _score(view: View, ctx: Context, out: Out, at: int) -> None:
     low, high = _score_range(ctx.game)
-    return ctx.per_seat([min(1.0, max(0.0, ratio(x - low, high - low))) for x in view["score"]])
+    scores = view.scores()
+    r = at
+    for s in ctx.order:
+        x = min(1.0, max(0.0, ratio(scores[s] - low, high - low)))
+        if x:
+            out[r] = x
+        r += 1
+
+
+def _rules(view: View, ctx: Context, out: Out, at: int) -> None:
+    g = _g(ctx)
+    if g.every_power_source:
+        out[at] = 1.0
+    if g.scanner_always:
+        out[at + 1] = 1.0
 
 
 LAYOUT = Layout(
@@ -262,27 +312,21 @@ LAYOUT = Layout(
             3,
             "the round over 3; the pick over 6 (0 outside the Upgrade phase); 1 if hands pass "
             "to the right this round",
-            _encoder(
-                lambda v, c: [
-                    ratio(v["round"], v["rounds"]),
-                    ratio(v["pick"] or 0, HAND_SIZE),
-                    1.0 if v["direction"] == "right" else 0.0,
-                ]
-            ),
+            write=_progress,
         ),
-        Feature("hand", _cards, "1 for each Space card id in the observer's hand", _hand),
+        Feature("hand", _cards, "1 for each Space card id in the observer's hand", write=_hand),
         Feature(
             "my_choice",
             lambda g: _cards(g) + len(PICK_WAYS) + 2,
             "the observer's sealed choice once made: one-hot card id; one-hot way (up, "
             "cockpit, engine, fuel); then 1 for a bid and the bid over the largest",
-            _my_choice,
+            write=_my_choice,
         ),
         Feature(
             "hand_sizes",
             _players,
             "per seat: cards in hand, over 6",
-            _encoder(lambda v, c: c.per_seat([ratio(x, HAND_SIZE) for x in v["hand_sizes"]])),
+            write=_hand_sizes,
         ),
         Feature(
             "ships",
@@ -290,63 +334,60 @@ LAYOUT = Layout(
             "a block of one slot per seat for each stack of the ship (scanners, robot parts, "
             "crystals, Power Sources on the cockpit, on the engine, alien drones, loot "
             "carriers, crew, damage), then Fuel and spent Fuel: its cards, over the deck",
-            _stacks,
+            write=_stacks,
         ),
         Feature(
             "robot_parts",
             lambda g: len(PARTS) * _players(g),
             "a block per part (head, body, legs) of one slot per seat: robot parts of that "
             "part, over 6",
-            _robots,
+            write=_robots,
         ),
         Feature(
             "power_colours",
             lambda g: 2 * len(COLOURS) * _players(g),
             "for the cockpit's then the engine's Power Source stack, a block per colour "
             "(orange, green, purple) of one slot per seat: 1 if its top card has that colour",
-            _power_colours,
+            write=_power_colours,
         ),
         _danger_card("danger"),
         _danger_card("danger_top"),
-        Feature("bidding", 2, "1 if Fuel is being bid (Flight); 1 if Crew (Fight)", _bidding),
+        Feature("bidding", 2, "1 if Fuel is being bid (Flight); 1 if Crew (Fight)", write=_bidding),
         Feature(
             "decks",
             5,
             "Space deck, Danger deck, Damage deck, Damage cards removed, Crew cards "
             "discarded: each over how many there are",
-            _decks,
+            write=_decks,
         ),
-        Feature("danger_used", _dangers, "1 for each Danger card id already used", _danger_used),
+        Feature(
+            "danger_used", _dangers, "1 for each Danger card id already used", write=_danger_used
+        ),
         Feature(
             "last_bids",
             _players,
             "per seat: its last revealed bid over the largest (0 before the first)",
-            _last_bids,
+            write=_last_bids,
         ),
         Feature(
             "seen_top_danger",
             _players,
             "per seat: 1 if it knows the top Danger card (its Scanner showed it)",
-            _seen_top,
+            write=_seen_top,
         ),
         Feature(
             "score",
             _players,
             "per seat: its score if the game ended now, from the least to the most a ship "
             "can score (more is shown as 1)",
-            _score,
+            write=_score,
         ),
         Feature(
             "rules",
             2,
             "the options: every Power Source scores its colour bonus; a Scanner keeps "
             "showing the top Danger card",
-            _encoder(
-                lambda v, c: [
-                    1.0 if _g(c).every_power_source else 0.0,
-                    1.0 if _g(c).scanner_always else 0.0,
-                ]
-            ),
+            write=_rules,
         ),
     ],
     simultaneous=True,
