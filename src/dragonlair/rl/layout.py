@@ -291,20 +291,23 @@ class Encoder:
         of :meth:`encode` on where a view came from are left out."""
         size = self.size
         at = row * size
-        out[at : at + size] = self._zeros
+        # the row on its own, so that the features' positions are small numbers (Python
+        # keeps one object for each int below 257: no int is made for most writes)
+        tensor = out[at : at + size]
+        tensor[:] = self._zeros
         ctx = self._contexts[seat]
         ctx.memo.clear()
         for write, encode, offset, n in self._plan:
             if write is not None:
-                write(view, ctx, out, at + offset)
+                write(view, ctx, tensor, offset)
             elif encode is not None:
                 values = encode(view, ctx)
                 if len(values) != n:
                     self._wrong_size(offset, len(values))
-                k = at + offset
+                k = offset
                 for x in values:
                     if x:
-                        out[k] = x
+                        tensor[k] = x
                     k += 1
 
     def _wrong_size(self, offset: int, got: int) -> None:
@@ -440,8 +443,8 @@ def write_seats(seats: Iterable[int], ctx: Context, out: Out, at: int) -> None:
         out[at + (s - me) % players] = 1.0
 
 
-def write_per_seat(by_seat: Sequence[float], most: float, ctx: Context, out: Out, at: int) -> None:
-    """A per-seat block (observer first) of the values ``by_seat`` (by seat number), each
+def write_per_seat(by_seat: Sequence[int], most: int, ctx: Context, out: Out, at: int) -> None:
+    """A per-seat block (observer first) of the counts ``by_seat`` (by seat number), each
     over ``most`` (not 0); the zeros are left as they are."""
     k = at
     for s in ctx.order:

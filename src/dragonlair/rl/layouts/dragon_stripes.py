@@ -49,7 +49,9 @@ def _stripes(game: object) -> int:
     return cast(DragonStripes, game).last_stripe
 
 
-def _max_steps(game: object) -> int:
+@per_game
+def _max_steps(game: Game) -> int:
+    """The most steps a footprint takes."""
     return max(f.steps for f in cast(DragonStripes, game).components.footprints)
 
 
@@ -206,28 +208,34 @@ def _ledger(key: LedgerKey, most: str) -> Feature:
     return Feature(key, _players, f"per seat: {what}, over {scale}", write=write)
 
 
-def _bounds(view: View, ctx: Context, high: bool) -> list[int]:
-    """Each seat's fewest (or, with ``high``, most) gems, observer first: what its public
-    ledger allows (``holding_bounds``, the rule of the game's own sampler), exact for the
-    observer and with open holdings."""
+def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
+    """Each seat's fewest and most gems, observer first: what its public ledger allows
+    (``holding_bounds``, the rule of the game's own sampler), exact for the observer and
+    with open holdings. Worked out once per encoding, for the low and the high feature."""
+    got: list[tuple[int, int]] | None = ctx.memo.get("bounds")
+    if got is not None:
+        return got
+    out: list[tuple[int, int]] = []
     if view.all_gems is not None:
-        return [view.all_gems[s] for s in ctx.order]
-    mine = view.gems or 0
-    start = view.start_gems
-    out = []
-    for s in ctx.order:
-        if s == ctx.seat:
-            out.append(mine)
-            continue
-        half = view.half_penalties[s]
-        low, most = holding_bounds(
-            start,
-            view.banked[s] + view.received[s],
-            view.paid[s],
-            view.penalties[s] - half,
-            half,
-        )
-        out.append(most if high else low)
+        out = [(view.all_gems[s], view.all_gems[s]) for s in ctx.order]
+    else:
+        mine = view.gems or 0
+        start = view.start_gems
+        for s in ctx.order:
+            if s == ctx.seat:
+                out.append((mine, mine))
+                continue
+            half = view.half_penalties[s]
+            out.append(
+                holding_bounds(
+                    start,
+                    view.banked[s] + view.received[s],
+                    view.paid[s],
+                    view.penalties[s] - half,
+                    half,
+                )
+            )
+    ctx.memo["bounds"] = out
     return out
 
 
@@ -235,7 +243,8 @@ def _gems_bound(high: bool) -> Write:
     def write(view: View, ctx: Context, out: Out, at: int) -> None:
         total = view.total_gems
         k = at
-        for x in _bounds(view, ctx, high):
+        for low, most in _bounds(view, ctx):
+            x = most if high else low
             if x:
                 out[k] = x / total
             k += 1

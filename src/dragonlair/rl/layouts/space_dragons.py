@@ -76,7 +76,7 @@ def _on_table(view: View, ctx: Context, out: Out, at: int) -> None:
         _write_cards(cards, out, at)
 
 
-def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: float) -> Feature:
+def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: int) -> Feature:
     def write(view: View, ctx: Context, out: Out, at: int) -> None:
         counts = view.hand_sizes if key == "hand_sizes" else view.pick_counts
         write_per_seat(counts, most, ctx, out, at)
