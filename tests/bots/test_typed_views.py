@@ -88,6 +88,25 @@ def test_space_race_scores_are_worked_out_only_when_read() -> None:
     assert game.players == 3
 
 
+def test_space_race_running_scores_are_worked_out_once_for_every_seat_of_a_position() -> None:
+    from dragonlair.space_race import json_view
+    from dragonlair.space_race.view import SpaceRaceSeatView
+
+    game = dragonlair.make("space-race", players=4)
+    states = positions("space-race", 4, games=1)
+    memo = json_view._public_scored
+    memo.clear()
+    for state in (states[9], states[9].clone(), states[10]):
+        for seat in [*range(4), None]:
+            typed = state.seat_view(seat)
+            assert isinstance(typed, SpaceRaceSeatView)
+            assert typed.scores() == state.view(seat)["score"]
+    # one entry per row of ships as it is: a clone shares its state's tuples, and the
+    # next position's ships have changed (every seat placed a card)
+    assert len(memo) == 2, len(memo)
+    assert game.players == 4
+
+
 def test_keys_shown_only_with_an_option_are_there_exactly_when_the_json_has_them() -> None:
     for open_holdings in (False, True):
         game = dragonlair.make(

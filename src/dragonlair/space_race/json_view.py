@@ -9,7 +9,7 @@ the typed view keep to a module each.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from .cards import (
     NSTACK,
@@ -94,24 +94,39 @@ def scores(g: SpaceRace, stacks: list[tuple[int, ...]]) -> list[int]:
 # same tuples while the ships have not changed). Every seat sees every score, so an entry
 # is the same for any seat; a state's clone or copy has a row of its own, and a row whose
 # identity is reused serves only if its stacks are equal. In the drafting, ships change
-# only when all picks are revealed, so most views find their scores here.
+# only when all picks are revealed, so most views find their scores here. The JSON view
+# scores the state's own row; a typed view, which keeps no state, a public copy of it
+# (every Fuel stack as zeros: scores count Fuel, never read it), by the identities of its
+# stacks (the state's tuples, and the same tuples of zeros for every view), in a memory
+# of its own.
 SCORES_REMEMBERED: Final = 128
-_scored: Final[dict[int, tuple[SpaceRace, list[tuple[int, ...]], list[int]]]] = {}
+_Scored: TypeAlias = "dict[int, tuple[SpaceRace, list[tuple[int, ...]], list[int]]]"
+_scored: Final[_Scored] = {}
+_public_scored: Final[_Scored] = {}
+
+
+def _remembered(memo: _Scored, key: int, g: SpaceRace, row: list[tuple[int, ...]]) -> list[int]:
+    got = memo.get(key)
+    if got is not None and got[0] is g and got[1] == row:
+        return got[2].copy()
+    out = scores(g, row)
+    if got is None and len(memo) >= SCORES_REMEMBERED:
+        # start afresh: one call, which no other thread's views can interrupt (taking the
+        # oldest out would iterate over the dict while they may be adding to it)
+        memo.clear()
+    memo[key] = (g, row.copy(), out)
+    return out.copy()
 
 
 def running_scores(g: SpaceRace, row: list[tuple[int, ...]]) -> list[int]:
     """``scores(g, row)`` (a fresh list), remembered for the row (see above)."""
-    key = id(row)
-    got = _scored.get(key)
-    if got is not None and got[0] is g and got[1] == row:
-        return got[2].copy()
-    out = scores(g, row)
-    if got is None and len(_scored) >= SCORES_REMEMBERED:
-        # start afresh: one call, which no other thread's views can interrupt (taking the
-        # oldest out would iterate over the dict while they may be adding to it)
-        _scored.clear()
-    _scored[key] = (g, row.copy(), out)
-    return out.copy()
+    return _remembered(_scored, id(row), g, row)
+
+
+def public_scores(g: SpaceRace, key: int, row: list[tuple[int, ...]]) -> list[int]:
+    """``scores(g, row)`` (a fresh list) of a public ``row`` (every Fuel stack as zeros),
+    remembered by ``key``, worked out from its stacks' identities (see above)."""
+    return _remembered(_public_scored, key, g, row)
 
 
 def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> None:

@@ -26,7 +26,7 @@ from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .json_view import OPEN as _OPEN
 from .json_view import SHIPS as _SHIPS
 from .json_view import bidding as _bidding
-from .json_view import scores as _scores
+from .json_view import public_scores as _public_scores
 from .json_view import seen_top as _seen_top
 from .json_view import ship as _ship
 from .view_types import SpaceRaceView
@@ -36,6 +36,12 @@ if TYPE_CHECKING:
 
 
 _ZEROS = tuple((0,) * k for k in range(80))  # an unseen Fuel stack of k cards
+
+
+def _zeros(k: int) -> tuple[int, ...]:
+    """An unseen Fuel stack of ``k`` cards (one of _ZEROS when it has one that long)."""
+    return _ZEROS[k] if k < len(_ZEROS) else (0,) * k
+
 
 # _HIDDEN_FUEL[n][seat]: where in the flat row of stacks of n ships (SpaceRaceState.ships)
 # lie the Fuel stacks ``seat`` may not see (every one for a spectator, ``seat`` None)
@@ -141,9 +147,17 @@ class SpaceRaceSeatView(View["SpaceRace"]):
         return self._counts[self._game.players :]
 
     def scores(self) -> list[int]:
-        """Every seat's running score (the key ``score``; worked out each time it is
-        called: the heuristic never does)."""
-        return _scores(self._game, self.stacks)
+        """Every seat's running score (the key ``score``; a fresh list, worked out when
+        asked for, since the heuristic never asks, and remembered for the ships as they
+        are: see ``json_view.public_scores``)."""
+        row = self.stacks
+        if self.seat is not None:  # its own Fuel as zeros too: the public row
+            row = row.copy()
+            k = self.seat * NSTACK + S_FUEL
+            row[k] = _zeros(len(row[k]))
+        # remembered by its stacks' identities (tuples shared with the state and with
+        # every view of it), which the view holds anyway
+        return _public_scores(self._game, sum(map(id, row)), row)
 
     def ship_stacks(self) -> list[list[tuple[int, ...]]]:
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are
