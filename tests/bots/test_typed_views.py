@@ -107,6 +107,26 @@ def test_space_race_running_scores_are_worked_out_once_for_every_seat_of_a_posit
     assert game.players == 4
 
 
+def test_space_dragons_symbols_and_points_are_counted_once_for_every_seat_of_a_position() -> None:
+    from dragonlair.space_dragons import json_view
+    from dragonlair.space_dragons.view import SpaceDragonsSeatView
+
+    states = positions("space-dragons", 4, games=1)
+    hunt = [s for s in states if s.phase == "hunt"]
+    memo = json_view._tallied
+    memo.clear()
+    for state in (hunt[0], hunt[0].clone(), hunt[1]):
+        for seat in [*range(4), None]:
+            typed = state.seat_view(seat)
+            assert isinstance(typed, SpaceDragonsSeatView)
+            wire = state.view(seat)
+            assert typed["symbols"] == wire["symbols"]
+            assert list(typed.tallies()[1]) == wire["card_points"]
+    # one entry per set of cards on the table: a clone shares its state's tuples, and a
+    # card was played between the two positions
+    assert len(memo) == 2, len(memo)
+
+
 def test_keys_shown_only_with_an_option_are_there_exactly_when_the_json_has_them() -> None:
     for open_holdings in (False, True):
         game = dragonlair.make(

@@ -10,7 +10,7 @@ the typed view keep to a module each.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from .cards import SIDES, SYMBOLS
 from .kinds import HIRE, HUNT, PHASE_NAMES
@@ -63,6 +63,46 @@ def card_points(
     """By seat, the points printed on the crew cards it has ``played`` and the dragons it
     has ``claimed`` (``CardTables.card_points``)."""
     return game.tables.card_points(played, claimed)
+
+
+# Every seat's symbols and points on the table, by the identities of the rows of cards
+# they were counted from: the played and claimed cards by seat (tuples the state shares
+# with its clones and every view of it), kept with the counts, which serve only rows of
+# the same game equal to those kept (a compare that meets the same tuples while nobody
+# has played). Every seat sees the same counts, so an entry serves every seat's view; the
+# typed view reads them here (an observation encodes both for every seat at every step,
+# and they change only when a card is played). Up to TALLIES_REMEMBERED rows of cards at
+# once (the tables of a vector environment take turns), then the next starts afresh.
+TALLIES_REMEMBERED: Final = 128
+Tallies: TypeAlias = tuple[tuple[list[int], list[int], list[int]], list[int]]
+_tallied: Final[
+    dict[
+        int, tuple[SpaceDragons, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], Tallies]
+    ]
+] = {}
+
+
+def table_tallies(
+    game: SpaceDragons,
+    played: tuple[tuple[int, ...], ...],
+    claimed: tuple[tuple[int, ...], ...],
+) -> Tallies:
+    """By symbol, each seat's count (``CardTables.symbol_counts``), and each seat's points
+    (``CardTables.card_points``), remembered as above: shared lists, never to be changed."""
+    key = 0
+    for cards in played:
+        key += id(cards)
+    for cards in claimed:
+        key += id(cards)
+    got = _tallied.get(key)
+    if got is not None and got[0] is game and got[1] == played and got[2] == claimed:
+        return got[3]
+    t = game.tables
+    tallies = (t.symbol_counts(played, claimed), t.card_points(played, claimed))
+    if got is None and len(_tallied) >= TALLIES_REMEMBERED:
+        _tallied.clear()  # one call: no other thread's views see it half done
+    _tallied[key] = (game, played, claimed, tallies)
+    return tallies
 
 
 def build_view(state: SpaceDragonsState, seat: int | None, out: dict[str, Any]) -> None:

@@ -23,7 +23,7 @@ from dragonlair.core.rng import shuffle_with
 from dragonlair.core.views import View, own_keys
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
-from .json_view import round_cards, scoring_sides, symbol_counts
+from .json_view import Tallies, round_cards, scoring_sides, table_tallies
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
 from .view_types import SpaceDragonsView
 
@@ -104,6 +104,13 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
         """By seat, how many cards it has picked."""
         return self._counts[self._game.players :]
 
+    def tallies(self) -> Tallies:
+        """By symbol (``cards.SYMBOLS``), each seat's count on its crew and dragons, and
+        each seat's points on them (the keys ``symbols`` and ``card_points``), remembered
+        for the cards on the table (``json_view.table_tallies``: shared lists, never to
+        be changed)."""
+        return table_tallies(self._game, self.played, self.claimed)
+
     def round_cards(self) -> list[tuple[int, int]]:
         """The cards played in the current round as ``(seat, card)``, in play order."""
         if self.phase != HUNT:
@@ -170,10 +177,11 @@ class SpaceDragonsSeatView(View["SpaceDragons"]):
         return scoring_sides(self.sides)
 
     def _k_symbols(self) -> dict[str, list[int]]:
-        return symbol_counts(self._game, self.played, self.claimed)
+        science, mood, crime = self.tallies()[0]
+        return {SYMBOLS[0]: list(science), SYMBOLS[1]: list(mood), SYMBOLS[2]: list(crime)}
 
     def _k_card_points(self) -> list[int]:
-        return self._game.tables.card_points(self.played, self.claimed)
+        return list(self.tallies()[1])
 
 
 # What a bot is handed as a seat's view: the typed view, its JSON form read back (a dict),

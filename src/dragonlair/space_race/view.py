@@ -157,7 +157,10 @@ class SpaceRaceSeatView(View["SpaceRace"]):
             row[k] = _zeros(len(row[k]))
         # remembered by its stacks' identities (tuples shared with the state and with
         # every view of it), which the view holds anyway
-        return _public_scores(self._game, sum(map(id, row)), row)
+        key = 0
+        for stack in row:
+            key += id(stack)
+        return _public_scores(self._game, key, row)
 
     def ship_stacks(self) -> list[list[tuple[int, ...]]]:
         """Every ship as a fresh list of its stacks (``cards.STACKS``; the tuples are

@@ -213,7 +213,7 @@ def _symbol_scales(game: Game) -> tuple[int, ...]:
 
 
 def _symbols(view: View, ctx: Context, out: Out, at: int) -> None:
-    counts = _g(ctx).tables.symbol_counts(view.played, view.claimed)
+    counts = view.tallies()[0]
     base = at  # a block per symbol, one slot per seat
     for by_seat, most in zip(counts, _symbol_scales(ctx.game), strict=True):
         if most:
@@ -234,7 +234,7 @@ def _points_range(game: Game) -> tuple[int, int]:
 
 def _points(view: View, ctx: Context, out: Out, at: int) -> None:
     low, high = _points_range(ctx.game)
-    points = _g(ctx).tables.card_points(view.played, view.claimed)
+    points = view.tallies()[1]
     k = at
     for s in ctx.order:
         x = ratio(points[s] - low, high - low)

@@ -160,10 +160,10 @@ def _stacks(view: View, ctx: Context, out: Out, at: int) -> None:
     for r, s in enumerate(ctx.order):
         base = s * NSTACK
         i = at + r
-        for k, most in zip(_SHIP_STACK_AT, scales, strict=True):
-            n = len(stacks[base + k])
+        for j in range(len(_SHIP_STACK_AT)):
+            n = len(stacks[base + _SHIP_STACK_AT[j]])
             if n:
-                out[i] = n / most
+                out[i] = n / scales[j]
             i += width
         fuel = len(stacks[base + S_FUEL])
         if fuel:
