@@ -1,7 +1,7 @@
 """The declared shape of a view: the part every game's view shares.
 
-A view is a plain JSON-ready dict (that is what goes over the wire, into golden
-transcripts and RL layouts), and each game declares its whole shape as a ``TypedDict``
+A view is a plain JSON-ready dict (that is what goes over the wire and into golden
+transcripts), and each game declares its whole shape as a ``TypedDict``
 that extends :class:`~dragonlair.core.view_types.BaseView` (``Game.view_type``, in the
 game's ``view_types`` module, which stays interpreted in the compiled build). Bots,
 layouts and boards read views through that type, so ``mypy --strict`` checks every key
@@ -17,8 +17,8 @@ does not need. It is a read-only mapping with exactly the keys and values of the
 game's ``build_view`` fills directly; the tests hold the two to each other), but
 each key is worked out only when first read, so a figure nobody reads (Space Race's
 running scores) is never computed; and it has typed attributes for what bots need without
-parsing the JSON back (a Space Race ship as its stacks of card ids). Bots get it from
-``state.seat_view(seat)``; the wire, the RL layouts and golden transcripts get
+parsing the JSON back (a Space Race ship as its stacks of card ids). Bots and the RL
+layouts get it from ``state.seat_view(seat)``; the wire and golden transcripts get
 ``state.view(seat)``.
 """
 
@@ -163,8 +163,8 @@ class View(Generic[G_co]):
         return True
 
     def json(self) -> dict[str, Any]:
-        """The view as the JSON-ready dict of the game's declared view type (the wire's and
-        the RL layouts' form): every key, in order. (The same dict each time: copy it
+        """The view as the JSON-ready dict of the game's declared view type (the wire's
+        form): every key, in order. (The same dict each time: copy it
         before changing it.)"""
         got = self._read()
         if self._done:

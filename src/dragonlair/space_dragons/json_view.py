@@ -1,5 +1,5 @@
-"""A seat's view of Space Dragons as JSON (``state.view(seat)``, which the wire, the RL
-layouts and the checks take), and the figures it shares with the typed view in view.py
+"""A seat's view of Space Dragons as JSON (``state.view(seat)``, which the wire and the
+checks take), and the figures it shares with the typed view in view.py
 (see that module's docstring for what each seat sees).
 
 They were moved here from view.py when the typed views could not be compiled; both

@@ -52,7 +52,7 @@ _HIDDEN_FUEL = tuple(
 
 
 # Each figure of the view is worked out in one place, json_view.py, for both forms of the
-# view: ``build_view`` (the JSON the wire and the RL layouts take) and ``SpaceRaceSeatView``.
+# view: ``build_view`` (the JSON the wire takes) and ``SpaceRaceSeatView``.
 
 
 class SpaceRaceSeatView(View["SpaceRace"]):
