@@ -285,10 +285,11 @@ class Encoder:
         return tensors.data.cast("B").cast("f")
 
     def encode_row(self, view: Mapping[str, Any], seat: int, out: Out, row: int) -> None:
-        """Write the tensor of ``seat``'s typed view into row ``row`` of ``out`` (a batch
-        of tensors as :meth:`writable` gives it), allocating nothing: the environments'
-        path, which made ``view`` with ``state.seat_view(seat)`` themselves, so the checks
-        of :meth:`encode` on where a view came from are left out."""
+        """Write the tensor of ``seat``'s view into row ``row`` of ``out`` (a batch of
+        tensors as :meth:`writable` gives it), allocating nothing but the row's own
+        memoryview: the environments' path, which made ``view`` with
+        ``state.seat_view(seat)`` themselves, so the checks of :meth:`encode` on where a
+        view came from are left out."""
         size = self.size
         at = row * size
         # the row on its own, so that the features' positions are small numbers (Python
@@ -451,6 +452,19 @@ def write_per_seat(by_seat: Sequence[int], most: int, ctx: Context, out: Out, at
         x = by_seat[s]
         if x:
             out[k] = x / most
+        k += 1
+
+
+def write_per_seat_in_range(
+    by_seat: Sequence[int], low: int, high: int, ctx: Context, out: Out, at: int
+) -> None:
+    """A per-seat block (observer first) of the values ``by_seat`` (by seat number), each
+    placed between ``low`` (0) and ``high`` (1), and kept within them."""
+    k = at
+    for s in ctx.order:
+        x = min(1.0, max(0.0, ratio(by_seat[s] - low, high - low)))
+        if x:
+            out[k] = x
         k += 1
 
 

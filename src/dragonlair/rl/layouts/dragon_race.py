@@ -12,7 +12,6 @@ learner need not discover what each id means.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal, cast
 
 from ...core import Game
@@ -40,7 +39,6 @@ LAST_KINDS = ("play", "blow", "triple", "steal")
 
 # Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
 # typed view's attributes.
-Write = Callable[[View, Context, Out, int], None]
 
 
 def _g(ctx: Context) -> DragonRace:

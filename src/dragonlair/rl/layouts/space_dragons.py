@@ -14,7 +14,6 @@ the tensor either; OpenSpiel's information-state string has it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal, cast
 
 from ...core import Game
@@ -35,11 +34,11 @@ from ..layout import (
     seats_feature,
     to_act_feature,
     write_per_seat,
+    write_per_seat_in_range,
 )
 
 # Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
 # typed view's attributes.
-Write = Callable[[View, Context, Out, int], None]
 
 
 def _g(ctx: Context) -> SpaceDragons:
@@ -234,13 +233,7 @@ def _points_range(game: Game) -> tuple[int, int]:
 
 def _points(view: View, ctx: Context, out: Out, at: int) -> None:
     low, high = _points_range(ctx.game)
-    points = view.tallies()[1]
-    k = at
-    for s in ctx.order:
-        x = ratio(points[s] - low, high - low)
-        if x:
-            out[k] = x
-        k += 1
+    write_per_seat_in_range(view.tallies()[1], low, high, ctx, out, at)
 
 
 def _rules(view: View, ctx: Context, out: Out, at: int) -> None:

@@ -15,7 +15,6 @@ the tensor; OpenSpiel's information-state string has it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final, Literal, cast
 
 from ...core import Game
@@ -49,11 +48,11 @@ from ..layout import (
     seats_feature,
     to_act_feature,
     write_per_seat,
+    write_per_seat_in_range,
 )
 
 # Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
 # typed view's attributes.
-Write = Callable[[View, Context, Out, int], None]
 
 SHIP_STACKS = tuple(s for s in STACKS if s != "fuel")
 # where each of SHIP_STACKS lies in a ship's row of stacks (cards.STACKS' order)
@@ -282,13 +281,7 @@ def _score_range(game: Game) -> tuple[int, int]:
 
 def _score(view: View, ctx: Context, out: Out, at: int) -> None:
     low, high = _score_range(ctx.game)
-    scores = view.scores()
-    r = at
-    for s in ctx.order:
-        x = min(1.0, max(0.0, ratio(scores[s] - low, high - low)))
-        if x:
-            out[r] = x
-        r += 1
+    write_per_seat_in_range(view.scores(), low, high, ctx, out, at)
 
 
 def _rules(view: View, ctx: Context, out: Out, at: int) -> None:
