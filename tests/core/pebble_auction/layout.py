@@ -4,10 +4,12 @@ rest)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from dragonlair.rl import Feature, Layout
 from dragonlair.rl.layout import (
     Context,
-    View,
     acting_feature,
     choosing_feature,
     one_hot,
@@ -18,6 +20,10 @@ from dragonlair.rl.layout import (
     window_feature,
 )
 from tests.core.example_game import CARDS, HAND
+
+# The game has no typed view, so its features read its JSON view (state.seat_view(seat)
+# gives that for such a game).
+View = Mapping[str, Any]
 
 ALL_POINTS = CARDS * (CARDS + 1) // 2 + 5  # every card's value, and the most start points
 
