@@ -182,7 +182,7 @@ def test_layout_rows_and_features_pickle() -> None:
     [pot] = [f for f in dragon_stripes.LAYOUT.features if f.name == "pot"]
     assert pickle.loads(pickle.dumps(pot)) == pot
     context = pickle.loads(pickle.dumps(Context(game, 2)))
-    assert context.seat == 2 and context.seats() == [2, 3, 0, 1]
+    assert context.seat == 2 and context.order == (2, 3, 0, 1)
 
 
 def _finish_in_worker(blob: bytes) -> str:

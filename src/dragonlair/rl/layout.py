@@ -103,24 +103,10 @@ class Context:
         """Where ``seat`` sits counted clockwise from the observer (the observer is 0)."""
         return (seat - self.seat) % self.players
 
-    def seats(self) -> list[int]:
-        """The seats at the table, observer first, then clockwise."""
-        return list(self.order)
-
     def per_seat(self, by_seat: Sequence[float]) -> list[float]:
         """Values given by seat number, rotated observer first and padded with zeros to
-        the game's maximum player count."""
+        the game's maximum player count (for a feature that returns its values)."""
         return [float(by_seat[s]) for s in self.order] + self._pad
-
-    def in_order(self, by_seat: Sequence[T]) -> list[T]:
-        """Items given by seat number, rotated observer first (not padded)."""
-        return [by_seat[s] for s in self.order]
-
-    @property
-    def pad(self) -> list[float]:
-        """The zeros that pad a per-seat block from the table size to the most players
-        (a shared list: extend with it, never change it)."""
-        return self._pad
 
     def seat_one_hot(self, seat: int | None) -> list[float]:
         """A one-hot slot for ``seat`` relative to the observer (all zeros for None or -1)."""
@@ -434,6 +420,19 @@ def seats_feature() -> Feature:
         "1 if that seat is at the table",
         write=_seats,
     )
+
+
+def write_seat(seat: int | None, ctx: Context, out: Out, at: int) -> None:
+    """A 1 in the slot of ``seat`` (observer first) of the per-seat block at ``at``;
+    nothing for None or -1 (no seat)."""
+    if seat is not None and seat >= 0:
+        out[at + (seat - ctx.seat) % ctx.players] = 1.0
+
+
+def write_ids(ids: tuple[int, ...] | None, out: Out, at: int) -> None:
+    """A 1 for each of ``ids`` (card ids, counted from 1) in the block at ``at``."""
+    for i in ids or ():
+        out[at + i - 1] = 1.0
 
 
 def write_seats(seats: Iterable[int], ctx: Context, out: Out, at: int) -> None:

@@ -31,7 +31,9 @@ from ..layout import (
     seats_feature,
     to_act_feature,
     window_feature,
+    write_ids,
     write_per_seat,
+    write_seat,
     write_seats,
 )
 
@@ -61,12 +63,6 @@ def _values(game: object) -> int:
 def _hand_sizes(game: Game) -> tuple[int, int]:
     """The number of kinds of card and the highest card value (the hand summary's blocks)."""
     return len(KINDS), _values(game)
-
-
-def _write_cards(cards: tuple[int, ...] | None, out: Out, at: int) -> None:
-    """A 1 for each card id (from 1) of ``cards``."""
-    for c in cards or ():
-        out[at + c - 1] = 1.0
 
 
 def _spots(key: Literal["pawns", "turn_start"]) -> Feature:
@@ -118,8 +114,7 @@ def _landmarks(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _active(view: View, ctx: Context, out: Out, at: int) -> None:
-    if view.active >= 0:
-        out[at + (view.active - ctx.seat) % ctx.players] = 1.0
+    write_seat(view.active, ctx, out, at)
 
 
 def _turn(view: View, ctx: Context, out: Out, at: int) -> None:
@@ -135,7 +130,7 @@ def _my_spot(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _hand(view: View, ctx: Context, out: Out, at: int) -> None:
-    _write_cards(view.hand, out, at)
+    write_ids(view.hand, out, at)
 
 
 def _hand_summary(view: View, ctx: Context, out: Out, at: int) -> None:
@@ -167,7 +162,7 @@ def _draw_size(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _discards(view: View, ctx: Context, out: Out, at: int) -> None:
-    _write_cards(view.discards, out, at)
+    write_ids(view.discards, out, at)
 
 
 def _extra_draw(view: View, ctx: Context, out: Out, at: int) -> None:
@@ -202,10 +197,10 @@ def _last(view: View, ctx: Context, out: Out, at: int) -> None:
     target = cards + g.num_cards
     args = [a for a in action.args if isinstance(a, int)]
     if action.kind == "steal":
-        out[target + (args[0] - ctx.seat) % ctx.players] = 1.0
+        write_seat(args[0], ctx, out, target)
         return
     if action.kind == "blow":
-        out[target + (args[-1] - ctx.seat) % ctx.players] = 1.0
+        write_seat(args[-1], ctx, out, target)
         args = args[:-1]
     for c in args:
         out[cards + c - 1] = 1.0

@@ -34,6 +34,7 @@ from ..layout import (
     to_act_feature,
     window_feature,
     write_per_seat,
+    write_seat,
 )
 
 # Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
@@ -130,13 +131,11 @@ def _must_draw(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _holder(view: View, ctx: Context, out: Out, at: int) -> None:
-    if view.holder >= 0:
-        out[at + (view.holder - ctx.seat) % ctx.players] = 1.0
+    write_seat(view.holder, ctx, out, at)
 
 
 def _starter(view: View, ctx: Context, out: Out, at: int) -> None:
-    if view.starter >= 0:
-        out[at + (view.starter - ctx.seat) % ctx.players] = 1.0
+    write_seat(view.starter, ctx, out, at)
 
 
 def _deck_left(view: View, ctx: Context, out: Out, at: int) -> None:

@@ -33,8 +33,10 @@ from ..layout import (
     ratio,
     seats_feature,
     to_act_feature,
+    write_ids,
     write_per_seat,
     write_per_seat_in_range,
+    write_seat,
 )
 
 # Every feature writes the numbers that are not zero (see dragonlair.rl.layout) from the
@@ -49,15 +51,9 @@ def _players(game: object) -> int:
     return cast(SpaceDragons, game).spec.max_players
 
 
-def _write_cards(cards: tuple[int, ...] | None, out: Out, at: int) -> None:
-    """A 1 for each card number (from 1) of ``cards``."""
-    for c in cards or ():
-        out[at + c - 1] = 1.0
-
-
 def _cards(key: Literal["hand", "picks"], what: str) -> Feature:
     def write(view: View, ctx: Context, out: Out, at: int) -> None:
-        _write_cards(view.hand if key == "hand" else view.picks, out, at)
+        write_ids(view.hand if key == "hand" else view.picks, out, at)
 
     return Feature(key, CREW_CARDS, f"1 for each crew card (1 to 80) {what}", write=write)
 
@@ -70,9 +66,9 @@ def _my_pick(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _on_table(view: View, ctx: Context, out: Out, at: int) -> None:
-    _write_cards(view.start_cards, out, at)
+    write_ids(view.start_cards, out, at)
     for cards in view.played:
-        _write_cards(cards, out, at)
+        write_ids(cards, out, at)
 
 
 def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: int) -> Feature:
@@ -98,8 +94,7 @@ def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _starter(view: View, ctx: Context, out: Out, at: int) -> None:
-    if view.starter >= 0:
-        out[at + (view.starter - ctx.seat) % ctx.players] = 1.0
+    write_seat(view.starter, ctx, out, at)
 
 
 @per_game

@@ -47,6 +47,7 @@ from ..layout import (
     ratio,
     seats_feature,
     to_act_feature,
+    write_ids,
     write_per_seat,
     write_per_seat_in_range,
 )
@@ -103,12 +104,6 @@ def _max_bid(game: Game) -> int:
     return max(int(a.args[0]) for a in game.actions if a.kind == "bid")
 
 
-def _write_cards(cards: tuple[int, ...] | None, out: Out, at: int) -> None:
-    """A 1 for each card id (from 1) of ``cards``."""
-    for c in cards or ():
-        out[at + c - 1] = 1.0
-
-
 def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
     if view.round:
         out[at] = view.round / ROUNDS
@@ -119,7 +114,7 @@ def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _hand(view: View, ctx: Context, out: Out, at: int) -> None:
-    _write_cards(view.hand, out, at)
+    write_ids(view.hand, out, at)
 
 
 def _my_choice(view: View, ctx: Context, out: Out, at: int) -> None:
@@ -253,7 +248,7 @@ def _decks(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _danger_used(view: View, ctx: Context, out: Out, at: int) -> None:
-    _write_cards(view.danger_discard, out, at)
+    write_ids(view.danger_discard, out, at)
 
 
 def _last_bids(view: View, ctx: Context, out: Out, at: int) -> None:
