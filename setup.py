@@ -33,7 +33,9 @@ GAME_MODULES = ["kinds", "rules", "heuristic", "view"]
 # interpreted, a seat's view took as long as its encoding in an RL step (docs/rl.md,
 # "Speed"). And the observation layouts (the encoder and each game's features): encoding a
 # seat's view is most of a step of the RL environments, and a compiled encoding takes 40
-# to 65% of the time of an interpreted one (docs/rl.md, "Speed"). Their frozen dataclasses
+# to 65% of the time of an interpreted one (docs/rl.md, "Speed"). With them the vector
+# environment's loops over its tables (rl/vector.py; the environments' classes, which
+# extend PettingZoo's and Gymnasium's, stay interpreted). Their frozen dataclasses
 # pickle as their arguments (a compiled one cannot be unpickled field by field). layout.py
 # imports NumPy, so a compiling build needs it (build_backend/dragonlair_build.py).
 ALSO = [
@@ -45,6 +47,7 @@ ALSO = [
     "src/dragonlair/rl/layouts/space_race.py",
     "src/dragonlair/rl/layouts/dragon_stripes.py",
     "src/dragonlair/rl/layouts/dragon_race.py",
+    "src/dragonlair/rl/vector.py",
 ]
 
 

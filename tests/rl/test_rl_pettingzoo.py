@@ -202,7 +202,15 @@ def test_the_vector_env_refuses_bad_batches_and_changes_nothing() -> None:
         vec.step([int(np.flatnonzero(info["action_mask"][0])[0]), illegal])
     with pytest.raises(ValueError, match="table 0's action: action id 99 is out of range"):
         vec.step([99, 0])
+    with pytest.raises(ValueError, match=r"table 0's action: expected an action id .*0\.0"):
+        vec.step(np.zeros(2))
+    with pytest.raises(ValueError, match="table 1's action: expected an action id"):
+        vec.step(np.array([0, True], dtype=object))
     assert [s.to_json() for s in vec.states] == before  # nothing was applied anywhere
+    # ids that are not Python ints but name one (NumPy integers in a list) are taken
+    legal = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+    vec.step(np.array([np.int16(legal[0]), np.int64(legal[1])], dtype=object))
+    assert [s.to_json() for s in vec.states] != before
     with pytest.raises(ValueError, match="num_tables must be a positive int"):
         vector_env("dragon-stripes", 0)
     with pytest.raises(BadOptions):

@@ -58,6 +58,7 @@ from gymnasium.vector.utils import batch_space
 from ..core import Game, State, make
 from .common import Opponents, action_index, camel, parse_levels, refuse, win_shares
 from .layout import Encoder, encoder_for, layout_ids
+from .vector import observe_tables
 
 ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairEnv"
 VECTOR_ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairVectorEnv"
@@ -313,11 +314,9 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
                 raise ValueError(
                     f"expected {self.num_envs} seeds (one per table), got {len(seeds)}"
                 )
-        hot: list[int] = []
-        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+        for env, s in zip(self.envs, seeds, strict=True):
             env._start(s, options)
-            hot += self._write(i, env)
-        self._set_masks(hot)
+        self._observe()
         self._ended[:] = False
         self._ready = True
         return self._obs.copy(), self._infos()
@@ -351,7 +350,6 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         illegal: dict[int, str] = {}
         rewards = [0.0] * self.num_envs
         terms = [False] * self.num_envs
-        hot: list[int] = []
         for i, env in enumerate(self.envs):
             if ended[i]:
                 env._start(None, None)
@@ -359,8 +357,7 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
                 rewards[i], terms[i], why = env._advance(ids[i])
                 if why is not None:
                     illegal[i] = why
-            hot += self._write(i, env)
-        self._set_masks(hot)
+        self._observe()
         self._rewards[:] = rewards
         self._terms[:] = terms
         self._ended[:] = self._terms | self._truncs
@@ -383,16 +380,18 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         """Each table's legal actions for its learner: a boolean array (num_envs, actions)."""
         return self._masks.astype(np.bool_)
 
-    def _write(self, i: int, env: DragonlairEnv) -> list[int]:
-        """Encode table ``i``'s learner's view into its row of the batch; returns the
-        positions of its legal actions in the flattened mask batch."""
-        state, seat = env.state_now, env.seat
-        env.encoder.encode_row(state.seat_view(seat), seat, self._out, i)
-        self._seats[i] = seat
-        base = i * self.game.num_actions
-        return [base + aid for aid in state.legal_action_ids(seat)]
-
-    def _set_masks(self, hot: list[int]) -> None:
+    def _observe(self) -> None:
+        """Encode every table's learner's view into its row of the batch, and set the
+        masks of its legal actions."""
+        seats = [env.seat for env in self.envs]
+        hot = observe_tables(
+            [env.state_now for env in self.envs],
+            seats,
+            self.envs[0].encoder,
+            self._out,
+            self.game.num_actions,
+        )
+        self._seats[:] = seats
         masks = self._masks.reshape(-1)
         masks[:] = 0
         masks[hot] = 1

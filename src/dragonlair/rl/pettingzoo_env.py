@@ -55,6 +55,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from ..core import Game, IllegalAction, State, make
 from .common import action_index, agent_name, refuse, snake, wait_id, win_shares
 from .layout import Encoder, encoder_for
+from .vector import apply_actions, checked_actions, observe_tables
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -401,15 +402,10 @@ class DragonlairVectorAEC:
         if seed is not None:
             self._rngs = [np.random.default_rng(seed + i) for i in range(self.num_tables)]
         self.states = [self._deal(i) for i in range(self.num_tables)]
-        legal = self._masks.reshape(-1)
-        legal[:] = 0
-        width = self._t.n_actions
-        for i, state in enumerate(self.states):
-            seat = self._asked[i] = state.to_act[0]
-            self._t.encoder.encode_row(state.seat_view(seat), seat, self._out, i)
-            base = i * width
-            for aid in state.legal_action_ids(seat):
-                legal[base + aid] = 1
+        self._asked = [state.to_act[0] for state in self.states]
+        self._set_masks(
+            observe_tables(self.states, self._asked, self._t.encoder, self._out, self._t.n_actions)
+        )
         self._seats[:] = self._asked
         self._rewards[:] = 0.0
         self._terms[:] = False
@@ -430,32 +426,14 @@ class DragonlairVectorAEC:
         if not self.states:
             raise RuntimeError("no games yet: call reset() first")
         chosen = self._checked(actions)
-        # one pass over the tables: step, encode the next seat's view into its row and
-        # collect its legal ids; the batches are then set with one NumPy call each
-        encode, obs, out = self._t.encoder.encode_row, self._obs, self._out
+        # the loops over the tables (apply, then encode each next seat's view into its
+        # row and collect its legal ids) are compiled in the compiled build; the batches
+        # are then set with one NumPy call each
         states, asked = self.states, self._asked
-        width = self._t.n_actions
-        hot: list[int] = []
-        over: list[int] = []
-        for i, aid in enumerate(chosen):
-            if aid < 0:  # the game ended at the last call: deal the next one
-                state = states[i] = self._deal(i)
-                seat = state.to_act[0]
-            else:
-                state = states[i]
-                seat = asked[i]
-                state.apply_id(seat, aid)
-                if state.is_over:
-                    over.append(i)
-                else:
-                    seat = state.to_act[0]
-            asked[i] = seat
-            encode(state.seat_view(seat), seat, out, i)
-            base = i * width
-            hot += [base + a for a in state.legal_action_ids(seat)]
-        masks = self._masks.reshape(-1)
-        masks[:] = 0
-        masks[hot] = 1
+        over = apply_actions(states, asked, chosen, self._deal)
+        self._set_masks(
+            observe_tables(states, asked, self._t.encoder, self._out, self._t.n_actions)
+        )
         self._seats[:] = asked
         rewards, terms = self._rewards, self._terms
         rewards[:] = 0.0
@@ -468,7 +446,7 @@ class DragonlairVectorAEC:
         terms[over] = True
         self._ended = ended
         return (
-            obs.copy(),
+            self._obs.copy(),
             rewards.copy(),
             terms.copy(),
             np.zeros(self.num_tables, dtype=np.bool_),
@@ -487,23 +465,15 @@ class DragonlairVectorAEC:
             )
         # integer arrays as Python ints; anything else is checked id by id
         ids: list[Any] = acts.tolist() if acts.dtype.kind in "iu" else list(acts)
-        limit = self._t.n_actions
-        chosen: list[int] = []
-        for i, state in enumerate(self.states):
-            if self._ended[i]:
-                chosen.append(-1)
-                continue
-            aid = ids[i]
-            if type(aid) is not int or not 0 <= aid < limit:
-                aid = action_index(aid, limit, f"table {i}'s action")
-            seat = self._asked[i]
-            if aid not in state.legal_action_ids(seat):
-                raise refuse(state, seat, aid)
-            chosen.append(aid)
-        return chosen
+        return checked_actions(self.states, self._asked, self._ended, ids, self._t.n_actions)
 
     def _deal(self, i: int) -> State:
         return self.game.new_game(seed=int(self._rngs[i].integers(2**63)))
+
+    def _set_masks(self, hot: list[int]) -> None:
+        masks = self._masks.reshape(-1)
+        masks[:] = 0
+        masks[hot] = 1
 
     def _infos(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}
