@@ -1,9 +1,8 @@
 """The per-table loops of the vector environment (``pettingzoo_env.vector_env``): check
 every table's action, apply them, and encode the next seat's view into its row of the
 batch. They run once per table for every call, so they live in a module of their own,
-which the compiled build compiles with the layouts it calls (the environment's class
-itself extends no compiled class and stays interpreted, as do the PettingZoo and
-Gymnasium ones)."""
+which the compiled build compiles with the layouts it calls (the environments' modules,
+whose classes extend PettingZoo's and Gymnasium's, stay interpreted)."""
 
 from __future__ import annotations
 
