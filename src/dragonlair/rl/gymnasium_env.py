@@ -384,17 +384,9 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         """Encode every table's learner's view into its row of the batch, and set the
         masks of its legal actions."""
         seats = [env.seat for env in self.envs]
-        hot = observe_tables(
-            [env.state_now for env in self.envs],
-            seats,
-            self.envs[0].encoder,
-            self._out,
-            self.game.num_actions,
-        )
+        states = [env.state_now for env in self.envs]
+        observe_tables(states, seats, self.envs[0].encoder, self._out, self._masks)
         self._seats[:] = seats
-        masks = self._masks.reshape(-1)
-        masks[:] = 0
-        masks[hot] = 1
 
     def _infos(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=np.bool_)

@@ -403,9 +403,7 @@ class DragonlairVectorAEC:
             self._rngs = [np.random.default_rng(seed + i) for i in range(self.num_tables)]
         self.states = [self._deal(i) for i in range(self.num_tables)]
         self._asked = [state.to_act[0] for state in self.states]
-        self._set_masks(
-            observe_tables(self.states, self._asked, self._t.encoder, self._out, self._t.n_actions)
-        )
+        observe_tables(self.states, self._asked, self._t.encoder, self._out, self._masks)
         self._seats[:] = self._asked
         self._rewards[:] = 0.0
         self._terms[:] = False
@@ -427,13 +425,10 @@ class DragonlairVectorAEC:
             raise RuntimeError("no games yet: call reset() first")
         chosen = self._checked(actions)
         # the loops over the tables (apply, then encode each next seat's view into its
-        # row and collect its legal ids) are compiled in the compiled build; the batches
-        # are then set with one NumPy call each
+        # row and set its mask) are compiled in the compiled build
         states, asked = self.states, self._asked
         over = apply_actions(states, asked, chosen, self._deal)
-        self._set_masks(
-            observe_tables(states, asked, self._t.encoder, self._out, self._t.n_actions)
-        )
+        observe_tables(states, asked, self._t.encoder, self._out, self._masks)
         self._seats[:] = asked
         rewards, terms = self._rewards, self._terms
         rewards[:] = 0.0
@@ -469,11 +464,6 @@ class DragonlairVectorAEC:
 
     def _deal(self, i: int) -> State:
         return self.game.new_game(seed=int(self._rngs[i].integers(2**63)))
-
-    def _set_masks(self, hot: list[int]) -> None:
-        masks = self._masks.reshape(-1)
-        masks[:] = 0
-        masks[hot] = 1
 
     def _infos(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ..core import State
 from .common import action_index, refuse
 from .layout import Encoder, Out
@@ -63,11 +66,17 @@ def apply_actions(
 
 
 def observe_tables(
-    states: Sequence[State], asked: Sequence[int], encoder: Encoder, out: Out, width: int
-) -> list[int]:
+    states: Sequence[State],
+    asked: Sequence[int],
+    encoder: Encoder,
+    out: Out,
+    masks: npt.NDArray[np.int8],
+) -> None:
     """Encode each table's seat asked into row ``i`` of ``out`` (the batch as
-    ``Encoder.writable`` gives it); returns where that seat's legal action ids fall in the
-    flattened batch of masks, ``width`` ids a row."""
+    ``Encoder.writable`` gives it), and set row ``i`` of ``masks`` (tables x actions) to
+    that seat's legal action ids: the ids are collected in one pass and set with one
+    NumPy call."""
+    width = masks.shape[1]
     hot: list[int] = []
     for i, state in enumerate(states):
         seat = asked[i]
@@ -75,4 +84,6 @@ def observe_tables(
         base = i * width
         for aid in state.legal_action_ids(seat):
             hot.append(base + aid)
-    return hot
+    flat = masks.reshape(-1)
+    flat[:] = 0
+    flat[hot] = 1
