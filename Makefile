@@ -20,7 +20,7 @@ SOURCES := $(shell find src -name '*.py') setup.py build_backend/dragonlair_buil
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 
-.PHONY: play test check check-compiled compiled lint typecheck bench bench-quick clean venv chromium catalogs
+.PHONY: play test check services check-compiled compiled lint typecheck bench bench-quick clean venv chromium catalogs
 
 venv: $(STAMP)
 
@@ -30,6 +30,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q --no-compile -e '.[$(EXTRAS)]'
 	rm -f $(VENV)/.installed-*
+	touch $@ $(PLAY_STAMP)
+
+# What playing needs, and no more: the base install and the server (the `web` extra), not
+# the research, designer and developer tools. A full install (above) includes it, so after
+# `make test` the first `make play` installs nothing; after a `make play`, `make test` adds
+# the rest to the same .venv.
+PLAY_STAMP := $(VENV)/.installed-play
+
+$(PLAY_STAMP): pyproject.toml
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "dragonlair needs Python 3.11 or newer")'
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q --no-compile -e '.[web]'
 	touch $@
 
 # mypyc's C goes to build/ and its type-check cache to build/mypyc-cache, apart from the
@@ -49,22 +62,34 @@ $(CSTAMP): pyproject.toml $(SOURCES)
 
 # The server with its browser front end, on this machine only; PORT if free, else any free
 # port. The terminal game is `.venv/bin/dragonlair play`.
-play: $(STAMP)
+play: $(PLAY_STAMP)
 	@port=$$($(BIN)/python scripts/free_port.py $(PORT)) || exit 1; \
 	echo; echo "  dragonlair is at  http://127.0.0.1:$$port/   (open it in your browser; Ctrl+C stops it)"; echo; \
 	exec $(BIN)/dragonlair serve --host 127.0.0.1 --port $$port --log-level warning
 
+# $(call apt_need,PATH,PACKAGES,WHAT): when PATH is empty or not executable, install
+# Debian's PACKAGES with apt-get (as root), else warn that WHAT will be skipped.
+define apt_need
+if [ -z "$(1)" ] || [ ! -x "$(1)" ]; then \
+  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+    echo "installing Debian's $(2) for $(3)"; \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
+  else \
+    echo "warning: $(2) is missing and this user cannot apt-get it; $(3) will be skipped" >&2; \
+  fi; \
+fi
+endef
+
 chromium:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      chromium fonts-noto-color-emoji >/dev/null; \
-	  else \
-	    echo "warning: $(CHROMIUM) is missing and this user cannot apt-get it;" \
-	      "the browser tests will be skipped" >&2; \
-	  fi; \
-	fi
+	@$(call apt_need,$(CHROMIUM),chromium fonts-noto-color-emoji,the browser tests)
+
+# The server's tests start a throw-away PostgreSQL cluster (initdb, pg_ctl) and the hosting
+# tests Debian's nginx on loopback ports; `make test` installs both when they are missing.
+PG_INITDB := $(firstword $(shell command -v initdb 2>/dev/null) $(wildcard /usr/lib/postgresql/*/bin/initdb))
+NGINX_BIN := $(firstword $(shell command -v nginx 2>/dev/null) $(wildcard /usr/sbin/nginx))
+services:
+	@$(call apt_need,$(PG_INITDB),postgresql,the server's tests on PostgreSQL)
+	@$(call apt_need,$(NGINX_BIN),nginx,the hosting tests behind nginx)
 
 # Everything, in both builds: lint and types, then the whole suite in the pure build (the
 # fast tier and the end-to-end tests marked slow: the browser, the terminal in a
@@ -75,7 +100,7 @@ chromium:
 # the start; then the fast tier again in the compiled build. If lint or types fail, the
 # build is stopped (every process of it); if the build fails, the end of its log is shown.
 COMPILED_LOG := build/compiled.log
-test: $(STAMP) chromium
+test: $(STAMP) chromium services
 	@mkdir -p build; \
 	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
 	nice -n 10 $(MAKE) --no-print-directory compiled >$(COMPILED_LOG) 2>&1 & build=$$!; \
