@@ -34,8 +34,9 @@ The shared machinery:
 - **Randomness.** One SplitMix64 state (an int) per game state; ``_randbelow`` and
   ``_shuffle`` are the only sources of chance.
 - **Events.** ``_emit(kind, values, audience)`` appends to a log that is shared between
-  clones (a linked chain, so cloning never copies it); ``events_since`` filters it per seat
-  through the game's event table.
+  clones (a linked chain, so cloning never copies it), ``_emit_batch(events)`` several at
+  once; ``events_since`` filters it per seat through the game's event table. Games never
+  write the chain's fields themselves.
 - **Records and JSON.** Actions are kept in the same kind of chain; ``record`` and
   ``to_json`` walk it.
 
@@ -84,6 +85,8 @@ STATE_FORMAT = "dragonlair.state/1"
 HistoryNode = tuple[Any, int, int]
 # An event node: (previous node, kind, values, audience).
 EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
+# An event as a game emits it: (kind, values, audience).
+Event = tuple[str, tuple[EventValue, ...], tuple[int, ...] | None]
 
 GAME_OVER: Final = "over"  # the phase of every finished game
 NOT_TAKING_PART = -1
@@ -584,8 +587,20 @@ class State(Generic[G_co]):
     def _emit(
         self, kind: str, values: tuple[EventValue, ...], audience: tuple[int, ...] | None = None
     ) -> None:
+        """Append one event: ``kind`` (a key of the game's ``event_specs``), its values in
+        the order the spec names them, and who sees it (None: everyone)."""
         self._ev = (self._ev, kind, values, audience)
         self._nev += 1
+
+    def _emit_batch(self, events: Sequence[Event]) -> None:
+        """Append several events at once, in order, each ``(kind, values, audience)`` as
+        :meth:`_emit` takes them: for a step that tells every seat something (a hand
+        passed to each, everyone's pick revealed), one call instead of one per event."""
+        ev = self._ev
+        for kind, values, audience in events:
+            ev = (ev, kind, values, audience)
+        self._ev = ev
+        self._nev += len(events)
 
     def _open_choice(self, seats: Sequence[int]) -> None:
         """Ask ``seats`` for a simultaneous secret choice."""
