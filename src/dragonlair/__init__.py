@@ -34,7 +34,7 @@ from .core import (
     spec,
 )
 from .core import state as _state
-from .core.position import position  # the module stays dragonlair.core.position
+from .core.registry import position  # dragonlair.core.position is the module of the format
 
 __version__ = "0.1.0"
 

@@ -26,23 +26,10 @@ from typing import Any
 
 from ..core import Game, manifest
 from ..core.bot import Bot, RandomBot
-from ..core.errors import DragonlairError
 from ..core.manifest import Archetype
+from .base import UnknownBot, heuristic_class
 
 LEVELS = ("random", "heuristic", "ismcts")
-
-
-class UnknownBot(DragonlairError, ValueError):
-    """A bot level that does not exist, or does not exist for this game, or parameters
-    that the bot does not take."""
-
-
-def heuristic_class(game: Game) -> Callable[..., Bot]:
-    """The heuristic bot factory of ``game``, as its manifest declares it."""
-    found = manifest(game.spec.id).heuristic
-    if found is None:
-        raise UnknownBot(f"{game.spec.name} has no heuristic bot")
-    return found
 
 
 def archetypes(game_id: str) -> dict[str, Archetype]:

@@ -5,7 +5,7 @@ touches the state again; everything after that is :func:`analyse_view`, which se
 the view (the tests run it on a poisoned state, as for bots). For each legal action it
 gives:
 
-- **the win chance** with its 95% Wilson interval (``dragonlair.sim.stats.wilson``): the
+- **the win chance** with its 95% Wilson interval (``dragonlair.bots.interval``): the
   seat's mean win share (1 for a win, 1/k for a win shared by k seats) over ``samples``
   determinizations of the view (``game.sample_state``: everything the seat cannot see is
   redrawn, as ISMCTS does each iteration), with the action played and the game then
@@ -35,6 +35,7 @@ from typing import Any
 from ..core import Action, DragonlairError, Game, State, derive_seed
 from ..core.bot import Bot, RandomBot, view_for
 from . import BotSpec, UnknownBot, heuristic_class, make_bot, parse_bots
+from .interval import wilson_interval
 from .ismcts import ISMCTSBot
 
 
@@ -54,14 +55,9 @@ class Rate:
 
 
 def _wilson(successes: float, trials: int) -> Rate:
-    try:
-        from ..sim.stats import wilson
-    except ImportError:  # pragma: no cover - the sim extra is missing
-        raise DragonlairError(
-            "analysis needs statsmodels: install dragonlair with the sim extra"
-        ) from None
-    r = wilson(successes, trials)
-    return Rate(r.value, min(r.low, r.value), max(r.high, r.value))  # rounding at 0 and 1
+    value = successes / trials if trials > 0 else 0.0
+    low, high = wilson_interval(successes, trials)
+    return Rate(value, min(low, value), max(high, value))  # rounding at 0 and 1
 
 
 @dataclass(frozen=True)

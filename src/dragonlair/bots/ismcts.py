@@ -119,6 +119,7 @@ from typing import Any
 
 from ..core import Action, Bot, DragonlairError, Game, State, manifest
 from ..core.bot import view_for
+from .base import UnknownBot, heuristic_class
 
 DEFAULT_ITERATIONS = 500
 ROLLOUTS = ("random", "heuristic")
@@ -249,8 +250,6 @@ def game_defaults(game: Game) -> dict[str, Any]:
 def configure(game: Game, params: Mapping[str, Any], has_heuristic: bool) -> Config:
     """The search's parameters: ``params`` over the game's declared defaults over the
     generic ones, checked; :class:`~dragonlair.bots.UnknownBot` says what is wrong."""
-    from . import UnknownBot
-
     for key, value in params.items():
         if key not in PARAMETERS:
             raise UnknownBot(
@@ -328,8 +327,6 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game)
-        from . import UnknownBot, heuristic_class
-
         try:
             self._heuristic: Bot | None = heuristic_class(game)(game)
         except UnknownBot:

@@ -1,5 +1,13 @@
 """The rules engine core: protocol, turns, simultaneous choices, windows, randomness,
-views, events, records and the conformance suite. It knows no game."""
+views, events, records and the conformance suite. It knows no game.
+
+It is in two layers (docs/architecture.md, "Layers"; the contracts in .importlinter): the
+kernel (state, actions, rng, events, record, result, spec, errors, clones, view_types),
+which imports nothing above it, and the services built on it (views, bot, manifest,
+position, undo, registry, puzzles, transcript, conformance). Two services are installed
+into the kernel when imported (``state.SERVICES``: undo and the position format, for
+``State.undo`` and ``State.to_position``), which is why this package imports them.
+"""
 
 from .actions import Action, ActionKind, ActionTable
 from .bot import Bot, RandomBot
@@ -23,6 +31,7 @@ from .result import Result, competition_ranks, dense_ranks, final_rewards, make_
 from .rng import Rng, derive_seed
 from .spec import GameSpec, OptionSpec
 from .state import State
+from .undo import undo as _undo  # installs State.undo and State.can_undo  # noqa: F401
 
 __all__ = [
     "Action",

@@ -24,14 +24,12 @@ import importlib
 import json
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from .errors import BadOptions, DragonlairError, UnknownAction
+from .errors import DragonlairError, UnknownAction
+from .manifest import manifest
 from .rng import Rng, derive_seed, mix64
-from .state import NOT_TAKING_PART, State
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import NOT_TAKING_PART, SERVICES, Game, State
 
 POSITION_FORMAT = "dragonlair.position/1"
 HEADER = ("format", "game", "players", "options", "rules_version")
@@ -75,8 +73,6 @@ def codec_for(game: Game) -> PositionCodec:
     found = _codecs.get(game.spec.id)
     if found is not None:
         return found
-    from .manifest import manifest
-
     package = manifest(game.spec.id).package or type(game).__module__.rsplit(".", 1)[0]
     try:
         module: Any = importlib.import_module(f"{package}.position")
@@ -286,31 +282,6 @@ def parse(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         raise BadPosition("position", f"is not valid TOML: {e}") from None
 
 
-def position(
-    game_id: str, source: str | bytes | Mapping[str, Any], seed: int | None = None
-) -> State:
-    """The state a position describes (TOML or JSON text, or a dict), for the game
-    ``game_id``; hidden parts left out are dealt from ``seed`` (omitted: a fresh one, kept
-    in the record). Raises BadPosition naming the field that is wrong."""
-    from .registry import make
-
-    doc = parse(source)
-    game_in_doc = doc.get("game", game_id)
-    if game_in_doc != game_id:
-        raise BadPosition("game", f"the position is for {game_in_doc!r}, not {game_id!r}")
-    players = doc.get("players")
-    if players is not None:
-        check_int("players", players)
-    options = doc.get("options", {})
-    if not isinstance(options, Mapping):
-        raise BadPosition("options", f"should be a table, not {options!r}")
-    try:
-        game = make(game_id, players=players, options=options)
-    except BadOptions as e:
-        raise BadPosition("players" if "player" in str(e) else "options", str(e)) from None
-    return build(game, doc, seed)
-
-
 def build(game: Game, doc: Mapping[str, Any], seed: int | None = None) -> State:
     """The state of ``doc`` for an already made ``game`` (whose players and options the
     header must agree with)."""
@@ -477,3 +448,6 @@ def open_window(state: State, seats: Sequence[int], default_aid: int) -> None:
 def window_seats(state: State) -> list[int]:
     """For a game's ``write``: the seat asked now and those still to be asked, in order."""
     return [*state._to_act, *state._window]
+
+
+SERVICES.to_position = to_position

@@ -19,8 +19,8 @@ from typing import Any
 
 from .errors import DragonlairError
 from .manifest import manifest
-from .position import BadPosition, parse, position
-from .registry import games, load
+from .position import BadPosition, parse
+from .registry import games, load, position
 from .state import State
 
 PUZZLE_PREFIX = "puzzle:"

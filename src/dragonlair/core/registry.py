@@ -1,4 +1,4 @@
-"""The functions that make, replay and load games, by id.
+"""The functions that make, replay and load games, and read positions, by id.
 
 Games are found through their manifests (:mod:`dragonlair.core.manifest`): the ones
 installed under the ``dragonlair.games`` entry points and those added with
@@ -21,11 +21,11 @@ from .errors import (
     UnknownAction,
     UnknownGame,
 )
-from .game import Game
 from .manifest import game_ids, manifest
+from .position import BadPosition, build, check_int, parse
 from .record import RECORD_FORMATS, Record, data_digests
 from .spec import GameSpec
-from .state import STATE_FORMAT, UNDO_TEXT, State
+from .state import STATE_FORMAT, UNDO_TEXT, Game, State
 
 
 def game_class(game_id: str) -> type[Game]:
@@ -50,6 +50,29 @@ def make(
     return game_class(game_id)(players, options)
 
 
+def position(
+    game_id: str, source: str | bytes | Mapping[str, Any], seed: int | None = None
+) -> State:
+    """The state a position describes (TOML or JSON text, or a dict), for the game
+    ``game_id``; hidden parts left out are dealt from ``seed`` (omitted: a fresh one, kept
+    in the record). Raises BadPosition naming the field that is wrong."""
+    doc = parse(source)
+    game_in_doc = doc.get("game", game_id)
+    if game_in_doc != game_id:
+        raise BadPosition("game", f"the position is for {game_in_doc!r}, not {game_id!r}")
+    players = doc.get("players")
+    if players is not None:
+        check_int("players", players)
+    options = doc.get("options", {})
+    if not isinstance(options, Mapping):
+        raise BadPosition("options", f"should be a table, not {options!r}")
+    try:
+        game = make(game_id, players=players, options=options)
+    except BadOptions as e:
+        raise BadPosition("players" if "player" in str(e) else "options", str(e)) from None
+    return build(game, doc, seed)
+
+
 def replay(record: Record | Mapping[str, Any] | str) -> State:
     """The state a record describes, rebuilt by playing its actions again."""
     if isinstance(record, str):
@@ -61,8 +84,6 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
     if record.position is None:
         state = game.new_game(record.seed)
     else:
-        from .position import BadPosition, build
-
         try:
             state = build(game, record.position, record.seed)
         except BadPosition as e:

@@ -34,8 +34,9 @@ The shared machinery:
 - **Randomness.** One SplitMix64 state (an int) per game state; ``_randbelow`` and
   ``_shuffle`` are the only sources of chance.
 - **Events.** ``_emit(kind, values, audience)`` appends to a log that is shared between
-  clones (a linked chain, so cloning never copies it); ``events_since`` filters it per seat
-  through the game's event table.
+  clones (a linked chain, so cloning never copies it), ``_emit_batch(events)`` several at
+  once; ``events_since`` filters it per seat through the game's event table. Games never
+  write the chain's fields themselves.
 - **Records and JSON.** Actions are kept in the same kind of chain; ``record`` and
   ``to_json`` walk it.
 
@@ -57,23 +58,22 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NoReturn, Self, cast
+from typing import Any, ClassVar, Final, Generic, NoReturn, Protocol, Self, cast
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
-from .actions import Action
+from .actions import Action, ActionKind, ActionTable
 from .clones import UNKNOWN, base_annotation, clone_body
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
-from .events import CORE_EVENTS, EventValue, event_dict
+from .events import CORE_EVENTS, EventSpec, EventValue, event_dict, event_text
 from .record import Record, data_digests
 from .result import Result
-from .rng import GOLDEN, MASK64, mix64, shuffle_steps
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .views import View
+from .rng import GOLDEN, MASK64, RandomLike, mix64, shuffle_steps
+from .spec import GameSpec, OptionValue
+from .view_types import BaseView
 
 # The game class a state class belongs to: ``self.game`` has this type. (A subclass may not
 # redeclare an attribute with a narrower type in the compiled build, so the base is generic.)
@@ -85,12 +85,44 @@ STATE_FORMAT = "dragonlair.state/1"
 HistoryNode = tuple[Any, int, int]
 # An event node: (previous node, kind, values, audience).
 EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
+# An event as a game emits it: (kind, values, audience).
+Event = tuple[str, tuple[EventValue, ...], tuple[int, ...] | None]
 
 GAME_OVER: Final = "over"  # the phase of every finished game
 NOT_TAKING_PART = -1
 UNKNOWN_CHOICE = -2  # in a state sampled from a view: the game's sampler must fill it in
 UNDO = -1  # in the action chain: the seat took back its last decision (see core/undo.py)
 UNDO_TEXT = "undo"  # how a record writes it
+
+
+class Services:
+    """The services above the kernel that three of :class:`State`'s methods hand over to.
+
+    The kernel imports nothing above it, so each service puts its functions here when its
+    module is imported (at the end of :mod:`dragonlair.core.undo` and
+    :mod:`dragonlair.core.position`), and the package :mod:`dragonlair.core`, which Python
+    runs before any module in it, imports both: by the time any state exists, they are in
+    place."""
+
+    def __init__(self) -> None:
+        self.can_undo: Callable[[State, int], bool] | None = None
+        self.undo: Callable[[State, int], None] | None = None
+        self.to_position: Callable[[State], dict[str, Any]] | None = None
+
+
+SERVICES: Final = Services()
+
+
+def _missing(name: str) -> DragonlairError:
+    return DragonlairError(f"{name} is not installed: import dragonlair.core first")
+
+
+class ViewClass(Protocol):
+    """What a state's ``_view_class`` is: a class (a :class:`~dragonlair.core.views.View`
+    subclass, which the views module defines on top of this one) made from a state and a
+    seat, whose objects are read-only mappings."""
+
+    def __call__(self, state: Any, seat: int | None, /) -> object: ...
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -117,7 +149,7 @@ class State(Generic[G_co]):
     _TRANSIENT: ClassVar[frozenset[str]] = frozenset({"game", "_legal", "_hist"})
     # The game's typed view (a subclass of core.views.View) or None: its views are the
     # dicts its _view hook fills.
-    _view_class: ClassVar[type[View] | None] = None
+    _view_class: ClassVar[ViewClass | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
     # True in a game that defines _legal_ids_and_actions (see the module docstring).
     _LEGAL_PAIRS: ClassVar[bool] = False
@@ -396,27 +428,30 @@ class State(Generic[G_co]):
     def can_undo(self, seat: object) -> bool:
         """Whether ``seat`` may take back its last decision now: it has one, and nothing
         hidden was revealed to anyone since (see :mod:`dragonlair.core.undo`)."""
-        from .undo import can_undo
-
         self._check_seat(seat)
         assert type(seat) is int  # checked just above
-        return can_undo(self, seat)
+        found = SERVICES.can_undo
+        if found is None:
+            raise _missing("undo")
+        return found(self, seat)
 
     def undo(self, seat: object) -> None:
         """Take back ``seat``'s last decision and everything played after it; raises
         IllegalAction (and changes nothing) when ``can_undo(seat)`` is False. The record
         keeps both the decision and the undo."""
-        from .undo import undo
-
         self._check_seat(seat)
         assert type(seat) is int  # checked just above
-        undo(self, seat)
+        found = SERVICES.undo
+        if found is None:
+            raise _missing("undo")
+        found(self, seat)
 
     def to_position(self) -> dict[str, Any]:
         """This position in the game's position format (see ``dragonlair.position``)."""
-        from .position import to_position
-
-        return to_position(self)
+        found = SERVICES.to_position
+        if found is None:
+            raise _missing("the position format")
+        return found(self)
 
     def view(self, seat: object) -> dict[str, Any]:
         """Everything ``seat`` (an int) may know now, as a JSON-ready dict; None is a
@@ -552,8 +587,20 @@ class State(Generic[G_co]):
     def _emit(
         self, kind: str, values: tuple[EventValue, ...], audience: tuple[int, ...] | None = None
     ) -> None:
+        """Append one event: ``kind`` (a key of the game's ``event_specs``), its values in
+        the order the spec names them, and who sees it (None: everyone)."""
         self._ev = (self._ev, kind, values, audience)
         self._nev += 1
+
+    def _emit_batch(self, events: Sequence[Event]) -> None:
+        """Append several events at once, in order, each ``(kind, values, audience)`` as
+        :meth:`_emit` takes them: for a step that tells every seat something (a hand
+        passed to each, everyone's pick revealed), one call instead of one per event."""
+        ev = self._ev
+        for kind, values, audience in events:
+            ev = (ev, kind, values, audience)
+        self._ev = ev
+        self._nev += len(events)
 
     def _open_choice(self, seats: Sequence[int]) -> None:
         """Ask ``seats`` for a simultaneous secret choice."""
@@ -728,6 +775,169 @@ class State(Generic[G_co]):
             hist = (hist, seat, aid)
         s._hist = hist
         return s
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Game:
+    """A game for a given number of players and options: the spec, the options chosen,
+    the data, and the table of actions.
+
+    ``dragonlair.make(id, players=, options=)`` gives one; ``game.new_game(seed)`` gives a
+    fresh :class:`State`. A game subclass declares:
+
+    - ``spec``: its :class:`~dragonlair.core.spec.GameSpec`;
+    - ``state_class``: its State subclass;
+    - ``action_kinds`` and ``_define_actions()``: every action in a fixed order (ids);
+    - ``event_specs``: its table of events and who sees what of them;
+    - ``phases``: every value ``state.phase`` takes (``GAME_OVER`` included);
+    - ``terminations``: every way one of its games can end (``Result.termination``);
+    - ``view_type``: the ``TypedDict`` (on :class:`~dragonlair.core.view_types.BaseView`)
+      of its views;
+    - ``_prepare()``: load data files and precompute tables for the chosen options;
+    - ``max_length``: the most decisions a game can take (the conformance suite holds it
+      to it).
+    """
+
+    spec: ClassVar[GameSpec]
+    state_class: ClassVar[type[State]]
+    action_kinds: ClassVar[tuple[ActionKind, ...]]
+    event_specs: ClassVar[Mapping[str, EventSpec]]
+    # Every value ``state.phase`` takes, "over" included: each game declares a Literal
+    # type of them and this tuple (its ``kinds`` module), for layouts, boards and pages.
+    phases: ClassVar[tuple[str, ...]] = ()
+    # The TypedDict every view of the game matches (extending ``BaseView``): its view
+    # module declares it, and the conformance suite checks every view against it.
+    view_type: ClassVar[Any] = BaseView
+
+    players: int
+    options: dict[str, OptionValue]
+    table: ActionTable
+
+    def __init__(self, players: object = None, options: Mapping[str, object] | None = None):
+        if players is None:
+            players = self.spec.default_players
+        self.players = self.spec.check_players(players)
+        self.options = self.spec.resolve(options)
+        self._prepare()
+        self.table = ActionTable(self._define_actions(), self.action_kinds, self.spec.name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its class, players and options, and is made again from them
+        when unpickled (in both builds; a compiled class has no ``__dict__`` to copy)."""
+        return (self.__class__, (self.players, self.options))
+
+    # ------------------------------------------------------------------ hooks
+
+    def _prepare(self) -> None:
+        """Load data and build tables for ``self.players`` and ``self.options``."""
+
+    def _define_actions(self) -> Sequence[Action]:
+        raise NotImplementedError
+
+    @property
+    def max_length(self) -> int:
+        """The most decisions (applied actions) one game can take."""
+        raise NotImplementedError
+
+    def describe_action(self, action: Action) -> str:
+        """A short human description of an action (menus, logs)."""
+        return str(action)
+
+    # ------------------------------------------------------------------ public surface
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def rules_version(self) -> int:
+        return self.spec.rules_version
+
+    @property
+    def num_actions(self) -> int:
+        """How many distinct actions the game has; ids run from 0 to num_actions - 1."""
+        return len(self.table)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action, in id order."""
+        return self.table.actions
+
+    def new_game(self, seed: object = None) -> State:
+        """A fresh game; everything in it follows from ``seed`` (an int from 0 to 2**63-1,
+        None for a random one) and the actions applied."""
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "big") >> 1
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise ValueError(f"seed must be an integer from 0 to 2**63-1, not {seed!r}")
+        state = self.state_class._blank(self, seed, mix64(seed))
+        state._setup()
+        return state
+
+    def parse_action(self, text: object) -> Action:
+        """The action written as ``text``; UnknownAction if it is not one."""
+        return self.table.parse(text)
+
+    def action_id(self, action: object) -> int:
+        return self.table.id_of(action)
+
+    def action_from_id(self, aid: object) -> Action:
+        return self.table.from_id(aid)
+
+    def event_text(self, event: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+        """One line describing an event as returned by ``events_since``."""
+        return event_text(self.event_specs, event, names)
+
+    def sample_state(self, view: Mapping[str, Any], rng: RandomLike) -> State:
+        """A full state consistent with ``view``: what its seat can see is kept, everything
+        else (unseen cards, secret amounts, others' hidden choices, future chance) is
+        redrawn from ``rng``. The result has no record (its seed is None)."""
+        if not isinstance(view, Mapping) or view.get("game") != self.spec.id:
+            raise DragonlairError(f"not a view of {self.spec.name}")
+        if view.get("players") != self.players:
+            raise DragonlairError(
+                f"view is for {view.get('players')} players, this game has {self.players}"
+            )
+        seat = view.get("seat")
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
+        ):
+            raise BadSeat(f"view has a bad seat {seat!r}")
+        s = self.state_class._blank(self, None, mix64(rng.randrange(1 << 62) & MASK64))
+        s.phase = str(view["phase"])
+        s._move = int(view["move"])
+        s._to_act = tuple(view["to_act"])
+        if "choosing" in view:
+            choosing = set(view["choosing"])
+            ch: list[int | None] = []
+            for p in range(self.players):
+                if p not in choosing:
+                    ch.append(NOT_TAKING_PART)
+                elif p in s._to_act:
+                    ch.append(None)
+                else:
+                    ch.append(UNKNOWN_CHOICE)
+            if seat is not None and "my_choice" in view:
+                ch[seat] = self.table.ids[self.table.parse(view["my_choice"])]
+            s._choices = ch
+        window = view.get("window")
+        if window is not None:
+            s._window = tuple(window["next"])
+            s._window_default = self.table.ids[self.table.parse(window["default"])]
+        if view.get("result") is not None:
+            s._result = Result.from_dict(view["result"])
+        s._fill_from_view(dict(view), rng)
+        if s._choices is not None and UNKNOWN_CHOICE in s._choices:
+            raise AssertionError(f"{type(self).__name__} sampler left a hidden choice unfilled")
+        return s
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self.spec.option(k).default}
+        return f"<{self.spec.name} for {self.players}{' ' + str(changed) if changed else ''}>"
 
 
 # The seats still to choose once one of them has, by the seats asked and the seat that

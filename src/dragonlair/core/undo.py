@@ -25,12 +25,14 @@ the whole action chain (the undone actions and the ``undo``) and the events (wit
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 from .errors import IllegalAction
+from .position import build
 from .rng import derive_seed
-from .state import UNDO, State
+from .state import SERVICES, UNDO, State
 
 REDRAWS = 32  # redraws per seat; each must tell the seat exactly what it was told
 
@@ -63,10 +65,6 @@ def _origin(state: State) -> State:
     if state._origin is None:
         assert state.seed is not None
         return state.game.new_game(state.seed)
-    import json
-
-    from .position import build
-
     return build(state.game, json.loads(state._origin), state.seed)
 
 
@@ -172,3 +170,7 @@ def undo(state: State, seat: int) -> None:
     state._hist = (state._hist, seat, UNDO)
     state._move += 1
     state._emit("undo", (seat, len(actions) - i))
+
+
+SERVICES.can_undo = can_undo
+SERVICES.undo = undo

@@ -33,15 +33,19 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn
+from typing import Any, ClassVar, Generic, NoReturn, cast
 
 from mypy_extensions import mypyc_attr
 
-from .state import G_co, base_keys
+from .state import G_co, Game, State, base_keys
 from .view_types import BaseView
 
-if TYPE_CHECKING:
-    from .state import State
+
+def view_class(game: Game) -> type[View[Any]] | None:
+    """The typed view class of ``game``'s states (``State._view_class``), None for a game
+    whose views are only JSON dicts."""
+    found = game.state_class._view_class
+    return None if found is None else cast("type[View[Any]]", found)
 
 
 def seat_of(view: Mapping[str, Any] | View[Any]) -> int:

@@ -35,6 +35,8 @@ from typing import Any, Final
 
 from babel.core import Locale, UnknownLocaleError, negotiate_locale
 
+from ..errors import DragonlairError
+
 DOMAIN: Final = "dragonlair"
 LANGUAGES: Final[tuple[str, ...]] = ("en", "de")
 """The languages every player-facing text exists in."""
@@ -58,8 +60,6 @@ def translations(lang: str) -> _gettext.NullTranslations:
 def check_language(lang: str) -> str:
     """``lang`` if it is one of :data:`LANGUAGES`, else a clear error."""
     if lang not in LANGUAGES:
-        from ..core.errors import DragonlairError  # the core imports this module
-
         raise DragonlairError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     return lang
 

@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import DragonlairError, Game, GameManifest, UnknownGame, manifest, manifests
-from ..core.views import View
+from ..core.views import View, view_class
 
 Values = Sequence[float] | npt.NDArray[np.float32]
 # a tensor's memory as the features write it: float32 numbers, flat (Encoder.writable)
@@ -218,7 +218,7 @@ class Encoder:
         # what a tensor's row is cleared with before it is written
         self._zeros = memoryview(bytes(4 * offset)).cast("f")
         # the game's typed view class (None: its views are JSON dicts)
-        self._typed: type[View[Any]] | None = game.state_class._view_class
+        self._typed: type[View[Any]] | None = view_class(game)
 
     def encode(
         self, view: Mapping[str, Any], out: npt.NDArray[np.float32] | None = None

@@ -29,7 +29,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
-from dragonlair.core.state import EventNode
+from dragonlair.core.state import Event
 from dragonlair.i18n import N_
 
 from . import json_view, view, view_types
@@ -181,9 +181,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
         if self.phase == HUNT:
             self._play(seat, aid - PLAY_BASE)
         else:
-            # self._emit("hired", ...) written out: one call fewer a decision
-            self._ev = (self._ev, "hired", (seat, aid - HIRE_BASE), self.game.only[seat])
-            self._nev += 1
+            self._emit("hired", (seat, aid - HIRE_BASE), self.game.only[seat])
             if self._collect(seat, aid):
                 self._reveal_picks(self._close_choice())
 
@@ -205,13 +203,11 @@ class SpaceDragonsState(State["SpaceDragons"]):
         if done < HAND:
             g = self.game
             self.hands = hands = hands[-1:] + hands[:-1]  # seat s receives what s - 1 kept
-            # the events as _emit would chain them, one call fewer each
-            ev: EventNode = (self._ev, "passed", (g.pass_texts[done - 1],), None)
             only = g.only
+            events: list[Event] = [("passed", (g.pass_texts[done - 1],), None)]
             for s in range(n):
-                ev = (ev, "received", (s, hands[s]), only[s])
-            self._ev = ev
-            self._nev += 1 + n
+                events.append(("received", (s, hands[s]), only[s]))
+            self._emit_batch(events)
             self._open_choice(g.seats)
         else:
             self.hands = [tuple(sorted(p)) for p in picks]
@@ -234,9 +230,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
         self.hands[seat] = h[:i] + h[i + 1 :]
         self.played[seat] += (card,)
         t = self.game.tables
-        # self._emit("played", ...) written out: one call fewer a decision
-        self._ev = (self._ev, "played", (seat, card, t.card_labels[card]), None)
-        self._nev += 1
+        self._emit("played", (seat, card, t.card_labels[card]), None)
         for effect in t.immediate[card]:
             if effect == SHIELD:
                 self.shields[seat] += 1

@@ -28,7 +28,7 @@ from dragonlair.core import (
     dense_ranks,
     make_result,
 )
-from dragonlair.core.state import NOT_TAKING_PART, EventNode
+from dragonlair.core.state import NOT_TAKING_PART, Event
 from dragonlair.i18n import N_, gettext, ngettext, words
 
 from . import json_view, view, view_types
@@ -186,9 +186,7 @@ class SpaceRaceState(State["SpaceRace"]):
         g = self.game
         # every seat asked has chosen when a choice closes, so the choices are all ints
         if self.phase == UPGRADE:
-            # self._emit("chose", ...) written out: one call fewer a decision
-            self._ev = (self._ev, "chose", (seat, g.aid_label[aid]), g.only[seat])
-            self._nev += 1
+            self._emit("chose", (seat, g.aid_label[aid]), g.only[seat])
             if self._collect(seat, aid):
                 self._reveal_picks(self._close_choice())  # type: ignore[arg-type]
         else:
@@ -213,11 +211,9 @@ class SpaceRaceState(State["SpaceRace"]):
         nstack = NSTACK  # (locals: read in the loop below, quicker than globals in the
         fuel = S_FUEL  # pure build; the compiled build reads cards.py's Finals as constants)
         base = 0
-        # The "placed" events go onto the chain as _emit would put them, one call fewer
-        # each; a Scanner's peek emits its own event, so the chain is stored around it.
-        # (ev is Any: the compiled build would check the chain read back after a peek
-        # against the narrower type of the node literal last assigned.)
-        ev: Any = self._ev
+        # A Scanner's peek emits its own event after its card's "placed", so the batch
+        # of "placed" events is emitted around it.
+        placed: list[Event] = []
         for s, aid in enumerate(choices):
             card = aid_card[aid]
             stack = aid_stack[aid]
@@ -227,15 +223,14 @@ class SpaceRaceState(State["SpaceRace"]):
             ships[base + stack] += (card,)
             base += nstack
             if stack == fuel:
-                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), only[s])
+                placed.append(("placed", (s, aid_how[aid], card, name[card]), only[s]))
             else:
-                ev = (ev, "placed", (s, aid_how[aid], card, name[card]), None)
+                placed.append(("placed", (s, aid_how[aid], card, name[card]), None))
                 if peeks[card]:
-                    self._ev = ev
+                    self._emit_batch(placed)
+                    placed = []
                     self._peek(s)
-                    ev = self._ev
-        self._ev = ev
-        self._nev += len(choices)
+        self._emit_batch(placed)
         if self.pick < HAND_SIZE:
             self._pass_hands()
         else:
@@ -256,14 +251,12 @@ class SpaceRaceState(State["SpaceRace"]):
         old = self.hands
         # left: seat s receives the hand of s - 1; right: of s + 1
         self.hands = new = old[-1:] + old[:-1] if d == 1 else old[1:] + old[:1]
-        # the events as _emit would chain them, one call fewer each
-        ev: EventNode = (self._ev, "passed", (DIRECTIONS[d],), None)
         only = g.only
+        events: list[Event] = [("passed", (DIRECTIONS[d],), None)]
         for s, f in enumerate(giver):
             hand = new[s]
-            ev = (ev, "received", (s, f, len(hand), hand), only[s])
-        self._ev = ev
-        self._nev += 1 + len(giver)
+            events.append(("received", (s, f, len(hand), hand), only[s]))
+        self._emit_batch(events)
         self.pick += 1
         self._open_choice(g.seats)
 
