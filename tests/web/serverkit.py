@@ -159,6 +159,16 @@ class SeatClient:
     async def act(self, move: int, action: str, **extra: Any) -> None:
         await self.send({"type": "act", "move": move, "action": action, **extra})
 
+    async def settle(self) -> None:
+        """Wait until the server has answered everything this connection sent before: a
+        connection's messages are handled in order, so once the ``pong`` to a ``ping`` sent
+        now has arrived, every reply to an earlier message (a refusal, a state) has too."""
+        pongs = sum(1 for m in self.messages if m["type"] == "pong")
+        await self.send({"type": "ping"})
+        await self.wait(
+            lambda: sum(1 for m in self.messages if m["type"] == "pong") > pongs, "the pong"
+        )
+
     async def next_error(self, count_before: int) -> dict[str, Any]:
         await self.wait(lambda: len(self.errors) > count_before, "an error message")
         return self.errors[count_before]

@@ -4,9 +4,11 @@ One :class:`Table` per game, all in one asyncio event loop, kept by the lobby se
 (:class:`~dragonlair.web.lobby.Hub`). The rules that matter:
 
 - **One writer per table.** ``Table.submit`` holds the table's lock from the check of the
-  expected move number to the broadcast, so of two submissions made at the same move one
-  is applied and the other is refused with ``stale_move``; nothing is applied twice
-  (storage's primary key on the move number would refuse it anyway).
+  move number to the broadcast, and stores each action under the move it is applied at, so
+  nothing is applied twice (storage's primary key on the move number would refuse it
+  anyway). An action made at an earlier move is applied only while it is still the seat's
+  own decision (:mod:`dragonlair.web.table.decisions`: during a sealed choice, the others'
+  picks do not change it); otherwise it is refused with ``stale_move`` and a reason.
 - **Committed before heard.** An action is applied to a clone of the state; the clone
   replaces the table's state only after storage has committed the action. Everything that
   reads a table (new connections, the lobby) therefore sees only committed moves, and a
@@ -65,6 +67,7 @@ from .protocol import (
 )
 from .security import TokenBucket, digest, match, new_token, parse_rate
 from .store import StoredSeat, StoredTable
+from .table.decisions import Decisions
 
 if TYPE_CHECKING:
     from .lobby import Hub
@@ -173,6 +176,9 @@ class Table:
         self._hint_buckets: dict[int, TokenBucket] = {}
         self._undo_cache: dict[tuple[int, int], str | None] = {}  # (seat, move) -> why not
         self._undo_checking: set[tuple[int, int]] = set()
+        self.decisions = Decisions()
+        if state is not None:
+            self.decisions.reset(state)
 
     # ------------------------------------------------------------------ reading
 
@@ -507,12 +513,9 @@ class Table:
             st = self.state
             if by == "bot" and not self.seats[seat].is_bot:
                 raise ProtocolError("stale_move", "the seat's player is back")
-            if move != st.move:
+            if move != st.move and not self.decisions.current(seat, move, st.move):
                 raise ProtocolError(
-                    "stale_move",
-                    f"that action was made at move {move}, but the game is at move {st.move}: "
-                    "look at the latest state and act again",
-                    409,
+                    "stale_move", self.decisions.why_stale(seat, move, st.move), 409
                 )
             assert self.game is not None
             try:
@@ -527,7 +530,7 @@ class Table:
             result = nxt.result.to_dict() if nxt.result is not None else None
             reveal = (self.seed, self.salt) if result is not None else None
             write = asyncio.wrap_future(
-                self.hub.store.append(self.id, move, seat, str(action), result, reveal)
+                self.hub.store.append(self.id, st.move, seat, str(action), result, reveal)
             )
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
@@ -538,13 +541,14 @@ class Table:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
             except Exception as e:
-                log.error("table %s: could not store move %d: %s", self.id, move, e)
+                log.error("table %s: could not store move %d: %s", self.id, st.move, e)
                 raise ProtocolError(
                     "storage_error",
                     "the server could not store that action, so it was not applied; try again",
                     503,
                 ) from None
             self._state = nxt
+            self.decisions.advance(nxt, seat)
             if result is not None:
                 self.status = "over"
             self.hub.actions += 1
@@ -621,6 +625,7 @@ class Table:
                         503,
                     ) from None
                 self._state = nxt
+                self.decisions.reset(nxt)
                 done = True
             self.hub.actions += 1
             self._after_change(conn, "undo")
@@ -703,6 +708,7 @@ class Table:
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
             self._state = nxt
+            self.decisions.reset(nxt)
             if nxt.is_over:
                 self.status = "over"
 
