@@ -38,6 +38,8 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "ws_rate": "100000/second",
         "deadline": 30.0,
         "away": None,
+        # a window's passes wait this long (short: tests play many of them)
+        "window": 0.05,
     }
     base.update(kw)
     return ServerConfig(**base)
@@ -98,6 +100,7 @@ class SeatClient:
         self.seat = seat
         self.messages: list[dict[str, Any]] = []
         self.states: list[dict[str, Any]] = []
+        self.arrivals: list[float] = []  # the event loop's clock when each state arrived
         self.errors: list[dict[str, Any]] = []
         self.changed = asyncio.Event()
         self.closed = False
@@ -120,6 +123,7 @@ class SeatClient:
                 self.messages.append(m)
                 if m["type"] == "state":
                     self.states.append(m)
+                    self.arrivals.append(asyncio.get_running_loop().time())
                 elif m["type"] == "error":
                     self.errors.append(m)
                 self.changed.set()

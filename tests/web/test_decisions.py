@@ -14,6 +14,7 @@ import pytest
 
 from dragonlair.core import make
 from dragonlair.web.table.decisions import Decisions
+from dragonlair.web.table.windows import Windows
 from tests.web.serverkit import LiveServer, config, create_table, open_all
 
 
@@ -99,3 +100,34 @@ def test_a_seat_that_picked_or_whose_choices_changed_dates_from_now() -> None:
     for s in st.to_act:  # a new choice (or whatever follows) dates from now
         assert d.since(s) == st.move
         assert not d.current(s, m0, st.move)
+
+
+def test_a_window_ends_at_its_length_whoever_holds_what() -> None:
+    """The window part on a clock the test moves: a seat holding a HALT! card and one
+    holding none are released at the same moment; only a person's own HALT! is not held."""
+    clock = [100.0]
+    g = make("dragon-race", players=3)
+    released = []
+    for seed in range(40):
+        st = g.new_game(seed)
+        while not st.is_over and (len(st.to_act) != 1 or st.default_action(st.to_act[0]) is None):
+            s = st.to_act[0]
+            st.apply(s, st.legal_actions(s)[0])
+        w = Windows(1.5, now=lambda: clock[0])
+        w.update(st)
+        seat = st.to_act[0]
+        default = st.default_action(seat)
+        assert default is not None
+        others = [a for a in st.legal_actions(seat) if a != default]
+        released.append((bool(others), w.release_at(seat, st.move)))
+        assert w.holds(seat, st.move, default, "player")
+        assert w.holds(seat, st.move, default, "auto") and w.holds(seat, st.move, default, "bot")
+        for halt in others:
+            assert not w.holds(seat, st.move, halt, "player")
+            assert w.holds(seat, st.move, halt, "bot")
+        assert not w.is_open(seat, st.move + 1) and w.release_at(seat, st.move + 1) is None
+        clock[0] += 0.5
+        assert w.wait_time(seat, st.move) == 1.0  # the same window, asked half a second ago
+        clock[0] -= 0.5
+    assert {held for held, _ in released} == {True, False}, "both kinds of seat are tried"
+    assert {at for _, at in released} == {101.5}

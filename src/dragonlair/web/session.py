@@ -31,6 +31,11 @@ One :class:`Table` per game, all in one asyncio event loop, kept by the lobby se
   :func:`~dragonlair.core.autoplay.answer_delay`, a delay drawn from the same distribution
   for every seat, from a generator that is not the game's. It is an ordinary action: the
   messages every other seat receives are the same as if it had been typed.
+- **Windows have one length.** In a reaction window or an offer, a pass (typed, answered
+  for the seat, or a bot's) and any bot's answer is applied when the window's length
+  (``ServerConfig.window``) has passed since the seat was asked, so how long a window
+  stays open does not tell whether the seat asked held anything
+  (:mod:`dragonlair.web.table.windows`).
 - **Bots** play their seats one decision at a time per table, off the event loop (see
   :mod:`dragonlair.web.bots`), seeded from the table's seed, the seat and the move.
 """
@@ -68,6 +73,7 @@ from .protocol import (
 from .security import TokenBucket, digest, match, new_token, parse_rate
 from .store import StoredSeat, StoredTable
 from .table.decisions import Decisions
+from .table.windows import Windows
 
 if TYPE_CHECKING:
     from .lobby import Hub
@@ -177,8 +183,10 @@ class Table:
         self._undo_cache: dict[tuple[int, int], str | None] = {}  # (seat, move) -> why not
         self._undo_checking: set[tuple[int, int]] = set()
         self.decisions = Decisions()
+        self.windows = Windows(hub.config.window)
         if state is not None:
             self.decisions.reset(state)
+            self.windows.update(state)
 
     # ------------------------------------------------------------------ reading
 
@@ -500,7 +508,17 @@ class Table:
         ref: str | int | None = None,
     ) -> None:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
-        ProtocolError (and nothing changed) if it cannot be applied."""
+        ProtocolError (and nothing changed) if it cannot be applied. An answer in a
+        reaction window or offer that must wait for the window's end waits first
+        (:mod:`dragonlair.web.table.windows`)."""
+        if self.windows.is_open(seat, move) and self.game is not None:
+            try:
+                answer = self.game.parse_action(text)
+            except UnknownAction:
+                pass  # refused below, like any unknown action
+            else:
+                if self.windows.holds(seat, move, answer, by):
+                    await self.windows.hold(seat, move)
         async with self.lock:
             began = time.perf_counter()
             if self.status == "waiting":
@@ -716,6 +734,7 @@ class Table:
         if self.status != "playing":
             self._cancel_timers()
         else:
+            self.windows.update(self.state)
             self._arm_deadline()
             self._arm_auto()
         self.broadcast(conn, ref)
@@ -821,7 +840,10 @@ class Table:
                 continue
             if forced_action(st, s) is None:
                 continue
-            self._auto[key] = loop.call_later(answer_delay(), self._auto_answer, s, st.move)
+            # in a window the answer waits for the window's end (whoever holds what);
+            # elsewhere it comes after a delay drawn the same way for every seat
+            delay = 0.0 if self.windows.is_open(s, st.move) else answer_delay()
+            self._auto[key] = loop.call_later(delay, self._auto_answer, s, st.move)
 
     def _auto_answer(self, seat: int, move: int) -> None:
         self._auto.pop((seat, move), None)
