@@ -38,6 +38,8 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "ws_rate": "100000/second",
         "deadline": 30.0,
         "away": None,
+        # a window's passes wait this long (short: tests play many of them)
+        "window": 0.05,
     }
     base.update(kw)
     return ServerConfig(**base)
@@ -98,6 +100,7 @@ class SeatClient:
         self.seat = seat
         self.messages: list[dict[str, Any]] = []
         self.states: list[dict[str, Any]] = []
+        self.arrivals: list[float] = []  # the event loop's clock when each state arrived
         self.errors: list[dict[str, Any]] = []
         self.changed = asyncio.Event()
         self.closed = False
@@ -120,6 +123,7 @@ class SeatClient:
                 self.messages.append(m)
                 if m["type"] == "state":
                     self.states.append(m)
+                    self.arrivals.append(asyncio.get_running_loop().time())
                 elif m["type"] == "error":
                     self.errors.append(m)
                 self.changed.set()
@@ -158,6 +162,16 @@ class SeatClient:
 
     async def act(self, move: int, action: str, **extra: Any) -> None:
         await self.send({"type": "act", "move": move, "action": action, **extra})
+
+    async def settle(self) -> None:
+        """Wait until the server has answered everything this connection sent before: a
+        connection's messages are handled in order, so once the ``pong`` to a ``ping`` sent
+        now has arrived, every reply to an earlier message (a refusal, a state) has too."""
+        pongs = sum(1 for m in self.messages if m["type"] == "pong")
+        await self.send({"type": "ping"})
+        await self.wait(
+            lambda: sum(1 for m in self.messages if m["type"] == "pong") > pongs, "the pong"
+        )
 
     async def next_error(self, count_before: int) -> dict[str, Any]:
         await self.wait(lambda: len(self.errors) > count_before, "an error message")

@@ -63,7 +63,7 @@ def test_a_locked_database_gives_storage_error_in_bounded_time_once(db_url: str)
                 await me.wait(lambda: bool(me.errors), "the storage error", timeout=20)
                 assert [e["code"] for e in me.errors] == ["storage_error"]
                 assert server.hub.tables[tid].state.move == 0
-            await asyncio.sleep(0.6)  # nothing else arrives for it: it was answered once
+            await me.settle()  # everything sent so far is answered: it was answered once
             assert len(me.errors) == 1 and me.latest["move"] == 0
             # the lock is gone: play resumes, and what was acknowledged is stored
             await me.act(0, first["legal"][0], ref="b")

@@ -273,3 +273,62 @@ def test_auto_answers_look_like_typed_ones(
         assert [comparable(m) for m in watched_auto] == [comparable(m) for m in watched_typed]
     finally:
         live.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_windows_length_does_not_tell_who_holds_a_halt(sqlite_url: str) -> None:
+    """What seat 0 can time of the others' HALT! windows: each stays open the window's
+    length at least, whether the seat asked holds a HALT! card or not, and whether it is
+    a person answered for by the server (seat 1) or a bot (seat 2). (Holding a HALT! card
+    and passing, or holding none, both end the window at its length; a window can only
+    be seen to last longer when someone thinks longer.)"""
+    window = 0.5
+    live = LiveServer(config(sqlite_url, window=window))
+    try:
+        seats = [
+            {"type": "human", "name": "A"},
+            {"type": "human", "name": "B"},
+            {"type": "bot", "level": "heuristic"},
+        ]
+        created = create_table(
+            live.http, game="dragon-race", players=3, options={"turn_cap": 12}, seats=seats, seed=8
+        )
+
+        async def main() -> tuple[list[dict[str, Any]], list[float]]:
+            clients = await open_all(live.ws, created)
+            await drive(clients, random.Random(3), auto={1})
+            observer = clients[0]
+            out = (list(observer.states), list(observer.arrivals))
+            for c in clients.values():
+                await c.close()
+            return out
+
+        states, arrivals = asyncio.run(main())
+        table = (
+            live.hub.tables.get(created["table"]["id"]) or live.hub.finished[created["table"]["id"]]
+        )
+        final: State = table.state
+        # each window of seats 1 and 2 that was let pass: its move, and whether the seat
+        # could HALT! there (a HALT! played ends the window at once: it shows anyway)
+        windows: dict[int, tuple[int, bool]] = {}
+        st = final.game.new_game(final.seed)
+        for seat, action in final.record.actions:
+            asked = st.to_act
+            default = st.default_action(seat)
+            passed = default is not None and str(action) == str(default)
+            if asked == (seat,) and seat != 0 and passed:
+                windows[st.move] = (seat, len(st.legal_actions(seat)) > 1)
+            st.apply(seat, action)
+        lengths: dict[tuple[int, bool], list[float]] = {}
+        for i, msg in enumerate(states[:-1]):
+            if msg["move"] in windows and states[i + 1]["move"] == msg["move"] + 1:
+                key = windows[msg["move"]]
+                lengths.setdefault(key, []).append(arrivals[i + 1] - arrivals[i])
+        assert (1, False) in lengths and (2, False) in lengths, lengths.keys()
+        assert any(held for _, held in lengths), "nobody could HALT!: another seed is needed"
+        # a little under the length: the two messages may not travel equally fast
+        short = {k: min(v) for k, v in lengths.items() if min(v) < window * 0.8}
+        assert not short, f"windows closed before their length ({window} s): {short}"
+    finally:
+        live.stop()

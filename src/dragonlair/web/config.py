@@ -31,6 +31,9 @@ class ServerConfig:
     # Per table, unless the table says otherwise (seconds).
     deadline: float = 15.0
     away: float | None = 60.0
+    # How long every seat asked in a reaction window or offer takes to pass, whatever it
+    # holds (seconds; see dragonlair.web.table.windows).
+    window: float = 1.6
     # A table still waiting for players this long after its creation expires (seconds).
     waiting_ttl: float = 86400.0
     # Limits on clients.

@@ -4,9 +4,11 @@ One :class:`Table` per game, all in one asyncio event loop, kept by the lobby se
 (:class:`~dragonlair.web.lobby.Hub`). The rules that matter:
 
 - **One writer per table.** ``Table.submit`` holds the table's lock from the check of the
-  expected move number to the broadcast, so of two submissions made at the same move one
-  is applied and the other is refused with ``stale_move``; nothing is applied twice
-  (storage's primary key on the move number would refuse it anyway).
+  move number to the broadcast, and stores each action under the move it is applied at, so
+  nothing is applied twice (storage's primary key on the move number would refuse it
+  anyway). An action made at an earlier move is applied only while it is still the seat's
+  own decision (:mod:`dragonlair.web.table.decisions`: during a sealed choice, the others'
+  picks do not change it); otherwise it is refused with ``stale_move`` and a reason.
 - **Committed before heard.** An action is applied to a clone of the state; the clone
   replaces the table's state only after storage has committed the action. Everything that
   reads a table (new connections, the lobby) therefore sees only committed moves, and a
@@ -29,6 +31,11 @@ One :class:`Table` per game, all in one asyncio event loop, kept by the lobby se
   :func:`~dragonlair.core.autoplay.answer_delay`, a delay drawn from the same distribution
   for every seat, from a generator that is not the game's. It is an ordinary action: the
   messages every other seat receives are the same as if it had been typed.
+- **Windows have one length.** In a reaction window or an offer, a pass (typed, answered
+  for the seat, or a bot's) and any bot's answer is applied when the window's length
+  (``ServerConfig.window``) has passed since the seat was asked, so how long a window
+  stays open does not tell whether the seat asked held anything
+  (:mod:`dragonlair.web.table.windows`).
 - **Bots** play their seats one decision at a time per table, off the event loop (see
   :mod:`dragonlair.web.bots`), seeded from the table's seed, the seat and the move.
 """
@@ -65,6 +72,8 @@ from .protocol import (
 )
 from .security import TokenBucket, digest, match, new_token, parse_rate
 from .store import StoredSeat, StoredTable
+from .table.decisions import Decisions
+from .table.windows import Windows
 
 if TYPE_CHECKING:
     from .lobby import Hub
@@ -173,6 +182,11 @@ class Table:
         self._hint_buckets: dict[int, TokenBucket] = {}
         self._undo_cache: dict[tuple[int, int], str | None] = {}  # (seat, move) -> why not
         self._undo_checking: set[tuple[int, int]] = set()
+        self.decisions = Decisions()
+        self.windows = Windows(hub.config.window)
+        if state is not None:
+            self.decisions.reset(state)
+            self.windows.update(state)
 
     # ------------------------------------------------------------------ reading
 
@@ -494,7 +508,17 @@ class Table:
         ref: str | int | None = None,
     ) -> None:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
-        ProtocolError (and nothing changed) if it cannot be applied."""
+        ProtocolError (and nothing changed) if it cannot be applied. An answer in a
+        reaction window or offer that must wait for the window's end waits first
+        (:mod:`dragonlair.web.table.windows`)."""
+        if self.windows.is_open(seat, move) and self.game is not None:
+            try:
+                answer = self.game.parse_action(text)
+            except UnknownAction:
+                pass  # refused below, like any unknown action
+            else:
+                if self.windows.holds(seat, move, answer, by):
+                    await self.windows.hold(seat, move)
         async with self.lock:
             began = time.perf_counter()
             if self.status == "waiting":
@@ -507,12 +531,9 @@ class Table:
             st = self.state
             if by == "bot" and not self.seats[seat].is_bot:
                 raise ProtocolError("stale_move", "the seat's player is back")
-            if move != st.move:
+            if move != st.move and not self.decisions.current(seat, move, st.move):
                 raise ProtocolError(
-                    "stale_move",
-                    f"that action was made at move {move}, but the game is at move {st.move}: "
-                    "look at the latest state and act again",
-                    409,
+                    "stale_move", self.decisions.why_stale(seat, move, st.move), 409
                 )
             assert self.game is not None
             try:
@@ -527,7 +548,7 @@ class Table:
             result = nxt.result.to_dict() if nxt.result is not None else None
             reveal = (self.seed, self.salt) if result is not None else None
             write = asyncio.wrap_future(
-                self.hub.store.append(self.id, move, seat, str(action), result, reveal)
+                self.hub.store.append(self.id, st.move, seat, str(action), result, reveal)
             )
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
@@ -538,13 +559,14 @@ class Table:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
             except Exception as e:
-                log.error("table %s: could not store move %d: %s", self.id, move, e)
+                log.error("table %s: could not store move %d: %s", self.id, st.move, e)
                 raise ProtocolError(
                     "storage_error",
                     "the server could not store that action, so it was not applied; try again",
                     503,
                 ) from None
             self._state = nxt
+            self.decisions.advance(nxt, seat)
             if result is not None:
                 self.status = "over"
             self.hub.actions += 1
@@ -621,6 +643,7 @@ class Table:
                         503,
                     ) from None
                 self._state = nxt
+                self.decisions.reset(nxt)
                 done = True
             self.hub.actions += 1
             self._after_change(conn, "undo")
@@ -703,6 +726,7 @@ class Table:
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
             self._state = nxt
+            self.decisions.reset(nxt)
             if nxt.is_over:
                 self.status = "over"
 
@@ -710,6 +734,7 @@ class Table:
         if self.status != "playing":
             self._cancel_timers()
         else:
+            self.windows.update(self.state)
             self._arm_deadline()
             self._arm_auto()
         self.broadcast(conn, ref)
@@ -815,7 +840,10 @@ class Table:
                 continue
             if forced_action(st, s) is None:
                 continue
-            self._auto[key] = loop.call_later(answer_delay(), self._auto_answer, s, st.move)
+            # in a window the answer waits for the window's end (whoever holds what);
+            # elsewhere it comes after a delay drawn the same way for every seat
+            delay = 0.0 if self.windows.is_open(s, st.move) else answer_delay()
+            self._auto[key] = loop.call_later(delay, self._auto_answer, s, st.move)
 
     def _auto_answer(self, seat: int, move: int) -> None:
         self._auto.pop((seat, move), None)
