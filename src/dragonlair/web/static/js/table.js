@@ -15,10 +15,10 @@
 // trick, the end); what changed since this seat's last move stays highlighted.
 import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
-import { copyText, fill, format, h, toast } from "./dom.js";
+import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
-import { N_, errorText, lang, t, tn, word } from "./i18n.js";
+import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
