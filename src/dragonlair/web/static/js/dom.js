@@ -47,12 +47,6 @@ export function fill(el, ...children) {
   return el;
 }
 
-/** A Python str.format-style "{field}" template filled from values (as the engine's
- * event_text does); unknown fields are left as they are. */
-export function format(template, values) {
-  return template.replace(/\{([a-z_]+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
-}
-
 let toastTimer = null;
 
 /** A short message at the bottom of the screen (errors from the server). */

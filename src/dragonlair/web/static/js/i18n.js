@@ -4,12 +4,17 @@
 // JSON) before anything is drawn. Every sentence a page shows goes through t() or tn():
 // their message ids are the English texts, which `pybabel extract` finds in this folder
 // (docs/architecture.md, "Translating"), and what the player sends (action texts) never
-// goes through here.
-import { format } from "./dom.js";
+// goes through here. A leaf module: it imports nothing, so every other module may use it.
 
 let strings = { lang: "en", languages: { en: "English", de: "Deutsch" }, messages: {}, plurals: {} };
 
 const COOKIE = "lang";
+
+/** A Python str.format-style "{field}" template filled from values (as the engine's
+ * event_text does); unknown fields are left as they are. */
+export function format(template, values) {
+  return template.replace(/\{([a-z_]+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
 
 /** Fetch the page's words; the page draws nothing before this. */
 export async function loadStrings() {

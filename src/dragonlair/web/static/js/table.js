@@ -15,10 +15,10 @@
 // trick, the end); what changed since this seat's last move stays highlighted.
 import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
-import { copyText, fill, format, h, toast } from "./dom.js";
+import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
-import { N_, errorText, lang, t, tn, word } from "./i18n.js";
+import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
 import { hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
@@ -229,14 +229,30 @@ class TablePage {
         if (this.msg && m.move === this.msg.move) this.hint = m;
         break;
       case "error":
-        this.pending = false;
-        if (/^hint|^rate_limited$|^not_asked$/.test(m.code)) this.hintBusy = false;
-        if (m.code !== "stale_move") toast(errorText(m.code, m.message));
+        this.refused(m);
         break;
       default:
         return;
     }
     this.render();
+  }
+
+  /** The server refused something this page sent: say so in words where the player looks
+   * (the action bar, else a toast), and give the choices back. A choice that arrived after
+   * the table had moved on was not played: everything the server sent since is shown at
+   * once, so that the buttons are the latest ones. */
+  refused(m) {
+    this.pending = false;
+    if (/^hint|^rate_limited$|^not_asked$|^stale_move$/.test(m.code)) this.hintBusy = false;
+    let text = errorText(m.code, m.message);
+    if (m.code === "stale_move") {
+      text = t("The table had moved on when your choice arrived, so it was not played: choose again.");
+      for (const q of this.queue.splice(0)) this.apply(q, false);
+      clearTimeout(this.paceTimer);
+      this.paceTimer = null;
+    }
+    this.refusal = { text, code: m.code, move: this.msg ? this.msg.move : null };
+    if (!this.root.querySelector(".actionbar")) toast(text);
   }
 
   /** Show a state message now (this seat's own move, a first message, nothing paced) or
@@ -283,6 +299,7 @@ class TablePage {
       this.changed.clear();
     }
     if (this.hint && this.hint.move !== m.move) this.hint = null;
+    if (this.refusal && this.refusal.move !== m.move) this.refusal = null;
     this.msg = m;
     if (m.status) this.info = { ...this.info, status: m.status };
     this.pending = false;
@@ -306,7 +323,9 @@ class TablePage {
       return;
     }
     this.pending = true;
+    this.refusal = null;
     for (const b of this.root.querySelectorAll("button[data-action]")) b.disabled = true;
+    this.root.querySelector(".refusal")?.remove();
     document.querySelector(".actionbar")?.focus({ preventScroll: true });
     const pageEl = this.root.querySelector(".table-page");
     if (pageEl) pageEl.dataset.pending = "1";
@@ -646,6 +665,7 @@ class TablePage {
     },
     h("div", { class: "bar-line" }, parts,
       since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, tn("{n} new since your move", "{n} new since your move", since)) : null),
+    this.refusal ? h("p", { class: "refusal", role: "alert", dataset: { code: this.refusal.code || "" } }, this.refusal.text) : null,
     buttons, this.nameForm(seat));
   }
 
