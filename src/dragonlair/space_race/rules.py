@@ -141,7 +141,8 @@ class SpaceRaceState(State["SpaceRace"]):
             hand = tuple(sorted(deck[-HAND_SIZE:]))
             del deck[-HAND_SIZE:]
             self.hands[s] = hand
-            self._emit("dealt", (s, HAND_SIZE, hand), (s,))
+            names = tuple(g.tables.space_name[c] for c in hand)
+            self._emit("dealt", (s, HAND_SIZE, hand, names), (s,))
         face = g.components.coin[self._randbelow(2)]
         self.direction = 1 if face == "left" else -1
         self._emit("coin", (self.round, face, DIRECTIONS[self.direction]))
@@ -187,7 +188,7 @@ class SpaceRaceState(State["SpaceRace"]):
         # every seat asked has chosen when a choice closes, so the choices are all ints
         if self.phase == UPGRADE:
             # self._emit("chose", ...) written out: one call fewer a decision
-            self._ev = (self._ev, "chose", (seat, g.aid_label[aid]), g.only[seat])
+            self._ev = (self._ev, "chose", (seat, g.aid_said[aid]), g.only[seat])
             self._nev += 1
             if self._collect(seat, aid):
                 self._reveal_picks(self._close_choice())  # type: ignore[arg-type]
@@ -259,9 +260,11 @@ class SpaceRaceState(State["SpaceRace"]):
         # the events as _emit would chain them, one call fewer each
         ev: EventNode = (self._ev, "passed", (DIRECTIONS[d],), None)
         only = g.only
+        name = g.tables.space_name
         for s, f in enumerate(giver):
             hand = new[s]
-            ev = (ev, "received", (s, f, len(hand), hand), only[s])
+            names = tuple([name[c] for c in hand])
+            ev = (ev, "received", (s, f, len(hand), hand, names), only[s])
         self._ev = ev
         self._nev += 1 + len(giver)
         self.pick += 1
@@ -371,7 +374,8 @@ class SpaceRaceState(State["SpaceRace"]):
             spent = fuel[:b]
             ships[i] = fuel[b:]
             self.spent_fuel[seat] = self.spent_fuel[seat] + spent
-            self._emit("spent", (seat, RESOURCE[FLIGHT], b, spent), (seat,))
+            names = tuple(self.game.tables.space_name[c] for c in spent)
+            self._emit("spent", (seat, RESOURCE[FLIGHT], b, spent, names), (seat,))
             return
         i = seat * NSTACK + S_CREW
         crew = ships[i]
@@ -382,7 +386,8 @@ class SpaceRaceState(State["SpaceRace"]):
             keep.remove(c)
         ships[i] = tuple(keep)
         self.crew_discard = self.crew_discard + spent
-        self._emit("spent", (seat, RESOURCE[FIGHT], b, spent))
+        names = tuple(self.game.tables.space_name[c] for c in spent)
+        self._emit("spent", (seat, RESOURCE[FIGHT], b, spent, names))
 
     def _end(self) -> None:
         g = self.game
@@ -505,6 +510,7 @@ class SpaceRace(Game):
     aid_card: tuple[int, ...]
     aid_stack: tuple[int, ...]
     aid_label: tuple[str, ...]
+    aid_said: tuple[str, ...]
     aid_how: tuple[str, ...]
     giver: dict[int, tuple[int, ...]]
     only: tuple[tuple[int], ...]
@@ -530,6 +536,7 @@ class SpaceRace(Game):
         card: list[int] = []
         stack: list[int] = []
         label: list[str] = []
+        said: list[str] = []  # the same as a player says it, by the card's face
         picks: list[tuple[int, ...]] = [()]
         for c in t.space_ids:
             name = f"{t.space_name[c]} (#{c})"
@@ -545,6 +552,7 @@ class SpaceRace(Game):
                 card.append(c)
                 stack.append(k)
                 label.append(f"{name} {HOW.get(k, 'face up')}")
+                said.append(f"{t.space_name[c]} {HOW.get(k, 'face up')}")
             picks.append(tuple(ids))
         self.bid0 = len(actions)
         for b in range(MAX_BID + 1):
@@ -552,10 +560,12 @@ class SpaceRace(Game):
             card.append(0)
             stack.append(-1)
             label.append(f"a bid of {b}")
+            said.append(f"a bid of {b}")
         self._actions = actions
         self.aid_card = tuple(card)
         self.aid_stack = tuple(stack)
         self.aid_label = tuple(label)
+        self.aid_said = tuple(said)
         self.aid_how = tuple(HOW.get(k, "face up") for k in stack)
         self.pick_ids = tuple(picks)
         self.pick_actions = tuple(tuple([actions[i] for i in p]) for p in picks)
