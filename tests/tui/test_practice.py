@@ -6,6 +6,7 @@ when every player agreed to it at the start."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import dragonlair
 from dragonlair.core.puzzles import puzzle
@@ -50,6 +51,39 @@ def test_the_hint_marks_the_choices_and_highlights_the_pick() -> None:
             assert "hint: the bot would choose" in text
             choices = app.query_one("#choices")
             assert app.shown[choices.highlighted] == analysis.pick  # type: ignore[attr-defined]
+
+    asyncio.run(run())
+
+
+def test_a_failed_hint_is_a_message_and_the_game_goes_on() -> None:
+    """An install without the analysis' library (or any failure of the analysis): F2 says
+    so on the status line, and the game is still there to play and save."""
+    s = practice()
+
+    def without_the_library(seat: int) -> Callable[[], object]:
+        def job() -> object:
+            raise ModuleNotFoundError("No module named 'statsmodels'", name="statsmodels")
+
+        return job
+
+    s.hint_job = without_the_library  # type: ignore[method-assign]
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.asking == 1
+            await pilot.press("f2")
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if "no hint" in screen_text(app):
+                    break
+            assert app.is_running and app.hint is None and app.thinking is None
+            assert "no hint: this install lacks statsmodels" in screen_text(app)
+            moves = s.state.move
+            await pilot.press("enter")  # the game goes on
+            await settle(pilot)
+            assert s.state.move > moves
 
     asyncio.run(run())
 

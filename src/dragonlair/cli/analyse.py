@@ -47,11 +47,11 @@ def analyse(
 ) -> None:
     """Rate each legal action of a seat with ISMCTS from that seat's view only (never the
     true position): win chance with a 95% interval, expected points, and the bot's pick."""
-    from ..bots.analysis import analyse as run
-
     console = Console(highlight=False)
     seat = None if player is None else player - 1
     try:
+        from ..bots.analysis import analyse as run
+
         state = open_game(file, seed=seed)
         if seat is None and file.startswith(PUZZLE_PREFIX):
             seat = puzzle(file[len(PUZZLE_PREFIX) :]).seat
@@ -75,6 +75,13 @@ def analyse(
         result = run(state, seat, samples=samples, games=games, bots=bots, seed=seed, **spec.params)
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
+    except ImportError as e:  # an install without the library the analysis needs
+        Console(stderr=True, highlight=False).print(
+            f"dragonlair analyse cannot run in this install: it needs {e.name or e}, "
+            "which is not installed (pip install 'dragonlair[sim]' adds it)",
+            markup=False,
+        )
+        raise typer.Exit(1) from None
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
         return

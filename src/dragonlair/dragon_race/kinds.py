@@ -47,16 +47,16 @@ ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
 
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     "dealt": EventSpec(
-        ("seat", "count", "cards"),
-        N_("{seat} is dealt {cards}"),
+        ("seat", "count", "cards", "names"),
+        N_("{seat} is dealt {names}"),
         ("seat", "count"),
         plural("{seat} is dealt {count} card", "{seat} is dealt {count} cards", "count"),
         seat_fields=("seat",),
     ),
     "turn": EventSpec(("seat", "turn"), N_("turn {turn}: {seat} to play"), seat_fields=("seat",)),
     "drew": EventSpec(
-        ("seat", "count", "cards"),
-        N_("{seat} draws {cards}"),
+        ("seat", "count", "cards", "names"),
+        N_("{seat} draws {names}"),
         ("seat", "count"),
         plural("{seat} draws {count} card", "{seat} draws {count} cards", "count"),
         seat_fields=("seat",),
@@ -69,17 +69,15 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
             "count",
         ),
     ),
-    "played": EventSpec(
-        ("seat", "card", "name"), N_("{seat} plays {name} (card {card})"), seat_fields=("seat",)
-    ),
+    "played": EventSpec(("seat", "card", "name"), N_("{seat} plays {name}"), seat_fields=("seat",)),
     "played_stolen": EventSpec(
         ("seat", "card", "name"),
-        N_("{seat} plays the stolen {name} (card {card})"),
+        N_("{seat} plays the stolen {name}"),
         seat_fields=("seat",),
     ),
     "triple": EventSpec(
         ("seat", "value", "cards"),
-        N_("{seat} plays three {value}s (cards {cards})"),
+        N_("{seat} plays three {value}s"),
         seat_fields=("seat",),
     ),
     "shortcut": EventSpec(
@@ -93,7 +91,7 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     "no_effect": EventSpec(("seat",), N_("no pawn moves"), seat_fields=("seat",)),
     "halted": EventSpec(
         ("seat", "card", "name", "target"),
-        N_("{seat} calls HALT! with {name} (card {card}): {target}'s turn is cancelled"),
+        N_("{seat} calls HALT! with {name}: {target}'s turn is cancelled"),
         seat_fields=(
             "seat",
             "target",
@@ -110,7 +108,7 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     ),
     "robbed": EventSpec(
         ("seat", "victim", "card", "name"),
-        N_("{seat} steals {name} (card {card}) from {victim}"),
+        N_("{seat} steals {name} from {victim}"),
         ("seat", "victim"),
         N_("{seat} steals a card from {victim}"),
         seat_fields=(
@@ -120,7 +118,7 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     ),
     "given_back": EventSpec(
         ("seat", "victim", "card", "name"),
-        N_("{victim} gets {name} (card {card}) back from {seat}"),
+        N_("{victim} gets {name} back from {seat}"),
         ("seat", "victim"),
         N_("{victim} gets the stolen card back from {seat}"),
         seat_fields=(

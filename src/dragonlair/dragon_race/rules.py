@@ -135,7 +135,7 @@ class DragonRaceState(State["DragonRace"]):
             hand = tuple(sorted(deck[-DEAL:]))
             del deck[-DEAL:]
             self.hands.append(hand)
-            self._emit("dealt", (s, DEAL, hand), (s,))
+            self._emit("dealt", (s, DEAL, hand, tuple(g.card_name[c] for c in hand)), (s,))
         self.draw = tuple(deck)
         self.discards = ()
         self.pawns = [g.board.start] * n
@@ -195,7 +195,8 @@ class DragonRaceState(State["DragonRace"]):
                 return
             drawn = tuple(sorted(drawn))
         self.hands[seat] = tuple(sorted(hand + drawn))
-        self._emit("drew", (seat, len(drawn), drawn), (seat,))
+        names = tuple(self.game.card_name[c] for c in drawn)
+        self._emit("drew", (seat, len(drawn), drawn, names), (seat,))
 
     def _end_turn(self) -> None:
         if self.turn >= self.game.turn_cap:

@@ -87,8 +87,8 @@ class Dragon:
     symbols: tuple[int, int, int]
 
     def label(self) -> str:
-        """``dragon 5 (9 pts; mood 1)``."""
-        return f"dragon {self.id} ({self.points} pts; {_symbols_text(self.symbols)})"
+        """``dragon (9 pts; mood 1)``: what its face shows (its id is printed nowhere)."""
+        return f"dragon ({self.points} pts; {_symbols_text(self.symbols)})"
 
 
 @dataclass(frozen=True)

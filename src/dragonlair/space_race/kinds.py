@@ -31,8 +31,8 @@ ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     "round": EventSpec(("round",), N_("round {round} of 3 begins with the Upgrade phase")),
     "dealt": EventSpec(
-        ("seat", "count", "cards"),
-        N_("{seat} was dealt {cards}"),
+        ("seat", "count", "cards", "names"),
+        N_("{seat} was dealt {names}"),
         ("seat", "count"),
         plural(
             "{seat} was dealt {count} Space card", "{seat} was dealt {count} Space cards", "count"
@@ -52,7 +52,7 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     ),
     "placed": EventSpec(
         ("seat", "how", "card", "name"),
-        N_("{seat} played {name} (#{card}) {how}"),
+        N_("{seat} played {name} {how}"),
         ("seat", "how"),
         N_("{seat} played a card {how}"),
         seat_fields=("seat",),
@@ -66,8 +66,8 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
     ),
     "passed": EventSpec(("direction",), N_("the rest of every hand passes {direction}")),
     "received": EventSpec(
-        ("seat", "from_seat", "count", "cards"),
-        N_("{seat} received {cards} from {from_seat}"),
+        ("seat", "from_seat", "count", "cards", "names"),
+        N_("{seat} received {names} from {from_seat}"),
         ("seat", "from_seat", "count"),
         N_("{seat} received the rest of {from_seat}'s hand"),
         seat_fields=(
@@ -114,8 +114,8 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         ("seat",), N_("no Damage cards are left for {seat} to draw"), seat_fields=("seat",)
     ),
     "spent": EventSpec(
-        ("seat", "bid", "count", "cards"),
-        N_("{seat} discards the {count} {bid} bid: {cards}"),
+        ("seat", "bid", "count", "cards", "names"),
+        N_("{seat} discards the {count} {bid} bid: {names}"),
         ("seat", "bid", "count"),
         N_("{seat} discards the {count} {bid} bid"),
         seat_fields=("seat",),

@@ -141,7 +141,8 @@ class SpaceRaceState(State["SpaceRace"]):
             hand = tuple(sorted(deck[-HAND_SIZE:]))
             del deck[-HAND_SIZE:]
             self.hands[s] = hand
-            self._emit("dealt", (s, HAND_SIZE, hand), (s,))
+            names = tuple(g.tables.space_name[c] for c in hand)
+            self._emit("dealt", (s, HAND_SIZE, hand, names), (s,))
         face = g.components.coin[self._randbelow(2)]
         self.direction = 1 if face == "left" else -1
         self._emit("coin", (self.round, face, DIRECTIONS[self.direction]))
@@ -186,7 +187,7 @@ class SpaceRaceState(State["SpaceRace"]):
         g = self.game
         # every seat asked has chosen when a choice closes, so the choices are all ints
         if self.phase == UPGRADE:
-            self._emit("chose", (seat, g.aid_label[aid]), g.only[seat])
+            self._emit("chose", (seat, g.aid_said[aid]), g.only[seat])
             if self._collect(seat, aid):
                 self._reveal_picks(self._close_choice())  # type: ignore[arg-type]
         else:
@@ -252,10 +253,12 @@ class SpaceRaceState(State["SpaceRace"]):
         # left: seat s receives the hand of s - 1; right: of s + 1
         self.hands = new = old[-1:] + old[:-1] if d == 1 else old[1:] + old[:1]
         only = g.only
+        name = g.tables.space_name
         events: list[Event] = [("passed", (DIRECTIONS[d],), None)]
         for s, f in enumerate(giver):
             hand = new[s]
-            events.append(("received", (s, f, len(hand), hand), only[s]))
+            names = tuple([name[c] for c in hand])
+            events.append(("received", (s, f, len(hand), hand, names), only[s]))
         self._emit_batch(events)
         self.pick += 1
         self._open_choice(g.seats)
@@ -364,7 +367,8 @@ class SpaceRaceState(State["SpaceRace"]):
             spent = fuel[:b]
             ships[i] = fuel[b:]
             self.spent_fuel[seat] = self.spent_fuel[seat] + spent
-            self._emit("spent", (seat, RESOURCE[FLIGHT], b, spent), (seat,))
+            names = tuple(self.game.tables.space_name[c] for c in spent)
+            self._emit("spent", (seat, RESOURCE[FLIGHT], b, spent, names), (seat,))
             return
         i = seat * NSTACK + S_CREW
         crew = ships[i]
@@ -375,7 +379,8 @@ class SpaceRaceState(State["SpaceRace"]):
             keep.remove(c)
         ships[i] = tuple(keep)
         self.crew_discard = self.crew_discard + spent
-        self._emit("spent", (seat, RESOURCE[FIGHT], b, spent))
+        names = tuple(self.game.tables.space_name[c] for c in spent)
+        self._emit("spent", (seat, RESOURCE[FIGHT], b, spent, names))
 
     def _end(self) -> None:
         g = self.game
@@ -498,6 +503,7 @@ class SpaceRace(Game):
     aid_card: tuple[int, ...]
     aid_stack: tuple[int, ...]
     aid_label: tuple[str, ...]
+    aid_said: tuple[str, ...]
     aid_how: tuple[str, ...]
     giver: dict[int, tuple[int, ...]]
     only: tuple[tuple[int], ...]
@@ -523,6 +529,7 @@ class SpaceRace(Game):
         card: list[int] = []
         stack: list[int] = []
         label: list[str] = []
+        said: list[str] = []  # the same as a player says it, by the card's face
         picks: list[tuple[int, ...]] = [()]
         for c in t.space_ids:
             name = f"{t.space_name[c]} (#{c})"
@@ -538,6 +545,7 @@ class SpaceRace(Game):
                 card.append(c)
                 stack.append(k)
                 label.append(f"{name} {HOW.get(k, 'face up')}")
+                said.append(f"{t.space_name[c]} {HOW.get(k, 'face up')}")
             picks.append(tuple(ids))
         self.bid0 = len(actions)
         for b in range(MAX_BID + 1):
@@ -545,10 +553,12 @@ class SpaceRace(Game):
             card.append(0)
             stack.append(-1)
             label.append(f"a bid of {b}")
+            said.append(f"a bid of {b}")
         self._actions = actions
         self.aid_card = tuple(card)
         self.aid_stack = tuple(stack)
         self.aid_label = tuple(label)
+        self.aid_said = tuple(said)
         self.aid_how = tuple(HOW.get(k, "face up") for k in stack)
         self.pick_ids = tuple(picks)
         self.pick_actions = tuple(tuple([actions[i] for i in p]) for p in picks)

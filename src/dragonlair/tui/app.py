@@ -700,16 +700,38 @@ class PlayApp(TableApp):
             return
         self.thinking = question
         self.status(_("the bots are thinking about your choices…"), "magenta")
-        job = self.session.hint_job(seat)  # the view as it is now, read here
+        try:
+            job = self.session.hint_job(seat)  # the view as it is now, read here
+        except (DragonlairError, ImportError) as e:
+            self.thinking = None
+            self._hint_failed(question, e)
+            return
         self.run_worker(
-            lambda: self._hint_done(question, job()),
+            lambda: self._work_hint(question, job),
             thread=True,
             exclusive=True,
             group="hint",
         )
 
-    def _hint_done(self, question: tuple[int, int], analysis: Any) -> None:
+    def _work_hint(self, question: tuple[int, int], job: Callable[[], Any]) -> None:
+        """The hint, worked out in a worker thread. A hint that fails (an analysis this
+        install cannot run, a bug in a bot) is a message on the status line: the game,
+        unsaved moves and all, goes on."""
+        try:
+            analysis = job()
+        except Exception as e:  # nothing a player presses may end the game
+            self.call_from_thread(self._hint_failed, question, e)
+            return
         self.call_from_thread(self._show_hint, question, analysis)
+
+    def _hint_failed(self, question: tuple[int, int], error: Exception) -> None:
+        if self.thinking == question:
+            self.thinking = None
+        if isinstance(error, ImportError):
+            reason = _("this install lacks {name}").format(name=error.name or error)
+        else:
+            reason = str(error) or type(error).__name__
+        self.status(_("no hint: {reason}").format(reason=reason), "yellow")
 
     def _show_hint(self, question: tuple[int, int], analysis: Any) -> None:
         self.thinking = None

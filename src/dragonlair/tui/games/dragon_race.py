@@ -34,12 +34,9 @@ NUMBER_KINDS = ("play",)
 
 
 def card_word(game: Game, card: int) -> str:
-    """A card as printed: ``2``, ``2 (B)`` (an insignia only of a dragon at the table),
+    """A card as printed on its face, as every text names it: ``2``, ``2 (B)``,
     ``Tornado!``, ``HALT! 4``."""
     g: Any = game
-    c = g.components.cards[card - 1]
-    if c.kind == "number":
-        return f"{c.value} ({c.insignia})" if g.card_owner[card] >= 0 else f"{c.value}"
     return str(g.card_name[card])
 
 
@@ -118,25 +115,10 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
     return _("let it stand")
 
 
-EVENT_TEXT = {
-    "played": N_("{seat} plays {card}"),
-    "played_stolen": N_("{seat} plays the stolen {card}"),
-    "triple": N_("{seat} plays three {value}s"),
-    "halted": N_("{seat} calls HALT! with {card}: {target}'s turn is cancelled"),
-    "hazard": N_("{seat} lands on a {hazard} and discards {card}"),
-    "robbed": N_("{seat} steals {card} from {victim}"),
-    "given_back": N_("{victim} gets {card} back from {seat}"),
-    "drew": N_("{seat} draws {cards}"),
-    "dealt": N_("{seat} is dealt {cards}"),
-}
-
-
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The event with the pawns' spots by seat name (the engine's texts name every card by
+    its face already)."""
     out = dict(event)
-    if isinstance(out.get("card"), int):
-        out["card"] = card_word(game, out["card"])
-    if isinstance(out.get("cards"), list):
-        out["cards"] = [card_word(game, c) for c in out["cards"]]
     if event.get("type") == "returned" and isinstance(out.get("spots"), list):
         out["spots"] = [f"{names[s]} {p}" for s, p in enumerate(out["spots"])]
     return out

@@ -95,15 +95,12 @@ def _pairs(names: Sequence[str], values: Sequence[Any]) -> list[str]:
 
 
 EVENT_TEXT = {
-    "placed": N_("{seat} played {name} {how}"),
     "final": N_("final scores {points}; won by {winners}"),
 }
 
 
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {k: _ID.sub("", v) if isinstance(v, str) else v for k, v in event.items()}
-    if isinstance(out.get("cards"), list):
-        out["cards"] = [card_word(game, c) for c in out["cards"]]
+    out = dict(event)
     kind = event.get("type")
     if kind == "final":
         out["points"] = _pairs(names, event.get("points") or [])
