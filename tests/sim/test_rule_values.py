@@ -132,12 +132,13 @@ def test_compare_arms_set_rule_values(tmp_path: Path) -> None:
         [
             *args,
             "-A",
-            "data:scoring.crystal_set_bonus=9",
+            "data:scoring.most_fuel=5",
             "-B",
-            "data:scoring.crystal_set_bonus=20",
+            "data:scoring.most_fuel=25",
         ],
     )
     assert result.exit_code == 0, result.output
     cmp = json.loads(result.stdout)
-    assert cmp["altered"] > 0
-    assert cmp["b_label"] == "data:scoring.crystal_set_bonus=20"
+    # random bots play the same games whatever the scoring: only the scores move
+    assert cmp["altered"] == 0 and cmp["rescored"] > 0 and cmp["winner_changed"] > 0
+    assert cmp["b_label"] == "data:scoring.most_fuel=25"
