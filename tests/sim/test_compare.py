@@ -52,12 +52,23 @@ def test_paired_t_matches_scipy_and_brackets_the_difference() -> None:
     assert (same.diff, same.p, same.significant) == (0.0, 1.0, False)
 
 
+def test_a_constant_difference_is_certain_not_insignificant() -> None:
+    # every game 64 decisions long in A and 28 in B: no spread, and no doubt either
+    d = paired("length", "game", [64] * 30, [28] * 30)
+    assert (d.diff, d.low, d.high, d.p, d.significant) == (-36.0, -36.0, -36.0, 0.0, True)
+    shifted = paired("points", "game", [1, 5, 9, 2], [3, 7, 11, 4])  # +2 in every pair
+    assert (shifted.diff, shifted.p) == (2.0, 0.0)
+    one = paired("points", "game", [1], [4])  # a single pair cannot be tested
+    assert (one.diff, one.p) == (3.0, 1.0)
+
+
 def test_pairing_is_by_index_and_counts_altered_games() -> None:
     a = frame([(5, 3)] * 50 + [(2, 4)] * 50, start=0)
     b = a.copy()
     b.loc[b["index"] < 10, ["points_0", "win_0", "win_1"]] = [1, 0.0, 1.0]  # 10 games flip
     cmp = compare_frames(a.sample(frac=1, random_state=3), b, 2, "x")  # order must not matter
-    assert (cmp.games, cmp.altered) == (100, 10)
+    # only the scores moved: the games went the same way, 10 were rescored, 10 new winners
+    assert (cmp.games, cmp.altered, cmp.rescored, cmp.winner_changed) == (100, 0, 10, 10)
     seat0 = next(d for d in cmp.differences if d.measure == "win share, seat 0")
     assert seat0.a == 0.5 and seat0.b == pytest.approx(0.4)
     assert seat0.diff == pytest.approx(-0.1)
@@ -65,6 +76,24 @@ def test_pairing_is_by_index_and_counts_altered_games() -> None:
     assert any("only 10 of 100 paired games (10.0%)" in w for w in cmp.warnings)
     none = compare_frames(a, a.copy(), 2, "x")
     assert none.altered == 0 and "never exercised" in none.warnings[0]
+
+
+def test_altered_rescored_and_winner_changed_are_told_apart() -> None:
+    a = frame([(5, 3)] * 40, start=0)
+    a["crystals_0"] = 2
+    b = a.copy()
+    # games 0-9 went differently (longer, another feature) with the same winner
+    b.loc[b["index"] < 10, ["length", "crystals_0"]] = [25, 3]
+    # games 10-14 went differently and seat 1 won instead
+    b.loc[b["index"].between(10, 14), ["length", "points_1", "win_0", "win_1"]] = [30, 9, 0.0, 1.0]
+    # games 15-19 went the same way and only scored differently, the winner kept
+    b.loc[b["index"].between(15, 19), ["points_0"]] = 6
+    # games 20-21 went the same way, scored differently and ended in a tie
+    b.loc[b["index"].between(20, 21), ["points_0", "win_0", "win_1"]] = [3, 0.5, 0.5]
+    cmp = compare_frames(a, b, 2, "x")
+    assert (cmp.altered, cmp.rescored, cmp.winner_changed) == (15, 7, 7)
+    assert cmp.to_dict()["winner_changed_share"] == pytest.approx(7 / 40)
+    assert "15 (37.5%) went differently, 7 (17.5%) went the same way" in cmp.changes()
     with pytest.raises(CompareError, match="no game index in common"):
         compare_frames(a, a.assign(index=a["index"] + 1000), 2, "x")
 

@@ -28,7 +28,7 @@ from dragonlair.space_race.cards import (
 )
 from dragonlair.space_race.heuristic import row_from_view
 from dragonlair.space_race.kinds import DANGER, UPGRADE
-from dragonlair.space_race.scoring import CRYSTAL_SET, SeatGain
+from dragonlair.space_race.scoring import SeatGain
 
 
 def test_it_is_a_heuristic_bot_that_only_returns_legal_actions() -> None:
@@ -90,8 +90,9 @@ def reference_pick(bot: Heuristic, view: dict[str, Any], legal: list[Action], rn
             if flight_seen is not None and flight_seen == (stack == S_FUEL):
                 value += w.seen_danger_bonus
         elif t.type[card] == CRYSTAL:
-            missing = CRYSTAL_SET - (len(mine[stack]) + 1) % CRYSTAL_SET
-            if missing < CRYSTAL_SET and picks_left >= missing:
+            per_set = t.scoring.crystal_set
+            missing = per_set - (len(mine[stack]) + 1) % per_set
+            if missing < per_set and picks_left >= missing:
                 value += w.set_progress
         elif t.type[card] == ROBOT_PART:
             counts = [0, 0, 0]

@@ -77,8 +77,8 @@ def print_comparison(cmp: Comparison, console: Console, heading: str) -> None:
         )
     console.print(table)
     console.print(
-        f"A: {cmp.a_label}; B: {cmp.b_label}. {cmp.games} games paired by index; "
-        f"{cmp.altered} ({cmp.altered_share:.1%}) came out differently. "
+        f"A: {cmp.a_label}; B: {cmp.b_label}. {cmp.games} games paired by index: "
+        f"{cmp.changes()}. "
         "* p < 0.05 (paired t-test; differences of win shares in percentage points)."
     )
     for w in cmp.warnings:

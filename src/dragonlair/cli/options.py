@@ -18,6 +18,22 @@ def parse_options(items: list[str] | None) -> dict[str, object]:
     return out
 
 
+def game_options(game: str, players: int | None, items: list[str] | None) -> dict[str, object]:
+    """``--option`` items as ``game``'s options, a number of a data file among them
+    (``data:scoring.crystal_set_bonus=7``) set in a data file of its own (see
+    :func:`dragonlair.sim.datavalues.game_options`); every command reads options so."""
+    if not any(":" in item.partition("=")[0] for item in items or []):
+        return parse_options(items)
+    from ..core import DragonlairError, make
+    from ..sim import datavalues
+
+    try:
+        game_id = make(game, players=players).spec.id
+        return datavalues.game_options(game_id, items or [])
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
 BOT_NAMES = {"random": N_("Random"), "heuristic": N_("Heuristic"), "ismcts": N_("ISMCTS")}
 """How a bot of each level is named at the table (in the current language, with ``_``)."""
 

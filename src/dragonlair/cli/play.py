@@ -17,7 +17,7 @@ from ..core.puzzles import open_game
 from ..i18n import N_, _, language
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
-from .options import LANG_HELP, apply_language, bot_name, parse_options
+from .options import LANG_HELP, apply_language, bot_name, game_options
 
 SEED_MAX = 2**63 - 1
 
@@ -167,7 +167,7 @@ def play(
             if game is None:
                 game, menu_players = _menu(console)
                 players = players or menu_players
-            g = dragonlair.make(game, players=players, options=parse_options(option))
+            g = dragonlair.make(game, players=players, options=game_options(game, players, option))
             seats = _seats(g.players, bots, hotseat, seat, name or [], g.spec.id)
             state = g.new_game(seed=seed)
         session = PlaySession(state, seats, save_path=save or resume, undo=undo or None)

@@ -38,7 +38,7 @@ def comparison_table(cmp: Comparison) -> str:
     warn = "".join(f"<div class='warn'>{html.escape(w)}</div>" for w in cmp.warnings)
     return (
         f"<p>A: {html.escape(cmp.a_label)}; B: {html.escape(cmp.b_label)}; {cmp.games} games "
-        f"paired by index, {cmp.altered} ({cmp.altered_share:.1%}) came out differently. "
+        f"paired by index: {html.escape(cmp.changes())}. "
         "Differences are B − A with 95% intervals from the paired t-test; * p &lt; 0.05.</p>"
         + warn
         + "<table><tr><th>measure</th><th>A</th><th>B</th><th>B − A</th><th>95% CI</th>"

@@ -44,7 +44,7 @@ from ..sim.output import ResultsFile, check_results_file, read_frame
 from ..sim.plot import check_plot_file, frame_of, write_plot
 from ..sim.runner import Outcome, Ray, SimulationError, make_bots, run
 from ..sim.stats import Tally, check_available, tally_rows
-from .options import parse_options
+from .options import game_options
 
 BOTS_HELP = (
     f"Comma-separated bots, one per seat in order ({', '.join(LEVELS)}, or one of the "
@@ -135,7 +135,7 @@ def prepare(
     """A checked job: every bad argument raises BadParameter before anything runs
     (``features=False``: without the rich per-game data)."""
     try:
-        g: Game = make(game, players=players, options=parse_options(option))
+        g: Game = make(game, players=players, options=game_options(game, players, option))
         specs = parse_bots(bots, g.players, g.spec.id)
         job = Job(
             game=g.spec.id,
@@ -416,13 +416,6 @@ def simulate(
             raise typer.BadParameter("a sweep writes no --records or --plot, and cannot --resume")
         sweep(game, players, bots, n, seed, workers, settings, out, as_json, quiet, features)
         return
-    for item in option or []:
-        if ":" in item.partition("=")[0]:
-            raise typer.BadParameter(
-                f"-o {item}: a value in a data file is set in a sweep of two values or more "
-                f"(-o {item},...) or searched by tune; for one run, give a data file "
-                "(-o data=FILE)"
-            )
     job = prepare(
         game,
         players,

@@ -178,6 +178,8 @@ def sweep(
         if k:
             row["vs_first"] = {
                 "altered_share": cmp.altered_share,
+                "rescored_share": cmp.rescored_share,
+                "winner_changed_share": cmp.winner_changed_share,
                 "margin_diff": margin.diff if margin else None,
                 "margin_p": margin.p if margin else None,
                 "first_share_diff": share[0].diff,
@@ -197,7 +199,8 @@ def sweep(
     table.add_column("setting", overflow="fold")
     for name in rows[0]["win_share"]:
         table.add_column(_short(name) + " wins", justify="right")
-    for col in ("margin", "length", f"Δ {_short(first)} (p)", "Δ margin (p)", "altered"):
+    changed = ("altered", "rescored", "winner changed")
+    for col in ("margin", "length", f"Δ {_short(first)} (p)", "Δ margin (p)", *changed):
         table.add_column(col, justify="right")
     for row in rows:
         vs = row.get("vs_first")
@@ -212,10 +215,17 @@ def sweep(
             f"{vs['margin_diff']:+.2f} ({vs['margin_p']:.2g})"
             if vs and vs["margin_diff"] is not None
             else "",
-            f"{vs['altered_share']:.0%}" if vs else "",
+            *(
+                f"{vs[k]:.0%}" if vs else ""
+                for k in ("altered_share", "rescored_share", "winner_changed_share")
+            ),
         )
     console.print(table)
-    console.print("Δ: paired difference against the first setting (paired t-test p-value)")
+    console.print(
+        "Δ: paired difference against the first setting (paired t-test p-value); altered: "
+        "games that went differently; rescored: the same games scored differently; winner "
+        "changed: games whose winning seats differ"
+    )
     for row in rows[1:]:
         for w in row["vs_first"]["warnings"]:
             Console(stderr=True).print(

@@ -144,6 +144,18 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Effects:
+    """How far the special cards move pawns (the rulebook's card texts): Ballista Bolts!
+    and Flaming Balls! send back, Tornado! sends ahead, and a stolen Updraft! or Downdraft!
+    played by a thief who shares the lead moves it ahead."""
+
+    bolts_back: int
+    balls_back: int
+    tornado_ahead: int
+    stolen_draft_ahead: int
+
+
+@dataclass(frozen=True)
 class RaceData:
     """Everything a data file describes."""
 
@@ -151,6 +163,7 @@ class RaceData:
     characters: tuple[Character, ...]
     board: Board
     cards: tuple[Card, ...]
+    effects: Effects
 
 
 def load_data(user_path: str | None = None) -> RaceData:
@@ -172,7 +185,7 @@ def parse_data(raw: object, name: str) -> RaceData:
     """Check parsed JSON against the schema and build the components."""
     c = Checker(name)
     top = c.obj(raw, "the file")
-    _only(c, top, "the file", ("schema", "status", "characters", "board", "cards"))
+    _only(c, top, "the file", ("schema", "status", "characters", "effects", "board", "cards"))
     if "schema" in top and top["schema"] != SCHEMA:
         c.fail("schema", repr(SCHEMA), top["schema"])
     if "status" in top:
@@ -180,7 +193,17 @@ def parse_data(raw: object, name: str) -> RaceData:
     characters = _characters(c, c.key(top, "characters", "the file"))
     board = _board(c, c.key(top, "board", "the file"))
     cards = _cards(c, c.key(top, "cards", "the file"), {ch.insignia for ch in characters})
-    return RaceData(name, characters, board, cards)
+    effects = _effects(c, c.key(top, "effects", "the file"))
+    return RaceData(name, characters, board, cards, effects)
+
+
+def _effects(c: Checker, raw: object) -> Effects:
+    obj = c.obj(raw, "effects")
+    keys = ("bolts_back", "balls_back", "tornado_ahead", "stolen_draft_ahead")
+    _only(c, obj, "effects", keys)
+    return Effects(
+        *(c.integer(c.key(obj, k, "effects"), f"effects.{k}", 0, MAX_FINISH) for k in keys)
+    )
 
 
 def _only(c: Checker, obj: Mapping[str, Any], where: str, keys: Sequence[str]) -> None:

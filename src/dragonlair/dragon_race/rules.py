@@ -81,10 +81,7 @@ from .kinds import (
 DEAL: Final = 4  # cards dealt to each player
 HAND: Final = 5  # a turn starts by drawing up to five cards
 MAX_HAND: Final = HAND + 1  # ... plus one after being robbed
-BOLTS_BACK: Final = 5
-BALLS_BACK: Final = 3
-TORNADO_AHEAD: Final = 6
-STOLEN_DRAFT_AHEAD: Final = 2  # a stolen Updraft!/Downdraft! when the thief shares the lead
+# How far the special cards move pawns is the data file's "effects" (board.Effects).
 
 
 # Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
@@ -553,6 +550,10 @@ class DragonRace(Game):
     stop_id: int
     pass_id: int
     _actions: tuple[Action, ...]
+    bolts_back: int  # the data's effects (board.Effects)
+    balls_back: int
+    tornado_ahead: int
+    stolen_draft_ahead: int
 
     def _prepare(self) -> None:
         path = self.options["data"]
@@ -582,7 +583,10 @@ class DragonRace(Game):
         self.card_name = ("", *[c.name for c in cards])
         self.simple_play = tuple(0 <= k <= UPDRAFT for k in self.card_kind)
         spots = range(board.finish + 1)
-        most = max(TORNADO_AHEAD, STOLEN_DRAFT_AHEAD, *self.card_value)
+        fx = self.components.effects
+        self.bolts_back, self.balls_back = fx.bolts_back, fx.balls_back
+        self.tornado_ahead, self.stolen_draft_ahead = fx.tornado_ahead, fx.stolen_draft_ahead
+        most = max(fx.tornado_ahead, fx.stolen_draft_ahead, *self.card_value)
         self.forward_at = tuple(tuple(board.forward(p, k) for k in range(most + 1)) for p in spots)
         self.next_hole_at = tuple(
             -1 if (h := board.next_watering_hole(p)) is None else h for p in spots
@@ -647,7 +651,7 @@ class DragonRace(Game):
         if ck in (NUMBER, HALT):
             new[seat] = self.forward_at[p][self.card_value[c]]
         elif ck in (BOLTS, BALLS):
-            steps = BOLTS_BACK if ck == BOLTS else BALLS_BACK
+            steps = self.bolts_back if ck == BOLTS else self.balls_back
             safe = self.safe_at
             for s, q in enumerate(pawns):
                 if not safe[q]:
@@ -656,7 +660,7 @@ class DragonRace(Game):
             ahead = [q for q in pawns if q > p]
             if not ahead:
                 if stolen:
-                    new[seat] = self.forward_at[p][STOLEN_DRAFT_AHEAD]
+                    new[seat] = self.forward_at[p][self.stolen_draft_ahead]
             elif ck == UPDRAFT:
                 new[seat] = min(board.finish, min(ahead) + 1)
             elif k == A_BLOW:
@@ -669,7 +673,7 @@ class DragonRace(Game):
             t = self.a_target[aid]
             new[t] = self.hole_behind_at[pawns[t]]
         else:  # Tornado! ahead
-            new[seat] = self.forward_at[p][TORNADO_AHEAD]
+            new[seat] = self.forward_at[p][self.tornado_ahead]
         return new
 
     def downdraft_targets(self, pawns: Sequence[int], seat: int) -> list[int]:
@@ -720,7 +724,11 @@ class DragonRace(Game):
                     "move ahead {n}, or send a rival back to the watering hole behind them"
                 ),
             }[c.kind].format(
-                n={"bolts": BOLTS_BACK, "balls": BALLS_BACK, "tornado": TORNADO_AHEAD}.get(c.kind)
+                n={
+                    "bolts": self.bolts_back,
+                    "balls": self.balls_back,
+                    "tornado": self.tornado_ahead,
+                }.get(c.kind)
             )
         )
 
@@ -736,11 +744,11 @@ class DragonRace(Game):
                     card=name, n=self.card_value[c]
                 )
             if ck == TORNADO:
-                return _("play {card}: move ahead {n}").format(card=name, n=TORNADO_AHEAD)
+                return _("play {card}: move ahead {n}").format(card=name, n=self.tornado_ahead)
             if ck == DOWNDRAFT:
                 return _(
-                    "play {card} with no leader to blow back (a stolen one: ahead 2 when leading)"
-                ).format(card=name)
+                    "play {card} with no leader to blow back (a stolen one: ahead {n} when leading)"
+                ).format(card=name, n=self.stolen_draft_ahead)
             return _("play {card}").format(card=self.describe_card(c))
         if k == A_BLOW:
             t = self.a_target[aid]

@@ -21,13 +21,20 @@ per-game differences are bounded (a win share moves by at most 1), so with the h
 thousands of games of a comparison their mean is close to normal by the central limit
 theorem and the t interval holds, including for the 0/1 outcomes of win shares (where it
 agrees with McNemar's test in large samples) and for the fractional shares of shared wins,
-which McNemar's test cannot take. A measure that is the same in every pair has no
-variation to test: its difference is 0 and its p-value 1.
+which McNemar's test cannot take. A measure whose difference is the same in every pair has
+no variation to test, and needs none: a difference of 0 everywhere has p-value 1, and any
+other constant difference (every game 64 decisions long in A and 28 in B) is certain for
+these games, its interval the single value and its p-value 0.
 
-**Games altered.** A pair is altered when anything in its row differs between the arms
-(points, ranks, length, any per-game feature). A change the bots rarely exercise alters
-few games: below :data:`FEW_ALTERED` of them the comparison carries a warning, and with
-none altered it says the bots never exercised the change.
+**Games altered, rescored, winner changed.** A pair is *altered* when the game went
+differently: anything in its row other than the scores differs between the arms (length,
+how it ended, turn order, any per-game feature such as the cards played). A pair is
+*rescored* when the game went the same way and only the scoring differs (points, ranks,
+wins, the score breakdown and snapshots), as a change of a scoring value does to the games
+it does not make the bots play differently. The *winner changed* in a pair when the seats
+sharing the win differ. A change the bots rarely exercise alters or rescores few games:
+below :data:`FEW_ALTERED` of them the comparison carries a warning, and with none it says
+the bots never exercised the change.
 """
 
 from __future__ import annotations
@@ -77,17 +84,38 @@ class Comparison:
     a_label: str
     b_label: str
     games: int
-    altered: int
+    altered: int  # pairs whose games went differently
     differences: list[Difference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    rescored: int = 0  # pairs whose games went the same way but scored differently
+    winner_changed: int = 0  # pairs whose winning seats differ
 
     @property
     def altered_share(self) -> float:
         return self.altered / self.games if self.games else 0.0
 
+    @property
+    def rescored_share(self) -> float:
+        return self.rescored / self.games if self.games else 0.0
+
+    @property
+    def winner_changed_share(self) -> float:
+        return self.winner_changed / self.games if self.games else 0.0
+
+    def changes(self) -> str:
+        """The games altered, rescored and with another winner, as a sentence's words."""
+        return (
+            f"{self.altered} ({self.altered_share:.1%}) went differently, "
+            f"{self.rescored} ({self.rescored_share:.1%}) went the same way but scored "
+            f"differently, and in {self.winner_changed} ({self.winner_changed_share:.1%}) "
+            "the winner changed"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["altered_share"] = self.altered_share
+        d["rescored_share"] = self.rescored_share
+        d["winner_changed_share"] = self.winner_changed_share
         for row, diff in zip(d["differences"], self.differences, strict=True):
             row["significant"] = diff.significant
         return d
@@ -103,8 +131,11 @@ def paired(measure: str, group: str, a: Sequence[float], b: Sequence[float]) -> 
     n = len(xa)
     d = xb - xa
     mean = float(d.mean()) if n else 0.0
-    if n < 2 or float(d.std()) == 0.0:
+    if n < 2:  # one pair: no spread to test against
         return Difference(measure, group, _mean(xa), _mean(xb), mean, mean, mean, 1.0, n)
+    if bool((d == d[0]).all()):  # the same difference in every pair: certain, or none
+        p = 1.0 if mean == 0.0 else 0.0
+        return Difference(measure, group, _mean(xa), _mean(xb), mean, mean, mean, p, n)
     t = ttest_rel(xb, xa)
     ci = t.confidence_interval(CONFIDENCE)
     p = float(t.pvalue)
@@ -172,21 +203,47 @@ def compare_frames(
         if key in mb:
             cmp.differences.append(paired(key[0], key[1], values, mb[key]))
     common = [c for c in fa.columns if c in fb.columns and c not in _NOT_OUTCOME]
-    same = (fa[common].astype(str).to_numpy() == fb[common].astype(str).to_numpy()).all(axis=1)
-    cmp.altered = int((~same).sum())
+    play = [c for c in common if not _is_score(c)]
+    scores = [c for c in common if _is_score(c)]
+    played_same = _same_rows(fa, fb, play)
+    scored_same = _same_rows(fa, fb, scores)
+    cmp.altered = int((~played_same).sum())
+    cmp.rescored = int((played_same & ~scored_same).sum())
+    wins = [f"win_{s}" for s in range(players)]
+    winners_a = fa[wins].to_numpy(float) > 0
+    winners_b = fb[wins].to_numpy(float) > 0
+    cmp.winner_changed = int((winners_a != winners_b).any(axis=1).sum())
     if "seed" in fa.columns and (fa["seed"].to_numpy() != fb["seed"].to_numpy()).any():
         cmp.warnings.append(
             "the arms were not played on the same seeds: games are paired by index only, so "
             "the comparison is less sharp than it could be"
         )
-    if cmp.altered == 0:
+    changed = cmp.altered + cmp.rescored
+    if changed == 0:
         cmp.warnings.append(
             f"the bots never exercised the change: all {cmp.games} paired games came out "
             "exactly the same"
         )
-    elif cmp.altered_share < FEW_ALTERED:
+    elif changed < FEW_ALTERED * cmp.games:
         cmp.warnings.append(
-            f"the bots rarely exercised the change: only {cmp.altered} of {cmp.games} paired "
-            f"games ({cmp.altered_share:.1%}) came out differently; the rest were identical"
+            f"the bots rarely exercised the change: only {changed} of {cmp.games} paired "
+            f"games ({changed / cmp.games:.1%}) came out differently; the rest were identical"
         )
     return cmp
+
+
+# columns of the scoring: what a change of scoring values alone changes
+_SCORE_PREFIXES = ("points_", "rank_", "win_", "score_", "snap", "leader")
+
+
+def _is_score(column: str) -> bool:
+    return column.startswith(_SCORE_PREFIXES) or column == "lead_changes"
+
+
+def _same_rows(fa: Any, fb: Any, columns: list[str]) -> Any:
+    """Per pair, whether ``columns`` hold the same values in both arms."""
+    import numpy as np
+
+    if not columns:
+        return np.ones(len(fa), dtype=bool)
+    return (fa[columns].astype(str).to_numpy() == fb[columns].astype(str).to_numpy()).all(axis=1)

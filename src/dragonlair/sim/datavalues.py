@@ -9,12 +9,21 @@ replaced to a new file, which the game's own loader then checks like any data fi
 
 The base file is the one the data option names (``-o data=my-cards.json``) or, without
 it, the game's built-in file (the one JSON file in its package's ``data`` folder).
+
+:func:`game_options` is how every command reads its ``-o`` options: a data value given
+one value (``-o data:scoring.crystal_set_bonus=7``) is written with the base file's other
+values into a data file of its own, kept by its contents' SHA-256 in the user's cache
+(``$XDG_CACHE_HOME/dragonlair/data``, else ``~/.cache/dragonlair/data``), and the data
+option names that file: results, records and replays then name and hash it like any
+data file, and the same values always give the same file.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +36,20 @@ from ..core.spec import OptionValue
 
 # one step of a path: a key or list index, or a [field=value] selector of a list entry
 _STEP = re.compile(r"(?P<key>[^.\[\]]+)|\[(?P<field>[^\[\]=]+)=(?P<value>[^\[\]]+)\]")
+
+
+def split_setting(item: str) -> tuple[str, str]:
+    """``key=value`` as its key and value, split at the first ``=`` outside brackets (a
+    data path's selector, ``data:crew[number=13].points=1``, has one inside)."""
+    depth = 0
+    for i, ch in enumerate(item):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch == "=" and depth == 0 and item[:i].strip():
+            return item[:i].strip(), item[i + 1 :].strip()
+    raise BadDataValue(f"options are key=value, not {item!r}")
 
 
 class BadDataValue(DragonlairError, ValueError):
@@ -244,3 +267,52 @@ def check_range(
             raise BadDataValue(f"{dv.name}={shown} is not accepted: {e}") from None
         finally:
             path.unlink(missing_ok=True)
+
+
+def data_cache() -> Path:
+    """Where data files made from data values are kept (see :func:`game_options`)."""
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root).expanduser() / "dragonlair" / "data"
+
+
+def game_options(game_id: str, items: Sequence[str]) -> dict[str, object]:
+    """Command-line options (``key=value``) as the game's options, every data value among
+    them (``option:PATH=value``) written into a data file for its option (the base file
+    with those values, kept in :func:`data_cache` under its SHA-256) that the option then
+    names. BadDataValue for a malformed item, a path that leads nowhere, a value that is
+    not a number, or a cache that cannot be written; the game checks the file when made."""
+    options: dict[str, object] = {}
+    values: list[str] = []
+    for item in items:
+        key, value = split_setting(item)
+        if is_data_param(game_id, key):
+            values.append(f"{key}={value}")
+        else:
+            options[key] = value
+    if not values:
+        return options
+    bases: dict[str, Any] = {}
+    chosen: dict[str, dict[DataValue, float]] = {}
+    for item in values:
+        opt = item.partition(":")[0].strip()
+        if opt not in bases:
+            bases[opt] = read_base(base_file(game_id, options, opt))
+        dv, v = parse_data_setting(item, bases)
+        chosen.setdefault(opt, {})[dv] = v
+    folder = data_cache()
+    for opt, picked in chosen.items():
+        text = json.dumps(replaced(bases[opt], picked), indent=2) + "\n"
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        path = folder / f"{game_id}.{opt}.{digest[:16]}.json"
+        if not path.is_file():
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                partial = path.with_suffix(f".{os.getpid()}.partial")
+                partial.write_text(text, encoding="utf-8")
+                partial.replace(path)  # whole or not at all, also for a concurrent run
+            except OSError as e:
+                raise BadDataValue(
+                    f"cannot write the data file for {', '.join(values)} into {folder}: {e}"
+                ) from None
+        options[opt] = str(path)
+    return options

@@ -104,9 +104,24 @@ def _pyarrow() -> Any:
 
 
 def data_files(game: str, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    """Every data file an option of ``game`` names: option -> {path, sha256}."""
+    """The data file behind every data option of ``game``: option -> {path, sha256}; a
+    data option left unset names the game's built-in file (``built-in:NAME``), so a run
+    on changed built-in values shows in its digest too."""
+    import hashlib
+
+    from .datavalues import BadDataValue, base_file, path_options
+
     digests = data_digests(game_class(game).spec, options)
-    return {k: {"path": str(options[k]), "sha256": v} for k, v in digests.items()}
+    out = {k: {"path": str(options[k]), "sha256": v} for k, v in digests.items()}
+    for opt in path_options(game):
+        if opt not in out:
+            try:
+                path = base_file(game, {}, opt)
+            except BadDataValue:
+                continue  # a game with no single built-in file (one registered at run time)
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[opt] = {"path": f"built-in:{path.name}", "sha256": digest}
+    return out
 
 
 def run_metadata(job: Job) -> dict[str, Any]:

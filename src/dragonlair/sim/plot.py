@@ -158,7 +158,10 @@ def draw_comparison(cmp: Comparison, frame_a: Any, frame_b: Any, title: str) -> 
     forest.set_yticks(y, [d.measure.removeprefix("win share, ") for d in wins])
     forest.invert_yaxis()
     forest.set_xlabel("B - A, percentage points (95% CI)")
-    forest.set_title(f"difference in win share ({cmp.altered} of {cmp.games} games altered)")
+    forest.set_title(
+        f"difference in win share ({cmp.altered} of {cmp.games} games altered, "
+        f"{cmp.winner_changed} with another winner)"
+    )
     if cmp.players > 1:
         for frame, name in ((frame_a, f"A: {cmp.a_label}"), (frame_b, f"B: {cmp.b_label}")):
             pts = frame[[f"points_{s}" for s in range(cmp.players)]].to_numpy(float).copy()

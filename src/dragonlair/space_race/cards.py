@@ -161,6 +161,37 @@ class ShipEnd:
 
 
 @dataclass(frozen=True)
+class ScoringValues:
+    """The end scoring's numbers (the rulebook's "Scoring"): the robot and Crystal set
+    bonuses, the colour bonus per match, the Loot Carrier, Alien Drone, Fuel and Crew
+    awards. scoring.py applies them; a data file's ``scoring`` object sets them."""
+
+    robot_bonus: int  # per complete robot
+    crystal_set: int  # Crystals in a set
+    crystal_set_bonus: int  # per set
+    power_match_bonus: int  # per top card matching a scoring Power Source
+    loot_most: int  # most Loot Carriers
+    loot_second: int  # second most
+    drone_per_fewer: int  # per player with strictly fewer Alien Drones
+    most_fuel: int
+    most_crew: int
+
+
+# each value's range: a set of at least one Crystal, any award from -99 to 99
+_SCORING_RANGES: Final = {
+    "robot_bonus": (-99, 99),
+    "crystal_set": (1, 99),
+    "crystal_set_bonus": (-99, 99),
+    "power_match_bonus": (-99, 99),
+    "loot_most": (-99, 99),
+    "loot_second": (-99, 99),
+    "drone_per_fewer": (-99, 99),
+    "most_fuel": (-99, 99),
+    "most_crew": (-99, 99),
+}
+
+
+@dataclass(frozen=True)
 class SpaceRaceData:
     """Every component of one game, as read from a data file."""
 
@@ -171,11 +202,12 @@ class SpaceRaceData:
     cockpits: tuple[ShipEnd, ...]
     engines: tuple[ShipEnd, ...]
     coin: tuple[str, str]
+    scoring: ScoringValues
 
 
 _TOP_KEYS = frozenset(
     {"status", "space_cards", "danger_cards", "damage_cards", "cockpits", "engines"}
-    | {"navigation_coin"}
+    | {"navigation_coin", "scoring"}
 )
 
 
@@ -200,7 +232,18 @@ def load_data(user_path: str | None, players: int) -> SpaceRaceData:
     )
     if faces[0] == faces[1]:
         c.fail("navigation_coin", "one face 'left' and one face 'right'", list(faces))
-    return SpaceRaceData(name, space, danger, damage, cockpits, engines, faces)
+    scoring = _scoring(c, c.key(root, "scoring", "the file"))
+    return SpaceRaceData(name, space, danger, damage, cockpits, engines, faces, scoring)
+
+
+def _scoring(c: Checker, value: object) -> ScoringValues:
+    e = c.obj(value, "scoring")
+    _no_unknown_keys(c, e, frozenset(_SCORING_RANGES), "scoring")
+    values = {
+        k: c.integer(c.key(e, k, "scoring"), f"scoring.{k}", lo, hi)
+        for k, (lo, hi) in _SCORING_RANGES.items()
+    }
+    return ScoringValues(**values)
 
 
 def _no_unknown_keys(c: Checker, obj: Mapping[str, Any], known: frozenset[str], where: str) -> None:
@@ -339,6 +382,7 @@ class CardTables:
     damage_ids: tuple[int, ...]
     damage_vp: tuple[int, ...]
     damage_name: tuple[str, ...]
+    scoring: ScoringValues
 
     @classmethod
     def build(cls, data: SpaceRaceData) -> CardTables:
@@ -360,6 +404,7 @@ class CardTables:
             damage_ids=tuple(d.id for d in dm),
             damage_vp=(0, *(d.vp for d in dm)),
             damage_name=("", *(d.name for d in dm)),
+            scoring=data.scoring,
         )
 
 

@@ -50,22 +50,11 @@ from .cards import (
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import (
-    CRYSTAL_SET,
-    CRYSTAL_SET_BONUS,
-    DRONE_PER_FEWER,
-    MOST_CREW,
-    MOST_FUEL,
-    POWER_MATCH_BONUS,
-    ROBOT_BONUS,
-    colour_sets,
-    loot_award,
-    own_points,
-)
+from .scoring import colour_sets, loot_award, own_points
 from .view import AnySpaceRaceView, SpaceRaceSeatView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
-SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
+SET_PROGRESS = 2.0  # a Crystal towards an unfinished Crystal set
 ROBOT_PROGRESS = 1.5  # a Robot Part of a kind the ship has fewest of
 RESOURCE_PER_DANGER = 0.6  # a Fuel or Crew card, per Danger still to come
 SEEN_DANGER_BONUS = 1.0  # ... when its Scanner showed that the next Danger wants it
@@ -217,6 +206,7 @@ class Heuristic(Bot):
         bonuses (the weights) for what it may be worth later."""
         sr = self._sr
         t = sr.tables
+        sc = t.scoring
         vp = t.vp
         base = seat * NSTACK
         powered = bool(row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE])
@@ -251,7 +241,7 @@ class Heuristic(Bot):
                     for i in others[S_FUEL]:
                         if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
                             rival = len(row[i])
-                    gain = MOST_FUEL * ((n + 1 >= rival) - (bool(n) and n >= rival))
+                    gain = sc.most_fuel * ((n + 1 >= rival) - (bool(n) and n >= rival))
                     value = gain + self._fuel_later[rnd]  # for the Dangers to come
                     if top is not None and t.danger_kind[top] == FLIGHT:
                         value += self.weights.seen_danger_bonus  # the Danger seen wants Fuel
@@ -260,7 +250,7 @@ class Heuristic(Bot):
                     for i in others[S_CREW]:
                         if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
                             rival = len(row[i])
-                    gain = MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival))
+                    gain = sc.most_crew * ((n + 1 >= rival) - (bool(n) and n >= rival))
                     value = gain + vp[kind_card[kind]] + self._crew_later[rnd]
                     if top is not None and t.danger_kind[top] != FLIGHT:
                         value += self.weights.seen_danger_bonus
@@ -277,14 +267,15 @@ class Heuristic(Bot):
                         fewest = min(parts)
                         if parts[t.part[card]] == fewest:
                             if parts.count(fewest) == 1:  # its part completes a robot more
-                                gain += ROBOT_BONUS
+                                gain += sc.robot_bonus
                             if (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no >= 2:
                                 progress = self.weights.robot_progress  # a part it lacks
                     elif stack == S_CRYSTAL:
-                        gain += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
-                        missing = CRYSTAL_SET - (n + 1) % CRYSTAL_SET
+                        per_set = sc.crystal_set
+                        gain += sc.crystal_set_bonus * ((n + 1) // per_set - n // per_set)
+                        missing = per_set - (n + 1) % per_set
                         if (
-                            missing < CRYSTAL_SET
+                            missing < per_set
                             and (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no >= missing
                         ):
                             progress = self.weights.set_progress
@@ -297,7 +288,7 @@ class Heuristic(Bot):
                             drone = 0
                             for i in others[S_DRONE]:
                                 if len(row[i]) == n:
-                                    drone += DRONE_PER_FEWER  # level with it now, fewer then
+                                    drone += sc.drone_per_fewer  # level with it now, fewer then
                         gain += drone
                     if stack <= S_POWER_ENGINE and (powered or stack >= S_POWER_COCKPIT):
                         # the colour bonus (scoring.colour_gain, written out): the card
@@ -313,7 +304,7 @@ class Heuristic(Bot):
                             matches = sources.count(colour[card])
                             if old:
                                 matches -= sources.count(colour[old[-1]])
-                        gain += POWER_MATCH_BONUS * matches
+                        gain += sc.power_match_bonus * matches
                     value = gain + progress
                 worth[kind] = value
             # the best value, ties broken by a random draw per candidate (one each, in order)
@@ -328,9 +319,10 @@ class Heuristic(Bot):
         """What one more Loot Carrier on the seat's ``n`` changes in its majority award."""
         counts = [len(row[i]) for i in self._stacks[S_LOOT]]
         counts[seat] = n + 1
-        gain = loot_award(n + 1, counts)
+        t = self._sr.tables
+        gain = loot_award(n + 1, counts, t)
         counts[seat] = n
-        return gain - loot_award(n, counts)
+        return gain - loot_award(n, counts, t)
 
     def _kind_of(self, action: Action, powered: bool) -> int:
         """The kind of a pick that is not one of the game's own Action objects."""
@@ -370,7 +362,7 @@ class Heuristic(Bot):
         # total with the stack emptied, and what the cards kept, mine[b:], add to it
         rest = self._total_without(row, seat, stack)
         left = [rest] * (len(mine) + 1)  # a bid of all of them keeps nothing
-        bonus = MOST_FUEL if flight else MOST_CREW
+        bonus = t.scoring.most_fuel if flight else t.scoring.most_crew
         vp = t.vp
         kept = 0
         for b in range(len(mine) - 1, -1, -1):
@@ -415,20 +407,21 @@ class Heuristic(Bot):
         ship = list(row[base : base + NSTACK])
         ship[stack] = ()
         sr = self._sr
-        total = own_points(ship, sr.tables, sr.every_power_source)
+        t = sr.tables
+        total = own_points(ship, t, sr.every_power_source)
         n = len(ship[S_LOOT])
         if n:
-            total += loot_award(n, [len(row[i]) for i in self._stacks[S_LOOT]])
+            total += loot_award(n, [len(row[i]) for i in self._stacks[S_LOOT]], t)
         n = len(ship[S_DRONE])
         if n:
             for i in self._others[seat][S_DRONE]:
                 if len(row[i]) < n:
-                    total += DRONE_PER_FEWER
+                    total += t.scoring.drone_per_fewer
         other = S_CREW if stack == S_FUEL else S_FUEL
         n = len(ship[other])
         if n:
             for i in self._others[seat][other]:
                 if len(row[i]) > n:
                     return total  # a rival holds more
-            total += MOST_CREW if other == S_CREW else MOST_FUEL
+            total += t.scoring.most_crew if other == S_CREW else t.scoring.most_fuel
         return total

@@ -1,15 +1,18 @@
 """End scoring, as the rulebook's "Scoring" and "The Space Cards" and RULINGS.md have it.
 
-Every face-up card scores its corner VP. On top of that:
+Every face-up card scores its corner VP. On top of that (the numbers are the data file's
+``scoring`` object, :class:`~.cards.ScoringValues`; the printed game's in brackets):
 
-- Robot Parts: +3 per complete robot, min(heads, bodies, legs).
-- Crystals: +9 per set of four, floor(crystals / 4).
-- Power Sources: +2 for each top Scanner, top Robot Part and top Crystal whose colour matches
-  the top Power Source of each of the two stacks (cockpit, engine); with the option
-  ``every_power_source``, every Power Source in both stacks matches instead.
-- Loot Carriers: most +6, second most +2, by dense ranking; ties all score.
-- Alien Drones: +3 for each player with strictly fewer.
-- Most Fuel +5, most Crew +5; ties all score.
+- Robot Parts: ``robot_bonus`` (+3) per complete robot, min(heads, bodies, legs).
+- Crystals: ``crystal_set_bonus`` (+9) per set of ``crystal_set`` (4).
+- Power Sources: ``power_match_bonus`` (+2) for each top Scanner, top Robot Part and top
+  Crystal whose colour matches the top Power Source of each of the two stacks (cockpit,
+  engine); with the option ``every_power_source``, every Power Source in both stacks
+  matches instead.
+- Loot Carriers: most ``loot_most`` (+6), second most ``loot_second`` (+2), by dense
+  ranking; ties all score.
+- Alien Drones: ``drone_per_fewer`` (+3) for each player with strictly fewer.
+- Most Fuel ``most_fuel`` (+5), most Crew ``most_crew`` (+5); ties all score.
 - Damage cards score their negative VP.
 
 A player with none of a kind wins no majority for it. The breakdown has one line per category
@@ -37,16 +40,6 @@ from .cards import (
     CardTables,
 )
 
-ROBOT_BONUS: Final = 3
-CRYSTAL_SET: Final = 4
-CRYSTAL_SET_BONUS: Final = 9
-POWER_MATCH_BONUS: Final = 2
-LOOT_MOST: Final = 6
-LOOT_SECOND: Final = 2
-DRONE_PER_FEWER: Final = 3
-MOST_FUEL: Final = 5
-MOST_CREW: Final = 5
-
 CATEGORIES: Final = (
     "scanners",
     "robot parts",
@@ -63,7 +56,6 @@ CATEGORIES: Final = (
 )
 
 Ship = Sequence[tuple[int, ...]]
-_LOOT_AWARD: Final = (0, LOOT_MOST, LOOT_SECOND)  # by majority place: none, most, second
 
 
 def majority_places(counts: Sequence[int]) -> list[int]:
@@ -79,9 +71,10 @@ def majority_places(counts: Sequence[int]) -> list[int]:
     return [place.get(c, 0) for c in counts]
 
 
-def loot_award(mine: int, counts: Sequence[int]) -> int:
+def loot_award(mine: int, counts: Sequence[int], t: CardTables) -> int:
     """The Loot Carrier majority award of a seat with ``mine`` Loot Carriers, ``counts``
-    being every seat's (its own included): most 6, second most 2, by dense ranking."""
+    being every seat's (its own included): most ``loot_most``, second most
+    ``loot_second``, by dense ranking."""
     if not mine:
         return 0
     most = second = 0
@@ -90,7 +83,8 @@ def loot_award(mine: int, counts: Sequence[int]) -> int:
             most, second = c, most
         elif most > c > second:
             second = c
-    return LOOT_MOST if mine == most else LOOT_SECOND if mine == second else 0
+    sc = t.scoring
+    return sc.loot_most if mine == most else sc.loot_second if mine == second else 0
 
 
 def score_ships(
@@ -104,6 +98,8 @@ def score_ships(
     fuel = majority_places([len(s[S_FUEL]) for s in ships])
     crew = majority_places([len(s[S_CREW]) for s in ships])
     drones = [len(s[S_DRONE]) for s in ships]
+    sc = t.scoring
+    loot_awards = (0, sc.loot_most, sc.loot_second)  # by majority place: none, most, second
     out = []
     for seat, ship in enumerate(ships):
         # corner VP of each face-up stack (cards.STACKS order; Fuel is face down)
@@ -128,15 +124,15 @@ def score_ships(
             {
                 "scanners": corner[S_SCANNER],
                 "robot parts": corner[S_ROBOT],
-                "complete robots": ROBOT_BONUS * min(parts),
+                "complete robots": sc.robot_bonus * min(parts),
                 "crystals": corner[S_CRYSTAL],
-                "crystal sets": CRYSTAL_SET_BONUS * (len(ship[S_CRYSTAL]) // CRYSTAL_SET),
+                "crystal sets": sc.crystal_set_bonus * (len(ship[S_CRYSTAL]) // sc.crystal_set),
                 "power sources": corner[S_POWER_COCKPIT] + corner[S_POWER_ENGINE],
                 "colour bonus": colour_bonus(ship, t, every_power_source),
-                "loot carriers": corner[S_LOOT] + _LOOT_AWARD[loot[seat]],
-                "alien drones": corner[S_DRONE] + DRONE_PER_FEWER * fewer,
-                "fuel": MOST_FUEL if fuel[seat] == 1 else 0,
-                "crew": corner[S_CREW] + (MOST_CREW if crew[seat] == 1 else 0),
+                "loot carriers": corner[S_LOOT] + loot_awards[loot[seat]],
+                "alien drones": corner[S_DRONE] + sc.drone_per_fewer * fewer,
+                "fuel": sc.most_fuel if fuel[seat] == 1 else 0,
+                "crew": corner[S_CREW] + (sc.most_crew if crew[seat] == 1 else 0),
                 "damage": damage,
             }
         )
@@ -144,7 +140,8 @@ def score_ships(
 
 
 def colour_bonus(ship: Ship, t: CardTables, every_power_source: bool) -> int:
-    """+2 per top Scanner, Robot Part and Crystal matching each scoring Power Source."""
+    """``power_match_bonus`` per top Scanner, Robot Part and Crystal matching each scoring
+    Power Source."""
     return _colour_bonus_at(list(ship), 0, t, every_power_source)
 
 
@@ -158,7 +155,7 @@ def _colour_bonus_at(
     matches = 0
     for p in sources:
         matches += tops.count(p)
-    return POWER_MATCH_BONUS * matches
+    return t.scoring.power_match_bonus * matches
 
 
 def own_points(ship: Ship, t: CardTables, every_power_source: bool) -> int:
@@ -181,8 +178,9 @@ def _own_at(row: list[tuple[int, ...]], base: int, t: CardTables, every_power_so
         parts = [0, 0, 0]
         for c in robots:
             parts[part[c]] += 1
-        total += ROBOT_BONUS * min(parts)
-    total += CRYSTAL_SET_BONUS * (len(row[base + S_CRYSTAL]) // CRYSTAL_SET)
+        total += t.scoring.robot_bonus * min(parts)
+    sc = t.scoring
+    total += sc.crystal_set_bonus * (len(row[base + S_CRYSTAL]) // sc.crystal_set)
     if row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE]:
         total += _colour_bonus_at(row, base, t, every_power_source)
     damage_vp = t.damage_vp
@@ -205,21 +203,22 @@ def row_totals(row: list[tuple[int, ...]], t: CardTables, every_power_source: bo
     drones = [len(row[b + S_DRONE]) for b in bases]
     most_fuel = max([len(row[b + S_FUEL]) for b in bases])
     most_crew = max([len(row[b + S_CREW]) for b in bases])
+    sc = t.scoring
     out = []
     for seat, base in enumerate(bases):
         total = _own_at(row, base, t, every_power_source)
         if loot[seat]:
-            total += loot_award(loot[seat], loot)
+            total += loot_award(loot[seat], loot, t)
         mine = drones[seat]
         for d in drones:
             if d < mine:
-                total += DRONE_PER_FEWER
+                total += sc.drone_per_fewer
         fuel = len(row[base + S_FUEL])
         if fuel and fuel == most_fuel:
-            total += MOST_FUEL
+            total += sc.most_fuel
         crew = len(row[base + S_CREW])
         if crew and crew == most_crew:
-            total += MOST_CREW
+            total += sc.most_crew
         out.append(total)
     return out
 
@@ -228,15 +227,16 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
     """``sum(score_ships(ships, t, every_power_source)[seat].values())``, working out only
     what ``seat``'s total needs: its own cards and the other ships' counts."""
     ship = ships[seat]
+    sc = t.scoring
     total = own_points(ship, t, every_power_source)
     loot = len(ship[S_LOOT])
     if loot:
-        total += loot_award(loot, [len(s[S_LOOT]) for s in ships])
+        total += loot_award(loot, [len(s[S_LOOT]) for s in ships], t)
     drones = len(ship[S_DRONE])
     if drones:
         for s in ships:
             if len(s[S_DRONE]) < drones:
-                total += DRONE_PER_FEWER
+                total += sc.drone_per_fewer
     fuel = len(ship[S_FUEL])
     crew = len(ship[S_CREW])
     most_fuel = most_crew = True  # nobody holds more (ties all score)
@@ -246,9 +246,9 @@ def seat_total(ships: Sequence[Ship], seat: int, t: CardTables, every_power_sour
         if len(s[S_CREW]) > crew:
             most_crew = False
     if fuel and most_fuel:
-        total += MOST_FUEL
+        total += sc.most_fuel
     if crew and most_crew:
-        total += MOST_CREW
+        total += sc.most_crew
     return total
 
 
@@ -307,6 +307,7 @@ class SeatGain:
     def gain(self, stack: int, card: int) -> int:
         """``seat_total`` with ``card`` added on top of ``stack``, less ``seat_total`` now."""
         t = self._t
+        sc = t.scoring
         row = self._row
         mine = self._base + stack
         old = row[mine]
@@ -315,12 +316,12 @@ class SeatGain:
             rival = self._rival_fuel
             if rival < 0:
                 rival = self._rival_fuel = self._rival(S_FUEL)
-            return MOST_FUEL * ((n + 1 >= rival) - (bool(n) and n >= rival))
+            return sc.most_fuel * ((n + 1 >= rival) - (bool(n) and n >= rival))
         if stack == S_CREW:
             rival = self._rival_crew
             if rival < 0:
                 rival = self._rival_crew = self._rival(S_CREW)
-            return MOST_CREW * ((n + 1 >= rival) - (bool(n) and n >= rival)) + t.vp[card]
+            return sc.most_crew * ((n + 1 >= rival) - (bool(n) and n >= rival)) + t.vp[card]
         if stack == S_DAMAGE:
             return t.damage_vp[card]
         out = t.vp[card]
@@ -331,18 +332,18 @@ class SeatGain:
                 parts[part[c]] += 1
             before = min(parts)
             parts[part[card]] += 1
-            out += ROBOT_BONUS * (min(parts) - before)
+            out += sc.robot_bonus * (min(parts) - before)
         elif stack == S_CRYSTAL:
-            out += CRYSTAL_SET_BONUS * ((n + 1) // CRYSTAL_SET - n // CRYSTAL_SET)
+            out += sc.crystal_set_bonus * ((n + 1) // sc.crystal_set - n // sc.crystal_set)
         elif stack == S_LOOT:
             counts = [len(row[i]) for i in range(S_LOOT, len(row), NSTACK)]
-            out -= loot_award(n, counts)
+            out -= loot_award(n, counts, t)
             counts[self._seat] = n + 1
-            out += loot_award(n + 1, counts)
+            out += loot_award(n + 1, counts, t)
         elif stack == S_DRONE:
             for i in range(S_DRONE, len(row), NSTACK):
                 if i != mine and len(row[i]) == n:
-                    out += DRONE_PER_FEWER  # a rival level with it now has fewer
+                    out += sc.drone_per_fewer  # a rival level with it now has fewer
         if stack in COLOUR_STACKS and (self._powered or stack in POWER_STACKS):
             out += self._colour_gain(stack, card)
         return out
@@ -395,12 +396,12 @@ class SeatGain:
             rival = self._rival_fuel
             if rival < 0:
                 rival = self._rival_fuel = self._rival(S_FUEL)
-            return rival, MOST_FUEL
+            return rival, self._t.scoring.most_fuel
         if stack == S_CREW:
             rival = self._rival_crew
             if rival < 0:
                 rival = self._rival_crew = self._rival(S_CREW)
-            return rival, MOST_CREW
+            return rival, self._t.scoring.most_crew
         raise ValueError(f"only a Fuel or Crew stack is bid from, not stack {stack}")
 
     def _rest(self, stack: int) -> int:
@@ -459,4 +460,4 @@ def colour_gain(
         matches = sources.count(c)
         if old:
             matches -= sources.count(colour[old[-1]])
-    return POWER_MATCH_BONUS * matches
+    return t.scoring.power_match_bonus * matches

@@ -1,0 +1,144 @@
+"""Every number a rule uses is a value of the game's data file: changed from the command
+line (``-o data:PATH=value``), it changes the games played, and the results file names
+and hashes the data file it was played with."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dragonlair.cli import app
+from dragonlair.sim import datavalues
+
+runner = CliRunner()
+
+# (game, players, bots, value path, changed value, games): the printed values are in the
+# built-in data files; each change is one a handful of games exercises
+RULE_VALUES = [
+    ("space-race", 4, "random", "scoring.robot_bonus", 4, 20),
+    ("space-race", 4, "random", "scoring.crystal_set", 3, 20),
+    ("space-race", 4, "random", "scoring.crystal_set_bonus", 8, 20),
+    ("space-race", 4, "random", "scoring.power_match_bonus", 3, 20),
+    ("space-race", 4, "random", "scoring.loot_most", 7, 20),
+    ("space-race", 4, "random", "scoring.loot_second", 3, 20),
+    ("space-race", 4, "random", "scoring.drone_per_fewer", 4, 20),
+    ("space-race", 4, "random", "scoring.most_fuel", 6, 20),
+    ("space-race", 4, "random", "scoring.most_crew", 6, 20),
+    ("dragon-race", 4, "random", "effects.bolts_back", 8, 20),
+    ("dragon-race", 4, "random", "effects.balls_back", 6, 20),
+    ("dragon-race", 4, "random", "effects.tornado_ahead", 9, 20),
+    ("dragon-race", 4, "random", "effects.stolen_draft_ahead", 5, 60),
+]
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Data files made from data values go to a cache of the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "dragonlair" / "data"
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        del row["options"]  # names the data file: the same games differ there anyway
+    return rows
+
+
+def _simulate(
+    tmp_path: Path, name: str, game: str, players: int, bots: str, n: int, *o: str
+) -> Path:
+    out = tmp_path / f"{name}.csv"
+    args = ["simulate", game, "-p", str(players), "--bots", bots, "-n", str(n), "--seed", "5"]
+    for item in o:
+        args += ["-o", item]
+    result = runner.invoke(app, [*args, "--out", str(out), "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.mark.timeout(300)
+def test_every_rule_value_changes_the_games(tmp_path: Path, cache: Path) -> None:
+    base: dict[tuple[str, int], list[dict[str, str]]] = {}
+    for game, players, bots, path, value, n in RULE_VALUES:
+        key = (game, n)
+        if key not in base:
+            base[key] = _rows(_simulate(tmp_path, f"{game}-{n}", game, players, bots, n))
+        out = _simulate(tmp_path, path, game, players, bots, n, f"data:{path}={value}")
+        changed = _rows(out)
+        assert changed != base[key], f"{game}: data:{path}={value} changed no game"
+        # the run names the data file it played with, and its SHA-256
+        meta = json.loads(out.with_name(out.name + ".meta.json").read_text())
+        data = Path(meta["data_files"]["data"]["path"])
+        assert data.parent == cache
+        assert meta["data_files"]["data"]["sha256"] == hashlib.sha256(data.read_bytes()).hexdigest()
+        steps = datavalues.parse_steps(path)
+        doc = json.loads(data.read_text())
+        for step in steps:
+            doc = doc[step]
+        assert doc == value
+
+
+def test_the_same_values_give_the_same_file_and_games(tmp_path: Path) -> None:
+    a = _simulate(tmp_path, "a", "space-race", 3, "random", 5, "data:scoring.most_fuel=1")
+    b = _simulate(tmp_path, "b", "space-race", 3, "random", 5, "data:scoring.most_fuel=1")
+    meta_a, meta_b = (json.loads(p.with_name(p.name + ".meta.json").read_text()) for p in (a, b))
+    assert meta_a["data_files"] == meta_b["data_files"]
+    assert _rows(a) == _rows(b)
+
+
+def test_a_run_with_the_built_in_data_records_its_digest(tmp_path: Path) -> None:
+    out = _simulate(tmp_path, "plain", "space-race", 3, "random", 3)
+    meta = json.loads(out.with_name(out.name + ".meta.json").read_text())
+    from importlib import resources
+
+    builtin = resources.files("dragonlair.space_race").joinpath("data", "space_race.json")
+    assert meta["data_files"]["data"] == {
+        "path": "built-in:space_race.json",
+        "sha256": hashlib.sha256(builtin.read_bytes()).hexdigest(),
+    }
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("data:scoring.crystal_set=0", "scoring.crystal_set: expected an integer from 1 to 99"),
+        ("data:scoring.crystal_set_bonus=nine", "'nine' is not a number"),
+        ("data:scoring.crystal_bonus=9", "there is no 'crystal_bonus'"),
+        ("data:scoring.most_fuel=2.5", "whole number"),
+    ],
+)
+def test_a_bad_rule_value_is_refused_before_any_game(
+    tmp_path: Path, item: str, message: str
+) -> None:
+    out = tmp_path / "bad.csv"
+    args = ["simulate", "space-race", "-n", "5", "-o", item, "--out", str(out), "-q"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.replace("│", " ").split()), result.output
+    assert not out.exists()
+
+
+def test_compare_arms_set_rule_values(tmp_path: Path) -> None:
+    args = ["compare", "space-race", "-p", "3", "--bots", "random", "-n", "30", "--json", "-q"]
+    result = runner.invoke(
+        app,
+        [
+            *args,
+            "-A",
+            "data:scoring.most_fuel=5",
+            "-B",
+            "data:scoring.most_fuel=25",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    cmp = json.loads(result.stdout)
+    # random bots play the same games whatever the scoring: only the scores move
+    assert cmp["altered"] == 0 and cmp["rescored"] > 0 and cmp["winner_changed"] > 0
+    assert cmp["b_label"] == "data:scoring.most_fuel=25"
