@@ -5,7 +5,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 comma := ,
-EXTRAS ?= dev,web,rl,sim
+EXTRAS ?= dev,web,rl,sim,train
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 # The compiled build (mypyc, see setup.py) in a venv of its own, installed from this tree

@@ -198,13 +198,25 @@ class Report:
     rl: list[RLMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
     openspiel: str | None = None
+    # whether OpenSpiel's games were measured as references (bench --no-references: not)
+    references: bool = True
     build: str = field(default_factory=build_name)
     other_build: OtherBuild | None = None
+
+    def references_text(self) -> str:
+        """What the report says of OpenSpiel: its version, and whether its games were
+        measured as references."""
+        if self.openspiel is None:
+            return "OpenSpiel not installed"
+        if not self.references:
+            return f"OpenSpiel {self.openspiel}, references not measured"
+        return f"OpenSpiel {self.openspiel}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "python": self.python,
             "openspiel": self.openspiel,
+            "references": self.references,
             "build": self.build,
             "other_build": None if self.other_build is None else self.other_build.to_dict(),
             "measures": [m.to_dict() for m in self.measures],
@@ -457,10 +469,11 @@ def hearts_reference(s: Settings) -> tuple[Measure, Reference]:
 
 def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
     """Measure every selected game and player count, and the references when available."""
-    report = Report(openspiel=openspiel_version() if s.references else None)
+    report = Report(openspiel=openspiel_version(), references=s.references)
+    measure_refs = s.references and report.openspiel is not None
     refs: dict[str, Measure] = {}
     hearts: Reference | None = None
-    if report.openspiel is not None:
+    if measure_refs:
         if progress:
             progress("hearts")
         refs["hearts"], hearts = hearts_reference(s)
@@ -492,7 +505,7 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
         report.other_build = measure_other_build(s.other_python, s)
     if s.ismcts:
         reference = None
-        if report.openspiel is not None:
+        if measure_refs:
             if progress:
                 progress("OpenSpiel ISMCTS on hearts")
             reference = measure_openspiel_ismcts(s)

@@ -34,9 +34,16 @@ def test_the_bench_prints_and_can_skip_the_rl_rows() -> None:
     shown = runner.invoke(app, args)
     assert shown.exit_code == 0, shown.output
     assert "RL interfaces" in shown.output and "connect_four_v3" in shown.output
+    # OpenSpiel is installed here: the title says its references were skipped, not that
+    # it is missing
+    assert "OpenSpiel not installed" not in shown.output
+    assert "references not measured" in shown.output
     skipped = runner.invoke(app, [*args, "--no-rl", "--json"])
     assert skipped.exit_code == 0, skipped.output
-    assert json.loads(skipped.output)["rl"] == []
+    doc = json.loads(skipped.output)
+    assert doc["rl"] == []
+    assert doc["openspiel"] and doc["references"] is False
+    assert not any(m["name"] in ("hearts", "python_liars_poker") for m in doc["measures"])
 
 
 def test_the_other_build_measures_its_rl_rows_too() -> None:

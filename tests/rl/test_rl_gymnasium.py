@@ -89,9 +89,7 @@ def test_an_illegal_action_can_raise_instead() -> None:
 
 
 def test_bad_arguments_are_refused_with_what_was_expected() -> None:
-    with pytest.raises(
-        ValueError, match="opponents: expected one bot level for all or a list of 2"
-    ):
+    with pytest.raises(ValueError, match="opponents: expected one bot for all or a list of 2"):
         gym.make("dragonlair/DragonStripes-v0", players=3, opponents=["random"])
     with pytest.raises(UnknownBot, match="no bot level 'genius'"):
         gym.make("dragonlair/DragonStripes-v0", opponents="genius")

@@ -125,18 +125,21 @@ def test_a_simultaneous_node_takes_every_seats_choice_at_once() -> None:
     state.apply_actions([state.legal_actions(p)[0] for p in range(3)])
     assert engine.move == 3
     assert any(e["type"] == "revealed" for e in engine.events_since(0, None))
-    # a seat not asked at a simultaneous node has the single action wait: play on until
-    # only some seats still hold cards to bid
+    # every decision node is simultaneous, and a seat not asked there has the single
+    # action wait: play on until only some seats still hold cards to bid
     rng = np.random.RandomState(3)
+    idle_seen = 0
     while not engine.is_over:
-        if state.is_simultaneous_node():
-            idle = [p for p in range(3) if p not in engine.to_act]
-            for p in idle:
-                assert state.legal_actions(p) == [wait]
-            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(3)])
-        else:
-            assert state.current_player() == engine.to_act[0]
-            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.is_simultaneous_node()
+        idle = [p for p in range(3) if p not in engine.to_act]
+        idle_seen += len(idle)
+        for p in idle:
+            assert state.legal_actions(p) == [wait]
+        for p in engine.to_act:
+            assert wait not in state.legal_actions(p)
+        state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(3)])
+    assert idle_seen > 0
+    assert state.is_terminal() and all(state.legal_actions(p) == [] for p in range(3))
 
 
 def test_a_bad_joint_action_is_refused_and_changes_nothing() -> None:

@@ -104,7 +104,7 @@ def bench(
         return
     table = Table(
         title=f"dragonlair bench (Python {report.python}, {report.build} build, "
-        f"OpenSpiel {report.openspiel or 'not installed'}; medians of {s.reps})"
+        f"{report.references_text()}; medians of {s.reps})"
     )
     for col in (
         "game",

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import make_bot
+from ..bots import BotSpec, parse_bot
 from ..core import Action, Game, IllegalAction, Result, State
 from ..core.bot import Bot, view_for
 
@@ -94,15 +94,26 @@ def refuse(state: State, seat: int, aid: int) -> IllegalAction:
     )
 
 
+class UnsupportedRenderMode(TypeError, ValueError):
+    """A render mode the environments do not offer (they render text: ``"ansi"``). A
+    TypeError, as an unexpected argument would be, because that is what tools that try
+    ``render_mode="rgb_array"`` first fall back on (Stable-Baselines3's ``make_vec_env``);
+    a ValueError too, as a bad value."""
+
+
+def check_render_mode(render_mode: object) -> None:
+    """Refuse any render mode but None and ``"ansi"`` (:class:`UnsupportedRenderMode`)."""
+    if render_mode not in (None, "ansi"):
+        raise UnsupportedRenderMode(f"render_mode must be None or 'ansi', not {render_mode!r}")
+
+
 class Opponents:
     """Bots for the seats an environment does not hand to a learner, each with its own
     seeded generator; they see only their seat's view and legal actions."""
 
-    def __init__(self, game: Game, levels: Mapping[int, str], params: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game, specs: Mapping[int, BotSpec]) -> None:
         self.game = game
-        self.bots: dict[int, Bot] = {
-            s: make_bot(level, game, **params) for s, level in levels.items()
-        }
+        self.bots: dict[int, Bot] = {s: spec.make(game) for s, spec in specs.items()}
         self.rngs: dict[int, random.Random] = {s: random.Random(s) for s in self.bots}
 
     def seed(self, seed: int) -> None:
@@ -116,18 +127,40 @@ class Opponents:
         return bot.choose(view_for(bot, state, seat), state.legal_actions(seat), self.rngs[seat])
 
 
-def parse_levels(
-    opponents: str | Sequence[str], learner_seats: Sequence[int], players: int
-) -> dict[int, str]:
-    """The bot level of every seat not in ``learner_seats``: one level for all, or one per
-    other seat in seat order."""
-    others = [s for s in range(players) if s not in learner_seats]
+def parse_opponents(
+    game: Game,
+    opponents: str | Sequence[str],
+    learner_seats: Sequence[int],
+    bot_params: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+) -> dict[int, BotSpec]:
+    """The bot of every seat not in ``learner_seats``, each a :class:`BotSpec`.
+
+    ``opponents`` is one bot for all, or a list with one per other seat in seat order;
+    each is written as on the command line, ``level`` or ``level:key=value...``
+    (``ismcts:iterations=200``, an archetype of the game, ``trained``). ``bot_params``
+    is a mapping given to every opponent, or a list with one mapping per other seat;
+    a parameter written in the opponent's own text takes precedence over it."""
+    others = [s for s in range(game.players) if s not in learner_seats]
     if isinstance(opponents, str):
-        return dict.fromkeys(others, opponents)
-    levels = list(opponents)
-    if len(levels) != len(others) or not all(isinstance(x, str) for x in levels):
-        raise ValueError(
-            f"opponents: expected one bot level for all or a list of {len(others)} levels "
-            f"(one per other seat), got {opponents!r}"
-        )
-    return dict(zip(others, levels, strict=True))
+        texts = [opponents] * len(others)
+    else:
+        texts = list(opponents)
+        if len(texts) != len(others) or not all(isinstance(x, str) for x in texts):
+            raise ValueError(
+                f"opponents: expected one bot for all or a list of {len(others)} bots "
+                f"(one per other seat), got {opponents!r}"
+            )
+    if bot_params is None or isinstance(bot_params, Mapping):
+        params: list[Mapping[str, Any]] = [bot_params or {}] * len(others)
+    else:
+        params = list(bot_params)
+        if len(params) != len(others) or not all(isinstance(p, Mapping) for p in params):
+            raise ValueError(
+                f"bot_params: expected one mapping for all opponents or a list of "
+                f"{len(others)} mappings (one per other seat), got {bot_params!r}"
+            )
+    specs: dict[int, BotSpec] = {}
+    for seat, text, extra in zip(others, texts, params, strict=True):
+        spec = parse_bot(text, game.spec.id)
+        specs[seat] = BotSpec(spec.level, {**extra, **spec.params})
+    return specs

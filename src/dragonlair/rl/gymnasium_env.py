@@ -16,10 +16,14 @@ has an observation layout (``dragonlair/DragonStripes-v0``, ``dragonlair/SpaceRa
 observations and masks in NumPy batches, next-step autoreset (see that class).
 
 Keyword arguments: ``players``, ``options`` (the game's own, checked like everywhere
-else), ``opponents`` (a bot level from ``dragonlair.bots.LEVELS`` for every other seat,
-or a list with one level per other seat in seat order), ``bot_params`` (passed to
-``make_bot``, e.g. an ISMCTS budget), ``seat`` (the learner's seat; None: a random seat
-each episode), ``illegal_action`` and ``illegal_reward`` (below).
+else), ``opponents`` (one bot for every other seat, or a list with one per other seat in
+seat order, each written as on the command line: a level of the game, with parameters if
+wanted, ``"ismcts:iterations=200"``, ``"heuristic"``, an archetype), ``bot_params``
+(parameters for ``make_bot``: one mapping for every opponent, or a list with one mapping
+per other seat; what an opponent's own text says takes precedence), ``seat`` (the
+learner's seat; None: a random seat each episode; the list of opponents is always in
+seat order of the seats other than the learner's), ``illegal_action`` and
+``illegal_reward`` (below).
 
 An episode is one game. ``reset`` deals it (the game's seed comes from the environment's
 generator, so ``reset(seed=s)`` always deals the same game and the bots make the same
@@ -56,7 +60,15 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ..core import Game, State, make
-from .common import Opponents, action_index, camel, parse_levels, refuse, win_shares
+from .common import (
+    Opponents,
+    action_index,
+    camel,
+    check_render_mode,
+    parse_opponents,
+    refuse,
+    win_shares,
+)
 from .layout import Encoder, encoder_for, layout_ids
 from .vector import observe_tables
 
@@ -100,13 +112,12 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
         options: Mapping[str, object] | None = None,
         opponents: str | Sequence[str] = "random",
         seat: int | None = 0,
-        bot_params: Mapping[str, Any] | None = None,
+        bot_params: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.game: Game = make(game, players=players, options=options)
@@ -119,13 +130,10 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
             )
         self.encoder: Encoder = encoder_for(self.game)
         self.seat_choice = seat
-        self.levels = {
-            s: parse_levels(opponents, [s], n) for s in range(n)
-        }  # the bots for each possible learner seat
-        self.bot_params = dict(bot_params or {})
-        self.opponents = {
-            s: Opponents(self.game, levels, self.bot_params) for s, levels in self.levels.items()
+        self.levels = {  # the bots for each possible learner seat
+            s: parse_opponents(self.game, opponents, [s], bot_params) for s in range(n)
         }
+        self.opponents = {s: Opponents(self.game, specs) for s, specs in self.levels.items()}
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -260,7 +268,7 @@ class DragonlairVectorEnv(gym.vector.VectorEnv[Obs, npt.NDArray[np.int64], Any])
         options: Mapping[str, object] | None = None,
         opponents: str | Sequence[str] = "random",
         seat: int | None = 0,
-        bot_params: Mapping[str, Any] | None = None,
+        bot_params: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
         illegal_reward: float = -1.0,
     ) -> None:

@@ -15,10 +15,13 @@ Names and parameters
 Dynamics
     A game whose layout says it has simultaneous secret choices (Space Dragons' draft,
     Space Race's picks and bids) is registered the OpenSpiel way, as a ``SIMULTANEOUS``
-    game: where the engine asks several seats at once, the node is simultaneous and
-    ``apply_actions`` takes every seat's choice together; seats not asked there have the
-    single legal action ``wait`` (id ``num_actions``, one past the game's own). Everywhere
-    else (turns, offers, reaction windows) nodes are ordinary sequential ones. OpenSpiel's
+    game: every decision node is a simultaneous node and ``apply_actions`` takes one
+    action from every seat; the seats the engine asks choose (several at once where the
+    rules have them choose in secret, one on a turn, an offer or a reaction window) and
+    every other seat has the single legal action ``wait`` (id ``num_actions``, one past
+    the game's own). That is what OpenSpiel's RL environment and its agents (DQN, NFSP,
+    policy gradients) expect of a simultaneous game: at every step each agent reads its
+    own legal actions and answers. OpenSpiel's
     search bots (MCTS, ISMCTS) need a turn-based game, so such a game is also registered as
     ``python_<game>_turns``: a ``SEQUENTIAL`` game in which the seats of a simultaneous
     choice answer one at a time, lowest seat first. The engine allows exactly this (a view
@@ -459,9 +462,6 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             g = self._core.spiel = self.get_game()
         return g
 
-    def _simultaneous_node(self) -> bool:
-        return self._spiel().simultaneous and len(self._core.state.to_act) > 1
-
     # -------------------------------------------------------------- the OpenSpiel API
 
     def current_player(self) -> int:
@@ -469,7 +469,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         s = self._core.state
         if s.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        if len(s.to_act) > 1 and self._spiel().simultaneous:
+        if self._spiel().simultaneous:  # every decision node (see the module docstring)
             return int(pyspiel.PlayerId.SIMULTANEOUS)
         return s.to_act[0]
 
@@ -477,7 +477,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         s = self._core.state
         if player in s.to_act:
             return sorted(s.legal_action_ids(player))
-        if self._simultaneous_node() and 0 <= player < s.game.players:
+        if self._spiel().simultaneous and not s.is_over and 0 <= player < s.game.players:
             return [self._spiel().wait]
         return []
 

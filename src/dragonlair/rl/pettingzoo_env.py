@@ -33,7 +33,12 @@ Bad input raises and changes nothing: an unknown agent, an action that is not an
 the action space (ValueError), an action the rules do not allow now, or anything but
 ``wait`` from a seat not asked (IllegalAction, listing what is legal). A learner that
 should be penalised for illegal moves instead can wrap the AEC environment in PettingZoo's
-``TerminateIllegalWrapper``.
+``TerminateIllegalWrapper``, or make the Parallel environment with
+``illegal_action="lose"``: then an action in the action space that the rules do not allow
+ends the episode for every agent at once, the game itself unchanged; each agent that sent
+one gets ``illegal_reward`` (-1, below any real outcome) and ``infos[agent]
+["illegal_action"]`` saying what was legal, the others 0. That is what a learner or a test
+that samples without the mask needs (PettingZoo's ``parallel_seed_test`` does).
 
 Seeding: ``reset(seed=s)`` makes the game's seed from ``s`` (so the same ``s`` gives the
 same deal); a reset without a seed deals the next game from the same generator.
@@ -45,7 +50,7 @@ checked, when the environment is made.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +58,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from ..core import Game, IllegalAction, State, make
-from .common import action_index, agent_name, refuse, snake, wait_id, win_shares
+from .common import action_index, agent_name, check_render_mode, refuse, snake, wait_id, win_shares
 from .layout import Encoder, encoder_for
 from .vector import apply_actions, checked_actions, observe_tables
 
@@ -148,8 +153,7 @@ class _Shared:
     ) -> None:
         """The table, spaces and agents of a new environment named ``name`` (``extra``:
         the spaces' additional wait action, for the Parallel environment)."""
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self._t = _Table(game, players, options, extra=extra)
         self.metadata = {**type(self).metadata, "name": name.format(snake(game))}
         self.render_mode = render_mode
@@ -272,9 +276,15 @@ class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
         players: int | None = None,
         options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
+        illegal_action: Literal["raise", "lose"] = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
         self._set_up(game, players, options, render_mode, 1, "dragonlair_{}_parallel_v0")
         self.wait = wait_id(self._t.game)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
 
     def _observations(self, state: State) -> dict[str, Obs]:
         return {a: self._t.observe(state, self._t.seat(a), wait=True) for a in self.agents}
@@ -303,18 +313,23 @@ class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
         if not isinstance(actions, Mapping):
             raise ValueError(f"expected a dict of actions by agent, not {type(actions).__name__}")
         chosen: dict[int, int] = {}
+        refused: dict[str, IllegalAction] = {}
         for agent, action in actions.items():
             seat = self._t.seat(agent)
             aid = action_index(action, self._t.n_actions, f"{agent}'s action")
             if seat in state.to_act:
                 if aid not in state.legal_action_ids(seat):
-                    raise refuse(state, seat, aid)
+                    refused[agent] = refuse(state, seat, aid)
                 chosen[seat] = aid
             elif aid != self.wait:
-                raise refuse(state, seat, aid)
+                refused[agent] = refuse(state, seat, aid)
         missing = [agent_name(s) for s in state.to_act if s not in chosen]
         if missing:
             raise ValueError(f"{', '.join(missing)} must act now; no action was given for them")
+        if refused:
+            if self.illegal_action == "raise":
+                raise next(iter(refused.values()))
+            return self._end_for_illegal(state, refused)
         for seat in sorted(chosen):
             state.apply_id(seat, chosen[seat])
         live = list(self.agents)
@@ -328,6 +343,26 @@ class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
             rewards = dict.fromkeys(live, 0.0)
             terminations = dict.fromkeys(live, False)
         return obs, rewards, terminations, dict.fromkeys(live, False), {a: {} for a in live}
+
+    def _end_for_illegal(
+        self, state: State, refused: Mapping[str, IllegalAction]
+    ) -> tuple[
+        dict[str, Obs],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """``illegal_action="lose"``: the episode ends for every agent, the game unchanged;
+        each agent in ``refused`` gets ``illegal_reward`` and the reason in its info."""
+        live = list(self.agents)
+        obs = self._observations(state)
+        self.agents = []
+        rewards = {a: self.illegal_reward if a in refused else 0.0 for a in live}
+        infos: dict[str, dict[str, Any]] = {
+            a: {"illegal_action": str(refused[a])} if a in refused else {} for a in live
+        }
+        return obs, rewards, dict.fromkeys(live, True), dict.fromkeys(live, False), infos
 
     def render(self) -> str:
         """The game in a few lines of text: the move, who acts, the latest public events."""
@@ -352,9 +387,12 @@ def parallel_env(
     players: int | None = None,
     options: Mapping[str, object] | None = None,
     render_mode: str | None = None,
+    illegal_action: Literal["raise", "lose"] = "raise",
+    illegal_reward: float = -1.0,
 ) -> DragonlairParallel:
-    """The Parallel environment of ``game`` (every step, every seat answers or waits)."""
-    return DragonlairParallel(game, players, options, render_mode)
+    """The Parallel environment of ``game`` (every step, every seat answers or waits);
+    ``illegal_action="lose"`` ends the episode on an illegal action instead of raising."""
+    return DragonlairParallel(game, players, options, render_mode, illegal_action, illegal_reward)
 
 
 class DragonlairVectorAEC:
