@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -42,7 +42,7 @@ from dragonlair.core import (
 )
 from dragonlair.i18n import N_, _
 
-from . import view, view_types
+from . import view_types
 from .board import (
     BALLS,
     BOLTS,
@@ -441,16 +441,6 @@ class DragonRaceState(State["DragonRace"]):
         self._end_turn()
 
     # ------------------------------------------------------------------ views and copies
-
-    _view_class = view.DragonRaceSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game

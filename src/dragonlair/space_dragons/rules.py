@@ -17,7 +17,7 @@ Each rule lives in one method below; card properties come from the flat tables b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -32,7 +32,7 @@ from dragonlair.core import (
 from dragonlair.core.state import Event
 from dragonlair.i18n import N_
 
-from . import json_view, view, view_types
+from . import view_types
 from .cards import (
     CREW_CARDS,
     DAMAGE,
@@ -352,16 +352,6 @@ class SpaceDragonsState(State["SpaceDragons"]):
         self._finish(result)
 
     # ------------------------------------------------------------------ views and copies
-
-    _view_class = view.SpaceDragonsSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        json_view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         n = self.game.players

@@ -31,7 +31,7 @@ from dragonlair.core import (
 from dragonlair.core.state import NOT_TAKING_PART, Event
 from dragonlair.i18n import N_, gettext, ngettext, words
 
-from . import json_view, view, view_types
+from . import view_types
 from .cards import (
     DAMAGE,
     FIGHT,
@@ -391,16 +391,6 @@ class SpaceRaceState(State["SpaceRace"]):
         return [tuple(ships[s * NSTACK : (s + 1) * NSTACK]) for s in range(self.game.players)]
 
     # ------------------------------------------------------------------ views, copies, checks
-
-    _view_class = view.SpaceRaceSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        json_view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game
