@@ -866,6 +866,9 @@ class Game:
     # Every value ``state.phase`` takes, "over" included: each game declares a Literal
     # type of them and this tuple (its ``kinds`` module), for layouts, boards and pages.
     phases: ClassVar[tuple[str, ...]] = ()
+    # Every way one of its games can end (``Result.termination``): each game declares a
+    # Literal type of them, ``Termination``, and this tuple, both in its rules.
+    terminations: ClassVar[tuple[str, ...]] = ()
     # The TypedDict every view of the game matches (extending ``BaseView``): its view
     # module declares it, and the conformance suite checks every view against it.
     view_type: ClassVar[Any] = BaseView

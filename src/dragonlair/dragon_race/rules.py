@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Final
+from typing import Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -85,6 +85,16 @@ BOLTS_BACK: Final = 5
 BALLS_BACK: Final = 3
 TORNADO_AHEAD: Final = 6
 STOLEN_DRAFT_AHEAD: Final = 2  # a stolen Updraft!/Downdraft! when the thief shares the lead
+
+
+# How a game ends (``Result.termination``), and the words a result gives for each
+# (``Result.reason``, "" where none are needed).
+Termination = Literal["finish", "turn_cap"]
+TERMINATIONS: Final[dict[Termination, str]] = {
+    "finish": "",
+    "turn_cap": "turn cap: the pawn furthest ahead wins",
+}
+TERMINATION_NAMES: Final[tuple[Termination, ...]] = get_args(Termination)
 
 
 # Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
@@ -200,14 +210,17 @@ class DragonRaceState(State["DragonRace"]):
     def _end_turn(self) -> None:
         if self.turn >= self.game.turn_cap:
             self._emit("capped", (self.turn,))
-            self._end("turn cap: the pawn furthest ahead wins")
+            self._end("turn_cap")
         else:
             self._start_turn((self.active + 1) % self.game.players)
 
-    def _end(self, reason: str) -> None:
+    def _end(self, how: Termination) -> None:
         self._finish(
             make_result(
-                list(self.pawns), breakdown=[{"spot reached": p} for p in self.pawns], reason=reason
+                list(self.pawns),
+                breakdown=[{"spot reached": p} for p in self.pawns],
+                reason=TERMINATIONS[how],
+                termination=how,
             )
         )
 
@@ -370,7 +383,7 @@ class DragonRaceState(State["DragonRace"]):
                 self._hazard(s, h)
         if pawns[a] >= g.finish:
             self._emit("won", (a, pawns[a]))
-            self._end("")
+            self._end("finish")
             return
         if g.bonus_for[self.last] == a and self.hands[a]:
             self._emit("bonus", (a,))
@@ -512,6 +525,7 @@ class DragonRace(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    terminations = TERMINATION_NAMES
 
     components: RaceData
     turn_cap: int

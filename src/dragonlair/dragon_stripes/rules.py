@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -57,6 +58,16 @@ from .kinds import (
 
 # Where the knight stands: 0 is the tail; stripes are 1..last; last + 1 is the head.
 TAIL = 0
+
+
+# How a game ends (``Result.termination``), and the words a result gives for each
+# (``Result.reason``, "" where none are needed).
+Termination = Literal["head", "woke"]
+TERMINATIONS: Final[dict[Termination, str]] = {
+    "head": "the knight reached the dragon's head",
+    "woke": "the third Danger woke the dragon",
+}
+TERMINATION_NAMES: Final[tuple[Termination, ...]] = get_args(Termination)
 
 
 # Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
@@ -270,7 +281,7 @@ class DragonStripesState(State["DragonStripes"]):
         self.gems[seat] += pot + lair
         self.pot = self.lair = 0
         self._emit("head", (seat, steps, pot, lair))
-        self._end("the knight reached the dragon's head", head=(seat, pot + lair))
+        self._end("head", head=(seat, pot + lair))
 
     def _wake(self, seat: int) -> None:
         """The third Danger: the dragon wakes and its waker loses all their gems (to the
@@ -281,10 +292,10 @@ class DragonStripesState(State["DragonStripes"]):
         self.lair_empty = False
         self.pot = 0
         self._emit("woke", (seat, lost, pot))
-        self._end("the third Danger woke the dragon", woke=(seat, lost))
+        self._end("woke", woke=(seat, lost))
 
     def _end(
-        self, reason: str, head: tuple[int, int] = (-1, 0), woke: tuple[int, int] = (-1, 0)
+        self, how: Termination, head: tuple[int, int] = (-1, 0), woke: tuple[int, int] = (-1, 0)
     ) -> None:
         """The richest player wins; tied players share the win."""
         g = self.game
@@ -305,7 +316,8 @@ class DragonStripesState(State["DragonStripes"]):
                     "woke the dragon": -lost,
                 }
             )
-        result = make_result(self.gems, breakdown=breakdown, reason=reason)
+        reason = TERMINATIONS[how]
+        result = make_result(self.gems, breakdown=breakdown, reason=reason, termination=how)
         self._finish(result)
         self._emit("game_over", (reason, result.winners, tuple(self.gems)))
 
@@ -407,6 +419,7 @@ class DragonStripes(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    terminations = TERMINATION_NAMES
 
     components: Components
     deck: tuple[int, ...]
