@@ -41,7 +41,8 @@ class PenniesState(State):
             self.coins = (int(ch[0]), int(ch[1]))  # type: ignore[arg-type]
             self._emit("shown", (self.coins,))
             match = self.coins[0] == self.coins[1]
-            self._finish(make_result([1, 0] if match else [0, 1]))
+            how = "matched" if match else "differed"
+            self._finish(make_result([1, 0] if match else [0, 1], termination=how))
 
     def _view(self, seat: int | None, out: dict[str, Any]) -> None:
         out["coins"] = list(self.coins)
@@ -64,6 +65,7 @@ class Pennies(Game):
     state_class = PenniesState
     view_type = PenniesView
     phases = ("show", "over")
+    terminations = ("matched", "differed")
     action_kinds = (ActionKind("heads", (), "show heads"), ActionKind("tails", (), "show tails"))
     event_specs = {"shown": EventSpec(("coins",), "coins shown: {coins}")}
 

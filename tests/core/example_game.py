@@ -146,7 +146,11 @@ class PebbleState(State):
         self._start_round()
 
     def _end(self) -> None:
-        self._finish(make_result(self.points, breakdown=[{"points": p} for p in self.points]))
+        self._finish(
+            make_result(
+                self.points, breakdown=[{"points": p} for p in self.points], termination="deck"
+            )
+        )
 
     def _view(self, seat: int | None, out: dict[str, Any]) -> None:
         out["hand"] = list(self.hands[seat]) if seat is not None else None
@@ -209,6 +213,7 @@ class PebbleAuction(Game):
     state_class = PebbleState
     view_type = PebbleView
     phases = PHASES
+    terminations = ("deck",)  # the only way it ends: the deck runs out
     action_kinds = (
         ActionKind("bid", ("card",), "lay a card face down as your bid"),
         ActionKind("take", (), "take the pot"),

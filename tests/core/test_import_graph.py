@@ -20,20 +20,6 @@ KNOWN: frozenset[frozenset[str]] = frozenset(
     for c in [
         # the designer's tools: a sweep runs simulations, a simulation names its sweeps
         ("dragonlair.cli.simulate", "dragonlair.cli.sweep"),
-        # each game's rules and its views: the state's view hooks call the views, which
-        # read the state's fields through its type
-        ("dragonlair.dragon_race.rules", "dragonlair.dragon_race.view"),
-        ("dragonlair.dragon_stripes.rules", "dragonlair.dragon_stripes.view"),
-        (
-            "dragonlair.space_dragons.json_view",
-            "dragonlair.space_dragons.rules",
-            "dragonlair.space_dragons.view",
-        ),
-        (
-            "dragonlair.space_race.json_view",
-            "dragonlair.space_race.rules",
-            "dragonlair.space_race.view",
-        ),
         # the server's table and its neighbours
         (
             "dragonlair.web.connection",

@@ -11,7 +11,7 @@ import pytest
 
 import dragonlair
 from dragonlair.dragon_stripes import DragonStripes, DragonStripesState
-from dragonlair.dragon_stripes.view import holding_bounds
+from dragonlair.dragon_stripes.rules import holding_bounds
 from tests.dragon_stripes.stripes_helpers import act, bank_from_lair, everyone_declines, new, stack
 
 

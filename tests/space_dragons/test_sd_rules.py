@@ -445,7 +445,12 @@ def test_shield_and_damage_values_are_options(tmp_path: Path) -> None:
 def test_most_points_wins(tmp_path: Path) -> None:
     r = last_round(tmp_path, points=[5, 0, 0, 0], claimed=[[1, 2], [3, 4], [5], [6]], winner=2)
     assert list(r.points) == [55, 50, 50, 40]  # 30 from the tied scoring cards each
-    assert r.winners == (0,) and r.ranks == (1, 2, 2, 4) and r.reason == ""
+    assert (
+        r.winners == (0,)
+        and r.ranks == (1, 2, 2, 4)
+        and r.reason == ""
+        and r.termination == "points"
+    )
 
 
 def test_tie_on_points_goes_to_the_most_dragons(tmp_path: Path) -> None:
@@ -459,7 +464,7 @@ def test_tie_on_points_goes_to_the_most_dragons(tmp_path: Path) -> None:
     )
     assert r.points[0] == r.points[1] == max(r.points)
     assert r.winners == (0,) and r.ranks == (1, 2, 3, 3)
-    assert r.reason == "tied on points: the most dragons wins"
+    assert r.reason == "tied on points: the most dragons wins" and r.termination == "dragons"
 
 
 def test_tie_on_points_and_dragons_is_a_shared_win(tmp_path: Path) -> None:

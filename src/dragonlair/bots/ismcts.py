@@ -363,8 +363,9 @@ class ISMCTSBot(Bot):
     def search(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Search:
-        """Search from ``view`` within the budget and return the move with its statistics."""
-        game = self.game
+        """Search from ``view`` within the budget and return the move with its statistics:
+        each iteration samples a state from the view, descends the tree (``_Tree``),
+        plays the rest out and backs the rewards up the path it took."""
         seat = view.get("seat")
         if seat is None or seat not in view.get("to_act", ()):
             raise DragonlairError(
@@ -374,203 +375,25 @@ class ISMCTSBot(Bot):
             raise DragonlairError(f"ismcts was given no legal actions for seat {seat}")
         if self.paired:
             return self._paired(view, legal, rng, seat)
-        table = game.table
-        ids = table.ids
-        actions = table.actions
-        root_ids = [ids[a] for a in legal]
-        allowed = frozenset(root_ids)
-        num_actions = game.num_actions
+        tree = _Tree(self, view, legal, rng, seat)
         limit = self.iterations if self.iterations is not None else 1 << 62
         start = perf_counter()
         deadline = start + self.time if self.time is not None else math.inf
-        c = self.c
-        rnd = rng.random
-        log, sqrt, exp = math.log, math.sqrt, math.exp
-        sample = game.sample_state
+        sample = self.game.sample_state
         draws = _QuickDraws(rng)
-        heuristic = self._heuristic if self.rollout == "heuristic" else None
-        depth = self.depth
-        evaluate = self._evaluate
-        modelled = self.opponents != "search"
-        model = (
-            self._heuristic
-            if self.opponents != "search"
-            and (self.opponents == "heuristic" or self.rollout == "heuristic")
-            else None
-        )
-        root = _Node()
-        nodes = 1
+        descend, play_out, back_up = tree.descend, tree.play_out, tree.back_up
         done = 0
-        mixed = False  # whether the root was a sealed round searched by several seats
-
-        def ucb(node: _Node, p: int, options: list[int]) -> _Edge:
-            edges = node.edges
-            base = p * num_actions
-            untried = []
-            seen = []
-            for aid in options:
-                e = edges.get(base + aid)
-                if e is None:
-                    e = edges[base + aid] = _Edge(aid)
-                e.avail += 1
-                if e.n == 0:
-                    untried.append(e)
-                else:
-                    seen.append(e)
-            if untried:
-                return untried[int(rnd() * len(untried))]
-            best = seen[0]
-            best_v = -math.inf
-            for e in seen:
-                v = e.w / e.n + c * sqrt(log(e.avail) / e.n)
-                if v > best_v:
-                    best, best_v = e, v
-            return best
-
-        def exp3(node: _Node, p: int, options: list[int]) -> tuple[_Edge, float]:
-            edges = node.edges
-            base = p * num_actions
-            found = []
-            for aid in options:
-                e = edges.get(base + aid)
-                if e is None:
-                    e = edges[base + aid] = _Edge(aid)
-                e.avail += 1
-                found.append(e)
-            k = len(found)
-            eta = EXP3_GAMMA / k
-            top = max(e.g for e in found)
-            weights = [exp(eta * (e.g - top)) for e in found]
-            total = sum(weights)
-            x = rnd()
-            for e, w in zip(found, weights, strict=True):
-                prob = (1.0 - EXP3_GAMMA) * w / total + EXP3_GAMMA / k
-                if x < prob:
-                    return e, prob
-                x -= prob
-            return found[-1], prob
-
-        def policy(s: State, node: _Node, p: int, options: list[int]) -> _Edge:
-            if model is None:
-                aid = options[int(rnd() * len(options))]
-            else:
-                acts = [actions[a] for a in options]
-                aid = ids[model.choose(view_for(model, s, p), acts, rng)]
-            key = p * num_actions + aid
-            e = node.edges.get(key)
-            if e is None:
-                e = node.edges[key] = _Edge(aid)
-            return e
-
         while done < limit:
             if perf_counter() >= deadline:
                 break
             s = sample(view, draws)
-            path: list[tuple[_Edge, int, float]] = []
-            node: _Node | None = root
-            at_root = True
-            while node is not None and not s.is_over:
-                to_act = s.to_act
-                if len(to_act) == 1 and not s.in_sealed_choice:
-                    p = to_act[0]
-                    options = s.legal_ids_unchecked(p)
-                    if at_root and p == seat:
-                        options = _at_root(options, allowed, game)
-                    at_root = False
-                    if len(options) == 1:
-                        s.apply_unchecked(p, options[0])
-                        continue
-                    if p != seat and modelled:
-                        edge = policy(s, node, p, options)
-                    else:
-                        edge = ucb(node, p, options)
-                        path.append((edge, p, 0.0))
-                    s.apply_unchecked(p, edge.aid)
-                    nxt = edge.child
-                    if nxt is None:
-                        edge.child = _Node()
-                        nodes += 1
-                    node = nxt
-                    continue
-                # A sealed round: every searching seat picks without the others' picks.
-                picks = []
-                choosers = []
-                for p in to_act:
-                    options = s.legal_ids_unchecked(p)
-                    if at_root and p == seat:
-                        options = _at_root(options, allowed, game)
-                    if len(options) == 1:
-                        picks.append((p, options[0]))
-                    elif p != seat and modelled:
-                        picks.append((p, policy(s, node, p, options).aid))
-                    else:
-                        choosers.append((p, options))
-                mine: _Edge | None = None
-                if len(choosers) > 1:
-                    mixed = mixed or at_root
-                    for p, options in choosers:
-                        edge, prob = exp3(node, p, options)
-                        path.append((edge, p, prob))
-                        picks.append((p, edge.aid))
-                        if p == seat:
-                            mine = edge
-                else:
-                    for p, options in choosers:
-                        edge = ucb(node, p, options)
-                        path.append((edge, p, 0.0))
-                        picks.append((p, edge.aid))
-                        if p == seat:
-                            mine = edge
-                at_root = False
-                for p, aid in picks:
-                    s.apply_unchecked(p, aid)
-                holder: _Edge | _Node = node if mine is None else mine
-                nxt = holder.child
-                if nxt is None:
-                    holder.child = _Node()
-                    nodes += 1
-                node = nxt
-            stop = s.move + depth if depth is not None else 1 << 62
-            if heuristic is None:
-                while not s.is_over and s.move < stop:
-                    p = s.to_act[0]
-                    options = s.legal_ids_unchecked(p)
-                    s.apply_unchecked(p, options[int(rnd() * len(options))])
-            else:
-                _heuristic_playout(s, stop, heuristic, rng)
-            result = s.result
-            r = result.rewards() if result is not None else list(evaluate(s.view(seat)))
-            for edge, p, prob in path:
-                edge.n += 1
-                edge.w += r[p]
-                if prob:
-                    edge.g += r[p] / prob
+            path = descend(s)
+            back_up(path, play_out(s))
             done += 1
         elapsed = perf_counter() - start
-        base = seat * num_actions
-        stats = []
-        for a, aid in zip(legal, root_ids, strict=True):
-            e = root.edges.get(base + aid)
-            visits = e.n if e is not None else 0
-            mean = e.w / e.n if e is not None and e.n else 0.0
-            stats.append(RootStat(a, visits, mean))
-        if mixed:
-            # A guessing round: play the mixed strategy the visits describe, without the
-            # share that exploration spent evenly on every action.
-            even = EXP3_GAMMA * done / len(stats)
-            weights = [max(0.0, st.visits - even) for st in stats]
-            if not any(weights):
-                weights = [float(st.visits) for st in stats]
-            x = rnd() * sum(weights)
-            best = len(stats) - 1
-            for i, w in enumerate(weights):
-                if x < w:
-                    best = i
-                    break
-                x -= w
-        else:
-            best = max(range(len(stats)), key=lambda i: (stats[i].visits, stats[i].mean, -i))
-        return Search(stats[best].action, done, elapsed, nodes, stats, mixed)
+        stats = tree.root_stats()
+        best = tree.pick(stats, done)
+        return Search(stats[best].action, done, elapsed, tree.nodes, stats, tree.mixed)
 
     def _paired(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, seat: int
@@ -648,3 +471,279 @@ class ISMCTSBot(Bot):
             RootStat(legal[i], samples, sums[i] / samples if samples else 0.0) for i in range(k)
         ]
         return Search(legal[best], sims, elapsed, 1, stats)
+
+
+class _Tree:
+    """One search's tree, and what each of its iterations does with a sampled state:
+    :meth:`descend` (selection and expansion: UCB at the seats that search, Exp3 where
+    several of them choose at once in a sealed round, the opponents' model elsewhere),
+    :meth:`play_out` (to the end, or to the depth limit and the heuristic's estimate) and
+    :meth:`back_up` (the rewards along the path). After the iterations, :meth:`root_stats`
+    and :meth:`pick` give the move."""
+
+    __slots__ = (
+        "actions",
+        "allowed",
+        "c",
+        "depth",
+        "evaluate",
+        "game",
+        "heuristic",
+        "ids",
+        "legal",
+        "mixed",
+        "model",
+        "modelled",
+        "nodes",
+        "num_actions",
+        "rnd",
+        "rng",
+        "root",
+        "root_ids",
+        "seat",
+        "view",
+    )
+
+    def __init__(
+        self,
+        bot: ISMCTSBot,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: random.Random,
+        seat: int,
+    ) -> None:
+        game = bot.game
+        table = game.table
+        self.game = game
+        self.view = view
+        self.legal = legal
+        self.rng = rng
+        self.rnd = rng.random
+        self.seat = seat
+        self.ids = table.ids
+        self.actions = table.actions
+        self.root_ids = [self.ids[a] for a in legal]
+        self.allowed = frozenset(self.root_ids)
+        self.num_actions = game.num_actions
+        self.c = bot.c
+        self.heuristic = bot._heuristic if bot.rollout == "heuristic" else None
+        self.depth = bot.depth
+        self.evaluate = bot._evaluate
+        self.modelled = bot.opponents != "search"
+        self.model = (
+            bot._heuristic
+            if bot.opponents != "search"
+            and (bot.opponents == "heuristic" or bot.rollout == "heuristic")
+            else None
+        )
+        self.root = _Node()
+        self.nodes = 1
+        self.mixed = False  # whether the root was a sealed round searched by several seats
+
+    # ------------------------------------------------------------------ choosing at a node
+
+    def ucb(self, node: _Node, p: int, options: list[int]) -> _Edge:
+        """Seat ``p``'s edge by UCB1 over its available options (an untried one first)."""
+        edges = node.edges
+        base = p * self.num_actions
+        untried = []
+        seen = []
+        for aid in options:
+            e = edges.get(base + aid)
+            if e is None:
+                e = edges[base + aid] = _Edge(aid)
+            e.avail += 1
+            if e.n == 0:
+                untried.append(e)
+            else:
+                seen.append(e)
+        if untried:
+            return untried[int(self.rnd() * len(untried))]
+        c, log, sqrt = self.c, math.log, math.sqrt
+        best = seen[0]
+        best_v = -math.inf
+        for e in seen:
+            v = e.w / e.n + c * sqrt(log(e.avail) / e.n)
+            if v > best_v:
+                best, best_v = e, v
+        return best
+
+    def exp3(self, node: _Node, p: int, options: list[int]) -> tuple[_Edge, float]:
+        """Seat ``p``'s edge drawn by Exp3 at a sealed round, with its probability."""
+        edges = node.edges
+        base = p * self.num_actions
+        found = []
+        for aid in options:
+            e = edges.get(base + aid)
+            if e is None:
+                e = edges[base + aid] = _Edge(aid)
+            e.avail += 1
+            found.append(e)
+        k = len(found)
+        eta = EXP3_GAMMA / k
+        top = max(e.g for e in found)
+        exp = math.exp
+        weights = [exp(eta * (e.g - top)) for e in found]
+        total = sum(weights)
+        x = self.rnd()
+        for e, w in zip(found, weights, strict=True):
+            prob = (1.0 - EXP3_GAMMA) * w / total + EXP3_GAMMA / k
+            if x < prob:
+                return e, prob
+            x -= prob
+        return found[-1], prob
+
+    def policy(self, s: State, node: _Node, p: int, options: list[int]) -> _Edge:
+        """An opponent's edge as the model plays it (uniformly at random without one)."""
+        model = self.model
+        if model is None:
+            aid = options[int(self.rnd() * len(options))]
+        else:
+            acts = [self.actions[a] for a in options]
+            aid = self.ids[model.choose(view_for(model, s, p), acts, self.rng)]
+        key = p * self.num_actions + aid
+        e = node.edges.get(key)
+        if e is None:
+            e = node.edges[key] = _Edge(aid)
+        return e
+
+    # ------------------------------------------------------------------ one iteration
+
+    def descend(self, s: State) -> list[tuple[_Edge, int, float]]:
+        """Walk the sampled state ``s`` down the tree, applying each choice to it, until a
+        new node or the end: the path of searched edges (edge, seat, Exp3 probability or
+        0)."""
+        seat = self.seat
+        modelled = self.modelled
+        path: list[tuple[_Edge, int, float]] = []
+        node: _Node | None = self.root
+        at_root = True
+        while node is not None and not s.is_over:
+            to_act = s.to_act
+            if len(to_act) == 1 and not s.in_sealed_choice:
+                p = to_act[0]
+                options = s.legal_ids_unchecked(p)
+                if at_root and p == seat:
+                    options = _at_root(options, self.allowed, self.game)
+                at_root = False
+                if len(options) == 1:
+                    s.apply_unchecked(p, options[0])
+                    continue
+                if p != seat and modelled:
+                    edge = self.policy(s, node, p, options)
+                else:
+                    edge = self.ucb(node, p, options)
+                    path.append((edge, p, 0.0))
+                s.apply_unchecked(p, edge.aid)
+                nxt = edge.child
+                if nxt is None:
+                    edge.child = _Node()
+                    self.nodes += 1
+                node = nxt
+                continue
+            node = self._sealed_round(s, node, path, at_root)
+            at_root = False
+        return path
+
+    def _sealed_round(
+        self, s: State, node: _Node, path: list[tuple[_Edge, int, float]], at_root: bool
+    ) -> _Node | None:
+        """A sealed round: every searching seat picks without the others' picks (Exp3
+        when several search, UCB when one does); the picks are applied together, and the
+        node after the round (None: a new one was made) is returned."""
+        seat = self.seat
+        picks = []
+        choosers = []
+        for p in s.to_act:
+            options = s.legal_ids_unchecked(p)
+            if at_root and p == seat:
+                options = _at_root(options, self.allowed, self.game)
+            if len(options) == 1:
+                picks.append((p, options[0]))
+            elif p != seat and self.modelled:
+                picks.append((p, self.policy(s, node, p, options).aid))
+            else:
+                choosers.append((p, options))
+        mine: _Edge | None = None
+        if len(choosers) > 1:
+            self.mixed = self.mixed or at_root
+            for p, options in choosers:
+                edge, prob = self.exp3(node, p, options)
+                path.append((edge, p, prob))
+                picks.append((p, edge.aid))
+                if p == seat:
+                    mine = edge
+        else:
+            for p, options in choosers:
+                edge = self.ucb(node, p, options)
+                path.append((edge, p, 0.0))
+                picks.append((p, edge.aid))
+                if p == seat:
+                    mine = edge
+        for p, aid in picks:
+            s.apply_unchecked(p, aid)
+        holder: _Edge | _Node = node if mine is None else mine
+        nxt = holder.child
+        if nxt is None:
+            holder.child = _Node()
+            self.nodes += 1
+        return nxt
+
+    def play_out(self, s: State) -> list[float]:
+        """Play ``s`` on (random or heuristic rollouts) to the end or the depth limit;
+        every seat's reward, or the heuristic's estimate of an unfinished game."""
+        depth = self.depth
+        stop = s.move + depth if depth is not None else 1 << 62
+        heuristic = self.heuristic
+        if heuristic is None:
+            rnd = self.rnd
+            while not s.is_over and s.move < stop:
+                p = s.to_act[0]
+                options = s.legal_ids_unchecked(p)
+                s.apply_unchecked(p, options[int(rnd() * len(options))])
+        else:
+            _heuristic_playout(s, stop, heuristic, self.rng)
+        result = s.result
+        return result.rewards() if result is not None else list(self.evaluate(s.view(self.seat)))
+
+    @staticmethod
+    def back_up(path: list[tuple[_Edge, int, float]], r: list[float]) -> None:
+        """Add each seat's reward to the edges it chose on the path."""
+        for edge, p, prob in path:
+            edge.n += 1
+            edge.w += r[p]
+            if prob:
+                edge.g += r[p] / prob
+
+    # ------------------------------------------------------------------ the move
+
+    def root_stats(self) -> list[RootStat]:
+        """Visits and mean reward of each root action, in the order given."""
+        edges = self.root.edges
+        base = self.seat * self.num_actions
+        stats = []
+        for a, aid in zip(self.legal, self.root_ids, strict=True):
+            e = edges.get(base + aid)
+            visits = e.n if e is not None else 0
+            mean = e.w / e.n if e is not None and e.n else 0.0
+            stats.append(RootStat(a, visits, mean))
+        return stats
+
+    def pick(self, stats: list[RootStat], done: int) -> int:
+        """The index of the move: the most visited (then the best mean, then the first),
+        or at a guessing round a draw from the mixed strategy the visits describe."""
+        if not self.mixed:
+            return max(range(len(stats)), key=lambda i: (stats[i].visits, stats[i].mean, -i))
+        # Without the share that exploration spent evenly on every action.
+        even = EXP3_GAMMA * done / len(stats)
+        weights = [max(0.0, st.visits - even) for st in stats]
+        if not any(weights):
+            weights = [float(st.visits) for st in stats]
+        x = self.rnd() * sum(weights)
+        best = len(stats) - 1
+        for i, w in enumerate(weights):
+            if x < w:
+                best = i
+                break
+            x -= w
+        return best

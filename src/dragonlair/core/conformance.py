@@ -10,7 +10,9 @@ at every step (the costlier checks every ``every`` steps):
   to be (:func:`~dragonlair.core.manifest.check_manifest`);
 - termination within the game's declared ``max_length``;
 - ``to_act`` and ``legal_actions`` agree; action text and ids round-trip;
-- every phase the game reaches is one it declares (``Game.phases``, "over" included);
+- every phase the game reaches is one it declares (``Game.phases``, "over" included), and
+  every finished game ends in a way it declares (``Result.termination``, one of
+  ``Game.terminations``);
 - illegal actions, actions from seats not asked, malformed text and bad seats raise the
   right error and change nothing (the JSON before and after is compared);
 - ``clone()`` copies exactly and is independent of the original;
@@ -391,6 +393,12 @@ class _Checker:
                 pass
             else:
                 self.fail(state, "an action was accepted after the end")
+        if r.termination not in state.game.terminations:
+            self.fail(
+                state,
+                f"the result's termination {r.termination!r} is not one the game declares "
+                f"({', '.join(state.game.terminations) or 'none'})",
+            )
         if state.view(None).get("result") != r.to_dict():
             self.fail(state, "the spectator's view of a finished game lacks the result")
 

@@ -8,6 +8,7 @@ manifest is first loaded, so ``import dragonlair`` stays quick.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -149,6 +150,7 @@ def load(text: str | bytes) -> State:
         raise BadRecord("saved state's seed does not match its header")
     if rec is not None:
         replayed = replay(rec)
+        _name_termination(state, replayed)
         mine, theirs = state._snapshot(), replayed._snapshot()
         if mine != theirs:
             diff = sorted(k for k in mine if mine.get(k) != theirs.get(k))
@@ -156,6 +158,16 @@ def load(text: str | bytes) -> State:
                 f"saved state does not match a replay of its actions (fields {', '.join(diff)})"
             )
     return state
+
+
+def _name_termination(saved: State, replayed: State) -> None:
+    """A finished game saved before results named their termination has "" there: it
+    takes the replay's, when the rest of its result is the same."""
+    mine, theirs = saved._result, replayed._result
+    if mine is None or theirs is None or mine.termination or not theirs.termination:
+        return
+    if dataclasses.replace(mine, termination=theirs.termination) == theirs:
+        saved._result = theirs
 
 
 def _game_for(game_id: str, rules_version: object, players: object, options: Any) -> Game:

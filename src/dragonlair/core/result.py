@@ -22,14 +22,22 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Result:
-    """Points per seat, ranks (1 = best; tied seats share a rank), the winners, and each
-    seat's scoring breakdown (label → points, in the order the rulebook scores them)."""
+    """Points per seat, ranks (1 = best; tied seats share a rank), the winners, each
+    seat's scoring breakdown (label → points, in the order the rulebook scores them), and
+    how the game ended.
+
+    ``termination`` is one of the values its game declares (``Game.terminations``, from
+    the game's ``Termination`` literal type: the dragon woke, the turn cap was reached, a
+    tie was broken by dragons); the conformance suite holds every finished game to them.
+    ``reason`` is the words a player is shown for it, which the game's table of
+    terminations gives ("" where the result needs none)."""
 
     points: tuple[int, ...]
     ranks: tuple[int, ...]
     winners: tuple[int, ...]
     breakdown: tuple[Mapping[str, int], ...] = field(default_factory=tuple)
     reason: str = ""
+    termination: str = ""
 
     def win_share(self, seat: int) -> float:
         """``seat``'s share of the win: 1 for a sole win, 1/k for a win shared by k, else 0."""
@@ -50,6 +58,7 @@ class Result:
             "winners": list(self.winners),
             "breakdown": [dict(b) for b in self.breakdown],
             "reason": self.reason,
+            "termination": self.termination,
         }
 
     @classmethod
@@ -60,6 +69,8 @@ class Result:
             winners=tuple(d["winners"]),
             breakdown=tuple(dict(b) for b in d.get("breakdown", ())),
             reason=str(d.get("reason", "")),
+            # "" in a result saved before games declared their terminations
+            termination=str(d.get("termination", "")),
         )
 
 
@@ -119,12 +130,14 @@ def make_result(
     tiebreak: Sequence[Any] | None = None,
     breakdown: Sequence[Mapping[str, int]] = (),
     reason: str = "",
+    termination: str = "",
 ) -> Result:
     """A result where the most points win, ties broken by ``tiebreak`` (greater is better);
-    seats still tied share the rank, and share the win when they are first."""
+    seats still tied share the rank, and share the win when they are first. A game passes
+    its ``termination`` and the words for it (``reason``) from its table of terminations."""
     if tiebreak is None:
         ranks = competition_ranks(points)
     else:
         ranks = competition_ranks([(p, tiebreak[i]) for i, p in enumerate(points)])
     winners = tuple([i for i, r in enumerate(ranks) if r == 1])
-    return Result(tuple(points), ranks, winners, tuple(breakdown), reason)
+    return Result(tuple(points), ranks, winners, tuple(breakdown), reason, termination)

@@ -8,11 +8,11 @@ A game's state class subclasses :class:`State` and fills in a few hooks:
   ids and the table's actions for them, for a game that builds both lists in one loop
   (``legal_actions`` then makes no list of actions from the ids).
 - ``_step(seat, aid)``: apply an action already checked to be legal (never raises).
-- ``_view(seat, out)``: add what ``seat`` (None: a spectator) may see to the view dict;
-  and, optionally, ``_view_class``: the game's typed view (a ``core.views.View``
-  subclass) that ``seat_view(seat)`` makes for bots, key for key equal to it.
-- ``_fill_from_view(view, rng)``: for a blank state made from a view, redraw everything the
-  viewing seat cannot see (the hidden-state sampler).
+- the views, which the game's view module installs for the state class with
+  :func:`install_views` (a :class:`GameViews`: what ``seat`` may see as a JSON dict, the
+  typed view ``seat_view(seat)`` makes for bots, and the hidden-state sampler), so that
+  the rules never import their views; a small game may instead override ``_view(seat,
+  out)`` and ``_fill_from_view(view, rng)`` itself.
 - ``check_invariants()``: conservation checks, used by the conformance suite.
 
 A game declares its fields in ``__slots__`` with a type annotation each; ``clone()`` is
@@ -125,6 +125,56 @@ class ViewClass(Protocol):
     def __call__(self, state: Any, seat: int | None, /) -> object: ...
 
 
+class GameViews:
+    """A game's views, as its view module gives them to the kernel for the game's states
+    (:func:`install_views`): the rules never import their views, the views build on the
+    rules.
+
+    - ``build(state, seat, out)``: add what ``seat`` (None: a spectator) may see to the
+      JSON view ``out`` (``state.view(seat)``);
+    - ``sample(state, view, rng)``: in a blank state made from ``view``, redraw everything
+      its seat cannot see (``game.sample_state``);
+    - ``seat_view``: the game's typed view class (a :class:`~dragonlair.core.views.View`
+      subclass) that ``state.seat_view(seat)`` makes, or None: its JSON view then.
+    """
+
+    __slots__ = ("build", "sample", "seat_view")
+
+    def __init__(
+        self,
+        build: Callable[[Any, int | None, dict[str, Any]], None],
+        sample: Callable[[Any, dict[str, Any], Any], None],
+        seat_view: ViewClass | None = None,
+    ) -> None:
+        self.build = build
+        self.sample = sample
+        self.seat_view = seat_view
+
+
+# The views installed, by state class (a subclass of an installed class finds its base's).
+_VIEWS: Final[dict[type, GameViews]] = {}
+
+
+def install_views(state_class: type[State], views: GameViews) -> None:
+    """Give ``state_class`` (and its subclasses) its game's views: called by the game's
+    view module when imported, which the game's package imports."""
+    for cls in [c for c in _VIEWS if issubclass(c, state_class)]:
+        del _VIEWS[cls]  # subclasses that found an earlier install through their base
+    _VIEWS[state_class] = views
+
+
+def views_of(state_class: type) -> GameViews | None:
+    """The views installed for ``state_class`` or the nearest of its bases; None if none."""
+    found = _VIEWS.get(state_class)
+    if found is None:
+        for base in state_class.__mro__[1:]:
+            found = _VIEWS.get(base)
+            if found is not None:
+                _VIEWS[state_class] = found
+                break
+    return found
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class State(Generic[G_co]):
     """One game in progress. See the module docstring for how games build on it."""
@@ -147,9 +197,6 @@ class State(Generic[G_co]):
         "seed",
     )
     _TRANSIENT: ClassVar[frozenset[str]] = frozenset({"game", "_legal", "_hist"})
-    # The game's typed view (a subclass of core.views.View) or None: its views are the
-    # dicts its _view hook fills.
-    _view_class: ClassVar[ViewClass | None] = None
     _slot_cache: ClassVar[dict[type, tuple[str, ...]]] = {}
     # True in a game that defines _legal_ids_and_actions (see the module docstring).
     _LEGAL_PAIRS: ClassVar[bool] = False
@@ -289,10 +336,23 @@ class State(Generic[G_co]):
         raise NotImplementedError
 
     def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Add what ``seat`` may see to ``out``: the game's installed views (see
+        :class:`GameViews`), unless its class overrides this."""
+        self._game_views().build(self, seat, out)
 
     def _fill_from_view(self, view: dict[str, Any], rng: Any) -> None:
-        raise NotImplementedError
+        """Redraw what ``view``'s seat cannot see (the hidden-state sampler): the game's
+        installed views, unless its class overrides this."""
+        self._game_views().sample(self, view, rng)
+
+    def _game_views(self) -> GameViews:
+        found = views_of(type(self))
+        if found is None:
+            raise DragonlairError(
+                f"{type(self).__name__} has no views: its game's view module installs them "
+                "(install_views) and the game's package imports that module"
+            )
+        return found
 
     def check_invariants(self) -> None:
         """Raise AssertionError if a conservation law is broken (games override)."""
@@ -470,7 +530,8 @@ class State(Generic[G_co]):
         if type(seat) is not int or not 0 <= seat < self.game.players:
             self._check_seat(seat, spectator=True)  # None, or an error
         assert seat is None or type(seat) is int  # checked just above
-        cls = self._view_class
+        views = views_of(type(self))
+        cls = None if views is None else views.seat_view
         if cls is None:
             v = self._base_view(seat)
             self._view(seat, v)
@@ -805,6 +866,9 @@ class Game:
     # Every value ``state.phase`` takes, "over" included: each game declares a Literal
     # type of them and this tuple (its ``kinds`` module), for layouts, boards and pages.
     phases: ClassVar[tuple[str, ...]] = ()
+    # Every way one of its games can end (``Result.termination``): each game declares a
+    # Literal type of them, ``Termination``, and this tuple, both in its rules.
+    terminations: ClassVar[tuple[str, ...]] = ()
     # The TypedDict every view of the game matches (extending ``BaseView``): its view
     # module declares it, and the conformance suite checks every view against it.
     view_type: ClassVar[Any] = BaseView

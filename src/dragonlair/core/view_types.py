@@ -27,6 +27,7 @@ class ResultView(TypedDict):
     winners: list[int]
     breakdown: list[dict[str, int]]
     reason: str
+    termination: str
 
 
 class BaseView(TypedDict):

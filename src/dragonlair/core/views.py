@@ -10,16 +10,17 @@ matches its declared type, key for key and value for value (``check_view``), so 
 declaration cannot drift from the code that builds the view.
 
 **Typed views.** A game may also give its views a typed object, a subclass of
-:class:`View` (``State._view_class``): made from the state for one seat, it keeps only what
-that seat may see, sharing the state's immutable parts (tuples) and copying nothing it
-does not need. It is a read-only mapping with exactly the keys and values of the declared
-``TypedDict`` (its JSON form, :meth:`View.json`, equals ``state.view(seat)``, which the
-game's ``build_view`` fills directly; the tests hold the two to each other), but
-each key is worked out only when first read, so a figure nobody reads (Space Race's
-running scores) is never computed; and it has typed attributes for what bots need without
-parsing the JSON back (a Space Race ship as its stacks of card ids). Bots and the RL
-layouts get it from ``state.seat_view(seat)``; the wire and golden transcripts get
-``state.view(seat)``.
+:class:`View` (``GameViews.seat_view``, see
+:func:`~dragonlair.core.state.install_views`): made from the state for one seat, it
+keeps only what that seat may see, sharing the state's immutable parts (tuples) and
+copying nothing it does not need. It is a read-only mapping with exactly the keys and
+values of the declared ``TypedDict`` (its JSON form, :meth:`View.json`, equals
+``state.view(seat)``, which the game's ``build_view`` fills directly; the tests hold the
+two to each other), but each key is worked out only when first read, so a figure nobody
+reads (Space Race's running scores) is never computed; and it has typed attributes for
+what bots need without parsing the JSON back (a Space Race ship as its stacks of card
+ids). Bots and the RL layouts get it from ``state.seat_view(seat)``; the wire and golden
+transcripts get ``state.view(seat)``.
 """
 
 from __future__ import annotations
@@ -37,14 +38,15 @@ from typing import Any, ClassVar, Generic, NoReturn, cast
 
 from mypy_extensions import mypyc_attr
 
-from .state import G_co, Game, State, base_keys
+from .state import G_co, Game, State, base_keys, views_of
 from .view_types import BaseView
 
 
 def view_class(game: Game) -> type[View[Any]] | None:
     """The typed view class of ``game``'s states (``State._view_class``), None for a game
     whose views are only JSON dicts."""
-    found = game.state_class._view_class
+    views = views_of(game.state_class)
+    found = None if views is None else views.seat_view
     return None if found is None else cast("type[View[Any]]", found)
 
 

@@ -38,5 +38,6 @@ Our rulings and deviations (docs/rules/dragon-race.md has them all, with the dat
 
 from .heuristic import Heuristic
 from .rules import DragonRace, DragonRaceState
+from .view import DragonRaceSeatView  # installs the views of the rules' states
 
-__all__ = ["DragonRace", "DragonRaceState", "Heuristic"]
+__all__ = ["DragonRace", "DragonRaceSeatView", "DragonRaceState", "Heuristic"]

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Final
+from typing import Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -42,7 +42,7 @@ from dragonlair.core import (
 )
 from dragonlair.i18n import N_, _
 
-from . import view, view_types
+from . import view_types
 from .board import (
     BALLS,
     BOLTS,
@@ -82,6 +82,16 @@ DEAL: Final = 4  # cards dealt to each player
 HAND: Final = 5  # a turn starts by drawing up to five cards
 MAX_HAND: Final = HAND + 1  # ... plus one after being robbed
 # How far the special cards move pawns is the data file's "effects" (board.Effects).
+
+
+# How a game ends (``Result.termination``), and the words a result gives for each
+# (``Result.reason``, "" where none are needed).
+Termination = Literal["finish", "turn_cap"]
+TERMINATIONS: Final[dict[Termination, str]] = {
+    "finish": "",
+    "turn_cap": "turn cap: the pawn furthest ahead wins",
+}
+TERMINATION_NAMES: Final[tuple[Termination, ...]] = get_args(Termination)
 
 
 # Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
@@ -198,14 +208,17 @@ class DragonRaceState(State["DragonRace"]):
     def _end_turn(self) -> None:
         if self.turn >= self.game.turn_cap:
             self._emit("capped", (self.turn,))
-            self._end("turn cap: the pawn furthest ahead wins")
+            self._end("turn_cap")
         else:
             self._start_turn((self.active + 1) % self.game.players)
 
-    def _end(self, reason: str) -> None:
+    def _end(self, how: Termination) -> None:
         self._finish(
             make_result(
-                list(self.pawns), breakdown=[{"spot reached": p} for p in self.pawns], reason=reason
+                list(self.pawns),
+                breakdown=[{"spot reached": p} for p in self.pawns],
+                reason=TERMINATIONS[how],
+                termination=how,
             )
         )
 
@@ -368,7 +381,7 @@ class DragonRaceState(State["DragonRace"]):
                 self._hazard(s, h)
         if pawns[a] >= g.finish:
             self._emit("won", (a, pawns[a]))
-            self._end("")
+            self._end("finish")
             return
         if g.bonus_for[self.last] == a and self.hands[a]:
             self._emit("bonus", (a,))
@@ -440,16 +453,6 @@ class DragonRaceState(State["DragonRace"]):
 
     # ------------------------------------------------------------------ views and copies
 
-    _view_class = view.DragonRaceSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
-
     def check_invariants(self) -> None:
         g = self.game
         cards = [c for h in self.hands for c in h] + list(self.draw) + list(self.discards)
@@ -520,6 +523,7 @@ class DragonRace(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    terminations = TERMINATION_NAMES
 
     components: RaceData
     turn_cap: int

@@ -13,16 +13,15 @@ at random from those unaccounted for.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from dragonlair.core.rng import RandomLike, shuffle_with
+from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import View, own_keys
 
 from .kinds import PENDING_STEAL
+from .rules import DragonRace, DragonRaceState
 from .view_types import DragonRaceView
-
-if TYPE_CHECKING:
-    from .rules import DragonRace, DragonRaceState
 
 
 def sees_stolen(state: DragonRaceState, seat: int | None) -> bool:
@@ -70,7 +69,7 @@ def build_view(state: DragonRaceState, seat: int | None, out: dict[str, Any]) ->
     out["stolen"] = stolen_for(state, seat)
 
 
-class DragonRaceSeatView(View["DragonRace"]):
+class DragonRaceSeatView(View[DragonRace]):
     """A seat's view of The Great Dragon Race as a typed object (see ``core.views``): its
     keys are those of :class:`DragonRaceView`, and its attributes are what the heuristic
     and the observation layout read without the mapping, as ints and tuples (read-only:
@@ -222,3 +221,8 @@ def sample_from_view(state: DragonRaceState, view: dict[str, Any], rng: RandomLi
             f"the deck has {g.num_cards}"
         )
     state.draw = tuple(pool)
+
+
+# The views of the game's states: the rules never import this module; the game's package
+# does, so they are installed whenever the rules are used.
+install_views(DragonRaceState, GameViews(build_view, sample_from_view, DragonRaceSeatView))

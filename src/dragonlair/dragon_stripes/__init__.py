@@ -42,5 +42,6 @@ plays with every player's gems in the open.
 
 from .heuristic import Heuristic
 from .rules import DragonStripes, DragonStripesState
+from .view import DragonStripesSeatView  # installs the views of the rules' states
 
-__all__ = ["DragonStripes", "DragonStripesState", "Heuristic"]
+__all__ = ["DragonStripes", "DragonStripesSeatView", "DragonStripesState", "Heuristic"]

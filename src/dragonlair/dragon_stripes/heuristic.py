@@ -36,7 +36,8 @@ from dragonlair.core import Action, Bot, Game
 
 from .cards import DANGER, STOP
 from .kinds import penalty_divisor, reward_multiplier
-from .view import AnyDragonStripesView, DragonStripesSeatView, holding_bounds
+from .rules import holding_bounds
+from .view import AnyDragonStripesView, DragonStripesSeatView
 
 
 @dataclass(frozen=True)

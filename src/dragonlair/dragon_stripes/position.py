@@ -23,7 +23,7 @@ from dragonlair.core.position import (
 from dragonlair.core.rng import Rng
 
 from .cards import DANGER, card_name
-from .view import holding_bounds
+from .rules import holding_bounds
 
 if TYPE_CHECKING:
     from .rules import DragonStripesState

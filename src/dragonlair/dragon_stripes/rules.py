@@ -17,7 +17,8 @@ Views and the hidden-state sampler are in :mod:`.view`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import lru_cache
+from typing import Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -31,7 +32,7 @@ from dragonlair.core import (
 )
 from dragonlair.i18n import N_, _
 
-from . import view, view_types
+from . import view_types
 from .cards import (
     DANGER,
     DRAGON_PHASES,
@@ -57,6 +58,16 @@ from .kinds import (
 
 # Where the knight stands: 0 is the tail; stripes are 1..last; last + 1 is the head.
 TAIL = 0
+
+
+# How a game ends (``Result.termination``), and the words a result gives for each
+# (``Result.reason``, "" where none are needed).
+Termination = Literal["head", "woke"]
+TERMINATIONS: Final[dict[Termination, str]] = {
+    "head": "the knight reached the dragon's head",
+    "woke": "the third Danger woke the dragon",
+}
+TERMINATION_NAMES: Final[tuple[Termination, ...]] = get_args(Termination)
 
 
 # Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
@@ -270,7 +281,7 @@ class DragonStripesState(State["DragonStripes"]):
         self.gems[seat] += pot + lair
         self.pot = self.lair = 0
         self._emit("head", (seat, steps, pot, lair))
-        self._end("the knight reached the dragon's head", head=(seat, pot + lair))
+        self._end("head", head=(seat, pot + lair))
 
     def _wake(self, seat: int) -> None:
         """The third Danger: the dragon wakes and its waker loses all their gems (to the
@@ -281,10 +292,10 @@ class DragonStripesState(State["DragonStripes"]):
         self.lair_empty = False
         self.pot = 0
         self._emit("woke", (seat, lost, pot))
-        self._end("the third Danger woke the dragon", woke=(seat, lost))
+        self._end("woke", woke=(seat, lost))
 
     def _end(
-        self, reason: str, head: tuple[int, int] = (-1, 0), woke: tuple[int, int] = (-1, 0)
+        self, how: Termination, head: tuple[int, int] = (-1, 0), woke: tuple[int, int] = (-1, 0)
     ) -> None:
         """The richest player wins; tied players share the win."""
         g = self.game
@@ -305,21 +316,12 @@ class DragonStripesState(State["DragonStripes"]):
                     "woke the dragon": -lost,
                 }
             )
-        result = make_result(self.gems, breakdown=breakdown, reason=reason)
+        reason = TERMINATIONS[how]
+        result = make_result(self.gems, breakdown=breakdown, reason=reason, termination=how)
         self._finish(result)
         self._emit("game_over", (reason, result.winners, tuple(self.gems)))
 
     # ------------------------------------------------------------------ views, copies, checks
-
-    _view_class = view.DragonStripesSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game
@@ -343,7 +345,7 @@ class DragonStripesState(State["DragonStripes"]):
         assert self.knight > TAIL or self.pot == 0, "a pot without a move"
         assert self.turn >= 1 and 0 <= self.starter < n and 0 <= self.holder < n
         for s in range(n):
-            lo, hi = view.holding_bounds(
+            lo, hi = holding_bounds(
                 g.start_gems,
                 self.banked[s] + self.received[s],
                 self.paid[s],
@@ -353,6 +355,33 @@ class DragonStripesState(State["DragonStripes"]):
             assert lo <= self.gems[s] <= hi, (
                 f"seat {s} holds {self.gems[s]}, outside what its public ledger allows ({lo}..{hi})"
             )
+
+
+@lru_cache(maxsize=4096)  # bots and the sampler ask the same few ledgers again and again
+def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:
+    """The least and most gems a seat can hold, from its public ledger: ``start`` gems,
+    ``income`` received in the open (banked pots, takeover prices), ``paid`` in the open
+    (takeover prices), and ``quarter`` penalties of 1/4 then ``half`` penalties of 1/2
+    (every 1/4 penalty comes before the second Danger, every 1/2 one from it on).
+
+    A penalty keeps ceil(3g/4) (or ceil(g/2)) of g gems, which never gains by taking
+    income earlier or paying later. So the fewest gems come from taking all income
+    before the penalties and paying after them, and the most from paying first and
+    taking all income after them; without penalties the holding is exact."""
+    whole = start + income - paid
+    if quarter == 0 and half == 0:
+        return whole, whole
+    low = _after_penalties(start + income, quarter, half) - paid
+    high = income + _after_penalties(max(0, start - paid), quarter, half)
+    return max(0, low), min(whole, high)
+
+
+def _after_penalties(gems: int, quarter: int, half: int) -> int:
+    for _penalty in range(quarter):
+        gems -= gems // 4
+    for _penalty in range(half):
+        gems -= gems // 2
+    return gems
 
 
 class DragonStripes(Game):
@@ -390,6 +419,7 @@ class DragonStripes(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    terminations = TERMINATION_NAMES
 
     components: Components
     deck: tuple[int, ...]

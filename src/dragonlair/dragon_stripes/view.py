@@ -20,46 +20,16 @@ the rest, and is exactly empty when the view says it is).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import ABSENT, View, own_keys
 
 from .cards import DRAGON_PHASES, card_name
 from .kinds import penalty_fraction, reward_multiplier
+from .rules import DragonStripes, DragonStripesState, holding_bounds
 from .view_types import DragonStripesView, LedgerEntry
-
-if TYPE_CHECKING:
-    from .rules import DragonStripes, DragonStripesState  # noqa: F401  (in the base class, View["DragonStripes"])
-
-
-@lru_cache(maxsize=4096)  # bots and the sampler ask the same few ledgers again and again
-def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:
-    """The least and most gems a seat can hold, from its public ledger: ``start`` gems,
-    ``income`` received in the open (banked pots, takeover prices), ``paid`` in the open
-    (takeover prices), and ``quarter`` penalties of 1/4 then ``half`` penalties of 1/2
-    (every 1/4 penalty comes before the second Danger, every 1/2 one from it on).
-
-    A penalty keeps ceil(3g/4) (or ceil(g/2)) of g gems, which never gains by taking
-    income earlier or paying later. So the fewest gems come from taking all income
-    before the penalties and paying after them, and the most from paying first and
-    taking all income after them; without penalties the holding is exact."""
-    whole = start + income - paid
-    if quarter == 0 and half == 0:
-        return whole, whole
-    low = _after_penalties(start + income, quarter, half) - paid
-    high = income + _after_penalties(max(0, start - paid), quarter, half)
-    return max(0, low), min(whole, high)
-
-
-def _after_penalties(gems: int, quarter: int, half: int) -> int:
-    for _ in range(quarter):
-        gems -= gems // 4
-    for _ in range(half):
-        gems -= gems // 2
-    return gems
-
 
 # Each figure a view shows that is worked out from the state, in one place: build_view
 # (the JSON view, filled in one pass) and DragonStripesSeatView (the typed view, each key
@@ -161,7 +131,7 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
         out["lair"] = st.lair
 
 
-class DragonStripesSeatView(View["DragonStripes"]):
+class DragonStripesSeatView(View[DragonStripes]):
     """A seat's view of Dragon Stripes as a typed object (see ``core.views``): its keys
     are those of :class:`DragonStripesView`, and its attributes are the figures a bot
     reads without the mapping, as plain ints and tuples (read-only: ``Final``, which
@@ -420,3 +390,8 @@ def _sample_gems(st: DragonStripesState, seat: int | None, mine: int | None, rng
         gems[s] = pick
         room -= pick
     return gems
+
+
+# The views of the game's states: the rules never import this module; the game's package
+# does, so they are installed whenever the rules are used.
+install_views(DragonStripesState, GameViews(build_view, sample_from_view, DragonStripesSeatView))

@@ -41,5 +41,6 @@ docs/rules/space-dragons.md):
 
 from .heuristic import Heuristic
 from .rules import SpaceDragons, SpaceDragonsState
+from .view import SpaceDragonsSeatView  # installs the views of the rules' states
 
-__all__ = ["Heuristic", "SpaceDragons", "SpaceDragonsState"]
+__all__ = ["Heuristic", "SpaceDragons", "SpaceDragonsSeatView", "SpaceDragonsState"]

@@ -17,7 +17,7 @@ Each rule lives in one method below; card properties come from the flat tables b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -32,7 +32,7 @@ from dragonlair.core import (
 from dragonlair.core.state import Event
 from dragonlair.i18n import N_
 
-from . import json_view, view, view_types
+from . import view_types
 from .cards import (
     CREW_CARDS,
     DAMAGE,
@@ -48,6 +48,17 @@ from .kinds import ACTION_KINDS, EVENT_SPECS, HIRE, HIRE_BASE, HUNT, PHASES, PLA
 
 HAND: Final = 9  # cards dealt to each player, and picks in Hiring Crew
 ROUNDS: Final = 7  # rounds of the Dragon Hunt = dragons in the lair
+
+
+# How a game ends (``Result.termination``), and the words a result gives for each
+# (``Result.reason``, "" where none are needed).
+Termination = Literal["points", "dragons", "shared"]
+TERMINATIONS: Final[dict[Termination, str]] = {
+    "points": "",
+    "dragons": "tied on points: the most dragons wins",
+    "shared": "tied on points and dragons: a shared win",
+}
+TERMINATION_NAMES: Final[tuple[Termination, ...]] = get_args(Termination)
 
 
 # Event texts used often enough to be built once.
@@ -340,28 +351,16 @@ class SpaceDragonsState(State["SpaceDragons"]):
         dragons = [len(c) for c in self.claimed]
         top = max(points)
         tied = [s for s in range(n) if points[s] == top]
-        reason = ""
+        how: Termination = "points"
         if len(tied) > 1:
             most = max(dragons[s] for s in tied)
-            if sum(1 for s in tied if dragons[s] == most) > 1:
-                reason = "tied on points and dragons: a shared win"
-            else:
-                reason = "tied on points: the most dragons wins"
-        result = make_result(points, dragons, breakdown, reason)
+            how = "shared" if sum(1 for s in tied if dragons[s] == most) > 1 else "dragons"
+        reason = TERMINATIONS[how]
+        result = make_result(points, dragons, breakdown, reason, how)
         self._emit("game_over", (tuple(points), result.winners, reason or "most points"))
         self._finish(result)
 
     # ------------------------------------------------------------------ views and copies
-
-    _view_class = view.SpaceDragonsSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        json_view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         n = self.game.players
@@ -442,6 +441,7 @@ class SpaceDragons(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    terminations = TERMINATION_NAMES
 
     components: Components
     tables: Tables

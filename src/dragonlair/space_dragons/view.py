@@ -17,25 +17,23 @@ is redrawn from that seat's sampled hand.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import View, own_keys
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
-from .json_view import Tallies, round_cards, scoring_sides, table_tallies
+from .json_view import Tallies, build_view, round_cards, scoring_sides, table_tallies
 from .kinds import HIRE, HIRE_BASE, HUNT, PHASE_NAMES
+from .rules import SpaceDragons, SpaceDragonsState
 from .view_types import SpaceDragonsView
-
-if TYPE_CHECKING:
-    from .rules import SpaceDragons, SpaceDragonsState  # noqa: F401  (in the base class, View["SpaceDragons"])
-
 
 # The figures a view derives from what the state holds are worked out in json_view.py
 # only, for the JSON view (build_view) and the typed view alike.
 
 
-class SpaceDragonsSeatView(View["SpaceDragons"]):
+class SpaceDragonsSeatView(View[SpaceDragons]):
     """A seat's view of Space Dragons as a typed object (see ``core.views``): its keys
     are those of :class:`SpaceDragonsView`, and its attributes hold what the state holds
     (tuples, shared; read-only: ``Final``, which ``mypy`` holds every reader to): the
@@ -241,3 +239,8 @@ def sample_from_view(state: SpaceDragonsState, view: dict[str, Any], rng: Any) -
     state.lead = view["starter"]
     sides = view["scoring_cards"]
     state.sides = tuple(SIDES.index(sides[s]) for s in SYMBOLS)
+
+
+# The views of the game's states: the rules never import this module; the game's package
+# does, so they are installed whenever the rules are used.
+install_views(SpaceDragonsState, GameViews(build_view, sample_from_view, SpaceDragonsSeatView))

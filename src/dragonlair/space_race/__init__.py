@@ -34,5 +34,6 @@ Our rulings and deviations (docs/rules/space-race.md has them all, with reasons)
 
 from .heuristic import Heuristic
 from .rules import SpaceRace, SpaceRaceState
+from .view import SpaceRaceSeatView  # installs the views of the rules' states
 
-__all__ = ["Heuristic", "SpaceRace", "SpaceRaceState"]
+__all__ = ["Heuristic", "SpaceRace", "SpaceRaceSeatView", "SpaceRaceState"]

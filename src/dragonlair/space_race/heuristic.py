@@ -50,11 +50,11 @@ from .cards import (
 )
 from .kinds import DANGER
 from .rules import SpaceRace
-from .scoring import colour_sets, loot_award, own_points
+from .scoring import SeatGain, loot_award, own_points
 from .view import AnySpaceRaceView, SpaceRaceSeatView
 
 # What a card kept for later is worth, in VP, beyond its score now (see the docstring).
-SET_PROGRESS = 2.0  # a Crystal towards an unfinished Crystal set
+SET_PROGRESS = 2.0  # a Crystal towards an unfinished set of four
 ROBOT_PROGRESS = 1.5  # a Robot Part of a kind the ship has fewest of
 RESOURCE_PER_DANGER = 0.6  # a Fuel or Crew card, per Danger still to come
 SEEN_DANGER_BONUS = 1.0  # ... when its Scanner showed that the next Danger wants it
@@ -201,27 +201,19 @@ class Heuristic(Bot):
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
-        """The pick worth most: what it adds to the seat's total now (as
-        ``scoring.SeatGain.gain`` works it out, written out here for speed), and the
-        bonuses (the weights) for what it may be worth later."""
+        """The pick worth most: what it adds to the seat's total now
+        (``scoring.SeatGain.gain``) and the bonuses (the weights) for what it may be worth
+        later (:meth:`_later`), ties broken by a random draw per candidate."""
         sr = self._sr
-        t = sr.tables
-        sc = t.scoring
-        vp = t.vp
         base = seat * NSTACK
         powered = bool(row[base + S_POWER_COCKPIT] or row[base + S_POWER_ENGINE])
         # what a pick is worth depends only on its kind (see _pick_table), so it is worked
         # out once per kind among the candidates, from one card of the kind
         kinds = self._powered if powered else self._plain
         actions, npicks, kind_stack, kind_card, nkinds = self._pick_tables
-        others = self._others[seat]  # where each stack of every ship but the seat's lies
         worth: list[float | None] = [None] * nkinds
-        # what the gains of a stack share, each worked out when a kind first needs it
-        loot: int | None = None  # the gain of one more Loot Carrier
-        drone: int | None = None  # ... of one more Alien Drone
-        parts: list[int] | None = None  # how many of each Robot Part the ship has
-        tops: list[int] | None = None  # colours of the top Scanner, Robot Part, Crystal
-        sources: Sequence[int] = ()  # colours of the Power Sources that score
+        gains = SeatGain(row, seat, sr.tables, sr.every_power_source)
+        picks_left = (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no
         best = best_tie = _LOWEST
         choice = legal[0]
         draw = rng.random
@@ -234,79 +226,10 @@ class Heuristic(Bot):
             value = worth[kind]
             if value is None:
                 stack = kind_stack[kind]
-                old = row[base + stack]
-                n = len(old)
-                if stack == S_FUEL:
-                    rival = 0  # the most Fuel a rival holds
-                    for i in others[S_FUEL]:
-                        if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
-                            rival = len(row[i])
-                    gain = sc.most_fuel * ((n + 1 >= rival) - (bool(n) and n >= rival))
-                    value = gain + self._fuel_later[rnd]  # for the Dangers to come
-                    if top is not None and t.danger_kind[top] == FLIGHT:
-                        value += self.weights.seen_danger_bonus  # the Danger seen wants Fuel
-                elif stack == S_CREW:
-                    rival = 0  # the most Crew a rival holds
-                    for i in others[S_CREW]:
-                        if len(row[i]) > rival:  # noqa: PLR1730  (max() would be a call)
-                            rival = len(row[i])
-                    gain = sc.most_crew * ((n + 1 >= rival) - (bool(n) and n >= rival))
-                    value = gain + vp[kind_card[kind]] + self._crew_later[rnd]
-                    if top is not None and t.danger_kind[top] != FLIGHT:
-                        value += self.weights.seen_danger_bonus
-                else:
-                    card = kind_card[kind]
-                    gain = vp[card]
-                    progress = 0.0
-                    if stack == S_ROBOT:
-                        if parts is None:
-                            parts = [0, 0, 0]
-                            part = t.part
-                            for c in old:
-                                parts[part[c]] += 1
-                        fewest = min(parts)
-                        if parts[t.part[card]] == fewest:
-                            if parts.count(fewest) == 1:  # its part completes a robot more
-                                gain += sc.robot_bonus
-                            if (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no >= 2:
-                                progress = self.weights.robot_progress  # a part it lacks
-                    elif stack == S_CRYSTAL:
-                        per_set = sc.crystal_set
-                        gain += sc.crystal_set_bonus * ((n + 1) // per_set - n // per_set)
-                        missing = per_set - (n + 1) % per_set
-                        if (
-                            missing < per_set
-                            and (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no >= missing
-                        ):
-                            progress = self.weights.set_progress
-                    elif stack == S_LOOT:
-                        if loot is None:
-                            loot = self._loot_gain(row, seat, n)
-                        gain += loot
-                    elif stack == S_DRONE:
-                        if drone is None:
-                            drone = 0
-                            for i in others[S_DRONE]:
-                                if len(row[i]) == n:
-                                    drone += sc.drone_per_fewer  # level with it now, fewer then
-                        gain += drone
-                    if stack <= S_POWER_ENGINE and (powered or stack >= S_POWER_COCKPIT):
-                        # the colour bonus (scoring.colour_gain, written out): the card
-                        # covers its stack's top card, or joins the Power Sources that score
-                        if tops is None:
-                            tops, sources = colour_sets(row, base, t, sr.every_power_source)
-                        colour = t.colour
-                        if stack >= S_POWER_COCKPIT:
-                            matches = tops.count(colour[card])
-                            if old and not sr.every_power_source:
-                                matches -= tops.count(colour[old[-1]])
-                        else:
-                            matches = sources.count(colour[card])
-                            if old:
-                                matches -= sources.count(colour[old[-1]])
-                        gain += sc.power_match_bonus * matches
-                    value = gain + progress
-                worth[kind] = value
+                card = kind_card[kind]
+                value = worth[kind] = gains.gain(stack, card) + self._later(
+                    stack, card, row[base + stack], rnd, picks_left, top
+                )
             # the best value, ties broken by a random draw per candidate (one each, in order)
             tie = draw()
             if value >= best and (value > best or tie > best_tie):
@@ -315,14 +238,39 @@ class Heuristic(Bot):
                 choice = action
         return choice
 
-    def _loot_gain(self, row: Sequence[tuple[int, ...]], seat: int, n: int) -> int:
-        """What one more Loot Carrier on the seat's ``n`` changes in its majority award."""
-        counts = [len(row[i]) for i in self._stacks[S_LOOT]]
-        counts[seat] = n + 1
+    def _later(
+        self,
+        stack: int,
+        card: int,
+        old: tuple[int, ...],
+        rnd: int,
+        picks_left: int,
+        top: int | None,
+    ) -> float:
+        """The weights' bonus for what ``card`` on ``stack`` (holding ``old``) may be worth
+        later: Fuel and Crew for the Dangers to come (more for the kind of the Danger seen
+        on top), a Robot Part the ship lacks most, a Crystal towards a set, while enough
+        picks are left to finish them."""
         t = self._sr.tables
-        gain = loot_award(n + 1, counts, t)
-        counts[seat] = n
-        return gain - loot_award(n, counts, t)
+        w = self.weights
+        if stack == S_FUEL:
+            seen = top is not None and t.danger_kind[top] == FLIGHT
+            return self._fuel_later[rnd] + (w.seen_danger_bonus if seen else 0.0)
+        if stack == S_CREW:
+            seen = top is not None and t.danger_kind[top] != FLIGHT
+            return self._crew_later[rnd] + (w.seen_danger_bonus if seen else 0.0)
+        if stack == S_ROBOT:
+            part = t.part
+            parts = [0, 0, 0]
+            for c in old:
+                parts[part[c]] += 1
+            lacking = parts[part[card]] == min(parts)
+            return w.robot_progress if lacking and picks_left >= 2 else 0.0
+        if stack == S_CRYSTAL:
+            per_set = t.scoring.crystal_set
+            missing = per_set - (len(old) + 1) % per_set
+            return w.set_progress if missing < per_set and picks_left >= missing else 0.0
+        return 0.0
 
     def _kind_of(self, action: Action, powered: bool) -> int:
         """The kind of a pick that is not one of the game's own Action objects."""
@@ -407,21 +355,21 @@ class Heuristic(Bot):
         ship = list(row[base : base + NSTACK])
         ship[stack] = ()
         sr = self._sr
-        t = sr.tables
-        total = own_points(ship, t, sr.every_power_source)
+        total = own_points(ship, sr.tables, sr.every_power_source)
         n = len(ship[S_LOOT])
         if n:
-            total += loot_award(n, [len(row[i]) for i in self._stacks[S_LOOT]], t)
+            total += loot_award(n, [len(row[i]) for i in self._stacks[S_LOOT]], sr.tables)
         n = len(ship[S_DRONE])
         if n:
             for i in self._others[seat][S_DRONE]:
                 if len(row[i]) < n:
-                    total += t.scoring.drone_per_fewer
+                    total += sr.tables.scoring.drone_per_fewer
         other = S_CREW if stack == S_FUEL else S_FUEL
         n = len(ship[other])
         if n:
             for i in self._others[seat][other]:
                 if len(row[i]) > n:
                     return total  # a rival holds more
-            total += t.scoring.most_crew if other == S_CREW else t.scoring.most_fuel
+            sc = sr.tables.scoring
+            total += sc.most_crew if other == S_CREW else sc.most_fuel
         return total

@@ -15,7 +15,7 @@ Seats are numbered clockwise: "left" is seat + 1, "right" is seat - 1.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -31,7 +31,7 @@ from dragonlair.core import (
 from dragonlair.core.state import NOT_TAKING_PART, Event
 from dragonlair.i18n import N_, gettext, ngettext, words
 
-from . import json_view, view, view_types
+from . import view_types
 from .cards import (
     DAMAGE,
     FIGHT,
@@ -63,6 +63,15 @@ HOW: Final = {
     S_POWER_ENGINE: "on the Engine",
     S_FUEL: "face down as Fuel",
 }
+
+
+# How a game ends (``Result.termination``), and the words a result gives for each
+# (``Result.reason``, "" where none are needed).
+Termination = Literal["rounds"]
+TERMINATIONS: Final[dict[Termination, str]] = {
+    "rounds": "",
+}
+TERMINATION_NAMES: Final[tuple[Termination, ...]] = get_args(Termination)
 
 
 # Interpreted subclasses: the bot checks' poisoned states (dragonlair.bots.checks).
@@ -386,7 +395,8 @@ class SpaceRaceState(State["SpaceRace"]):
         g = self.game
         breakdown = score_ships(self.ship_stacks(), g.tables, g.every_power_source)
         points = [sum(b.values()) for b in breakdown]
-        result = make_result(points, breakdown=breakdown)
+        how: Termination = "rounds"  # the only way: after the third round's Danger
+        result = make_result(points, breakdown=breakdown, reason=TERMINATIONS[how], termination=how)
         self._emit("final", (tuple(points), result.winners))
         self._finish(result)
 
@@ -396,16 +406,6 @@ class SpaceRaceState(State["SpaceRace"]):
         return [tuple(ships[s * NSTACK : (s + 1) * NSTACK]) for s in range(self.game.players)]
 
     # ------------------------------------------------------------------ views, copies, checks
-
-    _view_class = view.SpaceRaceSeatView
-
-    # Methods, not class attributes bound to the functions: a compiled class has no
-    # class attributes of its own to call through.
-    def _view(self, seat: int | None, out: dict[str, Any]) -> None:
-        json_view.build_view(self, seat, out)
-
-    def _fill_from_view(self, v: dict[str, Any], rng: Any) -> None:
-        view.sample_from_view(self, v, rng)
 
     def check_invariants(self) -> None:
         g = self.game
@@ -494,6 +494,7 @@ class SpaceRace(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    terminations = TERMINATION_NAMES
 
     components: SpaceRaceData
     tables: CardTables

@@ -17,23 +17,22 @@ deck, and other seats' secret picks and bids (legal ones, in the sampled state).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from dragonlair.core.rng import shuffle_with
+from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import View, own_keys
 
 from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
 from .json_view import OPEN as _OPEN
 from .json_view import SHIPS as _SHIPS
 from .json_view import bidding as _bidding
+from .json_view import build_view
 from .json_view import public_scores as _public_scores
 from .json_view import seen_top as _seen_top
 from .json_view import ship as _ship
+from .rules import SpaceRace, SpaceRaceState
 from .view_types import SpaceRaceView
-
-if TYPE_CHECKING:
-    from .rules import SpaceRace, SpaceRaceState  # noqa: F401  (in the base class, View["SpaceRace"])
-
 
 _ZEROS = tuple((0,) * k for k in range(80))  # an unseen Fuel stack of k cards
 
@@ -55,7 +54,7 @@ _HIDDEN_FUEL = tuple(
 # view: ``build_view`` (the JSON the wire takes) and ``SpaceRaceSeatView``.
 
 
-class SpaceRaceSeatView(View["SpaceRace"]):
+class SpaceRaceSeatView(View[SpaceRace]):
     """A seat's view of Space Race as a typed object (see ``core.views``): its keys are
     those of :class:`SpaceRaceView`, and :meth:`ship_stacks` gives every ship as its
     stacks without parsing them back from the JSON; ``round``, ``pick`` and
@@ -309,3 +308,8 @@ def sample_from_view(state: SpaceRaceState, view: dict[str, Any], rng: Any) -> N
     for s in state.unknown_choices():
         legal = state.legal_ids_unchecked(s)
         state.fill_choice(s, legal[rng.randrange(len(legal))])
+
+
+# The views of the game's states: the rules never import this module; the game's package
+# does, so they are installed whenever the rules are used.
+install_views(SpaceRaceState, GameViews(build_view, sample_from_view, SpaceRaceSeatView))

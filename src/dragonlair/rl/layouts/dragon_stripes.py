@@ -19,9 +19,8 @@ from typing import Literal, cast
 from ...core import Game
 from ...dragon_stripes.cards import DANGER, DANGER_CARDS, STOP
 from ...dragon_stripes.kinds import PHASES, reward_multiplier
-from ...dragon_stripes.rules import DragonStripes
+from ...dragon_stripes.rules import DragonStripes, holding_bounds
 from ...dragon_stripes.view import DragonStripesSeatView as View
-from ...dragon_stripes.view import holding_bounds
 from ..layout import (
     Context,
     Feature,
