@@ -250,6 +250,18 @@ def test_a_german_page_speaks_german_on_its_buttons(server: Server, browser: Any
         english = re.compile(r"\b(hire|play|pts|no effect|no symbols|tool|science|mood|crime)\b")
         assert not [x for x in labels if english.search(x)], labels
         assert all(x.startswith("Anheuern: ") for x in labels), labels
+        # the end as the page draws it: the seats say who won, in German
+        strip = page.evaluate(
+            """() => {
+              const p = window.dragonlair;
+              p.msg.status = "over";
+              Object.assign(p.msg.view, {over: true, result: {winners: [0], ranks: [1, 2, 2],
+                points: [3, 1, 1], breakdown: [{}, {}, {}], reason: null}});
+              p.render();
+              return document.querySelector('.seat-strip').innerText;
+            }"""
+        )
+        assert "Gewinner" in strip and not re.search(r"\bwinner\b", strip), strip
         # the lobby's bot levels, in German
         page.goto(server.url + "/")
         page.wait_for_selector("#create")

@@ -702,7 +702,7 @@ class TablePage {
     return h("ol", { class: "seat-strip", "aria-label": t("players") },
       this.seats.map((s) => {
         let state = "";
-        if (view.over) state = view.result && view.result.winners.includes(s.seat) ? "winner" : "";
+        if (view.over) state = view.result && view.result.winners.includes(s.seat) ? t("winner") : "";
         else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? t("choosing…") : t("ready ✓");
         else if (toAct.has(s.seat)) state = view.window ? t("asked") : t("to play");
         const kind = s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : s.bot_playing ? t("away: a bot plays") : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
