@@ -99,6 +99,16 @@ def test_the_race_log_names_cards_by_their_faces_and_the_end_says_it_is_over(
     assert "is playing" not in header and "over" in header
 
 
+def test_after_the_end_dragon_stripes_says_the_game_is_over(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    page = seat_page(server, new_page, "dragon-stripes", 2)
+    play_to_end(page, random.Random(6))
+    page.locator(".result").wait_for()
+    header = page.locator(".phase-line").inner_text()
+    assert "over after turn" in header and "started by" not in header, header
+
+
 def test_space_race_names_its_cards(server: Server, new_page: Callable[..., Any]) -> None:
     page = seat_page(server, new_page, "space-race", 2)
     rng = random.Random(4)
