@@ -119,6 +119,14 @@ def test_space_race_names_its_cards(server: Server, new_page: Callable[..., Any]
     lines = log(page)
     assert check_faces(lines, faces(page, "space"), {"dealt", "received"}) >= 2
     assert any(x["ev"]["type"] == "chose" and not x["ev"].get("redacted") for x in lines)
+    # the buttons' words (tooltips, screen-reader labels) name the cards without a number
+    st = wait_ready(page)
+    if st["status"] != "over":
+        words: list[str] = page.eval_on_selector_all(
+            "button[data-action]",
+            "bs => bs.flatMap(b => [b.getAttribute('aria-label'), b.dataset.info])",
+        )
+        assert words and not [w for w in words if w and INTERNAL.search(w)], words
 
 
 def test_space_dragons_names_a_dragon_by_its_face(

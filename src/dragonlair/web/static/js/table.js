@@ -326,11 +326,12 @@ class TablePage {
   }
 
   /** What an action does, in the page's language: the game's board module may say it
-   * itself (``label(action, components)``, from the printed card), else the catalog's. */
+   * itself (``label(action, components, catalogLabel)``, from the printed card), else the
+   * catalog's. */
   actionLabel(a, names) {
     let own = null;
     if (this.board.label) {
-      try { own = this.board.label(a, this.catalog.components || {}); } catch (e) { console.error(e); }
+      try { own = this.board.label(a, this.catalog.components || {}, this.catalog.actions[a]); } catch (e) { console.error(e); }
     }
     return seatNames(own || this.catalog.actions[a] || a, names);
   }

@@ -45,6 +45,12 @@ function words(c) {
 }
 
 /** A Space card's face: its colour, what it is and its corner VP. */
+/** What an action does, as the catalog says it, without the card's internal number
+ * ("play Green Crystal face up: 1 VP"): a Space card carries a name, not a number. */
+export function label(action, comp, text) {
+  return text ? text.replace(/ \(#\d+\)/g, "") : null;
+}
+
 const SPACE_CARDS = new Set(["dealt", "received", "spent", "placed"]);
 
 /** A value of an event in the log as the cards' faces name it (table.js eventText): Space
