@@ -46,11 +46,17 @@ def with_bots(game: str, n: int, seed: int, **extra: Any) -> dict[str, Any]:
 
 
 def bar_boxes(page: Any) -> list[dict[str, Any]]:
-    """At one moment: the boxes of the action bar, its prompt and each of its buttons."""
+    """At one moment: the boxes of the action bar, its prompt and each of its buttons. A
+    phone's bar repeats the hand as one row that scrolls sideways (``.bar-hand``): a
+    button there is measured once the row is scrolled to it, as a thumb would."""
     out: list[dict[str, Any]] = page.evaluate(
-        """() => ['.actionbar', '.actionbar .prompt', '.actionbar button[data-action]']
+        """() => ['.actionbar', '.actionbar .prompt', '.actionbar .bar-hand',
+                  '.actionbar button[data-action]']
             .flatMap(sel => [...document.querySelectorAll(sel)])
-            .map(e => { const r = e.getBoundingClientRect();
+            .map(e => { const row = e.matches('button') && e.closest('.bar-hand');
+                        if (row) row.scrollLeft += e.getBoundingClientRect().left
+                          - row.getBoundingClientRect().left;
+                        const r = e.getBoundingClientRect();
                         return {what: e.className, x: r.x, y: r.y, width: r.width,
                                 height: r.height}; })"""
     )

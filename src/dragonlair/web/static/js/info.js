@@ -5,6 +5,7 @@
 let tip = null;
 let pressTimer = null;
 let suppressClick = false;
+let quiet = false;
 
 function show(el) {
   const text = el.dataset.info;
@@ -23,6 +24,14 @@ function show(el) {
   tip.style.top = `${y}px`;
 }
 
+/** Move keyboard focus to el without showing its words: the page keeps focus on the
+ * choices after every redraw, and a tip over the board at the start of every turn would
+ * hide what the player needs to see. A tip shows when the player moves focus themselves. */
+export function focusQuietly(el, options) {
+  quiet = true;
+  try { el.focus(options); } finally { quiet = false; }
+}
+
 export function hideInfo() {
   if (tip) tip.hidden = true;
 }
@@ -38,7 +47,7 @@ export function installInfo() {
   });
   document.addEventListener("focusin", (ev) => {
     const el = target(ev);
-    if (el && el.matches(":focus-visible")) show(el); else hideInfo();
+    if (el && !quiet && el.matches(":focus-visible")) show(el); else hideInfo();
   });
   document.addEventListener("scroll", hideInfo, { passive: true, capture: true });
   document.addEventListener("pointerdown", (ev) => {

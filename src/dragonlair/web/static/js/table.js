@@ -19,7 +19,7 @@ import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
 import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
-import { hideInfo, installInfo } from "./info.js";
+import { focusQuietly, hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
@@ -40,8 +40,13 @@ export function seatNames(text, names) {
   return text.replace(/\b(?:seat|Platz) (\d+)\b/g, (m, n) => (Number(n) < names.length ? names[Number(n)] : m));
 }
 
-/** One line for an event, as the engine's event_text writes it, with names for seats. */
-export function eventText(catalog, ev, names) {
+/** One line for an event, as the engine's event_text writes it, with names for seats and
+ * cards named the way their faces are: a game's board module may name the values of some
+ * fields itself (``eventValue(field, value, ev, components)``: a card id as its face, "6
+ * (C)", "Green Scanner"); a card it names so needs no internal number after it, so a
+ * parenthesised reference to that field ("(card {card})", "(#{card})") is left out of a
+ * sentence that names the card anyway (by ``{name}`` or ``{value}``). */
+export function eventText(catalog, ev, names, board = null) {
   const spec = catalog.events[ev.type];
   if (!spec) return `${ev.type}`;
   let template = ev.redacted ? spec.public_text : spec.text;
@@ -52,10 +57,22 @@ export function eventText(catalog, ev, names) {
   // "seat(s) {winners} win" -> "{winners} win": the names say who
   template = template.replace(/\b(?:seat\(s\)|seats|seat) \{([a-z_]+)\}/g, (m, k) => (SEAT_LISTS.has(k) || seatFields.has(k) ? `{${k}}` : m));
   template = template.replace(/\bby seat: \{/g, "{");
+  const own = {};
+  if (board && board.eventValue) {
+    for (const [k, v] of Object.entries(ev)) {
+      if (k === "type" || k === "seq" || k === "redacted" || seatFields.has(k)) continue;
+      const text = board.eventValue(k, v, ev, catalog.components || {});
+      if (text !== undefined && text !== null) own[k] = text;
+    }
+  }
+  if (/\{(name|value)\}/.test(template)) {
+    for (const k of Object.keys(own)) template = template.replace(new RegExp(`\\s*\\([^(){}]*\\{${k}\\}\\)`, "g"), "");
+  }
   const values = {};
   const isSeat = (v) => Number.isInteger(v) && v >= 0 && v < names.length;
   for (const [k, v] of Object.entries(ev)) {
-    if (isSeat(v) && seatFields.has(k)) values[k] = names[v];
+    if (k in own) values[k] = own[k];
+    else if (isSeat(v) && seatFields.has(k)) values[k] = names[v];
     else if (Array.isArray(v) && SEAT_LISTS.has(k) && v.every(isSeat)) values[k] = v.length ? v.map((x) => names[x]).join(t(" and ")) : t("nobody");
     else if (Array.isArray(v) && PER_SEAT.has(k) && v.length === names.length) values[k] = v.map((x, i) => `${names[i]} ${x}`).join(", ");
     else if (Array.isArray(v)) values[k] = v.length ? v.map(word).join(", ") : t("none");
@@ -290,7 +307,7 @@ class TablePage {
   apply(m, draw) {
     const fresh = m.events.filter((ev) => ev.seq >= this.nextEvent);
     for (const ev of fresh) {
-      this.log.push({ seq: ev.seq, text: eventText(this.catalog, ev, this.names()), ev });
+      this.log.push({ seq: ev.seq, text: eventText(this.catalog, ev, this.names(), this.board), ev });
       this.nextEvent = ev.seq + 1;
     }
     if (m.ref !== undefined) {
@@ -306,6 +323,17 @@ class TablePage {
     this.lastShown = Date.now();
     this.lastPace = this.pace * (fresh.some((ev) => SLOW_EVENTS.test(ev.type)) ? 2 : 1);
     if (draw) this.render();
+  }
+
+  /** What an action does, in the page's language: the game's board module may say it
+   * itself (``label(action, components, catalogLabel)``, from the printed card), else the
+   * catalog's. */
+  actionLabel(a, names) {
+    let own = null;
+    if (this.board.label) {
+      try { own = this.board.label(a, this.catalog.components || {}, this.catalog.actions[a]); } catch (e) { console.error(e); }
+    }
+    return seatNames(own || this.catalog.actions[a] || a, names);
   }
 
   names() {
@@ -335,7 +363,7 @@ class TablePage {
   askHint() {
     if (!this.msg || this.hintBusy) return;
     if (!this.conn.send({ type: "hint", move: this.msg.move })) {
-      toast("Not connected: try again once reconnected.");
+      toast(t("Not connected: try again once reconnected."));
       return;
     }
     this.hintBusy = true;
@@ -346,7 +374,7 @@ class TablePage {
   askUndo() {
     if (!this.msg || this.pending) return;
     if (!this.conn.send({ type: "undo", move: this.msg.move })) {
-      toast("Not connected: try again once reconnected.");
+      toast(t("Not connected: try again once reconnected."));
       return;
     }
     this.pending = true;
@@ -372,7 +400,7 @@ class TablePage {
     const view = m ? m.view : null;
     const legal = m && m.status === "playing" ? m.legal : [];
     const handled = new Set();
-    const label = (a) => seatNames(this.catalog.actions[a] || a, names);
+    const label = (a) => this.actionLabel(a, names);
     const ctx = {
       view, seat, names, legal, catalog: this.catalog, comp: this.catalog.components,
       log: this.log, label, phone: this.phone.matches,
@@ -451,7 +479,7 @@ class TablePage {
         || this.root.querySelector("button[data-action]:not([disabled])")
         || (focusInBar ? bar : null);
     }
-    if (target) target.focus({ preventScroll: true });
+    if (target) focusQuietly(target, { preventScroll: true });
     const log = this.root.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
   }
@@ -521,7 +549,7 @@ class TablePage {
     if (!hint || !this.msg || hint.move !== this.msg.move) return null;
     const rows = [...hint.actions].sort((a, b) => b.win.value - a.win.value);
     const pct = (x) => `${Math.round(x * 100)}%`;
-    return h("section", { class: "hint-panel", id: "hint", "aria-label": "hint" },
+    return h("section", { class: "hint-panel", id: "hint", "aria-label": t("hint") },
       h("p", { class: "small muted" }, t("The bots' opinion, from what you can see: your win chance after each choice (95 percent interval, {n} playouts each).", { n: hint.samples })),
       h("ol", { class: "hint-list" }, rows.map((r) => h("li", { class: r.action === hint.pick ? "pick" : null, dataset: { hinted: r.action } },
         h("span", { class: "hint-label" }, ctx.label(r.action)),
@@ -608,7 +636,7 @@ class TablePage {
       return h("strong", { class: "your-turn" }, own || (view.window ? t("You are asked: answer now.") : t("Your move.")));
     }
     if (view.my_choice) {
-      return h("strong", {}, t("You chose: {choice}. Waiting for the others.", { choice: seatNames(this.catalog.actions[view.my_choice] || view.my_choice, names) }));
+      return h("strong", {}, t("You chose: {choice}. Waiting for the others.", { choice: this.actionLabel(view.my_choice, names) }));
     }
     const absent = view.to_act.filter((i) => this.seats[i] && this.seats[i].kind === "human" && !this.seats[i].arrived && !this.seats[i].connected);
     if (absent.length) {
@@ -628,7 +656,7 @@ class TablePage {
     }
     const forcedMine = legal.length === 1 && this.prefs.autoplay && m.deadline && m.deadline.seat === seat;
     if (m.deadline && m.status === "playing" && !forcedMine) {
-      const answer = seatNames(this.catalog.actions[m.deadline.default] || m.deadline.default, names);
+      const answer = this.actionLabel(m.deadline.default, names);
       const [before, after] = (m.deadline.seat === seat ? t("you must answer in {secs} (or {default})")
         : t("{name} must answer in {secs} (or {default})", { name: names[m.deadline.seat] })).split("{secs}");
       parts.push(h("span", { class: "deadline", role: "timer", dataset: { at: String(m.deadline.at) } },
@@ -675,7 +703,7 @@ class TablePage {
     return h("ol", { class: "seat-strip", "aria-label": t("players") },
       this.seats.map((s) => {
         let state = "";
-        if (view.over) state = view.result && view.result.winners.includes(s.seat) ? "winner" : "";
+        if (view.over) state = view.result && view.result.winners.includes(s.seat) ? t("winner") : "";
         else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? t("choosing…") : t("ready ✓");
         else if (toAct.has(s.seat)) state = view.window ? t("asked") : t("to play");
         const kind = s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : s.bot_playing ? t("away: a bot plays") : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
@@ -827,7 +855,7 @@ class TablePage {
     const names = this.names();
     const now = m && m.legal && m.legal.length ? h("section", { class: "rules-now" },
       h("h3", {}, t("Your choices now")),
-      h("ul", {}, m.legal.map((a) => h("li", {}, seatNames(this.catalog.actions[a] || a, names))))) : null;
+      h("ul", {}, m.legal.map((a) => h("li", {}, this.actionLabel(a, names))))) : null;
     // the players' rules, in Markdown, from the game's manifest
     const body = h("div", { class: "rules-text" }, r.text ? markdown(r.text) : h("p", {}, r.summary));
     fill(dlg,

@@ -198,7 +198,7 @@ export function tone(action) {
 
 export function short(action, ctx) {
   const parts = action.split(" ");
-  const name = (id) => (ctx.comp.cards[Number(id) - 1] || {}).name || t("card {n}", { n: id });
+  const name = (id) => cardName(ctx.comp, id);
   const seatName = (n) => ctx.names[n] ?? t("seat {n}", { n: n + 1 });
   if (parts[0] === "blow") return `${name(parts[1])} → ${seatName(Number(parts[2]))}`;
   if (parts[0] === "steal") return t("Steal from {name}", { name: seatName(Number(parts[1])) });
@@ -212,13 +212,42 @@ export function short(action, ctx) {
   return null;
 }
 
-export function prompt({ view: v, legal, names }) {
-  if (v.window) {
-    const who = v.active >= 0 ? names[v.active] : t("The player");
-    if (legal.length === 1 && legal[0] === "pass") return t("{name} played: you hold no HALT! card, so it stands", { name: who });
-    return t("{name} played: HALT! to undo the whole turn, or let it stand?", { name: who });
-  }
-  return null;
+/** A card by its printed face ("6 (C)", "HALT! 1", "Tornado!"), as the hand shows it. */
+export function cardName(comp, id) {
+  const c = (comp.cards || [])[Number(id) - 1];
+  return c ? c.name : t("card {n}", { n: id });
+}
+
+/** A value of an event in the log, named the way the cards' faces are (table.js
+ * eventText): a card id as its face, a list of them as their faces. */
+export function eventValue(field, value, ev, comp) {
+  if (field === "card" && Number.isInteger(value)) return cardName(comp, value);
+  if (field === "cards" && Array.isArray(value) && value.every(Number.isInteger)) return value.length ? value.map((id) => cardName(comp, id)).join(", ") : t("none");
+  return undefined;
+}
+
+/** What the last play was, in a few words: the card by its face and, for a blow, whose pawn. */
+function playWords(action, comp, names) {
+  const parts = String(action || "").split(" ");
+  if (parts[0] === "play") return cardName(comp, parts[1]);
+  if (parts[0] === "blow") return t("{card} on {name}", { card: cardName(comp, parts[1]), name: names[Number(parts[2])] ?? parts[2] });
+  if (parts[0] === "triple") return t("three of a kind ({cards})", { cards: parts.slice(1).map((id) => cardName(comp, id)).join(", ") });
+  if (parts[0] === "steal") return t("a steal from {name}", { name: names[Number(parts[1])] ?? parts[1] });
+  return action || "";
+}
+
+/** In a HALT! window: what happened this turn (who played what, which pawns it moved),
+ * then the question. */
+export function prompt({ view: v, legal, names, catalog }) {
+  if (!v.window) return null;
+  const who = v.active >= 0 ? names[v.active] : t("The player");
+  const play = v.last ? playWords(v.last, catalog.components, names) : null;
+  const moved = (v.turn_start || []).map((from, i) => (from !== v.pawns[i] ? t("{name} from spot {from} to {to}", { name: names[i], from, to: v.pawns[i] }) : null)).filter(Boolean);
+  const moves = moved.length ? moved.join("; ") : t("no pawn has moved");
+  const what = play ? t("{name} played {play} · this turn: {moves}.", { name: who, play, moves }) : t("{name} played · this turn: {moves}.", { name: who, moves });
+  const ask = legal.length === 1 && legal[0] === "pass" ? t("You hold no HALT! card, so it stands.")
+    : t("Call HALT! to cancel the whole turn (every pawn goes back), or let it stand?");
+  return `${what} ${ask}`;
 }
 
 // where each pawn was last drawn, to walk it along the track step by step
@@ -259,8 +288,9 @@ export function board(ctx) {
   const upright = window.matchMedia("(max-width: 640px)").matches;
   const chars = comp.characters || [];
   const active = v.active >= 0 ? names[v.active] : "";
-  const line = h("p", { class: "phase-line" }, t("Turn {turn}", { turn: v.turn }), active ? ` · ${t("{name} is playing", { name: active })}` : "",
-    v.last ? ` · ${t("last play: {play}", { play: ctx.label(v.last) })}` : "", v.bonus ? ` · ${t("insignia bonus: another play")}` : "");
+  const line = v.over ? h("p", { class: "phase-line" }, t("The race is over after turn {turn}.", { turn: v.turn }))
+    : h("p", { class: "phase-line" }, t("Turn {turn}", { turn: v.turn }), active ? ` · ${t("{name} is playing", { name: active })}` : "",
+      v.last ? ` · ${t("last play: {play}", { play: playWords(v.last, comp, names) })}` : "", v.bonus ? ` · ${t("insignia bonus: another play")}` : "");
   const players = h("ul", { class: "race-players" }, names.map((n, i) => h("li", { class: [`p${i}`, i === seat && "me", i === v.active && "active"] },
     h("span", { class: "pawn-chip", style: { background: PAWN_COLOURS[i % 6] } }, String(i + 1)),
     h("strong", {}, n), i === seat ? ` ${t("(you)")}` : "",

@@ -105,7 +105,7 @@ export function board(ctx) {
     v.reward_multiplier > 1 ? h("div", { class: "fact warn" }, h("span", { class: "label small" }, t("Rewards")), h("strong", {}, `×${v.reward_multiplier}`)) : null,
     seat !== null && seat !== undefined && v.gems !== null ? h("div", { class: "fact mine" }, h("span", { class: "label small" }, t("Your gems (secret)")), h("strong", { class: "big", id: "my-gems", dataset: { k: "my-gems" } }, String(v.gems))) : null,
   );
-  const turn = h("p", { class: "phase-line" },
+  const turn = v.over ? h("p", { class: "phase-line" }, t("The game is over after turn {turn}.", { turn: v.turn })) : h("p", { class: "phase-line" },
     t("Turn {turn}, started by {name}.", { turn: v.turn, name: names[v.starter] }) + " ",
     holder ? (offer ? t("{name} holds: the knight is offered for {price}.", { name: holder, price: v.price })
       : v.must_draw ? t("{name} has the knight and must draw.", { name: holder }) : t("{name} has the knight.", { name: holder })) : "");

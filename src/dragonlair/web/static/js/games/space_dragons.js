@@ -31,6 +31,33 @@ function dragonWords(d) {
   return `${tn("A dragon: {n} point", "A dragon: {n} points", d.points)}${sym ? `; ${t("symbols:")} ${sym}` : ""}.`;
 }
 
+/** A dragon as its face shows it: its points and its symbols ("the dragon of 11 points"). */
+export function dragonName(comp, id) {
+  const d = (comp.dragons || [])[Number(id) - 1];
+  if (!d) return t("a dragon");
+  const sym = SYMBOLS.map(([name], k) => (d.symbols[k] ? `${t(name)} ${d.symbols[k]}` : null)).filter(Boolean).join(", ");
+  const base = tn("the dragon of {n} point", "the dragon of {n} points", d.points);
+  return sym ? `${base} (${sym})` : base;
+}
+
+/** A value of an event in the log as the cards' faces name it (table.js eventText): a
+ * dragon by its points and symbols (dragons carry no number); crew cards are numbered. */
+export function eventValue(field, value, ev, comp) {
+  if (field === "label" && Number.isInteger(ev.dragon)) return dragonName(comp, ev.dragon);
+  return undefined;
+}
+
+/** What hiring or playing a crew card does, from its printed face, in the page's language. */
+export function label(action, comp) {
+  const [verb, n] = action.split(" ");
+  const c = (comp.crew || [])[Number(n) - 1];
+  if (!c) return null;
+  const card = crewWords(c).replace(/\.$/, "");
+  if (verb === "hire") return t("Hire: {card}", { card });
+  if (verb === "play") return t("Play: {card}", { card });
+  return null;
+}
+
 /** The face of crew card ``n``: number, effects in order, symbols and points. */
 export function crewFace(comp, n) {
   const c = comp.crew[n - 1];

@@ -6,7 +6,7 @@
 // rank gets); the last bids, turned over; your hand, each card with a button for each
 // way to play it.
 import { h } from "../dom.js";
-import { N_, t, tn } from "../i18n.js";
+import { N_, t, tn, word } from "../i18n.js";
 
 const STACKS = [
   ["power_cockpit", N_("Cockpit power"), "⚡"],
@@ -45,6 +45,27 @@ function words(c) {
 }
 
 /** A Space card's face: its colour, what it is and its corner VP. */
+/** What an action does, as the catalog says it, without the card's internal number
+ * ("play Green Crystal face up: 1 VP"): a Space card carries a name, not a number. */
+export function label(action, comp, text) {
+  return text ? text.replace(/ \(#\d+\)/g, "") : null;
+}
+
+const SPACE_CARDS = new Set(["dealt", "received", "spent", "placed"]);
+
+/** A value of an event in the log as the cards' faces name it (table.js eventText): Space
+ * cards, Danger cards and Damage cards carry names, not numbers. */
+export function eventValue(field, value, ev, comp) {
+  // a choice is named as its action reads, which numbers the card: the name says which
+  if (field === "choice" && typeof value === "string") return word(value.replace(/ \(#\d+\)/g, ""));
+  const deck = SPACE_CARDS.has(ev.type) ? comp.space : ev.type === "danger" || ev.type === "scanned" ? comp.danger : ev.type === "repaired" || ev.type === "damaged" ? comp.damage : null;
+  if (!deck) return undefined;
+  const name = (id) => (deck[id - 1] ? t(deck[id - 1].name) : t("card {n}", { n: id }));
+  if (field === "card" && Number.isInteger(value)) return name(value);
+  if (field === "cards" && Array.isArray(value) && value.every(Number.isInteger)) return value.length ? value.map(name).join(", ") : t("none");
+  return undefined;
+}
+
 export function spaceFace(comp, id) {
   const c = space(comp, id);
   return [
