@@ -254,6 +254,34 @@ def test_a_question_with_one_answer_is_answered_for_you_unless_turned_off() -> N
     assert len(actions) == moves  # still asked
 
 
+def test_answers_given_for_you_leave_the_new_lines_marked() -> None:
+    """A HALT! window answered for you is not your move: what happened since your own last
+    move (here: the move that opened the window) stays marked new."""
+    state, _ = _forced_state()
+    seats = [SeatConfig("You"), SeatConfig("Random 2", "random"), SeatConfig("Random 3", "random")]
+    mark = state.event_count - 1  # as if your own last move came just before the last line
+
+    async def run() -> None:
+        s = PlaySession(state.clone(), seats)
+        s.last_move[0] = mark
+        app = PlayApp(s, fast=True)
+        moves = s.state.move
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.pause(0.1)
+            await settle(pilot)
+            assert s.state.move > moves  # answered for you
+            assert s.last_move[0] == mark
+            marked = [ln for ln in s.logs[0] if ln.seq >= mark]
+            assert marked and f"▶ {marked[0].text[:30]}" in screen_text(app)
+            if app.asking == 0 and not s.state.is_over:
+                await pilot.press("enter")  # your own move resets the mark
+                await settle(pilot)
+                assert s.last_move[0] > mark
+
+    asyncio.run(run())
+
+
 def test_hotseat_covers_the_screen_between_players() -> None:
     game = dragonlair.make("dragon-stripes", players=2)
     s = PlaySession(game.new_game(seed=5), [SeatConfig("Ann"), SeatConfig("Bob")])

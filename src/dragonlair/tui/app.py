@@ -507,7 +507,7 @@ class PlayApp(TableApp):
             self.pending = False
             self.status("")
             return
-        self.choose(seat, action)
+        self.choose(seat, action, chosen=False)
 
     def ask(self, seat: int) -> None:
         session = self.session
@@ -648,11 +648,11 @@ class PlayApp(TableApp):
             return
         self.choose(seat, action)
 
-    def choose(self, seat: int, action: Action) -> None:
+    def choose(self, seat: int, action: Action, *, chosen: bool = True) -> None:
         if self.asking != seat:
             return
         try:
-            self.session.apply(seat, action)
+            self.session.apply(seat, action, chosen=chosen)
         except DragonlairError as e:  # never expected: the action was one of the legal ones
             self.status(str(e), "bold red")
             return

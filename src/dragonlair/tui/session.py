@@ -124,13 +124,16 @@ class PlaySession:
             return None
         return forced_action(self.state, seat)
 
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action, *, chosen: bool = True) -> None:
         """Apply ``action`` for ``seat``; bad input raises DragonlairError and changes
-        nothing. Saves afterwards when a save file was given."""
+        nothing. Saves afterwards when a save file was given. An answer given for a human
+        (``chosen=False``: a HALT! it could not call, a forced draw) is not their move:
+        what is new since their own last move stays marked."""
         self.state.apply(seat, action)
         if seat in self.humans:
             self.catch_up(seat)
-            self.last_move[seat] = self.state.event_count
+            if chosen:
+                self.last_move[seat] = self.state.event_count
         self.autosave()
 
     # ------------------------------------------------------------------ undo and hints
