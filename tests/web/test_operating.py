@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from dragonlair.cli import app
 from dragonlair.web.logs import JsonFormatter
-from dragonlair.web.ownership import home, lock_key, parse_shard
+from dragonlair.web.ownership import home, parse_shard
 
 
 def metric(text: str, name: str) -> float:
@@ -81,13 +81,11 @@ def test_json_logs_name_the_table() -> None:
     assert line("anything", table="zz")["table"] == "zz"
 
 
-def test_shards_and_lock_keys() -> None:
+def test_shards_and_homes() -> None:
     assert parse_shard("2/3") == (2, 3)
     for bad in ("0/3", "4/3", "3", "a/b", "1/0", "-1/2"):
         with pytest.raises(ValueError, match="K/N"):
             parse_shard(bad)
-    assert lock_key("q3J9xW7a") == lock_key("q3J9xW7a") != lock_key("q3J9xW7b")
-    assert -(2**63) <= lock_key("x") < 2**63
     assert {home(f"t{i}", 3) for i in range(100)} == {1, 2, 3}
 
 

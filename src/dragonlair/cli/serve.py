@@ -103,6 +103,14 @@ def serve(
         float,
         typer.Option(min=0.1, help="With --shard: seconds between looks for orphaned tables."),
     ] = 1.0,
+    lease: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            help="PostgreSQL: seconds without a heartbeat after which a process's tables "
+            "move to the others (and it can no longer write about them).",
+        ),
+    ] = 5.0,
 ) -> None:
     """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
     try:
@@ -187,6 +195,7 @@ def serve(
         limit_concurrency=limit_concurrency,
         shard=shard,
         adopt_interval=adopt_interval,
+        lease=lease,
         forwarded_allow_ips=",".join(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),

@@ -138,7 +138,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise StoreError(str(e)) from None
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
-    hub = Hub(cfg, store, bots) if cfg.shard is None else SharedHub(cfg, store, bots)
+    # on PostgreSQL every process, sharded or not, owns its tables through fenced leases
+    shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite
+    hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)
     app.state.hub = hub
     try:
         resumed = await hub.recover()

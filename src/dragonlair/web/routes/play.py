@@ -18,7 +18,7 @@ async def play(
     ws: WebSocket, table_id: str, hub: HubDep, config: ConfigDep, limits: LimitsDep
 ) -> None:
     """One seat's (or spectator's) connection: hello, then actions until it closes."""
-    if config.shard is not None:
+    if getattr(hub, "shared", False):
         # several processes: a table another process owns is refused before the upgrade,
         # with 503, so that the proxy tries the next process (see web/ownership.py)
         try:
