@@ -103,6 +103,14 @@ def serve(
         float,
         typer.Option(min=0.1, help="With --shard: seconds between looks for orphaned tables."),
     ] = 1.0,
+    keep_finished: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            help="Days to keep finished tables (records and all) after their creation; "
+            "by default they are kept forever.",
+        ),
+    ] = None,
     lease: Annotated[
         float,
         typer.Option(
@@ -196,6 +204,7 @@ def serve(
         shard=shard,
         adopt_interval=adopt_interval,
         lease=lease,
+        keep_finished_days=keep_finished,
         forwarded_allow_ips=",".join(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),

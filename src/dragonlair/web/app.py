@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -142,14 +143,42 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite
     hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)
     app.state.hub = hub
+    keeper: asyncio.Task[None] | None = None
     try:
         resumed = await hub.recover()
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
+        if cfg.keep_finished_days is not None and getattr(hub, "index", 1) == 1:
+            keeper = asyncio.get_running_loop().create_task(retention(store, cfg))
         yield
     finally:
+        if keeper is not None:
+            keeper.cancel()
         hub.close()
         bots.close()
         await asyncio.to_thread(store.close)
+
+
+RETENTION_EVERY = 3600.0  # seconds between looks for finished tables past retention
+
+
+async def retention(store: Store, cfg: ServerConfig, every: float = RETENTION_EVERY) -> None:
+    """Delete finished tables older than ``keep_finished_days``, now and every ``every``
+    seconds, a batch at a time (one process of several does it)."""
+    assert cfg.keep_finished_days is not None
+    while True:
+        before = time.time() - cfg.keep_finished_days * 86400
+        gone = 0
+        try:
+            while True:
+                await asyncio.wrap_future(store.forget_finished(before))
+                gone += store.forgotten
+                if store.forgotten == 0:
+                    break
+        except Exception as e:  # storage is away: try again at the next look
+            log.warning("could not delete finished tables past retention: %s", e)
+        if gone:
+            log.info("deleted %d finished tables older than %g days", gone, cfg.keep_finished_days)
+        await asyncio.sleep(every)
 
 
 async def _protocol_error(_: Request, e: Exception) -> JSONResponse:

@@ -64,6 +64,7 @@ from sqlalchemy import (
     String,
     Table,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -104,6 +105,7 @@ tables_t = Table(
 )
 
 ACTIVE = ("waiting", "playing")
+FINISHED = ("over", "expired")
 # The sweeps (orphaned tables, waiting tables to expire, the lobby's listing) look only at
 # unfinished tables: a partial index keeps them cheap however many finished tables there are.
 active_index = Index(
@@ -113,6 +115,8 @@ active_index = Index(
     postgresql_where=tables_t.c.status.in_(ACTIVE),
     sqlite_where=tables_t.c.status.in_(ACTIVE),
 )
+# retention: finished tables older than a given time
+created_index = Index("dl_tables_created", tables_t.c.created)
 
 # Several processes over PostgreSQL: one row per running process, its heartbeat in the
 # database's clock (seconds since the epoch); see dragonlair.web.ownership.
@@ -283,8 +287,8 @@ class Store:
                 dbapi_conn.commit()
 
         try:
-            self._create_schema()
-            self._upgrade()
+            self._upgrade_legacy()
+            self._migrate()
         except Exception as e:
             raise StoreError(f"cannot open the database {self.describe()}: {e}") from None
         # several processes: this process's id, and the epoch of each table it owns
@@ -297,20 +301,27 @@ class Store:
         self._thread.start()
         self.commits = 0
         self.writes = 0
+        self.forgotten = 0  # tables deleted by the last forget_finished
 
-    def _create_schema(self) -> None:
-        """Create what is missing, once even when several processes start together (on
-        PostgreSQL under a transaction-scoped advisory lock: the others wait, then find
-        everything there)."""
+    def _migrate(self) -> None:
+        """Create or bring the schema up to date with its migrations
+        (:mod:`dragonlair.web.migrations`), once even when several processes start
+        together: on PostgreSQL under a transaction-scoped advisory lock, so the others
+        wait and then find the schema up to date."""
+        from .migrations import migrate
+
         with self.engine.begin() as conn:
             if not self.sqlite:
                 conn.execute(text("SELECT pg_advisory_xact_lock(7361246590812344)"))
-            metadata.create_all(conn)
+            migrate(conn)
 
-    def _upgrade(self) -> None:
-        """Bring a database made before seeds were sealed up to date: add the columns,
-        let ``seed`` be empty, and seal the seeds of its unfinished games (which had no
-        commitment, so they show as chosen seeds)."""
+    def _upgrade_legacy(self) -> None:
+        """Bring a database made before seeds were sealed (and before migrations) to the
+        baseline schema: add the columns, let ``seed`` be empty, and seal the seeds of its
+        unfinished games (which had no commitment, so they show as chosen seeds)."""
+        names = set(inspect(self.engine).get_table_names())
+        if "dl_tables" not in names or "alembic_version" in names:
+            return
         cols = {c["name"]: c for c in inspect(self.engine).get_columns("dl_tables")}
         if "sealed" not in cols:
             log.warning("upgrading the database: seeds of unfinished games get sealed")
@@ -318,17 +329,6 @@ class Store:
                 for column in ("salt", "sealed", "commitment"):
                     kind = tables_t.c[column].type.compile(dialect=self.engine.dialect)
                     conn.execute(text(f"ALTER TABLE dl_tables ADD COLUMN {column} {kind}"))
-        if "owner" not in cols:
-            with self.engine.begin() as conn:
-                if not self.sqlite:
-                    conn.execute(text("SELECT pg_advisory_xact_lock(7361246590812344)"))
-                again = {c["name"] for c in inspect(conn).get_columns("dl_tables")}
-                if "owner" not in again:
-                    log.warning("upgrading the database: tables get an owner and an epoch")
-                    conn.execute(text("ALTER TABLE dl_tables ADD COLUMN owner VARCHAR(40)"))
-                    conn.execute(
-                        text("ALTER TABLE dl_tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0")
-                    )
         if not cols["seed"]["nullable"]:
             if self.sqlite:
                 self._rebuild_sqlite_tables()
@@ -347,17 +347,20 @@ class Store:
                     .where(tables_t.c.id == table_id)
                     .values(seed=None, sealed=self.sealer.seal({"seed": int(seed), "salt": None}))
                 )
-        # after any rebuild of the table above, which drops its indexes
-        with self.engine.begin() as conn:
-            if not self.sqlite:
-                conn.execute(text("SELECT pg_advisory_xact_lock(7361246590812344)"))
-            active_index.create(conn, checkfirst=True)
 
     def _rebuild_sqlite_tables(self) -> None:
         # SQLite cannot drop a NOT NULL: make the table anew and copy the rows over
         # (the procedure of https://www.sqlite.org/lang_altertable.html)
-        names = ", ".join(c.name for c in tables_t.columns)
-        new = tables_t.to_metadata(MetaData(), name="dl_tables_new")
+        baseline = [c for c in tables_t.columns if c.name not in ("owner", "epoch")]
+        names = ", ".join(c.name for c in baseline)
+        new = Table(
+            "dl_tables_new",
+            MetaData(),
+            *(
+                Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+                for c in baseline
+            ),
+        )
         copy = f"INSERT INTO dl_tables_new ({names}) SELECT {names} FROM dl_tables"
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside any transaction
@@ -553,6 +556,31 @@ class Store:
             )
         }
         return {t for t in ids if mine[t] is None or stored.get(t) != (self.process, mine[t])}
+
+    def forget_finished(self, before: float, limit: int = 500) -> Future[None]:
+        """Delete up to ``limit`` finished or expired tables created before ``before``
+        (seconds since the epoch), with their seats and actions (retention); how many
+        were deleted is in ``self.forgotten``."""
+
+        def run(conn: Connection) -> None:
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    select(tables_t.c.id)
+                    .where(tables_t.c.created < before, tables_t.c.status.in_(FINISHED))
+                    .order_by(tables_t.c.created)
+                    .limit(limit)
+                )
+            ]
+            if ids:
+                conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
+                conn.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
+                conn.execute(
+                    delete(tables_t).where(tables_t.c.id.in_(ids), tables_t.c.status.in_(FINISHED))
+                )
+            self.forgotten = len(ids)
+
+        return self._submit(_Op(Future(), run=run))
 
     def _submit(self, op: _Op) -> Future[None]:
         if not self._thread.is_alive():
