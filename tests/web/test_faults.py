@@ -122,6 +122,9 @@ def test_tables_serve_again_after_every_fault(setting: Any) -> None:
         )
         assert r.status_code == 201, r.text
         created.append(r.json())
+    # through the proxy, strangers read health only, not which process owns what
+    assert httpx.get(f"{cluster.url}/api/health", timeout=30).json() == {"ok": True}
+    assert httpx.get(f"{cluster.url}/status", timeout=30).status_code == 404
     paused: set[int] = set()
     players = [DirectPlayer(cluster, paused, c, random.Random(rng.random())) for c in created]
     log: list[str] = []

@@ -34,8 +34,11 @@ def test_metrics_and_health_follow_play(client: TestClient) -> None:
     assert r.status_code == 201
     created = r.json()
     tid = created["table"]["id"]
-    health = client.get("/api/health").json()
-    assert health["owns"] == [tid] and health["process"] is None
+    status = client.get("/status").json()
+    sqlite = client.app.state.hub.store.sqlite  # type: ignore[attr-defined]
+    assert status["owns"] == [tid] and status["process"] == (None if sqlite else "1/1")
+    assert client.get("/api/health").json() == {"ok": True}  # nothing about any table
+    assert client.get("/api/ready").json() == {"ready": True}
     token = created["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_json({"type": "hello", "token": token, "since": 0})

@@ -120,7 +120,7 @@ def serve(
         ),
     ] = 5.0,
 ) -> None:
-    """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
+    """Run the server: lobby at /api, play over /ws/tables/{id}, its schema at /openapi.json."""
     try:
         import uvicorn
 
