@@ -91,3 +91,38 @@ def test_head_is_answered(sqlite_url: str) -> None:
         assert httpx.head(f"{server.http}/no/such/page", timeout=30).status_code == 404
     finally:
         server.stop()
+
+
+def _deep_positions() -> list[str]:
+    n = 1500  # a few kilobytes, past Python's recursion limit: a traceback per request
+    return [
+        "title = 'x'\na = " + "[" * n + "]" * n,  # TOML arrays
+        "a = " + "{b = " * n + "1" + "}" * n,  # TOML inline tables
+        "a" + ".a" * n + " = 1",  # TOML dotted keys: deep without a bracket
+        '{"a": ' + "[" * n + "]" * n + "}",  # JSON
+    ]
+
+
+@pytest.mark.parametrize("text", _deep_positions(), ids=["toml", "inline", "dotted", "json"])
+def test_deep_positions_are_refused_before_parsing(
+    web: TestClient, text: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    r = web.post(
+        "/api/tables",
+        json={"game": "dragon-stripes", "players": 3, "position": text},
+    )
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["code"] == "bad_position"
+    assert "deep" in r.json()["error"]["message"]
+    assert "Traceback" not in caplog.text
+    assert web.get("/status").json()["tables"] == 0
+
+
+def test_bracket_depth_skips_strings_and_comments() -> None:
+    from dragonlair.web.security import _bracket_depth, read_position
+
+    assert _bracket_depth("a = [[1], {b = 2}]", 16) == 2
+    assert _bracket_depth('a = \'[[[[[[\' # [[[[[[\nb = "]]\\"[[["', 2) == 0
+    assert _bracket_depth('a = """\n[[[[\n"""\nb = [1]', 2) == 1
+    assert _bracket_depth("[" * 17, 16) is None
+    assert read_position('{"a": [[1]]}', 100) == {"a": [[1]]}
