@@ -232,10 +232,14 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
 
 
 async def health(http: httpx.AsyncClient, args: argparse.Namespace) -> dict[str, int]:
-    """Actions and commits of every server process (each answers for itself only)."""
+    """Actions and commits of every server process (each answers for itself only, at its
+    own /status)."""
     out = {"actions": 0, "commits": 0}
     for url in args.backends or [args.url]:
-        h = (await http.get(f"{url}/api/health")).json()
+        r = await http.get(f"{url}/status")
+        if r.status_code != 200:  # a proxy refuses /status: name the processes (--backends)
+            continue
+        h = r.json()
         out["actions"] += h["actions"]
         out["commits"] += h["commits"]
     return out

@@ -135,7 +135,7 @@ class Cluster:
     def health(self, k: int) -> dict[str, Any] | None:
         """Process k's health (None if it does not answer)."""
         try:
-            r = httpx.get(f"{self.backend(k)}/api/health", timeout=5)
+            r = httpx.get(f"{self.backend(k)}/status", timeout=5)
         except httpx.HTTPError:
             return None
         return r.json() if r.status_code == 200 else None

@@ -68,7 +68,7 @@ def test_budgets_beyond_the_bounds_are_refused(sqlite_url: str) -> None:
         seats = [{"type": "bot", "level": "ismcts", "budget": {"iterations": 1000}}] * 2
         r = c.post("/api/tables", json={"game": "pebble-auction", "players": 2, "seats": seats})
         assert r.status_code == 201
-        assert c.get("/api/health").json()["tables"] == 1
+        assert c.get("/status").json()["tables"] == 1
 
 
 @pytest.mark.slow
@@ -248,7 +248,7 @@ def test_waiting_tables_expire_and_are_not_resumed(sqlite_url: str) -> None:
     # the server restarts with a shorter time: the old table expires at once
     with TestClient(create_app(config(sqlite_url, waiting_ttl=0.2))) as c:
         tid = old["table"]["id"]
-        assert c.get("/api/health").json()["tables"] == 0
+        assert c.get("/status").json()["tables"] == 0
         assert c.get(f"/api/tables/{tid}").json()["status"] == "expired"
         r = c.post(f"/api/tables/{tid}/join", json={})
         assert r.status_code == 409 and r.json()["error"]["code"] == "no_open_seat"
@@ -270,7 +270,7 @@ def test_waiting_tables_expire_and_are_not_resumed(sqlite_url: str) -> None:
             time.sleep(0.05)
         assert c.get("/api/tables").json() == []
     with TestClient(create_app(config(sqlite_url))) as c:
-        assert c.get("/api/health").json()["tables"] == 0  # expired tables are not resumed
+        assert c.get("/status").json()["tables"] == 0  # expired tables are not resumed
 
 
 def test_the_listing_is_paginated(sqlite_url: str) -> None:

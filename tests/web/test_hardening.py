@@ -141,7 +141,7 @@ def test_every_malformed_body_is_invalid_request(
         r = web.post(path, content=body, headers={"Content-Type": content_type})
         err: dict[str, Any] = r.json()["error"]
         assert r.status_code == 422 and err["code"] == "invalid_request", (path, r.text)
-    assert web.get("/api/health").json()["tables"] == 0
+    assert web.get("/status").json()["tables"] == 0
 
 
 def test_a_deadline_that_passes_while_the_database_is_locked_still_applies(

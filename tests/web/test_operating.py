@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from dragonlair.cli import app
 from dragonlair.web.logs import JsonFormatter
-from dragonlair.web.ownership import home, lock_key, parse_shard
+from dragonlair.web.ownership import home, parse_shard
 
 
 def metric(text: str, name: str) -> float:
@@ -34,8 +34,11 @@ def test_metrics_and_health_follow_play(client: TestClient) -> None:
     assert r.status_code == 201
     created = r.json()
     tid = created["table"]["id"]
-    health = client.get("/api/health").json()
-    assert health["owns"] == [tid] and health["process"] is None
+    status = client.get("/status").json()
+    sqlite = client.app.state.hub.store.sqlite  # type: ignore[attr-defined]
+    assert status["owns"] == [tid] and status["process"] == (None if sqlite else "1/1")
+    assert client.get("/api/health").json() == {"ok": True}  # nothing about any table
+    assert client.get("/api/ready").json() == {"ready": True}
     token = created["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_json({"type": "hello", "token": token, "since": 0})
@@ -81,13 +84,11 @@ def test_json_logs_name_the_table() -> None:
     assert line("anything", table="zz")["table"] == "zz"
 
 
-def test_shards_and_lock_keys() -> None:
+def test_shards_and_homes() -> None:
     assert parse_shard("2/3") == (2, 3)
     for bad in ("0/3", "4/3", "3", "a/b", "1/0", "-1/2"):
         with pytest.raises(ValueError, match="K/N"):
             parse_shard(bad)
-    assert lock_key("q3J9xW7a") == lock_key("q3J9xW7a") != lock_key("q3J9xW7b")
-    assert -(2**63) <= lock_key("x") < 2**63
     assert {home(f"t{i}", 3) for i in range(100)} == {1, 2, 3}
 
 

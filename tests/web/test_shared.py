@@ -34,7 +34,7 @@ def test_one_owner_and_a_takeover(postgres: str, tmp_path: Path) -> None:
             assert r.status_code == 201
             created = r.json()
             tid = created["table"]["id"]
-            assert a.get("/api/health").json()["owns"] == [tid]
+            assert a.get("/status").json()["owns"] == [tid]
             assert a.get(f"/api/tables/{tid}").status_code == 200
             other = b.get(f"/api/tables/{tid}")
             assert other.status_code == 503 and other.json()["error"]["code"] == "not_owner"
@@ -50,11 +50,11 @@ def test_one_owner_and_a_takeover(postgres: str, tmp_path: Path) -> None:
                 listing = side.get("/api/tables")
                 assert [t["id"] for t in listing.json()] == [tid]
                 assert listing.headers["X-Total-Count"] == "1"
-            assert b.get("/api/health").json()["owns"] == []
+            assert b.get("/status").json()["owns"] == []
             assert b.get("/api/tables/nosuchtable").status_code == 404
         # process 1 stopped: process 2 takes the table within a few looks
         end = time.monotonic() + 30
-        while b.get("/api/health").json()["owns"] != [tid]:
+        while b.get("/status").json()["owns"] != [tid]:
             assert time.monotonic() < end, "the table was not taken over"
             time.sleep(0.1)
         token = created["seats"][0]["token"]

@@ -103,8 +103,24 @@ def serve(
         float,
         typer.Option(min=0.1, help="With --shard: seconds between looks for orphaned tables."),
     ] = 1.0,
+    keep_finished: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            help="Days to keep finished tables (records and all) after their creation; "
+            "by default they are kept forever.",
+        ),
+    ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            help="PostgreSQL: seconds without a heartbeat after which a process's tables "
+            "move to the others (and it can no longer write about them).",
+        ),
+    ] = 5.0,
 ) -> None:
-    """Run the server: lobby at /api, play over /ws/tables/{id}, API docs at /docs."""
+    """Run the server: lobby at /api, play over /ws/tables/{id}, its schema at /openapi.json."""
     try:
         import uvicorn
 
@@ -187,6 +203,8 @@ def serve(
         limit_concurrency=limit_concurrency,
         shard=shard,
         adopt_interval=adopt_interval,
+        lease=lease,
+        keep_finished_days=keep_finished,
         forwarded_allow_ips=",".join(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),

@@ -2,7 +2,7 @@
 resumes tables, and the routers of :mod:`dragonlair.web.routes`.
 
 FastAPI (on Starlette, served by uvicorn) gives us typed request bodies validated by
-pydantic, an OpenAPI schema of the lobby at ``/openapi.json`` (browsable at ``/docs``),
+pydantic, an OpenAPI schema of the lobby at ``/openapi.json`` (FastAPI's ``/docs`` pages are off),
 and WebSockets in the same app; uvicorn brings the event loop (uvloop), HTTP and WebSocket
 protocol handling. The whole protocol is described in ``docs/server.md``; the modules:
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -138,16 +139,46 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise StoreError(str(e)) from None
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
-    hub = Hub(cfg, store, bots) if cfg.shard is None else SharedHub(cfg, store, bots)
+    # on PostgreSQL every process, sharded or not, owns its tables through fenced leases
+    shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite
+    hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)
     app.state.hub = hub
+    keeper: asyncio.Task[None] | None = None
     try:
         resumed = await hub.recover()
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
+        if cfg.keep_finished_days is not None and getattr(hub, "index", 1) == 1:
+            keeper = asyncio.get_running_loop().create_task(retention(store, cfg))
         yield
     finally:
+        if keeper is not None:
+            keeper.cancel()
         hub.close()
         bots.close()
         await asyncio.to_thread(store.close)
+
+
+RETENTION_EVERY = 3600.0  # seconds between looks for finished tables past retention
+
+
+async def retention(store: Store, cfg: ServerConfig, every: float = RETENTION_EVERY) -> None:
+    """Delete finished tables older than ``keep_finished_days``, now and every ``every``
+    seconds, a batch at a time (one process of several does it)."""
+    assert cfg.keep_finished_days is not None
+    while True:
+        before = time.time() - cfg.keep_finished_days * 86400
+        gone = 0
+        try:
+            while True:
+                await asyncio.wrap_future(store.forget_finished(before))
+                gone += store.forgotten
+                if store.forgotten == 0:
+                    break
+        except Exception as e:  # storage is away: try again at the next look
+            log.warning("could not delete finished tables past retention: %s", e)
+        if gone:
+            log.info("deleted %d finished tables older than %g days", gone, cfg.keep_finished_days)
+        await asyncio.sleep(every)
 
 
 async def _protocol_error(_: Request, e: Exception) -> JSONResponse:
@@ -212,18 +243,11 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-# /docs and /redoc are FastAPI's pages: they load their script from a CDN and start it
-# inline, so they get a policy that allows exactly that (and are never framed either).
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "img-src 'self' data: https://fastapi.tiangolo.com; worker-src blob:; "
-    "frame-ancestors 'none'"
-)
 
 
 class Headers:
-    """ASGI middleware adding the security headers to every HTTP response."""
+    """ASGI middleware adding the security headers to every HTTP response, and answering
+    HEAD for the pages (as their GET without the body)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -232,19 +256,24 @@ class Headers:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = scope["path"] in ("/docs", "/redoc", "/docs/oauth2-redirect")
         extra = [
-            (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()),
+            (b"content-security-policy", CSP.encode()),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"no-referrer"),
             (b"x-frame-options", b"DENY"),
         ]
 
+        head = scope["method"] == "HEAD" and not scope["path"].startswith("/api/")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *extra]
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}  # HEAD: the GET's headers, no body
             await send(message)
 
+        if head:  # a page asked with HEAD (a monitor, a link checker) is answered as GET
+            scope = {**scope, "method": "GET"}
         await self.app(scope, receive, send_with_headers)
 
 
@@ -259,6 +288,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         "WebSocket per seat (`/ws/tables/{id}`, see docs/server.md for its messages).",
         lifespan=lifespan,
         responses=ERRORS,
+        # FastAPI's /docs and /redoc pages load scripts from a CDN and start them inline, on
+        # the origin where seat tokens are kept: off. The schema is at /openapi.json.
+        docs_url=None,
+        redoc_url=None,
     )
     limits = Limits(cfg)
     app.state.config = cfg

@@ -73,11 +73,17 @@ class ServerConfig:
     public_url: str = ""
     # Finished tables leave memory once nobody is connected (their records stay stored).
     evict_finished: bool = True
+    # Finished and expired tables created more than this many days ago are deleted from
+    # storage, records and all (None: kept forever); checked hourly by one process.
+    keep_finished_days: float | None = None
     # Several processes over one PostgreSQL database: this process as "K/N" (None: the
-    # only process), and how often it looks for tables nobody owns (seconds); see
+    # only process, 1/1), and how often it looks for tables nobody owns (seconds); see
     # dragonlair.web.ownership.
     shard: str | None = None
     adopt_interval: float = 1.0
+    # PostgreSQL: a process silent (no heartbeat) this long loses its tables to the others,
+    # and it cannot write about them after that (seconds; see dragonlair.web.ownership).
+    lease: float = 5.0
 
     def seal_key_path(self) -> Path:
         """Where the seal key is kept (see ``seal_key``)."""

@@ -29,12 +29,13 @@ from ..core import (
     replay,
 )
 from ..core import spec as game_spec
-from ..core.position import build, parse
+from ..core.position import build
 from ..core.puzzles import puzzle as find_puzzle
 from .bots import BotRunner
 from .config import ServerConfig
 from .protocol import (
     MAX_NAME,
+    MAX_POSITION,
     Created,
     Joined,
     JoinRequest,
@@ -45,7 +46,15 @@ from .protocol import (
     TableRequest,
     WatchPass,
 )
-from .security import commitment, digest, new_salt, new_seed, new_table_id, new_token
+from .security import (
+    commitment,
+    digest,
+    new_salt,
+    new_seed,
+    new_table_id,
+    new_token,
+    read_position,
+)
 from .session import Table
 from .store import DAMAGED_SETTINGS, Store, StoredSeat, StoredTable
 
@@ -376,7 +385,7 @@ class Hub:
         try:
             if req.puzzle is not None:
                 return dict(find_puzzle(req.puzzle).doc)
-            return parse(req.position or "")
+            return read_position(req.position or "", MAX_POSITION)
         except DragonlairError as e:  # BadPosition, or no such puzzle
             raise ProtocolError("bad_position", str(e)) from None
 

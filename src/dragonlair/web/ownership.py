@@ -1,25 +1,34 @@
 """Several server processes over one PostgreSQL database: which process owns which table.
 
-``dragonlair serve --shard K/N`` runs process K of N. Every table in play (or waiting for
-players) is owned by exactly one process at a time, and only its owner keeps it in memory,
-applies its actions, runs its timers and bots, and serves its WebSockets. Ownership is a
-PostgreSQL **session advisory lock** on a 64-bit key derived from the table id, held on
-one connection of the owning process (:class:`Owner`):
+``dragonlair serve --shard K/N`` runs process K of N (a process started without ``--shard``
+on PostgreSQL is process 1/1). Every unfinished table is owned by at most one process at a
+time, and only its owner keeps it in memory, applies its actions, runs its timers and bots,
+and serves its WebSockets. Ownership is **a lease in the table's own row**, fenced:
 
-- a lock is held by one session at most, so two processes can never own a table at once;
-- a process that dies (SIGKILL, a crash, a lost machine) loses its session and with it
-  every lock at once: nothing has to expire, and the tables are free the moment
-  PostgreSQL sees the connection close;
-- a lock is taken *before* the table is read from storage, so the new owner replays every
-  action its previous owner committed (and nothing was acknowledged before it was
-  committed).
+- every process has a row in ``dl_processes`` and renews its *heartbeat* there (the
+  database's clock) every ``lease / 5`` seconds; a process whose heartbeat is older than
+  ``lease`` seconds is silent (dead, paused by SIGSTOP, cut off from the database);
+- a table's row (``dl_tables``) names its ``owner`` and an ``epoch``. A process takes a
+  table with one ``UPDATE`` that sets itself as owner and adds one to the epoch, and that
+  succeeds only if the table is unfinished and has no owner or a silent one;
+- every write about a table checks, in its own transaction, that the row still names this
+  process at the epoch it took the table at (``Store.fence``, see
+  :mod:`dragonlair.web.store`): a process that lost a table cannot commit anything about
+  it, and the new owner, which reads the table only after its ``UPDATE`` committed,
+  replays the latest stored move;
+- nothing is held while a table waits: no lock, no session, whatever the number of
+  tables (PostgreSQL's lock table is not used at all); a process holds a table only by
+  renewing its own heartbeat;
+- a process that finds, at a heartbeat, that a table it serves has another owner or epoch
+  (it was silent too long) drops it at once: its connections are closed with 1012 and the
+  clients reconnect through the proxy to the new owner; so does a write refused by a fence.
 
 A process takes a table when a request for it arrives (:meth:`SharedHub.get`) or when it
 finds the table orphaned: every ``adopt_interval`` seconds each process lists the
-unfinished tables whose lock nobody holds (one query on ``pg_locks``) and takes them,
-those whose *home* (a hash of the id modulo N) is this process at once and the others when
-they are still orphaned at the next look, so the tables of a dead process spread over the
-live ones and even a table with only bots at it plays on within seconds.
+unfinished tables with no owner or a silent one and takes those whose *home* (a hash of
+the id modulo N) is this process, and the others once they are still orphaned at its next
+look, so the tables of a dead process spread over the live ones and even a table with only
+bots at it plays on within seconds (``lease`` plus about two looks).
 
 A request for a table another process owns is answered ``503 not_owner`` (a WebSocket is
 refused the same way, before its upgrade); the reverse proxy then tries the next process
@@ -28,9 +37,11 @@ owner, whichever process the proxy tried first. The lobby (listing, creating) is
 by any process from the database. Finished tables need no owner: their records are read
 from storage by whichever process is asked.
 
-If this process loses its own lock session (PostgreSQL restarted, the connection cut),
-it drops every table it held at the next look (their connections are closed with 1012,
-and clients reconnect through the proxy to the new owner).
+**One layout at a time.** At its start a process refuses to run beside a live process of
+another layout (a process without ``--shard`` beside sharded ones, ``--shard 1/2`` beside
+``2/3``) or with the same ``K/N`` as a live one: it waits up to one lease for such a
+process to fall silent (a restart after a crash) and otherwise exits saying which process
+is in the way.
 """
 
 from __future__ import annotations
@@ -40,12 +51,11 @@ import contextlib
 import hashlib
 import logging
 import random
-import threading
+import time
+import uuid
 from typing import Any
 
-import psycopg
-from sqlalchemy import func, select
-from sqlalchemy.engine import make_url
+from sqlalchemy import Float, delete, func, insert, literal_column, select, update
 
 from ..core import DragonlairError
 from ..core import spec as game_spec
@@ -60,12 +70,17 @@ from .protocol import (
     TableSettings,
 )
 from .session import Table
-from .store import Store, actions_t, seats_t, tables_t
+from .store import ACTIVE, Store, StoreError, actions_t, processes_t, seats_t, tables_t
 
 log = logging.getLogger("dragonlair.web.ownership")
 
-ACTIVE = ("waiting", "playing")
 ADOPT_PER_LOOK = 200
+ORPHANS_PER_LOOK = 2000
+# Rows of processes silent this long are deleted when a process starts (seconds).
+FORGET_PROCESSES = 86400.0
+
+# The database's clock, in seconds since the epoch: every heartbeat is judged by one clock.
+NOW = literal_column("EXTRACT(EPOCH FROM clock_timestamp())", Float)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -79,122 +94,134 @@ def parse_shard(text: str) -> tuple[int, int]:
     return kk, nn
 
 
-def lock_key(table_id: str) -> int:
-    """The advisory lock key of a table: 64 bits of SHA-256, as PostgreSQL's signed bigint."""
-    h = hashlib.sha256(f"dragonlair-table:{table_id}".encode()).digest()[:8]
-    return int.from_bytes(h, "big", signed=True)
-
-
 def home(table_id: str, processes: int) -> int:
     """The process (1..N) that adopts an orphaned table first."""
     h = hashlib.sha256(table_id.encode()).digest()
     return int.from_bytes(h[:4], "big") % processes + 1
 
 
-class Owner:
-    """The advisory locks this process holds, on its own PostgreSQL session.
+class Lease:
+    """This process's heartbeat and its claims on tables, in the database.
 
-    Every call blocks (run it in a thread); calls are serialized on one connection."""
+    Every call blocks (run it in a thread); each is one short transaction."""
 
-    def __init__(self, url: str) -> None:
-        u = make_url(url)
-        self.url = u.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._conn: psycopg.Connection[Any] | None = None
-        self._mutex = threading.Lock()
-        self.held: set[str] = set()
+    def __init__(self, store: Store, index: int, processes: int, lease: float) -> None:
+        self.store = store
+        self.engine = store.engine
+        self.id = uuid.uuid4().hex
+        self.name = f"{index}/{processes}"
+        self.processes = processes
+        self.lease = lease
 
-    def _session(self) -> psycopg.Connection[Any]:
-        if self._conn is None or self._conn.closed:
-            if self.held:
-                raise OwnershipLost("the lock session was lost with its locks")
-            self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=5)
-        return self._conn
+    def _live(self) -> Any:
+        """The SQL condition: a process row's heartbeat is recent."""
+        return processes_t.c.beat >= NOW - self.lease
 
-    def _fail(self) -> None:
-        """After an error: forget the session only if it is gone (an error inside a live
-        session, such as PostgreSQL's lock table being full, keeps every lock held)."""
-        if self._conn is not None and not self._conn.closed and not self._conn.broken:
-            return
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+    def in_the_way(self) -> list[str]:
+        """The live processes this one may not run beside (another layout, or the same
+        K/N), described."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    processes_t.c.name,
+                    processes_t.c.processes,
+                    (NOW - processes_t.c.beat).label("ago"),
+                ).where(processes_t.c.id != self.id, self._live())
+            ).all()
+        return [
+            f"process {r.name} (heartbeat {float(r.ago):.1f} s ago)"
+            for r in rows
+            if r.processes != self.processes or r.name == self.name
+        ]
 
-    def try_acquire(self, table_id: str) -> bool:
-        """Take the table if nobody holds it (True also if this process already does)."""
-        with self._mutex:
-            if table_id in self.held:
-                return True
-            try:
-                row = (
-                    self._session()
-                    .execute("SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),))
-                    .fetchone()
+    def register(self) -> None:
+        """Write this process's row (and forget processes silent for a day)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(processes_t).where(processes_t.c.beat < NOW - FORGET_PROCESSES))
+            conn.execute(
+                insert(processes_t).values(
+                    id=self.id, name=self.name, processes=self.processes, started=NOW, beat=NOW
                 )
-            except psycopg.Error:
-                self._fail()
-                raise
-            if row is not None and row[0]:
-                self.held.add(table_id)
-                return True
-            return False
+            )
 
-    def release(self, table_id: str) -> None:
-        """Let the table go (its game is over, or it expired)."""
-        with self._mutex:
-            if table_id not in self.held:
-                return
-            self.held.discard(table_id)
-            try:
-                self._session().execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
-            except psycopg.Error:
-                self._fail()
+    def beat(self) -> dict[str, int]:
+        """Renew the heartbeat; the unfinished tables the database says this process owns,
+        with their epochs."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(processes_t).where(processes_t.c.id == self.id).values(beat=NOW)
+            )
+            if done.rowcount == 0:  # forgotten meanwhile: be known again
+                conn.execute(
+                    insert(processes_t).values(
+                        id=self.id, name=self.name, processes=self.processes, started=NOW, beat=NOW
+                    )
+                )
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.epoch).where(
+                    tables_t.c.owner == self.id, tables_t.c.status.in_(ACTIVE)
+                )
+            ).all()
+        return {r.id: int(r.epoch) for r in rows}
+
+    def claim(self, table_id: str) -> int | None:
+        """Take the table if it is unfinished and has no owner, a silent one or this
+        process: its new epoch, or None (another live process owns it, or it is over)."""
+        live_owner = (
+            select(processes_t.c.id)
+            .where(processes_t.c.id == tables_t.c.owner, self._live())
+            .exists()
+        )
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                update(tables_t)
+                .where(
+                    tables_t.c.id == table_id,
+                    tables_t.c.status.in_(ACTIVE),
+                    tables_t.c.owner.is_(None) | (tables_t.c.owner == self.id) | ~live_owner,
+                )
+                .values(owner=self.id, epoch=tables_t.c.epoch + 1)
+                .returning(tables_t.c.epoch)
+            ).first()
+        return None if row is None else int(row[0])
+
+    def give_up(self, table_id: str, epoch: int) -> None:
+        """Let a table go now (another process may take it at once)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_t)
+                .where(
+                    tables_t.c.id == table_id,
+                    tables_t.c.owner == self.id,
+                    tables_t.c.epoch == epoch,
+                )
+                .values(owner=None)
+            )
 
     def orphans(self) -> list[str]:
-        """Unfinished tables whose lock nobody holds (a dead process's, or never taken);
-        OwnershipLost if this process's own session was lost."""
-        with self._mutex:
-            try:
-                conn = self._session()
-                ids = [
-                    r[0]
-                    for r in conn.execute(
-                        "SELECT id FROM dl_tables WHERE status IN ('waiting', 'playing') "
-                        "ORDER BY created"
+        """Unfinished tables with no owner or a silent one, oldest first."""
+        owner = processes_t.alias("p")
+        with self.engine.connect() as conn:
+            return [
+                r[0]
+                for r in conn.execute(
+                    select(tables_t.c.id)
+                    .select_from(tables_t.outerjoin(owner, owner.c.id == tables_t.c.owner))
+                    .where(
+                        tables_t.c.status.in_(ACTIVE),
+                        owner.c.id.is_(None) | (owner.c.beat < NOW - self.lease),
                     )
-                ]
-                locked = {
-                    (int(c) << 32) | int(o)
-                    for c, o in conn.execute(
-                        "SELECT classid::int8, objid::int8 FROM pg_locks "
-                        "WHERE locktype = 'advisory' AND objsubid = 1 AND granted "
-                        "AND database = (SELECT oid FROM pg_database "
-                        "WHERE datname = current_database())"
-                    )
-                }
-            except psycopg.Error as e:
-                self._fail()
-                if self._conn is None and self.held:
-                    raise OwnershipLost(f"the lock session failed: {e}") from None
-                raise
-        return [i for i in ids if lock_key(i) & 0xFFFF_FFFF_FFFF_FFFF not in locked]
+                    .order_by(tables_t.c.created)
+                    .limit(ORPHANS_PER_LOOK)
+                )
+            ]
 
-    def reset(self) -> None:
-        """Forget every lock and close the session (which releases them all)."""
-        with self._mutex:
-            self.held.clear()
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    conn.close()
-
-    def close(self) -> None:
-        """Close the session: PostgreSQL releases every lock it held."""
-        self.reset()
-
-
-class OwnershipLost(Exception):
-    """This process's lock session ended, and with it every table it owned."""
+    def retire(self) -> None:
+        """A clean stop: let every table go and delete this process's row, so the others
+        take its tables at their next look."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.owner == self.id).values(owner=None))
+            conn.execute(delete(processes_t).where(processes_t.c.id == self.id))
 
 
 class SharedHub(Hub):
@@ -206,12 +233,17 @@ class SharedHub(Hub):
         super().__init__(config, store, bots)
         if store.sqlite:
             raise ValueError("several server processes need PostgreSQL, not SQLite")
-        assert config.shard is not None
-        self.index, self.processes = parse_shard(config.shard)
-        self.owner = Owner(store.url)
+        self.index, self.processes = parse_shard(config.shard or "1/1")
+        self.lease = Lease(store, self.index, self.processes, config.lease)
+        store.process = self.lease.id
         self._adopter: asyncio.Task[None] | None = None
+        self._beater: asyncio.Task[None] | None = None
         self._seen: set[str] = set()
-        self._releases: set[asyncio.Task[None]] = set()
+        self._taking: dict[str, asyncio.Task[Table]] = {}
+        self._strays: set[str] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.silent_since: float | None = None  # the database has not heard us since
 
     @property
     def name(self) -> str:
@@ -219,15 +251,14 @@ class SharedHub(Hub):
         return f"{self.index}/{self.processes}"
 
     async def claim(self, table_id: str) -> None:
-        """Own a new table before it is stored (nobody else can know its id yet)."""
-        if not await self._try_acquire(table_id):
-            raise ProtocolError("storage_error", "the server could not take the new table", 503)
+        """A new table is stored with this process as its owner (nobody else can know its
+        id yet): nothing to take."""
 
-    async def _try_acquire(self, table_id: str) -> bool:
+    async def _claim(self, table_id: str) -> int | None:
         try:
-            return await asyncio.to_thread(self.owner.try_acquire, table_id)
-        except (psycopg.Error, OwnershipLost) as e:
-            log.error("cannot take table %s: %s", table_id, e)
+            return await asyncio.to_thread(self.lease.claim, table_id)
+        except Exception as e:
+            log.warning("cannot take table %s: %s", table_id, e)
             raise ProtocolError(
                 "storage_error", "the server could not reach the database; try again", 503
             ) from None
@@ -238,17 +269,29 @@ class SharedHub(Hub):
             return t
         if not 0 < len(table_id) <= 32 or not all(c.isalnum() or c in "-_" for c in table_id):
             return await super().get(table_id)  # not_found
-        if await self._try_acquire(table_id):
+        pending = self._taking.get(table_id)
+        if pending is None:  # one claim at a time per table: its epoch is the fence
+            pending = asyncio.get_running_loop().create_task(self._take(table_id))
+            self._taking[table_id] = pending
+            pending.add_done_callback(lambda _: self._taking.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _take(self, table_id: str) -> Table:
+        epoch = await self._claim(table_id)
+        if epoch is not None:
+            self.store.fence(table_id, epoch)
             try:
                 t = await super().get(table_id)
             except BaseException:
                 if table_id not in self.tables:
-                    await asyncio.to_thread(self.owner.release, table_id)
+                    self.store.unfence(table_id)
+                    with contextlib.suppress(Exception):
+                        await asyncio.to_thread(self.lease.give_up, table_id, epoch)
                 raise
             if t.id in self.tables:
-                log.info("table %s: owned by process %s", t.id, self.name)
-            else:  # finished: nothing to own
-                await asyncio.to_thread(self.owner.release, table_id)
+                log.info("table %s: owned by process %s (epoch %d)", t.id, self.name, epoch)
+            else:  # finished meanwhile: nothing to own
+                self.store.unfence(table_id)
             return t
         status = await asyncio.to_thread(_status, self.store, table_id)
         if status in ACTIVE:  # the usual case, answered without reading the whole table
@@ -273,42 +316,122 @@ class SharedHub(Hub):
     def retire(self, table: Table) -> None:
         super().retire(table)
         if table.id not in self.tables:
-            self._let_go([table.id])
+            self.store.unfence(table.id)
 
     async def _expire(self, ids: list[str]) -> None:
         await super()._expire(ids)
-        self._let_go([i for i in ids if i not in self.tables])
-
-    def _let_go(self, ids: list[str]) -> None:
-        async def release() -> None:
-            for i in ids:
-                await asyncio.to_thread(self.owner.release, i)
-
-        task = asyncio.get_running_loop().create_task(release())
-        self._releases.add(task)
-        task.add_done_callback(self._releases.discard)
+        for i in ids:
+            if i not in self.tables:
+                self.store.unfence(i)
 
     async def recover(self) -> int:
-        """Take the orphaned tables now (all of them at the first start), then keep looking
-        for orphans while the server runs; the number taken now."""
+        """Register this process (refusing to run beside a process of another layout),
+        take the orphaned tables now (all of them at the first start), then keep its
+        heartbeat and look for orphans while the server runs; the number taken now."""
+        self._loop = asyncio.get_running_loop()
+        await self._wait_for_the_way()
+        await asyncio.to_thread(self.lease.register)
+        self.store.on_fenced = self._fenced_out
         n = await self._adopt(everything=True)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-        self._adopter = asyncio.get_running_loop().create_task(self._adopt_loop())
+        self._sweeper = self._loop.create_task(self._sweep())
+        self._beater = self._loop.create_task(self._beat_loop())
+        self._adopter = self._loop.create_task(self._adopt_loop())
         return n
+
+    async def _wait_for_the_way(self) -> None:
+        end = time.monotonic() + self.config.lease + 1.0
+        while True:
+            blocking = await asyncio.to_thread(self.lease.in_the_way)
+            if not blocking:
+                return
+            if time.monotonic() > end:
+                raise StoreError(
+                    f"process {self.name} cannot start beside "
+                    + ", ".join(blocking)
+                    + ": every process on one database runs with --shard K/N for the same N "
+                    "(and a process without --shard runs alone), each K once"
+                )
+            await asyncio.sleep(0.25)
+
+    # ------------------------------------------------------------------ liveness
+
+    async def _beat_loop(self) -> None:
+        every = self.config.lease / 5
+        while True:
+            await asyncio.sleep(every)
+            before = self.store.fences()
+            try:
+                owned = await asyncio.to_thread(self.lease.beat)
+            except Exception as e:
+                if self.silent_since is None:  # one line per outage, not one per beat
+                    self.silent_since = time.monotonic()
+                    log.error("process %s cannot renew its heartbeat: %s", self.name, e)
+                continue
+            if self.silent_since is not None:
+                log.warning(
+                    "process %s renewed its heartbeat again after %.1f s",
+                    self.name,
+                    time.monotonic() - self.silent_since,
+                )
+                self.silent_since = None
+            self._check(before, owned)
+
+    def _check(self, before: dict[str, int], owned: dict[str, int]) -> None:
+        """Drop every table the database no longer says this process owns at the epoch it
+        took it at (only those taken before the heartbeat's look: a table taken meanwhile
+        is judged at the next one)."""
+        now = self.store.fences()
+        for table_id, epoch in before.items():
+            if now.get(table_id) == epoch and owned.get(table_id) != epoch:
+                t = self.tables.get(table_id)
+                if t is not None and t.status in ACTIVE:
+                    self._drop(table_id, "another process has taken it")
+        # tables stored as ours that we do not serve (a load that failed, a creation whose
+        # caller went away): let them go once seen twice, so that they are never stuck
+        strays = {i for i in owned if i not in before and i not in now and i not in self._taking}
+        for table_id in strays & self._strays:
+            self._let_go(table_id, owned[table_id])
+        self._strays = strays
+
+    def _let_go(self, table_id: str, epoch: int) -> None:
+        async def give_up() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.lease.give_up, table_id, epoch)
+
+        task = asyncio.get_running_loop().create_task(give_up())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _fenced_out(self, table_id: str) -> None:
+        """From the store's writer: a write about this table was refused."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._drop, table_id, "a write was refused")
+
+    def _drop(self, table_id: str, why: str) -> None:
+        t = self.tables.pop(table_id, None)
+        self.store.unfence(table_id)
+        if t is None:
+            return
+        log.warning("table %s: process %s no longer serves it (%s)", table_id, self.name, why)
+        for conn in t.connections():
+            conn.close(1012)
+        t.close()
+
+    # ------------------------------------------------------------------ adoption
 
     async def _adopt_loop(self) -> None:
         every = self.config.adopt_interval
         while True:
             await asyncio.sleep(every * random.uniform(0.75, 1.25))
+            if self.silent_since is not None:
+                continue  # our own tables may be orphans to the others right now
             try:
                 await self._adopt()
-            except OwnershipLost as e:
-                self._drop_all(str(e))
             except Exception as e:  # the database is away: look again later
-                log.warning("process %s could not look for orphaned tables: %s", self.name, e)
+                log.debug("process %s could not look for orphaned tables: %s", self.name, e)
 
     async def _adopt(self, everything: bool = False) -> int:
-        orphans = await asyncio.to_thread(self.owner.orphans)
+        orphans = await asyncio.to_thread(self.lease.orphans)
         now = set(orphans)
         take = [
             i
@@ -329,16 +452,6 @@ class SharedHub(Hub):
         if n:
             log.info("process %s took %d orphaned tables", self.name, n)
         return n
-
-    def _drop_all(self, why: str) -> None:
-        """This process no longer owns anything: stop serving every table it held."""
-        log.error("process %s lost its tables (%s); dropping %d", self.name, why, len(self.tables))
-        for t in list(self.tables.values()):
-            for conn in t.connections():
-                conn.close(1012)
-            t.close()
-        self.tables.clear()
-        self.owner.reset()
 
     async def listing(
         self, status: str | None, game: str | None, limit: int, offset: int = 0
@@ -361,13 +474,17 @@ class SharedHub(Hub):
         return sorted(self.tables)
 
     def close(self) -> None:
-        """Stop, let queued writes land, then close the lock session (releasing every
-        table only once its last action is stored)."""
-        if self._adopter is not None:
-            self._adopter.cancel()
+        """Stop, let queued writes land, then let every table go (the other processes take
+        them at their next look)."""
+        for task in (self._adopter, self._beater):
+            if task is not None:
+                task.cancel()
         super().close()
         self.store.close()
-        self.owner.close()
+        try:
+            self.lease.retire()
+        except Exception as e:
+            log.warning("process %s could not let its tables go: %s", self.name, e)
 
 
 def _status(store: Store, table_id: str) -> str | None:

@@ -217,3 +217,74 @@ class RateLimiter:
     def describe(self) -> str:
         """The limit as it was given ("20/second")."""
         return self.text
+
+
+# ---------------------------------------------------------------------- positions
+
+MAX_POSITION_DEPTH = 16  # tables and arrays inside each other (the games' use at most 4)
+
+
+def _bracket_depth(text: str, limit: int) -> int | None:
+    """The deepest nesting of ``[``/``{`` in TOML or JSON text, outside strings and
+    comments, without parsing it; None as soon as it passes ``limit`` (one pass, no
+    recursion, so any text is read in bounded time and stack)."""
+    depth = deepest = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            quote = c * 3 if text.startswith(c * 3, i) else c
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                if text[i] == "\\" and c == '"':
+                    i += 1  # an escaped character (basic strings only)
+                elif text[i] == "\n" and len(quote) == 1:
+                    break  # an unterminated one-line string: the parser says so
+                i += 1
+            i += len(quote)
+            continue
+        if c == "#":  # a TOML comment, to the end of the line
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                return None
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest
+
+
+def _doc_depth(doc: object, limit: int) -> bool:
+    """Whether a parsed document nests at most ``limit`` deep (TOML's dotted keys nest
+    without brackets), looked at without recursion."""
+    stack: list[tuple[object, int]] = [(doc, 0)]
+    while stack:
+        item, d = stack.pop()
+        if d > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item)
+    return True
+
+
+def read_position(text: str, max_chars: int, max_depth: int = MAX_POSITION_DEPTH) -> dict[str, Any]:
+    """A position document from TOML or JSON text sent by a client, read within bounds:
+    its size and its nesting are checked before the parser sees it (Python's TOML and JSON
+    parsers recurse, and a few kilobytes of brackets would exhaust the stack), and the
+    document's depth after (dotted keys); BadPosition says what is wrong."""
+    from ..core.position import BadPosition, parse
+
+    if len(text) > max_chars:
+        raise BadPosition("position", f"is {len(text)} characters long; at most {max_chars}")
+    if _bracket_depth(text, max_depth) is None:
+        raise BadPosition("position", f"nests tables or arrays more than {max_depth} deep")
+    doc = parse(text)
+    if not _doc_depth(doc, max_depth):
+        raise BadPosition("position", f"nests tables or arrays more than {max_depth} deep")
+    return doc

@@ -57,12 +57,14 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
     String,
     Table,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -97,6 +99,35 @@ tables_t = Table(
     Column("status", String(16), nullable=False),
     Column("created", Float, nullable=False),
     Column("result", JSON, nullable=True),
+    # several processes: the process serving the table and its fencing epoch (ownership.py)
+    Column("owner", String(40), nullable=True),
+    Column("epoch", Integer, nullable=False, server_default="0"),
+)
+
+ACTIVE = ("waiting", "playing")
+FINISHED = ("over", "expired")
+# The sweeps (orphaned tables, waiting tables to expire, the lobby's listing) look only at
+# unfinished tables: a partial index keeps them cheap however many finished tables there are.
+active_index = Index(
+    "dl_tables_active",
+    tables_t.c.status,
+    tables_t.c.created,
+    postgresql_where=tables_t.c.status.in_(ACTIVE),
+    sqlite_where=tables_t.c.status.in_(ACTIVE),
+)
+# retention: finished tables older than a given time
+created_index = Index("dl_tables_created", tables_t.c.created)
+
+# Several processes over PostgreSQL: one row per running process, its heartbeat in the
+# database's clock (seconds since the epoch); see dragonlair.web.ownership.
+processes_t = Table(
+    "dl_processes",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(32), nullable=False),
+    Column("processes", Integer, nullable=False),
+    Column("started", Float, nullable=False),
+    Column("beat", Float, nullable=False),
 )
 
 seats_t = Table(
@@ -127,6 +158,10 @@ BATCH = 512
 
 class StoreError(Exception):
     """Storage could not be opened, or a write could not be committed."""
+
+
+class FencedOut(StoreError):
+    """A write about a table this process no longer owns: nothing of it was stored."""
 
 
 @dataclass
@@ -171,6 +206,7 @@ class _Op:
     future: Future[None]
     row: dict[str, Any] | None = None  # an action row (batched with its neighbours)
     run: Callable[[Connection], None] | None = None  # anything else
+    tables: tuple[str, ...] = ()  # the tables it writes about (fenced when owned)
 
 
 def _resolve(future: Future[None], error: Exception | None) -> None:
@@ -245,23 +281,47 @@ class Store:
             def _timeouts(dbapi_conn: Any, _record: Any) -> None:
                 with dbapi_conn.cursor() as cur:
                     cur.execute(f"SET lock_timeout = {ms}")
+                    # a transaction left open (its process paused) must not hold a table's
+                    # row for long: PostgreSQL ends such a session, and its locks with it
+                    cur.execute(f"SET idle_in_transaction_session_timeout = {max(ms, 2000)}")
                 dbapi_conn.commit()
 
         try:
-            metadata.create_all(self.engine)
-            self._upgrade()
+            self._upgrade_legacy()
+            self._migrate()
         except Exception as e:
             raise StoreError(f"cannot open the database {self.describe()}: {e}") from None
+        # several processes: this process's id, and the epoch of each table it owns
+        self.process: str | None = None
+        self._fences: dict[str, int] = {}
+        self._fence_mutex = threading.Lock()
+        self.on_fenced: Callable[[str], None] | None = None
         self._queue: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._writer, name="dragonlair-store", daemon=True)
         self._thread.start()
         self.commits = 0
         self.writes = 0
+        self.forgotten = 0  # tables deleted by the last forget_finished
 
-    def _upgrade(self) -> None:
-        """Bring a database made before seeds were sealed up to date: add the columns,
-        let ``seed`` be empty, and seal the seeds of its unfinished games (which had no
-        commitment, so they show as chosen seeds)."""
+    def _migrate(self) -> None:
+        """Create or bring the schema up to date with its migrations
+        (:mod:`dragonlair.web.migrations`), once even when several processes start
+        together: on PostgreSQL under a transaction-scoped advisory lock, so the others
+        wait and then find the schema up to date."""
+        from .migrations import migrate
+
+        with self.engine.begin() as conn:
+            if not self.sqlite:
+                conn.execute(text("SELECT pg_advisory_xact_lock(7361246590812344)"))
+            migrate(conn)
+
+    def _upgrade_legacy(self) -> None:
+        """Bring a database made before seeds were sealed (and before migrations) to the
+        baseline schema: add the columns, let ``seed`` be empty, and seal the seeds of its
+        unfinished games (which had no commitment, so they show as chosen seeds)."""
+        names = set(inspect(self.engine).get_table_names())
+        if "dl_tables" not in names or "alembic_version" in names:
+            return
         cols = {c["name"]: c for c in inspect(self.engine).get_columns("dl_tables")}
         if "sealed" not in cols:
             log.warning("upgrading the database: seeds of unfinished games get sealed")
@@ -291,8 +351,16 @@ class Store:
     def _rebuild_sqlite_tables(self) -> None:
         # SQLite cannot drop a NOT NULL: make the table anew and copy the rows over
         # (the procedure of https://www.sqlite.org/lang_altertable.html)
-        names = ", ".join(c.name for c in tables_t.columns)
-        new = tables_t.to_metadata(MetaData(), name="dl_tables_new")
+        baseline = [c for c in tables_t.columns if c.name not in ("owner", "epoch")]
+        names = ", ".join(c.name for c in baseline)
+        new = Table(
+            "dl_tables_new",
+            MetaData(),
+            *(
+                Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+                for c in baseline
+            ),
+        )
         copy = f"INSERT INTO dl_tables_new ({names}) SELECT {names} FROM dl_tables"
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside any transaction
@@ -335,6 +403,8 @@ class Store:
             "status": table.status,
             "created": table.created,
             "result": None,
+            "owner": self.process,
+            "epoch": 1,
         }
         seats = [
             {
@@ -353,7 +423,16 @@ class Store:
             conn.execute(insert(tables_t), row)
             conn.execute(insert(seats_t), seats)
 
-        return self._submit(_Op(Future(), run=run))
+        op = _Op(Future(), run=run)
+        if self.process is not None:
+            # stored with this process as its owner at epoch 1 (nobody else can know the new
+            # table's id yet); fenced from the commit on, before anyone hears of the table
+            def fence(f: Future[None]) -> None:
+                if not f.cancelled() and f.exception() is None:
+                    self.fence(table.id, 1)
+
+            op.future.add_done_callback(fence)
+        return self._submit(op)
 
     def seat_taken(
         self, table_id: str, seat: int, name: str, token_hash: bytes, status: str
@@ -368,7 +447,7 @@ class Store:
             )
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
 
-        return self._submit(_Op(Future(), run=run))
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def rename_seat(self, table_id: str, seat: int, name: str) -> Future[None]:
         """Store a person's new name for their seat."""
@@ -380,7 +459,7 @@ class Store:
                 .values(name=name)
             )
 
-        return self._submit(_Op(Future(), run=run))
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def append(
         self,
@@ -402,6 +481,7 @@ class Store:
                 "action": action,
                 "at": time.time(),
             },
+            tables=(table_id,),
         )
         if result is not None:
             values: dict[str, Any] = {"status": "over", "result": result}
@@ -424,7 +504,7 @@ class Store:
                 .values(token_hash=token_hash)
             )
 
-        return self._submit(_Op(Future(), run=run))
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def expire(self, table_ids: Sequence[str]) -> Future[None]:
         """Mark tables that waited too long for players as expired (never resumed)."""
@@ -436,6 +516,69 @@ class Store:
                 .where(tables_t.c.id.in_(ids), tables_t.c.status == "waiting")
                 .values(status="expired")
             )
+
+        return self._submit(_Op(Future(), run=run, tables=tuple(ids)))
+
+    # ------------------------------------------------------------------ fences
+
+    def fence(self, table_id: str, epoch: int) -> None:
+        """From now on, writes about ``table_id`` commit only while its row names this
+        process as owner at ``epoch``."""
+        with self._fence_mutex:
+            self._fences[table_id] = epoch
+
+    def unfence(self, table_id: str) -> None:
+        """This process no longer serves the table: its writes are refused from now on."""
+        with self._fence_mutex:
+            self._fences.pop(table_id, None)
+
+    def fences(self) -> dict[str, int]:
+        """The tables this process owns, with their epochs."""
+        with self._fence_mutex:
+            return dict(self._fences)
+
+    def _check_fences(self, conn: Connection, batch: Sequence[_Op]) -> set[str]:
+        """Within the batch's transaction: the tables this process may no longer write
+        (their rows locked FOR SHARE until the commit, so no process can take them
+        meanwhile)."""
+        ids = sorted({t for op in batch for t in op.tables})
+        if self.process is None or not ids:
+            return set()
+        with self._fence_mutex:
+            mine = {t: self._fences.get(t) for t in ids}
+        stored = {
+            r.id: (r.owner, r.epoch)
+            for r in conn.execute(
+                select(tables_t.c.id, tables_t.c.owner, tables_t.c.epoch)
+                .where(tables_t.c.id.in_(ids))
+                .order_by(tables_t.c.id)
+                .with_for_update(read=True)
+            )
+        }
+        return {t for t in ids if mine[t] is None or stored.get(t) != (self.process, mine[t])}
+
+    def forget_finished(self, before: float, limit: int = 500) -> Future[None]:
+        """Delete up to ``limit`` finished or expired tables created before ``before``
+        (seconds since the epoch), with their seats and actions (retention); how many
+        were deleted is in ``self.forgotten``."""
+
+        def run(conn: Connection) -> None:
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    select(tables_t.c.id)
+                    .where(tables_t.c.created < before, tables_t.c.status.in_(FINISHED))
+                    .order_by(tables_t.c.created)
+                    .limit(limit)
+                )
+            ]
+            if ids:
+                conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
+                conn.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
+                conn.execute(
+                    delete(tables_t).where(tables_t.c.id.in_(ids), tables_t.c.status.in_(FINISHED))
+                )
+            self.forgotten = len(ids)
 
         return self._submit(_Op(Future(), run=run))
 
@@ -464,7 +607,7 @@ class Store:
                     break
                 batch.append(nxt)
             try:
-                self._commit(batch)
+                refused = self._commit(batch)
             except Exception as e:
                 if _locked(e):
                     # every write would wait for the lock again: fail them all now
@@ -473,16 +616,19 @@ class Store:
                         _resolve(op.future, StoreError(f"the database is locked: {e}"))
                     continue
                 log.warning("a batch of %d writes failed (%s); retrying one by one", len(batch), e)
+                refused = set()
                 for op in batch:
                     try:
-                        self._commit([op])
+                        refused |= self._commit([op])
                     except Exception as e:
                         _resolve(op.future, StoreError(f"could not store: {e}"))
                     else:
-                        _resolve(op.future, None)
+                        self._settle(op, refused)
             else:
                 for op in batch:
-                    _resolve(op.future, None)
+                    self._settle(op, refused)
+            for table_id in refused:
+                self._fenced_out(table_id)
         # fail whatever arrived after the stop
         while True:
             try:
@@ -492,8 +638,32 @@ class Store:
             if late is not None:
                 _resolve(late.future, StoreError("storage is closed"))
 
-    def _commit(self, batch: Sequence[_Op]) -> None:
+    def _settle(self, op: _Op, refused: set[str]) -> None:
+        lost = [t for t in op.tables if t in refused]
+        if lost:
+            _resolve(
+                op.future,
+                FencedOut(f"table {lost[0]} is now served by another process; nothing stored"),
+            )
+        else:
+            _resolve(op.future, None)
+
+    def _fenced_out(self, table_id: str) -> None:
+        log.warning("table %s: another process has taken it; its writes here are refused", table_id)
+        self.unfence(table_id)
+        if self.on_fenced is not None:
+            try:
+                self.on_fenced(table_id)
+            except Exception:  # the writer must never die of a listener
+                log.exception("table %s: the fenced-out listener failed", table_id)
+
+    def _commit(self, batch: Sequence[_Op]) -> set[str]:
+        """Commit the batch in one transaction, except the writes about tables this
+        process no longer owns: those tables (nothing of their writes is stored)."""
         with self.engine.begin() as conn:
+            refused = self._check_fences(conn, batch)
+            if refused:
+                batch = [op for op in batch if not any(t in refused for t in op.tables)]
             rows: list[dict[str, Any]] = []
             for op in batch:
                 if op.row is not None:
@@ -509,6 +679,7 @@ class Store:
                 conn.execute(insert(actions_t), rows)
         self.commits += 1
         self.writes += len(batch)
+        return refused
 
     # ------------------------------------------------------------------ reads (blocking)
 

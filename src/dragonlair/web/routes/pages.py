@@ -21,7 +21,7 @@ PLACEHOLDER = """<!doctype html>
 <html><head><meta charset="utf-8"><title>dragonlair</title></head>
 <body><h1>dragonlair server</h1>
 <p>The browser front end is not installed in this copy of the server.
-The lobby API is described at <a href="/docs">/docs</a>.</p></body></html>
+The lobby API is described by <a href="/openapi.json">/openapi.json</a>.</p></body></html>
 """
 
 
