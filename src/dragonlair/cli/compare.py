@@ -16,17 +16,14 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from ..core import DragonlairError
-from ..sim.compare import CompareError, Comparison, compare_frames
-from ..sim.output import OutputError, read_frame, read_metadata, results_source
-from ..sim.plot import check_plot_file, write_comparison_plot
-from .simulate import (
+from .simargs import (
     BOTS_HELP,
     FeaturesOpt,
     JsonOpt,
@@ -36,9 +33,10 @@ from .simulate import (
     QuietOpt,
     SeedOpt,
     WorkersOpt,
-    execute,
-    prepare,
 )
+
+if TYPE_CHECKING:
+    from ..sim.compare import Comparison
 
 ArmOpt = Annotated[list[str] | None, typer.Option(help="An option of this arm only (key=value).")]
 
@@ -117,6 +115,11 @@ def compare(
     """Compare two arms of a rule change on the same seeds, game by game: win share per seat
     and per position, points, margin, spread, ties and length, with 95% intervals and
     p-values, and how many games the change altered."""
+    from ..sim.compare import CompareError, compare_frames
+    from ..sim.output import OutputError, read_frame, read_metadata, results_source
+    from ..sim.plot import check_plot_file, write_comparison_plot
+    from .running import execute, prepare
+
     try:
         if plot is not None:
             check_plot_file(plot)

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from ..core import DragonlairError, spec
-from ..sim.compare import Comparison, compare_frames
-from ..sim.output import check_output_file, read_frame, read_metadata, results_source
-from ..sim.plot import draw_comparison
-from ..sim.report import build
-from ..sim.stats import Tally, tally_rows
+
+if TYPE_CHECKING:
+    from ..sim.compare import Comparison
 
 
 def comparison_table(cmp: Comparison) -> str:
@@ -58,6 +56,12 @@ def report(
 ) -> None:
     """Write one self-contained HTML report of a run: seat and turn-order advantage, skill
     matrix, pacing, length and component attribution (with --against: a comparison)."""
+    from ..sim.compare import compare_frames
+    from ..sim.output import check_output_file, read_frame, read_metadata, results_source
+    from ..sim.plot import draw_comparison
+    from ..sim.report import build
+    from ..sim.stats import Tally, tally_rows
+
     try:
         check_output_file(out)
         source = results_source(results)

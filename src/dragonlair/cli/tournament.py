@@ -14,18 +14,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import shlex
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..core import derive_seed
-from ..sim import Summary
-from ..sim.plot import frame_of
-from ..sim.report import skill_matrix
-from ..sim.skill import bradley_terry
-from .simulate import (
+from .simargs import (
     BOTS_HELP,
     FeaturesOpt,
     GameArg,
@@ -41,13 +36,10 @@ from .simulate import (
     ResumeOpt,
     SeedOpt,
     WorkersOpt,
-    check_resume,
-    execute,
-    prepare,
-    ray_target,
-    report,
-    title,
 )
+
+if TYPE_CHECKING:
+    from ..sim import Summary
 
 
 def command_line(
@@ -87,6 +79,8 @@ def markdown(summary: Summary, command: str) -> str:
 def print_standings(summary: Summary, seed: int, console: Console) -> None:
     """The standings table and the per-seat shares."""
     fair = summary.fair_share
+    from .running import title
+
     table = Table(title=f"{title(summary, seed)}, seats rotated", title_justify="left")
     for col in ("bot", "seats", "games", "win share", "95% CI", "fair", "× fair", "verdict"):
         table.add_column(col, justify="left" if col in ("bot", "verdict") else "right")
@@ -149,6 +143,8 @@ def tournament(
     """Play the bots against each other with seats rotated; report each bot's win share
     per seat with a 95% confidence interval against the fair share 1/N (with --matrix:
     pairwise win probabilities and ratings)."""
+    from .running import check_resume, execute, prepare, ray_target, report
+
     if matrix:
         if out is not None or records is not None or plot is not None or resume:
             raise typer.BadParameter(
@@ -214,6 +210,12 @@ def round_robin(
     """Every pair of bots in games of its own (alternating round the table, seats
     rotated): the pairwise win matrix and Bradley-Terry ratings."""
     import pandas as pd
+
+    from ..core import derive_seed
+    from ..sim.plot import frame_of
+    from ..sim.report import skill_matrix
+    from ..sim.skill import bradley_terry
+    from .running import execute, prepare
 
     items = [t.strip() for t in bots.split(",")]
     base = prepare(game, players, items[0], n, seed, option, None, None, rotate=True)
