@@ -16,8 +16,14 @@ page can be mailed or opened anywhere without the files it came from. Sections:
 - **length**: in decisions and in the game's own units;
 - **component attribution**: for each card (or other id a game lists per seat, such as
   cards played or drafted), the win share of seats that had it against those that did
-  not, with intervals and counts, and a warning below :data:`THIN` seats; for each
-  numeric per-seat feature, its mean among winners and among the others;
+  not, with intervals and counts, a warning below :data:`THIN` seats, and each
+  difference's two-proportion z-test with its Benjamini-Hochberg adjusted q-value (many
+  cards are tested at once, so some raw p-values pass 0.05 by chance); for each numeric
+  per-seat feature, its mean among winners and among the others, and the **win share by
+  value** (binned into quantiles where a feature takes many values), with intervals and
+  counts, which shows thresholds a mean hides (a set completed at 4);
+- **scores of winners and others**: each line of the scoring breakdown, its mean among
+  the seats that won and the others;
 - **comparison** (with a second file): the table of paired differences and its chart.
 """
 
@@ -37,6 +43,8 @@ if TYPE_CHECKING:
 
 THIN = 30  # fewer seats than this behind a figure: the report says the data is thin
 TOP = 12  # components shown at each end of the attribution table
+DISTINCT = 12  # a feature with more values than this is binned for its win share by value
+BINS = 6  # quantile bins of such a feature
 
 _CSS = """
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222;
@@ -51,6 +59,55 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 .warn { background: #fff4e5; border-left: 4px solid #f0a020; padding: 0.5em 0.8em;
         margin: 0.8em 0; }
 img { max-width: 100%; } .meta td { text-align: left; }
+th.sort { cursor: pointer; } th.sort::after { content: " \\2195"; color: #999; }
+a.csv { font-size: 0.8em; margin-left: 0.3em; }
+.headline { background: #eef5ff; border-left: 4px solid #4c78a8; padding: 0.4em 1em; }
+.headline h2 { margin-top: 0.3em; } .meta td { overflow-wrap: anywhere; }
+"""
+
+# Every table but the run's: headings sort its rows (numbers by value, "12.5%" and
+# "+3.0 pt" too; a second click reverses), and a link downloads it as CSV, all of its
+# rows. Plain DOM code, in the page, so the report stays one file that needs no network.
+_JS = """
+function cellValue(td) {
+  const t = td.innerText.trim();
+  const m = t.match(/^[+-]?\\d+(\\.\\d+)?(e[+-]?\\d+)?/i);
+  return m ? parseFloat(m[0]) : t.toLowerCase();
+}
+document.querySelectorAll("table:not(.meta)").forEach((table, k) => {
+  const rows = () => Array.from(table.querySelectorAll("tr")).slice(1);
+  table.querySelectorAll("tr:first-child th").forEach((th, col) => {
+    th.classList.add("sort");
+    th.title = "sort by this column";
+    th.addEventListener("click", () => {
+      const up = th.dataset.dir !== "up";
+      th.dataset.dir = up ? "up" : "down";
+      const sorted = rows().sort((a, b) => {
+        const x = cellValue(a.cells[col]), y = cellValue(b.cells[col]);
+        const c = typeof x !== typeof y ? (typeof x === "number" ? -1 : 1)
+          : x < y ? -1 : x > y ? 1 : 0;
+        return up ? c : -c;
+      });
+      sorted.forEach((r) => table.appendChild(r));
+    });
+  });
+  const link = document.createElement("a");
+  link.className = "csv";
+  link.textContent = "download CSV";
+  link.href = "#";
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    const quote = (t) => '"' + t.replace(/"/g, '""') + '"';
+    const lines = Array.from(table.querySelectorAll("tr")).map((r) =>
+      Array.from(r.cells).map((c) => quote(c.innerText.trim())).join(","));
+    const blob = new Blob([lines.join("\\n") + "\\n"], {type: "text/csv"});
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = "table-" + (k + 1) + ".csv";
+    a.click();
+  });
+  table.parentNode.insertBefore(link, table);
+});
 """
 
 
@@ -305,18 +362,32 @@ def _attribution(
             w_out = wilson(float(wins[~have].sum()), int((~have).sum()))
             rows.append((w_in.value - w_out.value, tok, w_in, w_out, int(have.sum())))
         rows.sort(key=lambda r: r[0], reverse=True)
-        shown = rows if len(rows) <= 2 * TOP else rows[:TOP] + rows[-TOP:]
+        seats = len(wins)
+        pvalues = [
+            two_proportion_p(
+                w_in.value * count, count, w_out.value * (seats - count), seats - count
+            )
+            for _, _, w_in, w_out, count in rows
+        ]
+        qvalues = benjamini_hochberg(pvalues)
+        shown_at = list(range(len(rows)))
+        if len(rows) > 2 * TOP:
+            shown_at = shown_at[:TOP] + shown_at[-TOP:]
+        shown = [rows[i] for i in shown_at]
         thin = [r for r in shown if r[4] < THIN]
         body = [
             [
-                _e(tok),
-                f"{w_in.value:.1%} ({w_in.low:.1%} to {w_in.high:.1%})",
-                f"{w_out.value:.1%}",
-                f"{100 * d:+.1f} pt",
-                f"{count}" + (" <b>thin</b>" if count < THIN else ""),
+                _e(rows[i][1]),
+                f"{rows[i][2].value:.1%} ({rows[i][2].low:.1%} to {rows[i][2].high:.1%})",
+                f"{rows[i][3].value:.1%}",
+                f"{100 * rows[i][0]:+.1f} pt",
+                f"{pvalues[i]:.2g}",
+                f"{qvalues[i]:.2g}" + (" <b>*</b>" if qvalues[i] < 0.05 else ""),
+                f"{rows[i][4]}" + (" <b>thin</b>" if rows[i][4] < THIN else ""),
             ]
-            for d, tok, w_in, w_out, count in shown
+            for i in shown_at
         ]
+        passed = sum(1 for q in qvalues if q < 0.05)
         parts.append(
             f"<h3>{_e(col)}</h3><p class='note'>Win share of seats whose <i>{_e(col)}</i> "
             f"included the id, against seats whose did not (overall {base:.1%}); "
@@ -326,7 +397,10 @@ def _attribution(
                 else "every id."
             )
             + " A difference is an association, not a cause: strong players may simply pick "
-            "the card.</p>"
+            "the card. <i>p</i>: the two-proportion z-test of the difference (statsmodels); "
+            f"<i>q</i>: the p-value adjusted for testing all {len(rows)} ids at once "
+            "(Benjamini-Hochberg, the expected share of false findings among those with "
+            f"q &lt; 0.05 is at most 5%); * q &lt; 0.05: {passed} of {len(rows)} ids.</p>"
         )
         if thin:
             parts.append(
@@ -335,7 +409,15 @@ def _attribution(
             )
         parts.append(
             _table(
-                ["id", "win share with it (95% CI)", "without", "difference", "seats"],
+                [
+                    "id",
+                    "win share with it (95% CI)",
+                    "without",
+                    "difference",
+                    "p",
+                    "q (BH)",
+                    "seats",
+                ],
                 body,
                 raw=True,
             )
@@ -358,7 +440,213 @@ def _attribution(
             "won (alone or shared) and among the others.</p>"
             + _table(["feature", "winners", "others", "difference"], rows2)
         )
+        parts.append(_by_value(frame, players, wins, numeric))
     return "".join(parts)
+
+
+def two_proportion_p(wins_a: float, n_a: int, wins_b: float, n_b: int) -> float:
+    """The two-sided p-value of the two-proportion z-test (statsmodels) that the win
+    shares ``wins_a / n_a`` and ``wins_b / n_b`` are equal; 1 where it cannot be tested."""
+    if n_a < 1 or n_b < 1:
+        return 1.0
+    import math
+
+    from statsmodels.stats.proportion import proportions_ztest
+
+    pooled = (wins_a + wins_b) / (n_a + n_b)
+    if pooled <= 0.0 or pooled >= 1.0:
+        return 1.0
+    _, p = proportions_ztest([wins_a, wins_b], [n_a, n_b])
+    return float(p) if math.isfinite(p) else 1.0
+
+
+def benjamini_hochberg(pvalues: Sequence[float]) -> list[float]:
+    """The Benjamini-Hochberg adjusted q-values of ``pvalues`` (statsmodels), in order."""
+    if not pvalues:
+        return []
+    from statsmodels.stats.multitest import multipletests
+
+    return [float(q) for q in multipletests(list(pvalues), method="fdr_bh")[1]]
+
+
+def value_bins(values: Any) -> list[tuple[str, Any]]:
+    """The bins of a feature's values for its win share by value: each value its own bin
+    when there are at most :data:`DISTINCT`, else up to :data:`BINS` quantile bins (``a to
+    b``, both ends included); each with the boolean mask of the seats in it."""
+    import numpy as np
+
+    distinct = np.unique(values)
+    if len(distinct) <= DISTINCT:
+        return [(_number(v), values == v) for v in distinct]
+    edges = np.unique(np.quantile(values, np.linspace(0, 1, BINS + 1)))
+    out = []
+    for k in range(len(edges) - 1):
+        lo, hi = edges[k], edges[k + 1]
+        last = k == len(edges) - 2
+        mask = (values >= lo) & ((values <= hi) if last else (values < hi))
+        if mask.any():
+            top = hi if last else values[mask].max()
+            out.append((f"{_number(values[mask].min())} to {_number(top)}", mask))
+    return out
+
+
+def _number(v: Any) -> str:
+    return f"{float(v):g}"
+
+
+def win_share_by_value(values: Any, wins: Any) -> list[tuple[str, Any, int]]:
+    """Per bin of :func:`value_bins`: its label, the win share of its seats (a Wilson
+    :class:`~.stats.Rate`) and how many seats."""
+    return [
+        (label, wilson(float(wins[mask].sum()), int(mask.sum())), int(mask.sum()))
+        for label, mask in value_bins(values)
+    ]
+
+
+def _by_value(frame: Any, players: int, wins: Any, numeric: Sequence[str]) -> str:
+    """Win share by each numeric feature's value, features with the widest spread first."""
+    import numpy as np
+
+    tables = []
+    for col in numeric:
+        v = np.concatenate([frame[f"{col}_{s}"].to_numpy(float) for s in range(players)])
+        bins = win_share_by_value(v, wins)
+        if len(bins) < 2:
+            continue
+        solid = [rate.value for _, rate, count in bins if count >= THIN]
+        spread = max(solid) - min(solid) if len(solid) >= 2 else 0.0
+        rows = [
+            [
+                _e(label),
+                f"{rate.value:.1%}",
+                f"{rate.low:.1%} to {rate.high:.1%}",
+                f"{count}" + (" <b>thin</b>" if count < THIN else ""),
+            ]
+            for label, rate, count in bins
+        ]
+        best = max(bins, key=lambda b: b[1].value if b[2] >= THIN else -1.0)
+        tables.append(
+            (
+                spread,
+                f"<details><summary><b>{_e(col)}</b>: win share from "
+                f"{min(solid, default=0):.1%} to {max(solid, default=0):.1%} over its values "
+                f"(highest at {_e(best[0])})</summary>"
+                + _table(["value", "win share", "95% CI", "seats"], rows, raw=True)
+                + "</details>",
+            )
+        )
+    if not tables:
+        return ""
+    tables.sort(key=lambda t: t[0], reverse=True)
+    return (
+        "<h3>Win share by value</h3><p class='note'>For each per-seat feature, the win share "
+        "of the seats that ended with each value (binned into quantiles when a feature takes "
+        f"more than {DISTINCT} values), with 95% Wilson intervals; the features whose win "
+        f"share moves most over their values (bins of at least {THIN} seats) come first. A "
+        "threshold shows here where a mean does not. Open a feature to see its table.</p>"
+        + "".join(t for _, t in tables)
+    )
+
+
+def _headline(summary: Summary, frame: Any, players: int) -> str:
+    """The findings first: turn order or seat advantage, the feature whose win share moves
+    most over its values, and the scoring line that most separates winners."""
+    import numpy as np
+
+    items = []
+    lines, test, what = (
+        (summary.positions, summary.position_test, "turn order")
+        if summary.positions
+        else (summary.seats, summary.seat_test, "seat")
+    )
+    best = max(lines, key=lambda line: line.win.value)
+    worst = min(lines, key=lambda line: line.win.value)
+    if test is not None and test < 0.05:
+        items.append(
+            f"<b>{what.capitalize()} matters</b> (chi-squared p = {test:.3g}): "
+            f"{_e(best.label)} wins {best.win.value:.1%}, {_e(worst.label)} "
+            f"{worst.win.value:.1%} (fair share {summary.fair_share:.1%})."
+        )
+    elif test is not None:
+        items.append(
+            f"No {what} advantage shows (chi-squared p = {test:.3g}): win shares from "
+            f"{worst.win.value:.1%} to {best.win.value:.1%} around the fair "
+            f"{summary.fair_share:.1%}."
+        )
+    wins = np.concatenate([frame[f"win_{s}"].to_numpy(float) for s in range(players)])
+    _, numbers = per_seat_features(frame, players, ())
+    widest: tuple[float, str, str, str] | None = None
+    for col in numbers:
+        v = np.concatenate([frame[f"{col}_{s}"].to_numpy(float) for s in range(players)])
+        solid = [(rate.value, label) for label, rate, n in win_share_by_value(v, wins) if n >= THIN]
+        if len(solid) >= 2:
+            hi, lo = max(solid), min(solid)
+            if widest is None or hi[0] - lo[0] > widest[0]:
+                widest = (hi[0] - lo[0], col, f"{hi[1]}: {hi[0]:.1%}", f"{lo[1]}: {lo[0]:.1%}")
+    if widest is not None:
+        items.append(
+            f"The per-seat feature whose win share moves most is <b>{_e(widest[1])}</b> "
+            f"({_e(widest[2])} against {_e(widest[3])}; see <i>Win share by value</i>)."
+        )
+    won = wins > 0
+    gaps = []
+    for c in frame.columns:
+        if c.startswith("score_") and c.endswith("_0"):
+            label = c[len("score_") : -2]
+            cols = [f"score_{label}_{s}" for s in range(players)]
+            if won.any() and not won.all() and all(x in frame.columns for x in cols):
+                v = np.concatenate([frame[x].to_numpy(float) for x in cols])
+                gaps.append((v[won].mean() - v[~won].mean(), label))
+    if gaps:
+        gap, label = max(gaps, key=lambda g: abs(g[0]))
+        items.append(
+            f"Winners differ most from the others in <b>{_e(label.replace('_', ' '))}</b> "
+            f"({gap:+.2f} points on average; see <i>Scores of winners and others</i>)."
+        )
+    if not items:
+        return ""
+    return (
+        "<div class='headline'><h2>Headline</h2><ul>"
+        + "".join(f"<li>{i}</li>" for i in items)
+        + "</ul></div>"
+    )
+
+
+def _scores(frame: Any, players: int) -> str:
+    """Each scoring line's mean among the seats that won and the others."""
+    import numpy as np
+
+    labels = [
+        c[len("score_") : -2] for c in frame.columns if c.startswith("score_") and c.endswith("_0")
+    ]
+    if not labels:
+        return ""
+    wins = np.concatenate([frame[f"win_{s}"].to_numpy(float) for s in range(players)])
+    won = wins > 0
+    if won.all() or not won.any():
+        return ""
+    rows = []
+    for label in labels:
+        cols = [f"score_{label}_{s}" for s in range(players)]
+        if not all(c in frame.columns for c in cols):
+            continue
+        v = np.concatenate([frame[c].to_numpy(float) for c in cols])
+        rows.append(
+            [
+                label.replace("_", " "),
+                f"{v[won].mean():.2f}",
+                f"{v[~won].mean():.2f}",
+                f"{v[won].mean() - v[~won].mean():+.2f}",
+                f"{v.mean():.2f}",
+            ]
+        )
+    rows.sort(key=lambda r: -abs(float(r[3])))
+    return (
+        "<h2>Scores of winners and others</h2><p class='note'>Each line of the scoring "
+        "breakdown: its mean among the seats that won (alone or shared) and among the others, "
+        "largest difference first; what separates winners from the rest.</p>"
+        + _table(["scoring", "winners", "others", "difference", "all seats"], rows)
+    )
 
 
 def per_seat_features(
@@ -420,6 +708,7 @@ def build(
         "<table class='meta'>"
         + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in run_rows)
         + "</table>",
+        _headline(summary, frame, players),
     ]
     if summary.games < THIN:
         parts.append(
@@ -437,11 +726,13 @@ def build(
         parts.append(figure_png(pacing_fig))
     length, lfig = _length(frame)
     parts.append(length + (figure_png(lfig) if lfig is not None else ""))
+    parts.append(_scores(frame, players))
     tokens, numbers = per_seat_features(frame, players, ())
     parts.append(_attribution(frame, players, tokens, numbers))
     parts.append(
         "<p class='note'>Made by <code>dragonlair report</code>. Intervals are 95% Wilson "
-        "score intervals; tests are Pearson's chi-squared (SciPy) and, in comparisons, the "
-        "paired t-test.</p></body></html>"
+        "score intervals; tests are Pearson's chi-squared (SciPy), the two-proportion z-test "
+        "with Benjamini-Hochberg q-values (statsmodels) and, in comparisons, the paired "
+        f"t-test. Click a table's heading to sort it.</p><script>{_JS}</script></body></html>"
     )
     return "\n".join(p for p in parts if p)
