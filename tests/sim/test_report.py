@@ -148,3 +148,25 @@ def test_the_two_proportion_test_separates_a_real_difference_from_none() -> None
     assert two_proportion_p(50, 100, 50, 100) == pytest.approx(1.0)
     assert two_proportion_p(0, 10, 0, 10) == 1.0  # nobody won: nothing to test
     assert two_proportion_p(3, 0, 5, 10) == 1.0
+
+
+def test_a_card_table_keeps_every_id_and_folds_the_middle() -> None:
+    from dragonlair.sim.report import TOP, _attribution
+
+    # 40 ids over 2 seats: seat 0 holds ids 0-19 and wins, seat 1 ids 20-39
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(200):
+        w = float(rng.random() < 0.5)
+        rows.append(
+            {
+                "cards_0": " ".join(str(i) for i in rng.choice(20, 5, replace=False)),
+                "cards_1": " ".join(str(20 + i) for i in rng.choice(20, 5, replace=False)),
+                "win_0": w,
+                "win_1": 1 - w,
+            }
+        )
+    html = _attribution(pd.DataFrame(rows), 2, ["cards"], [])
+    assert html.count("<tr class='fold'>") == 40 - 2 * TOP
+    assert all(f"<td>{i}</td>" in html for i in range(40))  # every id, folded or not
+    assert "show or fold the 16 ids between" in html and "q (BH)" in html

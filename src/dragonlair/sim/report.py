@@ -62,7 +62,9 @@ img { max-width: 100%; } .meta td { text-align: left; }
 th.sort { cursor: pointer; } th.sort::after { content: " \\2195"; color: #999; }
 a.csv { font-size: 0.8em; margin-left: 0.3em; }
 .headline { background: #eef5ff; border-left: 4px solid #4c78a8; padding: 0.4em 1em; }
-.headline h2 { margin-top: 0.3em; } .meta td { overflow-wrap: anywhere; }
+.headline h2 { margin-top: 0.3em; }
+tr.fold { display: none; } table.all tr.fold { display: table-row; }
+.meta td { overflow-wrap: anywhere; }
 """
 
 # Every table but the run's: headings sort its rows (numbers by value, "12.5%" and
@@ -123,11 +125,19 @@ def _e(x: object) -> str:
     return html.escape(str(x))
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[object]], raw: bool = False) -> str:
+def _table(
+    head: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    raw: bool = False,
+    folded: set[int] | frozenset[int] = frozenset(),
+) -> str:
+    """An HTML table; the rows at the positions ``folded`` are hidden until the table gets
+    the class ``all`` (they stay in its CSV download)."""
     out = ["<table><tr>", *(f"<th>{_e(h)}</th>" for h in head), "</tr>"]
-    for r in rows:
+    for i, r in enumerate(rows):
         cells = (str(c) if raw else _e(c) for c in r)
-        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        tr = "<tr class='fold'>" if i in folded else "<tr>"
+        out.append(tr + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -370,10 +380,11 @@ def _attribution(
             for _, _, w_in, w_out, count in rows
         ]
         qvalues = benjamini_hochberg(pvalues)
+        # every id is in the table (and its CSV); between the TOP largest and the TOP
+        # smallest differences the rows are folded away until "show all" is clicked
         shown_at = list(range(len(rows)))
-        if len(rows) > 2 * TOP:
-            shown_at = shown_at[:TOP] + shown_at[-TOP:]
-        shown = [rows[i] for i in shown_at]
+        folded = set(shown_at[TOP:-TOP]) if len(rows) > 2 * TOP else set()
+        shown = [rows[i] for i in shown_at if i not in folded]
         thin = [r for r in shown if r[4] < THIN]
         body = [
             [
@@ -392,7 +403,8 @@ def _attribution(
             f"<h3>{_e(col)}</h3><p class='note'>Win share of seats whose <i>{_e(col)}</i> "
             f"included the id, against seats whose did not (overall {base:.1%}); "
             + (
-                f"the {TOP} ids with the largest and the {TOP} with the smallest difference."
+                f"the {TOP} ids with the largest and the {TOP} with the smallest difference "
+                "(the button below the table shows the others; the CSV has every id)."
                 if len(rows) > 2 * TOP
                 else "every id."
             )
@@ -407,21 +419,14 @@ def _attribution(
                 f"<div class='warn'>{len(thin)} of these rows rest on fewer than {THIN} seats: "
                 "their intervals are wide and their differences may be chance.</div>"
             )
-        parts.append(
-            _table(
-                [
-                    "id",
-                    "win share with it (95% CI)",
-                    "without",
-                    "difference",
-                    "p",
-                    "q (BH)",
-                    "seats",
-                ],
-                body,
-                raw=True,
+        head = ["id", "win share with it (95% CI)", "without", "difference", "p", "q (BH)"]
+        table = _table([*head, "seats"], body, raw=True, folded=folded)
+        if folded:
+            table += (
+                "<button class='more' onclick=\"this.previousElementSibling.classList."
+                f"toggle('all')\">show or fold the {len(folded)} ids between</button>"
             )
-        )
+        parts.append(table)
     if numeric:
         rows2 = []
         won = wins > 0
