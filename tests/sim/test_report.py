@@ -170,3 +170,31 @@ def test_a_card_table_keeps_every_id_and_folds_the_middle() -> None:
     assert html.count("<tr class='fold'>") == 40 - 2 * TOP
     assert all(f"<td>{i}</td>" in html for i in range(40))  # every id, folded or not
     assert "show or fold the 16 ids between" in html and "q (BH)" in html
+
+
+def test_the_win_model_finds_the_feature_that_matters_and_leaves_out_the_redundant() -> None:
+    from dragonlair.sim.report import win_model
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for _ in range(400):
+        skill = rng.normal(size=2)
+        noise = rng.normal(size=2)
+        winner = int(np.argmax(skill + 0.5 * rng.normal(size=2)))
+        row: dict[str, float] = {}
+        for s in range(2):
+            row |= {
+                f"skill_{s}": skill[s],
+                f"noise_{s}": noise[s],
+                f"twice_{s}": 2 * skill[s] + 1,  # determined by skill: left out
+                f"same_{s}": 3.0,  # never varies: left out
+                f"win_{s}": float(s == winner),
+            }
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    terms, r2, left_out = win_model(frame, 2, ["skill", "noise", "twice", "same"])
+    by = {t.feature: t for t in terms}
+    assert set(left_out) == {"twice", "same"} and set(by) == {"skill", "noise"}
+    assert by["skill"].odds_ratio > 2 and by["skill"].low > 1 and by["skill"].p < 1e-6
+    assert by["noise"].low < 1 < by["noise"].high
+    assert 0 < r2 < 1

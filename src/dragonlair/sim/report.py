@@ -33,6 +33,7 @@ import base64
 import html
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .compare import Comparison
@@ -446,7 +447,124 @@ def _attribution(
             + _table(["feature", "winners", "others", "difference"], rows2)
         )
         parts.append(_by_value(frame, players, wins, numeric))
+        parts.append(_model(frame, players, numeric))
     return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One feature of the logistic model: its odds ratio per standard deviation of the
+    feature, with the 95% interval and p-value."""
+
+    feature: str
+    odds_ratio: float
+    low: float
+    high: float
+    p: float
+
+
+def win_model(
+    frame: Any, players: int, numeric: Sequence[str]
+) -> tuple[list[Term], float, list[str]]:
+    """A logistic regression (statsmodels' ``Logit``) of whether a seat won (alone or
+    shared) on its numeric features, each standardised, with standard errors clustered by
+    game (the seats of a game are not independent: one of them wins). Features that do not
+    vary, or that the others already determine (a linear combination of them), are left
+    out and named. Returns the terms, McFadden's pseudo R² and the features left out."""
+    import warnings
+
+    import numpy as np
+    import statsmodels.api as sm
+    from statsmodels.tools.sm_exceptions import ConvergenceWarning
+
+    wins = np.concatenate([frame[f"win_{s}"].to_numpy(float) for s in range(players)]) > 0
+    games = np.tile(np.arange(len(frame)), players)
+    kept: list[str] = []
+    left_out: list[str] = []
+    columns: list[Any] = []
+    for col in numeric:
+        v = np.concatenate([frame[f"{col}_{s}"].to_numpy(float) for s in range(players)])
+        sd = v.std()
+        if not np.isfinite(sd) or sd == 0.0:
+            left_out.append(col)
+            continue
+        z = (v - v.mean()) / sd
+        trial = np.column_stack([np.ones(len(z)), *columns, z])
+        if np.linalg.matrix_rank(trial) < trial.shape[1]:
+            left_out.append(col)
+            continue
+        columns.append(z)
+        kept.append(col)
+    if not kept or wins.all() or not wins.any():
+        return [], 0.0, left_out
+    x = np.column_stack([np.ones(len(wins)), *columns])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = sm.Logit(wins.astype(float), x).fit(
+            disp=0, cov_type="cluster", cov_kwds={"groups": games}, maxiter=200
+        )
+    if not fit.mle_retvals.get("converged", True):
+        raise ValueError(
+            "the fit did not converge: too few games, or a feature that (nearly) separates "
+            "winners from the others"
+        )
+    ci = fit.conf_int(0.05)
+    terms = [
+        Term(
+            col,
+            float(np.exp(fit.params[k + 1])),
+            float(np.exp(ci[k + 1][0])),
+            float(np.exp(ci[k + 1][1])),
+            float(fit.pvalues[k + 1]),
+        )
+        for k, col in enumerate(kept)
+    ]
+    return terms, float(fit.prsquared), left_out
+
+
+def _model(frame: Any, players: int, numeric: Sequence[str]) -> str:
+    """The logistic model's table, strongest terms first, with its caveats."""
+    import numpy as np
+    from statsmodels.tools.sm_exceptions import PerfectSeparationError
+
+    try:
+        terms, r2, left_out = win_model(frame, players, numeric)
+    except (np.linalg.LinAlgError, PerfectSeparationError, ValueError) as e:
+        return (
+            "<h3>A model across features</h3><div class='warn'>The logistic regression "
+            f"could not be fitted on these games ({_e(type(e).__name__)}: {_e(e)}).</div>"
+        )
+    if not terms:
+        return ""
+    terms.sort(key=lambda t: -abs(np.log(t.odds_ratio)) if t.odds_ratio > 0 else 0.0)
+    rows = [
+        [
+            _e(t.feature),
+            f"{t.odds_ratio:.2f}",
+            f"{t.low:.2f} to {t.high:.2f}",
+            f"{t.p:.2g}" + (" <b>*</b>" if t.p < 0.05 else ""),
+        ]
+        for t in terms
+    ]
+    dropped = (
+        f" Left out: {_e(', '.join(left_out))} (constant, or determined by the others)."
+        if left_out
+        else ""
+    )
+    return (
+        "<h3>A model across features</h3><p class='note'>A logistic regression "
+        "(statsmodels) of whether a seat won on all its numeric features at once, each "
+        "standardised: an odds ratio is how the odds of winning change per standard "
+        "deviation of the feature <i>with the others held fixed</i> (above 1 helps, below 1 "
+        "hurts); 95% intervals and p-values use standard errors clustered by game. "
+        f"McFadden's pseudo R² = {r2:.3f}.{dropped}</p>"
+        "<div class='warn'>Caveats: these are associations in bot play, not causes; features "
+        "that move together (Fuel held and Fuel picked) share their effect between them, so "
+        "one may look weak or even reversed; the model is linear in the log-odds, so a "
+        "threshold (a set of 4) shows better in the win share by value above; and a run's "
+        "bots decide which features vary.</div>"
+        + _table(["feature", "odds ratio per sd", "95% CI", "p"], rows, raw=True)
+    )
 
 
 def two_proportion_p(wins_a: float, n_a: int, wins_b: float, n_b: int) -> float:
