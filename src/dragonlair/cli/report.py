@@ -61,6 +61,7 @@ def report(
     from ..sim.plot import draw_comparison
     from ..sim.report import build
     from ..sim.stats import Tally, tally_rows
+    from .compare import settings
 
     try:
         check_output_file(out)
@@ -83,7 +84,14 @@ def report(
                     f"{against} is another game or player count than {results}: they do not compare"
                 )
             other = read_frame(against)
-            cmp = compare_frames(frame, other, players, meta["game"], str(results), str(against))
+            cmp = compare_frames(
+                frame,
+                other,
+                players,
+                meta["game"],
+                f"{results} ({settings(meta)})",
+                f"{against} ({settings(other_meta)})",
+            )
             fig = draw_comparison(cmp, frame, other, f"{results} vs {against}")
             comparison = (cmp, fig, comparison_table(cmp))
         page = build(meta, summary, frame, comparison)
