@@ -152,6 +152,10 @@ class BotLoopMeasure:
     heuristic_decisions_per_s: float = 0.0
     random_slower: float = 0.0  # the raw loop's rate over the random bots' (median per slice)
     heuristic_slower: float = 0.0
+    # the heuristic game with its results row's per-game data (features, breakdown,
+    # snapshots), as `dragonlair simulate` plays it by default
+    features_decisions_per_s: float = 0.0
+    features_slower: float = 0.0
     view_us: float = 0.0  # one state.view(seat) at a mid-game state, in microseconds
 
     def to_dict(self) -> dict[str, Any]:
@@ -789,14 +793,15 @@ def measure_other_build(python: str, s: Settings) -> OtherBuild:
 # ---------------------------------------------------------------------- bots in simulate
 
 
-def simulate_loop(game: Game, level: str, seed: int) -> Slice:
-    """Simulate's own game loop (``dragonlair.sim.runner.play_game``, no per-game data or
-    records) with a ``level`` bot in every seat, run for about ``seconds``."""
+def simulate_loop(game: Game, level: str, seed: int, data: bool = False) -> Slice:
+    """Simulate's own game loop (``dragonlair.sim.runner.play_game``, no records; the
+    per-game data only with ``data``) with a ``level`` bot in every seat, run for about
+    ``seconds``."""
     from .bots import BotSpec
     from .sim.runner import Job, play_game
 
     bots_spec = (BotSpec(level),) * game.players
-    job = Job(game.spec.id, game.players, bots_spec, n=1, seed=seed, data=False)
+    job = Job(game.spec.id, game.players, bots_spec, n=1, seed=seed, data=data)
     bots = [spec.make(game) for spec in job.bots]
 
     def run(seconds: float) -> tuple[int, int, int, float]:
@@ -839,6 +844,7 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
     try:
         heuristic_class(game)
         loops["heuristic"] = simulate_loop(game, "heuristic", s.seed)
+        loops["features"] = simulate_loop(game, "heuristic", s.seed, data=True)
     except DragonlairError:
         pass  # a game without a heuristic has the random row only
     rates: dict[str, list[float]] = {"raw": [], **{k: [] for k in loops}}
@@ -856,6 +862,8 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
     if "heuristic" in loops:
         m.heuristic_decisions_per_s = statistics.median(rates["heuristic"])
         m.heuristic_slower = statistics.median(slower["heuristic"])
+        m.features_decisions_per_s = statistics.median(rates["features"])
+        m.features_slower = statistics.median(slower["features"])
     mid = mid_game_state(game, s.seed + 1)
     seat = mid.to_act[0] if mid.to_act else 0
     m.view_us = statistics.median(view_micros(mid, seat, s.slice_s / 4) for _ in range(s.reps))

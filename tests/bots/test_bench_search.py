@@ -70,6 +70,8 @@ def test_simulate_with_bots_is_measured_against_the_raw_loop() -> None:
     assert m.players == 4 and m.raw_decisions_per_s > 0 and m.view_us > 0
     assert m.random_decisions_per_s > 0 and m.heuristic_decisions_per_s > 0
     assert m.random_slower > 0 and m.heuristic_slower > 0
+    # the heuristic game with its results row's per-game data, beside the same raw loop
+    assert m.features_decisions_per_s > 0 and m.features_slower > 0
 
 
 def test_bench_prints_the_bot_loops_and_can_leave_them_out() -> None:

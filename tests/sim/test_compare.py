@@ -76,6 +76,8 @@ def test_pairing_is_by_index_and_counts_altered_games() -> None:
     assert any("only 10 of 100 paired games (10.0%)" in w for w in cmp.warnings)
     none = compare_frames(a, a.copy(), 2, "x")
     assert none.altered == 0 and "never exercised" in none.warnings[0]
+    with pytest.raises(CompareError, match="no game index in common"):
+        compare_frames(a, a.assign(index=a["index"] + 1000), 2, "x")
 
 
 def test_altered_rescored_and_winner_changed_are_told_apart() -> None:
@@ -94,8 +96,6 @@ def test_altered_rescored_and_winner_changed_are_told_apart() -> None:
     assert (cmp.altered, cmp.rescored, cmp.winner_changed) == (15, 7, 7)
     assert cmp.to_dict()["winner_changed_share"] == pytest.approx(7 / 40)
     assert "15 (37.5%) went differently, 7 (17.5%) went the same way" in cmp.changes()
-    with pytest.raises(CompareError, match="no game index in common"):
-        compare_frames(a, a.assign(index=a["index"] + 1000), 2, "x")
 
 
 def test_compare_two_arms_on_the_same_seeds(tmp_path: Path) -> None:
@@ -116,12 +116,35 @@ def test_compare_two_arms_on_the_same_seeds(tmp_path: Path) -> None:
     again = runner.invoke(app, ["compare", "--files", str(a), str(b), "--json"])
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout)["differences"] == d["differences"]
+    # two files are labelled by what their runs played, not only by their paths
+    labels = json.loads(again.stdout)
+    assert (
+        labels["b_label"].startswith(f"{b} (bots heuristic, random")
+        and "start_points=4" in (labels["b_label"])
+    )
+
+
+def test_arms_take_their_own_bots() -> None:
+    args = ["compare", "pebble-auction", "-p", "3", "-n", "40", "--json", "-q"]
+    result = runner.invoke(app, [*args, "-A", "bots=random", "-B", "bots=heuristic"])
+    assert result.exit_code == 0, result.output
+    d = json.loads(result.stdout)
+    assert (d["a_label"], d["b_label"]) == ("bots=random", "bots=heuristic")
+    seat0 = next(r for r in d["differences"] if r["measure"] == "points, seat 0")
+    assert seat0["diff"] != 0 and d["altered"] > 0
+    # bots and options mix in one arm; the same bots and rules in both arms are refused
+    mixed = runner.invoke(app, [*args, "-B", "bots=random", "-B", "start_points=4"])
+    assert mixed.exit_code == 0, mixed.output
+    assert json.loads(mixed.stdout)["b_label"] == "bots=random, start_points=4"
+    same = runner.invoke(app, [*args, "--bots", "random", "-B", "bots=random"])
+    assert same.exit_code != 0 and "same bots" in " ".join(same.output.replace("│", " ").split())
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["pebble-auction", "-n", "3"], "the two arms play the same rules"),
+        (["pebble-auction", "-B", "bots=random", "-B", "bots=heuristic"], "bots=... once"),
         (["pebble-auction", "-B", "start_points=9"], "option start_points='9' is not allowed"),
         ([], "give a game (or --files A B)"),
         (["--files", "nope.csv", "nope2.csv"], "there is no results file nope.csv"),

@@ -6,12 +6,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from dragonlair.cli import app
-from dragonlair.sim.report import skill_matrix
+from dragonlair.sim.report import (
+    benjamini_hochberg,
+    skill_matrix,
+    two_proportion_p,
+    value_bins,
+    win_share_by_value,
+)
 
 runner = CliRunner()
 
@@ -44,8 +51,13 @@ def test_the_report_is_one_self_contained_page(runs: tuple[Path, Path], tmp_path
         "Pacing",
         "Length",
         "Component attribution",
+        "Headline",
+        "Scores of winners and others",
+        "Win share by value",
     ):
         assert heading in text
+    assert text.index("Headline") < text.index("Seat and turn-order advantage")
+    assert "<script>" in text and "download CSV" in text and "th.sort" in text
     assert "Dragon Stripes: 60 games" in text and "Wins spread evenly over seats? p =" in text
     images = re.findall(r'<img[^>]*src="([^"]*)"', text)
     assert len(images) >= 3 and all(src.startswith("data:image/png;base64,") for src in images)
@@ -91,3 +103,98 @@ def test_skill_matrix_counts_meetings_and_ties() -> None:
     assert labels == ["h", "r"]
     assert m[0][1][0] == pytest.approx(1.5 / 3) and m[1][0][0] == pytest.approx(1.5 / 3)
     assert m[0][1][1] == 3 and m[1][0][1] == 3
+
+
+def test_win_share_by_value_shows_a_threshold_a_mean_hides() -> None:
+    # seats ending on 4 win half the time, on 2 or 3 rarely, on 0 often: the winners' mean
+    # count is the others' (2.04 against 1.99), the table is not
+    values = np.array([0] * 100 + [1] * 100 + [2] * 100 + [3] * 100 + [4] * 100, dtype=float)
+    wins = np.zeros(500)
+    wins[0:40] = 1  # 40% at 0
+    wins[100:125] = 1  # 25% at 1
+    wins[200:210] = wins[300:310] = 1  # 10% at 2 and 3
+    wins[400:450] = 1  # 50% at 4
+    assert values[wins > 0].mean() == pytest.approx(values[wins == 0].mean(), abs=0.1)
+    table = {label: (rate.value, n) for label, rate, n in win_share_by_value(values, wins)}
+    assert table == {
+        "0": (0.4, 100),
+        "1": (0.25, 100),
+        "2": (0.1, 100),
+        "3": (0.1, 100),
+        "4": (0.5, 100),
+    }
+    _, four, _ = win_share_by_value(values, wins)[-1]
+    assert four.low < 0.5 < four.high
+
+
+def test_many_values_are_binned_into_quantiles_covering_every_seat() -> None:
+    values = np.arange(600, dtype=float)
+    bins = value_bins(values)
+    assert len(bins) == 6 and bins[0][0] == "0 to 99" and bins[-1][0] == "500 to 599"
+    assert sum(int(mask.sum()) for _, mask in bins) == 600  # every seat in exactly one bin
+    assert all(int(mask.sum()) == 100 for _, mask in bins)
+
+
+def test_benjamini_hochberg_adjusts_as_the_procedure_says() -> None:
+    p = [0.01, 0.04, 0.03, 0.005, 0.5]
+    # sorted 0.005, 0.01, 0.03, 0.04, 0.5 -> p * m / rank, then the running minimum from the top
+    expected = [0.025, 0.05, 0.05, 0.025, 0.5]
+    assert benjamini_hochberg(p) == pytest.approx(expected)
+    assert benjamini_hochberg([]) == []
+
+
+def test_the_two_proportion_test_separates_a_real_difference_from_none() -> None:
+    assert two_proportion_p(60, 100, 40, 100) < 0.01
+    assert two_proportion_p(50, 100, 50, 100) == pytest.approx(1.0)
+    assert two_proportion_p(0, 10, 0, 10) == 1.0  # nobody won: nothing to test
+    assert two_proportion_p(3, 0, 5, 10) == 1.0
+
+
+def test_a_card_table_keeps_every_id_and_folds_the_middle() -> None:
+    from dragonlair.sim.report import TOP, _attribution
+
+    # 40 ids over 2 seats: seat 0 holds ids 0-19 and wins, seat 1 ids 20-39
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(200):
+        w = float(rng.random() < 0.5)
+        rows.append(
+            {
+                "cards_0": " ".join(str(i) for i in rng.choice(20, 5, replace=False)),
+                "cards_1": " ".join(str(20 + i) for i in rng.choice(20, 5, replace=False)),
+                "win_0": w,
+                "win_1": 1 - w,
+            }
+        )
+    html = _attribution(pd.DataFrame(rows), 2, ["cards"], [])
+    assert html.count("<tr class='fold'>") == 40 - 2 * TOP
+    assert all(f"<td>{i}</td>" in html for i in range(40))  # every id, folded or not
+    assert "show or fold the 16 ids between" in html and "q (BH)" in html
+
+
+def test_the_win_model_finds_the_feature_that_matters_and_leaves_out_the_redundant() -> None:
+    from dragonlair.sim.report import win_model
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for _ in range(400):
+        skill = rng.normal(size=2)
+        noise = rng.normal(size=2)
+        winner = int(np.argmax(skill + 0.5 * rng.normal(size=2)))
+        row: dict[str, float] = {}
+        for s in range(2):
+            row |= {
+                f"skill_{s}": skill[s],
+                f"noise_{s}": noise[s],
+                f"twice_{s}": 2 * skill[s] + 1,  # determined by skill: left out
+                f"same_{s}": 3.0,  # never varies: left out
+                f"win_{s}": float(s == winner),
+            }
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    terms, r2, left_out = win_model(frame, 2, ["skill", "noise", "twice", "same"])
+    by = {t.feature: t for t in terms}
+    assert set(left_out) == {"twice", "same"} and set(by) == {"skill", "noise"}
+    assert by["skill"].odds_ratio > 2 and by["skill"].low > 1 and by["skill"].p < 1e-6
+    assert by["noise"].low < 1 < by["noise"].high
+    assert 0 < r2 < 1

@@ -40,6 +40,26 @@ def test_the_round_robin_ranks_heuristic_above_random() -> None:
     assert d["matrix"][1][0] > 0.5
     top = max(d["ratings"], key=lambda r: r["rating"])
     assert top["label"] == "heuristic"
+    # every cell has its interval around it, and every bot its standing over all its seats
+    low, high = d["matrix_ci"][1][0]
+    assert low < d["matrix"][1][0] < high and d["matrix_ci"][0][0] is None
+    random_row, heuristic_row = d["standing"]
+    assert random_row["bot"] == "random" and random_row["seats"] == 60  # 60 games, 1 seat each
+    assert heuristic_row["win_low"] < heuristic_row["win_share"] < heuristic_row["win_high"]
+    assert heuristic_row["win_share"] > random_row["win_share"]
+    assert sum(heuristic_row["rank_shares"]) == pytest.approx(1.0)
+    assert heuristic_row["rank_mean"] < random_row["rank_mean"]
+    # the run's rules: every option and the data behind them
+    assert d["options"] and d["seed"] == 1 and isinstance(d["data_files"], dict)
+
+
+def test_the_round_robin_shows_intervals_meetings_and_standing() -> None:
+    args = ["tournament", "pebble-auction", "-p", "2", "--matrix", "--bots", "random,heuristic"]
+    result = runner.invoke(app, [*args, "-n", "20"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "(95% CI, meetings)" in text and "per bot over all its games" in text
+    assert "rank sd" in text
 
 
 @pytest.mark.parametrize(

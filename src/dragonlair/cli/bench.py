@@ -188,7 +188,8 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
         title="simulate's loop with bots: decisions/s, and × slower than the raw loop "
         f"(same run); one state.view(seat) ({build})"
     )
-    for col in ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower"):
+    cols = ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower")
+    for col in (*cols, "+ per-game data", "× slower"):
         table.add_column(col, justify="left" if col == "game" else "right")
     table.add_column("view µs", justify="right")
     for m in rows:
@@ -201,6 +202,8 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
             f"{m.random_slower:.2f}",
             f"{m.heuristic_decisions_per_s:,.0f}" if heuristic else "-",
             f"{m.heuristic_slower:.2f}" if heuristic else "-",
+            f"{m.features_decisions_per_s:,.0f}" if heuristic else "-",
+            f"{m.features_slower:.2f}" if heuristic else "-",
             f"{m.view_us:.1f}",
         )
     out.print(table)

@@ -16,17 +16,14 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from ..core import DragonlairError
-from ..sim.compare import CompareError, Comparison, compare_frames
-from ..sim.output import OutputError, read_frame, read_metadata, results_source
-from ..sim.plot import check_plot_file, write_comparison_plot
-from .simulate import (
+from .simargs import (
     BOTS_HELP,
     FeaturesOpt,
     JsonOpt,
@@ -36,16 +33,35 @@ from .simulate import (
     QuietOpt,
     SeedOpt,
     WorkersOpt,
-    execute,
-    prepare,
 )
+
+if TYPE_CHECKING:
+    from ..sim.compare import Comparison
 
 ArmOpt = Annotated[list[str] | None, typer.Option(help="An option of this arm only (key=value).")]
 
 
 def label(options: list[str] | None) -> str:
-    """An arm's name: its own options, or ``as is``."""
+    """An arm's name: its own settings (bots, options, data values), or ``as is``."""
     return ", ".join(options) if options else "as is"
+
+
+def arm_bots(items: list[str] | None, bots: str) -> tuple[str, list[str]]:
+    """An arm's bots (its own ``bots=...`` item, else ``--bots``) and its other items:
+    ``-B bots=cautious`` gives arm B its own bots, as ``-B key=value`` its own options."""
+    own = [i for i in items or [] if i.partition("=")[0].strip() == "bots"]
+    if len(own) > 1:
+        raise typer.BadParameter("an arm takes bots=... once")
+    rest = [i for i in items or [] if i not in own]
+    return (own[0].partition("=")[2].strip() or bots) if own else bots, rest
+
+
+def settings(meta: dict[str, Any]) -> str:
+    """What a results file's run played: bots, and the options it set."""
+    options: dict[str, Any] = dict(meta.get("options") or {})
+    shown = ", ".join(f"{k}={v}" for k, v in options.items() if v is not None)
+    bots = ", ".join(str(b) for b in meta.get("bots") or [])
+    return f"bots {bots}; {shown or 'default options'}"
 
 
 def _pct(group: str, measure: str) -> bool:
@@ -96,10 +112,20 @@ def compare(
     workers: WorkersOpt = 1,
     option: OptionOpt = None,
     a: Annotated[
-        list[str] | None, typer.Option("-A", "--a-option", help="An option of arm A only.")
+        list[str] | None,
+        typer.Option(
+            "-A",
+            "--a-option",
+            help="A setting of arm A only: key=value, data:PATH=value, or bots=LIST.",
+        ),
     ] = None,
     b: Annotated[
-        list[str] | None, typer.Option("-B", "--b-option", help="An option of arm B only.")
+        list[str] | None,
+        typer.Option(
+            "-B",
+            "--b-option",
+            help="A setting of arm B only: key=value, data:PATH=value, or bots=LIST.",
+        ),
     ] = None,
     out_a: Annotated[Path | None, typer.Option(help="Keep arm A's results file.")] = None,
     out_b: Annotated[Path | None, typer.Option(help="Keep arm B's results file.")] = None,
@@ -117,6 +143,11 @@ def compare(
     """Compare two arms of a rule change on the same seeds, game by game: win share per seat
     and per position, points, margin, spread, ties and length, with 95% intervals and
     p-values, and how many games the change altered."""
+    from ..sim.compare import CompareError, compare_frames
+    from ..sim.output import OutputError, read_frame, read_metadata, results_source
+    from ..sim.plot import check_plot_file, write_comparison_plot
+    from .running import execute, prepare
+
     try:
         if plot is not None:
             check_plot_file(plot)
@@ -133,19 +164,22 @@ def compare(
                 )
             frame_a, frame_b = read_frame(fa_path), read_frame(fb_path)
             game_id, count = str(ma["game"]), int(ma["players"])
-            a_name, b_name = str(fa_path), str(fb_path)
+            a_name = f"{fa_path} ({settings(ma)})"
+            b_name = f"{fb_path} ({settings(mb)})"
             heading = f"{a_name} vs {b_name}"
             interrupted = False
         else:
             if game is None:
                 raise typer.BadParameter("give a game (or --files A B)")
+            bots_a, items_a = arm_bots(a, bots)
+            bots_b, items_b = arm_bots(b, bots)
             job_a = prepare(
                 game,
                 players,
-                bots,
+                bots_a,
                 n,
                 seed,
-                [*(option or []), *(a or [])],
+                [*(option or []), *items_a],
                 out_a,
                 None,
                 rotate=False,
@@ -154,19 +188,19 @@ def compare(
             job_b = prepare(
                 game,
                 players,
-                bots,
+                bots_b,
                 n,
                 seed,
-                [*(option or []), *(b or [])],
+                [*(option or []), *items_b],
                 out_b,
                 None,
                 rotate=False,
                 features=features,
             )
-            if job_a.options == job_b.options:
+            if (job_a.options, job_a.bots) == (job_b.options, job_b.bots):
                 raise typer.BadParameter(
-                    "the two arms play the same rules: give arm B (or A) its own option "
-                    "with -B key=value"
+                    "the two arms play the same rules with the same bots: give arm B (or A) "
+                    "its own option with -B key=value, or its own bots with -B bots=LIST"
                 )
             with tempfile.TemporaryDirectory(prefix="dragonlair-compare-") as tmp:
                 show = not (quiet or as_json)
@@ -179,7 +213,8 @@ def compare(
             game_id, count = job_a.game, job_a.players
             a_name, b_name = label(a), label(b)
             base = f" with {', '.join(option)}" if option else ""
-            heading = f"{game_id}, {count} players{base}, {bots}: {n} games each, seed {seed}"
+            shown_bots = bots if bots_a == bots_b == bots else f"bots A {bots_a}, B {bots_b}"
+            heading = f"{game_id}, {count} players{base}, {shown_bots}: {n} games each, seed {seed}"
         cmp = compare_frames(frame_a, frame_b, count, game_id, a_name, b_name)
     except (CompareError, OutputError) as e:
         raise typer.BadParameter(str(e)) from None

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from ..core import DragonlairError, spec
-from ..sim.compare import Comparison, compare_frames
-from ..sim.output import check_output_file, read_frame, read_metadata, results_source
-from ..sim.plot import draw_comparison
-from ..sim.report import build
-from ..sim.stats import Tally, tally_rows
+
+if TYPE_CHECKING:
+    from ..sim.compare import Comparison
 
 
 def comparison_table(cmp: Comparison) -> str:
@@ -58,6 +56,13 @@ def report(
 ) -> None:
     """Write one self-contained HTML report of a run: seat and turn-order advantage, skill
     matrix, pacing, length and component attribution (with --against: a comparison)."""
+    from ..sim.compare import compare_frames
+    from ..sim.output import check_output_file, read_frame, read_metadata, results_source
+    from ..sim.plot import draw_comparison
+    from ..sim.report import build
+    from ..sim.stats import Tally, tally_rows
+    from .compare import settings
+
     try:
         check_output_file(out)
         source = results_source(results)
@@ -79,7 +84,14 @@ def report(
                     f"{against} is another game or player count than {results}: they do not compare"
                 )
             other = read_frame(against)
-            cmp = compare_frames(frame, other, players, meta["game"], str(results), str(against))
+            cmp = compare_frames(
+                frame,
+                other,
+                players,
+                meta["game"],
+                f"{results} ({settings(meta)})",
+                f"{against} ({settings(other_meta)})",
+            )
             fig = draw_comparison(cmp, frame, other, f"{results} vs {against}")
             comparison = (cmp, fig, comparison_table(cmp))
         page = build(meta, summary, frame, comparison)

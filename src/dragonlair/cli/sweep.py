@@ -29,7 +29,7 @@ from ..sim import datavalues
 from ..sim.compare import compare_frames
 from ..sim.output import read_frame
 from .options import parse_options
-from .simulate import execute, prepare
+from .running import execute, prepare
 
 
 def grid(option: list[str] | None) -> list[list[str]] | None:
@@ -196,11 +196,13 @@ def sweep(
         title=f"{game}: {len(settings)} settings, {n} games each on the same seeds (seed {seed})",
         title_justify="left",
     )
-    table.add_column("setting", overflow="fold")
+    # the settings whole (other columns' headings wrap first): they say what each row is
+    widest = max(len(", ".join(row["setting"])) for row in rows)
+    table.add_column("setting", overflow="fold", min_width=min(widest, 80))
     for name in rows[0]["win_share"]:
         table.add_column(_short(name) + " wins", justify="right")
-    changed = ("altered", "rescored", "winner changed")
-    for col in ("margin", "length", f"Δ {_short(first)} (p)", "Δ margin (p)", *changed):
+    changed = "altered / rescored / new winner"
+    for col in ("margin", "length", f"Δ {_short(first)} (p)", "Δ margin (p)", changed):
         table.add_column(col, justify="right")
     for row in rows:
         vs = row.get("vs_first")
@@ -215,16 +217,17 @@ def sweep(
             f"{vs['margin_diff']:+.2f} ({vs['margin_p']:.2g})"
             if vs and vs["margin_diff"] is not None
             else "",
-            *(
-                f"{vs[k]:.0%}" if vs else ""
-                for k in ("altered_share", "rescored_share", "winner_changed_share")
-            ),
+            " / ".join(
+                f"{vs[k]:.0%}" for k in ("altered_share", "rescored_share", "winner_changed_share")
+            )
+            if vs
+            else "",
         )
     console.print(table)
     console.print(
         "Δ: paired difference against the first setting (paired t-test p-value); altered: "
-        "games that went differently; rescored: the same games scored differently; winner "
-        "changed: games whose winning seats differ"
+        "games that went differently; rescored: the same games scored differently; new "
+        "winner: games whose winning seats differ"
     )
     for row in rows[1:]:
         for w in row["vs_first"]["warnings"]:

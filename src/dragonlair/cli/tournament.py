@@ -14,18 +14,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import shlex
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..core import derive_seed
-from ..sim import Summary
-from ..sim.plot import frame_of
-from ..sim.report import skill_matrix
-from ..sim.skill import bradley_terry
-from .simulate import (
+from .simargs import (
     BOTS_HELP,
     FeaturesOpt,
     GameArg,
@@ -41,13 +36,10 @@ from .simulate import (
     ResumeOpt,
     SeedOpt,
     WorkersOpt,
-    check_resume,
-    execute,
-    prepare,
-    ray_target,
-    report,
-    title,
 )
+
+if TYPE_CHECKING:
+    from ..sim import Summary
 
 
 def command_line(
@@ -87,6 +79,8 @@ def markdown(summary: Summary, command: str) -> str:
 def print_standings(summary: Summary, seed: int, console: Console) -> None:
     """The standings table and the per-seat shares."""
     fair = summary.fair_share
+    from .running import title
+
     table = Table(title=f"{title(summary, seed)}, seats rotated", title_justify="left")
     for col in ("bot", "seats", "games", "win share", "95% CI", "fair", "× fair", "verdict"):
         table.add_column(col, justify="left" if col in ("bot", "verdict") else "right")
@@ -149,6 +143,8 @@ def tournament(
     """Play the bots against each other with seats rotated; report each bot's win share
     per seat with a 95% confidence interval against the fair share 1/N (with --matrix:
     pairwise win probabilities and ratings)."""
+    from .running import check_resume, execute, prepare, ray_target, report
+
     if matrix:
         if out is not None or records is not None or plot is not None or resume:
             raise typer.BadParameter(
@@ -215,6 +211,14 @@ def round_robin(
     rotated): the pairwise win matrix and Bradley-Terry ratings."""
     import pandas as pd
 
+    from ..core import derive_seed
+    from ..sim.output import data_files
+    from ..sim.plot import frame_of
+    from ..sim.report import skill_matrix
+    from ..sim.skill import bradley_terry
+    from ..sim.stats import wilson
+    from .running import execute, prepare
+
     items = [t.strip() for t in bots.split(",")]
     base = prepare(game, players, items[0], n, seed, option, None, None, rotate=True)
     specs = []
@@ -239,8 +243,17 @@ def round_robin(
             frames.append(frame_of(played.result))
             if played.result.interrupted:
                 raise typer.Exit(130)
-    names, shares = skill_matrix(pd.concat(frames, ignore_index=True), seats)
+    everything = pd.concat(frames, ignore_index=True)
+    names, shares = skill_matrix(everything, seats)
+    standing = bot_standing(everything, seats, names)
     k = len(names)
+    cells = [
+        [
+            None if i == j or not shares[i][j][1] else wilson(*_won_met(shares[i][j]))
+            for j in range(k)
+        ]
+        for i in range(k)
+    ]
     won = [
         [shares[i][j][0] * shares[i][j][1] if i != j else 0.0 for j in range(k)] for i in range(k)
     ]
@@ -252,12 +265,19 @@ def round_robin(
                 {
                     "game": base.game,
                     "players": seats,
+                    "options": dict(base.options),
+                    "data_files": data_files(base.game, base.options),
+                    "seed": seed,
                     "games_per_pair": rounded,
                     "bots": names,
                     "matrix": [
                         [None if i == j else shares[i][j][0] for j in range(k)] for i in range(k)
                     ],
+                    "matrix_ci": [
+                        [None if c is None else [c.low, c.high] for c in row] for row in cells
+                    ],
                     "meetings": met,
+                    "standing": standing,
                     "ratings": [dataclasses.asdict(r) for r in ratings],
                 },
                 indent=2,
@@ -273,8 +293,41 @@ def round_robin(
     for name in names:
         table.add_column(name, justify="right")
     for i, name in enumerate(names):
-        table.add_row(name, *("-" if i == j else f"{shares[i][j][0]:.1%}" for j in range(k)))
+        shown = []
+        for j in range(k):
+            c = cells[i][j]
+            shown.append(
+                "-"
+                if c is None
+                else f"{c.value:.1%} ({c.low:.0%}-{c.high:.0%}, {shares[i][j][1]:,})"
+            )
+        table.add_row(name, *shown)
     console.print(table)
+    console.print(
+        "cells: share of meetings the row bot finished above the column bot (95% CI, meetings)"
+    )
+    per_bot = Table(
+        title="per bot over all its games: win share per seat, and where it finished",
+        title_justify="left",
+    )
+    for col in ("bot", "seats", "win share", "95% CI", "mean rank", "rank sd", "first"):
+        per_bot.add_column(col, justify="left" if col == "bot" else "right")
+    for row in standing:
+        per_bot.add_row(
+            row["bot"],
+            f"{row['seats']:,}",
+            f"{row['win_share']:.1%}",
+            f"{row['win_low']:.1%}-{row['win_high']:.1%}",
+            f"{row['rank_mean']:.2f}",
+            f"{row['rank_sd']:.2f}",
+            f"{row['rank_shares'][0]:.1%}",
+        )
+    console.print(per_bot)
+    console.print(
+        "the matrix counts finishes above one other bot; win shares count outright wins, "
+        "so a bot that wins often but also finishes last often can lead one and trail the "
+        "other (its rank sd is large)"
+    )
     ladder = Table(title="Bradley-Terry ratings (Elo scale, mean 0)", title_justify="left")
     for col in ("bot", "rating", "± se"):
         ladder.add_column(col, justify="left" if col == "bot" else "right")
@@ -285,3 +338,42 @@ def round_robin(
         "a meeting is a pair of seats of one game held by the two bots; the higher finish "
         "wins it, a tie counts half"
     )
+
+
+def _won_met(cell: tuple[float, int]) -> tuple[float, int]:
+    share, meetings = cell
+    return share * meetings, meetings
+
+
+def bot_standing(frame: Any, players: int, names: list[str]) -> list[dict[str, Any]]:
+    """Per bot over every seat it held: seats, win share (a sole win 1, a shared one 1/k)
+    with its 95% Wilson interval, mean rank and its standard deviation, and the share of
+    its seats finishing 1st, 2nd, ... (ranks as the results give them, ties sharing)."""
+    import numpy as np
+
+    from ..sim.stats import wilson
+
+    bots = np.concatenate([frame[f"bot_{s}"].astype(str).to_numpy() for s in range(players)])
+    wins = np.concatenate([frame[f"win_{s}"].to_numpy(float) for s in range(players)])
+    ranks = np.concatenate([frame[f"rank_{s}"].to_numpy(int) for s in range(players)])
+    out = []
+    for name in names:
+        mine = bots == name
+        n = int(mine.sum())
+        rate = wilson(float(wins[mine].sum()), n)
+        r = ranks[mine]
+        out.append(
+            {
+                "bot": name,
+                "seats": n,
+                "win_share": rate.value,
+                "win_low": rate.low,
+                "win_high": rate.high,
+                "rank_mean": float(r.mean()) if n else 0.0,
+                "rank_sd": float(r.std(ddof=1)) if n > 1 else 0.0,
+                "rank_shares": [
+                    float((r == k).mean()) if n else 0.0 for k in range(1, players + 1)
+                ],
+            }
+        )
+    return out

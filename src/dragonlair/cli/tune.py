@@ -28,7 +28,7 @@ import math
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -36,11 +36,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import DragonlairError, spec
-from ..core.record import file_digest
-from ..sim import datavalues
-from ..sim.datavalues import BadDataValue, DataValue
-from ..sim.plot import frame_of
-from .simulate import (
+from .simargs import (
     BOTS_HELP,
     JsonOpt,
     OptionOpt,
@@ -48,9 +44,10 @@ from .simulate import (
     QuietOpt,
     SeedOpt,
     WorkersOpt,
-    execute,
-    prepare,
 )
+
+if TYPE_CHECKING:
+    from ..sim.datavalues import DataValue
 
 
 @dataclass(frozen=True)
@@ -69,6 +66,8 @@ class Target:
 
 def parse_param(game: str, text: str) -> Param:
     """``name=lo..hi`` or ``name`` (the declared range) of a numeric option of ``game``."""
+    from ..sim import datavalues
+
     name, sep, rng = text.partition("=")
     try:
         opt = spec(game).option(name.strip())
@@ -126,6 +125,8 @@ def parse_target(text: str) -> Target:
 def measure(played: Any, players: int) -> dict[str, Any]:
     """The figures the targets read, from a finished run."""
     import numpy as np
+
+    from ..sim.plot import frame_of
 
     summary = played.summary
     lines = summary.positions or summary.seats
@@ -194,13 +195,15 @@ def tune(
 ) -> None:
     """Search numeric options and data-file values toward stated targets (fair turn order,
     a margin, a length) with Optuna; report the best setting with its measured figures."""
-    try:
-        import optuna
-    except ImportError:
-        raise typer.BadParameter("tune needs optuna: pip install 'dragonlair[sim]'") from None
-    base = prepare(game, players, bots, n, seed, option, None, None, rotate=False)
+    from ..core.record import file_digest
+    from ..sim import datavalues
+    from ..sim.datavalues import BadDataValue
+    from .running import execute, prepare
+
+    targets = [parse_target(t) for t in target]  # a bad argument costs nothing
     if data_dir is not None and not data_dir.is_dir():
         raise typer.BadParameter(f"--data-dir {data_dir}: there is no such folder")
+    base = prepare(game, players, bots, n, seed, option, None, None, rotate=False)
     params = [parse_param(base.game, p) for p in param if not datavalues.is_data_param(game, p)]
     data_texts = [p for p in param if datavalues.is_data_param(game, p)]
     scratch = tempfile.TemporaryDirectory(prefix="dragonlair-tune-")
@@ -227,7 +230,10 @@ def tune(
     clash = fixed & {p.name for p in params}
     if clash:
         raise typer.BadParameter(f"{', '.join(sorted(clash))} is both fixed with -o and searched")
-    targets = [parse_target(t) for t in target]
+    try:
+        import optuna
+    except ImportError:
+        raise typer.BadParameter("tune needs optuna: pip install 'dragonlair[sim]'") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
     history: list[dict[str, Any]] = []

@@ -135,8 +135,12 @@ def draw_comparison(cmp: Comparison, frame_a: Any, frame_b: Any, title: str) -> 
     ):
         rows = [d for d in wins if d.group == group]
         x = list(range(len(rows)))
-        ax.bar([i - 0.2 for i in x], [d.a for d in rows], width=0.4, label=f"A: {cmp.a_label}")
-        ax.bar([i + 0.2 for i in x], [d.b for d in rows], width=0.4, label=f"B: {cmp.b_label}")
+        ax.bar(
+            [i - 0.2 for i in x], [d.a for d in rows], width=0.4, label=_legend(f"A: {cmp.a_label}")
+        )
+        ax.bar(
+            [i + 0.2 for i in x], [d.b for d in rows], width=0.4, label=_legend(f"B: {cmp.b_label}")
+        )
         ax.axhline(fair, linestyle="--", color="#d62728")
         ax.set_xticks(x, [d.measure.split(", ", 1)[1] for d in rows], rotation=15, ha="right")
         ax.yaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
@@ -163,7 +167,10 @@ def draw_comparison(cmp: Comparison, frame_a: Any, frame_b: Any, title: str) -> 
         f"{cmp.winner_changed} with another winner)"
     )
     if cmp.players > 1:
-        for frame, name in ((frame_a, f"A: {cmp.a_label}"), (frame_b, f"B: {cmp.b_label}")):
+        for frame, name in (
+            (frame_a, _legend(f"A: {cmp.a_label}")),
+            (frame_b, _legend(f"B: {cmp.b_label}")),
+        ):
             pts = frame[[f"points_{s}" for s in range(cmp.players)]].to_numpy(float).copy()
             pts.sort(axis=1)
             margin.hist(pts[:, -1] - pts[:, -2], bins=30, alpha=0.55, label=name)
@@ -179,3 +186,11 @@ def write_comparison_plot(
 ) -> None:
     """Draw the comparison chart into ``path`` (the format from its suffix)."""
     draw_comparison(cmp, frame_a, frame_b, title).savefig(path)
+
+
+def _legend(label: str) -> str:
+    """An arm's label as a legend shows it: at most two lines of 40 characters (a results
+    file's path and settings can be long enough to squeeze the axes away)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(label, 40, max_lines=2, placeholder=" ..."))
