@@ -61,6 +61,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..core import Game, State, make
 from .common import (
+    TRAINING_SEEDS,
     Opponents,
     action_index,
     camel,
@@ -184,7 +185,7 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
         bots = self.opponents[self.seat]
         bots.seed(int(rng.integers(2**31)))
         while True:
-            state = self._state = self.game.new_game(seed=int(rng.integers(2**63)))
+            state = self._state = self.game.new_game(seed=int(rng.integers(TRAINING_SEEDS)))
             self._play_bots()
             if not state.is_over:
                 break

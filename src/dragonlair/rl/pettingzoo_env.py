@@ -58,7 +58,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from ..core import Game, IllegalAction, State, make
-from .common import action_index, agent_name, check_render_mode, refuse, snake, wait_id, win_shares
+from .common import (
+    TRAINING_SEEDS,
+    action_index,
+    agent_name,
+    check_render_mode,
+    refuse,
+    snake,
+    wait_id,
+    win_shares,
+)
 from .layout import Encoder, encoder_for
 from .vector import apply_actions, checked_actions, observe_tables
 
@@ -82,7 +91,7 @@ class _Table:
         """A new game, its seed from the generator (reseeded from ``seed`` when given)."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        return self.game.new_game(seed=int(self.rng.integers(2**63)))
+        return self.game.new_game(seed=int(self.rng.integers(TRAINING_SEEDS)))
 
     def seat(self, agent: object) -> int:
         """The seat of an agent name; ValueError naming the agents for anything else."""
@@ -501,7 +510,7 @@ class DragonlairVectorAEC:
         return checked_actions(self.states, self._asked, self._ended, ids, self._t.n_actions)
 
     def _deal(self, i: int) -> State:
-        return self.game.new_game(seed=int(self._rngs[i].integers(2**63)))
+        return self.game.new_game(seed=int(self._rngs[i].integers(TRAINING_SEEDS)))
 
     def _infos(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}
