@@ -72,6 +72,7 @@ from .common import (
 )
 from .layout import Encoder, encoder_for, layout_ids
 from .vector import observe_tables
+from .versions import version
 
 ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairEnv"
 VECTOR_ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairVectorEnv"
@@ -79,8 +80,9 @@ Obs = npt.NDArray[np.float32]
 
 
 def env_id(game_id: str) -> str:
-    """The Gymnasium id of a game: "dragon-stripes" -> "dragonlair/DragonStripes-v0"."""
-    return f"dragonlair/{camel(game_id)}-v0"
+    """The Gymnasium id of a game: "dragon-stripes" -> "dragonlair/DragonStripes-v0" (the
+    version: :mod:`.versions`)."""
+    return f"dragonlair/{camel(game_id)}-v{version(game_id)}"
 
 
 def register(game_id: str) -> str:

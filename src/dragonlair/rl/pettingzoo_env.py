@@ -70,6 +70,7 @@ from .common import (
 )
 from .layout import Encoder, encoder_for
 from .vector import apply_actions, checked_actions, observe_tables
+from .versions import version
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -164,7 +165,7 @@ class _Shared:
         the spaces' additional wait action, for the Parallel environment)."""
         check_render_mode(render_mode)
         self._t = _Table(game, players, options, extra=extra)
-        self.metadata = {**type(self).metadata, "name": name.format(snake(game))}
+        self.metadata = {**type(self).metadata, "name": name.format(snake(game), version(game))}
         self.render_mode = render_mode
         self.possible_agents = list(self._t.agents)
         self._obs_spaces, self._act_spaces = self._t.spaces()
@@ -205,7 +206,7 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self._set_up(game, players, options, render_mode, 0, "dragonlair_{}_v0")
+        self._set_up(game, players, options, render_mode, 0, "dragonlair_{}_v{}")
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -290,7 +291,7 @@ class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
     ) -> None:
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
-        self._set_up(game, players, options, render_mode, 1, "dragonlair_{}_parallel_v0")
+        self._set_up(game, players, options, render_mode, 1, "dragonlair_{}_parallel_v{}")
         self.wait = wait_id(self._t.game)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)

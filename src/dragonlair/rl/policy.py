@@ -38,6 +38,7 @@ import numpy.typing as npt
 from ..core import Action, Game
 from ..core.bot import Bot
 from .layout import Encoder, encoder_for
+from .versions import signature_text
 
 POLICY_DIR = "policies"
 META_GAME = "dragonlair.game"
@@ -54,9 +55,7 @@ class PolicyError(ValueError):
 def layout_signature(encoder: Encoder) -> str:
     """A short digest of what a policy's input and output mean: the layout's feature
     names and sizes in order, and the number of actions."""
-    text = ";".join(f"{r.name}:{r.size}" for r in encoder.rows)
-    text += f"|actions:{encoder.game.num_actions}"
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b(signature_text(encoder).encode(), digest_size=8).hexdigest()
 
 
 def shipped_policy(game_id: str) -> Path | None:
