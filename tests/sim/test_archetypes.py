@@ -66,7 +66,7 @@ def test_the_default_weights_choose_exactly_as_the_heuristic_did(
 def test_every_game_declares_archetypes_that_play_differently(game_id: str) -> None:
     styles = archetypes(game_id)
     assert 2 <= len(styles) <= 3
-    assert levels(game_id) == ("random", "heuristic", "ismcts", *styles)
+    assert levels(game_id) == ("random", "heuristic", "ismcts", *styles, "trained")
     game = dragonlair.make(game_id)
     default = type(next(iter(styles.values())).weights)()
     assert make_bot("heuristic", game).weights == default  # type: ignore[attr-defined]

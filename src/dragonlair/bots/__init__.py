@@ -30,12 +30,15 @@ from ..core.manifest import Archetype
 from .base import UnknownBot, heuristic_class
 
 LEVELS = ("random", "heuristic", "ismcts")
+# a policy trained by reinforcement learning, run with ONNX Runtime (dragonlair.rl.policy;
+# the rl extra): the game's shipped policy, or any policy file with trained:policy=PATH
+TRAINED = "trained"
 
 
 def archetypes(game_id: str) -> dict[str, Archetype]:
     """The archetypes ``game_id``'s manifest declares, by name."""
     found = {a.name: a for a in manifest(game_id).archetypes}
-    clash = set(found) & set(LEVELS)
+    clash = set(found) & {*LEVELS, TRAINED}
     if clash:
         raise UnknownBot(
             f"{game_id} declares an archetype named like a bot level: {', '.join(sorted(clash))}"
@@ -44,8 +47,9 @@ def archetypes(game_id: str) -> dict[str, Archetype]:
 
 
 def levels(game_id: str) -> tuple[str, ...]:
-    """Every bot level of ``game_id``: LEVELS, then the game's archetypes."""
-    return (*LEVELS, *archetypes(game_id))
+    """Every bot level of ``game_id``: LEVELS, then the game's archetypes, then trained
+    (which can only be made where a policy is shipped or given, with the rl extra)."""
+    return (*LEVELS, *archetypes(game_id), TRAINED)
 
 
 def make_bot(level: str, game: Game, **params: Any) -> Bot:
@@ -59,6 +63,8 @@ def make_bot(level: str, game: Game, **params: Any) -> Bot:
         from .ismcts import ISMCTSBot  # imported when first used: the search is large
 
         return _construct("ismcts", ISMCTSBot, game, params)
+    if level == TRAINED:
+        return _trained(game, params)
     styles = archetypes(game.spec.id)
     if level == "heuristic" and not styles:
         return _construct("heuristic", heuristic_class(game), game, params)
@@ -87,6 +93,19 @@ def _weighted(
     if params:
         weights = dataclasses.replace(weights, **params)
     return heuristic_class(game)(game, weights=weights)
+
+
+def _trained(game: Game, params: Mapping[str, Any]) -> Bot:
+    try:
+        from ..rl.policy import PolicyBot, PolicyError
+    except ImportError:
+        raise UnknownBot(
+            "the trained bot needs the rl extra: pip install 'dragonlair[rl]'"
+        ) from None
+    try:
+        return _construct(TRAINED, PolicyBot, game, params)
+    except PolicyError as e:
+        raise UnknownBot(str(e)) from None
 
 
 def reads_view(level: str, game: Game) -> bool:

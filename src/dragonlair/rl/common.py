@@ -28,6 +28,10 @@ from ..core.bot import Bot, view_for
 
 WAIT_TEXT = "wait"
 
+# The environments deal their games with seeds below this; dragonlair.rl.evaluate plays
+# its games with seeds from it up, so no evaluation game is ever a game trained on.
+TRAINING_SEEDS = 2**62
+
 
 def win_shares(result: Result | None, players: int) -> list[float]:
     """Each seat's share of the win (1/k for each of k winners, else 0); all 0 before the end."""

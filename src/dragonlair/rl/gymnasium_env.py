@@ -61,6 +61,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..core import Game, State, make
 from .common import (
+    TRAINING_SEEDS,
     Opponents,
     action_index,
     camel,
@@ -71,6 +72,7 @@ from .common import (
 )
 from .layout import Encoder, encoder_for, layout_ids
 from .vector import observe_tables
+from .versions import version
 
 ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairEnv"
 VECTOR_ENTRY_POINT = "dragonlair.rl.gymnasium_env:DragonlairVectorEnv"
@@ -78,8 +80,9 @@ Obs = npt.NDArray[np.float32]
 
 
 def env_id(game_id: str) -> str:
-    """The Gymnasium id of a game: "dragon-stripes" -> "dragonlair/DragonStripes-v0"."""
-    return f"dragonlair/{camel(game_id)}-v0"
+    """The Gymnasium id of a game: "dragon-stripes" -> "dragonlair/DragonStripes-v0" (the
+    version: :mod:`.versions`)."""
+    return f"dragonlair/{camel(game_id)}-v{version(game_id)}"
 
 
 def register(game_id: str) -> str:
@@ -184,7 +187,7 @@ class DragonlairEnv(gym.Env[Obs, np.int64]):
         bots = self.opponents[self.seat]
         bots.seed(int(rng.integers(2**31)))
         while True:
-            state = self._state = self.game.new_game(seed=int(rng.integers(2**63)))
+            state = self._state = self.game.new_game(seed=int(rng.integers(TRAINING_SEEDS)))
             self._play_bots()
             if not state.is_over:
                 break

@@ -58,9 +58,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from ..core import Game, IllegalAction, State, make
-from .common import action_index, agent_name, check_render_mode, refuse, snake, wait_id, win_shares
+from .common import (
+    TRAINING_SEEDS,
+    action_index,
+    agent_name,
+    check_render_mode,
+    refuse,
+    snake,
+    wait_id,
+    win_shares,
+)
 from .layout import Encoder, encoder_for
 from .vector import apply_actions, checked_actions, observe_tables
+from .versions import version
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -82,7 +92,7 @@ class _Table:
         """A new game, its seed from the generator (reseeded from ``seed`` when given)."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        return self.game.new_game(seed=int(self.rng.integers(2**63)))
+        return self.game.new_game(seed=int(self.rng.integers(TRAINING_SEEDS)))
 
     def seat(self, agent: object) -> int:
         """The seat of an agent name; ValueError naming the agents for anything else."""
@@ -155,7 +165,7 @@ class _Shared:
         the spaces' additional wait action, for the Parallel environment)."""
         check_render_mode(render_mode)
         self._t = _Table(game, players, options, extra=extra)
-        self.metadata = {**type(self).metadata, "name": name.format(snake(game))}
+        self.metadata = {**type(self).metadata, "name": name.format(snake(game), version(game))}
         self.render_mode = render_mode
         self.possible_agents = list(self._t.agents)
         self._obs_spaces, self._act_spaces = self._t.spaces()
@@ -196,7 +206,7 @@ class DragonlairAEC(_Shared, AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self._set_up(game, players, options, render_mode, 0, "dragonlair_{}_v0")
+        self._set_up(game, players, options, render_mode, 0, "dragonlair_{}_v{}")
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -281,7 +291,7 @@ class DragonlairParallel(_Shared, ParallelEnv):  # type: ignore[misc]
     ) -> None:
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
-        self._set_up(game, players, options, render_mode, 1, "dragonlair_{}_parallel_v0")
+        self._set_up(game, players, options, render_mode, 1, "dragonlair_{}_parallel_v{}")
         self.wait = wait_id(self._t.game)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -501,7 +511,7 @@ class DragonlairVectorAEC:
         return checked_actions(self.states, self._asked, self._ended, ids, self._t.n_actions)
 
     def _deal(self, i: int) -> State:
-        return self.game.new_game(seed=int(self._rngs[i].integers(2**63)))
+        return self.game.new_game(seed=int(self._rngs[i].integers(TRAINING_SEEDS)))
 
     def _infos(self) -> dict[str, npt.NDArray[Any]]:
         return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}
