@@ -5,7 +5,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 comma := ,
-EXTRAS ?= dev,web,rl,sim,train
+EXTRAS ?= dev,web,rl,sim,train,accel
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 # The compiled build (mypyc, see setup.py) in a venv of its own, installed from this tree
@@ -156,10 +156,10 @@ catalogs: $(STAMP)
 OTHER_BUILD = $(if $(wildcard $(CBIN)/python),--other-build $(CBIN)/python)
 
 bench: $(STAMP)
-	$(BIN)/dragonlair bench $(OTHER_BUILD)
+	$(BIN)/dragonlair bench --accel $(OTHER_BUILD)
 
 bench-quick: $(STAMP)
-	$(BIN)/dragonlair bench --quick $(OTHER_BUILD)
+	$(BIN)/dragonlair bench --quick --accel $(OTHER_BUILD)
 
 clean:
 	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

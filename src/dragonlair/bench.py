@@ -64,10 +64,13 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .core import DragonlairError, State, games, make
 from .core.game import Game
+
+if TYPE_CHECKING:
+    from .accel.bench import AccelMeasure  # imports JAX: only with the accel extra
 
 
 @dataclass
@@ -180,6 +183,7 @@ class Settings:
     other_python: str | None = None  # an interpreter with the other build (see above)
     bot_loops: bool = True  # simulate's loop with random and heuristic bots, and view costs
     rl: bool = True
+    accel: bool = False  # the batched engines on JAX (dragonlair.accel.bench), with its extra
 
     @classmethod
     def quick(cls) -> Settings:
@@ -200,6 +204,7 @@ class Report:
     simulations: list[SimulateMeasure] = field(default_factory=list)
     bot_loops: list[BotLoopMeasure] = field(default_factory=list)
     rl: list[RLMeasure] = field(default_factory=list)
+    accel: list[AccelMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
     openspiel: str | None = None
     # whether OpenSpiel's games were measured as references (bench --no-references: not)
@@ -228,6 +233,7 @@ class Report:
             "simulate": [m.to_dict() for m in self.simulations],
             "bot_loops": [m.to_dict() for m in self.bot_loops],
             "rl": [m.to_dict() for m in self.rl],
+            "accel": [m.to_dict() for m in self.accel],
         }
 
 
@@ -534,7 +540,18 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
             report.bot_loops.append(measure_bot_loops(game_id, s))
     if s.rl:
         report.rl = run_rl(selected, s, progress)
+    if s.accel:
+        report.accel = run_accel(s, progress)
     return report
+
+
+def run_accel(s: Settings, progress: Callable[[str], None] | None = None) -> list[AccelMeasure]:
+    """The batched engines' rows, beside connect_four_v3 (none without the accel extra)."""
+    try:
+        from .accel import bench as accel_bench
+    except ImportError:
+        return []
+    return accel_bench.measure(s.reps, s.slice_s, connect_four_slice(), progress=progress)
 
 
 def run_rl(

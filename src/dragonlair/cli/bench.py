@@ -66,6 +66,14 @@ def bench(
             "next to PettingZoo's connect_four_v3, OpenSpiel information-state strings)."
         ),
     ] = True,
+    accel: Annotated[
+        bool,
+        typer.Option(
+            help="Also measure the batched engines on JAX (with the accel extra) at 1 to 4,096 "
+            "tables, next to connect_four_v3 and Pgx's connect_four and leduc_holdem (some "
+            "minutes; make bench turns it on)."
+        ),
+    ] = False,
 ) -> None:
     """Random-playout games/s and decisions/s, clones/s and bytes per state for every game
     and player count; with OpenSpiel installed, the same loop on its C++ hearts and Python
@@ -91,6 +99,7 @@ def bench(
     s.other_python = other_build
     s.bot_loops = bots
     s.rl = rl
+    s.accel = accel
     err = Console(stderr=True)
     try:
         report = benchmark.run(
@@ -181,6 +190,10 @@ def bench(
         _print_bot_loops(out, other.bot_loops, f"{other.build} build, {other.python}")
     if report.rl:
         print_rl(out, report)
+    if report.accel:
+        from ..accel.bench import print_table
+
+        print_table(out, report.accel)
 
 
 def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: str) -> None:

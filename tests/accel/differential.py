@@ -1,0 +1,125 @@
+"""The differential check of a batched engine against its Python engine: both start from
+the same deals (the Python states, through their positions), the same actions are applied
+to both (each picked at random among the Python engine's legal ones), and at every step the
+current player, the legal actions, every seat's observation, the rewards and the end must
+agree. Dragon Stripes leaves nothing to chance after the deal, so the deal is the only
+chance outcome the two must share.
+
+Tables run in batches of :data:`BATCH` (the last one padded with copies of its first
+table, which are played but not compared), so each table size compiles one program."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dragonlair.accel import DragonStripesEnv
+from dragonlair.rl.common import win_shares
+from dragonlair.rl.layout import encoder_for
+
+BATCH = 64
+
+
+@cache
+def _jitted(env: DragonStripesEnv) -> tuple[Callable[..., Any], Callable[[Any], jax.Array]]:
+    step = jax.jit(jax.vmap(env.step))
+    seats = jnp.arange(env.players, dtype=jnp.int32)
+
+    def every_seat(st: Any) -> jax.Array:
+        return jax.vmap(lambda s: env.observe_seat(st, s))(seats)
+
+    return step, jax.jit(jax.vmap(every_seat))
+
+
+def compare(env: DragonStripesEnv, seeds: Sequence[int], digest_of: int = 0) -> tuple[int, str]:
+    """Play a random game from the deal of each seed in both engines, in lockstep;
+    AssertionError at the first disagreement, naming the table, the move and what differs.
+    Returns the number of steps compared, and the SHA-256 of the batched engine's tensors
+    of every seat at every step of the first ``digest_of`` games, one game after the other
+    (as tests/rl/tensor_digests.py makes it from the Python engine's)."""
+    steps = 0
+    streams: list[list[bytes]] = []
+    for at in range(0, len(seeds), BATCH):
+        part = list(seeds[at : at + BATCH])
+        n, kept = _compare_batch(env, part, max(0, digest_of - at))
+        steps += n
+        streams += kept
+    h = hashlib.sha256()
+    for stream in streams:
+        for chunk in stream:
+            h.update(chunk)
+    return steps, h.hexdigest()
+
+
+def _compare_batch(
+    env: DragonStripesEnv, seeds: list[int], keep: int
+) -> tuple[int, list[list[bytes]]]:
+    game = env.game
+    n = env.players
+    enc = encoder_for(game)
+    step, observe = _jitted(env)
+    real = len(seeds)
+    padded = seeds + [seeds[0]] * (BATCH - real)
+    states = [game.new_game(seed=s) for s in padded]
+    rngs = [random.Random(s) for s in padded]
+    batch = env.from_states(states)
+    obs = np.zeros((BATCH, n, enc.size), dtype=np.float32)
+    actions = np.zeros(BATCH, dtype=np.int32)
+    kept: list[list[bytes]] = [[] for _ in range(min(keep, real))]
+    finished = [False] * real + [True] * (BATCH - real)  # the end compared already
+    steps = 0
+    for move in range(game.max_length + 2):
+        if all(finished):
+            return steps, kept
+        jax_obs = np.asarray(observe(batch))
+        masks = np.asarray(batch.legal_action_mask)
+        current = np.asarray(batch.current_player)
+        ended = np.asarray(batch.terminated)
+        rewards = np.asarray(batch.rewards)
+        for t, st in enumerate(states):
+            if t >= real:  # padding: played on, never compared
+                if not st.is_over:
+                    seat = st.to_act[0]
+                    actions[t] = a = rngs[t].choice(st.legal_action_ids(seat))
+                    st.apply_id(seat, a)
+                continue
+            if finished[t]:
+                continue
+            where = f"table {t} (deal seed {seeds[t]}, {n} players), move {move}"
+            for s in range(n):
+                enc.encode(st.seat_view(s), obs[t, s])
+                if t < len(kept):
+                    kept[t].append(jax_obs[t, s].tobytes())
+            if not np.array_equal(obs[t], jax_obs[t]):
+                s, i = np.argwhere(obs[t] != jax_obs[t])[0]
+                name = next(r.name for r in enc.rows if r.offset <= i < r.offset + r.size)
+                raise AssertionError(
+                    f"{where}: seat {s}'s observation differs in {name!r} (index {i}): "
+                    f"Python {obs[t, s, i]!r}, JAX {jax_obs[t, s, i]!r}"
+                )
+            assert bool(ended[t]) == st.is_over, f"{where}: the end differs"
+            expected = win_shares(st.result, n)  # 0 for every seat before the end
+            assert np.allclose(rewards[t], expected), (
+                f"{where}: rewards {rewards[t].tolist()} against {expected}"
+            )
+            if st.is_over:
+                finished[t] = True
+                actions[t] = 0
+                continue
+            seat = rngs[t].choice(st.to_act)  # as tests/rl/tensor_digests.py picks
+            assert current[t] == seat, f"{where}: current player {current[t]} against {seat}"
+            ids = st.legal_action_ids(seat)
+            got = [int(a) for a in np.flatnonzero(masks[t])]
+            assert got == ids, f"{where}: legal actions {got} against {ids}"
+            actions[t] = a = rngs[t].choice(ids)
+            st.apply_id(seat, a)
+            steps += 1
+        batch = step(batch, jnp.asarray(actions))
+    raise AssertionError("a game ran past the game's max_length")

@@ -1,0 +1,191 @@
+"""The batched Dragon Stripes engine: held to the Python engine step for step, its
+observations the Python layout's to the bit (the same tensor digests), usable through
+Pgx's interface under jit and vmap, and refusing what it cannot serve."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("pgx")
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import dragonlair
+from dragonlair import accel
+from dragonlair.accel import AccelError, DragonStripesEnv
+from dragonlair.core.position import BadPosition
+from tests.accel.differential import compare
+
+accel.cache_compilations(Path(__file__).resolve().parents[2] / "build" / "jax-cache")
+
+PLAYERS = (2, 3, 4, 5, 6)
+DIGESTS = Path(__file__).resolve().parents[1] / "rl" / "data" / "tensor_digests.json"
+
+
+@pytest.fixture(scope="module")
+def envs() -> dict[int, DragonStripesEnv]:
+    return {n: accel.make("dragon-stripes", players=n) for n in PLAYERS}
+
+
+def _recorded(options: str, players: int) -> str:
+    return str(json.loads(DIGESTS.read_text())[f"dragon-stripes {options} {players}p"])
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_games_agree_with_the_python_engine(
+    envs: dict[int, DragonStripesEnv], players: int
+) -> None:
+    """60 random games per table size (the slow tier plays 10,000 in all), the first two
+    from the deals and actions of tests/rl/tensor_digests.py, whose tensors must give the
+    digest recorded there: the layouts' own check, passed by the batched engine."""
+    seeds = [0, 1, *range(1000 * players, 1000 * players + 58)]
+    steps, digest = compare(envs[players], seeds, digest_of=2)
+    assert steps > 60
+    assert digest == _recorded("{}", players)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_ten_thousand_random_games_agree_with_the_python_engine(
+    envs: dict[int, DragonStripesEnv],
+) -> None:
+    """10,000 random games, 2,000 at each table size from 2 to 6."""
+    for n in PLAYERS:
+        seeds = range(100_000 * n, 100_000 * n + 2000)
+        assert compare(envs[n], seeds)[0] > 2000
+
+
+@pytest.mark.timeout(300)
+def test_open_holdings_agree_with_the_python_engine() -> None:
+    env = accel.make("dragon-stripes", players=4, options={"open_holdings": True})
+    _, digest = compare(env, [0, 1, *range(7, 37)], digest_of=2)
+    assert digest == _recorded('{"open_holdings": true}', 4)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(dragonlair.COMPILED, reason="a compiled engine's rules cannot be patched")
+def test_a_rule_changed_in_the_python_engine_only_is_caught(
+    envs: dict[int, DragonStripesEnv], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Stop costing 1/2 from the first Danger on (not the second), in the Python rules only."""
+    from dragonlair.dragon_stripes import rules
+
+    monkeypatch.setattr(rules, "penalty_divisor", lambda dangers: 2 if dangers >= 1 else 4)
+    with pytest.raises(AssertionError, match="observation differs|rewards"):
+        compare(envs[3], range(5, 45))
+
+
+@pytest.mark.timeout(300)
+def test_a_rule_changed_in_the_batched_engine_only_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The holder allowed to hold before drawing, in the batched engine only."""
+    original = DragonStripesEnv._legal
+
+    def slack(self: DragonStripesEnv, st: accel.dragon_stripes.State) -> jax.Array:
+        return original(self, st).at[1].set(st.phase == 0)
+
+    monkeypatch.setattr(DragonStripesEnv, "_legal", slack)
+    env = accel.make("dragon-stripes", players=3)
+    with pytest.raises(AssertionError, match="legal actions"):
+        compare(env, [5])
+
+
+@pytest.mark.timeout(300)
+def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonStripesEnv]) -> None:
+    """Pgx's way: init and step jitted and vmapped, random legal actions (Pgx's
+    act_randomly) with Pgx's auto_reset, over 2,048 tables; shapes stay fixed, gems are
+    conserved and every finished game pays out one win."""
+    from pgx.experimental import act_randomly, auto_reset
+
+    env = envs[4]
+    tables = 2048
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    pick = jax.jit(act_randomly)  # a batch of masks, one key
+    key = jax.random.PRNGKey(0)
+    st = init(jax.random.split(key, tables))
+    assert st.observation.shape == (tables, env.obs_size) == (tables, 123)
+    assert st.legal_action_mask.shape == (tables, 4)
+    paid = 0.0
+    ends = 0
+    for i in range(150):
+        key, k1, k2 = jax.random.split(key, 3)
+        action = pick(k1, st.legal_action_mask)
+        st = step(st, action, jax.random.split(k2, tables))
+        held = np.asarray(st.gems.sum(axis=1) + st.pot + st.lair)
+        assert (held == env.total).all(), f"gems not conserved at step {i}"
+        paid += float(st.rewards.sum())
+        ends += int(st.terminated.sum())
+    assert ends > tables  # every table finished at least one game in 150 steps
+    assert paid == pytest.approx(ends)
+    obs = np.asarray(st.observation)
+    assert ((obs >= 0) & (obs <= 1)).all()
+
+
+def test_an_illegal_action_ends_the_game_with_pgx_penalty(
+    envs: dict[int, DragonStripesEnv],
+) -> None:
+    env = envs[3]
+    st = env.init(jax.random.PRNGKey(1))
+    assert st.legal_action_mask.tolist() == [True, False, False, False]
+    after = env.step(st, jnp.int32(1))  # hold before drawing
+    assert bool(after.terminated)
+    assert after.rewards.tolist() == [-1.0, 0.5, 0.5]  # the others share the win
+    again = env.step(after, jnp.int32(2))  # a finished table changes no more
+    assert bool(again.terminated) and again.rewards.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_refusals() -> None:
+    with pytest.raises(AccelError, match="no batched engine for 'chess'.*dragon-stripes"):
+        accel.make("chess")
+    with pytest.raises(AccelError, match="player"):
+        accel.make("dragon-stripes", players=7)
+    with pytest.raises(AccelError, match="option"):
+        accel.make("dragon-stripes", players=3, options={"colour": "red"})
+    env = accel.make("dragon-stripes", players=3)
+    pos = env.game.new_game(seed=1).to_position()
+    with pytest.raises(BadPosition, match="knight"):
+        env.from_position({**pos, "knight": 99})
+    with pytest.raises(BadPosition, match="players"):
+        env.from_position({"game": "dragon-stripes", "players": 4})
+    other = dragonlair.make("dragon-stripes", players=4).new_game(seed=1)
+    with pytest.raises(AccelError, match="another game or table size"):
+        env.from_state(other)
+
+
+def test_a_position_plays_on_from_where_it_stands() -> None:
+    """A position written by hand: the knight on stripe 16, seat 2 to draw; a footprint 2
+    on top reaches the head, and seat 2 takes the pot and the lair and wins."""
+    env = accel.make("dragon-stripes", players=3)
+    st = env.from_position(
+        {
+            "game": "dragon-stripes",
+            "players": 3,
+            "phase": "draw",
+            "turn": 3,
+            "starter": 2,
+            "holder": 2,
+            "must_draw": False,
+            "knight": 16,
+            "pot": 20,
+            "gems": [40, 40, 40],
+            "lair": 210,
+            "lair_empty": False,
+            "drawn": ["footprint 4"] * 4,
+            "deck": ["footprint 2"],
+        }
+    )
+    assert int(st.current_player) == 2
+    assert st.legal_action_mask.tolist() == [True, True, False, False]
+    st = env.step(st, jnp.int32(0))
+    assert bool(st.terminated)
+    assert st.gems.tolist() == [40, 40, 270]
+    assert st.rewards.tolist() == [0.0, 0.0, 1.0]
