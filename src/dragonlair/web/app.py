@@ -35,12 +35,14 @@ from .config import ServerConfig
 from .connection import Limits
 from .language import page_language
 from .lobby import Hub
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .security import RateLimiter, Sealer, SealError
 from .store import Store, StoreError
+from .table.ports import Timings
 
 log = logging.getLogger("dragonlair.web")
 
@@ -139,6 +141,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
     hub = Hub(cfg, store, bots) if cfg.shard is None else SharedHub(cfg, store, bots)
+    hub.timings = Timings(action=ACTION_SECONDS, commit=COMMIT_SECONDS)
     app.state.hub = hub
     try:
         resumed = await hub.recover()

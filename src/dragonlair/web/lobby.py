@@ -48,6 +48,7 @@ from .protocol import (
 from .security import commitment, digest, new_salt, new_seed, new_table_id, new_token
 from .session import Table
 from .store import DAMAGED_SETTINGS, Store, StoredSeat, StoredTable
+from .table.ports import Timings
 
 log = logging.getLogger("dragonlair.web")
 
@@ -75,6 +76,8 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.actions = 0
+        # where tables report their actions' timings (the server hands its metrics in)
+        self.timings = Timings()
         self._rematch_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ finding tables

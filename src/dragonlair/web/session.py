@@ -48,7 +48,7 @@ import json
 import logging
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots import UnknownBot, reads_view
 from ..core import Game, IllegalAction, State, UnknownAction
@@ -58,8 +58,6 @@ from ..core.state import UNDO_TEXT
 from ..core.undo import effective_actions
 from ..i18n import N_
 from .bots import BotJob, BotTimeout, HintJob
-from .connection import Connection
-from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -73,10 +71,8 @@ from .protocol import (
 from .security import TokenBucket, digest, match, new_token, parse_rate
 from .store import StoredSeat, StoredTable
 from .table.decisions import Decisions
+from .table.ports import Host, Peer
 from .table.windows import Windows
-
-if TYPE_CHECKING:
-    from .lobby import Hub
 
 log = logging.getLogger("dragonlair.web")
 
@@ -95,7 +91,7 @@ class Seat:
         self.level = s.level
         self.budget = dict(s.budget or {})
         self.token_hash = s.token_hash
-        self.conns: set[Connection] = set()
+        self.conns: set[Peer] = set()
         self.bot_playing = False
         self.away_timer: asyncio.TimerHandle | None = None
         # a person's seat: whether its person has connected since the server started
@@ -130,7 +126,7 @@ class Table:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: Host,
         stored: StoredTable,
         game: Game | None,
         state: State | None,
@@ -166,7 +162,7 @@ class Table:
         self.problem = problem
         self.created = stored.created
         self.seats = [Seat(s) for s in stored.seats]
-        self.watchers: set[Connection] = set()
+        self.watchers: set[Peer] = set()
         self.lock = asyncio.Lock()
         self.deadline_at: int | None = None
         self._deadline: tuple[int, int] | None = None  # (seat, move) the timer is for
@@ -196,6 +192,23 @@ class Table:
         if self._state is None:
             raise ProtocolError("broken", f"table {self.id} cannot be played: {self.problem}", 409)
         return self._state
+
+    def check_playable(self) -> None:
+        """ProtocolError ``broken`` if the table cannot be played (nor watched)."""
+        self.state  # noqa: B018
+
+    @property
+    def current_move(self) -> int | None:
+        """The committed move number (None at a broken table)."""
+        return None if self._state is None else self._state.move
+
+    async def rename(self, seat: int, name: str) -> None:
+        """A person names their own seat (stored, then everyone is told)."""
+        await self.hub.rename(self, seat, name)
+
+    async def ask_rematch(self, seat: int) -> None:
+        """A seat asks for a rematch of this finished game."""
+        await self.hub.rematch(self, seat)
 
     def initial_state(self) -> State:
         """The game as it began: dealt from the seed, or set up from its position."""
@@ -276,7 +289,7 @@ class Table:
                 401,
             )
 
-    def message_for(self, conn: Connection) -> dict[str, Any]:
+    def message_for(self, conn: Peer) -> dict[str, Any]:
         """The state message for ``conn`` from its event cursor on (and moves the cursor)."""
         st = self.state
         msg = state_message(
@@ -351,7 +364,7 @@ class Table:
         for conn in self.seats[seat].conns:
             conn.send(text)
 
-    def sync_text(self, conn: Connection, since: int) -> str:
+    def sync_text(self, conn: Peer, since: int) -> str:
         """The encoded state message for a ``sync`` from ``since``: built once per seat,
         cursor and move, however many times connections ask for it."""
         st = self.state
@@ -369,7 +382,7 @@ class Table:
         conn.cursor = st.event_count
         return text
 
-    def connections(self) -> list[Connection]:
+    def connections(self) -> list[Peer]:
         """Every live connection: spectators and each seat's."""
         out = list(self.watchers)
         for s in self.seats:
@@ -378,7 +391,7 @@ class Table:
 
     # ------------------------------------------------------------------ sending
 
-    def broadcast(self, acting: Connection | None = None, ref: str | int | None = None) -> None:
+    def broadcast(self, acting: Peer | None = None, ref: str | int | None = None) -> None:
         """Send every connection its own state message (the actor's carries ``ref``)."""
         if self._state is None:
             return
@@ -412,9 +425,9 @@ class Table:
 
     # ------------------------------------------------------------------ connections
 
-    async def attach(self, conn: Connection) -> None:
+    async def attach(self, conn: Peer) -> None:
         """A client identified itself: welcome it and send its current state."""
-        self.state  # noqa: B018  (a broken table refuses connections)
+        self.check_playable()  # a broken table refuses connections
         back = False
         if conn.seat is None:
             self.watchers.add(conn)
@@ -446,7 +459,7 @@ class Table:
         if back:  # the returning player has a window to answer: everyone sees its deadline
             self.broadcast()
 
-    def detach(self, conn: Connection) -> None:
+    def detach(self, conn: Peer) -> None:
         """A client left."""
         if conn.seat is None:
             self.watchers.discard(conn)
@@ -459,7 +472,7 @@ class Table:
         if self.status == "over" and not self.connections():
             self.hub.retire(self)
 
-    async def rotate(self, conn: Connection) -> None:
+    async def rotate(self, conn: Peer) -> None:
         """Give ``conn``'s seat a new token: stored first, then sent to ``conn`` alone with
         its link; the seat's other connections are told and closed, and the old token
         opens nothing from then on. ProtocolError for a spectator."""
@@ -504,7 +517,7 @@ class Table:
         text: str,
         *,
         by: str = "player",
-        conn: Connection | None = None,
+        conn: Peer | None = None,
         ref: str | int | None = None,
     ) -> None:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
@@ -553,8 +566,9 @@ class Table:
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
                 # and the table takes the new state when it does
-                with COMMIT_SECONDS.time():
-                    await asyncio.shield(write)
+                committing = time.perf_counter()
+                await asyncio.shield(write)
+                self.hub.timings.commit.observe(time.perf_counter() - committing)
             except asyncio.CancelledError:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
@@ -571,7 +585,7 @@ class Table:
                 self.status = "over"
             self.hub.actions += 1
             self._after_change(conn, ref)
-            ACTION_SECONDS.observe(time.perf_counter() - began)
+            self.hub.timings.action.observe(time.perf_counter() - began)
 
     # ------------------------------------------------------------------ undo
 
@@ -598,7 +612,7 @@ class Table:
                 return steps
         return []  # only answers given for the seat could be taken back: no use
 
-    async def undo(self, seat: int, move: int, conn: Connection | None = None) -> None:
+    async def undo(self, seat: int, move: int, conn: Peer | None = None) -> None:
         """Take back ``seat``'s last decision (and everything played after it), stored
         like an action; ProtocolError (and nothing changed) where it is not allowed."""
         async with self.lock:
@@ -650,7 +664,7 @@ class Table:
 
     # ------------------------------------------------------------------ hints
 
-    async def hint(self, seat: int, move: int, conn: Connection) -> None:
+    async def hint(self, seat: int, move: int, conn: Peer) -> None:
         """Work out a hint for ``seat``'s decision (from its view only, in the bots' pool)
         and send it to ``conn``; ProtocolError where a hint is not allowed."""
         if not self.settings.hints:
@@ -697,7 +711,7 @@ class Table:
         self._hinting.add(seat)
         self._spawn(self._work_out_hint(seat, st.move, job, conn))
 
-    async def _work_out_hint(self, seat: int, move: int, job: HintJob, conn: Connection) -> None:
+    async def _work_out_hint(self, seat: int, move: int, job: HintJob, conn: Peer) -> None:
         try:
             body = await self.hub.bots.hint(job)
         except BotTimeout:
@@ -730,7 +744,7 @@ class Table:
             if nxt.is_over:
                 self.status = "over"
 
-    def _after_change(self, conn: Connection | None = None, ref: str | int | None = None) -> None:
+    def _after_change(self, conn: Peer | None = None, ref: str | int | None = None) -> None:
         if self.status != "playing":
             self._cancel_timers()
         else:
@@ -869,7 +883,7 @@ class Table:
         for conn in s.conns:
             conn.send(text)
 
-    def send_rematch(self, conn: Connection) -> None:
+    def send_rematch(self, conn: Peer) -> None:
         """Tell a seat's connection where the rematch is, once there is one (its own link
         only: each seat's token goes to that seat alone)."""
         if self.rematch is None or conn.seat is None:
