@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+from pathlib import Path
 from typing import Any
 
+import dragonlair.web
 from dragonlair.core import make
 from dragonlair.web.bots import BotJob, BotTimeout, HintJob
 from dragonlair.web.store import StoredSeat
@@ -105,3 +108,43 @@ def test_no_bot_is_asked_for_a_persons_seat() -> None:
         assert tasks == [] and acted == [] and pool.jobs == []
 
     asyncio.run(main())
+
+
+def test_the_server_modules_import_one_another_in_no_circle() -> None:
+    """Counting deferred and type-only imports too: a circle among ``dragonlair.web``'s
+    modules (the connection, the table, the lobby, the metrics...) is a finding."""
+    root = Path(dragonlair.web.__file__).parent
+    names = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        names[".".join(("dragonlair.web", *parts))] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+                for alias in node.names:
+                    full = f"{module}.{alias.name}"
+                    found.add(full if full in names else module)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+        graph[name] = {m for m in found if m in names and m != name}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            for n in graph[todo.pop()]:
+                if n == goal:
+                    return True
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return False
+
+    assert len(graph) > 20
+    circles = sorted(m for m in graph if reaches(m, m))
+    assert circles == [], f"modules on an import circle: {circles}"
