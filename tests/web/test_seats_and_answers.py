@@ -45,7 +45,9 @@ def test_an_invited_seat_waits_for_its_person(db_url: str) -> None:
             assert 1 in ann.latest["view"]["to_act"]
             assert len(table.state.legal_actions(1)) > 1
             stalled = ann.latest["move"]
-            await asyncio.sleep(0.5)  # ten times the away time, twice the deadline
+            # nothing is due to happen by itself: no deadline, no away timer, no answer
+            assert table.clocks.pending() == []
+            await ann.settle()
             assert ann.latest["move"] == stalled and table.state.move == stalled
             assert not table.seats[1].bot_playing and table.deadline_at is None
             assert ann.latest["deadline"] is None
@@ -152,7 +154,9 @@ def test_forced_moves_are_played_for_the_seat_unless_it_says_no(db_url: str) -> 
                 if st["status"] == "over":
                     break
                 if st["legal"] and len(st["legal"]) == 1:
-                    assert not table._auto, "nothing is answered for a seat that said no"
+                    assert not [p for p in table.clocks.pending() if "answer" in p], (
+                        "nothing is answered for a seat that said no"
+                    )
                 await drive({0: ann}, rng, stop_after=st["move"] + 1)
             errors = len(ann.errors)
             await ann.send({"type": "prefs", "prefs": {"autoplay": "yes"}})

@@ -36,12 +36,14 @@ from .config import ServerConfig
 from .connection import Limits
 from .language import page_language
 from .lobby import Hub
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .security import RateLimiter, Sealer, SealError
 from .store import Store, StoreError
+from .table.ports import Timings
 
 log = logging.getLogger("dragonlair.web")
 
@@ -142,6 +144,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # on PostgreSQL every process, sharded or not, owns its tables through fenced leases
     shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite
     hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)
+    hub.timings = Timings(action=ACTION_SECONDS, commit=COMMIT_SECONDS)
     app.state.hub = hub
     keeper: asyncio.Task[None] | None = None
     try:

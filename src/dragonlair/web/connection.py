@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.websockets import WebSocket
 
@@ -33,11 +33,56 @@ from .protocol import (
 )
 from .security import RateLimiter, TokenBucket
 
-if TYPE_CHECKING:
-    from .lobby import Hub
-    from .session import Table
-
 Message = MutableMapping[str, Any]
+
+
+class Door(Protocol):
+    """A table as a connection uses it (:class:`dragonlair.web.session.Table`): every
+    message a client may send is one call, and a refusal is a ProtocolError."""
+
+    def check_playable(self) -> None: ...
+
+    @property
+    def current_move(self) -> int | None: ...
+
+    def identify(self, token: str) -> int | None: ...
+
+    def admit_spectator(self) -> None: ...
+
+    async def attach(self, conn: Connection) -> None: ...
+
+    def detach(self, conn: Connection) -> None: ...
+
+    async def submit(
+        self,
+        seat: int,
+        move: int,
+        text: str,
+        *,
+        by: str = "player",
+        conn: Connection | None = None,
+        ref: str | int | None = None,
+    ) -> None: ...
+
+    async def hint(self, seat: int, move: int, conn: Connection) -> None: ...
+
+    async def undo(self, seat: int, move: int, conn: Connection | None = None) -> None: ...
+
+    def set_prefs(self, seat: int, autoplay: bool | None) -> None: ...
+
+    async def rename(self, seat: int, name: str) -> None: ...
+
+    async def ask_rematch(self, seat: int) -> None: ...
+
+    async def rotate(self, conn: Connection) -> None: ...
+
+    def sync_text(self, conn: Connection, since: int) -> str: ...
+
+
+class Tables(Protocol):
+    """Where a connection finds its table (the lobby's :class:`~dragonlair.web.lobby.Hub`)."""
+
+    async def get(self, table_id: str, /) -> Door: ...
 
 
 class Connection:
@@ -129,7 +174,7 @@ class Limits:
 
 
 async def converse(
-    ws: WebSocket, table_id: str, hub: Hub, config: ServerConfig, limits: Limits
+    ws: WebSocket, table_id: str, hub: Tables, config: ServerConfig, limits: Limits
 ) -> None:
     """One seat's (or spectator's) connection: hello, then actions until it closes."""
     await ws.accept()
@@ -154,7 +199,7 @@ async def converse(
 
 
 async def _converse(
-    ws: WebSocket, table_id: str, hub: Hub, config: ServerConfig, limits: Limits
+    ws: WebSocket, table_id: str, hub: Tables, config: ServerConfig, limits: Limits
 ) -> None:
     try:
         first = await asyncio.wait_for(ws.receive(), config.hello_timeout)
@@ -166,7 +211,7 @@ async def _converse(
     try:
         hello = _hello(first, config.max_message_bytes)
         table = await hub.get(table_id)
-        table.state  # noqa: B018  (a broken table refuses, whoever asks)
+        table.check_playable()  # a broken table refuses, whoever asks
         if hello.token is not None:
             seat = table.identify(hello.token)
         else:
@@ -214,7 +259,7 @@ async def _refuse(ws: WebSocket, e: ProtocolError, code: int) -> None:
 
 
 async def _serve(
-    ws: WebSocket, table: Table, conn: Connection, limiter: RateLimiter, max_bytes: int
+    ws: WebSocket, table: Door, conn: Connection, limiter: RateLimiter, max_bytes: int
 ) -> None:
     """Read a connection's messages until it closes."""
     while not conn.closing:
@@ -265,9 +310,9 @@ async def _serve(
                 if isinstance(msg, Prefs):
                     table.set_prefs(conn.seat, msg.prefs.autoplay)
                 elif isinstance(msg, Rename):
-                    await table.hub.rename(table, conn.seat, msg.name)
+                    await table.rename(conn.seat, msg.name)
                 else:
-                    await table.hub.rematch(table, conn.seat)
+                    await table.ask_rematch(conn.seat)
             elif isinstance(msg, Hello):
                 raise ProtocolError("already_identified", "this connection already said hello")
             elif isinstance(msg, Rotate):
@@ -278,5 +323,4 @@ async def _serve(
                     conn.bucket.charge(len(text) / SYNC_BYTES_PER_TOKEN)
                 conn.send(text)
         except ProtocolError as e:
-            st = table._state
-            conn.send(encode(e.to_message(st.move if st is not None else None)))
+            conn.send(encode(e.to_message(table.current_move)))

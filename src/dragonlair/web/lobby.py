@@ -57,6 +57,7 @@ from .security import (
 )
 from .session import Table
 from .store import DAMAGED_SETTINGS, Store, StoredSeat, StoredTable
+from .table.ports import Timings
 
 log = logging.getLogger("dragonlair.web")
 
@@ -84,6 +85,8 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.actions = 0
+        # where tables report their actions' timings (the server hands its metrics in)
+        self.timings = Timings()
         self._rematch_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ finding tables
@@ -246,105 +249,24 @@ class Hub:
     async def create(self, req: TableRequest) -> Created:
         """A new table from a lobby request; ProtocolError says what was wrong."""
         doc = self._position(req)
-        players, options = req.players, dict(req.options)
-        if doc is not None:
-            # a position says how many play and its options; the request may repeat them
-            if players is None and isinstance(doc.get("players"), int):
-                players = doc["players"]
-            if isinstance(doc.get("options"), dict):
-                options = {**doc["options"], **options}
-        for name in options:
-            if _is_path_option(req.game, name):
-                raise ProtocolError(
-                    "bad_options",
-                    f"option {name!r} names a file on the server and cannot be set from the "
-                    "lobby; tables use the games' built-in data",
-                )
-        try:
-            game = make(req.game, players=players, options=options)
-        except UnknownGame as e:
-            raise ProtocolError("unknown_game", str(e)) from None
-        except BadOptions as e:
-            raise ProtocolError("bad_options", str(e)) from None
-        n = game.players
-        specs = req.seats
-        if specs is None:
-            specs = [SeatRequest.model_validate({"type": "human"})] + [
-                SeatRequest.model_validate({"type": "open"})
-            ] * (n - 1)
-        if len(specs) != n:
-            raise ProtocolError(
-                "bad_seats", f"a table of {n} players needs {n} seats, not {len(specs)}"
-            )
-        for i, spec in enumerate(specs):
-            if spec.type == "bot":
-                self._check_bot(game, spec.level, spec.budget, f"seat {i}")
-            elif spec.level is not None or spec.budget:
-                raise ProtocolError(
-                    "bad_seats", f"seat {i} is {spec.type}: only bot seats take a level or budget"
-                )
-        if req.takeover is not None:
-            self._check_bot(game, req.takeover, {}, "takeover")
-        salt: str | None = None
-        promise: str | None = None
-        if req.seed is not None:
-            # only seats whose tokens go to the creator, or bots: anyone else at the table
-            # must not face a deal the creator knows
-            if any(sp.type not in ("human", "bot") for sp in specs):
-                raise ProtocolError(
-                    "seed_not_allowed",
-                    "a table takes a chosen seed only when every seat is yours or a bot's "
-                    "(practice, puzzles, bug reports): at a table with open seats the server "
-                    "draws the seed, so that nobody knows the deal in advance",
-                )
-            seed = req.seed
-        else:
-            seed, salt = new_seed(), new_salt()
-            promise = commitment(seed, salt)
-        people = sum(1 for sp in specs if sp.type != "bot")
-        practice = people == 1 and all(sp.type in ("human", "bot") for sp in specs)
-        if doc is not None and any(sp.type == "open" for sp in specs):
-            raise ProtocolError(
-                "position_not_allowed",
-                "a table starts from a position only when every seat is yours or a bot's "
-                "(a practice table): at a table with open seats nobody may know the deal",
-            )
-        hints = practice if req.hints is None else req.hints
-        undo = practice if req.undo is None else req.undo
-        if undo and any(sp.type == "open" for sp in specs):
-            raise ProtocolError(
-                "undo_not_allowed",
-                "undo is only for tables whose every seat is yours or a bot's: at a table "
-                "with open seats nobody may take a move back",
-            )
+        game = self._game(req, doc)
+        specs = self._seat_requests(game, req)
+        seed, salt, promise = self._seed(req, specs)
+        hints, undo = self._practice(req, specs, doc)
         try:
             start = game.new_game(seed) if doc is None else build(game, doc, seed)
         except BadPosition as e:
             raise ProtocolError("bad_position", str(e)) from None
         table_id = new_table_id()
         await self.claim(table_id)
-        tokens: list[SeatPass] = []
-        seats: list[StoredSeat] = []
-        for i, spec in enumerate(specs):
-            if spec.type == "bot":
-                name = _clean_name(spec.name) or f"{str(spec.level).capitalize()} bot {i + 1}"
-                seats.append(StoredSeat(i, "bot", name, spec.level, dict(spec.budget)))
-            elif spec.type == "human":
-                token = new_token()
-                tokens.append(
-                    SeatPass(seat=i, token=token, link=self.link("play", table_id, token))
-                )
-                name = _clean_name(spec.name) or f"Player {i + 1}"
-                seats.append(StoredSeat(i, "human", name, token_hash=digest(token)))
-            else:
-                seats.append(StoredSeat(i, "open", ""))
+        seats, tokens = self._seats(specs, table_id)
         watch = new_token()
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         stored = StoredTable(
             id=table_id,
             game=game.spec.id,
             rules_version=game.spec.rules_version,
-            players=n,
+            players=game.players,
             options=dict(game.options),
             seed=seed,
             settings={
@@ -374,6 +296,116 @@ class Hub:
             seats=tokens,
             watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
         )
+
+    @staticmethod
+    def _game(req: TableRequest, doc: dict[str, Any] | None) -> Game:
+        """The game a request asks for, with its players and options (a position's own,
+        which the request may repeat or add to)."""
+        players, options = req.players, dict(req.options)
+        if doc is not None:
+            if players is None and isinstance(doc.get("players"), int):
+                players = doc["players"]
+            if isinstance(doc.get("options"), dict):
+                options = {**doc["options"], **options}
+        for name in options:
+            if _is_path_option(req.game, name):
+                raise ProtocolError(
+                    "bad_options",
+                    f"option {name!r} names a file on the server and cannot be set from the "
+                    "lobby; tables use the games' built-in data",
+                )
+        try:
+            return make(req.game, players=players, options=options)
+        except UnknownGame as e:
+            raise ProtocolError("unknown_game", str(e)) from None
+        except BadOptions as e:
+            raise ProtocolError("bad_options", str(e)) from None
+
+    def _seat_requests(self, game: Game, req: TableRequest) -> list[SeatRequest]:
+        """One request per seat (default: the creator, then open seats), each checked."""
+        n = game.players
+        specs = req.seats
+        if specs is None:
+            specs = [SeatRequest.model_validate({"type": "human"})] + [
+                SeatRequest.model_validate({"type": "open"})
+            ] * (n - 1)
+        if len(specs) != n:
+            raise ProtocolError(
+                "bad_seats", f"a table of {n} players needs {n} seats, not {len(specs)}"
+            )
+        for i, spec in enumerate(specs):
+            if spec.type == "bot":
+                self._check_bot(game, spec.level, spec.budget, f"seat {i}")
+            elif spec.level is not None or spec.budget:
+                raise ProtocolError(
+                    "bad_seats", f"seat {i} is {spec.type}: only bot seats take a level or budget"
+                )
+        if req.takeover is not None:
+            self._check_bot(game, req.takeover, {}, "takeover")
+        return specs
+
+    @staticmethod
+    def _seed(req: TableRequest, specs: list[SeatRequest]) -> tuple[int, str | None, str | None]:
+        """The deal's seed, and the salt and commitment published for a drawn one."""
+        if req.seed is None:
+            seed, salt = new_seed(), new_salt()
+            return seed, salt, commitment(seed, salt)
+        # only seats whose tokens go to the creator, or bots: anyone else at the table must
+        # not face a deal the creator knows
+        if any(sp.type not in ("human", "bot") for sp in specs):
+            raise ProtocolError(
+                "seed_not_allowed",
+                "a table takes a chosen seed only when every seat is yours or a bot's "
+                "(practice, puzzles, bug reports): at a table with open seats the server "
+                "draws the seed, so that nobody knows the deal in advance",
+            )
+        return req.seed, None, None
+
+    @staticmethod
+    def _practice(
+        req: TableRequest, specs: list[SeatRequest], doc: dict[str, Any] | None
+    ) -> tuple[bool, bool]:
+        """Whether the table offers hints and undo (by default: a practice table, where one
+        person plays against bots); a position or undo at a table with open seats is
+        refused."""
+        people = sum(1 for sp in specs if sp.type != "bot")
+        practice = people == 1 and all(sp.type in ("human", "bot") for sp in specs)
+        if doc is not None and any(sp.type == "open" for sp in specs):
+            raise ProtocolError(
+                "position_not_allowed",
+                "a table starts from a position only when every seat is yours or a bot's "
+                "(a practice table): at a table with open seats nobody may know the deal",
+            )
+        hints = practice if req.hints is None else req.hints
+        undo = practice if req.undo is None else req.undo
+        if undo and any(sp.type == "open" for sp in specs):
+            raise ProtocolError(
+                "undo_not_allowed",
+                "undo is only for tables whose every seat is yours or a bot's: at a table "
+                "with open seats nobody may take a move back",
+            )
+        return hints, undo
+
+    def _seats(
+        self, specs: list[SeatRequest], table_id: str
+    ) -> tuple[list[StoredSeat], list[SeatPass]]:
+        """The seats to store, and the passes (token and link) of the creator's seats."""
+        tokens: list[SeatPass] = []
+        seats: list[StoredSeat] = []
+        for i, spec in enumerate(specs):
+            if spec.type == "bot":
+                name = _clean_name(spec.name) or f"{str(spec.level).capitalize()} bot {i + 1}"
+                seats.append(StoredSeat(i, "bot", name, spec.level, dict(spec.budget)))
+            elif spec.type == "human":
+                token = new_token()
+                tokens.append(
+                    SeatPass(seat=i, token=token, link=self.link("play", table_id, token))
+                )
+                name = _clean_name(spec.name) or f"Player {i + 1}"
+                seats.append(StoredSeat(i, "human", name, token_hash=digest(token)))
+            else:
+                seats.append(StoredSeat(i, "open", ""))
+        return seats, tokens
 
     @staticmethod
     def _position(req: TableRequest) -> dict[str, Any] | None:

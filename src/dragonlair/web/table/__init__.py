@@ -1,8 +1,14 @@
 """The parts a web table is made of, each a small class with its dependencies handed in.
 
-:class:`dragonlair.web.session.Table` composes them; each part knows nothing of the
-lobby, the connections or the other parts:
+:class:`dragonlair.web.session.Table` composes them (docs/server.md, "Inside a table");
+no part imports the lobby, the connections or storage, and none calls the table back:
 
-- :mod:`.decisions`: which move each asked seat's decision dates from (a click made on a
-  state a moment old is still accepted when that seat's decision has not changed).
+- :mod:`.ports`: the Protocols for what comes from outside (host, peers, bot pool, storage);
+- :mod:`.current`: the committed state and the table's status, which every part reads;
+- :mod:`.seats`: seats and presence;
+- :mod:`.decisions`: which move each asked seat's decision dates from;
+- :mod:`.windows`: one length for every reaction window and offer;
+- :mod:`.clocks`: deadlines, away timers, answers given for a seat;
+- :mod:`.botseats`: the bot driver;
+- :mod:`.practice`: hints and undo checks.
 """

@@ -46,6 +46,7 @@ class Windows:
         self._now = now
         # (seat, move) -> when the seat was asked, and its pass (the window's default)
         self._opened: dict[tuple[int, int], tuple[float, Action]] = {}
+        self._typed: set[tuple[int, int]] = set()  # a person's own answer is waiting
 
     def update(self, st: Asking) -> None:
         """The game is at ``st``: note when each seat newly asked in a window was asked."""
@@ -57,6 +58,7 @@ class Windows:
                 key = (s, st.move)
                 keep[key] = self._opened.get(key, (now, default))
         self._opened = keep
+        self._typed &= keep.keys()
 
     def is_open(self, seat: int, move: int) -> bool:
         """Whether ``seat`` is asked in a window at ``move``."""
@@ -81,8 +83,16 @@ class Windows:
         release = self.release_at(seat, move)
         return 0.0 if release is None else max(0.0, release - self._now())
 
-    async def hold(self, seat: int, move: int) -> None:
-        """Wait until an answer of ``seat`` at ``move`` may end its window."""
+    def typed(self, seat: int, move: int) -> bool:
+        """Whether the seat's person has answered this window themselves (their answer
+        waits for its end): nothing is then answered for them."""
+        return (seat, move) in self._typed
+
+    async def hold(self, seat: int, move: int, by: str = "player") -> None:
+        """Wait until an answer of ``seat`` at ``move`` may end its window (a person's
+        own answer is noted, so that none is given for them meanwhile)."""
+        if by == "player" and self.is_open(seat, move):
+            self._typed.add((seat, move))
         wait = self.wait_time(seat, move)
         if wait > 0:
             await asyncio.sleep(wait)

@@ -1,0 +1,152 @@
+"""The bot driver: plays a table's bot seats (and away players' seats taken over by a
+bot), one decision at a time per table, in the bot pool handed in.
+
+A bot decides from exactly what a client of its seat gets (its view, its legal actions as
+text) with a seed derived from the table's seed, the seat and the move, so a table's bots
+play the same way every time its history is the same. A decision cut for time plays the
+seat's default answer (or a seeded random action); a bot that fails plays a seeded random
+action. The decision goes through the same move pipeline as a person's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...bots import UnknownBot, reads_view
+from ...core import Game, State
+from ...core.rng import derive_seed
+from ..bots import BotJob, BotTimeout
+from ..protocol import ProtocolError
+from .current import Current
+from .ports import BotPool
+from .seats import Seats
+
+log = logging.getLogger("dragonlair.web")
+
+BOT_STREAM = 0xB07
+
+
+@dataclass(frozen=True)
+class Player:
+    """The bot that plays a seat now: its level and budget."""
+
+    level: str
+    budget: dict[str, Any]
+
+
+class BotDriver:
+    """Runs a table's bots while a bot's seat is asked."""
+
+    def __init__(
+        self,
+        table_id: str,
+        game: Game | None,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        pool: BotPool,
+        time_limit: float,
+        current: Current,
+        seats: Seats,
+        takeover: str | None,
+        act: Callable[[int, int, str], Awaitable[None]],
+        spawn: Callable[[Any], asyncio.Task[Any]],
+    ) -> None:
+        # takeover: the level that plays an away person's seat; act(seat, move, text): the
+        # move pipeline (ProtocolError when refused); spawn: the table's own tasks
+        self.table_id = table_id
+        self.game = game
+        self.game_id = game_id
+        self.players = players
+        self.options_json = json.dumps(options, sort_keys=True)
+        self.seed = seed
+        self.pool = pool
+        self.time_limit = time_limit
+        self.current = current
+        self.seats = seats
+        self.takeover = takeover
+        self._act = act
+        self._spawn = spawn
+        self._task: asyncio.Task[None] | None = None
+
+    def _bot_for(self, seat: int) -> Player | None:
+        """The bot playing ``seat`` now (its own, or the takeover bot of an away player)."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return Player(str(s.level), s.budget)
+        if s.bot_playing:
+            return Player(str(self.takeover), {})
+        return None
+
+    def kick(self) -> None:
+        """Start playing if a bot's seat is asked and the bots are not already at it."""
+        st = self.current.playing()
+        if st is None or (self._task is not None and not self._task.done()):
+            return
+        if any(self._bot_for(s) is not None for s in st.to_act):
+            self._task = self._spawn(self._play())
+
+    async def _play(self) -> None:
+        while (st := self.current.playing()) is not None:
+            found = next(((s, p) for s in st.to_act if (p := self._bot_for(s)) is not None), None)
+            if found is None:
+                return
+            seat, player = found
+            move = st.move
+            job = self.job(st, seat, player)
+            try:
+                text = await self.pool.decide(job)
+            except BotTimeout as e:
+                default = st.default_action(seat)
+                log.warning(
+                    "table %s: the bot for seat %d was cut (%s); it plays %s",
+                    self.table_id,
+                    seat,
+                    e,
+                    "the default" if default is not None else "at random",
+                )
+                if default is not None:
+                    text = str(default)
+                else:
+                    text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
+            except Exception:
+                log.exception(
+                    "table %s: the bot for seat %d failed; moving at random", self.table_id, seat
+                )
+                text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
+            try:
+                await self._act(seat, move, text)
+            except ProtocolError as e:
+                if e.code == "storage_error":
+                    await asyncio.sleep(1.0)
+                elif e.code != "stale_move":
+                    log.error("table %s: bot action %r refused: %s", self.table_id, text, e)
+                    return
+
+    def job(self, st: State, seat: int, player: Player) -> BotJob:
+        """One decision for the pool: the seat's view (when the level reads it), its legal
+        actions as text, and the seed for this seat and move."""
+        return BotJob(
+            game=self.game_id,
+            players=self.players,
+            options_json=self.options_json,
+            level=player.level,
+            budget_json=json.dumps(player.budget, sort_keys=True),
+            view=st.view(seat) if self._reads_view(player.level) else {},
+            legal=tuple(str(a) for a in st.legal_actions(seat)),
+            seed=derive_seed(self.seed, BOT_STREAM, seat, st.move),
+            time_limit=self.time_limit,
+        )
+
+    def _reads_view(self, level: str) -> bool:
+        try:
+            return self.game is None or reads_view(level, self.game)
+        except UnknownBot:
+            return True  # the runner reports the unknown level

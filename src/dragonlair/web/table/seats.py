@@ -1,0 +1,133 @@
+"""Seats and presence: who plays each seat, its token's digest, its live connections and
+the spectators' — who is at the table, who has arrived, who a bot plays for now.
+
+Nothing here sends a message or arms a timer: the table does, from what these say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..protocol import ProtocolError, SeatInfo
+from ..security import match
+from ..store import StoredSeat
+from .ports import Peer
+
+_WATCH = "watch"
+
+
+class Seat:
+    """One seat: who plays it, its token's digest, and its live connections."""
+
+    def __init__(self, s: StoredSeat) -> None:
+        self.index = s.seat
+        self.kind = s.kind
+        self.name = s.name
+        self.level = s.level
+        self.budget = dict(s.budget or {})
+        self.token_hash = s.token_hash
+        self.conns: set[Peer] = set()
+        self.bot_playing = False
+        # a person's seat: whether its person has connected since the server started
+        self.arrived = False
+        self.autoplay = True
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat now (a bot seat, or an away player's)."""
+        return self.kind == "bot" or self.bot_playing
+
+    def info(self) -> SeatInfo:
+        """The seat as everyone may see it."""
+        return SeatInfo(
+            seat=self.index,
+            kind=self.kind,  # type: ignore[arg-type]
+            name=self.name,
+            level=self.level,
+            connected=bool(self.conns),
+            connections=len(self.conns),
+            bot_playing=self.bot_playing,
+            arrived=self.arrived,
+        )
+
+    def prefs(self) -> dict[str, Any]:
+        """The seat's preferences, as its own connections are told them."""
+        return {"autoplay": self.autoplay}
+
+
+class Seats:
+    """Every seat of a table and its spectators' connections."""
+
+    def __init__(
+        self, stored: list[StoredSeat], watch_hash: bytes | None, wait_for_arrival: bool
+    ) -> None:
+        self.seats = [Seat(s) for s in stored]
+        self.watchers: set[Peer] = set()
+        self.watch_hash = watch_hash
+        self.wait_for_arrival = wait_for_arrival
+
+    def __getitem__(self, index: int) -> Seat:
+        return self.seats[index]
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self.seats)
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    def present(self, seat: Seat) -> bool:
+        """Whether the table treats this person as having arrived."""
+        return seat.arrived or not self.wait_for_arrival
+
+    def timed(self) -> set[int]:
+        """Seats played by people now: their offers and windows have deadlines (not yet
+        for a person who has never arrived, when the table waits for them)."""
+        return {s.index for s in self.seats if not s.is_bot and self.present(s)}
+
+    def identify(self, token: str) -> int | None:
+        """The seat a token belongs to, or None for the spectator token; ProtocolError if
+        it is neither."""
+        candidates: list[tuple[object, bytes | None]] = [
+            (s.index, s.token_hash) for s in self.seats
+        ]
+        candidates.append((_WATCH, self.watch_hash))
+        found = match(token, candidates)
+        if found is None:
+            raise ProtocolError(
+                "unauthorized", "that token is not a seat or watch token of this table", 401
+            )
+        return None if found == _WATCH else int(found)  # type: ignore[call-overload]
+
+    def connections(self) -> list[Peer]:
+        """Every live connection: spectators and each seat's."""
+        out = list(self.watchers)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    def arrive(self, conn: Peer) -> tuple[bool, bool]:
+        """``conn`` joins; for a seat's: (whether its person arrived for the first time,
+        whether a bot was playing for them until now)."""
+        if conn.seat is None:
+            self.watchers.add(conn)
+            return False, False
+        seat = self.seats[conn.seat]
+        seat.conns.add(conn)
+        first, taken_over = not seat.arrived, seat.bot_playing
+        seat.arrived = True
+        seat.bot_playing = False
+        return first, taken_over
+
+    def leave(self, conn: Peer) -> Seat | None:
+        """``conn`` left; the seat it was the last connection of, if any."""
+        if conn.seat is None:
+            self.watchers.discard(conn)
+            return None
+        seat = self.seats[conn.seat]
+        seat.conns.discard(conn)
+        return None if seat.conns else seat
+
+    def infos(self) -> list[SeatInfo]:
+        """Every seat as everyone may see it."""
+        return [s.info() for s in self.seats]
