@@ -3,10 +3,10 @@
 Every function here takes views, events and legal actions, never a state, so a pane can
 show nothing its seat may not know. A game's manifest names its terminal board
 (``terminal_board``, ``"module:board"``; the four games' are in ``dragonlair.tui.games``);
-the same module may add ``players`` and ``hand`` (each ``(game, view, names[, width]) ->
-renderable``; the game object only lends its printed component data) and the players'
-words of ``dragonlair.tui.words``. A game whose manifest says ``None`` is shown as a plain
-table of its view.
+the same module may add ``players``, ``hand`` and ``brief`` (what a small screen shows
+first; each ``(game, view, names[, width]) -> renderable``; the game object only lends its
+printed component data) and the players' words of ``dragonlair.tui.words``. A game whose
+manifest says ``None`` is shown as a plain table of its view.
 """
 
 from __future__ import annotations
@@ -52,6 +52,18 @@ def board(
     else:  # a board drawn at any width: board(game, view, names)
         drawn = draw(game, view, names)
     return drawn
+
+
+def brief(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType | None:
+    """What a small screen shows first, above the whole board (the game module's
+    ``brief``: the leaders and the section of the table in play), or None."""
+    module = game_module(game)
+    if module is not None and hasattr(module, "brief"):
+        drawn: RenderableType = module.brief(game, view, names, width)
+        return drawn
+    return None
 
 
 def players(
