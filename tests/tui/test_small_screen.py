@@ -144,3 +144,18 @@ def test_at_200x50_the_hand_follows_the_board_without_a_hole() -> None:
     pile = next(i for i, ln in enumerate(lines) if ln.startswith("Draw pile"))
     hand = next(i for i, ln in enumerate(lines) if "your hand" in ln)
     assert 0 < hand - pile <= 2, "\n".join(lines)
+
+
+def test_at_the_end_80x24_shows_the_winner_and_the_totals_first() -> None:
+    state = dragonlair.make("space-race", players=4).new_game(seed=3)
+    rng = random.Random(3)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    text, _ = _screen(state)
+    result = state.result
+    assert result is not None
+    board = text.split("your hand")[0]
+    assert "★ Winner:" in board or "★ Shared win:" in board
+    totals = next(ln for ln in board.splitlines() if ln.startswith("total"))
+    assert totals.split()[1:] == [str(p) for p in result.points]

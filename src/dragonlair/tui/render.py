@@ -150,6 +150,9 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
     for seat in range(game.players):
         mark = " ★" if seat in result.winners else ""
         table.add_column(names[seat] + mark, justify="right", style="bold" if mark else "")
+    # the outcome first (a small screen shows the top of it), then how it was scored
+    table.add_row(_("total"), *[str(p) for p in result.points], style="bold")
+    table.add_row(_("rank"), *[str(r) for r in result.ranks], end_section=True)
     for label in labels:
         table.add_row(
             words(label),
@@ -158,13 +161,11 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
                 for s in range(game.players)
             ],
         )
-    table.add_row(_("total"), *[str(p) for p in result.points], style="bold")
-    table.add_row(_("rank"), *[str(r) for r in result.ranks])
     winners = _(" and ").join(names[w] for w in result.winners)
     line = (
         _("★ Shared win: {winners}.") if len(result.winners) > 1 else _("★ Winner: {winners}.")
     ).format(winners=winners)
-    parts: list[RenderableType] = [table, Text(line, style="bold green")]
+    parts: list[RenderableType] = [Text(line, style="bold green"), table]
     if result.reason:
         parts.append(Text(words(result.reason), style="dim"))
     return Group(*parts)
