@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from textual.widgets import Static
 
 import dragonlair
 from dragonlair.core import State
@@ -423,3 +424,60 @@ def test_going_over_the_choices_marks_their_cards_in_the_hand() -> None:
                 assert marked == len(app.lit)
 
     asyncio.run(run())
+
+
+def test_a_big_event_since_your_move_is_repeated_when_you_are_asked() -> None:
+    """'your turn is cancelled' and the like must not vanish in a short log: when you are
+    asked next, the status line repeats it (and the log marks it)."""
+    game = dragonlair.make("dragon-race", players=3)
+    rng = random.Random(4)
+    state = game.new_game(seed=4)
+    halted = None
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if halted is not None and seat == 0 and len(legal) > 1:
+            break
+        state.apply(seat, rng.choice(legal))
+        for e in state.events_since(state.event_count - 3, None):
+            if e["type"] == "halted" and halted is None:
+                halted = e
+    assert halted is not None and not state.is_over
+    seats = [SeatConfig("You"), SeatConfig("Random 2", "random"), SeatConfig("Random 3", "random")]
+    s = PlaySession(state, seats)
+    s.last_move[0] = halted["seq"]
+
+    async def run() -> str:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.asking == 0
+            return str(app.query_one("#status", Static).content)
+
+    status = asyncio.run(run())
+    assert "calls HALT! with" in status and "turn is cancelled" in status
+    assert any(ln.big and "calls HALT!" in ln.text for ln in s.logs[0])
+
+
+def test_again_at_the_end_starts_a_new_game_with_the_same_players() -> None:
+    game = dragonlair.make("dragon-stripes", players=3)
+    state = game.new_game(seed=2)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seats = [SeatConfig("Ann"), SeatConfig("Bob", "random"), SeatConfig("Cy", "random")]
+    s = PlaySession(state, seats)
+
+    async def run() -> PlaySession:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert "type again and Enter for a new game" in " ".join(screen_text(app).split())
+            await pilot.press("a", "g", "a", "i", "n", "enter")
+            await settle(pilot)
+            assert app.is_running
+            return app.session
+
+    new = asyncio.run(run())
+    assert new is not s and not new.state.is_over
+    assert new.names == s.names and new.state.game.players == 3

@@ -202,3 +202,14 @@ def test_replay_steps_forward_back_and_to_a_move(tmp_path: Path) -> None:
         _wait_for(session, "EXIT 0")
     finally:
         subprocess.run([str(TMUX), "kill-session", "-t", session], check=False)
+
+
+def test_a_puzzle_opens_with_its_question_at_its_seat() -> None:
+    child = spawn("play", "--from", "puzzle:dragon-race/halt", "--fast", rows=24, cols=80)
+    child.expect("you are Player 2")
+    child.expect("Puzzle: Call HALT!, or pass")
+    child.send("\x11")  # ctrl+q
+    child.expect("Leave the game")
+    child.send("\x1b")  # keep playing: the dialog closes, the game is still there
+    assert child.isalive()
+    child.close(force=True)

@@ -34,6 +34,16 @@ GAMES = dragonlair.games()
         ("You flies the shortcut", "You fly the shortcut"),
         ("Player 1 draws footprint 1", "Player 1 draws footprint 1"),
         ("Heuristic 3 has 2 cards", "Heuristic 3 has 2 cards"),
+        ("HALT! 1 as a number: move ahead 1", "HALT! 1 as a number: move ahead 1"),
+        (
+            "You tucks a draw-pile card under their ship as a shield (1 shields)",
+            "You tuck a draw-pile card under your ship as a shield (1 shield)",
+        ),
+        (
+            "You wins the round with 33 and claims dragon (9 pts; mood 1)",
+            "You win the round with 33 and claim dragon (9 pts; mood 1)",
+        ),
+        ("Di steals 3 from You; You plays their 4", "Di steals 3 from you; You play your 4"),
     ],
 )
 def test_grammar(text: str, expected: str) -> None:

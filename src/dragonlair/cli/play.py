@@ -13,7 +13,7 @@ import dragonlair
 
 from ..bots import LEVELS, UnknownBot, parse_bot
 from ..core import DragonlairError
-from ..core.puzzles import open_game
+from ..core.puzzles import PUZZLE_PREFIX, open_game, puzzle
 from ..i18n import N_, _, language
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
@@ -100,8 +100,15 @@ def play(
         ),
     ] = False,
     seat: Annotated[
-        int, typer.Option(min=1, help=_("Your seat when playing alone: 1 is Player 1."))
-    ] = 1,
+        int | None,
+        typer.Option(
+            min=1,
+            help=_(
+                "Your seat when playing alone: 1 is Player 1 (default: 1, or the seat a "
+                "puzzle asks)."
+            ),
+        ),
+    ] = None,
     name: Annotated[
         list[str] | None,
         typer.Option(
@@ -150,6 +157,7 @@ def play(
     from ..tui.app import PlayApp
 
     console = Console(highlight=False)
+    question: str | None = None  # a puzzle's, shown when the game first asks you
     try:
         if save is not None:
             check_save_path(save)
@@ -162,13 +170,19 @@ def play(
                 raise typer.BadParameter("give either a game or --from, not both")
             state = open_game(from_, seed=seed)
             g = state.game
-            seats = _seats(g.players, bots, hotseat, seat, name or [], g.spec.id)
+            if from_.startswith(PUZZLE_PREFIX):
+                # a puzzle seats you where its question is asked, and opens with it
+                found = puzzle(from_[len(PUZZLE_PREFIX) :])
+                question = _(found.question) if found.question else None
+                if seat is None and found.seat is not None:
+                    seat = found.seat + 1
+            seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
         else:
             if game is None:
                 game, menu_players = _menu(console)
                 players = players or menu_players
             g = dragonlair.make(game, players=players, options=game_options(game, players, option))
-            seats = _seats(g.players, bots, hotseat, seat, name or [], g.spec.id)
+            seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
             state = g.new_game(seed=seed)
         session = PlaySession(state, seats, save_path=save or resume, undo=undo or None)
     except (DragonlairError, UnknownBot) as e:
@@ -181,7 +195,10 @@ def play(
             _("the terminal game needs a terminal: run it in one (not through a pipe)")
         )
     app = PlayApp(session, delay=delay, fast=fast)
+    if question is not None:
+        app.notice = (_("Puzzle: {question}").format(question=question), "bold magenta")
     app.run()
+    session = app.session  # the last game played at this table (``again`` starts a new one)
     if session.save_error:
         console.print(f"[red]{session.save_error}[/red]")
     if session.state.is_over and session.state.result is not None:

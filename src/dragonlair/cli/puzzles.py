@@ -25,18 +25,21 @@ def puzzles(
         found = all_puzzles(game)
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
+    # The names are what a player types (puzzle:<name>): never cut, whatever the width;
+    # the titles wrap, and each puzzle's question and source follow the table.
     table = Table(show_edge=False)
-    table.add_column(_("Puzzle"))
+    table.add_column(_("Puzzle"), no_wrap=True)
+    table.add_column(_("For"), no_wrap=True)
     table.add_column(_("Title"))
-    table.add_column(_("For"), justify="right")
-    table.add_column(_("Source"))
     for p in found:
         who = "" if p.seat is None else _("Player {n}").format(n=p.seat + 1)
-        table.add_row(p.name, _(p.title), who, _(p.source) if p.source else "")
+        table.add_row(p.name, who, _(p.title))
     console.print(table)
     for p in found:
         if p.question:
             console.print(f"[bold]{p.name}[/bold]: {_(p.question)}")
+        if p.source:
+            console.print("  " + _("source: {source}").format(source=_(p.source)), style="dim")
 
 
 HELP = N_(

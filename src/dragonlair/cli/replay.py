@@ -75,7 +75,11 @@ def replay(
             )
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
-    names = names or [_("Player {n}").format(n=i + 1) for i in range(game.players)]
+    # a save names its seats; any seat it does not name is "Player n"
+    names = [
+        names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1)
+        for i in range(game.players)
+    ]
     index = None if seat is None else seat - 1
     if move > len(record.actions):
         raise typer.BadParameter(

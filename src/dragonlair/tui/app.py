@@ -35,7 +35,7 @@ import dragonlair
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import answer_delay
 from ..i18n import N_, _
-from .render import board, header, player_rules, players, result_table
+from .render import board, brief, header, player_rules, players, result_table
 from .render import hand as hand_of
 from .session import LogLine, PlaySession
 from .words import Words
@@ -47,16 +47,19 @@ Screen { layout: vertical; }
 #left { width: 3fr; }
 #right { width: 2fr; }
 .pane { border: none; border-top: solid $primary; border-title-color: $text; }
-#board { height: 1fr; }
-#hand { height: auto; max-height: 6; }
+#board { height: auto; max-height: 1fr; }
+#hand { height: 1fr; min-height: 3; }
 #others { height: auto; max-height: 50%; }
 #log { height: 1fr; }
 #choices { height: auto; max-height: 50%; border: none; border-top: solid $accent; }
 #choices > .option-list--option-highlighted { background: $accent 50%; text-style: bold; }
 #entry { height: 1; border: none; padding: 0 1; }
-#status { height: 1; color: $warning; }
+#entry:focus { background: $primary 25%; }
+#status { height: auto; max-height: 3; color: $warning; }
 App.-narrow #body { layout: vertical; }
 App.-narrow #left { width: 1fr; height: 1fr; }
+App.-narrow #board { height: 1fr; max-height: 100%; }
+App.-narrow #hand { height: auto; max-height: 6; min-height: 0; }
 App.-narrow #right { width: 1fr; height: 9; layout: horizontal; }
 App.-narrow #others { display: none; }
 App.-narrow #log { width: 1fr; height: 1fr; }
@@ -121,6 +124,7 @@ class ConfirmQuit(ModalScreen[str]):
     DEFAULT_CSS = """
     ConfirmQuit { align: center middle; }
     #ask { width: 64; height: auto; border: round $warning; background: $surface; padding: 1; }
+    #ask Label { width: 100%; }
     #ask Input { border: tall $primary; height: 3; }
     #ask Horizontal { height: auto; }
     #ask Button { margin: 1 1 0 0; }
@@ -234,6 +238,12 @@ class TableApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", N_("rules"), priority=True),
         Binding("ctrl+q", "leave", N_("quit"), priority=True),
+        # The panes scroll from the keyboard wherever the typing goes: they never take the
+        # focus (so nothing typed is lost in a pane), and their titles name these keys.
+        Binding("pageup", "scroll_pane('board', -1)", N_("table up"), show=False, priority=True),
+        Binding("pagedown", "scroll_pane('board', 1)", N_("table down"), show=False, priority=True),
+        Binding("ctrl+up", "scroll_pane('log', -1)", N_("log up"), show=False, priority=True),
+        Binding("ctrl+down", "scroll_pane('log', 1)", N_("log down"), show=False, priority=True),
     ]
 
     def __init__(self, game: Game, names: Sequence[str]) -> None:
@@ -267,12 +277,30 @@ class TableApp(App[int]):
     def setup_panes(self) -> None:
         """Titles and the layout for the terminal's size; each app calls it when mounted
         (Textual calls every class's own ``on_mount``, so the base has none)."""
-        self.query_one("#board", VerticalScroll).border_title = _("table")
+        self.query_one("#board", VerticalScroll).border_title = self.table_title()
         self.query_one("#hand", VerticalScroll).border_title = _("your hand")
         self.query_one("#others", VerticalScroll).border_title = _("players")
-        self.query_one("#log", VerticalScroll).border_title = _("log")
+        self.query_one("#log", VerticalScroll).border_title = _("log · ctrl+↑↓")
         self.query_one("#choices", OptionList).border_title = _("choices")
+        for pane in self.query(VerticalScroll):
+            pane.can_focus = False
+        self.query_one("#choices", OptionList).can_focus = False
         self._fit(self.size.width, self.size.height)
+
+    def table_title(self, name: str | None = None) -> str:
+        """The table pane's title, with the keys that scroll it."""
+        return _("{name} · PgUp PgDn").format(name=name or _("table"))
+
+    def action_scroll_pane(self, pane: str, step: int) -> None:
+        if isinstance(self.screen, ModalScreen | PassScreen):
+            return
+        scroll = self.query_one(f"#{pane}", VerticalScroll)
+        if pane == "log":
+            scroll.scroll_relative(y=3 * step, animate=False)
+        elif step < 0:
+            scroll.scroll_page_up(animate=False)
+        else:
+            scroll.scroll_page_down(animate=False)
 
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
@@ -303,11 +331,23 @@ class TableApp(App[int]):
         self.query_one("#header", Static).update(header(game, view, names))
 
         def draw_board(width: int) -> RenderableType:
-            parts: list[RenderableType] = [board(game, view, names, width)]
+            # A small screen shows what matters first (the final scores, the leaders, the
+            # section of the table in play); the rest is below, a PageDown away.
+            parts: list[RenderableType] = []
+            final = None
             if view.get("result") is not None:
                 from ..core import Result
 
-                parts.append(result_table(game, Result.from_dict(view["result"]), names))
+                final = result_table(game, Result.from_dict(view["result"]), names)
+            if self.narrow:
+                if final is not None:
+                    parts.append(final)
+                if (first := brief(game, view, names, width)) is not None:
+                    parts.append(first)
+                    parts.append(Text("─" * 8 + " " + _("the whole table") + " " + "─" * 8))
+            parts.append(board(game, view, names, width))
+            if final is not None and not self.narrow:
+                parts.append(final)
             if self.narrow:
                 parts.append(Text(_("players"), style="bold"))
                 parts.append(players(game, view, names, width))
@@ -319,7 +359,7 @@ class TableApp(App[int]):
         self.query_one("#hand", VerticalScroll).display = view.get("seat") is not None
         self.show_log(log, new_after)
         if title:
-            self.query_one("#board", VerticalScroll).border_title = title
+            self.query_one("#board", VerticalScroll).border_title = self.table_title(title)
 
     def show_log(self, log: Sequence[LogLine], new_after: int) -> None:
         lines = list(log[-200:])
@@ -332,9 +372,10 @@ class TableApp(App[int]):
             grid.add_column(ratio=1)
             for line in lines:
                 new = line.seq >= new_after
+                style = "bold" if new else "dim"
                 grid.add_row(
                     Text("▶" if new else " ", style="bold"),
-                    Text(line.text, style="bold" if new else "dim"),
+                    Text(line.text, style=f"{style} yellow" if line.big else style),
                 )
             return grid
 
@@ -515,8 +556,16 @@ class PlayApp(TableApp):
         self.asking = seat
         self.legal = self.state.legal_actions(seat)
         self.redraw()
+        big = [ln for ln in session.logs[seat] if ln.big and ln.seq >= session.last_move[seat]]
         if self.notice is not None and not session.save_error:
             self.status(*self.notice)
+        elif big and not session.save_error:
+            # what the player must not miss, though the log has scrolled past it
+            more = len(big) - 1
+            text = big[-1].text
+            if more:
+                text += " " + _("(+{n} more in the log)").format(n=more)
+            self.status(text, "bold yellow")
         else:
             self.status(session.save_error or "", "bold red")
         self.notice = None
@@ -612,7 +661,10 @@ class PlayApp(TableApp):
         text = event.value.strip()
         event.input.value = ""
         if self.state.is_over:
-            self.exit(0)
+            if text.lower() in ("again", "a", "new", "n"):
+                self.play_again()
+            else:
+                self.exit(0)
             return
         low = text.lower()
         if low in ("?", "help", "h", "rules"):
@@ -824,6 +876,11 @@ class PlayApp(TableApp):
                 "**ctrl+z** (or F3, or `undo`) takes back your last decision and every move"
                 " played after it, as long as nothing hidden has been revealed since."
             )
+        keys += "\n- " + _(
+            "**PgUp PgDn** scroll the table (on a small screen: the whole board, the players"
+            " and the final scores below what is shown first); **ctrl+↑ ctrl+↓** scroll the"
+            " log. Whatever you type goes to the entry line."
+        )
         keys += "\n- " + _("**save FILE** saves the game; `dragonlair play --resume FILE` goes on.")
         keys += "\n- " + _(
             "**?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
@@ -868,6 +925,26 @@ class PlayApp(TableApp):
 
         self.push_screen(ConfirmQuit(reminder, save_to), done)
 
+    def play_again(self) -> None:
+        """A new game at the same table: same game and options, same players and bots, a
+        new deal. The finished game stays in its save file; the new one is saved when the
+        players say where (``save FILE``, or on leaving)."""
+        old = self.session
+        state = old.state.game.new_game()
+        session = PlaySession(state, old.seats, undo=old.undo_wanted)
+        session.undo_allowed = old.undo_allowed
+        session.autoplay = dict(old.autoplay)
+        self.session = session
+        self.viewer = None if session.hotseat else session.humans[0]
+        self.asking = None
+        self.legal, self.shown = [], []
+        self.question = None
+        self.hint = self.thinking = None
+        self.pending = False
+        self.query_one("#board", VerticalScroll).border_title = self.table_title()
+        self.status(_("a new game: same players, a new deal"), "green")
+        self.call_after_refresh(self.advance)
+
     def game_over(self) -> None:
         session = self.session
         for seat in session.humans:
@@ -877,13 +954,15 @@ class PlayApp(TableApp):
             # Everyone is looking: the table as a spectator sees it, nobody's hand.
             self.viewer = None
             words = session.spectator_words
-            log = [LogLine(e["seq"], words.event(e)) for e in self.state.events_since(0, None)]
+            log = [LogLine.of(words, e) for e in self.state.events_since(0, None)]
             self.show_view(self.state.view(None), log, log[-1].seq if log else 0)
             self.show_choices(None, {})
         else:
             self.redraw()
-        self.query_one("#board", VerticalScroll).border_title = _("game over")
-        self.status(_("Game over. Press Enter to leave."), "bold green")
+        self.query_one("#board", VerticalScroll).border_title = self.table_title(_("game over"))
+        self.status(
+            _("Game over. Enter leaves; type again and Enter for a new game."), "bold green"
+        )
 
 
 class WatchApp(TableApp):
@@ -937,11 +1016,11 @@ class WatchApp(TableApp):
         state.apply(seat, self.choose(state, seat))
         self.mark = self.seen
         for e in state.events_since(self.seen, None):
-            self.lines.append(LogLine(e["seq"], self.words.event(e)))
+            self.lines.append(LogLine.of(self.words, e))
         self.seen = state.event_count
         self.redraw()
         if state.is_over:
-            self.query_one("#board", VerticalScroll).border_title = _("game over")
+            self.query_one("#board", VerticalScroll).border_title = self.table_title(_("game over"))
             self.status(_("Game over. Press q to leave."), "bold green")
 
     def tick(self) -> None:
@@ -1011,7 +1090,7 @@ class ReplayApp(TableApp):
         if self.at > 0:
             previous = self.state_at(self.at - 1)
             before = previous.event_count
-        log = [LogLine(e["seq"], self.words.event(e)) for e in state.events_since(0, self.seat)]
+        log = [LogLine.of(self.words, e) for e in state.events_since(0, self.seat)]
         who = _("a spectator") if self.seat is None else self.names[self.seat]
         self.show_view(
             state.view(self.seat),

@@ -3,10 +3,10 @@
 Every function here takes views, events and legal actions, never a state, so a pane can
 show nothing its seat may not know. A game's manifest names its terminal board
 (``terminal_board``, ``"module:board"``; the four games' are in ``dragonlair.tui.games``);
-the same module may add ``players`` and ``hand`` (each ``(game, view, names[, width]) ->
-renderable``; the game object only lends its printed component data) and the players'
-words of ``dragonlair.tui.words``. A game whose manifest says ``None`` is shown as a plain
-table of its view.
+the same module may add ``players``, ``hand`` and ``brief`` (what a small screen shows
+first; each ``(game, view, names[, width]) -> renderable``; the game object only lends its
+printed component data) and the players' words of ``dragonlair.tui.words``. A game whose
+manifest says ``None`` is shown as a plain table of its view.
 """
 
 from __future__ import annotations
@@ -52,6 +52,18 @@ def board(
     else:  # a board drawn at any width: board(game, view, names)
         drawn = draw(game, view, names)
     return drawn
+
+
+def brief(
+    game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
+) -> RenderableType | None:
+    """What a small screen shows first, above the whole board (the game module's
+    ``brief``: the leaders and the section of the table in play), or None."""
+    module = game_module(game)
+    if module is not None and hasattr(module, "brief"):
+        drawn: RenderableType = module.brief(game, view, names, width)
+        return drawn
+    return None
 
 
 def players(
@@ -138,6 +150,9 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
     for seat in range(game.players):
         mark = " ★" if seat in result.winners else ""
         table.add_column(names[seat] + mark, justify="right", style="bold" if mark else "")
+    # the outcome first (a small screen shows the top of it), then how it was scored
+    table.add_row(_("total"), *[str(p) for p in result.points], style="bold")
+    table.add_row(_("rank"), *[str(r) for r in result.ranks], end_section=True)
     for label in labels:
         table.add_row(
             words(label),
@@ -146,13 +161,11 @@ def result_table(game: Game, result: Result, names: Sequence[str]) -> Renderable
                 for s in range(game.players)
             ],
         )
-    table.add_row(_("total"), *[str(p) for p in result.points], style="bold")
-    table.add_row(_("rank"), *[str(r) for r in result.ranks])
     winners = _(" and ").join(names[w] for w in result.winners)
     line = (
         _("★ Shared win: {winners}.") if len(result.winners) > 1 else _("★ Winner: {winners}.")
     ).format(winners=winners)
-    parts: list[RenderableType] = [table, Text(line, style="bold green")]
+    parts: list[RenderableType] = [Text(line, style="bold green"), table]
     if result.reason:
         parts.append(Text(words(result.reason), style="dim"))
     return Group(*parts)

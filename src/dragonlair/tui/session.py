@@ -62,6 +62,11 @@ class LogLine:
 
     seq: int
     text: str
+    big: bool = False  # an event a player must not miss (the game module's BIG_EVENTS)
+
+    @classmethod
+    def of(cls, words: Words, event: dict[str, Any]) -> LogLine:
+        return cls(event["seq"], words.event(event), words.big(event))
 
 
 class PlaySession:
@@ -212,9 +217,7 @@ class PlaySession:
         """The lines ``seat`` has not seen yet, added to its log."""
         state = self.state
         words = self.words[seat]
-        lines = [
-            LogLine(e["seq"], words.event(e)) for e in state.events_since(self.seen[seat], seat)
-        ]
+        lines = [LogLine.of(words, e) for e in state.events_since(self.seen[seat], seat)]
         self.seen[seat] = state.event_count
         self.logs[seat].extend(lines)
         return lines
@@ -276,7 +279,14 @@ def load_save(path: Path) -> tuple[State, list[SeatConfig]]:
         raise DragonlairError(f"{path} is not a saved game: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
         raise DragonlairError(f"{path} is not a dragonlair save file ({SAVE_FORMAT})")
-    state = dragonlair.load(json.dumps(doc.get("state")))
+    try:
+        state = dragonlair.load(json.dumps(doc.get("state")))
+    except DragonlairError:
+        # what the engine says names its internals (a field of the state): not for players
+        raise DragonlairError(
+            f"{path} holds a game that cannot be resumed: its saved state is damaged "
+            "or was written by another version of dragonlair"
+        ) from None
     seats = [SeatConfig.from_dict(s) for s in doc.get("seats") or []]
     if len(seats) != state.game.players:
         raise DragonlairError(f"{path} has {len(seats)} seats for {state.game.players} players")

@@ -15,6 +15,8 @@ besides its board:
   game's ``describe_action`` when it names no seat);
 - ``event_fields(game, event) -> event``: the event with card ids replaced by printed cards;
   and ``EVENT_TEXT``: templates that replace the game's own for some kinds of event;
+- ``BIG_EVENTS``: the kinds of event a player must not miss: marked in the log, and the
+  latest since the player's own move repeated on the status line when they are asked;
 - ``NUMBER_KINDS``: the kinds a bare number stands for, when cards carry printed numbers
   (``5`` plays your 5); in other games a bare number is the number of a choice in the menu.
 
@@ -201,6 +203,12 @@ class Words:
             line = event_text(self.game.event_specs, shown, self.names)
         return self.grammar(line)
 
+    def big(self, event: dict[str, Any]) -> bool:
+        """Whether a player must not miss the event (a turn cancelled, a Danger, a dragon
+        won): the kinds in the module's ``BIG_EVENTS``."""
+        kinds = getattr(self.module, "BIG_EVENTS", ()) if self.module else ()
+        return event.get("type") in kinds
+
     # ------------------------------------------------------------------ grammar
 
     def grammar(self, text: str) -> str:
@@ -229,7 +237,15 @@ def grammar(text: str) -> str:
     text = re.sub(r"(^|[.:;!] )You's\b", lambda m: m.group(1) + "Your", text)
     text = re.sub(r"\bYou's\b", "your", text)
     text = _YOU_VERB.sub(lambda m: f"You{m.group(1)} {_second_person(m.group(2))}", text)
-    text = re.sub(r"\bYou (\w+(?: back)?) their\b", r"You \1 your", text)
+    # "You tuck a card under their ship", "You gets the card back from their...": in the
+    # clause whose subject is You, "their" is yours
+    text = re.sub(r"\b(You\b[^;:.]*?)\btheir\b", r"\1your", text)
+    # "You win the round and claims": the second verb of the same clause too
+    text = re.sub(
+        r"(\bYou [^;:.]*? and )(" + "|".join(_AND_VERBS) + r")\b",
+        lambda m: m.group(1) + _second_person(m.group(2)),
+        text,
+    )
     text = re.sub(r"(?<=[a-z,] )You\b", "you", text)
     text = re.sub(r"\b1 (\w+)\(s\)", r"1 \1", text)
     text = re.sub(r"\b(\d+) (\w+)\(s\)", r"\1 \2s", text)
@@ -237,7 +253,22 @@ def grammar(text: str) -> str:
     return text
 
 
-_NOT_PLURAL = {"is", "was", "has", "pass", "plus", "bonus", "less", "across"}
+_NOT_PLURAL = {
+    "is",
+    "was",
+    "has",
+    "as",
+    "its",
+    "this",
+    "us",
+    "pass",
+    "plus",
+    "bonus",
+    "less",
+    "across",
+}
+# Verbs the events put after "and" ("wins the round and claims"), for the second person.
+_AND_VERBS = ("claims", "discards", "draws", "moves", "pays", "plays", "takes", "loses", "gets")
 
 
 def _singular(m: re.Match[str]) -> str:

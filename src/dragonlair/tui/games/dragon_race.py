@@ -65,9 +65,8 @@ def forms(game: Game, action: Action) -> list[str]:
     if action.kind == "triple":
         cards = g.a_cards[aid]
         value = g.components.cards[cards[0] - 1].value
-        letters = " ".join(
-            str(g.components.cards[c - 1].insignia) if g.card_owner[c] >= 0 else "-" for c in cards
-        )
+        # the printed insignias (as the label shows them), "-" for a card without one
+        letters = " ".join(str(g.components.cards[c - 1].insignia or "-") for c in cards)
         return [f"triple {value}", f"triple {value} {letters}"]
     if action.kind == "halt":
         return [f"halt {g.components.cards[card - 1].value}", "halt"]
@@ -115,6 +114,9 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
     return _("let it stand")
 
 
+BIG_EVENTS = ("halted", "robbed", "won", "capped")  # not to be missed (words.py)
+
+
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """The event with the pawns' spots by seat name (the engine's texts name every card by
     its face already)."""
@@ -147,10 +149,16 @@ def _terrain(board: Any, spot: int) -> tuple[str, str]:
     return "·", "dim"
 
 
-def track(game: Game, pawns: Sequence[int], per_row: int = PER_ROW) -> Text:
+def track(
+    game: Game, pawns: Sequence[int], per_row: int = PER_ROW, only: Sequence[int] = ()
+) -> Text:
+    """The track in rows of ``per_row`` spots (only the rows holding the spots ``only``,
+    if given): numbers, terrain and pawns."""
     board = game.board  # type: ignore[attr-defined]
     out = Text()
     for row_start in range(0, board.finish + 1, per_row):
+        if only and not any(row_start <= spot < row_start + per_row for spot in only):
+            continue
         spots = range(row_start, min(row_start + per_row, board.finish + 1))
         numbers, ground, here = Text(), Text(), Text()
         for spot in spots:
@@ -174,17 +182,42 @@ def track(game: Game, pawns: Sequence[int], per_row: int = PER_ROW) -> Text:
     return out
 
 
-def board(
-    game: Game, view: DragonRaceView, names: Sequence[str], width: int = 80
-) -> RenderableType:
-    parts: list[RenderableType] = []
+def _top(view: DragonRaceView, names: Sequence[str]) -> Text:
     top = Text(_("turn {turn}").format(turn=view["turn"]))
     active = view.get("active")
     if isinstance(active, int) and active >= 0:
         top.append("  ·  " + _("{name} playing").format(name=names[active]), style="bold")
     if view.get("bonus"):
         top.append("  ·  " + _("insignia bonus play"), style="green")
-    parts.append(top)
+    return top
+
+
+def brief(
+    game: Game, view: DragonRaceView, names: Sequence[str], width: int = 80
+) -> RenderableType:
+    """What a small screen shows first: the turn, the pawns from the leader down, and the
+    section of the track where the pawn in play is."""
+    pawns: list[int] = view["pawns"]
+    finish = game.board.finish  # type: ignore[attr-defined]
+    leaders = Text(_("leaders:") + " ", style="bold")
+    for i, s in enumerate(sorted(range(len(pawns)), key=lambda s: (-pawns[s], s))):
+        if i:
+            leaders.append(" · ")
+        leaders.append(f"P{s + 1}", style=PAWN_STYLES[s % 4])
+        leaders.append(f" {names[s]} {pawns[s]}")
+    active = view.get("active")
+    here = pawns[active] if isinstance(active, int) and active >= 0 else max(pawns)
+    per_row = max(10, min(PER_ROW, (width - 1) // 3))
+    top = _top(view, names).append("  ·  " + _("Finish {spot}").format(spot=finish), style="dim")
+    section = track(game, pawns, per_row, only=(here,))
+    section.rstrip()
+    return Group(top, leaders, section)
+
+
+def board(
+    game: Game, view: DragonRaceView, names: Sequence[str], width: int = 80
+) -> RenderableType:
+    parts: list[RenderableType] = [_top(view, names)]
     per_row = max(10, min(PER_ROW, (width - 1) // 3))
     parts.append(track(game, view["pawns"], per_row))
     parts.append(

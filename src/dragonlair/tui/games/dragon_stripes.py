@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ...core import Action, Game
 from ...dragon_stripes.view_types import DragonStripesView
-from ...i18n import N_, _
+from ...i18n import N_, _, words
 
 MOODS = {
     "asleep": ("z", N_("asleep")),
@@ -24,6 +24,9 @@ MOODS = {
 EVENT_TEXT = {
     "game_over": N_("game over, {reason}; gems: {gems}; richest: {winners}"),
 }
+
+
+BIG_EVENTS = ("danger", "woke", "took", "game_over")  # not to be missed (words.py)
 
 
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -66,9 +69,9 @@ def board(
             turn.append(" " + _("(must draw before holding)"), style="dim")
         turn.append("   ")
     drawn = view.get("drawn", [])
-    recent = ", ".join(_(d) for d in drawn[-6:]) if drawn else _("nothing yet")
+    recent = ", ".join(words(d) for d in drawn[-6:]) if drawn else _("nothing yet")
     turn.append(_("cards drawn: {n} (latest: {recent})").format(n=len(drawn), recent=recent))
-    deck = ", ".join(f"{_(k)} ×{n}" for k, n in view.get("deck_left", {}).items())
+    deck = ", ".join(f"{words(k)} ×{n}" for k, n in view.get("deck_left", {}).items())
     parts: list[RenderableType] = [
         back,
         Text(_("♞ the knight; stripes 1-6 green, 7-12 yellow, 13+ red"), style="dim"),

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core import Action, Game
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ...space_dragons.kinds import HIRE, HUNT
 from ...space_dragons.view_types import SpaceDragonsView
 
@@ -79,6 +79,9 @@ EVENT_TEXT = {
 }
 
 
+BIG_EVENTS = ("claimed", "damaged", "game_over")  # not to be missed (words.py)
+
+
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     out = dict(event)
     kind = event.get("type")
@@ -128,6 +131,45 @@ def board(
     legend = Text(_("effects: ⛨ shield ⚒ tool ✹ damage ⌖ crosshair") + "   ", style="dim")
     legend.append(_("symbols: ⚛ science ♥ mood ☠ crime"), style="dim")
     parts.append(legend)
+    return Group(*parts)
+
+
+def brief(
+    game: Game, view: SpaceDragonsView, names: Sequence[str], width: int = 80
+) -> RenderableType:
+    """What a small screen shows first: the round and the face-up dragon, the cards of
+    this round by player (and who is still to play), and the points so far."""
+    top = Text(_(view.get("phase_name", view["phase"])), style="bold")
+    if view["phase"] == HUNT:
+        top.append("  ·  " + _("round {round}/7").format(round=view["round"]))
+    if face_up := view["face_up"]:
+        top.append("  ·  " + _("Face-up dragon:") + " ")
+        top.append_text(dragon_card(game, face_up))
+    parts: list[RenderableType] = [top]
+    if view["phase"] == HUNT:
+        trick = Text(_("This round:") + " ", style="bold")
+        played = {s: c for s, c in view.get("this_round") or []}
+        order = [(view["starter"] + i) % view["players"] for i in range(view["players"])]
+        for i, s in enumerate(order):
+            if i:
+                trick.append("  ")
+            trick.append(f"{names[s]} ")
+            if s in played:
+                trick.append_text(crew_card(game, played[s]))
+            else:
+                trick.append("…", style="dim")
+        parts.append(trick)
+    points = view.get("card_points") or [0] * view["players"]
+    leaders = Text(_("points so far:") + " ", style="bold")
+    for i, s in enumerate(sorted(range(view["players"]), key=lambda s: (-points[s], s))):
+        if i:
+            leaders.append(" · ")
+        dragons = len(view["claimed"][s])
+        leaders.append(f"{names[s]} {points[s]}")
+        if dragons:
+            won = ngettext("{n} dragon", "{n} dragons", dragons).format(n=dragons)
+            leaders.append(f" ({won})", style="yellow")
+    parts.append(leaders)
     return Group(*parts)
 
 

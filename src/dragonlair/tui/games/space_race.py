@@ -99,6 +99,9 @@ EVENT_TEXT = {
 }
 
 
+BIG_EVENTS = ("danger", "damaged", "final")  # not to be missed (words.py)
+
+
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     out = dict(event)
     kind = event.get("type")
