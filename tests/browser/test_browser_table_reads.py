@@ -268,6 +268,23 @@ def test_a_german_page_speaks_german_on_its_buttons(server: Server, browser: Any
         english = re.compile(r"\b(hire|play|pts|no effect|no symbols|tool|science|mood|crime)\b")
         assert not [x for x in labels if english.search(x)], labels
         assert all(x.startswith("Anheuern: ") for x in labels), labels
+        # a dragon claimed, as the log writes it from the event the server sends (whose
+        # label is the engine's, in English): by its face, in German
+        line = page.evaluate(
+            """async () => {
+              const p = window.dragonlair;
+              const {eventText} = await import('/static/js/table.js');
+              const d = p.catalog.components.dragons.findIndex((x) => !x.symbols.some(Boolean)) + 1;
+              const ev = {seq: 0, type: 'claimed', winner: 0, card: 5, dragon: d,
+                          label: `dragon ${d} (11 pts; no symbols)`};
+              return {d, points: p.catalog.components.dragons[d - 1].points,
+                      text: eventText(p.catalog, ev, p.names(), p.board)};
+            }"""
+        )
+        assert line["d"] > 0 and f"holt den Drachen mit {line['points']} Punkt" in line["text"], (
+            line
+        )
+        assert not re.search(r"\b(dragon|no|symbols|pts)\b", line["text"]), line
         # the end as the page draws it: the seats say who won, in German
         strip = page.evaluate(
             """() => {
