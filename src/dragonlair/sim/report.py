@@ -282,14 +282,16 @@ def _skill(frame: Any, players: int) -> str:
 def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
     import numpy as np
 
+    from .features import SNAPSHOTS
+
     if "leader75" not in frame.columns:
         return "", None
     rows = []
-    for pct in (25, 50, 75):
+    for pct in (p for p in SNAPSHOTS if f"leader{p}" in frame.columns):
         leader = frame[f"leader{pct}"].to_numpy(int)
         sole = leader >= 0
         if not sole.any():
-            rows.append([f"{pct}%", "no sole leader in any game", "", 0])
+            rows.append([f"{pct}%", "no sole leader in any game (no score yet: a draft?)", "", 0])
             continue
         wins = np.array([frame[f"win_{s}"].to_numpy(float) for s in range(players)]).T[
             np.arange(len(frame))[sole], leader[sole]
@@ -305,7 +307,9 @@ def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
     changes = frame["lead_changes"].to_numpy(float)
     text = (
         "<h2>Pacing</h2><p class='note'>How often the seat leading alone at a point of the "
-        "game (by the public score) goes on to win; games with a tie for the lead there are "
+        "game (by the public score: the game's <code>position</code> of the spectator's view, "
+        "such as the points on the cards played so far) goes on to win; games with a tie for "
+        "the lead there are "
         "left out.</p>"
         + _table(["leader at", "wins", "95% CI", "games with a sole leader"], rows)
         + f"<p>Lead changes per game: mean {changes.mean():.2f}, median {np.median(changes):.0f}; "
