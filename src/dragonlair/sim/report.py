@@ -353,8 +353,31 @@ def _length(frame: Any) -> tuple[str, Figure | None]:
     return text, fig if varies else None
 
 
+def token_names(meta: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """What the ids of each id-list column are (column -> id -> name and effect), from the
+    game's ``features.token_names(game)`` on the game the results were played with; empty
+    when the game has none or cannot be made again (a data file that moved)."""
+    from ..core import DragonlairError, make
+    from .features import features_module
+
+    try:
+        module = features_module(str(meta["game"]))
+        if module is None or not hasattr(module, "token_names"):
+            return {}
+        options = {k: v for k, v in dict(meta.get("options") or {}).items() if v is not None}
+        game = make(str(meta["game"]), players=int(meta["players"]), options=options)
+    except (DragonlairError, KeyError, ValueError):
+        return {}
+    names: dict[str, dict[str, str]] = module.token_names(game)
+    return names
+
+
 def _attribution(
-    frame: Any, players: int, token_columns: Sequence[str], numeric: Sequence[str]
+    frame: Any,
+    players: int,
+    token_columns: Sequence[str],
+    numeric: Sequence[str],
+    names: dict[str, dict[str, str]] | None = None,
 ) -> str:
     import numpy as np
 
@@ -391,9 +414,15 @@ def _attribution(
         folded = set(shown_at[TOP:-TOP]) if len(rows) > 2 * TOP else set()
         shown = [rows[i] for i in shown_at if i not in folded]
         thin = [r for r in shown if r[4] < THIN]
+        named = (names or {}).get(col, {})
         body = [
             [
-                _e(rows[i][1]),
+                _e(rows[i][1])
+                + (
+                    f" <span class='note'>{_e(named[rows[i][1]])}</span>"
+                    if rows[i][1] in named
+                    else ""
+                ),
                 f"{rows[i][2].value:.1%} ({rows[i][2].low:.1%} to {rows[i][2].high:.1%})",
                 f"{rows[i][3].value:.1%}",
                 f"{100 * rows[i][0]:+.1f} pt",
@@ -855,7 +884,8 @@ def build(
     parts.append(length + (figure_png(lfig) if lfig is not None else ""))
     parts.append(_scores(frame, players))
     tokens, numbers = per_seat_features(frame, players, ())
-    parts.append(_attribution(frame, players, tokens, numbers))
+    names = token_names(meta) if tokens else {}
+    parts.append(_attribution(frame, players, tokens, numbers, names))
     parts.append(
         "<p class='note'>Made by <code>dragonlair report</code>. Intervals are 95% Wilson "
         "score intervals; tests are Pearson's chi-squared (SciPy), the two-proportion z-test "
