@@ -101,3 +101,31 @@ def test_one_bot_in_every_seat_draws(tmp_path: Path) -> None:
     assert bot["verdict"] == "every seat"
     assert bot["win"]["low"] == bot["win"]["high"] == pytest.approx(1 / 3)
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_chart_shows_turn_order_and_leaves_out_a_lone_bot() -> None:
+    job = Job("space-dragons", 4, tuple(parse_bots("random", 4)), n=12, seed=2)
+    result = run(job)
+    summary = summarize(result)
+    assert summary.positions and len(summary.bots) == 1
+    fig = draw(frame_of(result), summary, "one bot")
+    shown = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert shown == [
+        "win share by turn order (place after the start)",
+        "win share per seat",
+        "points per seat",
+        "game length",
+    ]
+    order = fig.axes[0]
+    assert [cast(Rectangle, p).get_height() for p in order.patches] == pytest.approx(
+        [line.win.value for line in summary.positions]
+    )
+    # with several bots and a start player, all five panels
+    mixed = Job("space-dragons", 4, tuple(parse_bots("heuristic,random", 4)), n=8, seed=2)
+    several = run(mixed)
+    titles = [ax.get_title() for ax in draw(frame_of(several), summarize(several), "x").axes]
+    assert titles[:3] == [
+        "win share per bot",
+        "win share by turn order (place after the start)",
+        "win share per seat",
+    ]

@@ -198,3 +198,30 @@ def test_the_win_model_finds_the_feature_that_matters_and_leaves_out_the_redunda
     assert by["skill"].odds_ratio > 2 and by["skill"].low > 1 and by["skill"].p < 1e-6
     assert by["noise"].low < 1 < by["noise"].high
     assert 0 < r2 < 1
+
+
+def test_card_ids_come_with_their_names_and_effects() -> None:
+    from dragonlair.sim.report import _attribution, token_names
+
+    race = token_names({"game": "space-race", "players": 4, "options": {"data": None}})
+    assert len(race["cards"]) >= 72 and race["cards"]["1"] == (
+        "Orange Scanner, 2 VP, peeks at the top Danger"
+    )
+    dragons = token_names({"game": "space-dragons", "players": 4, "options": {}})
+    assert dragons["played"] == dragons["drafted"] and "crosshair" in " ".join(
+        dragons["played"].values()
+    )
+    assert "Tornado!" in " ".join(
+        token_names({"game": "dragon-race", "players": 3})["cards"].values()
+    )
+    assert token_names({"game": "dragon-stripes", "players": 4}) == {}  # no id lists
+    moved = {"game": "space-race", "players": 4, "options": {"data": "/nowhere/cards.json"}}
+    assert token_names(moved) == {}  # ids only, when the game cannot be made again
+    frame = pd.DataFrame(
+        [
+            {"cards_0": "1 2", "cards_1": "3", "win_0": float(g % 2), "win_1": float(1 - g % 2)}
+            for g in range(40)
+        ]
+    )
+    html = _attribution(frame, 2, ["cards"], [], race)
+    assert "<td>1 <span class='note'>Orange Scanner, 2 VP, peeks at the top Danger</span>" in html

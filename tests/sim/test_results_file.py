@@ -152,10 +152,11 @@ def test_rich_per_game_data(game: str, expect: list[str]) -> None:
     assert set(expect) <= set(d)
     for s in range(4):
         assert d[f"position_{s}"] == (-1 if d["start_seat"] < 0 else (s - d["start_seat"]) % 4)
-        assert {f"snap25_{s}", f"snap50_{s}", f"snap75_{s}"} <= set(d)
+        assert {f"snap25_{s}", f"snap50_{s}", f"snap75_{s}", f"snap90_{s}"} <= set(d)
         breakdown = sum(v for k, v in d.items() if k.startswith("score_") and k.endswith(f"_{s}"))
         assert breakdown == o.points[s]
     assert d["lead_changes"] >= 0 and d["leader75"] in (-1, 0, 1, 2, 3)
+    assert d["leader90"] in (-1, 0, 1, 2, 3)
     if game == "space-dragons":
         assert d["len_rounds"] == 7 and len(d["drafted_0"].split()) == 9
         assert sum(d[f"dragons_{s}"] for s in range(4)) == 7

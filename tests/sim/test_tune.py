@@ -34,6 +34,25 @@ def test_the_search_reports_the_best_trial_reproducibly() -> None:
     assert json.loads(again.stdout)["trials"] == d["trials"]
 
 
+def test_targets_are_weighted_and_include_bot_balance_and_the_users_own_measure() -> None:
+    args = [*ARGS, "--param", "start_points=0..5", "--trials", "3", "--json"]
+    targets = ["--target", "fair@2", "--target", "styles@0.5", "--target", "margin=3"]
+    targets += ["--target", "expr=abs(df.length.mean() - 20)@3"]
+    result = runner.invoke(app, [*args, *targets])
+    assert result.exit_code == 0, result.output
+    for t in json.loads(result.stdout)["trials"]:
+        # heuristic,random: one bot wins more than its share, which styles measures
+        assert t["styles_distance"] > 0 and set(t["bot_shares"]) == {"heuristic", "random"}
+        [expr] = t["expr"]
+        assert expr >= 0
+        assert t["objective"] == pytest.approx(
+            2 * t["fair_distance"] + 0.5 * t["styles_distance"] + abs(t["margin"] - 3) + 3 * expr
+        )
+    table = runner.invoke(app, [*ARGS, "--param", "start_points=0..5", "--trials", "2", *targets])
+    assert table.exit_code == 0, table.output
+    assert "max |bot - fair|" in table.output and "expr 1" in table.output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -42,6 +61,10 @@ def test_the_search_reports_the_best_trial_reproducibly() -> None:
         (["--param", "start_points=0..9", "--target", "fair"], "is not allowed"),
         (["--param", "start_points", "--target", "speed=3"], "targets are fair"),
         (["--param", "start_points", "--target", "margin"], "needs a goal"),
+        (["--param", "start_points", "--target", "fair@0"], "a weight is a number above 0"),
+        (["--param", "start_points", "--target", "styles=3"], "styles takes no value"),
+        (["--param", "start_points", "--target", "expr=df.("], "not a Python expression"),
+        (["--param", "start_points", "--target", "expr=df.nope.mean()"], "AttributeError"),
     ],
 )
 def test_bad_searches_are_refused(args: list[str], message: str) -> None:

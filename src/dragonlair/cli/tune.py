@@ -7,13 +7,22 @@ an integer option; a bare ``--param damage`` searches the option's whole declare
 data option's file, or the built-in one) by its path (see :mod:`dragonlair.sim.datavalues`);
 each trial writes its own data file, checked by the game like any other, and records
 its SHA-256.
-The targets, all to be made as small as possible together (their sum is the objective):
+The targets, all to be made as small as possible together (the objective is their sum,
+each times its weight, ``@W`` after a target: ``fair=2@3``; 1 without):
 
 - ``fair``: the largest distance, in percentage points, of any position's win share (by
   place after the start player; by seat where the game has none) from the fair share 1/N;
   ``fair=2`` also says the goal is met within 2 points;
+- ``styles``: the largest distance, in percentage points, of any bot's win share per seat
+  from the fair share (balance between the bot styles ``--bots`` lists); with it, every
+  trial rotates the seats as a tournament does, so that a bot's share is not its seat's;
 - ``margin=X``: the distance of the mean winning margin from X points;
-- ``length=X``: the distance of the mean length, in decisions, from X.
+- ``length=X``: the distance of the mean length, in decisions, from X;
+- ``expr=EXPRESSION``: a Python expression of the designer's own over the trial's results
+  table ``df`` (a pandas DataFrame with the columns of a results file; ``np`` is NumPy),
+  whose value is made small: ``expr=abs(df.crystals_0.mean() - 2)``. It runs in this
+  process with the user's own rights, as a notebook cell would; its syntax is checked
+  before any game.
 
 Every trial plays the same ``-n`` games from the same ``--seed`` (common random numbers:
 settings differ by their effect, not by their luck) with Optuna's TPE sampler seeded by
@@ -26,6 +35,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -60,8 +70,10 @@ class Param:
 
 @dataclass(frozen=True)
 class Target:
-    kind: str  # fair, margin, length
+    kind: str  # fair, styles, margin, length, expr
     value: float | None  # fair: tolerance in points; margin/length: the goal
+    weight: float = 1.0
+    expression: str = ""  # expr: the Python expression over ``df``
 
 
 def parse_param(game: str, text: str) -> Param:
@@ -108,22 +120,49 @@ def parse_param(game: str, text: str) -> Param:
 
 
 def parse_target(text: str) -> Target:
-    kind, sep, value = text.partition("=")
+    """``KIND[=value][@weight]`` (see the module's docstring)."""
+    body, at, tail = text.rpartition("@")
+    weight = 1.0
+    if at:
+        try:
+            weight = float(tail)
+        except ValueError:
+            body = text  # an @ inside an expression, not a weight
+        else:
+            if not math.isfinite(weight) or weight <= 0:
+                raise typer.BadParameter(f"--target {text!r}: a weight is a number above 0")
+    else:
+        body = text
+    kind, sep, value = body.partition("=")
     kind = kind.strip()
-    if kind not in ("fair", "margin", "length"):
+    if kind not in ("fair", "styles", "margin", "length", "expr"):
         raise typer.BadParameter(
-            f"--target {text!r}: targets are fair[=points], margin=X, length=X"
+            f"--target {text!r}: targets are fair[=points], styles, margin=X, length=X or "
+            "expr=EXPRESSION, each with an optional weight @W"
         )
-    if kind != "fair" and not sep:
+    if kind == "expr":
+        if not value.strip():
+            raise typer.BadParameter("--target expr needs an expression: expr=EXPRESSION")
+        try:
+            compile(value, "--target expr", "eval")
+        except SyntaxError as e:
+            raise typer.BadParameter(
+                f"--target {text!r}: not a Python expression: {e.msg}"
+            ) from None
+        return Target(kind, None, weight, value.strip())
+    if kind == "styles" and sep:
+        raise typer.BadParameter("--target styles takes no value (a weight: styles@2)")
+    if kind in ("margin", "length") and not sep:
         raise typer.BadParameter(f"--target {kind} needs a goal: {kind}=X")
     try:
-        return Target(kind, float(value) if sep else None)
+        return Target(kind, float(value) if sep else None, weight)
     except ValueError:
         raise typer.BadParameter(f"--target {text!r}: {value!r} is not a number") from None
 
 
-def measure(played: Any, players: int) -> dict[str, Any]:
-    """The figures the targets read, from a finished run."""
+def measure(played: Any, players: int, targets: Sequence[Target] = ()) -> dict[str, Any]:
+    """The figures the targets read, from a finished run (with each ``expr`` target's
+    value, in order, as ``expr``)."""
     import numpy as np
 
     from ..sim.plot import frame_of
@@ -133,23 +172,54 @@ def measure(played: Any, players: int) -> dict[str, Any]:
     shares = [line.win.value for line in lines]
     frame = frame_of(played.result)
     pts = np.sort(frame[[f"points_{s}" for s in range(players)]].to_numpy(float), axis=1)
-    return {
+    styles = [line.win.value for line in summary.bots]
+    out = {
         "shares": {line.label.split(":")[0]: v for line, v in zip(lines, shares, strict=True)},
         "fair_distance": 100 * max(abs(v - 1 / players) for v in shares),
+        "styles_distance": 100 * max(abs(v - 1 / players) for v in styles) if styles else 0.0,
+        "bot_shares": {line.label: line.win.value for line in summary.bots},
         "margin": float((pts[:, -1] - pts[:, -2]).mean()) if players > 1 else 0.0,
         "length": summary.length_mean,
     }
+    exprs = [t for t in targets if t.kind == "expr"]
+    if exprs:
+        out["expr"] = [evaluate(t.expression, frame) for t in exprs]
+    return out
+
+
+def evaluate(expression: str, frame: Any) -> float:
+    """The value of a designer's ``expr`` target over the results table ``frame``."""
+    import numpy as np
+
+    try:
+        value = eval(expression, {"np": np, "df": frame})  # the user's own code, as in a notebook
+        number = float(value)
+    except Exception as e:  # any error of the user's expression is reported as theirs
+        raise typer.BadParameter(
+            f"--target expr={expression}: {type(e).__name__}: {e} (the results table is df; "
+            "its columns are those of a results file)"
+        ) from None
+    if not math.isfinite(number):
+        raise typer.BadParameter(f"--target expr={expression} gave {number}, not a finite number")
+    return number
 
 
 def objective(figures: dict[str, Any], targets: list[Target]) -> float:
+    """The weighted sum of every target's distance."""
     total = 0.0
+    exprs = iter(figures.get("expr", []))
     for t in targets:
         if t.kind == "fair":
-            total += figures["fair_distance"]
+            d = figures["fair_distance"]
+        elif t.kind == "styles":
+            d = figures["styles_distance"]
         elif t.kind == "margin":
-            total += abs(figures["margin"] - (t.value or 0.0))
+            d = abs(figures["margin"] - (t.value or 0.0))
+        elif t.kind == "length":
+            d = abs(figures["length"] - (t.value or 0.0))
         else:
-            total += abs(figures["length"] - (t.value or 0.0))
+            d = next(exprs)
+        total += t.weight * d
     return total
 
 
@@ -203,7 +273,10 @@ def tune(
     targets = [parse_target(t) for t in target]  # a bad argument costs nothing
     if data_dir is not None and not data_dir.is_dir():
         raise typer.BadParameter(f"--data-dir {data_dir}: there is no such folder")
-    base = prepare(game, players, bots, n, seed, option, None, None, rotate=False)
+    # balance between styles is measured with the seats rotated (as a tournament does), so
+    # that a bot's share is not its seat's or its place in turn order
+    rotate = any(t.kind == "styles" for t in targets)
+    base = prepare(game, players, bots, n, seed, option, None, None, rotate=rotate)
     params = [parse_param(base.game, p) for p in param if not datavalues.is_data_param(game, p)]
     data_texts = [p for p in param if datavalues.is_data_param(game, p)]
     scratch = tempfile.TemporaryDirectory(prefix="dragonlair-tune-")
@@ -263,11 +336,11 @@ def tune(
             files[opt] = file_digest(str(path))
             kept[opt] = str(path)
             setting.append(f"{opt}={path}")
-        job = prepare(game, players, bots, n, seed, setting, None, None, rotate=False)
+        job = prepare(game, players, bots, n, seed, setting, None, None, rotate=rotate)
         played = execute(job, workers, False, "trial")
         if played.result.interrupted:
             raise KeyboardInterrupt
-        figures = measure(played, job.players)
+        figures = measure(played, job.players, targets)
         score = objective(figures, targets)
         entry: dict[str, Any] = {"trial": trial.number, "values": values, "objective": score}
         if files:
@@ -302,9 +375,18 @@ def tune(
         title=f"{base.game}: {len(history)} trials of {n} games each (seed {seed}), best first",
         title_justify="left",
     )
-    for name in names:
-        table.add_column(Text(name), justify="right")
-    for col in ("objective", "max |share - fair|", "margin", "length"):
+    for name in names:  # whole, however long a data path: the heading folds
+        table.add_column(Text(name), justify="right", overflow="fold", min_width=8)
+    styles = any(t.kind == "styles" for t in targets)
+    exprs = [t for t in targets if t.kind == "expr"]
+    for col in (
+        "objective",
+        "max |share - fair|",
+        *(["max |bot - fair|"] if styles else []),
+        "margin",
+        "length",
+        *(f"expr {k + 1}" for k in range(len(exprs))),
+    ):
         table.add_column(col, justify="right")
     if values_of:
         table.add_column("data SHA-256", justify="left")
@@ -314,8 +396,10 @@ def tune(
             *(f"{h['values'][name]:g}" for name in names),
             f"{h['objective']:.2f}",
             f"{h['fair_distance']:.1f} pt",
+            *([f"{h['styles_distance']:.1f} pt"] if styles else []),
             f"{h['margin']:.2f}",
             f"{h['length']:.1f}",
+            *(f"{v:.4g}" for v in h.get("expr", [])),
             *digests,
         )
     console.print(table)

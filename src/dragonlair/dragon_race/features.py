@@ -14,10 +14,13 @@ Read from the finished state's public events and view only:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..core import State
+from ..core import Game, State
 from .view_types import DragonRaceView
+
+if TYPE_CHECKING:
+    from .rules import DragonRace
 
 LENGTH = ("turns",)
 COUNTS = (
@@ -69,3 +72,10 @@ def features(state: State) -> dict[str, Any]:
 def position(view: DragonRaceView) -> dict[str, float]:
     """Each pawn's spot on the track."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["pawns"])}
+
+
+def token_names(game: Game) -> dict[str, dict[str, str]]:
+    """What the ids of ``cards`` are: each card and what it does, as the game says it
+    (``Tornado! move ahead 6, or send a rival back ...``)."""
+    race = cast("DragonRace", game)
+    return {"cards": {str(c.id): race.describe_card(c.id) for c in race.components.cards}}

@@ -20,10 +20,17 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
 - ``len_<unit>``: the length in the game's own units (rounds, turns);
 - ``score_<label>_s``: the result's full scoring breakdown;
 - ``<feature>_s``: the game's per-seat features;
-- ``snap25_s``, ``snap50_s``, ``snap75_s``: the public standing after 25, 50 and 75% of the
-  decisions; ``leader25``, ``leader50``, ``leader75``: the seat leading alone there
-  (-1 on a tie for the lead); ``lead_changes``: how often the sole leader changed over
-  checkpoints every 5% of the game.
+- ``snap25_s``, ``snap50_s``, ``snap75_s``, ``snap90_s``: the public standing after 25,
+  50, 75 and 90% of the decisions; ``leader25`` ... ``leader90``: the seat leading alone
+  there (-1 on a tie for the lead); ``lead_changes``: how often the sole leader changed
+  over checkpoints every 5% of the game.
+
+The public standing is what the game's ``position(view)`` says of the spectator's view:
+Space Race, each ship's running score as the view shows it (face-up cards, majorities so
+far; face-down Fuel counts only for its majority); Space Dragons, the points on the cards
+each seat has played and the dragons claimed (0 for everyone through the draft); Dragon
+Stripes, each seat's publicly known gems (start, banked pots, takeover prices received
+less paid; the fines are private); the Great Dragon Race, each pawn's spot.
 
 Snapshots replay the game's actions from its seed (nothing a bot did is played again), so
 they cost about as much as the rules' part of the game.
@@ -43,7 +50,7 @@ from typing import Any
 from ..core import Action, Game, State
 from ..core.manifest import Features, manifest
 
-SNAPSHOTS = (25, 50, 75)
+SNAPSHOTS = (25, 50, 75, 90)
 CHECKPOINTS = 20  # lead changes are counted over the standings every 5% of the game
 
 

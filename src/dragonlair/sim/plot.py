@@ -1,11 +1,15 @@
 """A run's chart for designers: who wins, from which seat, by how much, and how long games
 last, in one image (``--plot FILE`` on ``simulate`` and ``tournament``).
 
-Four panels, drawn with matplotlib from the same numbers as the summary table:
+Three to five panels, drawn with matplotlib from the same numbers as the summary table:
 
-- **win share per bot**, with its 95% Wilson interval as error bars and the fair share
+- **win share per bot** (when the run has more than one bot: one bot in every seat has
+  exactly the fair share), with its 95% Wilson interval as error bars and the fair share
   1/N as a dashed line: a bar whose whole interval clears the line is a bot that wins
   more than its share;
+- **win share by turn order** (place after the start player, in games that have one), the
+  same way: where the start player's advantage shows, which seats can hide when the start
+  player changes from game to game;
 - **win share per seat**, the same way: the seat advantage a rule change may move
   (in a tournament the seats are rotated, so this panel is about seats, not bots);
 - **points per seat**, as box plots (median, quartiles, whiskers at 1.5 IQR): the margin
@@ -90,12 +94,22 @@ def draw(frame: Any, summary: Summary, title: str) -> Figure:
     formats()  # says which extra to install when matplotlib is missing
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(12, 8), layout="constrained")
-    fig.suptitle(title)
-    by_bot, by_seat, points, length = fig.subplots(2, 2).flat
     fair = summary.fair_share
-    _rates(by_bot, summary.bots, fair, "win share per bot")
-    _rates(by_seat, summary.seats, fair, "win share per seat")
+    rates: list[tuple[list[Line], str]] = []
+    if len(summary.bots) > 1:
+        rates.append((summary.bots, "win share per bot"))
+    if summary.positions:
+        rates.append((summary.positions, "win share by turn order (place after the start)"))
+    rates.append((summary.seats, "win share per seat"))
+    wide = len(rates) > 2
+    fig = Figure(figsize=(17 if wide else 12, 8), layout="constrained")
+    fig.suptitle(title)
+    axes = list(fig.subplots(2, 3 if wide else 2).flat)
+    for ax, (lines, name) in zip(axes, rates, strict=False):
+        _rates(ax, lines, fair, name)
+    points, length = axes[len(rates)], axes[len(rates) + 1]
+    for spare in axes[len(rates) + 2 :]:
+        spare.set_visible(False)
     n = summary.players
     if len(frame):
         points.boxplot(

@@ -282,14 +282,16 @@ def _skill(frame: Any, players: int) -> str:
 def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
     import numpy as np
 
+    from .features import SNAPSHOTS
+
     if "leader75" not in frame.columns:
         return "", None
     rows = []
-    for pct in (25, 50, 75):
+    for pct in (p for p in SNAPSHOTS if f"leader{p}" in frame.columns):
         leader = frame[f"leader{pct}"].to_numpy(int)
         sole = leader >= 0
         if not sole.any():
-            rows.append([f"{pct}%", "no sole leader in any game", "", 0])
+            rows.append([f"{pct}%", "no sole leader in any game (no score yet: a draft?)", "", 0])
             continue
         wins = np.array([frame[f"win_{s}"].to_numpy(float) for s in range(players)]).T[
             np.arange(len(frame))[sole], leader[sole]
@@ -305,7 +307,9 @@ def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
     changes = frame["lead_changes"].to_numpy(float)
     text = (
         "<h2>Pacing</h2><p class='note'>How often the seat leading alone at a point of the "
-        "game (by the public score) goes on to win; games with a tie for the lead there are "
+        "game (by the public score: the game's <code>position</code> of the spectator's view, "
+        "such as the points on the cards played so far) goes on to win; games with a tie for "
+        "the lead there are "
         "left out.</p>"
         + _table(["leader at", "wins", "95% CI", "games with a sole leader"], rows)
         + f"<p>Lead changes per game: mean {changes.mean():.2f}, median {np.median(changes):.0f}; "
@@ -349,8 +353,31 @@ def _length(frame: Any) -> tuple[str, Figure | None]:
     return text, fig if varies else None
 
 
+def token_names(meta: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """What the ids of each id-list column are (column -> id -> name and effect), from the
+    game's ``features.token_names(game)`` on the game the results were played with; empty
+    when the game has none or cannot be made again (a data file that moved)."""
+    from ..core import DragonlairError, make
+    from .features import features_module
+
+    try:
+        module = features_module(str(meta["game"]))
+        if module is None or not hasattr(module, "token_names"):
+            return {}
+        options = {k: v for k, v in dict(meta.get("options") or {}).items() if v is not None}
+        game = make(str(meta["game"]), players=int(meta["players"]), options=options)
+    except (DragonlairError, KeyError, ValueError):
+        return {}
+    names: dict[str, dict[str, str]] = module.token_names(game)
+    return names
+
+
 def _attribution(
-    frame: Any, players: int, token_columns: Sequence[str], numeric: Sequence[str]
+    frame: Any,
+    players: int,
+    token_columns: Sequence[str],
+    numeric: Sequence[str],
+    names: dict[str, dict[str, str]] | None = None,
 ) -> str:
     import numpy as np
 
@@ -387,9 +414,15 @@ def _attribution(
         folded = set(shown_at[TOP:-TOP]) if len(rows) > 2 * TOP else set()
         shown = [rows[i] for i in shown_at if i not in folded]
         thin = [r for r in shown if r[4] < THIN]
+        named = (names or {}).get(col, {})
         body = [
             [
-                _e(rows[i][1]),
+                _e(rows[i][1])
+                + (
+                    f" <span class='note'>{_e(named[rows[i][1]])}</span>"
+                    if rows[i][1] in named
+                    else ""
+                ),
                 f"{rows[i][2].value:.1%} ({rows[i][2].low:.1%} to {rows[i][2].high:.1%})",
                 f"{rows[i][3].value:.1%}",
                 f"{100 * rows[i][0]:+.1f} pt",
@@ -851,7 +884,8 @@ def build(
     parts.append(length + (figure_png(lfig) if lfig is not None else ""))
     parts.append(_scores(frame, players))
     tokens, numbers = per_seat_features(frame, players, ())
-    parts.append(_attribution(frame, players, tokens, numbers))
+    names = token_names(meta) if tokens else {}
+    parts.append(_attribution(frame, players, tokens, numbers, names))
     parts.append(
         "<p class='note'>Made by <code>dragonlair report</code>. Intervals are 95% Wilson "
         "score intervals; tests are Pearson's chi-squared (SciPy), the two-proportion z-test "

@@ -14,10 +14,13 @@ known to it) and its public view only:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..core import State
+from ..core import Game, State
 from .view_types import SpaceDragonsView
+
+if TYPE_CHECKING:
+    from .rules import SpaceDragons
 
 LENGTH = ("rounds",)
 SEAT = ("dragons", "rounds_won", "shields", "damage", "crosshair_hits", "played", "drafted")
@@ -60,3 +63,11 @@ def features(state: State) -> dict[str, Any]:
 def position(view: SpaceDragonsView) -> dict[str, float]:
     """Each seat's public score so far: the points on the cards it has played and claimed."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["card_points"])}
+
+
+def token_names(game: Game) -> dict[str, dict[str, str]]:
+    """What the ids of ``played`` and ``drafted`` are: each crew card's number, effects,
+    symbols and points (``57 (crosshair, crosshair; crime 1; -1 pts)``)."""
+    sd = cast("SpaceDragons", game)
+    names = {str(c.number): c.label() for c in sd.components.crew}
+    return {"played": names, "drafted": names}

@@ -15,10 +15,13 @@ each seat's own events and the public view of the finished ships:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..core import State
+from ..core import Game, State
 from .view_types import SpaceRaceView
+
+if TYPE_CHECKING:
+    from .rules import SpaceRace
 
 LENGTH = ("rounds",)
 STACKS = (
@@ -71,3 +74,16 @@ def features(state: State) -> dict[str, Any]:
 def position(view: SpaceRaceView) -> dict[str, float]:
     """Each seat's score as the ships stand."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["score"])}
+
+
+def token_names(game: Game) -> dict[str, dict[str, str]]:
+    """What the ids of ``cards`` are: each Space card's name, corner VP and on-play effect
+    (``Green Crystal, 1 VP``; ``Orange Scanner, 2 VP, peeks at the top Danger``)."""
+    sr = cast("SpaceRace", game)
+    return {
+        "cards": {
+            str(c.id): f"{c.name}, {c.corner_vp} VP"
+            + (", peeks at the top Danger" if c.on_play == "peek_top_danger" else "")
+            for c in sr.components.space
+        }
+    }
