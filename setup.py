@@ -15,7 +15,7 @@ from types import ModuleType
 
 from setuptools import setup
 
-# The modules compiled: the core's hot path (the state, the game, the action table, the
+# The modules compiled: the core's hot path (the state and the game, the action table, the
 # generator) and what of each game runs per decision: its vocabulary, rules and heuristic.
 # The typed views too (core/views.py and each game's view.py): a bot reading its view is
 # handed one for every decision, and interpreted, making it cost as much as the
@@ -24,7 +24,8 @@ from setuptools import setup
 # conformance suite checks every view against. Results and event tables (frozen
 # dataclasses, which a compiled build cannot unpickle) and components (cards.py, board.py:
 # loaded once per game) stay interpreted, as do the surfaces, the tools and the manifests.
-CORE = ["actions", "game", "rng", "state", "views"]
+# (Game is defined in core/state.py, next to State; core/game.py only gives the name.)
+CORE = ["actions", "rng", "state", "views"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "heuristic", "view"]
 # Space Race's scoring too: its rules score every ship at the end of each game, and its

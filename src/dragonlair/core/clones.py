@@ -5,7 +5,8 @@ actions and events) is shared; a dict or set field is refused, since sharing it 
 a clone to its original and copying it is not what the hot path should pay for.
 
 The rule is written once, here, and used twice: in pure Python ``core.state`` derives
-each state class's ``clone`` from the class itself when the class is made, and the
+each state class's ``clone`` from the class itself when the class is made
+(:func:`derive_clone`), and the
 compiled build (``setup.py``) generates the same clones' source from the games' source
 files, so that they are compiled with the classes they copy. This module uses only the
 standard library, so that the build can load it from its path without the package's
@@ -15,7 +16,9 @@ dependencies.
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
 
 # The fields of State itself that hold a list (None outside a sealed choice); every other
 # field of the core is shared.
@@ -128,3 +131,81 @@ def compiled_clones(base: Sequence[str], classes: Sequence[tuple[str, str, str]]
         table.append(f"    {name}: clone_{name},")
     lines = [*head, *body, "", "", "CLONES: dict[type, Callable[[Any], Any]] = {", *table, "}"]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------- deriving a clone
+# (in pure Python, from the class itself: core.state's State.__init_subclass__)
+
+
+def compiled(klass: type) -> bool:
+    """Whether ``klass`` was compiled with mypyc (the compiled build)."""
+    return "__mypyc_attrs__" in klass.__dict__
+
+
+def is_compiled(cls: type, base: type) -> bool:
+    """Whether ``cls`` or a game's state class it extends (below ``base``, the core's
+    ``State``) was compiled with mypyc."""
+    return any(compiled(k) for k in cls.__mro__ if k is not base)
+
+
+def own_fields(klass: type, inherited: Sequence[str]) -> list[str]:
+    """The fields ``klass`` adds to those of its bases: its ``__slots__`` in pure Python.
+    A compiled class keeps no ``__slots__`` but lists every attribute in
+    ``__mypyc_attrs__``; its own ones are taken in sorted order, which is the order of
+    the ``__slots__`` it was compiled from (ruff keeps every ``__slots__`` sorted), so
+    that both builds write the same JSON."""
+    slots = klass.__dict__.get("__slots__")
+    if slots is not None:
+        return [name for name in slots if name not in inherited]
+    attrs = klass.__dict__.get("__mypyc_attrs__", ())
+    return sorted(a for a in attrs if not a.startswith("__") and a not in inherited)
+
+
+def annotations_of(cls: type) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        for name, ann in inspect.get_annotations(klass).items():
+            found[name] = ann if isinstance(ann, str) else getattr(ann, "__name__", repr(ann))
+    return found
+
+
+def derive_clone(cls: type, base: type, sample: object = None) -> Callable[[Any], Any]:
+    """The ``clone`` of ``cls``, generated once from its declared fields by the rule of
+    :mod:`dragonlair.core.clones`: a straight-line function that copies every list field
+    and shares every other one.
+
+    A class compiled with mypyc keeps no annotations; the compiled build compiles its
+    clone from the source (``setup.py``), and only an interpreted subclass of a compiled
+    class comes here with ``sample``, the first state cloned, whose values give the kinds
+    of the compiled fields (a field that is None there is copied if it holds a list when
+    cloned). ``base`` is the core's ``State``, whose own fields take the kinds of
+    :func:`base_annotation`."""
+    annotations = annotations_of(cls)
+    lines = ["def clone(self):", "    n = new(self.__class__)"]
+    fields: list[tuple[str, str]] = []
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        for name in own_fields(klass, names):
+            names.append(name)
+            ann = annotations.get(name)
+            if klass is base:
+                ann = base_annotation(name)
+            elif ann is None and sample is not None and compiled(klass):
+                ann = kind_of(getattr(sample, name))
+            if ann is None:
+                raise TypeError(f"{cls.__name__}.{name} is in __slots__ without a type")
+            fields.append((name, ann))
+    lines += clone_body(cls.__name__, fields)
+    namespace: dict[str, Any] = {"new": cls.__new__}
+    exec("\n".join(lines), namespace)
+    clone: Callable[[Any], Any] = namespace["clone"]
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    clone.__doc__ = base.clone.__doc__  # type: ignore[attr-defined]
+    return clone
+
+
+def kind_of(value: object) -> str:
+    """A compiled field's kind, from its value in a state (see :func:`derive_clone`)."""
+    if value is None:
+        return UNKNOWN
+    return "list[Any] | None" if isinstance(value, list) else type(value).__name__

@@ -56,7 +56,6 @@ the core touches a private field:
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -66,7 +65,7 @@ from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
 from .actions import Action, ActionKind, ActionTable
-from .clones import UNKNOWN, base_annotation, clone_body
+from .clones import derive_clone, is_compiled, own_fields
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
 from .events import CORE_EVENTS, EventSpec, EventValue, event_dict, event_text
 from .record import Record, data_digests
@@ -245,10 +244,10 @@ class State(Generic[G_co]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if _is_compiled(cls):
+        if is_compiled(cls, State):
             return  # its clone is derived on first use (see clone below)
         if "clone" not in vars(cls):  # a class may still write its own (tests do)
-            cls.clone = _derive_clone(cls)  # type: ignore[method-assign,assignment]
+            cls.clone = derive_clone(cls, State)  # type: ignore[method-assign,assignment]
         cls.legal_ids_unchecked = cls._legal_ids  # type: ignore[method-assign]
 
     def __getstate__(self) -> dict[str, Any]:
@@ -760,7 +759,7 @@ class State(Generic[G_co]):
         if found is None:
             names: list[str] = []
             for klass in reversed(cls.__mro__):
-                for name in _own_fields(klass, names):
+                for name in own_fields(klass, names):
                     if name not in State._TRANSIENT:
                         names.append(name)
             found = tuple(names)
@@ -1071,88 +1070,16 @@ def base_keys(
 def _compiled_clone(state: State) -> Callable[[Any], Any]:
     """The clone of a compiled state's class: the one the build compiled for it, or for
     an interpreted subclass of a compiled class (which the build did not see), one
-    derived from its fields (see ``_derive_clone``)."""
+    derived from its fields (see ``clones.derive_clone``)."""
     cls = state.__class__
     if cls is State:
         raise NotImplementedError("clone() is derived for subclasses of State")
     built: dict[type, Callable[[Any], Any]] = importlib.import_module(_CLONES).CLONES
     derived = built.get(cls)
     if derived is None:
-        derived = _derive_clone(cls, state)
+        derived = derive_clone(cls, State, state)
     _compiled_clones[cls] = derived
     return derived
-
-
-def _compiled(klass: type) -> bool:
-    """Whether ``klass`` was compiled with mypyc (the compiled build)."""
-    return "__mypyc_attrs__" in klass.__dict__
-
-
-def _is_compiled(cls: type) -> bool:
-    """Whether ``cls`` or a game's state class it extends was compiled with mypyc."""
-    return any(_compiled(k) for k in cls.__mro__ if k is not State)
-
-
-def _own_fields(klass: type, inherited: Sequence[str]) -> list[str]:
-    """The fields ``klass`` adds to those of its bases: its ``__slots__`` in pure Python.
-    A compiled class keeps no ``__slots__`` but lists every attribute in
-    ``__mypyc_attrs__``; its own ones are taken in sorted order, which is the order of
-    the ``__slots__`` it was compiled from (ruff keeps every ``__slots__`` sorted), so
-    that both builds write the same JSON."""
-    slots = klass.__dict__.get("__slots__")
-    if slots is not None:
-        return [name for name in slots if name not in inherited]
-    attrs = klass.__dict__.get("__mypyc_attrs__", ())
-    return sorted(a for a in attrs if not a.startswith("__") and a not in inherited)
-
-
-def _annotations(cls: type) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        for name, ann in inspect.get_annotations(klass).items():
-            found[name] = ann if isinstance(ann, str) else getattr(ann, "__name__", repr(ann))
-    return found
-
-
-def _derive_clone(cls: type[State], sample: State | None = None) -> Callable[[State], State]:
-    """The ``clone`` of ``cls``, generated once from its declared fields by the rule of
-    :mod:`dragonlair.core.clones`: a straight-line function that copies every list field
-    and shares every other one.
-
-    A class compiled with mypyc keeps no annotations; the compiled build compiles its
-    clone from the source (``setup.py``), and only an interpreted subclass of a compiled
-    class comes here with ``sample``, the first state cloned, whose values give the kinds
-    of the compiled fields (a field that is None there is copied if it holds a list when
-    cloned)."""
-    annotations = _annotations(cls)
-    lines = ["def clone(self):", "    n = new(self.__class__)"]
-    fields: list[tuple[str, str]] = []
-    names: list[str] = []
-    for klass in reversed(cls.__mro__):
-        for name in _own_fields(klass, names):
-            names.append(name)
-            ann = annotations.get(name)
-            if klass is State:
-                ann = base_annotation(name)
-            elif ann is None and sample is not None and _compiled(klass):
-                ann = _kind_of(getattr(sample, name))
-            if ann is None:
-                raise TypeError(f"{cls.__name__}.{name} is in __slots__ without a type")
-            fields.append((name, ann))
-    lines += clone_body(cls.__name__, fields)
-    namespace: dict[str, Any] = {"new": cls.__new__}
-    exec("\n".join(lines), namespace)
-    clone: Callable[[State], State] = namespace["clone"]
-    clone.__qualname__ = f"{cls.__qualname__}.clone"
-    clone.__doc__ = State.clone.__doc__
-    return clone
-
-
-def _kind_of(value: object) -> str:
-    """A compiled field's kind, from its value in a state (see ``_derive_clone``)."""
-    if value is None:
-        return UNKNOWN
-    return "list[Any] | None" if isinstance(value, list) else type(value).__name__
 
 
 def _encode(v: Any) -> Any:
