@@ -6,13 +6,13 @@ and a loss 0, so the shares of a game add up to 1 and the fair share of a seat i
 1/N. A bot that fills m seats of every game is credited with the sum over its seats,
 reported per seat (divided by m) so it compares with 1/N directly.
 
-**Interval.** The 95% Wilson score interval, from statsmodels
-(``proportion_confint(method="wilson")``). We chose Wilson over the textbook normal (Wald)
-interval because it stays inside [0, 1] and keeps close to its nominal coverage for small
-batches and for rates near 0 or 1 (a strong bot among weak ones, a seat that rarely
-wins), which is where tournaments live; and we take it from statsmodels rather than
-writing the formula out because statsmodels is the well-tested reference for it and
-accepts the fractional counts that shared wins give. With shared wins the count is a sum
+**Interval.** The 95% Wilson score interval (:mod:`dragonlair.bots.interval`, eight lines of
+arithmetic held to statsmodels' ``proportion_confint(method="wilson")`` by its tests). We
+chose Wilson over the textbook normal (Wald) interval because it stays inside [0, 1] and
+keeps close to its nominal coverage for small batches and for rates near 0 or 1 (a strong
+bot among weak ones, a seat that rarely wins), which is where tournaments live; it accepts
+the fractional counts that shared wins give, and written out it costs no import of
+statsmodels (seconds) in commands that fit no model. With shared wins the count is a sum
 of shares; a [0, 1]-valued outcome with mean p has variance at most p(1 − p), the
 binomial's, so the interval is, if anything, conservative there.
 
@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..bots.interval import wilson_interval
 from ..core import DragonlairError
 from .runner import Job, Outcome, RunResult
 
@@ -64,13 +65,12 @@ def check_available() -> None:
 
 
 def wilson(successes: float, trials: int) -> Rate:
-    """The proportion ``successes / trials`` with its 95% Wilson score interval."""
+    """The proportion ``successes / trials`` with its 95% Wilson score interval (the one
+    written out in :mod:`dragonlair.bots.interval`, which the hint uses too)."""
     if trials <= 0:
         return Rate(0.0, 0.0, 1.0)
-    from statsmodels.stats.proportion import proportion_confint
-
-    low, high = proportion_confint(successes, trials, alpha=1 - CONFIDENCE, method="wilson")
-    return Rate(successes / trials, float(max(0.0, low)), float(min(1.0, high)))
+    low, high = wilson_interval(successes, trials)
+    return Rate(successes / trials, low, high)
 
 
 def share_rate(total: float, games: int, seats: int) -> Rate:

@@ -111,15 +111,9 @@ def _game(game: str, players: int, options_json: str) -> Game:
 
 
 def warm_hints(_: object = None) -> None:
-    """Import what a hint needs (the analysis and its statistics, seconds of imports the
-    first time), so that the first hint's clock counts thinking, not importing."""
-    import contextlib
-
-    with contextlib.suppress(ImportError):  # without the sim extra a hint says so itself
-        from ..bots import analysis  # noqa: F401
-        from ..sim.stats import wilson
-
-        wilson(1, 2)
+    """Import what a hint needs (the analysis), so that the first hint's clock counts
+    thinking, not importing."""
+    from ..bots import analysis  # noqa: F401
 
 
 def hint(job: HintJob) -> dict[str, Any]:
