@@ -36,7 +36,8 @@ from .config import ServerConfig
 from .connection import Limits
 from .language import page_language
 from .lobby import Hub
-from .metrics import ACTION_SECONDS, COMMIT_SECONDS
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES
+from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
 from .routes import ROUTERS
@@ -186,6 +187,7 @@ async def retention(store: Store, cfg: ServerConfig, every: float = RETENTION_EV
 
 async def _protocol_error(_: Request, e: Exception) -> JSONResponse:
     assert isinstance(e, ProtocolError)
+    ERROR_ANSWERS.labels(e.code).inc()
     return error_response(e.status, e.code, e.message)
 
 
@@ -271,6 +273,7 @@ class Headers:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *extra]
+                HTTP_RESPONSES.labels(str(message.get("status", 0))).inc()
             elif head and message["type"] == "http.response.body":
                 message = {**message, "body": b""}  # HEAD: the GET's headers, no body
             await send(message)

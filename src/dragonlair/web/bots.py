@@ -19,10 +19,12 @@ bot is built once, not once per move.
 ``--bot-max-iterations``); tables asking more are refused when they are created. Every
 decision also runs under the wall-clock limit: a bot that takes a time budget (ISMCTS) is
 given ``time`` = the limit on top of its own budget, so its search stops there and plays
-the best action found so far, and the runner waits at most the limit plus a grace period
-before the table plays the seat's default action (or a seeded random one) instead. No
-table therefore holds a pool worker much beyond the limit, and other tables' bots keep
-their turn.
+the best action found so far. A table that names no budget gets the bot's own default in
+iterations (ISMCTS: 500), with the limit only as a ceiling, so a decision costs what its
+iterations cost rather than the whole limit every time. The runner waits at most the
+limit plus a grace period before the table plays the seat's default action (or a seeded
+random one) instead. No table therefore holds a pool worker much beyond the limit, and
+other tables' bots keep their turn.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..bots import Bot, UnknownBot, make_bot
+from ..bots.ismcts import DEFAULT_ITERATIONS
 from ..core import Game, make
 from ..core.bot import NO_VIEW
 from ..core.errors import UnknownGame
@@ -72,6 +75,10 @@ def _bot(
     g = make(game, players=players, options=json.loads(options_json))
     budget = json.loads(budget_json)
     capped = {**budget, "time": min(float(budget.get("time", limit)), limit)}
+    if "iterations" not in budget and "time" not in budget:
+        # a budget in iterations by default, the wall-clock limit only as a ceiling (the
+        # limit alone as its time would have it think the whole limit at every decision)
+        capped["iterations"] = DEFAULT_ITERATIONS
     try:
         return make_bot(level, g, **capped)
     except (UnknownBot, TypeError, ValueError):

@@ -9,7 +9,19 @@
 - ``dragonlair_connections``: open WebSocket connections (seats and spectators);
 - ``dragonlair_bot_queue``, ``dragonlair_bots_thinking``: bot decisions waiting for a
   worker, and being thought;
-- ``dragonlair_info{version, process}``: always 1; ``process`` is ``K/N`` with ``--shard``.
+- ``dragonlair_info{version, process}``: always 1; ``process`` is ``K/N`` with ``--shard``;
+- ``dragonlair_http_responses_total{status}``: HTTP answers by status code (not counting
+  WebSocket handshakes);
+- ``dragonlair_errors_total{code}``: the lobby's error answers by error code
+  (``storage_error``, ``not_owner``, ``rate_limited``, ``bad_position``...);
+- ``dragonlair_ownership_events_total{event}``: several processes: tables ``taken`` (on a
+  request or as orphans), ``dropped`` (another process took them), ``refused_writes``
+  (fenced out), ``heartbeat_failures``; ``dragonlair_heartbeat_ok``: 1 while the process
+  renews its heartbeat;
+- ``dragonlair_tables_by_game{game, status}``, ``dragonlair_players{game}``: tables this
+  process holds and people connected to them (seats with an open connection), per game;
+- ``process_*``, ``python_gc_*``, ``python_info``: prometheus-client's default collectors
+  (CPU seconds, resident memory, open file descriptors, garbage collections).
 
 Each process has its own figures: scrape every process directly (the proxy refuses
 ``/metrics``). The histograms are this module's; the rest is read from the lobby service
@@ -23,7 +35,17 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from prometheus_client import CollectorRegistry, Histogram, generate_latest
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client import (
+    Counter as CounterMetric,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -38,6 +60,20 @@ ACTION_SECONDS = Histogram(
     "dragonlair_action_seconds",
     "An accepted action, from taking its table's lock to being sent (commit included)",
     buckets=BUCKETS,
+    registry=REGISTRY,
+)
+for _default in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+    REGISTRY.register(_default)
+HTTP_RESPONSES = CounterMetric(
+    "dragonlair_http_responses", "HTTP answers by status code", ["status"], registry=REGISTRY
+)
+ERRORS = CounterMetric(
+    "dragonlair_errors", "The lobby's error answers by error code", ["code"], registry=REGISTRY
+)
+OWNERSHIP = CounterMetric(
+    "dragonlair_ownership_events",
+    "Tables taken and dropped, writes refused by a fence, heartbeats failed",
+    ["event"],
     registry=REGISTRY,
 )
 COMMIT_SECONDS = Histogram(
@@ -95,10 +131,38 @@ class HubCollector(Collector):
             "Bot decisions being thought",
             value=sum(max(0, workers - s._value) for s in slots),
         )
+        by_game = GaugeMetricFamily(
+            "dragonlair_tables_by_game",
+            "Tables this process holds, by game and status",
+            labels=["game", "status"],
+        )
+        players = GaugeMetricFamily(
+            "dragonlair_players",
+            "People connected to this process's tables (seats with a connection), by game",
+            labels=["game"],
+        )
+        per_game: Counter[tuple[str, str]] = Counter()
+        people: Counter[str] = Counter()
+        for t in hub.tables.values():
+            per_game[(t.game_id, t.status)] += 1
+            people[t.game_id] += sum(1 for s in t.seats if s.kind == "human" and s.conns)
+        for (game, status), n in sorted(per_game.items()):
+            by_game.add_metric([game, status], n)
+        for game, n in sorted(people.items()):
+            players.add_metric([game], n)
+        yield by_game
+        yield players
+        silent = getattr(hub, "silent_since", None)
+        if getattr(hub, "shared", False):
+            yield GaugeMetricFamily(
+                "dragonlair_heartbeat_ok",
+                "1 while this process renews its heartbeat in the database",
+                value=0 if silent is not None else 1,
+            )
         info = GaugeMetricFamily(
             "dragonlair_info", "The server's version and process", labels=["version", "process"]
         )
-        info.add_metric([__version__, hub.config.shard or ""], 1)
+        info.add_metric([__version__, str(getattr(hub, "name", "") or "")], 1)
         yield info
 
 

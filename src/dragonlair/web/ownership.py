@@ -62,6 +62,7 @@ from ..core import spec as game_spec
 from .bots import BotRunner
 from .config import ServerConfig
 from .lobby import Hub
+from .metrics import OWNERSHIP
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -289,6 +290,7 @@ class SharedHub(Hub):
                         await asyncio.to_thread(self.lease.give_up, table_id, epoch)
                 raise
             if t.id in self.tables:
+                OWNERSHIP.labels("taken").inc()
                 log.info("table %s: owned by process %s (epoch %d)", t.id, self.name, epoch)
             else:  # finished meanwhile: nothing to own
                 self.store.unfence(table_id)
@@ -363,6 +365,7 @@ class SharedHub(Hub):
             try:
                 owned = await asyncio.to_thread(self.lease.beat)
             except Exception as e:
+                OWNERSHIP.labels("heartbeat_failures").inc()
                 if self.silent_since is None:  # one line per outage, not one per beat
                     self.silent_since = time.monotonic()
                     log.error("process %s cannot renew its heartbeat: %s", self.name, e)
@@ -404,6 +407,7 @@ class SharedHub(Hub):
 
     def _fenced_out(self, table_id: str) -> None:
         """From the store's writer: a write about this table was refused."""
+        OWNERSHIP.labels("refused_writes").inc()
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._drop, table_id, "a write was refused")
 
@@ -412,6 +416,7 @@ class SharedHub(Hub):
         self.store.unfence(table_id)
         if t is None:
             return
+        OWNERSHIP.labels("dropped").inc()
         log.warning("table %s: process %s no longer serves it (%s)", table_id, self.name, why)
         for conn in t.connections():
             conn.close(1012)
