@@ -161,6 +161,10 @@ def test_refusals_leave_the_state_unchanged_and_say_why() -> None:
     before = s.to_json()
     with pytest.raises(UnknownAction, match="unknown word 'jump'; expected one of: bid <card>"):
         s.apply(0, "jump 3")
+    # the game's name reads in a sentence whatever article it carries ("The Great Dragon
+    # Race"): "not an action of X", never "not a X action"
+    with pytest.raises(UnknownAction, match="'jump 3' is not an action of Pebble Auction"):
+        s.apply(0, "jump 3")
     with pytest.raises(UnknownAction, match="expected bid <card>"):
         s.apply(0, "bid 99")
     with pytest.raises(IllegalAction, match="is not legal for seat 0 now \\(bid\\); legal: bid"):

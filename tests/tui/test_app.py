@@ -481,3 +481,46 @@ def test_again_at_the_end_starts_a_new_game_with_the_same_players() -> None:
     new = asyncio.run(run())
     assert new is not s and not new.state.is_over
     assert new.names == s.names and new.state.game.players == 3
+
+
+def _bot_in_window(holds_halt: bool) -> State:
+    """A Great Dragon Race state where seat 1 (a bot below) is asked in a HALT! window,
+    holding a HALT! card it could call or not."""
+    game = dragonlair.make("dragon-race", players=3)
+    for seed in range(1, 300):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            in_window = seat == 1 and state.default_action(1) is not None
+            if in_window and any(a.kind == "halt" for a in legal) == holds_halt:
+                return state
+            state.apply(seat, rng.choice(legal))
+    raise AssertionError("no such HALT! window found")
+
+
+@pytest.mark.parametrize("holds_halt", [True, False], ids=["holds-halt", "no-halt"])
+def test_a_bots_answer_in_a_window_waits_for_the_windows_end_whatever_it_holds(
+    holds_halt: bool,
+) -> None:
+    """How long a window stays open must not tell whether the bot asked holds a HALT!: its
+    pass (or any answer) is held until the window's length has passed, either way."""
+    seats = [SeatConfig("You"), SeatConfig("Bot 2", "heuristic"), SeatConfig("Bot 3", "random")]
+    state = _bot_in_window(holds_halt)
+
+    async def run(window: float) -> int:
+        s = PlaySession(state.clone(), seats)
+        app = PlayApp(s, fast=True)
+        app.window = window
+        moves = s.state.move
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.pause(0.2)
+            await settle(pilot)
+            return s.state.move - moves
+
+    assert asyncio.run(run(30.0)) == 0  # held: the window is open for its whole length
+    assert asyncio.run(run(0.0)) > 0  # without a window length the bot answers at once

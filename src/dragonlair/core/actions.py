@@ -135,12 +135,12 @@ class ActionTable:
             raise UnknownAction(f"empty action text; {self.game_name} actions look like: {forms}")
         if word not in {k.kind for k in self.kinds}:
             raise UnknownAction(
-                f"{text!r} is not a {self.game_name} action: unknown word {word!r}; "
+                f"{text!r} is not an action of {self.game_name}: unknown word {word!r}; "
                 f"expected one of: {forms}"
             )
         kind = next(k for k in self.kinds if k.kind == word)
         raise UnknownAction(
-            f"{text!r} is not a {self.game_name} action: expected {kind.form}"
+            f"{text!r} is not an action of {self.game_name}: expected {kind.form}"
             " with values the game has"
         )
 

@@ -16,6 +16,12 @@ answer is an ordinary action in the record. What others could read is timing, an
 automatic answer comes after a delay that does not depend on the hand, in the range of a
 quick human answer. A player who holds a HALT! card and lets it pass is seen to take as long
 as the player thinks, exactly as at a real table.
+
+A reaction window (a HALT! after a play, a knight offered: the seats the state gives a
+``default_action``) is stricter still, since a pass there is the common answer: every pass
+in it, typed, answered for the seat or a bot's, ends :data:`WINDOW_SECONDS` after the seat
+was asked, and not before (:func:`in_window`), so the window lasts as long whoever holds a
+HALT! card. The server (``web.table.windows``) and the terminal both keep to it.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from .actions import Action
 # human answer, short enough that a table of bots and auto-answers keeps moving.
 ANSWER_DELAY_MIN: Final = 0.6
 ANSWER_DELAY_MAX: Final = 1.6
+# How long a seat asked in a reaction window takes to pass, whatever it holds (seconds): the
+# longest automatic answer, so a window ends no sooner than an answer given for a seat would.
+WINDOW_SECONDS: Final = ANSWER_DELAY_MAX
 
 _system = random.SystemRandom()
 
@@ -38,6 +47,10 @@ class _Asks(Protocol):
     def to_act(self) -> tuple[int, ...]: ...
 
     def legal_actions(self, seat: int) -> list[Action]: ...
+
+
+class _Windows(Protocol):
+    def default_action(self, seat: object) -> Action | None: ...
 
 
 def forced_action(state: _Asks, seat: int) -> Action | None:
@@ -52,3 +65,9 @@ def answer_delay(rng: random.Random | None = None) -> float:
     """Seconds to wait before applying a forced answer: the same distribution for every
     seat; ``rng`` (default: the system's generator) never the game's own."""
     return (rng or _system).uniform(ANSWER_DELAY_MIN, ANSWER_DELAY_MAX)
+
+
+def in_window(state: _Windows, seat: int) -> bool:
+    """Whether ``seat`` is asked in a reaction window now (it has a default answer, a
+    pass), where every pass takes :data:`WINDOW_SECONDS`."""
+    return state.default_action(seat) is not None

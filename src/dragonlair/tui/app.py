@@ -14,6 +14,8 @@ one player stays in the scrollback for the next).
 
 from __future__ import annotations
 
+import functools
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -33,7 +35,7 @@ from textual.widgets.option_list import Option
 import dragonlair
 
 from ..core import Action, DragonlairError, Game, Record, State
-from ..core.autoplay import answer_delay
+from ..core.autoplay import WINDOW_SECONDS, answer_delay, in_window
 from ..i18n import N_, _
 from .render import board, brief, header, player_rules, players, result_table
 from .render import hand as hand_of
@@ -425,6 +427,9 @@ class PlayApp(TableApp):
         self.answer_wait: Callable[[], float] = (
             (lambda: 0.0) if fast and not session.hotseat else answer_delay
         )
+        # A reaction window lasts as long whoever holds what (core.autoplay): a pass in it,
+        # a bot's or one given for a player, is applied this long after the seat was asked.
+        self.window = 0.0 if fast and not session.hotseat else WINDOW_SECONDS
         self.viewer: int | None = None if session.hotseat else session.humans[0]
         self.asking: int | None = None
         self.legal: list[Action] = []
@@ -495,7 +500,16 @@ class PlayApp(TableApp):
         if bot is not None:
             # Without a pause, the bots play on at once (and the screen is drawn once).
             while bot is not None:
-                session.apply(bot, session.bot_action(bot))
+                window = self.window if in_window(state, bot) else 0.0
+                started = time.monotonic()
+                action = session.bot_action(bot)
+                wait = window - (time.monotonic() - started)
+                if wait > 0:
+                    # a bot's answer in a window ends it no sooner than anyone's would
+                    self.pending = True
+                    self.after(wait, functools.partial(self.bot_answers, bot, action))
+                    return
+                session.apply(bot, action)
                 shown = self.viewer is not None and bool(session.catch_up(self.viewer))
                 if self.delay and shown:
                     break
@@ -525,7 +539,21 @@ class PlayApp(TableApp):
                 )
             )
             self.pending = True
-            self.after(self.answer_wait(), lambda: self.auto_answer(seat, forced))
+            self.after(self.forced_wait(seat), lambda: self.auto_answer(seat, forced))
+
+    def forced_wait(self, seat: int) -> float:
+        """How long an answer given for ``seat`` waits: a window's length in a window, else
+        an automatic answer's delay (core.autoplay)."""
+        return self.window if in_window(self.state, seat) else self.answer_wait()
+
+    def bot_answers(self, seat: int, action: Action) -> None:
+        """Apply a bot's answer held until its window's end, and go on."""
+        if seat in self.state.to_act and action in self.state.legal_actions(seat):
+            self.session.apply(seat, action)
+            if self.viewer is not None:
+                self.session.catch_up(self.viewer)
+                self.redraw()
+        self.advance()
 
     def later(self, seconds: float) -> None:
         self.pending = True
@@ -842,7 +870,7 @@ class PlayApp(TableApp):
             forced = self.session.forced(seat)
             if forced is not None:
                 self.pending = True
-                self.after(self.answer_wait(), lambda: self.auto_answer(seat, forced))
+                self.after(self.forced_wait(seat), lambda: self.auto_answer(seat, forced))
 
     def help_text(self) -> str:
         keys = (

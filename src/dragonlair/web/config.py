@@ -9,6 +9,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from ..core.autoplay import WINDOW_SECONDS
+
 DEFAULT_DB = "sqlite:///dragonlair.sqlite3"
 KEY_ENV = "DRAGONLAIR_SEAL_KEY"
 DEFAULT_KEY = "dragonlair-seal.key"
@@ -33,7 +35,7 @@ class ServerConfig:
     away: float | None = 60.0
     # How long every seat asked in a reaction window or offer takes to pass, whatever it
     # holds (seconds; see dragonlair.web.table.windows).
-    window: float = 1.6
+    window: float = WINDOW_SECONDS
     # A table still waiting for players this long after its creation expires (seconds).
     waiting_ttl: float = 86400.0
     # Limits on clients.
