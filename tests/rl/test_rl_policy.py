@@ -59,6 +59,18 @@ def test_a_policy_plays_its_best_legal_action_from_the_view(high: Path) -> None:
         assert game.action_id(action) == max(game.action_id(a) for a in legal)
         state.apply(seat, action)
         moves += 1
+    # the terminal and the server hand bots the JSON form of the view: the same choice
+    state = game.new_game(seed=9)
+    for _ in range(30):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        typed = bot.choose(state.seat_view(seat), legal, rng)
+        assert bot.choose(json.loads(json.dumps(state.view(seat))), legal, rng) == typed
+        # what the policy was fed from the JSON view is the seat's tensor exactly
+        assert np.array_equal(bot._obs[0], encoder_for(game).encode(state.seat_view(seat)))
+        state.apply(seat, typed)
     # batches: the best legal id of each row
     policy = Policy(high, game)
     obs = np.zeros((2, policy.encoder.size), dtype=np.float32)
