@@ -107,7 +107,12 @@ def test_the_lobby_offers_each_games_styles_of_play(
     page.check("#game-space-race")
     page.select_option("#players", "3")
     level = page.locator("#seat-1-level")
-    assert level.locator(":scope > option").all_inner_texts() == ["random", "heuristic", "ismcts"]
+    assert level.locator(":scope > option").all_inner_texts() == [
+        "random",
+        "heuristic",
+        "ismcts",
+        "trained",
+    ]
     assert level.locator("optgroup").get_attribute("label") == (
         "Styles of play (the heuristic, leaning one way)"
     )

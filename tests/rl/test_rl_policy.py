@@ -20,7 +20,15 @@ from dragonlair.rl.common import TRAINING_SEEDS
 from dragonlair.rl.evaluate import evaluate, evaluation_seed, main
 from dragonlair.rl.layout import encoder_for
 from dragonlair.rl.openspiel_bots import SpielBot, spiel_bot
-from dragonlair.rl.policy import Policy, PolicyBot, PolicyError, shipped_games, shipped_policy
+from dragonlair.rl.policy import (
+    META_PLAYERS,
+    Policy,
+    PolicyBot,
+    PolicyError,
+    _session,
+    shipped_games,
+    shipped_policy,
+)
 
 torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
 
@@ -59,6 +67,18 @@ def test_a_policy_plays_its_best_legal_action_from_the_view(high: Path) -> None:
         assert game.action_id(action) == max(game.action_id(a) for a in legal)
         state.apply(seat, action)
         moves += 1
+    # the terminal and the server hand bots the JSON form of the view: the same choice
+    state = game.new_game(seed=9)
+    for _ in range(30):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        typed = bot.choose(state.seat_view(seat), legal, rng)
+        assert bot.choose(json.loads(json.dumps(state.view(seat))), legal, rng) == typed
+        # what the policy was fed from the JSON view is the seat's tensor exactly
+        assert np.array_equal(bot._obs[0], encoder_for(game).encode(state.seat_view(seat)))
+        state.apply(seat, typed)
     # batches: the best legal id of each row
     policy = Policy(high, game)
     obs = np.zeros((2, policy.encoder.size), dtype=np.float32)
@@ -99,16 +119,28 @@ def test_a_policy_for_another_game_or_no_policy_is_refused(high: Path, tmp_path:
             make_bot(TRAINED, pebble)
 
 
+def _trained_players(game_id: str) -> int:
+    """The player count a shipped policy was trained at (its metadata)."""
+    path = shipped_policy(game_id)
+    assert path is not None
+    return int(_session(str(path.resolve()))[1][META_PLAYERS])
+
+
 def test_trained_is_a_level_of_every_game_and_plays_where_a_policy_is_shipped() -> None:
     shipped = shipped_games()
+    assert set(shipped) == {"dragon-race", "dragon-stripes", "space-dragons", "space-race"}
     for game_id in dragonlair.games():
         assert TRAINED in levels(game_id)
-        game = dragonlair.make(game_id)
         if game_id in shipped:
+            game = dragonlair.make(game_id, players=_trained_players(game_id))
             assert isinstance(make_bot(TRAINED, game), PolicyBot)
         else:
             with pytest.raises(UnknownBot):
-                make_bot(TRAINED, game)
+                make_bot(TRAINED, dragonlair.make(game_id))
+    # the Dragon Race's action table depends on the player count: its policy, trained at
+    # two players, is refused at four, saying why
+    with pytest.raises(UnknownBot, match="made for dragonlair.layout="):
+        make_bot(TRAINED, dragonlair.make("dragon-race", players=4))
     assert [s.level for s in parse_bots("trained,heuristic", 3, "space-race")] == [
         TRAINED,
         "heuristic",
@@ -116,12 +148,12 @@ def test_trained_is_a_level_of_every_game_and_plays_where_a_policy_is_shipped() 
     ]
 
 
-def test_the_server_lobby_offers_trained_where_a_policy_is_shipped() -> None:
+def test_the_server_lobby_offers_trained_where_a_shipped_policy_plays() -> None:
     from dragonlair.web.routes.games import game_info
 
-    shipped = shipped_games()
-    for game_id in dragonlair.games():
-        assert (TRAINED in game_info(game_id).bots) == (game_id in shipped)
+    offered = {g for g in dragonlair.games() if TRAINED in game_info(g).bots}
+    # at each game's default player count (four): the Dragon Race's policy is for two
+    assert offered == {"dragon-stripes", "space-dragons", "space-race"}
 
 
 def test_simulate_plays_a_trained_bot(high: Path) -> None:

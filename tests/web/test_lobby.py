@@ -34,7 +34,8 @@ def test_games_are_described(client: TestClient) -> None:
 def test_each_games_styles_of_play_are_bot_levels(client: TestClient) -> None:
     race = client.get("/api/games/space-race").json()
     styles = ["fuel-heavy", "robot-heavy", "crystal-heavy"]
-    assert race["bots"] == ["random", "heuristic", "ismcts", *styles]
+    # then the trained policy shipped for the game
+    assert race["bots"] == ["random", "heuristic", "ismcts", *styles, "trained"]
     assert list(race["styles"]) == styles
     assert race["styles"]["fuel-heavy"].startswith("keeps cards face down as Fuel")
     assert client.get("/api/games/pebble-auction").json()["styles"] == {}

@@ -159,6 +159,13 @@ class PolicyBot(Bot):
     ) -> Action:
         """The legal action the policy scores highest (or one drawn by its softmax)."""
         game = self.game
+        typed = game.state_class._view_class
+        if typed is not None and not isinstance(view, typed):
+            # a view in its JSON form (the terminal and the server hand bots those): the
+            # typed view of a state drawn consistent with it, which shows the seat exactly
+            # the same, so its tensor is the same
+            seat = view.get("seat")
+            view = game.sample_state(view, random.Random(0)).seat_view(seat)
         self.policy.encoder.encode(view, self._obs[0])
         scores = self.policy.scores(self._obs)[0]
         ids = [game.action_id(a) for a in legal]

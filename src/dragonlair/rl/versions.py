@@ -41,14 +41,14 @@ VERSIONS: dict[str, tuple[int, str]] = {
 
 def signature_text(encoder: Encoder) -> str:
     """A layout bound to a game, as text: its features (names and sizes, in order) and
-    the number of actions (the same for every player count)."""
+    the number of actions (which in the Dragon Race depends on the player count)."""
     text = ";".join(f"{r.name}:{r.size}" for r in encoder.rows)
     return text + f"|actions:{encoder.game.num_actions}"
 
 
 def digest(game_id: str) -> str:
     """A short digest of what the environment id of ``game_id`` stands for: its layout
-    signature and its rules version."""
+    signature (at the default player count) and its rules version."""
     text = signature_text(encoder_for(make(game_id)))
     text += f"|rules:{game_spec(game_id).rules_version}"
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
