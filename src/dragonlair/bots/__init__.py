@@ -19,9 +19,11 @@ weights as parameters (``fuel-heavy:set_progress=3``), each replacing that one w
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any
 
 from ..core import Game, manifest
@@ -30,15 +32,29 @@ from ..core.manifest import Archetype
 from .base import UnknownBot, heuristic_class
 
 LEVELS = ("random", "heuristic", "ismcts")
-# a policy trained by reinforcement learning, run with ONNX Runtime (dragonlair.rl.policy;
-# the rl extra): the game's shipped policy, or any policy file with trained:policy=PATH
+# Levels that packages above the bots provide, declared under this entry-point group as
+# ``name = "module:factory"``, a factory taking (game, params): found by name, so that the
+# bots import nothing above them. dragonlair itself declares ``trained`` (a policy trained
+# by reinforcement learning, run with ONNX Runtime: dragonlair.rl.policy, the rl extra).
+BOT_LEVELS_GROUP = "dragonlair.bots"
 TRAINED = "trained"
+
+
+@functools.cache
+def _plugins() -> dict[str, metadata.EntryPoint]:
+    """The levels declared under :data:`BOT_LEVELS_GROUP`, by name (read once)."""
+    return {ep.name: ep for ep in metadata.entry_points(group=BOT_LEVELS_GROUP)}
+
+
+def plugin_levels() -> tuple[str, ...]:
+    """The levels other packages provide (:data:`BOT_LEVELS_GROUP`), sorted."""
+    return tuple(sorted(_plugins()))
 
 
 def archetypes(game_id: str) -> dict[str, Archetype]:
     """The archetypes ``game_id``'s manifest declares, by name."""
     found = {a.name: a for a in manifest(game_id).archetypes}
-    clash = set(found) & {*LEVELS, TRAINED}
+    clash = set(found) & {*LEVELS, *plugin_levels()}
     if clash:
         raise UnknownBot(
             f"{game_id} declares an archetype named like a bot level: {', '.join(sorted(clash))}"
@@ -47,9 +63,10 @@ def archetypes(game_id: str) -> dict[str, Archetype]:
 
 
 def levels(game_id: str) -> tuple[str, ...]:
-    """Every bot level of ``game_id``: LEVELS, then the game's archetypes, then trained
-    (which can only be made where a policy is shipped or given, with the rl extra)."""
-    return (*LEVELS, *archetypes(game_id), TRAINED)
+    """Every bot level of ``game_id``: LEVELS, then the game's archetypes, then the levels
+    other packages provide (trained, which can only be made where a policy is shipped or
+    given, with the rl extra)."""
+    return (*LEVELS, *archetypes(game_id), *plugin_levels())
 
 
 def make_bot(level: str, game: Game, **params: Any) -> Bot:
@@ -62,12 +79,12 @@ def make_bot(level: str, game: Game, **params: Any) -> Bot:
     if level == "ismcts":
         from .ismcts import ISMCTSBot  # imported when first used: the search is large
 
-        return _construct("ismcts", ISMCTSBot, game, params)
-    if level == TRAINED:
-        return _trained(game, params)
+        return construct("ismcts", ISMCTSBot, game, params)
+    if level in _plugins():
+        return _plugin(level, game, params)
     styles = archetypes(game.spec.id)
     if level == "heuristic" and not styles:
-        return _construct("heuristic", heuristic_class(game), game, params)
+        return construct("heuristic", heuristic_class(game), game, params)
     if level == "heuristic" or level in styles:
         return _weighted(level, game, styles, params)
     raise UnknownBot(f"no bot level {level!r}; the levels are: {', '.join(levels(game.spec.id))}")
@@ -95,17 +112,18 @@ def _weighted(
     return heuristic_class(game)(game, weights=weights)
 
 
-def _trained(game: Game, params: Mapping[str, Any]) -> Bot:
+def _plugin(level: str, game: Game, params: Mapping[str, Any]) -> Bot:
+    """A bot of a level another package provides (:data:`BOT_LEVELS_GROUP`)."""
+    ep = _plugins()[level]
     try:
-        from ..rl.policy import PolicyBot, PolicyError
-    except ImportError:
+        factory = ep.load()
+    except ImportError as e:
         raise UnknownBot(
-            "the trained bot needs the rl extra: pip install 'dragonlair[rl]'"
+            f"the {level} bot cannot be made in this install: it needs {e.name or ep.module}"
+            " (for trained: pip install 'dragonlair[rl]')"
         ) from None
-    try:
-        return _construct(TRAINED, PolicyBot, game, params)
-    except PolicyError as e:
-        raise UnknownBot(str(e)) from None
+    bot: Bot = factory(game, params)
+    return bot
 
 
 def reads_view(level: str, game: Game) -> bool:
@@ -118,7 +136,8 @@ def reads_view(level: str, game: Game) -> bool:
     return True
 
 
-def _construct(level: str, cls: Callable[..., Bot], game: Game, params: Mapping[str, Any]) -> Bot:
+def construct(level: str, cls: Callable[..., Bot], game: Game, params: Mapping[str, Any]) -> Bot:
+    """``cls(game, **params)``, or :class:`UnknownBot` naming the parameters it does not take."""
     try:
         inspect.signature(cls).bind(game, **params)
     except TypeError as e:

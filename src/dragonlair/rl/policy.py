@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from ..core import Action, Game
 from ..core.bot import Bot
+from ..core.views import view_class
 from .layout import Encoder, encoder_for
 from .versions import signature_text
 
@@ -159,7 +160,7 @@ class PolicyBot(Bot):
     ) -> Action:
         """The legal action the policy scores highest (or one drawn by its softmax)."""
         game = self.game
-        typed = game.state_class._view_class
+        typed = view_class(game)
         if typed is not None and not isinstance(view, typed):
             # a view in its JSON form (the terminal and the server hand bots those): the
             # typed view of a state drawn consistent with it, which shows the seat exactly
@@ -176,3 +177,16 @@ class PolicyBot(Bot):
         top = max(legal_scores)
         weights = [math.exp(s - top) for s in legal_scores]
         return rng.choices(legal, weights=weights)[0]
+
+
+def trained_bot(game: Game, params: Mapping[str, Any]) -> Bot:
+    """The ``trained`` level's factory, which the package declares under the entry-point
+    group ``dragonlair.bots`` (so :func:`dragonlair.bots.make_bot` finds it by name without
+    importing this package): a :class:`PolicyBot` with ``params``, or a clear
+    :class:`~dragonlair.bots.UnknownBot`."""
+    from ..bots import UnknownBot, construct
+
+    try:
+        return construct(PolicyBot.level, PolicyBot, game, params)
+    except PolicyError as e:
+        raise UnknownBot(str(e)) from None
