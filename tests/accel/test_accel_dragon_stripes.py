@@ -130,6 +130,31 @@ def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonStripesEnv]
     assert ((obs >= 0) & (obs <= 1)).all()
 
 
+@pytest.mark.timeout(300)
+def test_a_new_table_draws_its_cards_as_a_shuffled_deck_would(
+    envs: dict[int, DragonStripesEnv],
+) -> None:
+    """A table made by init draws each card at random from the cards left: over 8,192
+    tables the first card's kinds come in the deck's proportions (within 5 standard
+    errors), and the same key deals the same cards."""
+    env = envs[2]
+    tables = 8192
+    keys = jax.random.split(jax.random.PRNGKey(3), tables)
+    st = jax.jit(jax.vmap(env.init))(keys)
+    first = np.asarray(st.observation[0])
+    assert (np.asarray(st.observation) == first).all()  # nothing is known yet
+    draw = jax.jit(jax.vmap(env.step))
+    after = draw(st, jnp.zeros(tables, dtype=jnp.int32))
+    counts = np.array(env._deck_counts)
+    drawn = np.argmax(counts - np.asarray(after.left), axis=1)
+    seen = np.bincount(drawn, minlength=len(counts)) / tables
+    expected = counts / counts.sum()
+    error = np.sqrt(expected * (1 - expected) / tables)
+    assert (np.abs(seen - expected) < 5 * error).all(), (seen, expected)
+    again = draw(jax.jit(jax.vmap(env.init))(keys), jnp.zeros(tables, dtype=jnp.int32))
+    assert (np.asarray(again.left) == np.asarray(after.left)).all()
+
+
 def test_an_illegal_action_ends_the_game_with_pgx_penalty(
     envs: dict[int, DragonStripesEnv],
 ) -> None:

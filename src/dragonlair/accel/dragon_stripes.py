@@ -11,8 +11,10 @@ each next to the name of the Python method it mirrors; the differential test in
 The engine is Pgx's :class:`pgx.Env`: ``init(key)`` deals a table, ``step(state, action)``
 applies the action of ``state.current_player``. Dragon Stripes has no simultaneous
 choices: the one seat asked at a time (the holder drawing, or each other seat in turn
-asked whether it takes the knight over) is the current player. After the deal nothing in
-the game is left to chance, so ``step`` ignores its key.
+asked whether it takes the knight over) is the current player. The order of the deck is
+the game's only chance: a table read from a position draws that position's deck in
+order; a table made by ``init`` draws each card at random among those left, from a key it
+keeps (see docs/accel.md, "Chance"), so ``step`` ignores its key.
 
 Conventions Pgx sets, which this engine follows: an illegal action ends the game at once
 with a reward of -1 to the seat that took it (the other seats share the win); every action
@@ -89,7 +91,8 @@ class AccelError(ValueError):
 @dataclass
 class State(pgx_core.State):  # type: ignore[misc]
     """One table. The fields after Pgx's own are the Python state's, as arrays:
-    ``deck`` holds card kinds (indexes into the game's ``card_kinds``) in drawing order,
+    ``deck`` holds card kinds (indexes into the game's ``card_kinds``) in drawing order
+    when ``dealt`` (a table read from a position; else cards are drawn from ``rng``),
     ``left`` how many of each kind are undrawn, ``asked`` how many seats the open offer
     has asked (the current player is the ``asked``-th seat after the holder)."""
 
@@ -101,6 +104,8 @@ class State(pgx_core.State):  # type: ignore[misc]
     legal_action_mask: Array
     _step_count: Array
     deck: Array
+    dealt: Array
+    rng: Array
     left: Array
     top: Array
     phase: Array
@@ -166,6 +171,7 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         self._make_tables()
         self._complete = jax.jit(self._complete_one)
         self._complete_batch = jax.jit(jax.vmap(self._complete_one))
+        self._first_observation = jax.jit(self._complete_one)(self._fresh(self._deck)).observation
 
     # ------------------------------------------------------------------ Pgx's interface
 
@@ -189,9 +195,15 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
     def observation_shape(self) -> tuple[int, ...]:
         return (self.obs_size,)
 
+    def init(self, key: Array) -> State:
+        """A new table: nothing drawn yet, so seat 0's observation is the same at every
+        table (worked out once); the cards are drawn from ``key`` as the game goes on."""
+        return self._init(key)
+
     def _init(self, key: Array) -> State:
-        deck = jax.random.permutation(key, self._deck)
-        return self._fresh(deck)
+        st = self._fresh(self._deck).replace(rng=key, observation=self._first_observation)
+        done: State = st
+        return done
 
     def _step(self, state: State, action: Array, key: Array | None) -> State:
         del key  # nothing is left to chance after the deal
@@ -272,6 +284,7 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         danger = self._kind_of[DANGER]
         out: dict[str, Any] = {
             "deck": np.array(drawn + rest, dtype=i32),
+            "dealt": np.bool_(True),
             "left": left,
             "top": i32(len(drawn)),
             "phase": i32(DRAWING if pos["phase"] == "draw" else OFFER),
@@ -314,6 +327,8 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
             legal_action_mask=jnp.array([True, False, False, False]),
             _step_count=jnp.int32(0),
             deck=deck,
+            dealt=jnp.bool_(False),
+            rng=jax.random.PRNGKey(0),
             left=jnp.asarray(self._deck_counts),
             top=jnp.int32(0),
             phase=jnp.int32(DRAWING),
@@ -355,7 +370,14 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
 
         # -- _draw: the top card
         drawing = action == DRAW
-        kind = st.deck[jnp.minimum(st.top, self.deck_size - 1)]
+        # The next card: the deck's, for a table dealt from a position; else drawn at
+        # random from the cards left, which is the same as shuffling the deck at the
+        # start (every order of the undrawn cards is equally likely either way), and
+        # costs a draw instead of a shuffle of every card at every new table.
+        rng, sub = jax.random.split(st.rng)
+        pick = jax.random.randint(sub, (), 0, jnp.maximum(self.deck_size - st.top, 1))
+        drawn_kind = jnp.sum(jnp.cumsum(st.left) <= pick).astype(jnp.int32)
+        kind = jnp.where(st.dealt, st.deck[jnp.minimum(st.top, self.deck_size - 1)], drawn_kind)
         code = self._steps[kind]
         footprint = drawing & (code > 0)
         danger = drawing & (code == DANGER)
@@ -432,6 +454,7 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         penalised = me & flee
         st = st.replace(
             top=st.top + drawing.astype(jnp.int32),
+            rng=jnp.where(drawing, rng, st.rng),
             left=st.left
             - jnp.where(
                 drawing, jax.nn.one_hot(kind, self._deck_counts.shape[0], dtype=jnp.int32), 0
