@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import pickle
 import queue
 import random
@@ -273,6 +274,16 @@ def chunk_size(per_game: float | None, remaining: int, workers: int) -> int:
     return max(1, min(size, remaining // (2 * workers)))
 
 
+def _single_threaded() -> bool:
+    """Whether this process runs one thread, native ones counted (a library's thread pool,
+    such as JAX's or a BLAS's, is invisible to ``threading``): the kernel's list of the
+    process's tasks, on Linux."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return threading.active_count() == 1
+
+
 def _context(job: Job) -> tuple[Any, GameManifest | None]:
     """Where the workers come from, and the job's game's run-time registration (if any)
     that they must make again because they do not inherit it.
@@ -281,12 +292,12 @@ def _context(job: Job) -> tuple[Any, GameManifest | None]:
     start, but only a process with a single thread may fork: a thread holding a lock (of
     the allocator, of logging, of an import) when the fork happens leaves the child waiting
     for it forever. So a process running other threads (a server's, a test runner's, a
-    library's) starts its workers from a fork server, a clean single-threaded process, and
-    hands them the job's game's registered manifest to register again; if that manifest
+    library's native pool) starts its workers from a fork server, a clean single-threaded
+    process, and hands them the job's game's registered manifest to register again; if that manifest
     cannot be pickled (defined inside a function), forking is the only way to reach it."""
     if not sys.platform.startswith("linux"):
         return multiprocessing.get_context("spawn"), registered_manifest(job.game)
-    if threading.active_count() == 1:
+    if _single_threaded():
         return multiprocessing.get_context("fork"), None
     m = registered_manifest(job.game)
     if m is not None:
