@@ -112,11 +112,12 @@ def test_a_deal_from_a_position_says_so_and_its_commitment_covers_the_position(
     description, the listing and every seat's messages say the deal was chosen, and the
     commitment covers the position, revealed at the end with the seed and salt."""
     doc = dragonlair.make("dragon-stripes", players=2).new_game(12345).to_position()
-    text = to_toml(doc)
+    text = to_toml(doc | {"title": "New game"})  # a title that hides nothing any more
     body = {"game": "dragon-stripes", "players": 2, "position": text}
     friends = create(client, **body, seats=PEOPLE)
     fair = friends["table"]["fairness"]
     assert fair["chosen"] == "position" and fair["chosen_seed"] is False
+    assert friends["table"]["settings"]["position"] == "New game"
     assert [t["fairness"]["chosen"] for t in client.get("/api/tables").json()] == ["position"]
     tid = friends["table"]["id"]
     assert client.get(f"/api/tables/{tid}").json()["fairness"]["chosen"] == "position"
