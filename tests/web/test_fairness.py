@@ -181,3 +181,29 @@ def test_a_lost_key_costs_only_the_unfinished_tables(sqlite_url: str) -> None:
         fresh = create(c, seats=PEOPLE)["table"]["id"]
         assert c.get(f"/api/tables/{fresh}").json()["status"] == "playing"
     assert key.is_file()  # a new key was made
+
+
+def test_a_listing_from_another_process_says_whose_deal_it_is(sqlite_url: str) -> None:
+    """The listing of a table another process serves is built from its row: a chosen deal
+    says so there too (a position, a chosen seed, or a row stored without a commitment)."""
+    from dragonlair.web.ownership import _info
+
+    row: dict[str, Any] = {
+        "id": "t1",
+        "game": "pebble-auction",
+        "players": 2,
+        "options": {},
+        "status": "playing",
+        "created": time.time(),
+        "commitment": "c" * 64,
+    }
+    cases = [
+        ({"position": {"turn": 1}, "title": "New game"}, "c" * 64, "position"),
+        ({"chosen_seed": True}, "c" * 64, "seed"),
+        ({}, None, "seed"),
+        ({}, "c" * 64, None),
+    ]
+    for settings, promise, chosen in cases:
+        info = _info(row | {"settings": settings, "commitment": promise}, [], 3, config(sqlite_url))
+        assert info.fairness.chosen == chosen
+        assert info.fairness.chosen_seed is (chosen == "seed")
