@@ -5,6 +5,7 @@ seeds sealed in storage, and a lost key costing only the unfinished tables."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+import dragonlair
+from dragonlair.core.position import to_toml
 from dragonlair.web import create_app
 from tests.web.serverkit import config
 
@@ -73,11 +76,71 @@ def test_a_chosen_seed_only_at_the_creators_own_table(client: TestClient) -> Non
     assert client.get("/api/tables").json() == []  # nothing was created
     own = create(client, seats=[{"type": "human"}, {"type": "bot", "level": "random"}], seed=7)
     fair = own["table"]["fairness"]
-    assert fair == {"commitment": None, "revealed": None, "chosen_seed": True}
+    assert fair["chosen_seed"] is True and fair["chosen"] == "seed"
+    assert fair["revealed"] is None and len(fair["commitment"]) == 64
     listed = client.get("/api/tables").json()
-    assert [t["fairness"]["chosen_seed"] for t in listed] == [True]
+    assert [(t["fairness"]["chosen_seed"], t["fairness"]["chosen"]) for t in listed] == [
+        (True, "seed")
+    ]
     drawn = create(client, seats=PEOPLE)["table"]["fairness"]
-    assert drawn["chosen_seed"] is False and drawn["commitment"]
+    assert drawn["chosen_seed"] is False and drawn["chosen"] is None and drawn["commitment"]
+
+
+def test_a_chosen_seed_is_committed_as_chosen(client: TestClient) -> None:
+    """Friends handed the "human" seats of a chosen-seed table are told, and the commitment
+    revealed at the end names the seed as chosen, so no check can pass it off as drawn."""
+    friends = create(client, seats=PEOPLE, seed=12345)
+    tid = friends["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": friends["seats"][1]["token"]})
+        welcome = ws.receive_json()
+    assert welcome["type"] == "welcome"
+    assert welcome["table"]["fairness"]["chosen"] == "seed"
+    bots = create(client, seats=BOTS, seed=12345)
+    commitment = bots["table"]["fairness"]["commitment"]
+    revealed = finish(client, bots["table"]["id"])["fairness"]["revealed"]
+    assert revealed["seed"] == 12345 and revealed["source"] == "chosen-seed"
+    salt = revealed["salt"]
+    assert hashlib.sha256(f"12345:{salt}:chosen-seed".encode()).hexdigest() == commitment
+    assert hashlib.sha256(f"12345:{salt}".encode()).hexdigest() != commitment
+
+
+def test_a_deal_from_a_position_says_so_and_its_commitment_covers_the_position(
+    client: TestClient,
+) -> None:
+    """A creator who starts a table of people from a position knows every card: the
+    description, the listing and every seat's messages say the deal was chosen, and the
+    commitment covers the position, revealed at the end with the seed and salt."""
+    doc = dragonlair.make("dragon-stripes", players=2).new_game(12345).to_position()
+    text = to_toml(doc | {"title": "New game"})  # a title that hides nothing any more
+    body = {"game": "dragon-stripes", "players": 2, "position": text}
+    friends = create(client, **body, seats=PEOPLE)
+    fair = friends["table"]["fairness"]
+    assert fair["chosen"] == "position" and fair["chosen_seed"] is False
+    assert friends["table"]["settings"]["position"] == "New game"
+    assert [t["fairness"]["chosen"] for t in client.get("/api/tables").json()] == ["position"]
+    tid = friends["table"]["id"]
+    assert client.get(f"/api/tables/{tid}").json()["fairness"]["chosen"] == "position"
+    for seat in friends["seats"]:
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": seat["token"]})
+            welcome = ws.receive_json()
+        assert welcome["table"]["fairness"]["chosen"] == "position"
+    bots = create(client, **body, seats=BOTS)
+    commitment = bots["table"]["fairness"]["commitment"]
+    stored = client.app.state.hub.tables[bots["table"]["id"]].position  # type: ignore[attr-defined]
+    over = finish(client, bots["table"]["id"])
+    assert over["fairness"]["chosen"] == "position"
+    revealed = over["fairness"]["revealed"]
+    canon = json.dumps(stored, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert revealed["source"] == "position:" + hashlib.sha256(canon.encode()).hexdigest()
+    seed, salt = revealed["seed"], revealed["salt"]
+    text_hashed = f"{seed}:{salt}:{revealed['source']}"
+    assert hashlib.sha256(text_hashed.encode()).hexdigest() == commitment
+    assert hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest() != commitment
+    # a drawn deal's commitment names no source, as before
+    drawn = finish(client, create(client, seats=BOTS)["table"]["id"])["fairness"]
+    assert drawn["chosen"] is None and drawn["revealed"]["source"] is None
 
 
 def test_a_copy_of_the_database_shows_no_seed_of_a_game_in_play(
@@ -118,3 +181,29 @@ def test_a_lost_key_costs_only_the_unfinished_tables(sqlite_url: str) -> None:
         fresh = create(c, seats=PEOPLE)["table"]["id"]
         assert c.get(f"/api/tables/{fresh}").json()["status"] == "playing"
     assert key.is_file()  # a new key was made
+
+
+def test_a_listing_from_another_process_says_whose_deal_it_is(sqlite_url: str) -> None:
+    """The listing of a table another process serves is built from its row: a chosen deal
+    says so there too (a position, a chosen seed, or a row stored without a commitment)."""
+    from dragonlair.web.ownership import _info
+
+    row: dict[str, Any] = {
+        "id": "t1",
+        "game": "pebble-auction",
+        "players": 2,
+        "options": {},
+        "status": "playing",
+        "created": time.time(),
+        "commitment": "c" * 64,
+    }
+    cases = [
+        ({"position": {"turn": 1}, "title": "New game"}, "c" * 64, "position"),
+        ({"chosen_seed": True}, "c" * 64, "seed"),
+        ({}, None, "seed"),
+        ({}, "c" * 64, None),
+    ]
+    for settings, promise, chosen in cases:
+        info = _info(row | {"settings": settings, "commitment": promise}, [], 3, config(sqlite_url))
+        assert info.fairness.chosen == chosen
+        assert info.fairness.chosen_seed is (chosen == "seed")

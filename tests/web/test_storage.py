@@ -194,7 +194,12 @@ def test_a_database_from_before_sealed_seeds_is_upgraded(db_url: str) -> None:
         with TestClient(create_app(config(db_url))) as c:
             info = c.get("/api/tables/playing1").json()
             assert info["status"] == "playing", info
-            assert info["fairness"] == {"commitment": None, "revealed": None, "chosen_seed": True}
+            assert info["fairness"] == {
+                "commitment": None,
+                "revealed": None,
+                "chosen_seed": True,
+                "chosen": "seed",
+            }
             assert c.app.state.hub.tables["playing1"].seed == 424242  # type: ignore[attr-defined]
             r = c.post("/api/tables", json={"game": "pebble-auction", "players": 2})
             assert r.status_code == 201, r.text

@@ -48,6 +48,7 @@ from .protocol import (
 )
 from .security import (
     commitment,
+    deal_source,
     digest,
     new_salt,
     new_seed,
@@ -251,7 +252,7 @@ class Hub:
         doc = self._position(req)
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
-        seed, salt, promise = self._seed(req, specs)
+        seed, chosen_seed = self._seed(req, specs)
         hints, undo = self._practice(req, specs, doc)
         try:
             start = game.new_game(seed) if doc is None else build(game, doc, seed)
@@ -278,14 +279,16 @@ class Hub:
                 "hints": hints,
                 "undo": undo,
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
+                **({"chosen_seed": True} if chosen_seed else {}),
             },
             watch_hash=digest(watch),
             status=status,
             created=time.time(),
             seats=seats,
-            salt=salt,
-            commitment=promise,
         )
+        # every deal is committed; a chosen one with what it was made from
+        stored.salt = new_salt()
+        stored.commitment = commitment(seed, stored.salt, deal_source(stored.settings))
         await self.write(lambda: self.store.create_table(stored))
         t = Table(self, stored, game, start)
         self.tables[table_id] = t
@@ -345,11 +348,10 @@ class Hub:
         return specs
 
     @staticmethod
-    def _seed(req: TableRequest, specs: list[SeatRequest]) -> tuple[int, str | None, str | None]:
-        """The deal's seed, and the salt and commitment published for a drawn one."""
+    def _seed(req: TableRequest, specs: list[SeatRequest]) -> tuple[int, bool]:
+        """The deal's seed, and whether the creator chose it."""
         if req.seed is None:
-            seed, salt = new_seed(), new_salt()
-            return seed, salt, commitment(seed, salt)
+            return new_seed(), False
         # only seats whose tokens go to the creator, or bots: anyone else at the table must
         # not face a deal the creator knows
         if any(sp.type not in ("human", "bot") for sp in specs):
@@ -359,7 +361,7 @@ class Hub:
                 "(practice, puzzles, bug reports): at a table with open seats the server "
                 "draws the seed, so that nobody knows the deal in advance",
             )
-        return req.seed, None, None
+        return req.seed, True
 
     @staticmethod
     def _practice(

@@ -70,6 +70,7 @@ from .protocol import (
     TableInfo,
     TableSettings,
 )
+from .security import deal_chosen
 from .session import Table
 from .store import ACTIVE, Store, StoreError, actions_t, processes_t, seats_t, tables_t
 
@@ -572,7 +573,10 @@ def _info(
         ),
         created=r["created"],
         fairness=Fairness(
-            commitment=r["commitment"], revealed=None, chosen_seed=r["commitment"] is None
+            commitment=r["commitment"],
+            revealed=None,
+            chosen_seed=deal_chosen(st, r["commitment"] is not None) == "seed",
+            chosen=deal_chosen(st, r["commitment"] is not None),
         ),
         expires=r["created"] + config.waiting_ttl if r["status"] == "waiting" else None,
         problem=None,

@@ -179,20 +179,33 @@ class TableSettings(BaseModel):
 
 
 class Revealed(BaseModel):
-    """A finished game's seed, and the salt of its commitment (None for a chosen seed)."""
+    """A finished game's seed, the salt of its commitment (None at a table stored without
+    one), and what a chosen deal was made from."""
 
     seed: int
     salt: str | None
+    source: str | None = Field(
+        None,
+        description="a chosen deal: what the committed text names after the salt, "
+        '"chosen-seed" or "position:<SHA-256 of the position>" (the commitment is the '
+        'SHA-256 of "<seed>:<salt>:<source>"); null for a drawn seed ("<seed>:<salt>")',
+    )
 
 
 class Fairness(BaseModel):
-    """The commitment to a table's seed, published before the first card: the SHA-256 hex
-    digest of ``"<seed>:<salt>"``, revealed when the game ends so anyone can check it."""
+    """The commitment to a table's deal, published before the first card: the SHA-256 hex
+    digest of ``"<seed>:<salt>"`` (``"<seed>:<salt>:<source>"`` for a deal the creator
+    chose), revealed when the game ends so anyone can check it."""
 
-    commitment: str | None = Field(description="null when the creator chose the seed")
+    commitment: str | None = Field(description="null only at a table stored without one")
     revealed: Revealed | None = Field(description="the seed and salt, once the game is over")
     chosen_seed: bool = Field(
-        description="the creator chose the seed (every seat theirs or a bot's): no commitment"
+        description="the creator chose the seed (every seat theirs or a bot's)"
+    )
+    chosen: Literal["seed", "position"] | None = Field(
+        None,
+        description="what the table's creator chose of the deal, so may know every card: "
+        "a seed or a position; null for a deal the server drew",
     )
 
 

@@ -9,7 +9,9 @@
   which browsers do not send) nor in a log line.
 - **Fair deals.** A table's seed is drawn with :mod:`secrets` and published at creation as
   a commitment, the SHA-256 of ``"<seed>:<salt>"`` (:func:`commitment`), revealed when the
-  game ends; see ``docs/server.md``.
+  game ends; see ``docs/server.md``. A deal the creator chose (a position, or a chosen
+  seed) is committed with what it was made from appended (:func:`deal_source`), so the
+  revealed text itself says the deal was chosen and no check can pass it off as drawn.
 - **Sealed seeds.** An unfinished game's seed and salt are stored sealed with Fernet
   (``cryptography``: AES-128-CBC with an HMAC-SHA256, the library's recipe for
   authenticated symmetric encryption) under a key kept in a file outside the database
@@ -31,9 +33,9 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from cryptography.fernet import Fernet, InvalidToken
 
@@ -84,9 +86,37 @@ def new_salt() -> str:
     return secrets.token_hex(SALT_BYTES)
 
 
-def commitment(seed: int, salt: str) -> str:
-    """The published commitment to a seed: the SHA-256 hex digest of ``"<seed>:<salt>"``."""
-    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+def commitment(seed: int, salt: str, source: str | None = None) -> str:
+    """The published commitment to a deal: the SHA-256 hex digest of ``"<seed>:<salt>"``
+    for a drawn seed, of ``"<seed>:<salt>:<source>"`` for a chosen deal (:func:`deal_source`)."""
+    text = f"{seed}:{salt}" if source is None else f"{seed}:{salt}:{source}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def deal_chosen(
+    settings: Mapping[str, Any], committed: bool = True
+) -> Literal["seed", "position"] | None:
+    """What the table's creator chose of its deal: ``"position"`` (the game started from a
+    position or puzzle), ``"seed"`` (a chosen seed; so is a table stored without any
+    commitment), or None for a deal the server drew."""
+    if settings.get("position") is not None:
+        return "position"
+    if settings.get("chosen_seed") or not committed:
+        return "seed"
+    return None
+
+
+def deal_source(settings: Mapping[str, Any]) -> str | None:
+    """What a chosen deal was made from, as its commitment names it after the salt:
+    ``"position:<SHA-256 of the position as canonical JSON>"`` or ``"chosen-seed"``; None
+    for a drawn seed."""
+    chosen = deal_chosen(settings)
+    if chosen == "position":
+        canon = json.dumps(
+            settings["position"], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        return "position:" + hashlib.sha256(canon.encode()).hexdigest()
+    return "chosen-seed" if chosen == "seed" else None
 
 
 class SealError(Exception):

@@ -51,7 +51,7 @@ from .protocol import (
     encode,
     state_message,
 )
-from .security import digest, new_token
+from .security import deal_chosen, deal_source, digest, new_token
 from .store import StoredTable
 from .table.botseats import BotDriver
 from .table.clocks import Clocks
@@ -83,7 +83,10 @@ class Table:
         self.seed = stored.seed
         self.salt = stored.salt
         self.commitment = stored.commitment
-        self.chosen_seed = stored.commitment is None and problem is None
+        # what the creator chose of the deal (None: drawn), and what the commitment names
+        self.chosen = deal_chosen(stored.settings, stored.commitment is not None)
+        self.source = deal_source(stored.settings) if stored.commitment is not None else None
+        self.chosen_seed = self.chosen == "seed" and problem is None
         self.game_id = stored.game
         self.players = stored.players
         self.options = dict(stored.options)
@@ -230,10 +233,11 @@ class Table:
             result=self.result,
             fairness=Fairness(
                 commitment=self.commitment,
-                revealed=Revealed(seed=self.seed, salt=self.salt)
+                revealed=Revealed(seed=self.seed, salt=self.salt, source=self.source)
                 if self.status == "over"
                 else None,
                 chosen_seed=self.chosen_seed,
+                chosen=self.chosen,
             ),
             expires=self.expires if self.status == "waiting" else None,
             problem=self.problem,

@@ -53,9 +53,12 @@ function forgetGame(entry) {
   } catch { /* nothing kept */ }
 }
 
-/** What a table allows, as its description in the lobby and at the table shows it. */
-export function tableTerms(settings) {
+/** What a table allows, as its description in the lobby and at the table shows it; first
+ * whether its creator chose the deal (then they may know every card). */
+export function tableTerms(settings, fairness) {
   const terms = [];
+  const chosen = fairness && (fairness.chosen || (fairness.chosen_seed ? "seed" : null));
+  if (chosen) terms.push(t("deal chosen by the creator (not random)"));
   if (settings.position) terms.push(t("started from {position}", { position: settings.position }));
   if (settings.hints) terms.push(t("hints allowed"));
   if (settings.undo) terms.push(t("undo allowed"));
@@ -418,7 +421,7 @@ async function refreshTables(waiting, playing, names) {
   const row = (tb, action) => h("li", { class: "table-row" },
     h("span", { class: "game-name" }, names[tb.game] || tb.game),
     h("span", { class: "small" }, tb.seats.map((s) => (s.kind === "open" ? t("(open)") : s.name)).join(", "),
-      tableTerms(tb.settings).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(tb.settings).join(" · ")}`) : null),
+      tableTerms(tb.settings, tb.fairness).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(tb.settings, tb.fairness).join(" · ")}`) : null),
     action);
   const open = tables.filter((tb) => tb.status === "waiting");
   const live = tables.filter((tb) => tb.status === "playing");

@@ -829,7 +829,7 @@ class TablePage {
   }
 
   tools() {
-    const terms = this.info && this.info.settings ? tableTerms(this.info.settings) : [];
+    const terms = this.info && this.info.settings ? tableTerms(this.info.settings, this.info.fairness) : [];
     return h("div", { class: "tools" },
       terms.length ? h("p", { class: "small muted table-terms", id: "table-terms" }, t("This table: {terms}", { terms: terms.join(" · ") })) : null,
       h("button", { type: "button", id: "rules-button", onclick: () => this.showRules() }, t("Rules") + " ", h("kbd", {}, "?")),
