@@ -4,10 +4,12 @@ benchmark, not a test).
 
 Starts one ``dragonlair serve`` on a loopback port with ``--bot-pool`` as given, keeps
 ``--bot-tables`` tables of two ISMCTS bots (their default budget, 500 iterations) playing
-(a finished one is replaced), and runs ``scripts/load.py --url`` against the same process
-with ``--tables`` people-only tables. Prints load.py's figures for the people-only tables
-(actions/s, p50/p99) with the bot pool, the bot decisions made in the window, and the
-1-minute load average at the end, as one JSON line.
+(a finished one is replaced) at ``--bot-game``, a built-in game the pool's worker
+processes know (a game registered only in the server, like the people-only tables'
+example game, would have its bots fall back to threads), and runs ``scripts/load.py
+--url`` against the same process with ``--tables`` people-only tables. Prints load.py's
+figures for the people-only tables (actions/s, p50/p99) with the bot pool, the bot
+decisions made in the window, and the 1-minute load average at the end, as one JSON line.
 
     .venv/bin/python scripts/bot_pool_bench.py --bot-pool thread
     .venv/bin/python scripts/bot_pool_bench.py --bot-pool process
@@ -54,13 +56,13 @@ def start(pool: str, workers: int, db: str) -> tuple[subprocess.Popen[bytes], st
         time.sleep(0.1)
 
 
-def keep_bots(url: str, tables: int, stop: threading.Event, moves: list[int]) -> None:
+def keep_bots(url: str, game: str, tables: int, stop: threading.Event, moves: list[int]) -> None:
     """Keep ``tables`` ISMCTS tables playing; ``moves[0]``: bot decisions seen so far."""
     live: dict[str, int] = {}
     with httpx.Client(base_url=url, timeout=10) as http:
         while not stop.is_set():
             while len(live) < tables:
-                body = {"game": "pebble-auction", "players": 2, "seats": ISMCTS}
+                body = {"game": game, "players": 2, "seats": ISMCTS}
                 r = http.post("/api/tables", json=body)
                 r.raise_for_status()
                 live[r.json()["table"]["id"]] = 0
@@ -78,6 +80,7 @@ def main() -> None:
     ap.add_argument("--bot-pool", default="process", choices=["thread", "process"])
     ap.add_argument("--bot-workers", type=int, default=2)
     ap.add_argument("--bot-tables", type=int, default=10)
+    ap.add_argument("--bot-game", default="dragon-stripes", help="the bot tables' game")
     ap.add_argument("--tables", type=int, default=50, help="people-only tables")
     ap.add_argument("--duration", type=float, default=20.0)
     ap.add_argument("--warmup", type=float, default=5.0)
@@ -86,7 +89,8 @@ def main() -> None:
         proc, url = start(args.bot_pool, args.bot_workers, f"sqlite:///{tmp}/bench.db")
         stop = threading.Event()
         moves = [0]
-        keeper = threading.Thread(target=keep_bots, args=(url, args.bot_tables, stop, moves))
+        work = (url, args.bot_game, args.bot_tables, stop, moves)
+        keeper = threading.Thread(target=keep_bots, args=work)
         keeper.start()
         try:
             time.sleep(2.0)
@@ -110,6 +114,7 @@ def main() -> None:
                 "bot_pool": args.bot_pool,
                 "bot_workers": args.bot_workers,
                 "bot_tables": args.bot_tables,
+                "bot_game": args.bot_game,
                 "people_tables": args.tables,
                 "people": figures,
                 "bot_decisions_per_s": round(bot_moves / (args.duration + args.warmup), 2),
