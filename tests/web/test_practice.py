@@ -250,9 +250,9 @@ def test_one_hint_at_a_time_and_only_for_your_own_decision(small: LiveServer) ->
     gate = asyncio.Event()
     real = small.hub.bots.hint
 
-    async def slow(job: Any) -> dict[str, Any]:
+    async def slow(job: Any, table: str = "") -> dict[str, Any]:
         await gate.wait()
-        return dict(await real(job))
+        return dict(await real(job, table))
 
     small.hub.bots.hint = slow
 

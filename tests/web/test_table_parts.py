@@ -23,14 +23,14 @@ class FakePool:
         self.answers = answers
         self.jobs: list[BotJob] = []
 
-    async def decide(self, job: BotJob) -> str:
+    async def decide(self, job: BotJob, table: str = "") -> str:
         self.jobs.append(job)
         answer = self.answers.pop(0)
         if isinstance(answer, Exception):
             raise answer
         return answer
 
-    async def hint(self, job: HintJob) -> dict[str, Any]:
+    async def hint(self, job: HintJob, table: str = "") -> dict[str, Any]:
         raise AssertionError("no hint is asked here")
 
 

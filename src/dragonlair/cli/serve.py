@@ -26,8 +26,8 @@ def serve(
         str, typer.Option(help="SQLite: FULL (survives power loss) or NORMAL (survives crashes).")
     ] = "FULL",
     bot_pool: Annotated[
-        str, typer.Option(help="Where bots think: 'thread' or 'process' pool.")
-    ] = "thread",
+        str, typer.Option(help="Where bots think: 'process' (default) or 'thread' pool.")
+    ] = "process",
     bot_workers: Annotated[int, typer.Option(min=1, help="Bot pool size.")] = 2,
     ws_rate: Annotated[
         str, typer.Option(help="Messages allowed per WebSocket connection, e.g. 20/second.")

@@ -36,7 +36,7 @@ from .config import ServerConfig
 from .connection import Limits
 from .language import page_language
 from .lobby import Hub
-from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES
+from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES, observe_bot_wait
 from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError
@@ -141,7 +141,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     except SealError as e:
         raise StoreError(str(e)) from None
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
-    bots = BotRunner(cfg.bot_pool, cfg.bot_workers)
+    bots = BotRunner(cfg.bot_pool, cfg.bot_workers, on_wait=observe_bot_wait)
     # on PostgreSQL every process, sharded or not, owns its tables through fenced leases
     shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite
     hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)

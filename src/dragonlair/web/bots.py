@@ -3,14 +3,24 @@
 A bot decides from exactly what a client of its seat would get: the seat's view and its
 legal actions (as text), plus a ``random.Random`` seeded from the table's seed, the seat
 and the move number, so a table's bots play the same way every time its history is the
-same, after a restart too. The decision runs in an executor, never on the event loop, so
-a slow bot (ISMCTS with a time budget) delays only its own table:
+same, after a restart too. Decisions and hints run in a pool of ``--bot-workers``
+workers, never on the event loop:
 
-- ``thread`` pool (the default): cheap, and it sees every game registered in the process;
-  a CPU-bound bot still shares the interpreter with the server.
-- ``process`` pool: bots run truly in parallel with the server. The workers are started
-  fresh (``spawn``) and know the built-in games; a job for a game they cannot make (one
+- ``process`` pool (the default): bots and hints think in worker processes, so they take
+  neither the event loop nor the server's interpreter lock. The pool is pebble's
+  ``ProcessPool`` (chosen over ``concurrent.futures`` because it kills the worker of a job
+  that runs over its timeout and starts a new one, where ``ProcessPoolExecutor`` can only
+  abandon the job and breaks when a worker is killed). The workers are started fresh
+  (``spawn``) and know the built-in games; a job for a game they cannot make (one
   registered only in the server process) falls back to the thread pool.
+- ``thread`` pool: cheap, and it sees every game registered in the process, but a
+  CPU-bound bot shares the interpreter with the server, and a thread cannot be killed.
+
+**Fair.** Who gets the next free worker is :class:`FairQueue`'s choice: one queue per
+table, the table served least recently first, bot decisions before hints, at most one job
+per table in flight. Hints from any number of tables therefore delay another table's bot
+by at most the one job a worker is busy with; a table (or the one person at a practice
+table) asking many hints waits behind its own.
 
 Each worker keeps its bots in a small cache keyed by game, options, level and budget, so a
 bot is built once, not once per move.
@@ -23,8 +33,10 @@ the best action found so far. A table that names no budget gets the bot's own de
 iterations (ISMCTS: 500), with the limit only as a ceiling, so a decision costs what its
 iterations cost rather than the whole limit every time. The runner waits at most the
 limit plus a grace period before the table plays the seat's default action (or a seeded
-random one) instead. No table therefore holds a pool worker much beyond the limit, and
-other tables' bots keep their turn.
+random one) instead: in the process pool the job is killed with its worker (a hint cut so
+answers ``hint_failed``); a thread runs on to its end, and holds its worker until then.
+No table therefore holds a process worker beyond the limit, and other tables' bots keep
+their turn.
 """
 
 from __future__ import annotations
@@ -34,11 +46,14 @@ import json
 import logging
 import multiprocessing
 import random
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+import pebble
 
 from ..bots import Bot, UnknownBot, make_bot
 from ..bots.ismcts import DEFAULT_ITERATIONS
@@ -154,78 +169,209 @@ def hint(job: HintJob) -> dict[str, Any]:
     }
 
 
-class BotRunner:
-    """Runs bot decisions in a thread or process pool and awaits them."""
+BOT, HINT = 0, 1  # priorities: a waiting bot decision is always served before a hint
 
-    def __init__(self, pool: str = "thread", workers: int = 2) -> None:
+
+@dataclass
+class _Waiting:
+    granted: asyncio.Future[None]
+    since: float
+
+
+class FairQueue:
+    """Who gets the next free worker: the jobs waiting, one queue per table, served in
+    turn across tables (the table served least recently first, a table never served before
+    all), bot decisions before hints, at most one job per table in flight. A table that asks
+    for many hints therefore waits behind its own hints only: another table's bot decision
+    is next as soon as a worker is free."""
+
+    REMEMBERED = 4096  # tables whose last turn is kept while they have nothing waiting
+
+    def __init__(self, workers: int, on_wait: Callable[[str, float], None] | None = None) -> None:
+        self.workers = workers
+        self.running: dict[str, int] = {}  # table -> jobs in flight (at most one)
+        # per priority, the tables with jobs waiting, in round-robin order
+        self.waiting: tuple[dict[str, deque[_Waiting]], ...] = ({}, {})
+        self._on_wait = on_wait
+        self._turns = 0
+        self._last_turn: dict[str, int] = {}  # table -> when it was last served
+
+    @property
+    def queued(self) -> int:
+        return sum(len(q) for level in self.waiting for q in level.values())
+
+    @property
+    def busy(self) -> int:
+        return sum(self.running.values())
+
+    def queued_of(self, priority: int) -> int:
+        return sum(len(q) for q in self.waiting[priority].values())
+
+    async def acquire(self, table: str, priority: int) -> None:
+        """Wait for this table's turn at a free worker (release it with :meth:`release`)."""
+        loop = asyncio.get_running_loop()
+        entry = _Waiting(loop.create_future(), loop.time())
+        self.waiting[priority].setdefault(table, deque()).append(entry)
+        self._dispatch()
+        try:
+            await entry.granted
+        except BaseException:
+            if entry.granted.done() and not entry.granted.cancelled():
+                self.release(table)  # granted, then cancelled before it ran
+            else:
+                queue = self.waiting[priority].get(table)
+                if queue is not None and entry in queue:
+                    queue.remove(entry)
+                    if not queue:
+                        del self.waiting[priority][table]
+            raise
+        if self._on_wait is not None:
+            self._on_wait("bot" if priority == BOT else "hint", loop.time() - entry.since)
+
+    def release(self, table: str) -> None:
+        """The job of ``table`` ended (its worker is free)."""
+        left = self.running.get(table, 0) - 1
+        if left > 0:
+            self.running[table] = left
+        else:
+            self.running.pop(table, None)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self.busy < self.workers:
+            picked = self._next()
+            if picked is None:
+                return
+            table, entry = picked
+            self.running[table] = self.running.get(table, 0) + 1
+            entry.granted.set_result(None)
+
+    def _next(self) -> tuple[str, _Waiting] | None:
+        for level in self.waiting:
+            while True:
+                ready = [t for t in level if t not in self.running]
+                if not ready:
+                    break
+                table = min(ready, key=lambda t: self._last_turn.get(t, -1))
+                queue = level[table]
+                entry = queue.popleft()
+                if not queue:
+                    del level[table]
+                if entry.granted.cancelled():
+                    continue
+                self._turns += 1
+                self._last_turn[table] = self._turns
+                if len(self._last_turn) > self.REMEMBERED:
+                    self._forget()
+                return table, entry
+        return None
+
+    def _forget(self) -> None:
+        busy = set(self.running).union(*self.waiting)
+        self._last_turn = {t: n for t, n in self._last_turn.items() if t in busy}
+
+
+class BotRunner:
+    """Runs bot decisions and hints in a process pool (or a thread pool) and awaits them,
+    each table getting its fair share of the workers (:class:`FairQueue`) and each job cut
+    at its wall-clock bound."""
+
+    def __init__(
+        self,
+        pool: str = "process",
+        workers: int = 2,
+        on_wait: Callable[[str, float], None] | None = None,
+    ) -> None:
         if pool not in ("thread", "process"):
             raise ValueError(f"bot pool must be 'thread' or 'process', not {pool!r}")
         if workers < 1:
             raise ValueError(f"bot workers must be at least 1, not {workers}")
         self.threads = ThreadPoolExecutor(workers, thread_name_prefix="dragonlair-bot")
-        self.processes: Executor | None = None
+        self.processes: pebble.ProcessPool | None = None
         if pool == "process":
-            self.processes = ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn")
+            self.processes = pebble.ProcessPool(
+                max_workers=workers, context=multiprocessing.get_context("spawn")
             )
         self._thread_only: set[str] = set()
-        self._thread_slots = asyncio.Semaphore(workers)
-        self._process_slots = asyncio.Semaphore(workers)
+        self.fair = FairQueue(workers, on_wait)
         self.workers = workers
-        self._warm: dict[int, asyncio.Future[Any]] = {}  # per pool: the imports hints need
+        self._warm: dict[str, asyncio.Future[Any]] = {}  # per pool: the imports hints need
 
-    async def decide(self, job: BotJob) -> str:
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a worker."""
+        return self.fair.queued
+
+    @property
+    def thinking(self) -> int:
+        """Jobs being worked out."""
+        return self.fair.busy
+
+    async def decide(self, job: BotJob, table: str = "") -> str:
         """The chosen action's text; BotTimeout if the bot overran its limit."""
-        if self.processes is not None and job.game not in self._thread_only:
-            try:
-                return str(await self._run(self.processes, self._process_slots, job, decide))
-            except UnknownGame:
-                log.info("bot workers cannot make %s; its bots run in threads", job.game)
-                self._thread_only.add(job.game)
-        return str(await self._run(self.threads, self._thread_slots, job, decide))
+        return str(await self._fair(table, BOT, job, decide))
 
-    async def _warmed(self, pool: Executor) -> None:
+    async def hint(self, job: HintJob, table: str = "") -> dict[str, Any]:
+        """A hint, worked out in the bots' pool (the same workers and limits as the bots,
+        below them in priority); BotTimeout if it overran its limit."""
+        return dict(await self._fair(table, HINT, job, hint))
+
+    async def _fair(self, table: str, priority: int, job: Any, work: Callable[[Any], Any]) -> Any:
+        await self.fair.acquire(table, priority)
+        # the worker's slot is freed when the work really ends (a process job is killed
+        # at its bound; a thread cannot be, so it counts against the pool until it stops)
+        done: list[asyncio.Future[Any]] = []
+        try:
+            if self.processes is not None and job.game not in self._thread_only:
+                try:
+                    return await self._in_process(job, work, done)
+                except UnknownGame:
+                    log.info("bot workers cannot make %s; its bots run in threads", job.game)
+                    self._thread_only.add(job.game)
+                    done.clear()
+            return await self._in_thread(job, work, done)
+        finally:
+            if done and not done[0].done():
+                done[0].add_done_callback(lambda _: self.fair.release(table))
+            else:
+                self.fair.release(table)
+
+    def _limit(self, job: Any) -> float:
+        limit: float = job.time_limit
+        return limit + max(1.0, limit / 2)
+
+    async def _warmed(self, key: str, run: Callable[[], asyncio.Future[Any]]) -> None:
         """The first hint in a pool waits for its imports (outside the hint's clock)."""
-        key = id(pool)
         if key not in self._warm:
-            loop = asyncio.get_running_loop()
-            count = self.workers if pool is self.processes else 1
-            jobs = [loop.run_in_executor(pool, warm_hints, None) for _ in range(count)]
-            self._warm[key] = asyncio.ensure_future(asyncio.gather(*jobs))
+            count = self.workers if key == "process" else 1
+            self._warm[key] = asyncio.gather(*(run() for _ in range(count)))
         await asyncio.shield(self._warm[key])
 
-    async def hint(self, job: HintJob) -> dict[str, Any]:
-        """A hint, worked out in the bots' pool (the same workers and limits as the bots);
-        BotTimeout if it overran its limit."""
-        if self.processes is not None and job.game not in self._thread_only:
-            try:
-                await self._warmed(self.processes)
-                out = await self._run(self.processes, self._process_slots, job, hint)
-            except UnknownGame:
-                self._thread_only.add(job.game)
-            else:
-                return dict(out)
-        await self._warmed(self.threads)
-        return dict(await self._run(self.threads, self._thread_slots, job, hint))
-
-    @staticmethod
-    async def _run(
-        pool: Executor,
-        slots: asyncio.Semaphore,
-        job: Any,
-        work: Callable[[Any], Any],
+    async def _in_process(
+        self, job: Any, work: Callable[[Any], Any], done: list[asyncio.Future[Any]]
     ) -> Any:
-        # A job is handed to the pool only when a worker is free, so its clock counts
-        # thinking, not queueing; the slot is freed when the work really ends, so a bot
-        # that ignores its limit still counts against the pool until it stops.
-        await slots.acquire()
+        assert self.processes is not None
+        pool = self.processes
+        if work is hint:
+            await self._warmed("process", lambda: asyncio.wrap_future(pool.schedule(warm_hints)))
+        limit = self._limit(job)
+        # pebble kills the worker of a job that runs over its timeout and starts a new one
+        running = asyncio.wrap_future(pool.schedule(work, args=(job,), timeout=limit))
+        done.append(running)
         try:
-            running = asyncio.get_running_loop().run_in_executor(pool, work, job)
-        except BaseException:
-            slots.release()
-            raise
-        running.add_done_callback(lambda _: slots.release())
-        limit = job.time_limit + max(1.0, job.time_limit / 2)
+            return await running
+        except TimeoutError:
+            raise BotTimeout(f"the bot did not decide within {limit:g} seconds") from None
+
+    async def _in_thread(
+        self, job: Any, work: Callable[[Any], Any], done: list[asyncio.Future[Any]]
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        if work is hint:
+            await self._warmed("thread", lambda: loop.run_in_executor(self.threads, warm_hints))
+        running = loop.run_in_executor(self.threads, work, job)
+        done.append(running)
+        limit = self._limit(job)
         try:
             return await asyncio.wait_for(asyncio.shield(running), limit)
         except TimeoutError:
@@ -236,4 +382,4 @@ class BotRunner:
         """Stop the pools (decisions in progress are abandoned)."""
         self.threads.shutdown(wait=False, cancel_futures=True)
         if self.processes is not None:
-            self.processes.shutdown(wait=False, cancel_futures=True)
+            self.processes.stop()  # type: ignore[no-untyped-call]

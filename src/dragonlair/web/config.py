@@ -61,7 +61,7 @@ class ServerConfig:
     max_page_size: int = 200
     # Bots: "thread" or "process" pool, how many workers, and the most a bot may think
     # per decision (a table asking more is refused; a decision running over is cut).
-    bot_pool: str = "thread"
+    bot_pool: str = "process"
     bot_workers: int = 2
     bot_max_iterations: int = 5000
     bot_max_seconds: float = 5.0

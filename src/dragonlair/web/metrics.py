@@ -7,8 +7,9 @@
   lock to being sent, its commit included; ``dragonlair_commit_seconds``: its commit;
 - ``dragonlair_tables{status}``: tables this process holds, by status;
 - ``dragonlair_connections``: open WebSocket connections (seats and spectators);
-- ``dragonlair_bot_queue``, ``dragonlair_bots_thinking``: bot decisions waiting for a
-  worker, and being thought;
+- ``dragonlair_bot_queue``, ``dragonlair_bots_thinking``: bot decisions and hints waiting
+  for a worker, and being worked out; ``dragonlair_bot_wait_seconds{kind}`` (histogram):
+  how long a ``bot`` decision or a ``hint`` waited for its worker;
 - ``dragonlair_info{version, process}``: always 1; ``process`` is ``K/N`` with ``--shard``;
 - ``dragonlair_http_responses_total{status}``: HTTP answers by status code (not counting
   WebSocket handshakes);
@@ -30,7 +31,6 @@ at each scrape, so counting costs nothing on the action path.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -84,9 +84,18 @@ COMMIT_SECONDS = Histogram(
 )
 
 
-def _waiting(sem: asyncio.Semaphore) -> int:
-    waiters = getattr(sem, "_waiters", None)
-    return len(waiters) if waiters else 0
+BOT_WAIT_SECONDS = Histogram(
+    "dragonlair_bot_wait_seconds",
+    "How long a bot decision or a hint waited for a worker of the bot pool",
+    ["kind"],
+    buckets=BUCKETS,
+    registry=REGISTRY,
+)
+
+
+def observe_bot_wait(kind: str, seconds: float) -> None:
+    """The bot pool's report of one job's wait for a worker (``kind``: bot or hint)."""
+    BOT_WAIT_SECONDS.labels(kind).observe(seconds)
 
 
 class HubCollector(Collector):
@@ -119,17 +128,15 @@ class HubCollector(Collector):
             value=sum(len(t.connections()) for t in hub.tables.values()),
         )
         bots = hub.bots
-        slots = (bots._thread_slots, bots._process_slots)
         yield GaugeMetricFamily(
             "dragonlair_bot_queue",
-            "Bot decisions waiting for a worker",
-            value=sum(_waiting(s) for s in slots),
+            "Bot decisions and hints waiting for a worker",
+            value=bots.queued,
         )
-        workers = bots.threads._max_workers
         yield GaugeMetricFamily(
             "dragonlair_bots_thinking",
-            "Bot decisions being thought",
-            value=sum(max(0, workers - s._value) for s in slots),
+            "Bot decisions and hints being worked out",
+            value=bots.thinking,
         )
         by_game = GaugeMetricFamily(
             "dragonlair_tables_by_game",

@@ -102,7 +102,7 @@ class BotDriver:
             move = st.move
             job = self.job(st, seat, player)
             try:
-                text = await self.pool.decide(job)
+                text = await self.pool.decide(job, self.table_id)
             except BotTimeout as e:
                 default = st.default_action(seat)
                 log.warning(

@@ -229,7 +229,7 @@ class Practice:
 
     async def _work_out_hint(self, seat: int, move: int, job: HintJob, conn: Peer) -> None:
         try:
-            body = await self.pool.hint(job)
+            body = await self.pool.hint(job, self.table_id)
         except BotTimeout:
             conn.send(
                 encode(
