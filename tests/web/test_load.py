@@ -56,7 +56,7 @@ def test_plays_at_pace_from_many_addresses_and_checks_the_store() -> None:
     check = report["store_check"]
     assert check["acknowledged"] > report["actions"] * 0.5
     assert check["found"] == check["acknowledged"]
-    assert check["missing"] == check["changed"] == 0
+    assert check["missing"] == 0
     [(_url, seen)] = report["readiness"].items()
     assert seen["ready"] >= 2 and seen["unreachable"] == seen["not_ready"] == 0
     assert report["latency_ms"]["p99"] >= report["latency_ms"]["p50"] > 0
@@ -103,7 +103,7 @@ def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
     assert check["found"] == check["acknowledged"] and check["missing"] == 0
 
 
-def test_the_store_check_reports_a_lost_and_a_changed_action(tmp_path: Path) -> None:
+def test_the_store_check_finds_actions_in_order_and_reports_the_missing(tmp_path: Path) -> None:
     from sqlalchemy import create_engine
 
     from dragonlair.web.store import actions_t, metadata
@@ -112,18 +112,23 @@ def test_the_store_check_reports_a_lost_and_a_changed_action(tmp_path: Path) -> 
     db = f"sqlite:///{tmp_path}/check.sqlite3"
     engine = create_engine(db)
     metadata.create_all(engine)
+    rows = [(0, 0, "bid 1"), (1, 1, "bid 3"), (2, 1, "allow"), (3, 0, "allow")]
     with engine.begin() as conn:
         conn.execute(
             actions_t.insert(),
-            [
-                {"table_id": "t1", "move": 0, "seat": 0, "action": "bid 1", "at": 0.0},
-                {"table_id": "t1", "move": 1, "seat": 1, "action": "bid 3", "at": 0.0},
-            ],
+            [{"table_id": "t1", "move": m, "seat": s, "action": a, "at": 0.0} for m, s, a in rows],
         )
     engine.dispose()
-    acked = [("t1", 0, 0, "bid 1"), ("t1", 1, 1, "bid 2"), ("t1", 2, 0, "pass")]
+    acked = [
+        ("t1", 0, 0, "bid 1"),  # where it was sent
+        ("t1", 1, 1, "bid 2"),  # another action is stored there: missing
+        ("t1", 2, 0, "allow"),  # held in a window, stored after seat 1's pass: later
+        ("t1", 1, 0, "bid 1"),  # only at move 0, before the last one found: missing
+        ("t2", 0, 0, "pass"),  # a table with nothing stored: missing
+    ]
     check = load.check_store(db, acked)
-    assert check["acknowledged"] == 3
-    assert check["found"] == 1
-    assert check["missing"] == 1 and check["changed"] == 1
-    assert ["t1", 2, 0, "pass"] in check["examples"]
+    assert check["acknowledged"] == 5
+    assert check["found"] == 2 and check["later"] == 1
+    assert check["missing"] == 3
+    assert ["t1", 1, 1, "bid 2"] in check["examples"]
+    assert ["t1", 1, 0, "bid 1"] in check["examples"]
