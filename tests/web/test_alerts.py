@@ -1,9 +1,11 @@
-"""deploy/prometheus's alert rules: each well formed, each reading only metrics that
-/metrics exposes (a renamed metric would leave an alert that never fires), and valid for
-promtool where Debian's prometheus package provides it."""
+"""deploy/prometheus's alert rules and deploy/grafana's dashboard: each rule well formed,
+each rule and panel reading only metrics that /metrics exposes (a renamed metric would
+leave an alert that never fires or an empty panel), and the rules valid for promtool where
+Debian's prometheus package provides it."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -76,3 +78,37 @@ def test_promtool_accepts_the_rules() -> None:
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert f"SUCCESS: {len(rules())} rules found" in out.stdout
+
+
+DASHBOARD = RULES.parents[1] / "grafana" / "dragonlair-dashboard.json"
+
+
+def test_the_dashboard_plots_only_what_metrics_exposes(client: TestClient) -> None:
+    """Every panel of deploy/grafana's dashboard queries Prometheus for metrics that
+    /metrics exposes (or prometheus-client's process metrics): a renamed metric would
+    leave a panel empty."""
+    dashboard = json.loads(DASHBOARD.read_text())
+    text = client.get("/metrics").text
+    shared = not client.app.state.hub.store.sqlite  # type: ignore[attr-defined]
+    plotted = set()
+    ids = [p["id"] for p in dashboard["panels"]]
+    assert len(ids) == len(set(ids))
+    for panel in dashboard["panels"]:
+        assert panel["title"] and panel["targets"], panel
+        for target in panel["targets"]:
+            for name in re.findall(r"\b(?:dragonlair|process)_[a-z_]+\b", target["expr"]):
+                plotted.add(name)
+                if name == "dragonlair_heartbeat_ok" and not shared:
+                    continue
+                family = re.sub(r"_(total|bucket)$", "", name)
+                exposed = f"# TYPE {name} " in text or f"# TYPE {family} " in text
+                assert exposed, f"{panel['title']!r} plots {name}, which /metrics does not expose"
+    # what an operator reads first: errors, latency from receipt, ownership, the bots
+    assert {
+        "dragonlair_errors_total",
+        "dragonlair_action_reply_seconds_bucket",
+        "dragonlair_ownership_events_total",
+        "dragonlair_heartbeat_ok",
+        "dragonlair_bot_queue",
+        "dragonlair_ws_closed_total",
+    } <= plotted
