@@ -150,6 +150,22 @@ def test_websocket_counters_and_the_reply_latency(client: TestClient) -> None:
     assert grew["dragonlair_action_reply_seconds_count"] == 2
 
 
+def test_json_access_lines_carry_their_parts_as_fields() -> None:
+    fmt = JsonFormatter("1/2")
+    args = ("127.0.0.9:52114", "POST", "/api/tables/q3J9xW7a/seats/1", "1.1", 409)
+    rec = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', args, None
+    )
+    got = json.loads(fmt.format(rec))
+    assert got["client"] == "127.0.0.9:52114" and got["method"] == "POST"
+    assert got["path"] == "/api/tables/q3J9xW7a/seats/1" and got["status"] == 409
+    assert got["http"] == "1.1" and got["table"] == "q3J9xW7a" and got["process"] == "1/2"
+    other = logging.LogRecord(
+        "dragonlair.web", logging.INFO, __file__, 1, "%s %s", ("a", "b"), None
+    )
+    assert "status" not in json.loads(fmt.format(other))
+
+
 def test_json_logs_name_the_table() -> None:
     fmt = JsonFormatter("2/3")
 
