@@ -1,20 +1,38 @@
 #!/usr/bin/env python3
-"""Load test of the online server (a benchmark, not a test).
+"""Load test of the online server and of a deployment (a benchmark, not a test).
 
-Starts ``dragonlair serve`` on a loopback port (or uses --url), then runs N concurrent
-tables through the lobby and WebSocket APIs. Every seat is a client of its own connection
-that plays random legal moves from what the server sends it, with one action in flight per
-table: the next action is sent only once the acting client has received the update that
-answers the last one. When a game ends its table is replaced by a new one, so the load
-stays at N tables for the whole run.
+Starts ``dragonlair serve`` on a loopback port (or uses --url), then keeps N tables of
+people playing through the lobby and WebSocket APIs. Every seat is a client with a
+connection of its own that plays random legal moves from what the server sends it:
 
-Reported: actions/s, and p50/p90/p99 latency from sending an action to the acting client
-receiving its update (the message carrying the action's ``ref``), over the measured window
-after a warm-up; the server's CPU (in cores) and peak memory (RSS); the client's CPU.
+- **human pace**: a table acts once every ``--think`` seconds on average (exponentially
+  distributed pauses; 0 plays as fast as the server answers), one action in flight;
+- **reconnects like the browser** (web/static/js/conn.js): a dropped connection comes back
+  after 0.5 s doubling to 15 s with jitter, says hello again with the number of the next
+  event it needs, and carries on; the refusals that cannot improve (4400, 4401, 4404,
+  4409) stop the seat; an action left unanswered for ``--answer-timeout`` seconds is
+  counted as unanswered and the table plays on from the newest state;
+- **many source addresses**: the clients bind to 127.0.0.2, 127.0.0.3, ... (``--addresses``
+  of them, every table on one), as players behind many addresses would arrive;
+- **readiness of every process**: /api/ready of each process (``--backends``, or the
+  processes the script started) is read every ``--health-every`` seconds;
+- **bounded**: it stops by itself after warm-up + duration, and gives up on whatever is
+  still running ``--grace`` seconds later, whatever the server does (a process that dies
+  or stops answering cannot hold it);
+- **checked against the store**: every acknowledged action (the update carrying its ``ref``
+  arrived) is looked up in the database at the end (``--db``, the store the server
+  writes): each table's in order, each from its seat at or after the move it was sent at;
+  one not found is reported as missing.
 
-    .venv/bin/python scripts/load.py --tables 200 --duration 30
-    .venv/bin/python scripts/load.py --game space-race --players 4 --db postgresql://...
-    .venv/bin/python scripts/load.py --processes 3 --tables 200 --duration 20
+Reported: actions/s and p50/p90/p99 latency (sending an action to receiving the update that
+answers it) over the measured window, the load average, readiness per process, reconnects,
+errors, and the store check; with the server started here, its CPU and peak memory.
+
+    .venv/bin/python scripts/load.py --tables 200 --think 3 --duration 30
+    .venv/bin/python scripts/load.py --tables 200 --think 0 --duration 20   # saturation
+    .venv/bin/python scripts/load.py --processes 2 --tables 500 --think 3 --duration 30
+    .venv/bin/python scripts/load.py --url http://127.0.0.1:8000 \\
+        --backends http://127.0.0.1:8001,http://127.0.0.1:8002 --db postgresql://...
 
 ``--processes N`` runs N server processes (``--shard K/N``) over one PostgreSQL database
 (a throw-away cluster with fsync on, unless --db names one) behind nginx configured from
@@ -22,7 +40,8 @@ after a warm-up; the server's CPU (in cores) and peak memory (RSS); the client's
 CPU and memory are then those of all the processes and nginx together.
 
 ``--game pebble-auction`` (the default) is the example game from the tests; the script
-registers it in the server it starts.
+registers it in the server it starts. The exit status is 1 when an acknowledged action is
+missing from the store, 0 otherwise.
 """
 
 from __future__ import annotations
@@ -46,6 +65,7 @@ from typing import Any
 import httpx
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT
@@ -61,6 +81,9 @@ sys.argv = ["dragonlair", *sys.argv[1:]]
 main()
 """
 
+# close codes after which the browser does not reconnect (web/static/js/conn.js)
+FATAL = {4400, 4401, 4404, 4409}
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -74,78 +97,166 @@ def raise_fd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def backoff(retries: int, rng: random.Random) -> float:
+    """The browser's reconnection delay: 0.5 s doubling to 15 s, times 0.75 to 1.25."""
+    return float(min(15.0, 0.5 * 2**retries) * (0.75 + rng.random() / 2))
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.actions = 0
         self.games = 0
         self.errors: dict[str, int] = {}
+        self.closes: dict[str, int] = {}
+        self.reconnects = 0
+        self.unanswered = 0
+        self.refused_seats = 0
         self.measuring = False
+        # every acknowledged action: (table, move, seat, action)
+        self.acked: list[tuple[str, int, int, str]] = []
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
+    def closed(self, code: int | str) -> None:
+        self.closes[str(code)] = self.closes.get(str(code), 0) + 1
+
 
 class Seat:
-    """One seat's connection. Messages are kept as text and parsed only when the table
-    needs this seat's latest state, so the clients spend little CPU beside the server."""
+    """One seat's connection, kept open as the browser keeps it: reconnects with backoff
+    and says hello with the next event it needs."""
 
-    def __init__(self, ws: ClientConnection, seat: int, table: TablePlayer) -> None:
-        self.ws = ws
-        self.seat = seat
+    def __init__(self, table: TablePlayer, tid: str, seat: int, token: str) -> None:
         self.table = table
-        self.raw: str | None = None
-        self._parsed: dict[str, Any] | None = None
+        self.tid = tid
+        self.seat = seat
+        self.token = token
+        self.ws: ClientConnection | None = None
+        self.latest: dict[str, Any] | None = None
+        self.next_event = 0
+        self.stopped = False
 
-    @property
-    def latest(self) -> dict[str, Any] | None:
-        if self._parsed is None and self.raw is not None:
-            self._parsed = json.loads(self.raw)
-        return self._parsed
-
-    async def read(self) -> None:
+    async def run(self) -> None:
         t = self.table
-        async for raw in self.ws:
-            assert isinstance(raw, str)
-            if raw.startswith('{"type":"state"'):
-                self.raw, self._parsed = raw, None
-                if t.pending_ref is not None and raw.endswith(f',"ref":{t.pending_ref}}}'):
-                    t.answered(time.perf_counter())
+        retries = 0
+        while not self.stopped and time.monotonic() < t.stop:
+            try:
+                async with connect(
+                    f"{t.args.ws}/ws/tables/{self.tid}",
+                    compression=None,
+                    max_size=2**22,
+                    open_timeout=10,
+                    close_timeout=2,
+                    local_addr=t.local_addr,
+                ) as ws:
+                    self.ws = ws
+                    hello = {"type": "hello", "token": self.token, "since": self.next_event}
+                    await ws.send(json.dumps(hello))
+                    since = self.next_event
+                    async for raw in ws:
+                        assert isinstance(raw, str)
+                        m = json.loads(raw)
+                        kind = m.get("type")
+                        if kind == "welcome":
+                            retries = 0
+                        elif kind == "state":
+                            since += len(m.get("events") or ())
+                            self.next_event = since
+                            self.latest = m
+                            ref = m.get("ref")
+                            if ref is not None and ref == t.pending_ref:
+                                t.answered(time.perf_counter(), m)
+                            t.changed.set()
+                        elif kind == "error":
+                            t.stats.error(str(m.get("code")))
+                            if m.get("ref") is None or m.get("ref") == t.pending_ref:
+                                t.answered(None, None)
+                            t.changed.set()
+                code: int | str = ws.close_code if ws.close_code is not None else "none"
+            except ConnectionClosed as e:
+                code = e.rcvd.code if e.rcvd is not None else "abnormal"
+            except InvalidStatus as e:
+                code = f"http {e.response.status_code}"
+            except (OSError, InvalidHandshake, TimeoutError) as e:
+                code = type(e).__name__
+            finally:
+                self.ws = None
+            t.stats.closed(code)
+            if code in FATAL or t.finished:
+                if code in FATAL:
+                    t.stats.refused_seats += 1
+                self.stopped = True
                 t.changed.set()
-            elif raw.startswith('{"type":"error"'):
-                t.stats.error(json.loads(raw)["code"])
-                t.answered(None)
-                t.changed.set()
+                return
+            t.stats.reconnects += 1
+            await asyncio.sleep(backoff(retries, t.rng))
+            retries += 1
+
+    async def send(self, msg: dict[str, Any]) -> bool:
+        ws = self.ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(json.dumps(msg))
+        except ConnectionClosed:
+            return False
+        return True
 
 
 class TablePlayer:
-    """Plays tables one after another, one action in flight at a time."""
+    """Plays tables one after another at human pace, one action in flight at a time."""
 
-    def __init__(self, args: argparse.Namespace, http: httpx.AsyncClient, stats: Stats, i: int):
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        http: httpx.AsyncClient,
+        stats: Stats,
+        i: int,
+        stop: float,
+        local_addr: tuple[str, int] | None,
+    ) -> None:
         self.args = args
         self.http = http
         self.stats = stats
         self.rng = random.Random(i)
+        self.stop = stop
+        self.local_addr = local_addr
         self.changed = asyncio.Event()
+        self.answer = asyncio.Event()
         self.pending_ref: int | None = None
+        self.pending: tuple[str, int, int, str] | None = None
         self.sent_at = 0.0
         self.ref = 0
-        self.answer = asyncio.Event()
+        self.finished = False
 
-    def answered(self, at: float | None) -> None:
+    def answered(self, at: float | None, state: dict[str, Any] | None) -> None:
         if self.pending_ref is None:
             return
-        if at is not None and self.stats.measuring:
-            self.stats.latencies.append(at - self.sent_at)
-            self.stats.actions += 1
+        if at is not None and self.pending is not None:
+            self.stats.acked.append(self.pending)
+            if self.stats.measuring:
+                self.stats.latencies.append(at - self.sent_at)
+                self.stats.actions += 1
         self.pending_ref = None
+        self.pending = None
         self.answer.set()
 
-    async def run(self, stop: float) -> None:
-        while time.monotonic() < stop:
-            await self.play_one(stop)
+    async def run(self) -> None:
+        retries = 0
+        while time.monotonic() < self.stop:
+            created = await self.create()
+            if created is None:  # the service refused or did not answer: as a person retries
+                await asyncio.sleep(min(backoff(retries, self.rng), self.left()))
+                retries += 1
+                continue
+            retries = 0
+            await self.play(created)
 
-    async def play_one(self, stop: float) -> None:
+    def left(self) -> float:
+        return max(0.0, self.stop - time.monotonic())
+
+    async def create(self) -> dict[str, Any] | None:
         a = self.args
         body = {
             "game": a.game,
@@ -155,59 +266,84 @@ class TablePlayer:
             "away": 3600,
             "listed": False,
         }
-        for attempt in range(3):
-            try:
-                r = await self.http.post("/api/tables", json=body)
-                break
-            except httpx.TransportError:  # a kept-alive connection the server had closed
-                if attempt == 2:
-                    raise
-        r.raise_for_status()
-        created = r.json()
-        tid = created["table"]["id"]
-        seats: list[Seat] = []
-        readers = []
         try:
-            for p in created["seats"]:
-                ws = await connect(
-                    f"{a.ws}/ws/tables/{tid}", compression=None, max_size=2**22, open_timeout=60
-                )
-                await ws.send(json.dumps({"type": "hello", "token": p["token"]}))
-                s = Seat(ws, p["seat"], self)
-                seats.append(s)
-                readers.append(asyncio.get_running_loop().create_task(s.read()))
-            while time.monotonic() < stop:
-                # the newest state any seat has seen
+            r = await self.http.post("/api/tables", json=body)
+        except httpx.HTTPError as e:
+            self.stats.error(f"create: {type(e).__name__}")
+            return None
+        if not r.is_success:
+            self.stats.error(f"create: http {r.status_code}")
+            return None
+        created: dict[str, Any] = r.json()
+        return created
+
+    async def play(self, created: dict[str, Any]) -> None:
+        tid = created["table"]["id"]
+        self.finished = False
+        seats = [Seat(self, tid, p["seat"], p["token"]) for p in created["seats"]]
+        loop = asyncio.get_running_loop()
+        readers = [loop.create_task(s.run()) for s in seats]
+        try:
+            while time.monotonic() < self.stop:
+                if all(s.stopped for s in seats):
+                    return
                 known = [s.latest for s in seats if s.latest is not None]
                 if len(known) < len(seats):
-                    self.changed.clear()
-                    await self.changed.wait()
+                    await self.wait_change()
                     continue
                 st = max(known, key=lambda m: m["move"])
-                if st["status"] == "over":
-                    self.stats.games += 1
+                if st["status"] != "playing":
+                    if st["status"] == "over":
+                        self.stats.games += 1
                     return
-                to_act = st["view"]["to_act"]
-                seat = seats[self.rng.choice(to_act)]
+                seat = seats[self.rng.choice(st["view"]["to_act"])]
                 mine = seat.latest
                 assert mine is not None
-                if mine["move"] < st["move"] or not mine["legal"]:
-                    self.changed.clear()
-                    await self.changed.wait()
+                if mine["move"] < st["move"] or not mine["legal"] or seat.ws is None:
+                    await self.wait_change()
                     continue
+                if self.args.think > 0:  # a person looks at the table before acting
+                    pause = self.rng.expovariate(1 / self.args.think)
+                    await asyncio.sleep(min(pause, self.left()))
+                    if time.monotonic() >= self.stop:
+                        return
+                    mine = seat.latest
+                    assert mine is not None
+                    if mine["move"] < st["move"] or not mine["legal"]:
+                        continue
                 self.ref += 1
-                self.pending_ref = self.ref
-                self.answer.clear()
                 action = self.rng.choice(mine["legal"])
                 msg = {"type": "act", "move": mine["move"], "action": action, "ref": self.ref}
+                self.pending_ref = self.ref
+                self.pending = (tid, mine["move"], seat.seat, action)
+                self.answer.clear()
                 self.sent_at = time.perf_counter()
-                await seat.ws.send(json.dumps(msg))
-                await self.answer.wait()
+                if not await seat.send(msg):
+                    self.pending_ref = self.pending = None
+                    await self.wait_change()
+                    continue
+                timeout = min(self.args.answer_timeout, self.left() + self.args.grace)
+                try:
+                    await asyncio.wait_for(self.answer.wait(), timeout)
+                except TimeoutError:
+                    # the connection died with it, or the process stopped answering
+                    self.stats.unanswered += 1
+                    self.pending_ref = self.pending = None
         finally:
+            self.finished = True
             for s in seats:
-                await s.ws.close()
-            for t in readers:
-                t.cancel()
+                s.stopped = True
+                if s.ws is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(s.ws.close(), 2)
+            for r in readers:
+                r.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+
+    async def wait_change(self) -> None:
+        self.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), min(1.0, self.left() + 0.01))
 
 
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
@@ -215,7 +351,6 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
     cmd = [sys.executable, "-c", LAUNCH.format(example=str(EXAMPLE)), "serve"]
     cmd += ["--port", str(port), "--db", args.db, "--sqlite-sync", args.sqlite_sync]
     cmd += ["--http-rate", "1000000/minute", "--ws-rate", "1000/second", "--log-level", "warning"]
-    # every client is on this machine: one address for all the tables' connections
     cmd += ["--max-connections-per-address", "1000000", "--limit-concurrency", "1000000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sys.stderr)
     url = f"http://127.0.0.1:{port}"
@@ -231,51 +366,159 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         time.sleep(0.1)
 
 
-async def health(http: httpx.AsyncClient, args: argparse.Namespace) -> dict[str, int]:
-    """Actions and commits of every server process (each answers for itself only, at its
-    own /status)."""
-    out = {"actions": 0, "commits": 0}
-    for url in args.backends or [args.url]:
-        r = await http.get(f"{url}/status")
-        if r.status_code != 200:  # a proxy refuses /status: name the processes (--backends)
+async def watch_health(
+    backends: list[str], every: float, stop: float, seen: dict[str, dict[str, int]]
+) -> None:
+    """Read /api/ready of every process (at once, 5 s at most each) until ``stop``:
+    counts of ready, not ready (503) and unreachable answers per process."""
+
+    async def ask(http: httpx.AsyncClient, url: str) -> None:
+        counts = seen.setdefault(url, {"ready": 0, "not_ready": 0, "unreachable": 0})
+        try:
+            r = await http.get(f"{url}/api/ready")
+            counts["ready" if r.status_code == 200 else "not_ready"] += 1
+        except httpx.HTTPError:
+            counts["unreachable"] += 1
+
+    async with httpx.AsyncClient(timeout=5.0) as http:
+        while time.monotonic() < stop:
+            await asyncio.gather(*(ask(http, url) for url in backends))
+            await asyncio.sleep(min(every, max(0.0, stop - time.monotonic())))
+
+
+def check_store(db: str, acked: list[tuple[str, int, int, str]]) -> dict[str, Any]:
+    """Every acknowledged action, looked up in the store. A table's acknowledged actions
+    (one in flight at a time, so in the order they were made) must be found among its
+    stored actions in that order, each from the seat that made it at or after the move it
+    was made at: an answer held in a reaction window is applied after the passes the
+    server made for the other seats, so it can be stored at a later move than it was sent
+    at (counted as ``later``)."""
+    from sqlalchemy import create_engine, select
+
+    from dragonlair.web.store import actions_t, normalize_url
+
+    engine = create_engine(normalize_url(db))
+    stored: dict[str, dict[int, tuple[int, str]]] = {}
+    tables = sorted({a[0] for a in acked})
+    try:
+        with engine.connect() as conn:
+            for i in range(0, len(tables), 500):
+                rows = conn.execute(
+                    select(
+                        actions_t.c.table_id, actions_t.c.move, actions_t.c.seat, actions_t.c.action
+                    ).where(actions_t.c.table_id.in_(tables[i : i + 500]))
+                )
+                for r in rows:
+                    stored.setdefault(r.table_id, {})[r.move] = (r.seat, r.action)
+    finally:
+        engine.dispose()
+    missing: list[tuple[str, int, int, str]] = []
+    later = 0
+    after: dict[str, int] = {}  # per table: the move after the last action found
+    for a in acked:
+        tid, move, seat, action = a
+        moves = stored.get(tid, {})
+        at = next(
+            (
+                m
+                for m in sorted(moves)
+                if m >= max(move, after.get(tid, 0)) and moves[m] == (seat, action)
+            ),
+            None,
+        )
+        if at is None:
+            missing.append(a)
             continue
-        h = r.json()
-        out["actions"] += h["actions"]
-        out["commits"] += h["commits"]
-    return out
+        after[tid] = at + 1
+        later += at > move
+    return {
+        "acknowledged": len(acked),
+        "found": len(acked) - len(missing),
+        "missing": len(missing),
+        "later": later,
+        "examples": [list(a) for a in missing[:5]],
+    }
 
 
 def cpu(servers: list[psutil.Process]) -> float:
-    return sum(t.user + t.system for t in (s.cpu_times() for s in servers))
+    total = 0.0
+    for s in servers:
+        with contextlib.suppress(psutil.Error):
+            t = s.cpu_times()
+            total += t.user + t.system
+    return total
+
+
+def rss(servers: list[psutil.Process]) -> int:
+    total = 0
+    for s in servers:
+        with contextlib.suppress(psutil.Error):
+            total += s.memory_info().rss
+    return total
 
 
 async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> dict[str, Any]:
     stats = Stats()
     me = psutil.Process()
-    limits = httpx.Limits(max_connections=100)
-    async with httpx.AsyncClient(base_url=args.url, limits=limits, timeout=120) as http:
-        start = time.monotonic()
-        stop = start + args.warmup + args.duration
-        players = [TablePlayer(args, http, stats, i) for i in range(args.tables)]
-        tasks = [asyncio.get_running_loop().create_task(p.run(stop)) for p in players]
+    loop = asyncio.get_running_loop()
+    start = time.monotonic()
+    stop = start + args.warmup + args.duration
+    health: dict[str, dict[str, int]] = {}
+    addresses = [f"127.0.0.{2 + k}" for k in range(args.addresses)]
+    sources: list[str | None] = list(addresses) or [None]
+    clients = [
+        httpx.AsyncClient(
+            base_url=args.url,
+            transport=httpx.AsyncHTTPTransport(
+                local_address=source, retries=1, limits=httpx.Limits(max_connections=100)
+            ),
+            timeout=10,
+        )
+        for source in sources
+    ]
+    try:
+        players = []
+        for i in range(args.tables):
+            source = sources[i % len(sources)]
+            players.append(
+                TablePlayer(
+                    args,
+                    clients[i % len(clients)],
+                    stats,
+                    i,
+                    stop,
+                    (source, 0) if source else None,
+                )
+            )
+        tasks = [loop.create_task(p.run()) for p in players]
+        watcher = loop.create_task(watch_health(args.backends, args.health_every, stop, health))
         await asyncio.sleep(args.warmup)
-        h0 = await health(http, args)
         stats.measuring = True
         t0 = time.monotonic()
         s0 = cpu(servers)
         c0 = me.cpu_times()
         peak = 0
+        loads = []
         while time.monotonic() < stop:
             await asyncio.sleep(min(1.0, max(0.0, stop - time.monotonic())))
-            if servers:
-                peak = max(peak, sum(s.memory_info().rss for s in servers))
+            peak = max(peak, rss(servers))
+            loads.append(os.getloadavg()[0])
         stats.measuring = False
         elapsed = time.monotonic() - t0
-        h1 = await health(http, args)
         s1 = cpu(servers)
         c1 = me.cpu_times()
-        done = await asyncio.gather(*tasks, return_exceptions=True)
-        failures = [repr(d) for d in done if isinstance(d, BaseException)]
+        load1 = os.getloadavg()[0]
+        # whatever still runs after the grace period is abandoned: the tool always stops
+        _done, late = await asyncio.wait([*tasks, watcher], timeout=args.grace)
+        for t in late:
+            t.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        failures = [
+            repr(t.exception()) for t in tasks if t not in late and t.exception() is not None
+        ]
+    finally:
+        for c in clients:
+            await c.aclose()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -285,6 +528,7 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
         "game": args.game,
         "players": args.players,
         "tables": args.tables,
+        "think_s": args.think,
         "db": args.db_label,
         "seconds": round(elapsed, 1),
         "actions": stats.actions,
@@ -296,17 +540,25 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
             "p99": round(pct(99), 2),
             "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
         },
-        "commits_per_s": round((h1["commits"] - h0["commits"]) / elapsed, 1),
-        "actions_per_commit": round(
-            (h1["actions"] - h0["actions"]) / max(1, h1["commits"] - h0["commits"]), 1
-        ),
-        "processes": len(args.backends) or 1,
+        "load_average": {
+            "mean_1min": round(statistics.fmean(loads), 2) if loads else None,
+            "end_1min": round(load1, 2),
+        },
+        "processes": len(args.backends),
+        "readiness": health,
+        "source_addresses": len(addresses) or 1,
+        "reconnects": stats.reconnects,
+        "closes": stats.closes,
+        "unanswered": stats.unanswered,
+        "refused_seats": stats.refused_seats,
+        "abandoned_tasks": len(late),
         "server_cpu_cores": round((s1 - s0) / elapsed, 2) if servers else None,
         "server_peak_rss_mb": round(peak / 2**20, 1) if servers else None,
         "client_cpu_cores": round((c1.user + c1.system - c0.user - c0.system) / elapsed, 2),
         "errors": stats.errors,
         "failures": failures[:5],
         "machine": f"{os.cpu_count()} cores",
+        "_acked": stats.acked,
     }
 
 
@@ -315,12 +567,56 @@ def main() -> None:
     ap.add_argument("--game", default="pebble-auction", help="game id (default: the example)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--tables", type=int, default=200, help="concurrent tables")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=3.0,
+        help="mean seconds between a table's actions (human pace; 0: as fast as answered)",
+    )
     ap.add_argument("--duration", type=float, default=20.0, help="measured seconds")
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
-    ap.add_argument("--db", default=None, help="server storage URL (default: a fresh SQLite file)")
+    ap.add_argument(
+        "--grace",
+        type=float,
+        default=15.0,
+        help="seconds after the run before what still runs is abandoned",
+    )
+    ap.add_argument(
+        "--answer-timeout",
+        type=float,
+        default=30.0,
+        help="seconds an action may wait for its answer before it counts as unanswered",
+    )
+    ap.add_argument(
+        "--addresses",
+        type=int,
+        default=16,
+        help="source addresses 127.0.0.2 on to spread the clients over (0: the default one)",
+    )
+    ap.add_argument(
+        "--health-every", type=float, default=2.0, help="seconds between readiness reads"
+    )
+    ap.add_argument(
+        "--db",
+        default=None,
+        help="the store's URL: the server's storage when started here, and the database "
+        "the acknowledged actions are checked against (default: a fresh SQLite file)",
+    )
+    ap.add_argument("--no-check", action="store_true", help="skip the check against the store")
     ap.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
-    ap.add_argument("--url", default=None, help="use this running server instead of starting one")
-    ap.add_argument("--server-pid", type=int, default=None, help="with --url: for CPU and memory")
+    ap.add_argument("--url", default=None, help="use this running service instead of starting one")
+    ap.add_argument(
+        "--backends",
+        default="",
+        help="with --url: comma-separated URLs of every process, for their /api/ready",
+    )
+    ap.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="with --url: a server process, for CPU and memory (repeatable)",
+    )
     ap.add_argument(
         "--processes",
         type=int,
@@ -332,11 +628,19 @@ def main() -> None:
     args = ap.parse_args()
     if args.tables < 1 or args.players < 1 or args.duration <= 0:
         ap.error("--tables and --players must be positive, --duration above zero")
+    if args.think < 0 or args.warmup < 0 or args.grace < 0 or args.answer_timeout <= 0:
+        ap.error(
+            "--think, --warmup and --grace cannot be negative, --answer-timeout must be positive"
+        )
+    if not 0 <= args.addresses <= 250:
+        ap.error("--addresses must be between 0 and 250")
+    if args.health_every <= 0:
+        ap.error("--health-every must be above zero")
     raise_fd_limit()
     tmp = None
     proc = None
     cluster = pg = None
-    args.backends = []
+    backends = [b.strip().rstrip("/") for b in args.backends.split(",") if b.strip()]
     if args.processes > 0:
         sys.path.insert(0, str(ROOT))
         from tests.web.clusterkit import Cluster
@@ -347,7 +651,7 @@ def main() -> None:
             args.db = pg.url
         cluster = Cluster(args.db, args.processes)
         args.url = cluster.url
-        args.backends = [cluster.backend(k) for k in range(1, args.processes + 1)]
+        backends = [cluster.backend(k) for k in range(1, args.processes + 1)]
         servers = [psutil.Process(p.pid) for p in cluster.procs.values()]
         assert cluster.nginx is not None
         servers.append(psutil.Process(cluster.nginx.pid))
@@ -358,14 +662,19 @@ def main() -> None:
         proc, args.url = start_server(args)
         servers = [psutil.Process(proc.pid)]
     else:
-        servers = [psutil.Process(args.server_pid)] if args.server_pid else []
+        servers = [psutil.Process(pid) for pid in args.server_pid]
     args.url = args.url.rstrip("/")
+    args.backends = backends or [args.url]
     args.ws = "ws" + args.url[4:]
     args.db_label = (args.db or "given server").split("://")[0] + (
         f" synchronous={args.sqlite_sync}" if (args.db or "").startswith("sqlite") else ""
     )
     try:
         report = asyncio.run(measure(args, servers))
+        acked = report.pop("_acked")
+        report["store_check"] = (
+            check_store(args.db, acked) if args.db and not args.no_check else None
+        )
     finally:
         if cluster is not None:
             cluster.close()
@@ -376,23 +685,38 @@ def main() -> None:
             proc.wait(30)
         if tmp is not None:
             tmp.cleanup()
+    check = report["store_check"]
+    bad = check is not None and check["missing"] > 0
     if args.json:
         print(json.dumps(report, indent=2))
-        return
+        sys.exit(1 if bad else 0)
     lat = report["latency_ms"]
+    load = report["load_average"]
     print(
-        f"{report['game']} {report['players']}p, {report['tables']} tables, {report['db']}, "
-        f"{report['processes']} process(es): "
-        f"{report['actions_per_s']:,} actions/s over {report['seconds']} s "
-        f"({report['actions_per_commit']} per commit, {report['commits_per_s']} commits/s); "
-        f"latency p50 "
-        f"{lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms; server CPU "
+        f"{report['game']} {report['players']}p, {report['tables']} tables acting every "
+        f"{report['think_s']} s, {report['db']}, {report['processes']} process(es), "
+        f"{report['source_addresses']} source addresses: "
+        f"{report['actions_per_s']:,} actions/s over {report['seconds']} s; latency p50 "
+        f"{lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms (mean {lat['mean']} ms); "
+        f"load average {load['mean_1min']} (1 min, mean over the run); server CPU "
         f"{report['server_cpu_cores']} cores, peak RSS {report['server_peak_rss_mb']} MB; "
         f"client CPU {report['client_cpu_cores']} cores; games finished "
-        f"{report['games_finished']}; errors {report['errors'] or 'none'}"
+        f"{report['games_finished']}; reconnects {report['reconnects']}; unanswered "
+        f"{report['unanswered']}; errors {report['errors'] or 'none'}"
     )
+    for url, seen in report["readiness"].items():
+        print(f"  {url}/api/ready: {seen}")
+    if check is None:
+        print("store check: skipped (no --db)")
+    else:
+        print(
+            f"store check: {check['found']} of {check['acknowledged']} acknowledged actions "
+            f"found in the store, in order ({check['later']} stored at a later move than "
+            f"sent at, after a reaction window); missing {check['missing']}"
+        )
     if report["failures"]:
         print("failures:", *report["failures"], sep="\n  ")
+    sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":

@@ -96,6 +96,76 @@ def test_metrics_and_health_follow_play(client: TestClient) -> None:
     assert f'dragonlair_info{{process="{process}",version=' in text
 
 
+def test_websocket_counters_and_the_reply_latency(client: TestClient) -> None:
+    """Connections opened, refused and closed by code, messages in and out, and the
+    action's latency from its receipt to its reply."""
+
+    def figures() -> dict[str, float]:
+        text = client.get("/metrics").text
+        names = [
+            "dragonlair_ws_opened_total",
+            'dragonlair_ws_refused_total{code="4401"}',
+            'dragonlair_ws_closed_total{code="1000"}',
+            'dragonlair_ws_messages_total{direction="in"}',
+            'dragonlair_ws_messages_total{direction="out"}',
+            "dragonlair_action_reply_seconds_count",
+        ]
+        return {n: (metric(text, n) if f"\n{n} " in text else 0.0) for n in names}
+
+    before = figures()
+    created = client.post(
+        "/api/tables",
+        json={"game": "pebble-auction", "players": 2, "seats": [{"type": "human"}] * 2},
+    ).json()
+    tid = created["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": "not-a-token", "since": 0})
+        assert ws.receive_json()["code"] == "unauthorized"
+    tokens = [s["token"] for s in created["seats"]]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0], "since": 0})
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+        actor = tokens[0] if 0 in state["view"]["to_act"] else tokens[1]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": actor, "since": 0})
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+        ws.send_json({"type": "act", "move": 0, "action": state["legal"][0], "ref": 7})
+        answer = ws.receive_json()
+        while answer.get("ref") != 7:
+            answer = ws.receive_json()
+        ws.send_json({"type": "act", "move": 0, "action": "no such action", "ref": 8})
+        assert ws.receive_json()["type"] == "error"  # refused: answered all the same
+        ws.close(1000)
+    after = figures()
+    grew = {k: after[k] - before[k] for k in after}
+    assert grew["dragonlair_ws_opened_total"] == 3
+    assert grew['dragonlair_ws_refused_total{code="4401"}'] == 1
+    assert grew['dragonlair_ws_closed_total{code="1000"}'] == 2
+    assert grew['dragonlair_ws_messages_total{direction="in"}'] == 2  # after the hellos
+    assert grew['dragonlair_ws_messages_total{direction="out"}'] >= 4
+    assert grew["dragonlair_action_reply_seconds_count"] == 2
+
+
+def test_json_access_lines_carry_their_parts_as_fields() -> None:
+    fmt = JsonFormatter("1/2")
+    args = ("127.0.0.9:52114", "POST", "/api/tables/q3J9xW7a/seats/1", "1.1", 409)
+    rec = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', args, None
+    )
+    got = json.loads(fmt.format(rec))
+    assert got["client"] == "127.0.0.9:52114" and got["method"] == "POST"
+    assert got["path"] == "/api/tables/q3J9xW7a/seats/1" and got["status"] == 409
+    assert got["http"] == "1.1" and got["table"] == "q3J9xW7a" and got["process"] == "1/2"
+    other = logging.LogRecord(
+        "dragonlair.web", logging.INFO, __file__, 1, "%s %s", ("a", "b"), None
+    )
+    assert "status" not in json.loads(fmt.format(other))
+
+
 def test_json_logs_name_the_table() -> None:
     fmt = JsonFormatter("2/3")
 

@@ -10,6 +10,7 @@ and one that lets too many messages pile up is disconnected.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from collections.abc import MutableMapping
 from typing import Any, Protocol
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 from starlette.websockets import WebSocket
 
 from .config import ServerConfig
+from .metrics import ACTION_REPLY_SECONDS, WS_CLOSED, WS_IN, WS_OPENED, WS_OUT, WS_REFUSED
 from .protocol import (
     Act,
     Hello,
@@ -120,6 +122,7 @@ class Connection:
             return
         self.queued_bytes += len(text)
         self.queue.put_nowait(text)
+        WS_OUT.inc()
 
     def close(self, code: int = 1000) -> None:
         """Close after the messages already queued."""
@@ -178,6 +181,7 @@ async def converse(
 ) -> None:
     """One seat's (or spectator's) connection: hello, then actions until it closes."""
     await ws.accept()
+    WS_OPENED.inc()
     client = ws.client.host if ws.client else "?"
     if not limits.http.allow(f"ip:{client}"):
         await _refuse(ws, ProtocolError("rate_limited", "too many connections"), 1008)
@@ -225,9 +229,11 @@ async def _converse(
     conn.bucket = limits.ws.bucket()
     sender = asyncio.get_running_loop().create_task(conn.pump())
     await table.attach(conn)
+    code = 1006
     try:
-        await _serve(ws, table, conn, limits.ws, config.max_message_bytes)
+        code = await _serve(ws, table, conn, limits.ws, config.max_message_bytes)
     finally:
+        WS_CLOSED.labels(str(code)).inc()
         table.detach(conn)
         conn.close()
         try:
@@ -251,6 +257,7 @@ def _hello(first: Message, max_bytes: int) -> Hello:
 
 
 async def _refuse(ws: WebSocket, e: ProtocolError, code: int) -> None:
+    WS_REFUSED.labels(str(code)).inc()
     try:
         await ws.send_text(encode(e.to_message()))
         await ws.close(code)
@@ -260,18 +267,20 @@ async def _refuse(ws: WebSocket, e: ProtocolError, code: int) -> None:
 
 async def _serve(
     ws: WebSocket, table: Door, conn: Connection, limiter: RateLimiter, max_bytes: int
-) -> None:
-    """Read a connection's messages until it closes."""
+) -> int:
+    """Read a connection's messages until it closes; the close code."""
     while not conn.closing:
         m = await ws.receive()
         if m["type"] == "websocket.disconnect":
-            return
+            return int(m.get("code") or 1005)
+        WS_IN.inc()
+        received = time.perf_counter()
         try:
             if conn.bucket is not None and not conn.bucket.allow():
                 conn.strikes += 1
                 if conn.strikes > 100:
                     conn.close(1008)
-                    return
+                    return 1008
                 raise ProtocolError(
                     "rate_limited",
                     f"too many messages: at most {limiter.describe()}; this one was ignored",
@@ -294,7 +303,10 @@ async def _serve(
                         f"this connection plays seat {conn.seat}; "
                         f"it cannot act for seat {msg.seat}",
                     )
-                await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
+                try:
+                    await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
+                finally:  # answered: the update with its ref, or the refusal queued below
+                    ACTION_REPLY_SECONDS.observe(time.perf_counter() - received)
             elif isinstance(msg, Hint | Undo):
                 if conn.seat is None:
                     raise ProtocolError("spectator", "spectators watch; they have no decision")
@@ -324,3 +336,4 @@ async def _serve(
                 conn.send(text)
         except ProtocolError as e:
             conn.send(encode(e.to_message(table.current_move)))
+    return conn.close_code

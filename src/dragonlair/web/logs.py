@@ -6,6 +6,10 @@ for a log collector (journald, Loki, ...) to index:
  "message": "table q3J9xW7a: seat 0 has a new token", "table": "q3J9xW7a", "process": "2/3"}
 ```
 
+An access line (logger ``uvicorn.access``) also carries its parts as fields: ``client``,
+``method``, ``path``, ``http`` and ``status`` (a number), so a collector can count and
+filter answers without parsing the message.
+
 ``table`` is the table a line is about: the ``table`` attribute a call passes in
 ``extra``, else the id in a ``table <id>`` phrase of the message, else the one in an access
 line's path (``/api/tables/<id>``, ``/ws/tables/<id>``). No token is ever logged: tokens
@@ -15,6 +19,7 @@ carries (the recovery test reads a whole log to check).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -49,9 +54,24 @@ class JsonFormatter(logging.Formatter):
             out["table"] = table
         if self.process_name is not None:
             out["process"] = self.process_name
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple):
+            out.update(_access_fields(record.args))
         if record.exc_info:
             out["exception"] = self.formatException(record.exc_info)
         return json.dumps(out, ensure_ascii=False)
+
+
+def _access_fields(args: tuple[Any, ...]) -> dict[str, Any]:
+    """An access line's parts as fields of their own (uvicorn passes client, method, path,
+    HTTP version and status as the record's arguments), for a collector to filter on."""
+    if len(args) != 5:
+        return {}
+    client, method, path, version, status = args
+    fields: dict[str, Any] = {"client": str(client), "method": str(method), "path": str(path)}
+    fields["http"] = str(version)
+    with contextlib.suppress(TypeError, ValueError):
+        fields["status"] = int(status)
+    return fields
 
 
 def json_logging(log_config: dict[str, Any], process_name: str | None) -> dict[str, Any]:

@@ -5,6 +5,17 @@
   writes they held (group commit: writes per commit);
 - ``dragonlair_action_seconds`` (histogram): an accepted action, from taking its table's
   lock to being sent, its commit included; ``dragonlair_commit_seconds``: its commit;
+- ``dragonlair_action_reply_seconds`` (histogram): an action message, from its receipt to
+  its reply (the update carrying its ``ref``, or the refusal) being queued for sending:
+  the latency a client sees less the network, waits for the table's lock included (an
+  answer in a reaction window waits for the window's end too);
+- ``dragonlair_ws_opened_total``, ``dragonlair_ws_closed_total{code}``: WebSocket
+  connections accepted, and closed after their hello by close code (1000 the client's
+  or the server's normal close, 1001 going away, 1006 dropped, 1008 a limit);
+  ``dragonlair_ws_refused_total{code}``: connections refused before or at their hello
+  (4400 no hello, 4401 bad token, 4404 no such table, 4409 broken, 1008 per-address limits);
+  ``dragonlair_ws_messages_total{direction}``: messages received (``in``) and queued for
+  sending (``out``);
 - ``dragonlair_tables{status}``: tables this process holds, by status;
 - ``dragonlair_connections``: open WebSocket connections (seats and spectators);
 - ``dragonlair_bot_queue``, ``dragonlair_bots_thinking``: bot decisions and hints waiting
@@ -76,6 +87,35 @@ OWNERSHIP = CounterMetric(
     ["event"],
     registry=REGISTRY,
 )
+ACTION_REPLY_SECONDS = Histogram(
+    "dragonlair_action_reply_seconds",
+    "An action message, from its receipt to its reply being queued (lock waits included)",
+    buckets=BUCKETS,
+    registry=REGISTRY,
+)
+WS_OPENED = CounterMetric(
+    "dragonlair_ws_opened", "WebSocket connections accepted", registry=REGISTRY
+)
+WS_CLOSED = CounterMetric(
+    "dragonlair_ws_closed",
+    "WebSocket connections closed after their hello, by close code",
+    ["code"],
+    registry=REGISTRY,
+)
+WS_REFUSED = CounterMetric(
+    "dragonlair_ws_refused",
+    "WebSocket connections refused before or at their hello, by close code",
+    ["code"],
+    registry=REGISTRY,
+)
+WS_MESSAGES = CounterMetric(
+    "dragonlair_ws_messages",
+    "WebSocket messages received (in) and queued for sending (out)",
+    ["direction"],
+    registry=REGISTRY,
+)
+WS_IN = WS_MESSAGES.labels("in")
+WS_OUT = WS_MESSAGES.labels("out")
 COMMIT_SECONDS = Histogram(
     "dragonlair_commit_seconds",
     "Waiting for an action's commit",

@@ -1,0 +1,134 @@
+"""scripts/load.py against a local server: it plays at a set pace from several loopback
+addresses, reads every process's readiness, checks every acknowledged action against the
+store, and stops by itself even when the process it loads dies under it."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LOAD = ROOT / "scripts" / "load.py"
+
+pytestmark = [pytest.mark.slow]
+
+
+def _load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dragonlair_load_tool", LOAD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(*args: str, timeout: float) -> tuple[int, dict[str, Any]]:
+    out = subprocess.run(
+        [sys.executable, str(LOAD), "--json", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+    assert out.stdout, out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+@pytest.mark.timeout(120)
+def test_plays_at_pace_from_many_addresses_and_checks_the_store() -> None:
+    rc, report = _run(
+        "--tables", "6", "--think", "0.3", "--warmup", "1", "--duration", "4",
+        "--addresses", "3", timeout=100,
+    )  # fmt: skip
+    assert rc == 0, report
+    assert report["source_addresses"] == 3
+    # six tables acting every 0.3 s on average for 4 s: tens of actions, not thousands
+    assert 10 <= report["actions"] <= 6 * 4 / 0.3 * 2.5
+    check = report["store_check"]
+    assert check["acknowledged"] > report["actions"] * 0.5
+    assert check["found"] == check["acknowledged"]
+    assert check["missing"] == 0
+    [(_url, seen)] = report["readiness"].items()
+    assert seen["ready"] >= 2 and seen["unreachable"] == seen["not_ready"] == 0
+    assert report["latency_ms"]["p99"] >= report["latency_ms"]["p50"] > 0
+    assert report["load_average"]["mean_1min"] is not None
+
+
+@pytest.mark.timeout(150)
+def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
+    tmp_path: Path,
+) -> None:
+    load = _load_module()
+    db = f"sqlite:///{tmp_path}/load.sqlite3"
+    server, url = load.start_server(argparse.Namespace(db=db, sqlite_sync="FULL"))
+    try:
+        tool = subprocess.Popen(
+            [
+                sys.executable, str(LOAD), "--json", "--url", url, "--db", db,
+                "--tables", "4", "--think", "0.2", "--warmup", "0", "--duration", "8",
+                "--grace", "5", "--health-every", "0.5", "--addresses", "2",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )  # fmt: skip
+        time.sleep(4)
+        server.kill()  # kill -9: the connections drop, nothing answers any more
+        server.wait(10)
+        started = time.monotonic()
+        stdout, stderr = tool.communicate(timeout=60)
+        # the rest of the run, the grace period and the store check; never a hang
+        assert time.monotonic() - started < 40
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+    assert tool.returncode == 0, stderr
+    report = json.loads(stdout)
+    [(_url, seen)] = report["readiness"].items()
+    assert seen["ready"] >= 1 and seen["unreachable"] >= 1, report
+    assert report["reconnects"] > 0  # the seats tried to come back, as the browser does
+    check = report["store_check"]
+    assert check["acknowledged"] > 0
+    assert check["found"] == check["acknowledged"] and check["missing"] == 0
+
+
+def test_the_store_check_finds_actions_in_order_and_reports_the_missing(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine
+
+    from dragonlair.web.store import actions_t, metadata
+
+    load = _load_module()
+    db = f"sqlite:///{tmp_path}/check.sqlite3"
+    engine = create_engine(db)
+    metadata.create_all(engine)
+    rows = [(0, 0, "bid 1"), (1, 1, "bid 3"), (2, 1, "allow"), (3, 0, "allow")]
+    with engine.begin() as conn:
+        conn.execute(
+            actions_t.insert(),
+            [{"table_id": "t1", "move": m, "seat": s, "action": a, "at": 0.0} for m, s, a in rows],
+        )
+    engine.dispose()
+    acked = [
+        ("t1", 0, 0, "bid 1"),  # where it was sent
+        ("t1", 1, 1, "bid 2"),  # another action is stored there: missing
+        ("t1", 2, 0, "allow"),  # held in a window, stored after seat 1's pass: later
+        ("t1", 1, 0, "bid 1"),  # only at move 0, before the last one found: missing
+        ("t2", 0, 0, "pass"),  # a table with nothing stored: missing
+    ]
+    check = load.check_store(db, acked)
+    assert check["acknowledged"] == 5
+    assert check["found"] == 2 and check["later"] == 1
+    assert check["missing"] == 3
+    assert ["t1", 1, 1, "bid 2"] in check["examples"]
+    assert ["t1", 1, 0, "bid 1"] in check["examples"]
