@@ -18,7 +18,7 @@ import dragonlair
 from dragonlair.bots import Bot, parse_bots
 from dragonlair.core import derive_seed
 from dragonlair.core.manifest import registered_manifest
-from dragonlair.sim import Job, SimulationError, play_game, run
+from dragonlair.sim import Job, SimulationError, play_game, run, runner
 from dragonlair.sim.runner import SeededOnUse, _context, chunk_size, make_bots
 from tests.core.pebble_auction.heuristic import PebbleHeuristic
 from tests.core.pebble_auction.manifest import heuristic
@@ -259,7 +259,7 @@ def test_a_process_with_other_threads_starts_its_workers_from_a_fork_server() ->
 
 
 def test_a_single_threaded_process_forks_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    monkeypatch.setattr(runner, "_single_threaded", lambda: True)
     ctx, registered = _context(job())
     assert ctx.get_start_method() == "fork" and registered is None
 
