@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -174,10 +175,12 @@ def test_limits_on_lobby_clients(sqlite_url: str) -> None:
 def test_finished_game_record_and_replay(client: TestClient) -> None:
     bots = [{"type": "bot", "level": "random"}] * 2
     tid = create(client, players=2, seats=bots, seed=21)["table"]["id"]
-    for _ in range(500):
-        if client.get(f"/api/tables/{tid}").json()["status"] == "over":
-            break
-        client.get("/api/health")  # give the server's loop a turn
+    # the bots' moves come from worker processes (their first start takes a moment) and
+    # each pass in a window waits for the window's end: wait for the end, not a count
+    deadline = time.monotonic() + 120
+    while client.get(f"/api/tables/{tid}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.05)  # the server's loop runs in its own thread meanwhile
     rec = client.get(f"/api/tables/{tid}/record").json()
     assert rec["seed"] == 21 and rec["game"] == "pebble-auction" and rec["actions"]
     rp = client.get(f"/api/tables/{tid}/replay", params={"seat": 0}).json()
