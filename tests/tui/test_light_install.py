@@ -48,12 +48,9 @@ def test_analyse_answers_or_says_what_is_missing(light: Path) -> None:
         check=False,
     )
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
-    if done.returncode:
-        assert done.returncode == 1
-        assert "cannot run in this install" in done.stderr
-        assert "pip install 'dragonlair[sim]'" in " ".join(done.stderr.split())
-    else:
-        assert "picks" in done.stdout
+    # the analysis needs nothing beyond the base install (its interval is written out)
+    assert done.returncode == 0, done.stderr
+    assert "picks" in done.stdout
 
 
 @pytest.mark.timeout(900)
@@ -71,7 +68,7 @@ def test_f2_in_the_light_install_never_ends_the_game(light: Path, tmp_path: Path
     try:
         child.expect("move ahead")  # your first play is asked
         child.send("\x1bOQ")  # F2
-        child.expect(["hint: the bot would choose", "no hint: "], timeout=240)
+        child.expect("hint: the bot would choose", timeout=240)  # a real hint, no extra
         child.send("\r")  # and the game goes on
         child.send("\x11")  # ctrl+q
         child.expect("Leave the game")
