@@ -4,6 +4,8 @@ that was looked at)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import dragonlair
@@ -27,10 +29,11 @@ def app_for(game_id: str) -> PlayApp:
 async def _until_asked(pilot: object) -> None:
     app = pilot.app  # type: ignore[attr-defined]
     app.query_one("#entry").cursor_blink = False  # a blinking cursor is not the screen
-    for _ in range(100):
-        await pilot.pause()  # type: ignore[attr-defined]
-        if app.asking == 0:
-            break
+    # the bots play before the player is asked: wait by the clock (a count of pauses ran
+    # out on a busy machine, and the snapshot then caught the screen before the question)
+    deadline = time.monotonic() + 60
+    while app.asking != 0 and time.monotonic() < deadline:
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
     # the log scrolls to its end after a refresh, later on a busy machine (a log that
     # fits its pane never scrolls: at most two seconds' wait then)
     log = app.query_one("#log")
