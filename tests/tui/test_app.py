@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -14,7 +15,7 @@ import pytest
 from textual.widgets import Static
 
 import dragonlair
-from dragonlair.core import State
+from dragonlair.core import Action, State
 from dragonlair.tui.app import ConfirmQuit, HelpScreen, PassScreen, PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig
 from tests.tui.tui_helpers import screen_text
@@ -331,10 +332,11 @@ def test_a_whole_game_to_the_final_scores(size: tuple[int, int]) -> None:
     asyncio.run(run())
 
 
-def _window_state() -> State:
-    """A Great Dragon Race state where seat 0 holds a HALT! card in another's window."""
+def _race_state(found: Callable[[State, int, list[Action]], bool], what: str) -> State:
+    """The first Great Dragon Race state (3 players, seeded random play) where ``found``
+    holds for the seat asked first and its legal actions."""
     game = dragonlair.make("dragon-race", players=3)
-    for seed in range(1, 200):
+    for seed in range(1, 300):
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
         for _ in range(300):
@@ -342,10 +344,20 @@ def _window_state() -> State:
                 break
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
-            if seat == 0 and "window" in state.view(0) and any(a.kind == "halt" for a in legal):
+            if found(state, seat, legal):
                 return state
             state.apply(seat, rng.choice(legal))
-    raise AssertionError("no HALT! window found")
+    raise AssertionError(f"no {what} found")
+
+
+def _window_state() -> State:
+    """A Great Dragon Race state where seat 0 holds a HALT! card in another's window."""
+    return _race_state(
+        lambda state, seat, legal: (
+            seat == 0 and "window" in state.view(0) and any(a.kind == "halt" for a in legal)
+        ),
+        "HALT! window",
+    )
 
 
 def test_enter_takes_the_stated_default_of_a_window() -> None:
@@ -486,20 +498,14 @@ def test_again_at_the_end_starts_a_new_game_with_the_same_players() -> None:
 def _bot_in_window(holds_halt: bool) -> State:
     """A Great Dragon Race state where seat 1 (a bot below) is asked in a HALT! window,
     holding a HALT! card it could call or not."""
-    game = dragonlair.make("dragon-race", players=3)
-    for seed in range(1, 300):
-        state = game.new_game(seed=seed)
-        rng = random.Random(seed)
-        for _ in range(300):
-            if state.is_over:
-                break
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            in_window = seat == 1 and state.default_action(1) is not None
-            if in_window and any(a.kind == "halt" for a in legal) == holds_halt:
-                return state
-            state.apply(seat, rng.choice(legal))
-    raise AssertionError("no such HALT! window found")
+    return _race_state(
+        lambda state, seat, legal: (
+            seat == 1
+            and state.default_action(1) is not None
+            and any(a.kind == "halt" for a in legal) == holds_halt
+        ),
+        "such HALT! window",
+    )
 
 
 @pytest.mark.parametrize("holds_halt", [True, False], ids=["holds-halt", "no-halt"])
