@@ -24,6 +24,9 @@ import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
 
+// refusals that signing in (account.js) can remedy: the refused page offers it
+const SIGN_IN_CODES = new Set(["sign_in_required", "signed_out"]);
+
 const SEAT_LISTS = new Set(["winners", "seats", "losers"]);
 const PER_SEAT = new Set(["points", "gems", "bids", "ranks", "start_gems", "scores"]);
 // events worth a longer look: a trick or a round won, a reveal, the end
@@ -168,7 +171,7 @@ class TablePage {
     };
     this.conn = new Connection(`${proto}//${location.host}/ws/tables/${this.tableId}`, hello, {
       message: (m) => this.onMessage(m),
-      status: (st, detail) => this.onStatus(st, detail),
+      status: (st, detail, code) => this.onStatus(st, detail, code),
     });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     installInfo();
@@ -180,7 +183,7 @@ class TablePage {
 
   // ---------------------------------------------------------------- messages
 
-  onStatus(st, detail) {
+  onStatus(st, detail, code) {
     this.status = st;
     const el = document.getElementById("conn");
     const words = {
@@ -196,7 +199,9 @@ class TablePage {
     }
     if (st === "refused") {
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("Cannot join this table")),
-        h("p", { class: "error" }, detail), h("p", {}, h("a", { href: "/", class: "button primary" }, t("Back to the lobby")))));
+        h("p", { class: "error" }, detail), h("p", { class: "actions" },
+          SIGN_IN_CODES.has(code) ? h("a", { href: "/account", class: "button primary", id: "refused-sign-in" }, t("Sign in")) : null,
+          h("a", { href: "/", class: SIGN_IN_CODES.has(code) ? "button" : "button primary" }, t("Back to the lobby")))));
     }
     if (st !== "connected") this.pending = false;
   }
