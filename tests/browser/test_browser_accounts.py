@@ -60,9 +60,14 @@ def test_sign_up_claims_the_seat_and_plays_it_to_the_end_signed_in(
     phone.click("#refused-sign-in")  # the refused page leads to signing in
     phone.wait_for_selector("#sign-in")
     sign_in(phone, server, "lena berg", go=False)
+    # "your games" on this device lists the seat, and opens it without its link
+    phone.wait_for_selector("#account-games-list .account-game")
     shot(phone, "account-signed-in-phone")
-    phone.goto(url)
+    assert "over" in phone.inner_text("#account-games-list")
+    phone.click("#account-games-list .account-game")
+    phone.wait_for_url("**/play/**#seat=0")
     assert wait_ready(phone)["status"] == "over"
+    assert url.split("#")[0] == phone.url.split("#")[0]
     # sign out everywhere: both browsers are guests again
     phone.goto(server.url + "/account")
     phone.click("#sign-out-everywhere")

@@ -205,3 +205,68 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(web: TestClien
     assert r.status_code == 401
     # the table is still there, its game intact
     assert web.get(f"/api/tables/{tid}").json()["status"] == "waiting"
+
+
+def test_my_games_lists_the_accounts_seats_and_opens_them_without_a_link(
+    web: TestClient,
+) -> None:
+    assert web.get("/api/account/games").json()["error"]["code"] == "not_signed_in"
+    sign_up(web, "Ines")
+    first = new_table(web)["table"]["id"]
+    with device(web) as friend:
+        second = new_table(friend)["table"]["id"]  # a guest's table Ines joins, signed in
+    r = post(web, f"/api/tables/{second}/join", {"name": "Ines"})
+    assert r.status_code == 200, r.text
+    got = web.get("/api/account/games").json()
+    assert got["total"] == 2
+    assert [(g["table"], g["seat"], g["status"]) for g in got["games"]] == [
+        (second, 1, "playing"),
+        (first, 0, "waiting"),
+    ]
+    assert got["games"][0]["title"] and got["games"][0]["result"] is None
+    assert web.get("/api/account/games?limit=1&offset=1").json()["games"][0]["table"] == first
+    assert web.get("/api/account/games?limit=500").status_code == 422
+    # on another device, signed in: the seat opens by its number, no token needed
+    with device(web) as laptop:
+        sign_in_first = hello(laptop, second, "x" * 10)
+        assert sign_in_first["code"] == "unauthorized"
+        with laptop.websocket_connect(f"/ws/tables/{second}", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "seat": 1})
+            assert ws.receive_json()["code"] == "sign_in_required"
+        post(laptop, "/api/account/signin", {"name": "Ines", "password": PASSWORD})
+        for seat, code in [(0, "unauthorized"), (7, "unauthorized")]:
+            with laptop.websocket_connect(f"/ws/tables/{second}", headers=ORIGIN) as ws:
+                ws.send_json({"type": "hello", "seat": seat})
+                assert ws.receive_json()["code"] == code  # not hers, not at the table
+        with laptop.websocket_connect(f"/ws/tables/{second}", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "seat": 1, "token": "abc"})
+            assert ws.receive_json()["type"] == "error"
+        with laptop.websocket_connect(f"/ws/tables/{second}", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "seat": 1})
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome" and welcome["seat"] == 1
+    # another account lists nothing of hers
+    with device(web) as other:
+        sign_up(other, "Jakob")
+        assert other.get("/api/account/games").json() == {"games": [], "total": 0}
+
+
+def test_a_session_ended_by_another_process_closes_its_connections(db_url: str) -> None:
+    """Several processes share the database: a sign-out on one (its session row deleted)
+    is noticed by the others' recheck, which closes the seat's connection here."""
+    with TestClient(create_app(config(db_url, session_recheck=0.2))) as web:
+        sign_up(web, "Karla")
+        t = new_table(web)
+        tid, token = t["table"]["id"], t["seats"][0]["token"]
+        with web.websocket_connect(f"/ws/tables/{tid}", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["type"] == "welcome"
+            engine = web.app.state.accounts.engine  # type: ignore[attr-defined]
+            with engine.begin() as conn:  # what another process's sign-out does
+                conn.exec_driver_sql("DELETE FROM dl_sessions")
+            seen = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    seen.append(ws.receive_json())
+            assert closed.value.code == 4401 and seen[-1]["code"] == "signed_out"
+        assert web.get("/api/account").json() == {"account": None}

@@ -34,6 +34,7 @@ from .. import __version__
 from ..i18n import N_, _, using
 from .accounts import Accounts, SignInGuard
 from .accounts.csrf import SameOrigin
+from .accounts.service import watch_sessions
 from .bots import BotRunner
 from .config import ServerConfig
 from .connection import SIGNED_OUT as SIGNED_OUT_ERROR
@@ -151,12 +152,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)
     hub.timings = Timings(action=ACTION_SECONDS, commit=COMMIT_SECONDS)
     app.state.hub = hub
-    app.state.accounts = Accounts(
+    accounts = Accounts(
         store.engine,
         PasswordHasher(time_cost=cfg.argon2_time, memory_cost=cfg.argon2_memory),
+        recheck=cfg.session_recheck,
         ended_text=SIGNED_OUT,
     )
+    app.state.accounts = accounts
     keeper: asyncio.Task[None] | None = None
+    sessions = asyncio.get_running_loop().create_task(watch_sessions(accounts, cfg.session_recheck))
     try:
         resumed = await hub.recover()
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
@@ -164,6 +168,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             keeper = asyncio.get_running_loop().create_task(retention(store, cfg))
         yield
     finally:
+        sessions.cancel()
         if keeper is not None:
             keeper.cancel()
         hub.close()

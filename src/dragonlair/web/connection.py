@@ -245,7 +245,7 @@ async def _converse(
         hello = _hello(first, config.max_message_bytes)
         table = await hub.get(table_id)
         table.check_playable()  # a broken table refuses, whoever asks
-        owner = None
+        owner: str | None = None
         if hello.token is not None:
             seat = table.identify(hello.token)
             owner = None if seat is None else table.seat_account(seat)
@@ -257,6 +257,8 @@ async def _converse(
                     "this seat belongs to an account: sign in as its player to play it",
                     401,
                 )
+        elif hello.seat is not None:
+            seat, owner = _own_seat(table, hello.seat, session)
         else:
             table.admit_spectator()
             seat = None
@@ -289,6 +291,23 @@ async def _converse(
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+def _own_seat(table: Door, seat: int, session: SignedIn | None) -> tuple[int, str]:
+    """A seat asked for by number (no token): only one of the signed-in account's own."""
+    if session is None or not session.live():
+        raise ProtocolError(
+            "sign_in_required", "sign in to play a seat of your account without its link", 401
+        )
+    try:
+        owner = table.seat_account(seat)
+    except IndexError:
+        owner = None
+    if owner != session.account_id:
+        raise ProtocolError(
+            "unauthorized", f"seat {seat} of this table is not one of your account's", 401
+        )
+    return seat, session.account_id
 
 
 def _hello(first: Message, max_bytes: int) -> Hello:

@@ -7,9 +7,10 @@
 - **Sessions** live on the server: the cookie holds 256 random bits, the database only
   their SHA-256 digest, so ending a session (sign-out) or all of an account's (sign out
   everywhere, deletion) is deleting rows. This process keeps the sessions it has seen in
-  memory (:class:`Session`) and asks the database again after ``recheck`` seconds, so a
-  session ended by another process stops working here within that time, and one ended
-  here at once: its live WebSocket connections are told and closed.
+  memory (:class:`Session`) and asks the database again after ``recheck`` seconds (the
+  sessions of live WebSocket connections too, all in one query, :func:`watch_sessions`),
+  so a session ended by another process stops working here within that time, and one
+  ended here at once: its live WebSocket connections are told and closed.
 - **The same answer** for a name without an account and for a wrong password, after the
   same work (a password is checked against a stand-in hash when there is no account), so
   sign-in does not tell which names have accounts.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -27,11 +29,11 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..protocol import ProtocolError
-from ..store import seats_t
+from ..store import seats_t, tables_t
 from .schema import DELETED_NAME, accounts_t, sessions_t
 
 NAME_MIN, NAME_MAX = 3, 24
@@ -137,6 +139,8 @@ class Accounts:
         self.recheck = recheck
         self.ended_text = ended_text
         self._sessions: dict[str, Session] = {}
+        self._mutex = threading.Lock()  # the blocking calls run in worker threads
+        self._ending: list[Session] = []  # ended, their connections still to be closed
         self._stand_in: str | None = None
 
     # ------------------------------------------------------------------ passwords
@@ -267,8 +271,7 @@ class Accounts:
             ).first()
         if row is None or row.expires <= now:
             if s is not None:
-                self._sessions.pop(d, None)
-                s.end(self.ended_text)
+                self._forget(lambda x: x.digest == d)
             return None
         if s is None:
             s = Session(d, row.account_id, row.name, row.expires, now)
@@ -281,8 +284,10 @@ class Accounts:
         """End one session."""
         with self.engine.begin() as conn:
             conn.execute(delete(sessions_t).where(sessions_t.c.digest == session.digest))
+        session.revoked = True
+        with self._mutex:
+            self._ending.append(session)
         self._forget(lambda s: s.digest == session.digest)
-        session.end(self.ended_text)
 
     def sign_out_everywhere(self, account_id: str) -> int:
         """End every session of an account (every device); how many there were."""
@@ -294,16 +299,64 @@ class Accounts:
         return int(n or 0)
 
     def _remember(self, s: Session) -> None:
-        if len(self._sessions) >= MAX_CACHED:
-            for k in list(self._sessions)[: MAX_CACHED // 2]:
-                del self._sessions[k]  # asked of the database again when next seen
-        self._sessions[s.digest] = s
+        with self._mutex:
+            if len(self._sessions) >= MAX_CACHED:
+                # asked of the database again when next seen; those with live connections
+                # are kept, so that ending them still closes their connections
+                idle = [k for k, v in self._sessions.items() if not v.conns]
+                for k in idle[: MAX_CACHED // 2]:
+                    del self._sessions[k]
+            self._sessions[s.digest] = s
 
     def _forget(self, which: Callable[[Session], bool]) -> None:
-        for d, s in list(self._sessions.items()):
-            if which(s):
-                del self._sessions[d]
-                s.end(self.ended_text)
+        """Drop the sessions ``which`` picks: they sign nobody in from now on, and their
+        connections are closed by :meth:`close_ended` (on the event loop)."""
+        with self._mutex:
+            for d, s in list(self._sessions.items()):
+                if which(s):
+                    del self._sessions[d]
+                    s.revoked = True
+                    self._ending.append(s)
+
+    def close_ended(self) -> None:
+        """Tell and close the connections of the sessions ended since the last call (on
+        the event loop: connections are not thread-safe)."""
+        with self._mutex:
+            ended, self._ending = self._ending, []
+        for s in ended:
+            s.end(self.ended_text)
+
+    def connected(self) -> list[str]:
+        """The digests of the sessions that have live connections here."""
+        with self._mutex:
+            return [d for d, s in self._sessions.items() if s.conns and not s.revoked]
+
+    def recheck_sessions(self, digests: list[str]) -> None:
+        """Forget the sessions among ``digests`` that the database no longer has (ended by
+        another process, expired, their account deleted), so their connections close."""
+        if not digests:
+            return
+        now = time.time()
+        with self.engine.connect() as conn:
+            found = set(
+                conn.execute(
+                    select(sessions_t.c.digest)
+                    .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
+                    .where(
+                        sessions_t.c.digest.in_(digests),
+                        sessions_t.c.expires > now,
+                        accounts_t.c.deleted.is_(None),
+                    )
+                ).scalars()
+            )
+        gone = set(digests) - found
+        if gone:
+            self._forget(lambda s: s.digest in gone)
+        with self._mutex:
+            for d in found:
+                cached = self._sessions.get(d)
+                if cached is not None:
+                    cached.checked = now
 
     # ------------------------------------------------------------------ reading
 
@@ -316,3 +369,60 @@ class Accounts:
                 )
             ).first()
         return None if row is None else Account(id=row.id, name=row.name, created=row.created)
+
+    def games(
+        self, account_id: str, limit: int, offset: int = 0
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of the account's seats at tables, newest first, and how many there are
+        in all: each with its table, game, seat, the seat's name, status, when the table
+        was made and, once over, the result."""
+        mine = seats_t.c.account_id == account_id
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(seats_t).where(mine)).scalar()
+            rows = conn.execute(
+                select(
+                    tables_t.c.id,
+                    tables_t.c.game,
+                    tables_t.c.players,
+                    tables_t.c.status,
+                    tables_t.c.created,
+                    tables_t.c.result,
+                    seats_t.c.seat,
+                    seats_t.c.name,
+                )
+                .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+                .where(mine)
+                .order_by(tables_t.c.created.desc(), seats_t.c.seat)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+        page = [
+            {
+                "table": r.id,
+                "game": r.game,
+                "players": r.players,
+                "seat": r.seat,
+                "name": r.name,
+                "status": r.status,
+                "created": r.created,
+                "result": r.result if r.status == "over" else None,
+            }
+            for r in rows
+        ]
+        return page, int(total or 0)
+
+
+async def watch_sessions(accounts: Accounts, every: float = RECHECK) -> None:
+    """Every ``every`` seconds, ask the database whether the sessions of this process's
+    live seat connections still exist, and close those of ended ones (a sign-out on
+    another process of a sharded server)."""
+    import asyncio
+    import logging
+
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(accounts.recheck_sessions, accounts.connected())
+        except Exception as e:  # storage is away: look again next time
+            logging.getLogger("dragonlair.web").warning("could not recheck sessions: %s", e)
+        accounts.close_ended()

@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
+from ...core import DragonlairError, spec
 from ..accounts import Account, Accounts, Session, SignInGuard
 from ..accounts.cookies import COOKIE, clear_session_cookie, set_session_cookie
 from ..accounts.service import name_key
@@ -43,7 +44,10 @@ async def current_session(conn: HTTPConnection) -> Session | None:
     token = conn.cookies.get(COOKIE)
     if not token:
         return None
-    return await asyncio.to_thread(get_accounts(conn).session, token)
+    accounts = get_accounts(conn)
+    found = await asyncio.to_thread(accounts.session, token)
+    accounts.close_ended()  # one found ended: its connections close now
+    return found
 
 
 SessionDep = Annotated[Session | None, Depends(current_session)]
@@ -152,6 +156,7 @@ async def sign_up(
     account, token = await asyncio.to_thread(accounts.sign_up, body.name, body.password)
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
+        accounts.close_ended()
     claimed: list[dict[str, Any]] = []
     refused: list[dict[str, Any]] = []
     for c in body.seats:
@@ -193,6 +198,7 @@ async def sign_in(
     account, token = got
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
+        accounts.close_ended()
     set_session_cookie(
         response, token, accounts.session_seconds, _secure(request, config.public_url)
     )
@@ -210,6 +216,7 @@ async def sign_out(
     """End this browser's session (its seats' connections are closed)."""
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
+        accounts.close_ended()
     clear_session_cookie(response, _secure(request, config.public_url))
     return {"account": None}
 
@@ -224,6 +231,7 @@ async def sign_out_everywhere(
 ) -> dict[str, Any]:
     """End every session of the account, on every device."""
     n = await asyncio.to_thread(accounts.sign_out_everywhere, session.account_id)
+    accounts.close_ended()
     clear_session_cookie(response, _secure(request, config.public_url))
     return {"account": None, "ended": n}
 
@@ -233,6 +241,28 @@ async def claim_seat(body: SeatClaim, hub: HubDep, session: SignedInDep) -> dict
     """Make a guest seat this browser holds the signed-in account's."""
     seat = await claim(hub, body.table, body.token, session.account_id)
     return {"table": body.table, "seat": seat}
+
+
+@router.get("/api/account/games")
+async def my_games(
+    accounts: AccountsDep,
+    session: SignedInDep,
+    limit: int = Query(20, ge=1, le=100, description="games per page"),
+    offset: int = Query(0, ge=0, description="games to skip"),
+) -> dict[str, Any]:
+    """The account's seats at tables, newest first, on whatever device they were taken:
+    each opens at ``/play/{table}#seat={seat}`` where the account is signed in."""
+    page, total = await asyncio.to_thread(accounts.games, session.account_id, limit, offset)
+    for g in page:
+        g["title"] = _game_name(g["game"])
+    return {"games": page, "total": total}
+
+
+def _game_name(game_id: str) -> str:
+    try:
+        return spec(game_id).name
+    except DragonlairError:
+        return game_id
 
 
 @router.post("/api/account/delete")
@@ -254,6 +284,7 @@ async def delete_account(
         guard.failed(address, key)
         raise ProtocolError("bad_credentials", "that is not this account's password", 401)
     await asyncio.to_thread(accounts.delete, session.account_id)
+    accounts.close_ended()
     renamed_seats(hub, session.account_id)
     clear_session_cookie(response, _secure(request, config.public_url))
     return {"account": None, "deleted": True}

@@ -5,7 +5,7 @@
 // the new account's, so they follow the player to every device they sign in on.
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { fill, h, toast } from "./dom.js";
-import { errorText, t, tn } from "./i18n.js";
+import { N_, errorText, lang, t, tn } from "./i18n.js";
 import { myGames } from "./lobby.js";
 
 /** Who this browser's session signs in: {id, name}, or null for a guest. */
@@ -104,6 +104,30 @@ function guestPanels(root) {
       h("div", { class: "account-forms" }, signIn, signUp)));
 }
 
+const STATUS = { waiting: N_("waiting for players"), playing: N_("in play"), over: N_("over"), expired: N_("expired") };
+
+/** The account's games on every device (GET /api/account/games), each opening its seat
+ * here without the seat's link ("#seat=N": the session says whose it is). */
+async function accountGames(box) {
+  let data;
+  try {
+    data = await getJSON("/api/account/games?limit=30");
+  } catch (e) {
+    fill(box, h("p", { class: "form-error" }, errorText(e.code, e.message)));
+    return;
+  }
+  if (!data.games.length) {
+    fill(box, h("p", { class: "muted" }, t("No games yet: create or join a table in the lobby, signed in.")));
+    return;
+  }
+  fill(box, h("ul", { class: "account-games" }, data.games.map((g) =>
+    h("li", {},
+      h("a", { href: `/play/${encodeURIComponent(g.table)}#seat=${g.seat}`, class: "account-game" },
+        h("strong", {}, t(g.title)),
+        h("span", { class: "badge" }, t(STATUS[g.status] || g.status)),
+        h("span", { class: "muted" }, new Date(g.created * 1000).toLocaleString(lang())))))));
+}
+
 function signedInPanel(root, me) {
   const error = h("p", { class: "form-error", role: "alert", hidden: true });
   const act = (path, body) => async () => {
@@ -129,7 +153,11 @@ function signedInPanel(root, me) {
           h("button", { type: "button", id: "sign-out", onclick: act("/api/account/signout") }, t("Sign out")),
           h("button", { type: "button", id: "sign-out-everywhere", onclick: act("/api/account/signout-everywhere") }, t("Sign out everywhere"))),
         error,
-        del)));
+        del),
+      h("div", { class: "panel", id: "account-games" },
+        h("h2", {}, t("Your games")),
+        h("div", { id: "account-games-list" }, h("p", { class: "muted" }, t("Loading…"))))));
+  accountGames(document.getElementById("account-games-list"));
 }
 
 /** The account page: sign in or up as a guest; signed in, sign out or delete. */

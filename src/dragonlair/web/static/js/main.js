@@ -15,8 +15,10 @@ if (skip) skip.textContent = t("Skip to the game");
 const root = document.getElementById("app");
 const m = location.pathname.match(/^\/(play|watch)\/([A-Za-z0-9_-]{1,32})\/?$/);
 if (m) {
-  const token = decodeURIComponent(location.hash.slice(1));
-  tablePage(root, { mode: m[1], table: m[2], token });
+  // "#seat=N": a seat of the signed-in account (account.js's "my games"), without a token
+  const own = location.hash.match(/^#seat=(\d{1,2})$/);
+  const token = own ? "" : decodeURIComponent(location.hash.slice(1));
+  tablePage(root, { mode: m[1], table: m[2], token, seat: own ? Number(own[1]) : null });
 } else if (/^\/account\/?$/.test(location.pathname)) {
   accountPage(root);
 } else {

@@ -95,8 +95,9 @@ export function defaultName(name) {
   return name;
 }
 
-export async function tablePage(root, { mode, table, token }) {
+export async function tablePage(root, { mode, table, token, seat = null }) {
   const page = new TablePage(root, mode, table, token);
+  page.accountSeat = seat; // a seat of the signed-in account, opened without its token
   window.dragonlair = page; // for the curious, and for the end-to-end tests
   await page.start();
 }
@@ -166,7 +167,9 @@ class TablePage {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const hello = () => {
       const m = { type: "hello", since: this.nextEvent };
-      if (this.token) m.token = this.token; else m.spectate = true;
+      if (this.token) m.token = this.token;
+      else if (this.accountSeat !== null && this.accountSeat !== undefined) m.seat = this.accountSeat;
+      else m.spectate = true;
       return m;
     };
     this.conn = new Connection(`${proto}//${location.host}/ws/tables/${this.tableId}`, hello, {
