@@ -159,6 +159,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ended_text=SIGNED_OUT,
     )
     app.state.accounts = accounts
+    # the stand-in hash a sign-in under an unknown name is checked against, made before
+    # the first request, so that even that one takes as long as a wrong password
+    await asyncio.to_thread(accounts.stand_in_hash)
     keeper: asyncio.Task[None] | None = None
     sessions = asyncio.get_running_loop().create_task(watch_sessions(accounts, cfg.session_recheck))
     try:
