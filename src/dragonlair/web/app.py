@@ -45,6 +45,7 @@ from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES, observe_bot
 from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError, encode
+from .responses import error_response
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .security import RateLimiter, Sealer, SealError
@@ -67,11 +68,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody, "description": "malformed request body"},
     429: {"model": ErrorBody, "description": "too many requests from this client"},
 }
-
-
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    """The lobby's error body: ``{"error": {"code": ..., "message": ...}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 class Guard:

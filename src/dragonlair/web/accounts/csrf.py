@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..responses import error_response
 from .cookies import COOKIE
 
 Scope = MutableMapping[str, Any]
@@ -87,8 +88,6 @@ class SameOrigin:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             why = why_forged(headers, self.public_url)
             if why is not None:
-                from ..app import error_response
-
                 await error_response(403, "csrf", why)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
