@@ -80,14 +80,15 @@ def test_random_games_agree_with_the_python_engine(
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(600)
-def test_many_random_games_agree_with_the_python_engine(
+@pytest.mark.timeout(300)
+def test_more_random_games_agree_with_the_python_engine(
     envs: dict[int, SpaceDragonsEnv],
 ) -> None:
-    """192 random games at each table size, 576 in all."""
+    """40 more random games at each table size, 120 in all (about 30 seconds once
+    compiled: the Python engine's tensors of every seat at every step are most of it)."""
     for n, options in TABLES.items():
-        seeds = range(100_000 * n, 100_000 * n + 192)
-        assert compare(envs[n], seeds)[0] == 192 * _steps(n, options)
+        seeds = range(100_000 * n, 100_000 * n + 40)
+        assert compare(envs[n], seeds)[0] == 40 * _steps(n, options)
 
 
 @pytest.mark.timeout(300)
