@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..i18n import N_, _, using
+from .boards import GAMES_PREFIX, GameBoards
 from .bots import BotRunner
 from .config import ServerConfig
 from .connection import Limits
@@ -311,5 +312,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http)
     for router in ROUTERS:
         app.include_router(router)
+    app.mount(f"/static/{GAMES_PREFIX}", GameBoards(), name="game-boards")
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
