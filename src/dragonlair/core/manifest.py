@@ -164,6 +164,11 @@ class GameManifest:
     """The folder of ``package`` holding the game's puzzles, one position per
     ``<name>.toml`` (``"data/puzzles"``); ``None``: none."""
 
+    game_data: str | None = field(default=None)
+    """``"module"`` of what a finished game says beyond its result, for designers' results
+    tables: ``features(state) -> dict``, ``LENGTH`` and ``SEAT`` (see
+    :mod:`dragonlair.sim.features`); ``None``: none."""
+
     tutorial: str | None = field(default=None)
     """The file of ``package`` holding the game's tutorial; ``None``: none."""
 
@@ -187,6 +192,12 @@ class GameManifest:
                 f"{where}: position must be 'module' or 'module:attribute' or None, "
                 f"got {self.position!r}"
             )
+        if self.game_data is not None and not (
+            isinstance(self.game_data, str)
+            and _MODULE.match(self.game_data)
+            and ":" not in self.game_data
+        ):
+            raise BadManifest(f"{where}: game_data must be a module name or None")
         board = self.browser_board
         if board is not None and not (isinstance(board, str) and _PACKAGE_FILE.match(board)):
             raise BadManifest(
@@ -280,6 +291,10 @@ class GameManifest:
             if not callable(getattr(codec, name, None)):
                 raise BadManifest(f"{self.id} manifest: position {ref} has no {name} function")
         return codec
+
+    def load_game_data(self) -> object | None:
+        """The declared module of finished games' data, or None when the game has none."""
+        return None if self.game_data is None else _import(self.id, "game_data", self.game_data)
 
     def browser_board_file(self) -> Traversable | None:
         """The browser board module's file, or None when the game opts out."""
@@ -468,6 +483,13 @@ def check_manifest(game_id: str) -> GameManifest:
         from_position = state.to_position()
         if not isinstance(from_position, dict):
             raise BadManifest(f"{where}: position {m.position} wrote no dict")
+    data = m.load_game_data()
+    if data is not None and not (
+        callable(getattr(data, "features", None))
+        and isinstance(getattr(data, "LENGTH", None), tuple)
+        and isinstance(getattr(data, "SEAT", None), tuple)
+    ):
+        raise BadManifest(f"{where}: game_data {m.game_data} lacks features, LENGTH or SEAT")
     if m.puzzles is not None and not m.data(m.puzzles).is_dir():
         raise BadManifest(f"{where}: no puzzles folder {m.puzzles} in {m.package}")
     if m.tutorial is not None and not (m.tutorial_text() or "").strip():

@@ -39,4 +39,5 @@ MANIFEST = GameManifest(
     archetypes=ARCHETYPES,
     position="dragonlair.dragon_race.position",
     puzzles="data/puzzles",
+    game_data="dragonlair.dragon_race.features",
 )

@@ -37,4 +37,5 @@ MANIFEST = GameManifest(
     archetypes=ARCHETYPES,
     position="dragonlair.dragon_stripes.position",
     puzzles="data/puzzles",
+    game_data="dragonlair.dragon_stripes.features",
 )

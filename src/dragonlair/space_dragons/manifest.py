@@ -45,4 +45,5 @@ MANIFEST = GameManifest(
     archetypes=ARCHETYPES,
     position="dragonlair.space_dragons.position",
     puzzles="data/puzzles",
+    game_data="dragonlair.space_dragons.features",
 )

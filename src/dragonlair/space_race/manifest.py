@@ -37,4 +37,5 @@ MANIFEST = GameManifest(
     archetypes=ARCHETYPES,
     position="dragonlair.space_race.position",
     puzzles="data/puzzles",
+    game_data="dragonlair.space_race.features",
 )
