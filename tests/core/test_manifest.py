@@ -23,6 +23,7 @@ from dragonlair.core.manifest import ENTRY_POINT_GROUP, BadManifest, check_manif
 from dragonlair.sim import Job, run
 from dragonlair.tui.parts import TerminalParts
 from tests.core.pebble_auction.manifest import MANIFEST, replaced
+from tests.games import OWN_GAMES
 
 SRC = Path(dragonlair.__file__).parent
 INSTALLED = ["dragon-race", "dragon-stripes", "space-dragons", "space-race"]
@@ -40,10 +41,14 @@ def _lines(folder: Path, pattern: str) -> list[str]:
 
 
 def test_the_installed_games_are_the_entry_points() -> None:
-    eps = {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-    assert sorted(eps) == INSTALLED == installed_ids()
-    for game_id, value in eps.items():
-        assert value == f"{manifest(game_id).package}.manifest:MANIFEST"
+    eps = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    assert sorted(eps) == installed_ids()
+    # dragonlair's own four, each in its package's manifest; other distributions may add more
+    assert list(OWN_GAMES) == INSTALLED and set(INSTALLED) <= set(eps)
+    for game_id in INSTALLED:
+        assert eps[game_id].value == f"{manifest(game_id).package}.manifest:MANIFEST"
+    for game_id, ep in eps.items():
+        assert ep.load() is manifest(game_id)
 
 
 def test_no_surface_names_the_example_game() -> None:
