@@ -1,13 +1,16 @@
-"""An installed outside game (examples/high_card) on one surface of dragonlair, run in a
-process of its own whose path holds the installed distribution:
-``python tests/core/outside_game.py rl|server|browser``. Prints what it saw as JSON on its
-last line; any failure is an exception (and a non-zero exit)."""
+"""The outside game (examples/high_card): :func:`install` puts its distribution in a
+folder of its own, and run in a process whose path holds that folder,
+``python tests/core/outside_game.py rl|server`` plays it on one surface and prints what it
+saw as JSON on its last line (any failure is an exception, and a non-zero exit)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -20,6 +23,39 @@ import httpx
 import dragonlair
 
 GAME = "high-card"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "high_card"
+
+
+def install(tmp: Path) -> dict[str, str]:
+    """Install High Card under ``tmp`` (its distribution, with its entry point, in a
+    folder of its own, built from a copy of its source so the checkout stays clean: pip
+    with no index, this environment's setuptools); the environment of a process that has
+    it installed."""
+    source = shutil.copytree(
+        EXAMPLE, tmp / "source", ignore=shutil.ignore_patterns("build", "*.egg-info")
+    )
+    site = tmp / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "--target",
+            str(site),
+            str(source),
+        ],
+        check=True,
+        timeout=300,
+    )
+    if not any(p.name.startswith("dragonlair_high_card-") for p in site.glob("*.dist-info")):
+        raise RuntimeError(f"pip installed no dragonlair_high_card distribution in {site}")
+    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return dict(os.environ, PYTHONPATH=path)
 
 
 def rl() -> dict[str, Any]:

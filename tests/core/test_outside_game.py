@@ -6,52 +6,24 @@ board and played over the wire, and played through PettingZoo, Gymnasium and Ope
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "high_card"
+from tests.core.outside_game import install
+
 SURFACES = Path(__file__).with_name("outside_game.py")
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The environment of a process that has High Card installed (its distribution, with
-    its entry point, in a folder of its own on the path), built from a copy of its source
-    so the checkout stays clean: pip from its cache, with this environment's setuptools."""
-    tmp = tmp_path_factory.mktemp("high_card")
-    source = shutil.copytree(
-        EXAMPLE, tmp / "source", ignore=shutil.ignore_patterns("build", "*.egg-info")
-    )
-    site = tmp / "site"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-index",
-            "--no-build-isolation",
-            "--target",
-            str(site),
-            str(source),
-        ],
-        check=True,
-        timeout=300,
-    )
-    assert any(p.name.startswith("dragonlair_high_card-") for p in site.glob("*.dist-info"))
-    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    yield dict(os.environ, PYTHONPATH=path, COLUMNS="120", NO_COLOR="1")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of a process that has High Card installed."""
+    env = install(tmp_path_factory.mktemp("high_card"))
+    return dict(env, COLUMNS="120", NO_COLOR="1")
 
 
 def _run(env: dict[str, str], *args: str, timeout: float = 300) -> str:
