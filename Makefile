@@ -137,8 +137,8 @@ check-compiled: $(CSTAMP)
 	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto --tb=native
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests examples/high_card
+	$(BIN)/ruff format --check src tests examples/high_card
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)

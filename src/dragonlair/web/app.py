@@ -35,6 +35,7 @@ from ..i18n import N_, _, using
 from .accounts import Accounts, SignInGuard
 from .accounts.csrf import SameOrigin
 from .accounts.service import watch_sessions
+from .boards import GAMES_PREFIX, GameBoards
 from .bots import BotRunner
 from .config import ServerConfig
 from .connection import SIGNED_OUT as SIGNED_OUT_ERROR
@@ -328,5 +329,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http)
     for router in ROUTERS:
         app.include_router(router)
+    app.mount(f"/static/{GAMES_PREFIX}", GameBoards(), name="game-boards")
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
