@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import time
 from collections import OrderedDict
@@ -247,9 +246,10 @@ class Hub:
         """A link for a player or spectator: the token rides after ``#``."""
         return f"{self.config.public_url}/{kind}/{table_id}#{token}"
 
-    async def create(self, req: TableRequest) -> Created:
-        """A new table from a lobby request; ProtocolError says what was wrong."""
-        doc = self._position(req)
+    async def create(self, req: TableRequest, doc: dict[str, Any] | None = None) -> Created:
+        """A new table from a lobby request (from position ``doc``, already read, if given:
+        a rematch); ProtocolError says what was wrong."""
+        doc = self._position(req) if doc is None else doc
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
         seed, chosen_seed = self._seed(req, specs)
@@ -511,15 +511,19 @@ class Hub:
                             "wait_for_arrival": st.wait_for_arrival,
                             "hints": st.hints,
                             "undo": st.undo,
-                            # a game from a position is played again from the same position
-                            "position": None if t.position is None else json.dumps(t.position),
                         }
-                    )
+                    ),
+                    # a game from a position is played again from the same position, as it
+                    # was read (not written out again: as text it may pass the size limit)
+                    doc=t.position,
                 )
                 t.rematch = {
                     "table": created.table.id,
                     "by": seat,
                     "links": {p.seat: p.link for p in created.seats},
+                    # the new table: once a seat's person has opened it, an old link of the
+                    # seat no longer receives the new one (see Table.send_rematch)
+                    "new": self.tables.get(created.table.id),
                 }
         for conn in t.connections():
             t.send_rematch(conn)

@@ -591,10 +591,14 @@ class Table:
 
     def send_rematch(self, conn: Peer) -> None:
         """Tell a seat's connection where the rematch is, once there is one (its own link
-        only: each seat's token goes to that seat alone)."""
+        only: each seat's token goes to that seat alone; and only until the new seat has
+        been opened, so an old link someone else kept does not lead to the new seat)."""
         if self.rematch is None or conn.seat is None:
             return
         link = self.rematch["links"].get(conn.seat)
+        new = self.rematch.get("new")
+        if new is None or new.seats[conn.seat].arrived:
+            link = None
         conn.send(
             encode(
                 {
