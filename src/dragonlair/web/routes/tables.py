@@ -59,10 +59,13 @@ async def list_tables(
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(hub: HubDep, body: TableRequest) -> Created:
+async def create_table(hub: HubDep, body: TableRequest, request: Request) -> Created:
     """Create a table. The answer holds each person's seat token and link (hand them
     out) and the spectators' link; the server keeps only their digests."""
-    return await hub.create(body)
+    created = await hub.create(body)
+    # its bots and hints take the creating address's share of the bot pool
+    hub.bots.fair.charge_to(created.table.id, request.client.host if request.client else "?")
+    return created
 
 
 @router.get("/api/tables/{table_id}")
