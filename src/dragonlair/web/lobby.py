@@ -32,6 +32,7 @@ from ..core.position import build
 from ..core.puzzles import puzzle as find_puzzle
 from .bots import BotRunner
 from .config import ServerConfig
+from .logs import storage_outage
 from .protocol import (
     MAX_NAME,
     MAX_POSITION,
@@ -543,7 +544,7 @@ class Hub:
                 )
             raise
         except Exception as e:
-            log.error("storage write failed: %s", e)
+            storage_outage.failed("a lobby write", e)
             raise ProtocolError(
                 "storage_error", "the server could not store that; nothing changed", 503
             ) from None

@@ -42,6 +42,7 @@ from typing import Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.state import UNDO_TEXT
+from .logs import storage_outage
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -485,7 +486,7 @@ class Table:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
             except Exception as e:
-                log.error("table %s: could not store move %d: %s", self.id, st.move, e)
+                storage_outage.failed(f"table {self.id}: storing move {st.move}", e)
                 raise ProtocolError(
                     "storage_error",
                     "the server could not store that action, so it was not applied; try again",

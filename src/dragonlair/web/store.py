@@ -78,6 +78,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
+from .logs import storage_outage
 from .security import Sealer, SealError
 
 log = logging.getLogger("dragonlair.web.store")
@@ -624,11 +625,11 @@ class Store:
             except Exception as e:
                 if _locked(e):
                     # every write would wait for the lock again: fail them all now
-                    log.error("the database is locked by another process: %s", e)
+                    storage_outage.failed("the database is locked by another process", e)
                     for op in batch:
                         _resolve(op.future, StoreError(f"the database is locked: {e}"))
                     continue
-                log.warning("a batch of %d writes failed (%s); retrying one by one", len(batch), e)
+                storage_outage.failed(f"a batch of {len(batch)} writes, retried one by one", e)
                 refused = set()
                 for op in batch:
                     try:
@@ -636,8 +637,10 @@ class Store:
                     except Exception as e:
                         _resolve(op.future, StoreError(f"could not store: {e}"))
                     else:
+                        storage_outage.ok()
                         self._settle(op, refused)
             else:
+                storage_outage.ok()
                 for op in batch:
                     self._settle(op, refused)
             for table_id in refused:
