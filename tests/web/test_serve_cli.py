@@ -72,6 +72,9 @@ def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tm
     assert cfg.bot_max_seconds == 1.5 and cfg.header_timeout == 3
     assert cfg.ws_idle_timeout == 90
     assert uc.app.state.limits.cap == 150  # three quarters of --limit-concurrency
+    # routing answers (503 not_owner on a table's path) at debug
+    assert "routing" in uc.log_config["loggers"]["uvicorn.access"]["filters"]
+    assert "routing" in uc.log_config["loggers"]["uvicorn.error"]["filters"]
     # our own log lines go where uvicorn's go
     assert uc.log_config["loggers"]["dragonlair"] == {
         "handlers": ["default"],

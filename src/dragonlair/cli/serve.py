@@ -241,6 +241,9 @@ def serve(
         "level": log_level.upper(),
         "propagate": False,
     }
+    from ..web.logs import routing_at_debug
+
+    log_config = routing_at_debug(log_config)
     if log_format == "json":
         from ..web.logs import json_logging
 
