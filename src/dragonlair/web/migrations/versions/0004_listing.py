@@ -3,7 +3,7 @@ settings) and a partial index on the listed unfinished tables in creation order,
 ``GET /api/tables`` counts and pages them in the database without reading each table's
 settings (a position can make them kilobytes long).
 
-Revision 0003_listing, after 0002.
+Revision 0004_listing, after 0003_accounts.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003_listing"
-down_revision = "0002"
+revision = "0004_listing"
+down_revision = "0003_accounts"
 branch_labels = None
 depends_on = None
 
