@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import Counter
 from collections.abc import MutableMapping
 from typing import Any, Protocol
 
@@ -123,6 +122,7 @@ class Connection:
         self.closing = False
         self.strikes = 0
         self.bucket: TokenBucket | None = None
+        self.heard = time.monotonic()  # when its last message arrived
         # the session a seat that belongs to an account is played under: checked on
         # every message, so a signed-out session plays no more
         self.session: SignedIn | None = None
@@ -169,29 +169,151 @@ SIGNED_OUT = ProtocolError(
 SYNC_BYTES_PER_TOKEN = 4096
 
 
+class Slot:
+    """One open WebSocket as :class:`Limits` counts it: its address, and its connection
+    once it said hello (None before)."""
+
+    __slots__ = ("address", "conn", "evicted")
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.conn: Connection | None = None
+        self.evicted = False
+
+
+# Close codes of the limits: 1008 (policy: a per-address cap or rate), 1013 (try again
+# later: the server is full, or this connection made room for a lighter address), 4408
+# (silent longer than the idle time-out).
+FULL = 1013
+IDLE = 4408
+
+
 class Limits:
     """The server's limits on clients: rate limiters (per connection for messages, per
-    address for lobby requests and connection attempts) and the count of each address's
-    open connections."""
+    address for lobby requests and connection attempts), and the open WebSockets, counted
+    per address (``max_connections_per_address``) and for the whole process
+    (``max_websockets``).
+
+    The global cap sits below uvicorn's ``limit_concurrency``, so WebSockets can never
+    take the places lobby requests need. At the cap, a newcomer from an address holding
+    fewer connections than the heaviest address less one takes the place of that
+    address's longest-silent connection (closed with 1013, after its hello: a connection
+    still saying hello is bounded by ``hello_timeout``); otherwise it is refused with 1013.
+    So idle sockets from many addresses cannot shut out players from others: to keep a
+    newcomer out, every address must hold about as few connections as the newcomer's.
+    A connection that sends nothing for ``ws_idle_timeout`` is closed with 4408 (a
+    sweep every few seconds, nothing on the message path)."""
 
     def __init__(self, config: ServerConfig) -> None:
+        from .serving import concurrency  # uvicorn's cap, after the file limit
+
         self.ws = RateLimiter(config.ws_rate)
         self.http = RateLimiter(config.http_rate)
         self.per_address = config.max_connections_per_address
-        self.open: Counter[str] = Counter()
+        room = concurrency(config)
+        cap = config.max_websockets if config.max_websockets is not None else room * 3 // 4
+        self.cap = max(1, min(cap, room - 1))
+        self.idle = config.ws_idle_timeout
+        self.open: dict[str, list[Slot]] = {}
+        self.total = 0
+        self.evicting = 0
+        self._sweeper: asyncio.TimerHandle | None = None
 
-    def admit(self, address: str) -> bool:
-        """Count a new connection from ``address``; False (not counted) over the cap."""
-        if self.open[address] >= self.per_address:
-            return False
-        self.open[address] += 1
-        return True
+    def admit(self, address: str) -> Slot | tuple[ProtocolError, int]:
+        """Count a new connection from ``address``: its slot, or (not counted) the refusal
+        and its close code."""
+        mine = self.open.get(address)
+        held = sum(1 for s in mine if not s.evicted) if mine is not None else 0
+        if held >= self.per_address:
+            return ProtocolError(
+                "too_many_connections",
+                f"at most {self.per_address} open connections per client address",
+            ), 1008
+        if self.total - self.evicting >= self.cap:
+            victim = self._victim(held)
+            if victim is None:
+                return ProtocolError(
+                    "server_full",
+                    f"the server holds the most connections it serves ({self.cap}); "
+                    "try again shortly",
+                ), FULL
+            self._evict(victim)
+        slot = Slot(address)
+        if mine is None:
+            mine = self.open[address] = []
+        mine.append(slot)
+        self.total += 1
+        if self._sweeper is None and self.idle > 0:
+            self._arm()
+        return slot
 
-    def release(self, address: str) -> None:
-        """A connection from ``address`` closed."""
-        self.open[address] -= 1
-        if self.open[address] <= 0:
-            del self.open[address]
+    def release(self, slot: Slot) -> None:
+        """A connection closed."""
+        mine = self.open.get(slot.address)
+        if mine is None or slot not in mine:
+            return
+        mine.remove(slot)
+        if not mine:
+            del self.open[slot.address]
+        self.total -= 1
+        if slot.evicted:
+            self.evicting -= 1
+        if self.total == 0 and self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
+    def _victim(self, held: int) -> Slot | None:
+        """The connection to close for a newcomer from an address holding ``held``: the
+        longest-silent one, after its hello, of the address holding the most (None when
+        no address holds at least two more than the newcomer's)."""
+        heaviest, most = None, held + 1
+        for slots in self.open.values():
+            live = [s for s in slots if not s.evicted and s.conn is not None]
+            if len(live) > most:
+                heaviest, most = live, len(live)
+        if heaviest is None:
+            return None
+        return min(heaviest, key=lambda s: s.conn.heard if s.conn is not None else 0.0)
+
+    def _evict(self, slot: Slot) -> None:
+        slot.evicted = True
+        self.evicting += 1
+        if slot.conn is not None:
+            slot.conn.send(
+                encode(
+                    ProtocolError(
+                        "server_full",
+                        "the server is full and this address holds the most connections: "
+                        "this one made room for another client",
+                    ).to_message()
+                )
+            )
+            slot.conn.close(FULL)
+
+    def _arm(self) -> None:
+        every = min(5.0, max(0.05, self.idle / 4))
+        self._sweeper = asyncio.get_running_loop().call_later(every, self._sweep)
+
+    def _sweep(self) -> None:
+        """Close the connections silent for longer than the idle time-out."""
+        self._sweeper = None
+        stale = time.monotonic() - self.idle
+        for slots in self.open.values():
+            for slot in slots:
+                conn = slot.conn
+                if conn is not None and not conn.closing and conn.heard < stale:
+                    conn.send(
+                        encode(
+                            ProtocolError(
+                                "idle",
+                                f"nothing received for {self.idle:g} s: closed "
+                                '(send {"type": "ping"} to keep a connection open)',
+                            ).to_message()
+                        )
+                    )
+                    conn.close(IDLE)
+        if self.total > 0:
+            self._arm()
 
 
 async def converse(
@@ -210,20 +332,14 @@ async def converse(
     if not limits.http.allow(f"ip:{client}"):
         await _refuse(ws, ProtocolError("rate_limited", "too many connections"), 1008)
         return
-    if not limits.admit(client):
-        await _refuse(
-            ws,
-            ProtocolError(
-                "too_many_connections",
-                f"at most {limits.per_address} open connections per client address",
-            ),
-            1008,
-        )
+    slot = limits.admit(client)
+    if isinstance(slot, tuple):
+        await _refuse(ws, *slot)
         return
     try:
-        await _converse(ws, table_id, hub, config, limits, session)
+        await _converse(ws, table_id, hub, config, limits, slot, session)
     finally:
-        limits.release(client)
+        limits.release(slot)
 
 
 async def _converse(
@@ -232,6 +348,7 @@ async def _converse(
     hub: Tables,
     config: ServerConfig,
     limits: Limits,
+    slot: Slot,
     session: SignedIn | None = None,
 ) -> None:
     try:
@@ -273,6 +390,7 @@ async def _converse(
         return
     conn = Connection(ws, seat, hello.since, config.max_queue, config.max_queue_bytes)
     conn.bucket = limits.ws.bucket()
+    slot.conn = conn
     if owner is not None and session is not None:
         conn.session = session
         session.conns.add(conn)
@@ -340,8 +458,10 @@ async def _serve(
     while not conn.closing:
         m = await ws.receive()
         if m["type"] == "websocket.disconnect":
-            return int(m.get("code") or 1005)
+            # closed by the server (a limit, idle, evicted): its code, not the echo
+            return conn.close_code if conn.closing else int(m.get("code") or 1005)
         WS_IN.inc()
+        conn.heard = time.monotonic()
         received = time.perf_counter()
         if conn.session is not None and not conn.session.live():
             conn.send(encode(SIGNED_OUT.to_message()))

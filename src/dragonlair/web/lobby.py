@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import time
 from collections import OrderedDict
@@ -33,6 +32,7 @@ from ..core.position import build
 from ..core.puzzles import puzzle as find_puzzle
 from .bots import BotRunner
 from .config import ServerConfig
+from .logs import storage_outage
 from .protocol import (
     MAX_NAME,
     MAX_POSITION,
@@ -252,11 +252,13 @@ class Hub:
         req: TableRequest,
         account: str | None = None,
         accounts: dict[int, str | None] | None = None,
+        doc: dict[str, Any] | None = None,
     ) -> Created:
         """A new table from a lobby request; ProtocolError says what was wrong. The first
         person's seat is ``account``'s (its creator signed in), or each seat is that of
-        ``accounts`` (a rematch)."""
-        doc = self._position(req)
+        ``accounts`` (a rematch), and a rematch starts from the position ``doc`` already
+        read."""
+        doc = self._position(req) if doc is None else doc
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
         seed, chosen_seed = self._seed(req, specs)
@@ -529,15 +531,19 @@ class Hub:
                             "wait_for_arrival": st.wait_for_arrival,
                             "hints": st.hints,
                             "undo": st.undo,
-                            # a game from a position is played again from the same position
-                            "position": None if t.position is None else json.dumps(t.position),
                         }
                     ),
+                    # a game from a position is played again from the same position, as it
+                    # was read (not written out again: as text it may pass the size limit)
+                    doc=t.position,
                 )
                 t.rematch = {
                     "table": created.table.id,
                     "by": seat,
                     "links": {p.seat: p.link for p in created.seats},
+                    # the new table: once a seat's person has opened it, an old link of the
+                    # seat no longer receives the new one (see Table.send_rematch)
+                    "new": self.tables.get(created.table.id),
                 }
         for conn in t.connections():
             t.send_rematch(conn)
@@ -557,7 +563,7 @@ class Hub:
                 )
             raise
         except Exception as e:
-            log.error("storage write failed: %s", e)
+            storage_outage.failed("a lobby write", e)
             raise ProtocolError(
                 "storage_error", "the server could not store that; nothing changed", 503
             ) from None

@@ -60,11 +60,16 @@ async def list_tables(
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(hub: HubDep, body: TableRequest, session: SessionDep) -> Created:
+async def create_table(
+    hub: HubDep, body: TableRequest, session: SessionDep, request: Request
+) -> Created:
     """Create a table. The answer holds each person's seat token and link (hand them
     out) and the spectators' link; the server keeps only their digests. Signed in, the
     first person's seat is the account's."""
-    return await hub.create(body, account=None if session is None else session.account_id)
+    created = await hub.create(body, account=None if session is None else session.account_id)
+    # its bots and hints take the creating address's share of the bot pool
+    hub.bots.fair.charge_to(created.table.id, request.client.host if request.client else "?")
+    return created
 
 
 @router.get("/api/tables/{table_id}")
