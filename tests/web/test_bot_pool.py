@@ -181,7 +181,7 @@ def _metric(text: str, name: str) -> float:
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_pools_queue_and_waits_are_in_metrics(sqlite_url: str) -> None:
-    with TestClient(create_app(config(sqlite_url))) as client:
+    with TestClient(create_app(config(sqlite_url, bot_pool="process"))) as client:
         wait = 'dragonlair_bot_wait_seconds_count{kind="bot"}'
         before = client.get("/metrics").text
         had = _metric(before, wait) if wait in before else 0.0
