@@ -142,7 +142,7 @@ class SpaceRaceState(State["SpaceRace"]):
         g = self.game
         self.round += 1
         self.pick = 1
-        self._emit("round", (self.round,))
+        self._emit("round", (self.round, g.rounds))
         deck = self.space_deck
         size = g.hand_size
         for s in range(g.players):
