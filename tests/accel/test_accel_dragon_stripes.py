@@ -92,7 +92,9 @@ def test_a_rule_changed_in_the_python_engine_only_is_caught(
     """A Stop costing 1/2 from the first Danger on (not the second), in the Python rules only."""
     from dragonlair.dragon_stripes import rules
 
-    monkeypatch.setattr(rules, "penalty_divisor", lambda dangers: 2 if dangers >= 1 else 4)
+    monkeypatch.setattr(
+        rules.DragonStripesState, "penalty_divisor", lambda self: 2 if self.dangers >= 1 else 4
+    )
     with pytest.raises(AssertionError, match="observation differs|rewards"):
         compare(envs[3], range(5, 45))
 

@@ -31,6 +31,8 @@ TINY = {
     "gems": [{"value": 1, "count": 24}],
     "start_gems": 6,
     "takeover_prices": [{"from": 1, "to": 2, "price": 1}, {"from": 3, "to": None, "price": 2}],
+    "penalty_divisor": {"before_second_danger": 4, "from_second_danger": 2},
+    "reward_multiplier": {"before_second_danger": 1, "from_second_danger": 2},
 }
 
 

@@ -33,7 +33,10 @@ Stripes, each seat's publicly known gems (start, banked pots, takeover prices re
 less paid; the fines are private); the Great Dragon Race, each pawn's spot.
 
 Snapshots replay the game's actions from its seed (nothing a bot did is played again), so
-they cost about as much as the rules' part of the game.
+they cost about as much as the rules' part of the game; each standing reads the
+spectator's typed view (``state.seat_view(None)``), which works out only the keys
+``position`` reads. The games' ``features`` read the event log (``state.event_log()``)
+in one pass, without a dict per event.
 """
 
 from __future__ import annotations
@@ -117,7 +120,7 @@ def game_data(
             seat = f["seats"][s]
             for name in module.SEAT:
                 out[f"{name}_{s}"] = seat[name]
-    if position is not None and "score_0" in position(state.view(None)):
+    if position is not None and "score_0" in position(state.seat_view(None)):
         out.update(_snapshots(game, state, actions, position))
     return out
 
@@ -146,11 +149,12 @@ def _snapshots(
     marks = {round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)}
     wanted = snapshot_moves(total)
     replay = game.new_game(seed=state.seed)
+    ids = game.table.ids
     leaders: list[int] = []
     out: dict[str, Any] = {}
     for move in range(total + 1):
         if move in marks or move in wanted:
-            now = standing(replay.view(None))
+            now = standing(replay.seat_view(None))
             if move in marks:
                 leaders.append(sole_leader(now))
             for p in wanted.get(move, ()):
@@ -158,8 +162,9 @@ def _snapshots(
                     out[f"snap{p}_{s}"] = now[s]
                 out[f"leader{p}"] = sole_leader(now)
         if move < total:
+            # the game's own legal sequence, from the same seed: nothing to check again
             seat, action = actions[move]
-            replay.apply(seat, action)
+            replay.apply_unchecked(seat, ids[action])
     final = list(state.result.points) if state.result is not None else []
     leaders.append(sole_leader(final))
     sole = [x for x in leaders if x >= 0]
