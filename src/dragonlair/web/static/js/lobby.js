@@ -108,7 +108,9 @@ export async function lobby(root) {
   refresh();
   drawMyGames(mine, names);
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
+  // whose turn it is in your games, now and then (one request per game: less often)
+  const mineTimer = setInterval(() => { if (!document.hidden) drawMyGames(mine, names); }, 30000);
+  window.addEventListener("pagehide", () => { clearInterval(timer); clearInterval(mineTimer); }, { once: true });
 }
 
 function newTableForm(games, puzzles) {
@@ -471,8 +473,15 @@ async function refreshTables(waiting, playing, names) {
     : h("p", { class: "muted small" }, t("None right now.")));
 }
 
+/** The seats whose games "your games" lists: those this browser holds the links of. An
+ * account's seats, on any device, are the place to add to this list when there are
+ * accounts; everything below reads only this. */
+function yourSeats() {
+  return myGames();
+}
+
 async function drawMyGames(box, names) {
-  const games = myGames();
+  const games = yourSeats();
   const section = document.getElementById("your-games");
   if (!games.length) { if (section) section.hidden = true; return; }
   const rows = await Promise.all(games.map(async (g) => {
@@ -488,9 +497,14 @@ async function drawMyGames(box, names) {
       h("span", { class: "row-actions" }, h("a", { class: "button primary", href: absolute(g.link) }, info && info.status === "over" ? t("See the end") : t("Back to the table")), forget));
     return row;
   }));
+  // the games waiting for you first, newest first among them, as the list is
   const live = rows.filter(Boolean);
+  const yours = live.filter((r) => r.classList.contains("your-turn"));
   if (section) section.hidden = !live.length;
-  fill(box, h("ul", { class: "tables" }, live));
+  fill(box,
+    yours.length ? h("p", { class: "your-turn-count", id: "your-turn-count" }, tn("Your turn in {n} game", "Your turn in {n} games", yours.length)) : null,
+    h("ul", { class: "tables" }, [...yours, ...live.filter((r) => !yours.includes(r))]));
+  document.title = yours.length ? `(${yours.length}) dragonlair: ${t("lobby")}` : `dragonlair: ${t("lobby")}`;
 }
 
 async function join(tb) {

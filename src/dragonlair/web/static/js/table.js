@@ -19,6 +19,7 @@ import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
 import { awayNotices, seatAway } from "./away.js";
+import { canNotify, notifyOn, notifyTurn, setNotify } from "./notify.js";
 import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
 import { focusQuietly, hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
@@ -616,6 +617,7 @@ class TablePage {
   turnSignal(myTurn, names, seat) {
     document.title = myTurn ? `● ${t("Your turn:")} ${this.baseTitle}` : this.baseTitle;
     if (myTurn && !this.wasMyTurn && this.sound) beep();
+    if (myTurn && !this.wasMyTurn) notifyTurn(t("Your turn:") + " " + this.baseTitle, t("It is your turn at {game}.", { game: this.info.name }), this.tableId);
     this.wasMyTurn = myTurn;
   }
 
@@ -818,6 +820,10 @@ class TablePage {
         try { localStorage.setItem(SOUND_KEY, v ? "1" : "0"); } catch { /* not kept */ }
         if (v) beep();
       }),
+      isSeat && canNotify() ? box("pref-notify", t("A notification when it is my turn and this tab is in the background"), notifyOn(), async (v) => {
+        if (!(await setNotify(v)) && v) toast(t("This browser does not allow notifications from this page: allow them in its site settings."));
+        this.render();
+      }) : null,
       box("pref-pace", t("Show the others' moves one at a time"), this.pace > 0, (v) => {
         this.pace = v ? 900 : 0;
         try { localStorage.setItem(PACE_KEY, String(this.pace)); } catch { /* not kept */ }
