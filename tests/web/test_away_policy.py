@@ -255,6 +255,13 @@ def test_away_past_the_bank_then_everyone_leaves_then_abandoned(db_url: str) -> 
             assert stored.status == "abandoned" and stored.result is None
             info = httpx.get(f"{server.http}/api/tables/{tid}", timeout=30).json()
             assert info["status"] == "abandoned" and info["result"] is None
+            # and nothing more is played there
+            ann = await SeatClient.open(server.ws, tid, tokens[0], 0)
+            assert ann.latest["status"] == "abandoned"
+            await ann.act(ann.latest["move"], "pass")
+            assert (await ann.next_error(0))["code"] == "abandoned"
+            assert table.state.move == moves
+            await ann.close()
 
         asyncio.run(main())
     finally:

@@ -81,7 +81,7 @@ class ServerConfig:
     public_url: str = ""
     # Finished tables leave memory once nobody is connected (their records stay stored).
     evict_finished: bool = True
-    # Finished and expired tables created more than this many days ago are deleted from
+    # Finished, expired and abandoned tables created more than this many days ago are deleted from
     # storage, records and all (None: kept forever); checked hourly by one process.
     keep_finished_days: float | None = None
     # Several processes over one PostgreSQL database: this process as "K/N" (None: the
