@@ -5,8 +5,8 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
 - the manifest's ``features``, ``features(view) -> {name: number}``: named numbers of a
   position; ``score_s`` is seat ``s``'s public score there, for snapshots of the score
   during the game;
-- a ``features`` module in the package the manifest names (``dragonlair/<game>/
-  features.py``) with ``features(state) -> dict``, read from the finished state's events
+- the manifest's ``game_data``, a module (``dragonlair/<game>/features.py`` in the four
+  games) with ``features(state) -> dict``, read from the finished state's events
   and public view: ``{"start_seat": int | None, "length": {unit: int}, "seats": [{name:
   value}, ...]}`` (values are numbers, or strings of space-separated ids for lists such as
   cards played), and ``LENGTH`` and ``SEAT``, the names it always gives (so every row has
@@ -38,9 +38,6 @@ they cost about as much as the rules' part of the game.
 
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -55,8 +52,9 @@ CHECKPOINTS = 20  # lead changes are counted over the standings every 5% of the 
 
 
 def features_module(game_id: str) -> ModuleType | None:
-    """The ``features`` module of the package ``game_id``'s manifest names, or None."""
-    return _module_of(manifest(game_id).package)
+    """The module of finished games' data ``game_id``'s manifest names, or None."""
+    found = manifest(game_id).load_game_data()
+    return found if isinstance(found, ModuleType) else None
 
 
 def position_features(game_id: str) -> Features | None:
@@ -77,16 +75,6 @@ def hooks(game: Game) -> tuple[ModuleType | None, Features | None]:
         found = (features_module(game.spec.id), position_features(game.spec.id))
         _hooks[cls] = found
     return found
-
-
-@functools.cache
-def _module_of(package: str | None) -> ModuleType | None:
-    if not package:
-        return None
-    name = f"{package}.features"
-    if importlib.util.find_spec(name) is None:
-        return None
-    return importlib.import_module(name)
 
 
 def column_name(label: str) -> str:
