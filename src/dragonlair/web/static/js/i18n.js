@@ -138,6 +138,7 @@ const ERRORS = {
   not_owner: N_("Another server process runs this table; try again."),
   broken: N_("This table cannot be played."),
   expired: N_("This table waited too long for players and expired."),
+  abandoned: N_("Every player left this table long ago: it ended without a result."),
   unauthorized: N_("That link does not open this table."),
   token_rotated: N_("This seat got a new link from another connection; this one no longer opens it."),
   wrong_seat: N_("This connection plays another seat."),
