@@ -60,6 +60,10 @@ class ServerConfig:
     # A WebSocket that sends nothing (not even a ping; the browser pings every 20 s) for
     # this long is closed with 4408 (seconds).
     ws_idle_timeout: float = 120.0
+    # Open connections per table: each seat's (a person's tabs and devices) and its
+    # spectators', all addresses together; beyond, a newcomer is refused (table_full).
+    max_connections_per_seat: int = 8
+    max_spectators: int = 200
     hello_timeout: float = 10.0
     # HTTP: seconds for a request's headers, for its body, and an idle keep-alive
     # connection may take; connections and WebSockets served at once (beyond: 503).

@@ -52,6 +52,8 @@ class Door(Protocol):
 
     def admit_spectator(self) -> None: ...
 
+    def check_room(self, seat: int | None) -> None: ...
+
     async def attach(self, conn: Connection) -> None: ...
 
     def detach(self, conn: Connection) -> None: ...
@@ -379,6 +381,7 @@ async def _converse(
         else:
             table.admit_spectator()
             seat = None
+        table.check_room(seat)
     except ProtocolError as e:
         code = {
             "not_found": 4404,

@@ -288,6 +288,12 @@ class Table:
         """The account a seat belongs to (None: a guest's, a bot's, an open seat)."""
         return self.seats[seat].account
 
+    def check_room(self, seat: int | None) -> None:
+        """Refuse a newcomer to ``seat`` (None: a spectator) with ``table_full`` when the
+        table holds as many such connections as the server's per-table caps allow."""
+        config = self.hub.config
+        self.seats.check_room(seat, config.max_connections_per_seat, config.max_spectators)
+
     def admit_spectator(self) -> None:
         """Admit a spectator without a token: only at a listed table (ProtocolError else)."""
         if not self.settings.listed:

@@ -149,6 +149,7 @@ const ERRORS = {
   hint_failed: N_("The hint could not be worked out; try again later."),
   too_many_connections: N_("Too many connections: wait a moment and try again."),
   server_full: N_("The server is full right now: wait a moment and try again."),
+  table_full: N_("This table has as many windows open as it takes: close one, or try again later."),
   idle: N_("This connection was quiet too long and was closed; it opens again by itself."),
   method_not_allowed: N_("The server does not take that request."),
   timeout: N_("The request took too long to arrive; try again."),
