@@ -31,6 +31,8 @@ errors, and the store check; with the server started here, its CPU and peak memo
     .venv/bin/python scripts/load.py --tables 200 --think 3 --duration 30
     .venv/bin/python scripts/load.py --tables 200 --think 0 --duration 20   # saturation
     .venv/bin/python scripts/load.py --processes 2 --tables 500 --think 3 --duration 30
+    .venv/bin/python scripts/load.py --processes 3 --tables 120 --players 2 --think 1 \
+        --warmup 8 --duration 45 --pause 2:5:30   # a hung process: SIGSTOP for 30 s
     .venv/bin/python scripts/load.py --url http://127.0.0.1:8000 \\
         --backends http://127.0.0.1:8001,http://127.0.0.1:8002 --db postgresql://...
 
@@ -38,6 +40,12 @@ errors, and the store check; with the server started here, its CPU and peak memo
 (a throw-away cluster with fsync on, unless --db names one) behind nginx configured from
 ``deploy/nginx/`` (tests/web/clusterkit.py), and measures through the proxy; the server
 CPU and memory are then those of all the processes and nginx together.
+
+``--pause K:AT:SECONDS`` (with ``--processes``) stops process K with SIGSTOP AT seconds
+into the measured window for SECONDS (SIGCONT after, always), probes the lobby through the
+proxy every half second meanwhile (a listing and a new table), and reports the actions/s
+before and during the pause, the seconds without any action, and the lobby's longest waits
+and answers.
 
 ``--game pebble-auction`` (the default) is the example game from the tests; the script
 registers it in the server it starts. The exit status is 1 when an acknowledged action is
@@ -53,6 +61,7 @@ import json
 import os
 import random
 import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -113,6 +122,8 @@ class Stats:
         self.unanswered = 0
         self.refused_seats = 0
         self.measuring = False
+        self.t0 = 0.0  # when measuring began (the loop's clock)
+        self.per_second: dict[int, int] = {}  # second of the measured window -> actions
         # every acknowledged action: (table, move, seat, action)
         self.acked: list[tuple[str, int, int, str]] = []
 
@@ -238,6 +249,8 @@ class TablePlayer:
             if self.stats.measuring:
                 self.stats.latencies.append(at - self.sent_at)
                 self.stats.actions += 1
+                second = int(at - self.stats.t0)
+                self.stats.per_second[second] = self.stats.per_second.get(second, 0) + 1
         self.pending_ref = None
         self.pending = None
         self.answer.set()
@@ -493,8 +506,14 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
         tasks = [loop.create_task(p.run()) for p in players]
         watcher = loop.create_task(watch_health(args.backends, args.health_every, stop, health))
         await asyncio.sleep(args.warmup)
+        stats.t0 = time.perf_counter()
         stats.measuring = True
         t0 = time.monotonic()
+        lobby: list[tuple[float, str, int, float]] = []
+        extra = []
+        if args.pause_pid:
+            extra.append(loop.create_task(pause(args, stop)))
+            extra.append(loop.create_task(probe_lobby(args, clients[0], t0, stop, lobby)))
         s0 = cpu(servers)
         c0 = me.cpu_times()
         peak = 0
@@ -509,7 +528,7 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
         c1 = me.cpu_times()
         load1 = os.getloadavg()[0]
         # whatever still runs after the grace period is abandoned: the tool always stops
-        _done, late = await asyncio.wait([*tasks, watcher], timeout=args.grace)
+        _done, late = await asyncio.wait([*tasks, watcher, *extra], timeout=args.grace)
         for t in late:
             t.cancel()
         await asyncio.gather(*late, return_exceptions=True)
@@ -558,7 +577,76 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
         "errors": stats.errors,
         "failures": failures[:5],
         "machine": f"{os.cpu_count()} cores",
+        "pause": paused_figures(args, stats, lobby, elapsed) if args.pause_pid else None,
         "_acked": stats.acked,
+    }
+
+
+async def pause(args: argparse.Namespace, stop: float) -> None:
+    """SIGSTOP the chosen process ``args.pause_at`` seconds into the measured window, and
+    SIGCONT it ``args.pause_for`` seconds later (always, even if the run ends first)."""
+    await asyncio.sleep(args.pause_at)
+    os.kill(args.pause_pid, signal.SIGSTOP)
+    try:
+        await asyncio.sleep(args.pause_for)
+    finally:
+        os.kill(args.pause_pid, signal.SIGCONT)
+
+
+async def probe_lobby(
+    args: argparse.Namespace,
+    client: httpx.AsyncClient,
+    t0: float,
+    stop: float,
+    out: list[tuple[float, str, int, float]],
+) -> None:
+    """A lobby listing and a new table through the proxy every half second, as people
+    arriving would: (second of the window, method, status (0: no answer), seconds waited)."""
+    body = {"game": args.game, "players": 2, "seats": [{"type": "human"}, {"type": "open"}]}
+    while time.monotonic() < stop:
+        for method in ("GET", "POST"):
+            began = time.monotonic()
+            try:
+                if method == "GET":
+                    r = await client.get("/api/tables", params={"limit": 5}, timeout=60)
+                else:
+                    r = await client.post("/api/tables", json=body, timeout=60)
+                status = r.status_code
+            except httpx.HTTPError:
+                status = 0
+            out.append((began - t0, method, status, time.monotonic() - began))
+        await asyncio.sleep(0.5)
+
+
+def paused_figures(
+    args: argparse.Namespace,
+    stats: Stats,
+    lobby: list[tuple[float, str, int, float]],
+    elapsed: float,
+) -> dict[str, Any]:
+    """What the rest did while one process was stopped: actions/s before and during the
+    pause, the seconds with no action at all, and the lobby's waits and answers."""
+    a, b = args.pause_at, args.pause_at + args.pause_for
+    before = [stats.per_second.get(s, 0) for s in range(int(a))]
+    during = [stats.per_second.get(s, 0) for s in range(int(a), min(int(b), int(elapsed)))]
+    in_pause = [x for x in lobby if a <= x[0] < b]
+
+    def worst(method: str) -> float | None:
+        waits = [x[3] for x in in_pause if x[1] == method]
+        return round(max(waits), 2) if waits else None
+
+    statuses: dict[str, int] = {}
+    for x in in_pause:
+        key = f"{x[1]} {x[2] or 'no answer'}"
+        statuses[key] = statuses.get(key, 0) + 1
+    return {
+        "process": args.pause,
+        "actions_per_s_before": round(statistics.fmean(before), 1) if before else None,
+        "actions_per_s_during": round(statistics.fmean(during), 1) if during else None,
+        "seconds_without_an_action": sum(1 for n in during if n == 0),
+        "lobby_get_longest_wait_s": worst("GET"),
+        "lobby_post_longest_wait_s": worst("POST"),
+        "lobby_answers_during": statuses,
     }
 
 
@@ -624,6 +712,13 @@ def main() -> None:
         help="run N server processes (--shard K/N) over a throw-away PostgreSQL (or --db) "
         "behind nginx configured from deploy/nginx, and measure through the proxy",
     )
+    ap.add_argument(
+        "--pause",
+        default=None,
+        metavar="K:AT:SECONDS",
+        help="with --processes: stop process K (SIGSTOP) AT seconds into the measured window "
+        "for SECONDS, and report what the others and the lobby did meanwhile",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = ap.parse_args()
     if args.tables < 1 or args.players < 1 or args.duration <= 0:
@@ -636,6 +731,17 @@ def main() -> None:
         ap.error("--addresses must be between 0 and 250")
     if args.health_every <= 0:
         ap.error("--health-every must be above zero")
+    args.pause_pid = 0
+    if args.pause is not None:
+        try:
+            k, at, seconds = args.pause.split(":")
+            args.pause_k, args.pause_at, args.pause_for = int(k), float(at), float(seconds)
+        except ValueError:
+            ap.error("--pause is K:AT:SECONDS, e.g. 2:10:30")
+        if not 1 <= args.pause_k <= args.processes:
+            ap.error("--pause needs --processes N and a process K between 1 and N")
+        if args.pause_at < 0 or args.pause_for <= 0:
+            ap.error("--pause: AT cannot be negative and SECONDS must be positive")
     raise_fd_limit()
     tmp = None
     proc = None
@@ -653,6 +759,8 @@ def main() -> None:
         args.url = cluster.url
         backends = [cluster.backend(k) for k in range(1, args.processes + 1)]
         servers = [psutil.Process(p.pid) for p in cluster.procs.values()]
+        if args.pause is not None:
+            args.pause_pid = cluster.procs[args.pause_k].pid
         assert cluster.nginx is not None
         servers.append(psutil.Process(cluster.nginx.pid))
     elif args.url is None:
@@ -713,6 +821,15 @@ def main() -> None:
             f"store check: {check['found']} of {check['acknowledged']} acknowledged actions "
             f"found in the store, in order ({check['later']} stored at a later move than "
             f"sent at, after a reaction window); missing {check['missing']}"
+        )
+    paused = report["pause"]
+    if paused is not None:
+        print(
+            f"process {paused['process']} stopped: actions/s before "
+            f"{paused['actions_per_s_before']}, during {paused['actions_per_s_during']} "
+            f"({paused['seconds_without_an_action']} s without any); lobby during: longest "
+            f"GET {paused['lobby_get_longest_wait_s']} s, POST "
+            f"{paused['lobby_post_longest_wait_s']} s, answers {paused['lobby_answers_during']}"
         )
     if report["failures"]:
         print("failures:", *report["failures"], sep="\n  ")

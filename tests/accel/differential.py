@@ -2,8 +2,10 @@
 the same deals (the Python states, through their positions), the same actions are applied
 to both (each picked at random among the Python engine's legal ones), and at every step the
 current player, the legal actions, every seat's observation, the rewards and the end must
-agree. Dragon Stripes leaves nothing to chance after the deal, so the deal is the only
-chance outcome the two must share.
+agree. Dragon Stripes and Space Dragons leave nothing to chance after the deal, so the
+deal is the only chance outcome the two must share. A simultaneous choice (Space Dragons'
+Hiring Crew) is played in its sequential form: the seats still to choose answer lowest
+seat first, as the batched engine asks them.
 
 Tables run in batches of :data:`BATCH` (the last one padded with copies of its first
 table, which are played but not compared), so each table size compiles one program."""
@@ -20,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from dragonlair.accel import DragonStripesEnv
+from dragonlair.accel import Engine
 from dragonlair.rl.common import win_shares
 from dragonlair.rl.layout import encoder_for
 
@@ -28,7 +30,7 @@ BATCH = 64
 
 
 @cache
-def _jitted(env: DragonStripesEnv) -> tuple[Callable[..., Any], Callable[[Any], jax.Array]]:
+def _jitted(env: Engine) -> tuple[Callable[..., Any], Callable[[Any], jax.Array]]:
     step = jax.jit(jax.vmap(env.step))
     seats = jnp.arange(env.players, dtype=jnp.int32)
 
@@ -38,7 +40,7 @@ def _jitted(env: DragonStripesEnv) -> tuple[Callable[..., Any], Callable[[Any], 
     return step, jax.jit(jax.vmap(every_seat))
 
 
-def compare(env: DragonStripesEnv, seeds: Sequence[int], digest_of: int = 0) -> tuple[int, str]:
+def compare(env: Engine, seeds: Sequence[int], digest_of: int = 0) -> tuple[int, str]:
     """Play a random game from the deal of each seed in both engines, in lockstep;
     AssertionError at the first disagreement, naming the table, the move and what differs.
     Returns the number of steps compared, and the SHA-256 of the batched engine's tensors
@@ -58,9 +60,7 @@ def compare(env: DragonStripesEnv, seeds: Sequence[int], digest_of: int = 0) -> 
     return steps, h.hexdigest()
 
 
-def _compare_batch(
-    env: DragonStripesEnv, seeds: list[int], keep: int
-) -> tuple[int, list[list[bytes]]]:
+def _compare_batch(env: Engine, seeds: list[int], keep: int) -> tuple[int, list[list[bytes]]]:
     game = env.game
     n = env.players
     enc = encoder_for(game)
@@ -113,7 +113,11 @@ def _compare_batch(
                 finished[t] = True
                 actions[t] = 0
                 continue
-            seat = rngs[t].choice(st.to_act)  # as tests/rl/tensor_digests.py picks
+            # the random draw of tests/rl/tensor_digests.py, then the sequential form's
+            # seat: the same seat where one seat is asked, so those games' tensors give
+            # the digests recorded there
+            rngs[t].choice(st.to_act)
+            seat = min(st.to_act)
             assert current[t] == seat, f"{where}: current player {current[t]} against {seat}"
             ids = st.legal_action_ids(seat)
             got = [int(a) for a in np.flatnonzero(masks[t])]

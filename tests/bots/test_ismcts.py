@@ -32,7 +32,7 @@ def pennies() -> Iterator[dragonlair.Game]:
         heuristic=None,
         ismcts={},
         layout=None,
-        terminal_board=None,
+        terminal=None,
         browser_board=None,
         catalog=None,
         package=None,

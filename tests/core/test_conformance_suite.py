@@ -235,7 +235,7 @@ def test_the_example_games_manifest_is_checked_part_by_part() -> None:
     m = check_manifest("pebble-auction")
     assert m is MANIFEST
     assert m.player_rules().startswith("# Pebble Auction")
-    assert m.load_layout() is not None and m.load_terminal_board() is None
+    assert m.load_layout() is not None and m.load_terminal() is None
 
 
 @pytest.mark.parametrize(
@@ -250,8 +250,14 @@ def test_the_example_games_manifest_is_checked_part_by_part() -> None:
             {"layout": "tests.core.pebble_auction.layout:ALL_POINTS"},
             "is not a layout for pebble-auction",
         ),
-        ({"terminal_board": "tests.core.pebble_auction.layout:ALL_POINTS"}, "is not a function"),
-        ({"browser_board": "js/games/pebble_auction.js"}, "no browser board"),
+        ({"terminal": "tests.core.pebble_auction.layout:NOWHERE"}, "has no NOWHERE"),
+        ({"browser_board": f"{PEBBLE}:data/pebble_auction.js"}, "no browser board"),
+        ({"browser_board": f"{PEBBLE}.layout:board.js"}, "is a module, not a package"),
+        ({"position": f"{PEBBLE}.layout"}, "position tests.core.pebble_auction.layout has no"),
+        ({"position": f"{PEBBLE}.nowhere"}, "position tests.core.pebble_auction.nowhere: cannot"),
+        ({"puzzles": "data/nowhere"}, "no puzzles folder data/nowhere"),
+        ({"game_data": f"{PEBBLE}.layout"}, "lacks features, LENGTH or SEAT"),
+        ({"tutorial": "data/nowhere.toml"}, "tutorial data/nowhere.toml: "),
         ({"catalog": lambda game: {"cards": {1, 2}}}, "catalog is not JSON data"),
         ({"catalog": lambda game: [1, 2]}, "catalog gave list"),
         ({"ismcts": {"c": object()}}, "ismcts defaults must be plain data"),
@@ -284,7 +290,13 @@ def test_a_heuristic_that_plays_illegally_is_caught() -> None:
     [
         ({"game": PebbleState}, "game must be a Game class"),
         ({"layout": "no colon"}, "layout must be 'module:attribute' or None"),
-        ({"browser_board": "../secret.js"}, "browser_board must be a path like"),
+        ({"browser_board": "../secret.js"}, "browser_board must be 'package:folder/name.js'"),
+        ({"browser_board": "tests:../secret.js"}, "browser_board must be 'package:"),
+        ({"browser_board": "tests:/etc/x.js"}, "browser_board must be 'package:"),
+        ({"position": "a/b"}, "position must be 'module' or 'module:attribute'"),
+        ({"puzzles": "../data"}, "puzzles must be a path inside the package"),
+        ({"game_data": "a.b:c"}, "game_data must be a module name"),
+        ({"tutorial": "data/t.toml", "package": None}, "tutorial is a path inside package"),
         ({"heuristic": "heuristic"}, "heuristic must be a bot factory or None"),
         ({"catalog": {}}, "catalog must be a function or None"),
         ({"ismcts": [("c", 1)]}, "ismcts must be a mapping"),

@@ -19,9 +19,11 @@ from rich.console import Console
 import dragonlair
 from dragonlair.bots import parse_bots
 from dragonlair.core import manifest, manifests
-from dragonlair.core.manifest import ENTRY_POINT_GROUP, check_manifest, installed_ids
+from dragonlair.core.manifest import ENTRY_POINT_GROUP, BadManifest, check_manifest, installed_ids
 from dragonlair.sim import Job, run
+from dragonlair.tui.parts import TerminalParts
 from tests.core.pebble_auction.manifest import MANIFEST, replaced
+from tests.games import OWN_GAMES
 
 SRC = Path(dragonlair.__file__).parent
 INSTALLED = ["dragon-race", "dragon-stripes", "space-dragons", "space-race"]
@@ -39,10 +41,14 @@ def _lines(folder: Path, pattern: str) -> list[str]:
 
 
 def test_the_installed_games_are_the_entry_points() -> None:
-    eps = {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-    assert sorted(eps) == INSTALLED == installed_ids()
-    for game_id, value in eps.items():
-        assert value == f"{manifest(game_id).package}.manifest:MANIFEST"
+    eps = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    assert sorted(eps) == installed_ids()
+    # dragonlair's own four, each in its package's manifest; other distributions may add more
+    assert list(OWN_GAMES) == INSTALLED and set(INSTALLED) <= set(eps)
+    for game_id in INSTALLED:
+        assert eps[game_id].value == f"{manifest(game_id).package}.manifest:MANIFEST"
+    for game_id, ep in eps.items():
+        assert ep.load() is manifest(game_id)
 
 
 def test_no_surface_names_the_example_game() -> None:
@@ -87,12 +93,40 @@ def test_the_terminal_draws_the_example_game_on_its_generic_board() -> None:
     assert "hand sizes" in console.export_text()
     assert "Choices at the table" in render.player_rules(game)  # the help screen's text
     # a board the manifest names is the one drawn
-    with replaced("pebble-auction", terminal_board=f"{__name__}:pot_board"):
+    with replaced("pebble-auction", terminal=f"{__name__}:POT"):
         assert render.board(game, state.view(0), ["Ann", "Bob"]) == "the pot: 0"
 
 
 def pot_board(game: dragonlair.Game, view: dict[str, Any], names: list[str]) -> str:
     return f"the pot: {view['pot']}"
+
+
+def _pot_form(game: dragonlair.Game, action: dragonlair.Action) -> list[str]:
+    return [f"pebble {action.args[0]}"] if action.kind == "bid" else [str(action)]
+
+
+POT = TerminalParts(board=pot_board, forms=_pot_form, big_events=("claimed",))
+NOT_PARTS = {"board": pot_board}
+
+
+def test_the_terminals_words_are_the_parts_the_manifest_names() -> None:
+    from dragonlair.tui.words import Words
+
+    game = dragonlair.make("pebble-auction", players=2)
+    state = game.new_game(seed=1)
+    legal = state.legal_actions(0)
+    plain = Words(game, ["Ann", "Bob"], me=0)
+    assert not plain.big({"type": "claimed"})
+    with replaced("pebble-auction", terminal=f"{__name__}:POT"):
+        words = Words(game, ["Ann", "Bob"], me=0)
+        bid = next(a for a in legal if a.kind == "bid")
+        assert words.parse(f"pebble {bid.args[0]}", legal) == bid
+        assert words.big({"type": "claimed"})
+    with (
+        replaced("pebble-auction", terminal=f"{__name__}:NOT_PARTS"),
+        pytest.raises(BadManifest, match="is dict, not a dragonlair.tui.parts.TerminalParts"),
+    ):
+        Words(game, ["Ann", "Bob"], me=0)
 
 
 def test_the_browser_gets_the_example_games_catalog_and_no_board_module() -> None:

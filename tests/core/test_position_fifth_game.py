@@ -1,5 +1,5 @@
-"""A game outside the package layout gets positions by naming a reader and writer: the
-example game (Pebble Auction) through every generic part (a sealed choice under way,
+"""A game gets positions by declaring its reader and writer in its manifest: the example
+game (Pebble Auction) through every generic part (a sealed choice under way,
 a window, the card pool, undo)."""
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ from dragonlair.core.position import (
     open_choice,
     open_turn,
     open_window,
-    register_position,
     to_toml,
-    unregister_position,
     window_seats,
 )
 from dragonlair.core.rng import Rng
 from tests.core.example_game import CARDS, PebbleAuction
+from tests.core.pebble_auction.manifest import replaced
 
 GAME = PebbleAuction.spec.id
 
@@ -74,11 +73,21 @@ class PebbleCodec:
             open_window(st, asked, CARDS + 3)  # ALLOW
 
 
+CODEC = PebbleCodec()
+
+
 @pytest.fixture
 def codec() -> Iterator[None]:
-    register_position(GAME, PebbleCodec())
-    yield
-    unregister_position(GAME)
+    with replaced(GAME, position=f"{__name__}:CODEC"):
+        yield
+
+
+def test_a_game_whose_manifest_declares_no_position_format_has_none() -> None:
+    state = dragonlair.make(GAME, players=3).new_game(seed=1)
+    with pytest.raises(dragonlair.DragonlairError, match="has no position format"):
+        state.to_position()
+    with pytest.raises(dragonlair.DragonlairError, match="has no position format"):
+        dragonlair.position(GAME, {"format": "dragonlair.position/1", "game": GAME})
 
 
 def test_positions_of_a_fifth_game_round_trip_through_every_mechanism(codec: None) -> None:

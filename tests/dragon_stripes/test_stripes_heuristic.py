@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 import dragonlair
 from dragonlair.bots import Bot, RandomBot
 from dragonlair.dragon_stripes import Heuristic
+from dragonlair.dragon_stripes.rules import DragonStripes
 from tests.dragon_stripes.stripes_helpers import act, new, set_pot, stack
 
 
@@ -102,7 +103,7 @@ def test_the_lair_floor_is_never_above_the_estimate_and_a_draw_is_valued_as_in_f
     from dragonlair.dragon_stripes.heuristic import draw_value, lair_estimate, lair_floor
 
     def in_full(view: Any, pot: int, gems: int) -> float:
-        lair = lair_estimate(view)
+        lair = lair_estimate(view, (4, 2))
         size, knight, dangers = view["deck_size"], view["knight"], view["dangers"]
         stripes, double = view["stripes"], view["reward_multiplier"]
         value = 0.0
@@ -123,7 +124,7 @@ def test_the_lair_floor_is_never_above_the_estimate_and_a_draw_is_valued_as_in_f
 
     checked = shortcut = 0
     for players in (2, 4, 6):
-        game = dragonlair.make("dragon-stripes", players=players)
+        game = cast(DragonStripes, dragonlair.make("dragon-stripes", players=players))
         rng = random.Random(players)
         for seed in range(12):
             s = game.new_game(seed)
@@ -132,10 +133,10 @@ def test_the_lair_floor_is_never_above_the_estimate_and_a_draw_is_valued_as_in_f
                 if s.view(seat)["deck_size"]:
                     views: list[Any] = [s.view(seat), s.seat_view(seat)]
                     for view in views:
-                        floor, estimate = lair_floor(view), lair_estimate(view)
+                        floor, estimate = lair_floor(view), lair_estimate(view, game.divisors)
                         assert floor <= estimate
                         pot, gems = view["pot"], view["gems"]
-                        assert draw_value(view, pot, gems) == in_full(view, pot, gems)
+                        assert draw_value(view, pot, gems, game) == in_full(view, pot, gems)
                         checked += 1
                         shortcut += floor >= 34 and view["knight"] + 4 <= 17
                 legal = s.legal_actions(seat)

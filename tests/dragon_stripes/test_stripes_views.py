@@ -149,7 +149,7 @@ def test_the_sampler_keeps_the_view_and_redraws_the_unseen_deck_and_secret_holdi
     assert len(decks) > 50
     # seat 0 banked 9 and paid one quarter: 37 to 39 fit its ledger (it holds 37)
     assert set(seat0) == {37, 38, 39}
-    assert holding_bounds(40, 9, 0, 1, 0) == (37, 39)
+    assert holding_bounds(40, 9, 0, 1, 0, (4, 2)) == (37, 39)
 
 
 def test_the_sampler_for_a_spectator_redraws_every_seat() -> None:
@@ -204,7 +204,7 @@ def test_a_sampled_state_plays_on_to_the_end() -> None:
 def test_holding_bounds_from_a_public_ledger(
     ledger: tuple[int, int, int, int, int], bounds: tuple[int, int]
 ) -> None:
-    assert holding_bounds(*ledger) == bounds
+    assert holding_bounds(*ledger, (4, 2)) == bounds
 
 
 def test_the_undrawn_counts_match_the_rest_of_the_deck_whatever_was_asked_before() -> None:

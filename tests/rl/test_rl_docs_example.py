@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from dragonlair.rl import docs
+from tests.games import OWN_GAMES
 from tests.rl.rl_helpers import rl_games
 
 ROOT = Path(__file__).parents[2]
@@ -17,9 +18,11 @@ ROOT = Path(__file__).parents[2]
 
 def test_the_layout_tables_in_the_docs_match_the_code() -> None:
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
-    assert docs.stale(text) == [], "run: python -m dragonlair.rl.docs --write docs/rl.md"
+    # the page documents dragonlair's own games (not an outside game installed beside it)
+    stale = [g for g in docs.stale(text) if g in OWN_GAMES]
+    assert stale == [], "run: python -m dragonlair.rl.docs --write docs/rl.md"
     for gid in rl_games():
-        if gid != "pebble-auction":
+        if gid in OWN_GAMES:
             assert f"<!-- layout:{gid} -->" in text
 
 

@@ -22,6 +22,7 @@ from dragonlair.rl import (
 )
 from dragonlair.rl.layout import Context
 from tests.core.pebble_auction.manifest import replaced
+from tests.games import table_size
 from tests.rl import tensor_digests
 from tests.rl.rl_helpers import OPTION_SETS, player_counts, random_playout, rl_games
 
@@ -98,14 +99,15 @@ def test_a_tensor_does_not_change_when_what_its_seat_cannot_see_is_redrawn(game_
 @pytest.mark.parametrize("game_id", rl_games())
 def test_seats_are_encoded_observer_first(game_id: str) -> None:
     """Every seat sees the seat to act at its own relative position."""
-    game = dragonlair.make(game_id, players=3)
+    players = table_size(game_id)
+    game = dragonlair.make(game_id, players=players)
     enc = encoder_for(game)
     sl = enc.slices()["to_act"]
     state = random_playout(game, seed=3)[5]
-    for seat in range(3):
+    for seat in range(players):
         row = enc.encode(state.seat_view(seat))[sl]
         assert [k for k in range(len(row)) if row[k]] == sorted(
-            (s - seat) % 3 for s in state.to_act
+            (s - seat) % players for s in state.to_act
         )
 
 

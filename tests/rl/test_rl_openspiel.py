@@ -18,6 +18,7 @@ import dragonlair
 from dragonlair.core import BadOptions, IllegalAction
 from dragonlair.rl import openspiel
 from dragonlair.rl.openspiel import game_name
+from tests.games import table_size
 from tests.rl.rl_helpers import player_counts, rl_games
 
 for _g in rl_games():
@@ -239,8 +240,12 @@ def test_compact_information_states_tell_apart_exactly_what_the_full_memory_does
 ) -> None:
     """On sampled states, for every seat: two states get the same compact string exactly
     when they get the same full memory and view, and the string stays short."""
-    players = dragonlair.spec(game_id).min_players + 1
+    players = table_size(game_id, dragonlair.spec(game_id).min_players + 1)
     states = [s for seed in (1, 2) for s in _sampled_states(game_id, players, seed)]
+    seed = 3
+    while len(states) < 60:  # a short game: more games, so some states are resampled
+        states += _sampled_states(game_id, players, seed)
+        seed += 1
     same_somewhere = False
     for seat in range(players):
         pairs = {(s.information_state_text(seat), s.information_state_string(seat)) for s in states}

@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from dragonlair.core import BadOptions, IllegalAction
 from dragonlair.rl.pettingzoo_env import env, parallel_env, vector_env
+from tests.games import table_size
 from tests.rl.rl_helpers import rl_games
 
 # What PettingZoo's API test says of any environment whose observations are dicts of an
@@ -32,8 +33,9 @@ def _unexpected(caught: list[warnings.WarningMessage]) -> set[str]:
 def test_aec_passes_pettingzoos_api_and_seed_tests(game_id: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(env(game_id, players=3), num_cycles=300)
-        seed_test(lambda: env(game_id, players=3), num_cycles=300)
+        players = table_size(game_id)
+        api_test(env(game_id, players=players), num_cycles=300)
+        seed_test(lambda: env(game_id, players=players), num_cycles=300)
     assert not _unexpected(caught)
 
 
@@ -41,7 +43,7 @@ def test_aec_passes_pettingzoos_api_and_seed_tests(game_id: str) -> None:
 def test_parallel_passes_pettingzoos_parallel_api_test(game_id: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        parallel_api_test(parallel_env(game_id, players=3), num_cycles=300)
+        parallel_api_test(parallel_env(game_id, players=table_size(game_id)), num_cycles=300)
     assert not _unexpected(caught)
 
 
@@ -157,9 +159,10 @@ def test_each_table_of_the_vector_env_plays_the_aec_envs_game(game_id: str) -> N
     environment, which passes its API test: table i, dealt from seed s + i, gives the same
     observations, masks, seats and rewards for the same actions, game after game."""
     tables, seed = 3, 11
-    vec = vector_env(game_id, tables, players=3)
+    players = table_size(game_id)
+    vec = vector_env(game_id, tables, players=players)
     obs, info = vec.reset(seed=seed)
-    singles = [env(game_id, players=3) for _ in range(tables)]
+    singles = [env(game_id, players=players) for _ in range(tables)]
     for i, single in enumerate(singles):
         single.reset(seed=seed + i)
     rng = np.random.default_rng(0)

@@ -21,6 +21,7 @@ from dragonlair.rl import openspiel
 from dragonlair.rl.common import UnsupportedRenderMode
 from dragonlair.rl.gymnasium_env import DragonlairEnv, env_id
 from dragonlair.rl.pettingzoo_env import parallel_env
+from tests.games import table_size
 from tests.rl.rl_helpers import rl_games
 
 torch = pytest.importorskip("torch", reason="the train extra (PyTorch) is not installed")
@@ -116,7 +117,8 @@ def test_an_unsupported_render_mode_is_a_type_error_and_a_value_error() -> None:
 @pytest.mark.parametrize("game_id", rl_games())
 def test_parallel_passes_pettingzoos_seed_test_when_illegal_actions_lose(game_id: str) -> None:
     parallel_seed_test(
-        lambda: parallel_env(game_id, players=3, illegal_action="lose"), num_cycles=50
+        lambda: parallel_env(game_id, players=table_size(game_id), illegal_action="lose"),
+        num_cycles=50,
     )
 
 

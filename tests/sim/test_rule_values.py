@@ -29,10 +29,20 @@ RULE_VALUES = [
     ("space-race", 4, "random", "scoring.drone_per_fewer", 4, 20),
     ("space-race", 4, "random", "scoring.most_fuel", 6, 20),
     ("space-race", 4, "random", "scoring.most_crew", 6, 20),
+    ("space-race", 4, "random", "rounds", 2, 20),
+    ("space-race", 4, "random", "hand_size", 5, 20),
     ("dragon-race", 4, "random", "effects.bolts_back", 8, 20),
     ("dragon-race", 4, "random", "effects.balls_back", 6, 20),
     ("dragon-race", 4, "random", "effects.tornado_ahead", 9, 20),
     ("dragon-race", 4, "random", "effects.stolen_draft_ahead", 5, 60),
+    ("dragon-race", 4, "random", "hands.deal", 6, 20),
+    ("dragon-race", 4, "random", "hands.draw_up_to", 3, 20),
+    ("space-dragons", 4, "random", "hand_size", 8, 20),
+    ("space-dragons", 4, "random", "rounds", 6, 20),
+    ("dragon-stripes", 4, "random", "penalty_divisor.before_second_danger", 3, 20),
+    ("dragon-stripes", 4, "random", "penalty_divisor.from_second_danger", 3, 20),
+    ("dragon-stripes", 4, "random", "reward_multiplier.before_second_danger", 2, 20),
+    ("dragon-stripes", 4, "random", "reward_multiplier.from_second_danger", 3, 20),
 ]
 
 
@@ -51,6 +61,13 @@ def _rows(path: Path) -> list[dict[str, str]]:
     return rows
 
 
+def _built_in(game: str, path: str) -> object:
+    doc = datavalues.read_base(datavalues.base_file(game, {}, "data"))
+    for step in datavalues.parse_steps(path):
+        doc = doc[step]
+    return doc
+
+
 def _simulate(
     tmp_path: Path, name: str, game: str, players: int, bots: str, n: int, *o: str
 ) -> Path:
@@ -67,6 +84,8 @@ def _simulate(
 def test_every_rule_value_changes_the_games(tmp_path: Path, cache: Path) -> None:
     base: dict[tuple[str, int], list[dict[str, str]]] = {}
     for game, players, bots, path, value, n in RULE_VALUES:
+        built_in = _built_in(game, path)
+        assert built_in != value
         key = (game, n)
         if key not in base:
             base[key] = _rows(_simulate(tmp_path, f"{game}-{n}", game, players, bots, n))
@@ -83,6 +102,8 @@ def test_every_rule_value_changes_the_games(tmp_path: Path, cache: Path) -> None
         for step in steps:
             doc = doc[step]
         assert doc == value
+        # and records the value itself, beside the built-in one, whatever file holds it
+        assert meta["data_values"] == {"data": {path: {"value": value, "built_in": built_in}}}
 
 
 def test_the_same_values_give_the_same_file_and_games(tmp_path: Path) -> None:
@@ -103,22 +124,48 @@ def test_a_run_with_the_built_in_data_records_its_digest(tmp_path: Path) -> None
         "path": "built-in:space_race.json",
         "sha256": hashlib.sha256(builtin.read_bytes()).hexdigest(),
     }
+    assert meta["data_values"] == {}
 
 
 @pytest.mark.parametrize(
-    ("item", "message"),
+    ("game", "item", "message"),
     [
-        ("data:scoring.crystal_set=0", "scoring.crystal_set: expected an integer from 1 to 99"),
-        ("data:scoring.crystal_set_bonus=nine", "'nine' is not a number"),
-        ("data:scoring.crystal_bonus=9", "there is no 'crystal_bonus'"),
-        ("data:scoring.most_fuel=2.5", "whole number"),
+        (
+            "space-race",
+            "data:scoring.crystal_set=0",
+            "scoring.crystal_set: expected an integer from 1 to 99",
+        ),
+        ("space-race", "data:scoring.crystal_set_bonus=nine", "'nine' is not a number"),
+        ("space-race", "data:scoring.crystal_bonus=9", "there is no 'crystal_bonus'"),
+        ("space-race", "data:scoring.most_fuel=2.5", "whole number"),
+        ("space-race", "data:rounds=21", "rounds: expected an integer from 1 to 20, got 21"),
+        ("space-race", "data:hand_size=7", "expected at least 84 cards (3 rounds of 7 for 4"),
+        ("space-race", "data:rounds=9", "at least 216 cards (9 rounds of 6 for 4 players)"),
+        ("dragon-race", "data:hands.deal=0", "hands.deal: expected an integer from 1 to 20, got 0"),
+        ("dragon-race", "data:hands.deal=15", "expected at most 14 cards each for 4 players"),
+        ("dragon-race", "data:hands.draw_up_to=21", "expected an integer from 1 to 20, got 21"),
+        ("space-dragons", "data:hand_size=16", "hand_size: expected an integer from 1 to 15"),
+        ("space-dragons", "data:rounds=10", "rounds: expected an integer from 1 to 9, got 10"),
+        ("space-dragons", "data:rounds=0", "rounds: expected an integer from 1 to 9, got 0"),
+        (
+            "dragon-stripes",
+            "data:penalty_divisor.before_second_danger=0",
+            "penalty_divisor.before_second_danger: expected an integer from 1 to 100, got 0",
+        ),
+        (
+            "dragon-stripes",
+            "data:reward_multiplier.from_second_danger=11",
+            "reward_multiplier.from_second_danger: expected an integer from 0 to 10, got 11",
+        ),
+        ("dragon-stripes", "data:penalty_divisor.from_second_danger=1.5", "whole number"),
+        ("dragon-stripes", "data:penalty_divisor.third=2", "there is no 'third'"),
     ],
 )
 def test_a_bad_rule_value_is_refused_before_any_game(
-    tmp_path: Path, item: str, message: str
+    tmp_path: Path, game: str, item: str, message: str
 ) -> None:
     out = tmp_path / "bad.csv"
-    args = ["simulate", "space-race", "-n", "5", "-o", item, "--out", str(out), "-q"]
+    args = ["simulate", game, "-p", "4", "-n", "5", "-o", item, "--out", str(out), "-q"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in " ".join(result.output.replace("│", " ").split()), result.output

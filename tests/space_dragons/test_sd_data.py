@@ -158,7 +158,7 @@ def test_a_refused_file_changes_nothing(tmp_path: Path) -> None:
 
 def test_the_built_in_file_is_the_one_documented_in_the_package() -> None:
     raw = json.loads(BUILTIN.read_text())
-    assert set(raw) == {"about", "crew", "dragons", "scoring"}
+    assert set(raw) == {"about", "hand_size", "rounds", "crew", "dragons", "scoring"}
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import dragonlair
-from dragonlair.space_race.cards import HAND_SIZE, NSTACK, STACKS
+from dragonlair.space_race.cards import NSTACK, STACKS
 from dragonlair.space_race.rules import SpaceRace, SpaceRaceState
 
 Ship = Mapping[str, Sequence[int]]
@@ -53,7 +53,7 @@ def build(
     for cards in hands.values():
         used.update(cards)
     pool = [c for c in t.space_ids if c not in used]
-    size = HAND_SIZE + 1 - pick
+    size = s.game.hand_size + 1 - pick
     s.hands = []
     for seat in range(players):
         hand = hands.get(seat)
@@ -108,7 +108,10 @@ def finish(
     plays its last card face down as Fuel (so each has one Fuel more than given); the last
     Danger is a Fight whose first rank is an x, and everyone bids 0, so all rank first and
     nothing else changes. The result then scores exactly these ships."""
-    s = build(players, round=3, pick=HAND_SIZE, ships=ships, danger_top=7, options=options)
+    game = dragonlair.make("space-race", players=players, options=dict(options or {}))
+    assert isinstance(game, SpaceRace)
+    last = game.hand_size
+    s = build(players, round=3, pick=last, ships=ships, danger_top=7, options=options)
     for seat in range(players):
         play(s, (seat, f"fuel {s.view(seat)['hand'][0]}"))
     while not s.is_over:

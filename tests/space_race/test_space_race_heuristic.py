@@ -17,10 +17,8 @@ from dragonlair.space_race.cards import (
     CRYSTAL,
     DAMAGE,
     FLIGHT,
-    HAND_SIZE,
     NSTACK,
     ROBOT_PART,
-    ROUNDS,
     S_CREW,
     S_DAMAGE,
     S_FUEL,
@@ -75,8 +73,9 @@ def reference_pick(bot: Heuristic, view: dict[str, Any], legal: list[Action], rn
     row = row_from_view(view)
     mine = row[seat * NSTACK : (seat + 1) * NSTACK]
     scorer = SeatGain(row, seat, t, game.every_power_source)  # type: ignore[attr-defined]
-    picks_left = (ROUNDS - view["round"]) * HAND_SIZE + HAND_SIZE - view["pick"]
-    dangers_left = ROUNDS - view["round"] + 1
+    rounds, hand = game.rounds, game.hand_size  # type: ignore[attr-defined]
+    picks_left = (rounds - view["round"]) * hand + hand - view["pick"]
+    dangers_left = rounds - view["round"] + 1
     top = view["danger_top"]
     flight_seen = None if top is None else t.danger_kind[top] == FLIGHT
     best = best_tie = -math.inf
@@ -155,7 +154,7 @@ def reference_bid(bot: Heuristic, view: dict[str, Any], legal: list[Action]) -> 
     damage_vp = [t.damage_vp[c] for c in t.damage_ids]
     average = sum(damage_vp) / len(damage_vp)
     mine = sorted(t.damage_vp[c] for c in row[seat * NSTACK + S_DAMAGE])
-    later = bot.weights.keep_per_danger * (ROUNDS - view["round"])
+    later = bot.weights.keep_per_danger * (bot.game.rounds - view["round"])  # type: ignore[attr-defined]
     best: tuple[float, int] = (-math.inf, 0)
     choice = legal[0]
     for action in legal:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import venv
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,12 +22,16 @@ PUZZLE = "puzzle:dragon-stripes/offered-for-forty"
 
 @pytest.fixture(scope="module")
 def light(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The ``bin`` folder of a fresh venv holding dragonlair without any extra."""
+    """The ``bin`` folder of a fresh venv holding dragonlair without any extra. The venv
+    has no pip of its own (making one takes ensurepip longer than the install): this run's
+    pip installs into it (``--python``), building the tree in an isolated environment as a
+    player's ``pip install`` does."""
     where = tmp_path_factory.mktemp("light") / "venv"
-    venv.create(where, with_pip=True)
+    venv.create(where, with_pip=False)
     bin_dir = where / "bin"
+    pip = [sys.executable, "-m", "pip", "--python", str(bin_dir / "python")]
     subprocess.run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-compile", str(ROOT)],
+        [*pip, "install", "-q", "--no-compile", str(ROOT)],
         check=True,
         timeout=600,
         env={k: v for k, v in os.environ.items() if k != "DRAGONLAIR_COMPILE"},

@@ -47,6 +47,10 @@ http {{
 {servers}
         keepalive 32;
     }}
+    upstream dragonlair_lobby {{
+{lobby}
+        keepalive 32;
+    }}
     server {{
         listen 127.0.0.1:{port};
         include {deploy}/dragonlair-locations.conf;
@@ -58,8 +62,13 @@ http {{
 def nginx_config(directory: Path, port: int, backends: list[int]) -> str:
     """The test's nginx.conf: the shipped routing files, this run's processes and port."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in backends)
+    lobby = "\n".join(
+        f"        server 127.0.0.1:{p} max_fails=2 fail_timeout=10s;" for p in backends
+    )
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
-    return NGINX_MAIN.format(user=user, dir=directory, deploy=DEPLOY, servers=servers, port=port)
+    return NGINX_MAIN.format(
+        user=user, dir=directory, deploy=DEPLOY, servers=servers, lobby=lobby, port=port
+    )
 
 
 def wait_healthy(url: str, proc: subprocess.Popen[bytes] | None, timeout: float = 60) -> None:

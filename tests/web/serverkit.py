@@ -30,7 +30,8 @@ def free_port() -> int:
 
 
 def config(db: str, **kw: Any) -> ServerConfig:
-    """Test settings: generous limits unless a test sets its own."""
+    """Test settings: generous limits and bots in the thread pool, unless a test sets its
+    own (``bot_pool="process"`` where the test is about the process pool)."""
     base: dict[str, Any] = {
         "db": db,
         "sqlite_sync": "NORMAL",
@@ -42,6 +43,12 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "window": 0.05,
         # a held decision is confirmed this soon (tests that look at the window set theirs)
         "confirm": 0.05,
+        # account passwords: Argon2id at its smallest cost (the server's default is 64 MiB)
+        "argon2_memory": 1024,
+        "argon2_time": 1,
+        # bots in threads: a process pool starts (spawns) its workers with every server
+        # and TestClient; the tests of the process pool itself ask for it by name
+        "bot_pool": "thread",
     }
     base.update(kw)
     return ServerConfig(**base)

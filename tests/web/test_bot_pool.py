@@ -1,4 +1,4 @@
-"""The bot pool (dragonlair.web.bots.BotRunner): a fair share of the workers per table,
+"""The bot pool (dragonlair.web.bots.BotRunner): a fair share of the workers per client and table,
 bot decisions before hints, every job cut at its wall-clock bound, in worker processes."""
 
 from __future__ import annotations
@@ -78,6 +78,36 @@ def test_tables_are_served_in_turn_one_job_each_at_a_time() -> None:
         assert [o.split(":")[0] for o in order] == ["a", "b"]  # a's hint waits for a's bot
 
     asyncio.run(main())
+
+
+def test_a_client_with_many_tables_gets_one_share_of_the_workers() -> None:
+    async def main() -> None:
+        queue = FairQueue(workers=1)
+        # one address made six bot-only tables; another person plays one practice table
+        for t in range(6):
+            queue.charge_to(f"x{t}", "10.0.0.66")
+        queue.charge_to("p", "10.0.0.7")
+        asks = [(f"x{t}", BOT) for _ in range(2) for t in range(6)] + [("p", BOT)] * 3
+        order = [o.split(":")[0] for o in await _grants(queue, asks, frees=8)]
+        # the person's table is served every other turn, not once in seven
+        assert order[:6] == ["x0", "p", "x1", "p", "x2", "p"]
+        assert order[6:] == ["x3", "x4", "x5"]
+
+        queue = FairQueue(workers=1)  # tables of unknown clients are clients of their own
+        order = await _grants(queue, [("a", BOT)] * 2 + [("b", BOT)], frees=2)
+        assert [o.split(":")[0] for o in order] == ["a", "b", "a"]
+
+    asyncio.run(main())
+
+
+def test_a_new_table_is_charged_to_the_address_that_created_it(sqlite_url: str) -> None:
+    with TestClient(create_app(config(sqlite_url, bot_pool="thread"))) as c:
+        bots = [{"type": "bot", "level": "random"}] * 2
+        r = c.post("/api/tables", json={"game": "pebble-auction", "players": 2, "seats": bots})
+        assert r.status_code == 201
+        fair = c.app.state.hub.bots.fair  # type: ignore[attr-defined]
+        assert fair.client_of(r.json()["table"]["id"]) == "testclient"
+        assert fair.client_of("someothertable") == "table:someothertable"
 
 
 def test_a_job_given_up_while_waiting_leaves_the_queue() -> None:
@@ -181,7 +211,7 @@ def _metric(text: str, name: str) -> float:
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_pools_queue_and_waits_are_in_metrics(sqlite_url: str) -> None:
-    with TestClient(create_app(config(sqlite_url))) as client:
+    with TestClient(create_app(config(sqlite_url, bot_pool="process"))) as client:
         wait = 'dragonlair_bot_wait_seconds_count{kind="bot"}'
         before = client.get("/metrics").text
         had = _metric(before, wait) if wait in before else 0.0

@@ -75,7 +75,7 @@ def test_budgets_beyond_the_bounds_are_refused(sqlite_url: str) -> None:
 def test_other_tables_bots_keep_moving_while_the_greediest_tables_run(
     serve: Callable[..., LiveServer],
 ) -> None:
-    server = serve(bot_workers=2, bot_max_seconds=0.2, bot_max_iterations=10**7)
+    server = serve(bot_pool="process", bot_workers=2, bot_max_seconds=0.2, bot_max_iterations=10**7)
     # two tables asking the most the server allows: each decision would take minutes
     greedy = [{"type": "bot", "level": "ismcts", "budget": {"iterations": 10**7}}] * 2
     hogs = [create_table(server.http, players=2, seats=greedy)["table"]["id"] for _ in range(2)]

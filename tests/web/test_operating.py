@@ -166,6 +166,45 @@ def test_json_access_lines_carry_their_parts_as_fields() -> None:
     assert "status" not in json.loads(fmt.format(other))
 
 
+def test_routing_answers_are_logged_at_debug() -> None:
+    from dragonlair.web.logs import RoutingAtDebug
+
+    routing = RoutingAtDebug()
+    access = '%s - "%s %s HTTP/%s" %d'
+
+    def rec(name: str, msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord(name, logging.INFO, __file__, 1, msg, args, None)
+
+    logging.getLogger("uvicorn.access").setLevel(logging.INFO)
+    logging.getLogger("uvicorn.error").setLevel(logging.INFO)
+    try:
+        # "not this process's table": down to debug, so not shown at info
+        moved = rec(
+            "uvicorn.access", access, "127.0.0.1:5", "GET", "/api/tables/q3J9xW7a", "1.1", 503
+        )
+        assert routing.filter(moved) is False and moved.levelname == "DEBUG"
+        ws = rec(
+            "uvicorn.error", '%s - "WebSocket %s" %d', "127.0.0.1:5", "/ws/tables/q3J9xW7a", 503
+        )
+        assert routing.filter(ws) is False
+        # everything else as it was: the lobby's 503 (storage), a table's other answers
+        for kept in (
+            rec("uvicorn.access", access, "127.0.0.1:5", "POST", "/api/tables", "1.1", 503),
+            rec("uvicorn.access", access, "127.0.0.1:5", "GET", "/api/tables/q3J9xW7a", "1.1", 200),
+            rec("uvicorn.error", '%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/tables/x"),
+        ):
+            assert routing.filter(kept) is True and kept.levelname == "INFO"
+        # at --log-level debug the routing lines are shown, as DEBUG
+        logging.getLogger("uvicorn.access").setLevel(logging.DEBUG)
+        again = rec(
+            "uvicorn.access", access, "127.0.0.1:5", "GET", "/api/tables/q3J9xW7a", "1.1", 503
+        )
+        assert routing.filter(again) is True and again.levelname == "DEBUG"
+    finally:
+        logging.getLogger("uvicorn.access").setLevel(logging.NOTSET)
+        logging.getLogger("uvicorn.error").setLevel(logging.NOTSET)
+
+
 def test_json_logs_name_the_table() -> None:
     fmt = JsonFormatter("2/3")
 

@@ -20,8 +20,10 @@ PUZZLE = "dragon-stripes/offered-for-forty"  # seat 1 decides: take over the kni
 
 @pytest.fixture
 def small(sqlite_url: str) -> Iterator[LiveServer]:
-    """A server whose hints are small (quick) and rate-limited."""
-    server = LiveServer(config(sqlite_url, hint_playouts=8, hint_iterations=10, hint_rate="3/hour"))
+    """A server whose hints are small (quick) and rate-limited, worked out in worker
+    processes (the server's default pool)."""
+    limits = {"hint_playouts": 8, "hint_iterations": 10, "hint_rate": "3/hour"}
+    server = LiveServer(config(sqlite_url, bot_pool="process", **limits))
     yield server
     server.stop()
 

@@ -34,6 +34,8 @@ from dragonlair.cli import app
             "Invalid value for '--max-connections-per-address'",
         ),
         (["--limit-concurrency", "0"], "Invalid value for '--limit-concurrency'"),
+        (["--max-websockets", "1000"], "must be below --limit-concurrency"),
+        (["--ws-idle-timeout", "0"], "Invalid value for '--ws-idle-timeout'"),
     ],
 )
 def test_bad_serve_options(args: list[str], says: str) -> None:
@@ -57,7 +59,7 @@ def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tm
     # fail with "I/O operation on closed file"); the configuration is checked instead
     monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     args = ["serve", "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--header-timeout", "3"]
-    args += ["--idle-timeout", "4", "--limit-concurrency", "200"]
+    args += ["--idle-timeout", "4", "--limit-concurrency", "200", "--ws-idle-timeout", "90"]
     args += ["--forwarded-allow-ips", "10.1.0.0/16, 10.2.0.5", "--bot-max-seconds", "1.5"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -68,6 +70,11 @@ def test_serve_hands_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyPatch, tm
     assert uc.http.proxies == (ip_network("10.1.0.0/16"), ip_network("10.2.0.5"))
     cfg = uc.app.state.config
     assert cfg.bot_max_seconds == 1.5 and cfg.header_timeout == 3
+    assert cfg.ws_idle_timeout == 90
+    assert uc.app.state.limits.cap == 150  # three quarters of --limit-concurrency
+    # routing answers (503 not_owner on a table's path) at debug
+    assert "routing" in uc.log_config["loggers"]["uvicorn.access"]["filters"]
+    assert "routing" in uc.log_config["loggers"]["uvicorn.error"]["filters"]
     # our own log lines go where uvicorn's go
     assert uc.log_config["loggers"]["dragonlair"] == {
         "handlers": ["default"],

@@ -63,3 +63,42 @@ def test_one_owner_and_a_takeover(postgres: str, tmp_path: Path) -> None:
             assert ws.receive_json()["type"] == "welcome"
     finally:
         b.__exit__(None, None, None)
+
+
+def test_the_listing_pages_every_process_listed_tables_in_the_database(
+    postgres: str, tmp_path: Path
+) -> None:
+    db = fresh_database(postgres)
+    key = str(tmp_path / "seal.key")
+
+    def app(k: int) -> TestClient:
+        return TestClient(create_app(config(db, shard=f"{k}/2", seal_key=key)))
+
+    with app(1) as a, app(2) as b:
+        made = []
+        for i in range(7):
+            r = (a if i % 2 else b).post(
+                "/api/tables",
+                json={
+                    "game": "pebble-auction",
+                    "players": 2,
+                    "seats": [{"type": "human"}] * 2,
+                    "listed": i not in (2, 5),
+                },
+            )
+            assert r.status_code == 201
+            made.append(r.json()["table"]["id"])
+        listed = [t for i, t in enumerate(made) if i not in (2, 5)]
+        for side in (a, b):
+            first = side.get("/api/tables", params={"limit": 2})
+            assert [t["id"] for t in first.json()] == listed[:2]
+            assert first.headers["X-Total-Count"] == "5"
+            rest = side.get("/api/tables", params={"limit": 2, "offset": 2})
+            assert [t["id"] for t in rest.json()] == listed[2:4]
+            statuses = {t["status"] for t in side.get("/api/tables").json()}
+            assert len(statuses) == 1  # created alike
+            (status,) = statuses
+            same = side.get("/api/tables", params={"status": status, "limit": 50})
+            assert [t["id"] for t in same.json()] == listed
+            other = "waiting" if status == "playing" else "playing"
+            assert side.get("/api/tables", params={"status": other}).json() == []

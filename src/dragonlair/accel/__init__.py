@@ -19,9 +19,15 @@ from dragonlair.core import BadOptions, UnknownGame
 from dragonlair.core.registry import make as make_game
 
 from .dragon_stripes import AccelError, DragonStripesEnv
+from .space_dragons import SpaceDragonsEnv
+
+Engine = DragonStripesEnv | SpaceDragonsEnv
 
 # The games that have a batched engine, by id, with the class that makes it.
-ENGINES: dict[str, type[DragonStripesEnv]] = {"dragon-stripes": DragonStripesEnv}
+ENGINES: dict[str, type[Engine]] = {
+    "dragon-stripes": DragonStripesEnv,
+    "space-dragons": SpaceDragonsEnv,
+}
 
 
 def games() -> list[str]:
@@ -31,7 +37,7 @@ def games() -> list[str]:
 
 def make(
     game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None
-) -> DragonStripesEnv:
+) -> Engine:
     """The batched engine of ``game_id`` for ``players`` players (the game's default when
     None) with the game's ``options`` (its data file too): AccelError for a game without
     one, the Python engine's own errors for a bad player count or option."""
@@ -61,4 +67,12 @@ def cache_compilations(folder: str | os.PathLike[str] = "build/jax-cache") -> Pa
     return path
 
 
-__all__ = ["AccelError", "DragonStripesEnv", "cache_compilations", "games", "make"]
+__all__ = [
+    "AccelError",
+    "DragonStripesEnv",
+    "Engine",
+    "SpaceDragonsEnv",
+    "cache_compilations",
+    "games",
+    "make",
+]

@@ -1,8 +1,9 @@
 """The batched engines' rows of ``dragonlair bench``: table steps per CPU second at 1, 64,
 1,024 and 4,096 tables, next to PettingZoo's ``connect_four_v3`` (one table, Python)
 measured slice for slice in the same run, and next to Pgx's own ``connect_four`` and
-``leduc_holdem`` run the same way at the same batch sizes; and each engine's jit compile
-time.
+``leduc_holdem`` run the same way at the same batch sizes (each row's rate is also given
+over Pgx's connect_four's at its batch size, both from the same run); and each engine's
+jit compile time.
 
 Every engine runs as Pgx's examples run it: ``init`` and ``step`` under ``jax.vmap``, the
 action of each table picked at random among its legal ones (``pgx.experimental.act_randomly``)
@@ -28,9 +29,11 @@ BATCHES = (1, 64, 1024, 4096)
 ENGINES: tuple[tuple[str, str, int], ...] = (
     ("dragon-stripes (JAX)", "dragon-stripes", 2),
     ("dragon-stripes (JAX)", "dragon-stripes", 4),
+    ("space-dragons (JAX)", "space-dragons", 4),
     ("connect_four (Pgx)", "pgx:connect_four", 2),
     ("leduc_holdem (Pgx)", "pgx:leduc_holdem", 2),
 )
+PGX_CONNECT_FOUR = "connect_four (Pgx)"  # the row each engine's rate is also set against
 STEPS_PER_CHUNK = 16_384  # table steps per jitted call (at least one step per table)
 CLOCK = time.process_time
 COMPILE_AT = 1024  # the batch size whose jit compile time is shown
@@ -42,8 +45,10 @@ Slice = Callable[[float], tuple[int, int, int, float]]
 @dataclass
 class AccelMeasure:
     """One engine at one batch size: table steps per CPU second, the median of its
-    per-slice ratios to connect_four_v3 (None without PettingZoo's classic games), and
-    the wall seconds that jit took to compile its chunk (at 1,024 tables)."""
+    per-slice ratios to connect_four_v3 (None without PettingZoo's classic games), the
+    wall seconds that jit took to compile its chunk (at 1,024 tables), and its rate over
+    the rate of Pgx's connect_four at the same batch size in the same run (None when
+    that engine is not measured)."""
 
     name: str
     players: int
@@ -51,6 +56,7 @@ class AccelMeasure:
     steps_per_s: float
     ratio_connect_four: float | None
     compile_s: float | None = None
+    ratio_pgx_connect_four: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -147,6 +153,10 @@ def measure(
                     compile_s if tables == COMPILE_AT or len(BATCHES) == 1 else None,
                 )
             )
+    pgx_rates = {m.tables: m.steps_per_s for m in out if m.name == PGX_CONNECT_FOUR}
+    for m in out:
+        if m.tables in pgx_rates:
+            m.ratio_pgx_connect_four = m.steps_per_s / pgx_rates[m.tables]
     return out
 
 
@@ -166,7 +176,8 @@ def print_table(out: Any, rows: Sequence[AccelMeasure]) -> None:
         title="batched engines: steps per CPU second",
         caption=f"load average {load_average()}",
     )
-    for col in ("engine", "players", "tables", "steps/s", "× connect_four_v3", "jit s"):
+    columns = ("engine", "players", "tables", "steps/s", "× connect_four_v3", "× Pgx c4", "jit s")
+    for col in columns:
         table.add_column(col, justify="left" if col == "engine" else "right")
     for m in rows:
         table.add_row(
@@ -175,6 +186,7 @@ def print_table(out: Any, rows: Sequence[AccelMeasure]) -> None:
             f"{m.tables:,}",
             f"{m.steps_per_s:,.0f}",
             "-" if m.ratio_connect_four is None else f"{m.ratio_connect_four:.1f}",
+            "-" if m.ratio_pgx_connect_four is None else f"{m.ratio_pgx_connect_four:.2f}",
             "-" if m.compile_s is None else f"{m.compile_s:.2f}",
         )
     out.print(table)

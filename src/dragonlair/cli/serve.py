@@ -74,6 +74,20 @@ def serve(
             min=1, help="Open connections allowed per client address (HTTP, and WebSocket)."
         ),
     ] = 64,
+    max_websockets: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Open WebSocket connections per process, all addresses together; below "
+            "--limit-concurrency (default: three quarters of it).",
+        ),
+    ] = None,
+    ws_idle_timeout: Annotated[
+        float,
+        typer.Option(
+            min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
+        ),
+    ] = 120.0,
     header_timeout: Annotated[
         float, typer.Option(min=0.1, help="Seconds for a request's headers to arrive.")
     ] = 10.0,
@@ -162,6 +176,11 @@ def serve(
                 "--shard: several processes share one PostgreSQL database "
                 "(--db postgresql://...), not SQLite"
             )
+    if max_websockets is not None and max_websockets >= limit_concurrency:
+        raise typer.BadParameter(
+            f"--max-websockets ({max_websockets}) must be below --limit-concurrency "
+            f"({limit_concurrency}), so that lobby requests always find room"
+        )
     for name, rate in (("--ws-rate", ws_rate), ("--http-rate", http_rate)):
         try:
             parse_rate(rate)
@@ -206,6 +225,8 @@ def serve(
         bot_max_iterations=bot_max_iterations,
         waiting_ttl=waiting_ttl,
         max_connections_per_address=max_connections_per_address,
+        max_websockets=max_websockets,
+        ws_idle_timeout=ws_idle_timeout,
         header_timeout=header_timeout,
         body_timeout=body_timeout,
         idle_timeout=idle_timeout,
@@ -229,6 +250,9 @@ def serve(
         "level": log_level.upper(),
         "propagate": False,
     }
+    from ..web.logs import routing_at_debug
+
+    log_config = routing_at_debug(log_config)
     if log_format == "json":
         from ..web.logs import json_logging
 

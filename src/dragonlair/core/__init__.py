@@ -24,7 +24,7 @@ from .errors import (
 from .events import EventSpec
 from .game import Game
 from .manifest import GameManifest, manifest, manifests, register, unregister
-from .position import BadPosition, register_position, unregister_position
+from .position import BadPosition
 from .record import Record
 from .registry import game_class, games, load, make, replay, spec
 from .result import Result, competition_ranks, dense_ranks, final_rewards, make_result, reward
@@ -69,10 +69,8 @@ __all__ = [
     "manifest",
     "manifests",
     "register",
-    "register_position",
     "replay",
     "reward",
     "spec",
     "unregister",
-    "unregister_position",
 ]

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata, resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from .bot import Bot
@@ -45,8 +46,13 @@ PLAYER_RULES = "data/player_rules.md"
 
 # "package.module:attribute", the form of an entry point's value
 _REFERENCE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
-# a JS module's path under the server's static folder: js/games/<name>.js
-_BROWSER_BOARD = re.compile(r"^js/games/[a-z0-9_]+\.js$")
+# "package.module" alone, or with ":attribute"
+_MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$")
+# a file of a package's data: "package:folder/name.ext", no "..", no absolute path
+_DATA_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
+_PACKAGE_FILE = re.compile(rf"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:({_DATA_NAME}/)*{_DATA_NAME}\.js$")
+# a path inside the game's package: "data/puzzles", "data/tutorial.toml"
+_DATA_PATH = re.compile(rf"^({_DATA_NAME}/)*{_DATA_NAME}$")
 
 Catalog = Callable[[Game], dict[str, Any]]
 """A game's printed components as JSON-ready data, for the browser (public data only)."""
@@ -122,14 +128,16 @@ class GameManifest:
     """``"module:attribute"`` of the RL observation layout (a ``dragonlair.rl.Layout``);
     ``None``: the game is not offered to OpenSpiel, PettingZoo and Gymnasium."""
 
-    terminal_board: str | None
-    """``"module:attribute"`` of ``board(game, view, names) -> Rich renderable``, the
-    terminal's drawing of the table; ``None``: the terminal's generic board (the view's
-    fields as a table)."""
+    terminal: str | None
+    """``"module:attribute"`` of the game's terminal parts (a
+    ``dragonlair.tui.parts.TerminalParts``: the board, and optionally the players, hand and
+    brief panes and the players' words); ``None``: the terminal's generic board (the view's
+    fields as a table) and the engine's own words."""
 
     browser_board: str | None
-    """The browser's board module, a path under the server's static folder
-    (``js/games/<name>.js``); ``None``: the page's generic board."""
+    """``"package:path/board.js"``: the browser's board module, a file of the package's
+    data. The server publishes the folder it lies in (with any style sheet or picture
+    beside it) for the page to import; ``None``: the page's generic board."""
 
     catalog: Catalog | None
     """The printed components the browser draws (public data only, no file paths);
@@ -146,6 +154,24 @@ class GameManifest:
     """Styles of play built on the heuristic with other weights (``<pkg>/archetypes.py``),
     each a bot level of its own; ``()``: none."""
 
+    position: str | None = field(default=None)
+    """``"module"`` (or ``"module:attribute"``) of the game's position format: an object
+    with ``write(state) -> dict`` and ``read(state, fields, rng)`` (see
+    :mod:`dragonlair.core.position`); ``None``: the game has no positions (no puzzles, no
+    undo, no ``dragonlair.position``)."""
+
+    puzzles: str | None = field(default=None)
+    """The folder of ``package`` holding the game's puzzles, one position per
+    ``<name>.toml`` (``"data/puzzles"``); ``None``: none."""
+
+    game_data: str | None = field(default=None)
+    """``"module"`` of what a finished game says beyond its result, for designers' results
+    tables: ``features(state) -> dict``, ``LENGTH`` and ``SEAT`` (see
+    :mod:`dragonlair.sim.features`); ``None``: none."""
+
+    tutorial: str | None = field(default=None)
+    """The file of ``package`` holding the game's tutorial; ``None``: none."""
+
     def __post_init__(self) -> None:
         if not (isinstance(self.game, type) and issubclass(self.game, Game)):
             raise BadManifest(f"manifest's game must be a Game class, got {self.game!r}")
@@ -154,18 +180,39 @@ class GameManifest:
             raise BadManifest(f"{where}: heuristic must be a bot factory or None")
         if not isinstance(self.ismcts, Mapping) or not all(isinstance(k, str) for k in self.ismcts):
             raise BadManifest(f"{where}: ismcts must be a mapping of parameter names")
-        for name in ("layout", "terminal_board"):
-            ref = getattr(self, name)
+        for name, ref in (("layout", self.layout), ("terminal", self.terminal)):
             if ref is not None and not (isinstance(ref, str) and _REFERENCE.match(ref)):
                 raise BadManifest(
                     f"{where}: {name} must be 'module:attribute' or None, got {ref!r}"
                 )
-        board = self.browser_board
-        if board is not None and not (isinstance(board, str) and _BROWSER_BOARD.match(board)):
+        if self.position is not None and not (
+            isinstance(self.position, str) and _MODULE.match(self.position)
+        ):
             raise BadManifest(
-                f"{where}: browser_board must be a path like 'js/games/name.js' or None, "
-                f"got {board!r}"
+                f"{where}: position must be 'module' or 'module:attribute' or None, "
+                f"got {self.position!r}"
             )
+        if self.game_data is not None and not (
+            isinstance(self.game_data, str)
+            and _MODULE.match(self.game_data)
+            and ":" not in self.game_data
+        ):
+            raise BadManifest(f"{where}: game_data must be a module name or None")
+        board = self.browser_board
+        if board is not None and not (isinstance(board, str) and _PACKAGE_FILE.match(board)):
+            raise BadManifest(
+                f"{where}: browser_board must be 'package:folder/name.js' or None, got {board!r}"
+            )
+        for name, path in (("puzzles", self.puzzles), ("tutorial", self.tutorial)):
+            if path is None:
+                continue
+            if not (isinstance(path, str) and _DATA_PATH.match(path)):
+                raise BadManifest(
+                    f"{where}: {name} must be a path inside the package like 'data/{name}' "
+                    f"or None, got {path!r}"
+                )
+            if self.package is None:
+                raise BadManifest(f"{where}: {name} is a path inside package, and there is none")
         for name in ("catalog", "features"):
             value = getattr(self, name)
             if value is not None and not callable(value):
@@ -187,6 +234,19 @@ class GameManifest:
     @property
     def id(self) -> str:
         return self.game.spec.id
+
+    def data(self, path: str) -> Traversable:
+        """A file or folder of the game's ``package`` (``"data/puzzles"``)."""
+        if self.package is None:
+            raise BadManifest(f"{self.id} manifest: no package to hold {path}")
+        try:
+            # a package, not a module: from Python 3.12 resources.files() would take a
+            # module and read the folder it lies in
+            if not hasattr(importlib.import_module(self.package), "__path__"):
+                raise TypeError(f"{self.package!r} is a module, not a package")
+            return resources.files(self.package) / path
+        except (ImportError, TypeError) as e:
+            raise BadManifest(f"{self.id} manifest: package {self.package!r}: {e}") from None
 
     def player_rules(self, lang: str = "en") -> str:
         """The game's rules in players' words (Markdown), from its package's data: in
@@ -213,24 +273,65 @@ class GameManifest:
         """The declared RL layout object, or None when the game opts out."""
         return None if self.layout is None else _resolve(self.id, "layout", self.layout)
 
-    def load_terminal_board(self) -> Callable[..., Any] | None:
-        """The declared terminal board function, or None when the game opts out."""
-        if self.terminal_board is None:
+    def load_terminal(self) -> object | None:
+        """The declared terminal parts (the terminal checks their type), or None when the
+        game opts out."""
+        return None if self.terminal is None else _resolve(self.id, "terminal", self.terminal)
+
+    def load_position(self) -> object | None:
+        """The declared position format (its ``read`` and ``write`` checked here), or None
+        when the game has none."""
+        if self.position is None:
             return None
-        board = _resolve(self.id, "terminal_board", self.terminal_board)
-        if not callable(board):
+        ref = self.position
+        codec = (
+            _resolve(self.id, "position", ref) if ":" in ref else _import(self.id, "position", ref)
+        )
+        for name in ("read", "write"):
+            if not callable(getattr(codec, name, None)):
+                raise BadManifest(f"{self.id} manifest: position {ref} has no {name} function")
+        return codec
+
+    def load_game_data(self) -> object | None:
+        """The declared module of finished games' data, or None when the game has none."""
+        return None if self.game_data is None else _import(self.id, "game_data", self.game_data)
+
+    def browser_board_file(self) -> Traversable | None:
+        """The browser board module's file, or None when the game opts out."""
+        if self.browser_board is None:
+            return None
+        package, _, path = self.browser_board.partition(":")
+        try:
+            if not hasattr(importlib.import_module(package), "__path__"):
+                raise TypeError(f"{package!r} is a module, not a package")
+        except (ImportError, TypeError) as e:
             raise BadManifest(
-                f"{self.id} manifest: terminal_board {self.terminal_board} is not a function"
-            )
-        return board
+                f"{self.id} manifest: browser_board {self.browser_board}: {e}"
+            ) from None
+        return resources.files(package) / path
+
+    def tutorial_text(self) -> str | None:
+        """The tutorial file's text, or None when the game has none."""
+        if self.tutorial is None:
+            return None
+        try:
+            return self.data(self.tutorial).read_text(encoding="utf-8")
+        except OSError as e:
+            raise BadManifest(f"{self.id} manifest: tutorial {self.tutorial}: {e}") from None
+
+
+def _import(game_id: str, part: str, module_name: str, reference: str = "") -> object:
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as e:
+        raise BadManifest(
+            f"{game_id} manifest: {part} {reference or module_name}: cannot import: {e}"
+        ) from e
 
 
 def _resolve(game_id: str, part: str, reference: str) -> object:
     module_name, _, attr = reference.partition(":")
-    try:
-        obj: object = importlib.import_module(module_name)
-    except ImportError as e:
-        raise BadManifest(f"{game_id} manifest: {part} {reference}: cannot import: {e}") from e
+    obj = _import(game_id, part, module_name, reference)
     for name in attr.split("."):
         try:
             obj = getattr(obj, name)
@@ -373,11 +474,26 @@ def check_manifest(game_id: str) -> GameManifest:
     layout = m.load_layout()
     if layout is not None and getattr(layout, "game_id", None) != game_id:
         raise BadManifest(f"{where}: layout {m.layout} is not a layout for {game_id}")
-    m.load_terminal_board()
-    if m.browser_board is not None:
-        path = resources.files("dragonlair") / "web" / "static" / m.browser_board
-        if not path.is_file():
-            raise BadManifest(f"{where}: no browser board web/static/{m.browser_board}")
+    m.load_terminal()
+    board = m.browser_board_file()
+    if board is not None and not board.is_file():
+        raise BadManifest(f"{where}: no browser board {m.browser_board}")
+    if m.load_position() is not None:
+        # the format writes a game in progress and reads it back
+        from_position = state.to_position()
+        if not isinstance(from_position, dict):
+            raise BadManifest(f"{where}: position {m.position} wrote no dict")
+    data = m.load_game_data()
+    if data is not None and not (
+        callable(getattr(data, "features", None))
+        and isinstance(getattr(data, "LENGTH", None), tuple)
+        and isinstance(getattr(data, "SEAT", None), tuple)
+    ):
+        raise BadManifest(f"{where}: game_data {m.game_data} lacks features, LENGTH or SEAT")
+    if m.puzzles is not None and not m.data(m.puzzles).is_dir():
+        raise BadManifest(f"{where}: no puzzles folder {m.puzzles} in {m.package}")
+    if m.tutorial is not None and not (m.tutorial_text() or "").strip():
+        raise BadManifest(f"{where}: the tutorial {m.tutorial} is empty")
     if m.catalog is not None:
         data = m.catalog(game)
         if not isinstance(data, dict):

@@ -2,7 +2,7 @@
 
 A position is a TOML or JSON document: a header (``format``, ``game``, ``players``,
 ``options``) and the game's own fields (what each seat holds, decks top first, what is on
-the table, the phase, whose turn), defined by the game's ``position`` module and
+the table, the phase, whose turn), defined by the game's position format and
 documented in its rules page (``docs/rules/<id>.md``). Hidden parts a position leaves out
 are dealt at random, from the seed, from what remains.
 
@@ -11,16 +11,15 @@ writes any state back, so that reading it again gives the same position. A posit
 cannot be read raises :class:`BadPosition` naming the field and builds nothing. A game
 started from a position keeps it in its record, which replays exactly.
 
-A game's ``position`` module provides ``write(state) -> dict`` and ``read(state, fields,
-rng)``: ``read`` fills a blank state from :class:`Fields` (which checks types and names the
-field in every error) and deals what was left out with ``rng``. Simultaneous choices under
-way are read and written here, for every game: ``chosen`` maps the seats that have chosen
-to their (secret) choice.
+A game's position format, which its manifest names (``position``), provides
+``write(state) -> dict`` and ``read(state, fields, rng)``: ``read`` fills a blank state
+from :class:`Fields` (which checks types and names the field in every error) and deals
+what was left out with ``rng``. Simultaneous choices under way are read and written here,
+for every game: ``chosen`` maps the seats that have chosen to their (secret) choice.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -54,31 +53,12 @@ class PositionCodec(Protocol):
     def read(self, state: Any, fields: Fields, rng: Rng) -> None: ...
 
 
-_codecs: dict[str, PositionCodec] = {}
-
-
-def register_position(game_id: str, codec: PositionCodec) -> None:
-    """Name the position reader and writer of a game outside the usual package layout."""
-    _codecs[game_id] = codec
-
-
-def unregister_position(game_id: str) -> None:
-    """Forget a reader and writer named with :func:`register_position`."""
-    _codecs.pop(game_id, None)
-
-
 def codec_for(game: Game) -> PositionCodec:
-    """The game's position reader and writer: one named by :func:`register_position`, else
-    the ``position`` module of the package its manifest names."""
-    found = _codecs.get(game.spec.id)
-    if found is not None:
-        return found
-    package = manifest(game.spec.id).package or type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module: Any = importlib.import_module(f"{package}.position")
-    except ModuleNotFoundError:
-        raise DragonlairError(f"{game.spec.name} has no position format") from None
-    return module  # type: ignore[no-any-return]
+    """The game's position reader and writer: the one its manifest declares."""
+    found = manifest(game.spec.id).load_position()
+    if found is None:
+        raise DragonlairError(f"{game.spec.name} has no position format")
+    return found  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------- reading fields

@@ -1,6 +1,7 @@
 """Puzzles: positions each game ships as data, and opening a game from any file.
 
-A game's puzzles are position files in its package, ``data/puzzles/<name>.toml``, each a
+A game's puzzles are position files in the folder of its package its manifest names
+(``puzzles``, ``data/puzzles`` in the four games), ``<name>.toml``, each a
 position (see :mod:`dragonlair.core.position`) with a ``title``, its ``source`` (the
 rulebook example or ruling it is built from), ``notes`` for the player, the ``seat`` it
 asks about and the ``question``. A puzzle is named ``<game id>/<name>``.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -64,13 +64,10 @@ def puzzles(game_id: str | None = None) -> list[Puzzle]:
     """The puzzles every installed game ships (or only ``game_id``'s), by name."""
     out = []
     for gid in [game_id] if game_id is not None else games():
-        package = manifest(gid).package
-        if package is None:
+        m = manifest(gid)
+        if m.puzzles is None:
             continue
-        try:
-            folder = resources.files(package) / "data" / "puzzles"
-        except (TypeError, ModuleNotFoundError):  # a game that is a module, not a package
-            continue
+        folder = m.data(m.puzzles)
         if not folder.is_dir():
             continue
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):

@@ -584,6 +584,20 @@ class State(Generic[G_co]):
                 out.append(d)
         return out
 
+    def event_log(self) -> list[tuple[str, tuple[EventValue, ...], tuple[int, ...] | None]]:
+        """Every event so far, oldest first, as ``(kind, values, audience)``: the values in
+        the order of the kind's ``EventSpec.fields``, the audience None for a public event
+        or the seats that see it. Whatever any seat saw, without building a dict per
+        event: for analysing a game (the designer's per-game data), never for a player's
+        surface, which asks :meth:`events_since` for what a seat may see."""
+        out: list[tuple[str, tuple[EventValue, ...], tuple[int, ...] | None]] = []
+        node = self._ev
+        while node is not None:
+            out.append((node[1], node[2], node[3]))
+            node = node[0]
+        out.reverse()
+        return out
+
     @property
     def record(self) -> Record:
         """Game id, rules version, players, options, seed and actions: replays this state."""

@@ -58,6 +58,7 @@ SCHEMA: Final = "dragonlair.dragon-race.data/1"
 MAX_VALUE: Final = 20  # the highest number a card may carry
 MAX_FINISH: Final = 1000  # the longest track a data file may describe
 MIN_DECK: Final = 24  # enough for four hands of six
+MAX_HAND: Final = 20  # the most cards a data file may deal or have drawn up to
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,15 @@ class Effects:
 
 
 @dataclass(frozen=True)
+class Hands:
+    """How many cards each player is dealt, and how many a turn starts by drawing up to
+    (one more after being robbed since the player's last turn)."""
+
+    deal: int
+    draw_up_to: int
+
+
+@dataclass(frozen=True)
 class RaceData:
     """Everything a data file describes."""
 
@@ -164,6 +174,7 @@ class RaceData:
     board: Board
     cards: tuple[Card, ...]
     effects: Effects
+    hands: Hands
 
 
 def load_data(user_path: str | None = None) -> RaceData:
@@ -185,7 +196,12 @@ def parse_data(raw: object, name: str) -> RaceData:
     """Check parsed JSON against the schema and build the components."""
     c = Checker(name)
     top = c.obj(raw, "the file")
-    _only(c, top, "the file", ("schema", "status", "characters", "effects", "board", "cards"))
+    _only(
+        c,
+        top,
+        "the file",
+        ("schema", "status", "characters", "effects", "hands", "board", "cards"),
+    )
     if "schema" in top and top["schema"] != SCHEMA:
         c.fail("schema", repr(SCHEMA), top["schema"])
     if "status" in top:
@@ -194,7 +210,15 @@ def parse_data(raw: object, name: str) -> RaceData:
     board = _board(c, c.key(top, "board", "the file"))
     cards = _cards(c, c.key(top, "cards", "the file"), {ch.insignia for ch in characters})
     effects = _effects(c, c.key(top, "effects", "the file"))
-    return RaceData(name, characters, board, cards, effects)
+    hands = _hands(c, c.key(top, "hands", "the file"))
+    return RaceData(name, characters, board, cards, effects, hands)
+
+
+def _hands(c: Checker, raw: object) -> Hands:
+    obj = c.obj(raw, "hands")
+    keys = ("deal", "draw_up_to")
+    _only(c, obj, "hands", keys)
+    return Hands(*(c.integer(c.key(obj, k, "hands"), f"hands.{k}", 1, MAX_HAND) for k in keys))
 
 
 def _effects(c: Checker, raw: object) -> Effects:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..core import Game, State
+from .kinds import EVENT_SPECS
 from .view_types import DragonRaceView
 
 if TYPE_CHECKING:
@@ -48,22 +49,31 @@ _COUNTED = {
 }
 
 
+# where each field of an event kind is among its values, and the kinds a spectator sees
+# (in part) even when they are addressed to some seats only
+_AT = {kind: {f: i for i, f in enumerate(spec.fields)} for kind, spec in EVENT_SPECS.items()}
+_SEEN_IN_PART = frozenset(kind for kind, spec in EVENT_SPECS.items() if spec.public)
+
+
 def features(state: State) -> dict[str, Any]:
-    """Start seat, length in turns and the per-seat features of a finished game."""
+    """Start seat, length in turns and the per-seat features of a finished game, from one
+    pass over the events a spectator sees (the event log, without a dict per event)."""
     n = state.game.players
     seats: list[dict[str, Any]] = [dict.fromkeys(COUNTS, 0) for _ in range(n)]
     cards: list[list[str]] = [[] for _ in range(n)]
     start = None
     turns = 0
-    for e in state.events_since(0, None):
-        kind = e["type"]
+    for kind, values, audience in state.event_log():
+        at = _AT.get(kind)
+        if at is None or (audience is not None and kind not in _SEEN_IN_PART):
+            continue  # the engine's own kinds, or unseen by a spectator
         if kind == "turn":
             turns += 1
-            start = e["seat"] if start is None else start
+            start = values[at["seat"]] if start is None else start
         for field, name in _COUNTED.get(kind, ()):
-            seats[e[field]][name] += 1
+            seats[cast(int, values[at[field]])][name] += 1
         if kind in ("played", "played_stolen"):
-            cards[e["seat"]].append(str(e["card"]))
+            cards[cast(int, values[at["seat"]])].append(str(values[at["card"]]))
     for s in range(n):
         seats[s]["cards"] = " ".join(cards[s])
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}

@@ -31,10 +31,13 @@ MANIFEST = GameManifest(
     # with the heuristic's evaluate instead (depth 0); docs/bots.md has the measurements.
     ismcts={"depth": 0},
     layout="dragonlair.rl.layouts.dragon_race:LAYOUT",
-    terminal_board="dragonlair.tui.games.dragon_race:board",
-    browser_board="js/games/dragon_race.js",
+    terminal="dragonlair.tui.games.dragon_race:TERMINAL",
+    browser_board="dragonlair:web/static/js/games/dragon_race.js",
     catalog=catalog,
     package=__package__,
     features=position,
     archetypes=ARCHETYPES,
+    position="dragonlair.dragon_race.position",
+    puzzles="data/puzzles",
+    game_data="dragonlair.dragon_race.features",
 )

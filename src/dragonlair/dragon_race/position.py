@@ -23,7 +23,7 @@ from dragonlair.core.position import (
 )
 from dragonlair.core.rng import Rng
 
-from .rules import MAX_HAND, DragonRaceState
+from .rules import DragonRaceState
 
 # the phases a position can be in (see the rules module)
 PLAY, HALT_PLAY, VICTIM, HALT_STEAL, STOLEN = "play", "halt-play", "victim", "halt-steal", "stolen"
@@ -98,8 +98,8 @@ def read(st: DragonRaceState, f: Fields, rng: Rng) -> None:
     for s, h in enumerate(f.items("hands", size=n)):
         part = pool.part(f"hands[{s}]", h, card)
         size = len(part) if isinstance(part, list) else part
-        if size > MAX_HAND:
-            raise BadPosition(f"hands[{s}]", f"holds {size} cards; at most {MAX_HAND}")
+        if size > g.max_hand:
+            raise BadPosition(f"hands[{s}]", f"holds {size} cards; at most {g.max_hand}")
         parts.append(part)
     top = names_to_ids("draw", f.items("draw", []), card) if f.has("draw") else []
     pool.take("draw", top)

@@ -78,9 +78,7 @@ from .kinds import (
 )
 
 # Printed on the cards and in the rulebook.
-DEAL: Final = 4  # cards dealt to each player
-HAND: Final = 5  # a turn starts by drawing up to five cards
-MAX_HAND: Final = HAND + 1  # ... plus one after being robbed
+# How many cards are dealt and drawn up to is the data file's "hands" (board.Hands).
 # How far the special cards move pawns is the data file's "effects" (board.Effects).
 
 
@@ -138,11 +136,12 @@ class DragonRaceState(State["DragonRace"]):
         deck = list(range(1, g.num_cards + 1))
         self._shuffle(deck)
         self.hands = []
+        deal = g.deal
         for s in range(n):
-            hand = tuple(sorted(deck[-DEAL:]))
-            del deck[-DEAL:]
+            hand = tuple(sorted(deck[-deal:]))
+            del deck[-deal:]
             self.hands.append(hand)
-            self._emit("dealt", (s, DEAL, hand, tuple(g.card_name[c] for c in hand)), (s,))
+            self._emit("dealt", (s, deal, hand, tuple(g.card_name[c] for c in hand)), (s,))
         self.draw = tuple(deck)
         self.discards = ()
         self.pawns = [g.board.start] * n
@@ -160,7 +159,7 @@ class DragonRaceState(State["DragonRace"]):
         self.last = -1
         self.moved = ()
         self._emit("turn", (seat, self.turn))
-        want = HAND
+        want = self.game.draw_up_to
         if self.extra[seat]:
             want += 1
             extra = list(self.extra)
@@ -466,7 +465,7 @@ class DragonRaceState(State["DragonRace"]):
         )
         for s, h in enumerate(self.hands):
             assert list(h) == sorted(h), f"seat {s}'s hand is not sorted: {h}"
-            assert len(h) <= MAX_HAND, f"seat {s} holds {len(h)} cards"
+            assert len(h) <= self.game.max_hand, f"seat {s} holds {len(h)} cards"
         for s, p in enumerate(self.pawns):
             assert g.board.start <= p <= g.board.finish, f"seat {s}'s pawn is off the board: {p}"
         assert len(self.start) == g.players and len(self.extra) == g.players
@@ -558,6 +557,9 @@ class DragonRace(Game):
     balls_back: int
     tornado_ahead: int
     stolen_draft_ahead: int
+    deal: int  # the data's hands (board.Hands): cards dealt to each player
+    draw_up_to: int  # a turn starts by drawing up to this many cards
+    max_hand: int  # ... plus one after being robbed
 
     def _prepare(self) -> None:
         path = self.options["data"]
@@ -591,6 +593,14 @@ class DragonRace(Game):
         self.bolts_back, self.balls_back = fx.bolts_back, fx.balls_back
         self.tornado_ahead, self.stolen_draft_ahead = fx.tornado_ahead, fx.stolen_draft_ahead
         most = max(fx.tornado_ahead, fx.stolen_draft_ahead, *self.card_value)
+        hands = self.components.hands
+        if hands.deal * n > len(cards):
+            raise BadDataFile(
+                f"{self.components.source}: hands.deal: expected at most {len(cards) // n} "
+                f"cards each for {n} players from a deck of {len(cards)}, got {hands.deal}"
+            )
+        self.deal, self.draw_up_to = hands.deal, hands.draw_up_to
+        self.max_hand = hands.draw_up_to + 1
         self.forward_at = tuple(tuple(board.forward(p, k) for k in range(most + 1)) for p in spots)
         self.next_hole_at = tuple(
             -1 if (h := board.next_watering_hole(p)) is None else h for p in spots
@@ -634,7 +644,7 @@ class DragonRace(Game):
         followed by a window asking every other player; at most one steal per opponent,
         each a choice and a window; and a stop before each steal and at the end."""
         n = self.players
-        per_turn = (MAX_HAND + n - 1) * n + (n - 1) * n + n
+        per_turn = (self.max_hand + n - 1) * n + (n - 1) * n + n
         return self.turn_cap * per_turn
 
     # ------------------------------------------------------------------ the effects

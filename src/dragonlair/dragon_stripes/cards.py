@@ -36,7 +36,13 @@ _KEYS = (
     "gems",
     "start_gems",
     "takeover_prices",
+    "penalty_divisor",
+    "reward_multiplier",
 )
+# The two halves of the game the rules set apart: before the second Danger card, and from
+# it on (the dragon half awake; kinds.SECOND_DANGER), as the data file's penalty_divisor
+# and reward_multiplier name them.
+HALVES = ("before_second_danger", "from_second_danger")
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,10 @@ class Components:
     start_gems: int
     takeover: tuple[PriceBand, ...]
     source: str  # the file name used in error messages
+    # a Stop or Danger costs 1/divisor of the holder's gems, rounded down; a stripe gives
+    # its gems times the multiplier: each before the second Danger, and from it on
+    penalty_divisor: tuple[int, int]
+    reward_multiplier: tuple[int, int]
 
     @property
     def total_gems(self) -> int:
@@ -182,6 +192,9 @@ def parse_components(raw: object, name: str) -> Components:
             high = c.integer(obj["to"], f"{where}.to", low)
         bands.append(PriceBand(low, high, c.integer(obj["price"], f"{where}.price", 0)))
 
+    penalty = _halves(c, c.key(top, "penalty_divisor", "the file"), "penalty_divisor", 1, 100)
+    reward = _halves(c, c.key(top, "reward_multiplier", "the file"), "reward_multiplier", 0, 10)
+
     return Components(
         stripes=stripes,
         footprints=tuple(footprints),
@@ -191,7 +204,16 @@ def parse_components(raw: object, name: str) -> Components:
         start_gems=start_gems,
         takeover=tuple(bands),
         source=name,
+        penalty_divisor=penalty,
+        reward_multiplier=reward,
     )
+
+
+def _halves(c: Checker, raw: object, where: str, lo: int, hi: int) -> tuple[int, int]:
+    """A value before the second Danger and one from it on (``HALVES``)."""
+    obj = _entry(c, raw, where, HALVES)
+    first, second = (c.integer(obj[k], f"{where}.{k}", lo, hi) for k in HALVES)
+    return first, second
 
 
 def check_players(comp: Components, players: int) -> None:

@@ -15,9 +15,10 @@ Read from the finished state's public events and view only:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..core import State
+from .kinds import EVENT_SPECS
 from .view_types import DragonStripesView
 
 LENGTH = ("turns",)
@@ -34,34 +35,42 @@ SEAT = (
 )
 
 
+# where each field of an event kind is among its values, and the kinds a spectator sees
+# (in part) even when they are addressed to some seats only
+_AT = {kind: {f: i for i, f in enumerate(spec.fields)} for kind, spec in EVENT_SPECS.items()}
+_SEEN_IN_PART = frozenset(kind for kind, spec in EVENT_SPECS.items() if spec.public)
+# a kind counted once for its seat -> the per-seat feature it counts
+_ONCE = {"stop": "stops", "danger": "dangers", "penalty": "penalties"}
+
+
 def features(state: State) -> dict[str, Any]:
-    """Start seat, length in turns and the per-seat features of a finished game."""
+    """Start seat, length in turns and the per-seat features of a finished game, from one
+    pass over the events a spectator sees (the event log, without a dict per event)."""
     n = state.game.players
-    events = state.events_since(0, None)
     seats: list[dict[str, Any]] = [dict.fromkeys(SEAT, 0) for _ in range(n)]
     start = None
     turns = 0
-    for e in events:
-        kind = e["type"]
+    for kind, values, audience in state.event_log():
+        at = _AT.get(kind)
+        if at is None or (audience is not None and kind not in _SEEN_IN_PART):
+            continue  # the engine's own kinds, or unseen by a spectator
         if kind == "turn":
             turns += 1
-            start = e["seat"] if start is None else start
-        elif kind == "took":
-            seats[e["seat"]]["takeovers"] += 1
-            seats[e["from_seat"]]["sold"] += 1
+            start = values[at["seat"]] if start is None else start
+            continue
+        if kind not in _ONCE and kind not in ("took", "banked", "head", "woke"):
+            continue
+        row = seats[cast(int, values[at["seat"]])]
+        if kind == "took":
+            row["takeovers"] += 1
+            seats[cast(int, values[at["from_seat"]])]["sold"] += 1
         elif kind == "banked":
-            seats[e["seat"]]["banked"] += 1
-            seats[e["seat"]]["banked_gems"] += e["pot"]
-        elif kind == "stop":
-            seats[e["seat"]]["stops"] += 1
-        elif kind == "danger":
-            seats[e["seat"]]["dangers"] += 1
-        elif kind == "penalty":
-            seats[e["seat"]]["penalties"] += 1
-        elif kind == "head":
-            seats[e["seat"]]["head"] = 1
-        elif kind == "woke":
-            seats[e["seat"]]["woke"] = 1
+            row["banked"] += 1
+            row["banked_gems"] += cast(int, values[at["pot"]])
+        elif kind in _ONCE:
+            row[_ONCE[kind]] += 1
+        else:  # head, woke
+            row[kind] = 1
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 

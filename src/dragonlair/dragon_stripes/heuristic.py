@@ -35,8 +35,8 @@ from typing import Any, cast
 from dragonlair.core import Action, Bot, Game
 
 from .cards import DANGER, STOP
-from .kinds import penalty_divisor, reward_multiplier
-from .rules import holding_bounds
+from .kinds import SECOND_DANGER
+from .rules import DragonStripes, holding_bounds
 from .view import AnyDragonStripesView, DragonStripesSeatView
 
 
@@ -57,7 +57,10 @@ class Heuristic(Bot):
     def __init__(self, game: Game, weights: Weights = Weights()) -> None:
         if not isinstance(weights, Weights):
             raise TypeError(f"the Dragon Stripes heuristic's weights are Weights, not {weights!r}")
+        if not isinstance(game, DragonStripes):
+            raise TypeError(f"the Dragon Stripes heuristic cannot play {game.spec.name}")
         super().__init__(game)
+        self.ds = game
         self.weights = weights
 
     def choose(
@@ -78,18 +81,21 @@ class Heuristic(Bot):
         # two choices: draw or hold, or take or decline
         first, second = legal
         if first.kind == "hold" or second.kind == "hold":
-            gain = draw_value(view, pot, gems, w.risk)
+            gain = draw_value(view, pot, gems, self.ds, w.risk)
             want = "draw" if gain > w.draw_margin else "hold"
         else:
-            value = pot - price + draw_value(view, pot, gems - price, w.risk)
+            value = pot - price + draw_value(view, pot, gems - price, self.ds, w.risk)
             want = "take" if value > w.take_margin else "decline"
         return first if first.kind == want else second
 
 
-def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.0) -> float:
+def draw_value(
+    view: AnyDragonStripesView, pot: int, gems: int, game: DragonStripes, risk: float = 1.0
+) -> float:
     """The expected gems won (or lost, if negative) by drawing one more card with
     ``pot`` in the pot and ``gems`` behind the screen, against holding now (``risk``: how
-    much the losses of a Stop or a Danger count)."""
+    much the losses of a Stop or a Danger count), in ``game`` (its penalties and
+    rewards: the data file's)."""
     if isinstance(view, DragonStripesSeatView):
         size = view.deck_size
         if size == 0:
@@ -106,11 +112,10 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         stripes = view["stripes"]
         knight, dangers = view["knight"], view["dangers"]
         sure = lair_floor(view)
-    if 0 <= dangers < len(_BY_DANGERS):
-        double, divisor, next_divisor = _BY_DANGERS[dangers]
-    else:
-        double = reward_multiplier(dangers)
-        divisor, next_divisor = penalty_divisor(dangers), penalty_divisor(dangers + 1)
+    divisors = game.divisors
+    double = game.multipliers[dangers >= SECOND_DANGER]
+    divisor = divisors[dangers >= SECOND_DANGER]
+    next_divisor = divisors[dangers + 1 >= SECOND_DANGER]
     # what a Stop and a Danger would cost: the pot and the penalty, or every gem if the
     # Danger is the third
     stop = pot + gems // divisor
@@ -129,13 +134,13 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
             to = knight + code
             if to > last:
                 if lair < 0.0:
-                    lair = lair_estimate(view)
+                    lair = lair_estimate(view, divisors)
                 value += p * lair
                 continue
             shown = stripes[to - 1] * double
             if shown > sure:
                 if lair < 0.0:
-                    lair = lair_estimate(view)
+                    lair = lair_estimate(view, divisors)
                 value += p * min(lair, shown)
             else:
                 value += p * shown  # min(lair, shown) is shown
@@ -144,13 +149,6 @@ def draw_value(view: AnyDragonStripesView, pot: int, gems: int, risk: float = 1.
         else:
             value -= risk * p * danger
     return value
-
-
-# By the Danger cards drawn (before the third): what the stripes pay for, and the
-# penalty's divisor now and after one more Danger.
-_BY_DANGERS: tuple[tuple[int, int, int], ...] = tuple(
-    (reward_multiplier(d), penalty_divisor(d), penalty_divisor(d + 1)) for d in range(3)
-)
 
 
 # Card codes by their names in the view ("footprint 2" is 2; cards.STOP, cards.DANGER).
@@ -204,19 +202,20 @@ def _lair_figures(
     return view["seat"], view["gems"], view["pot"], view["start_gems"], view["total_gems"], ledger
 
 
-def lair_estimate(view: AnyDragonStripesView) -> float:
+def lair_estimate(view: AnyDragonStripesView, divisors: tuple[int, int]) -> float:
     """The gems the lair probably holds: all the gems nobody is known to hold, taking
-    each other seat's gems at the middle of what its ledger allows."""
+    each other seat's gems at the middle of what its ledger allows (its penalties at 1/d
+    of ``divisors``, the game's)."""
     known = _known_lair(view)
     if known is not None:
         return known
     seat, gems, pot, start, total, ledger = _lair_figures(view)
-    held = others_held(start, seat, ledger) + (gems or 0)
+    held = others_held(start, seat, ledger, divisors) + (gems or 0)
     return max(0.0, float(total - pot - held))
 
 
 @lru_cache(maxsize=4096)  # a ledger changes only on a penalty, a takeover or a banked pot
-def others_held(start: int, seat: int | None, ledger: Ledger) -> float:
+def others_held(start: int, seat: int | None, ledger: Ledger, divisors: tuple[int, int]) -> float:
     """What the seats other than ``seat`` probably hold, from the public ledger (banked,
     received, paid, penalties, half penalties: each a tuple by seat): each at the middle of
     what its ledger allows (halves of whole gems, so the sum is exact in any order)."""
@@ -225,7 +224,12 @@ def others_held(start: int, seat: int | None, ledger: Ledger) -> float:
     for s in range(len(banked)):
         if s != seat:
             lo, hi = holding_bounds(
-                start, banked[s] + received[s], paid[s], penalties[s] - half[s], half[s]
+                start,
+                banked[s] + received[s],
+                paid[s],
+                penalties[s] - half[s],
+                half[s],
+                divisors,
             )
             held += (lo + hi) / 2
     return held

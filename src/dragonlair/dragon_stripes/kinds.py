@@ -27,20 +27,25 @@ DRAWING: Final[Phase] = "draw"
 OFFER: Final[Phase] = "offer"
 
 
-def reward_multiplier(dangers: int) -> int:
-    """Stripes give their gems once, twice from the second Danger on."""
-    return 2 if dangers >= 2 else 1
+SECOND_DANGER: Final = 2  # Danger cards drawn from which the dragon is half awake
 
 
-def penalty_divisor(dangers: int) -> int:
-    """A Stop costs 1/4 of the holder's gems, 1/2 from the second Danger on (that Danger
-    included)."""
-    return 2 if dangers >= 2 else 4
+def reward_multiplier(dangers: int, multipliers: tuple[int, int]) -> int:
+    """What a stripe's gems are multiplied by: the data file's ``reward_multiplier``
+    before the second Danger (once in the printed game) or from it on (twice)."""
+    return multipliers[dangers >= SECOND_DANGER]
 
 
-def penalty_fraction(dangers: int) -> str:
-    """The penalty as views and events show it: "1/4" or "1/2"."""
-    return "1/2" if penalty_divisor(dangers) == 2 else "1/4"
+def penalty_divisor(dangers: int, divisors: tuple[int, int]) -> int:
+    """A Stop costs 1/divisor of the holder's gems: the data file's ``penalty_divisor``
+    before the second Danger (1/4 in the printed game) or from it on, that Danger
+    included (1/2)."""
+    return divisors[dangers >= SECOND_DANGER]
+
+
+def penalty_fraction(divisor: int) -> str:
+    """The penalty as views and events show it: "1/4", "1/2"."""
+    return f"1/{divisor}"
 
 
 ACTION_KINDS: Final[tuple[ActionKind, ...]] = (

@@ -29,10 +29,13 @@ MANIFEST = GameManifest(
     # ISMCTS compares its moves on the same sampled deals (paired); docs/bots.md.
     ismcts={"paired": True},
     layout="dragonlair.rl.layouts.dragon_stripes:LAYOUT",
-    terminal_board="dragonlair.tui.games.dragon_stripes:board",
-    browser_board="js/games/dragon_stripes.js",
+    terminal="dragonlair.tui.games.dragon_stripes:TERMINAL",
+    browser_board="dragonlair:web/static/js/games/dragon_stripes.js",
     catalog=catalog,
     package=__package__,
     features=position,
     archetypes=ARCHETYPES,
+    position="dragonlair.dragon_stripes.position",
+    puzzles="data/puzzles",
+    game_data="dragonlair.dragon_stripes.features",
 )

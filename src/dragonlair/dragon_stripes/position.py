@@ -105,6 +105,7 @@ def read(st: DragonStripesState, f: Fields, rng: Rng) -> None:
             st.paid[s],
             st.penalties[s] - st.half_penalties[s],
             st.half_penalties[s],
+            g.divisors,
         )
         for s in range(n)
     ]

@@ -50,6 +50,7 @@ from .kinds import (
     HOLD,
     OFFER,
     PHASES,
+    SECOND_DANGER,
     TAKE,
     penalty_divisor,
     penalty_fraction,
@@ -158,13 +159,14 @@ class DragonStripesState(State["DragonStripes"]):
         self._start_turn((self.starter + 1) % self.game.players)
 
     def reward_multiplier(self) -> int:
-        """Stripes give their gems once, twice from the second Danger on."""
-        return reward_multiplier(self.dangers)
+        """Stripes give their gems once, twice from the second Danger on (the data
+        file's reward_multiplier)."""
+        return reward_multiplier(self.dangers, self.game.multipliers)
 
     def penalty_divisor(self) -> int:
         """A Stop costs 1/4 of the holder's gems, 1/2 from the second Danger on (that
-        Danger included)."""
-        return penalty_divisor(self.dangers)
+        Danger included; the data file's penalty_divisor)."""
+        return penalty_divisor(self.dangers, self.game.divisors)
 
     # ------------------------------------------------------------------ actions
 
@@ -224,19 +226,19 @@ class DragonStripesState(State["DragonStripes"]):
 
     def _flee(self, seat: int) -> None:
         """A Stop, or the first or second Danger: the pot returns to the lair, the holder
-        pays 1/4 of their gems (1/2 from the second Danger on), rounded down, into the
-        lair, and the turn ends."""
+        pays 1/4 of their gems (1/2 from the second Danger on; the data's
+        penalty_divisor), rounded down, into the lair, and the turn ends."""
         divisor = self.penalty_divisor()
         fine = self.gems[seat] // divisor
         self.gems[seat] -= fine
         self.lair += self.pot + fine
         self.pot = 0
         self.penalties[seat] += 1
-        if divisor == 2:
+        if self.dangers >= SECOND_DANGER:
             self.half_penalties[seat] += 1
         self.lair_empty = False  # gems went in, how many is not public
         audience = None if self.game.open_holdings else (seat,)
-        self._emit("penalty", (seat, fine, penalty_fraction(self.dangers)), audience)
+        self._emit("penalty", (seat, fine, penalty_fraction(divisor)), audience)
         self._next_turn()
 
     def _hold(self, seat: int) -> None:
@@ -351,6 +353,7 @@ class DragonStripesState(State["DragonStripes"]):
                 self.paid[s],
                 self.penalties[s] - self.half_penalties[s],
                 self.half_penalties[s],
+                g.divisors,
             )
             assert lo <= self.gems[s] <= hi, (
                 f"seat {s} holds {self.gems[s]}, outside what its public ledger allows ({lo}..{hi})"
@@ -358,29 +361,33 @@ class DragonStripesState(State["DragonStripes"]):
 
 
 @lru_cache(maxsize=4096)  # bots and the sampler ask the same few ledgers again and again
-def holding_bounds(start: int, income: int, paid: int, quarter: int, half: int) -> tuple[int, int]:
+def holding_bounds(
+    start: int, income: int, paid: int, quarter: int, half: int, divisors: tuple[int, int]
+) -> tuple[int, int]:
     """The least and most gems a seat can hold, from its public ledger: ``start`` gems,
     ``income`` received in the open (banked pots, takeover prices), ``paid`` in the open
     (takeover prices), and ``quarter`` penalties of 1/4 then ``half`` penalties of 1/2
-    (every 1/4 penalty comes before the second Danger, every 1/2 one from it on).
+    (every 1/4 penalty comes before the second Danger, every 1/2 one from it on; the
+    fractions are 1/d of ``divisors``, the data file's penalty_divisor).
 
-    A penalty keeps ceil(3g/4) (or ceil(g/2)) of g gems, which never gains by taking
-    income earlier or paying later. So the fewest gems come from taking all income
-    before the penalties and paying after them, and the most from paying first and
-    taking all income after them; without penalties the holding is exact."""
+    A penalty of 1/d keeps g - floor(g/d) of g gems (ceil(3g/4), ceil(g/2)), which never
+    gains by taking income earlier or paying later. So the fewest gems come from taking
+    all income before the penalties and paying after them, and the most from paying
+    first and taking all income after them; without penalties the holding is exact."""
     whole = start + income - paid
     if quarter == 0 and half == 0:
         return whole, whole
-    low = _after_penalties(start + income, quarter, half) - paid
-    high = income + _after_penalties(max(0, start - paid), quarter, half)
+    low = _after_penalties(start + income, quarter, half, divisors) - paid
+    high = income + _after_penalties(max(0, start - paid), quarter, half, divisors)
     return max(0, low), min(whole, high)
 
 
-def _after_penalties(gems: int, quarter: int, half: int) -> int:
+def _after_penalties(gems: int, quarter: int, half: int, divisors: tuple[int, int]) -> int:
+    first, second = divisors
     for _penalty in range(quarter):
-        gems -= gems // 4
+        gems -= gems // first
     for _penalty in range(half):
-        gems -= gems // 2
+        gems -= gems // second
     return gems
 
 
@@ -431,6 +438,8 @@ class DragonStripes(Game):
     others: tuple[tuple[int, ...], ...]
     card_kinds: tuple[int, ...]
     open_holdings: bool
+    divisors: tuple[int, int]  # the data's penalty_divisor: before the second Danger, from it
+    multipliers: tuple[int, int]  # the data's reward_multiplier, likewise
 
     def _prepare(self) -> None:
         path = self.options["data"]
@@ -447,6 +456,8 @@ class DragonStripes(Game):
         self.card_kinds = (*(f.steps for f in comp.footprints), STOP, DANGER)
         self.others = tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n))
         self.open_holdings = bool(self.options["open_holdings"])
+        self.divisors = comp.penalty_divisor
+        self.multipliers = comp.reward_multiplier
 
     def _define_actions(self) -> Sequence[Action]:
         return [Action("draw"), Action("hold"), Action("take"), Action("decline")]

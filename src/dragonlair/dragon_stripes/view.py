@@ -27,7 +27,7 @@ from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import ABSENT, View, own_keys
 
 from .cards import DRAGON_PHASES, card_name
-from .kinds import penalty_fraction, reward_multiplier
+from .kinds import penalty_divisor, penalty_fraction, reward_multiplier
 from .rules import DragonStripes, DragonStripesState, holding_bounds
 from .view_types import DragonStripesView, LedgerEntry
 
@@ -116,8 +116,8 @@ def build_view(st: DragonStripesState, seat: int | None, out: dict[str, Any]) ->
     out["must_draw"] = st.must_draw
     out["dangers"] = dangers
     out["dragon"] = DRAGON_PHASES[dangers]
-    out["reward_multiplier"] = reward_multiplier(dangers)
-    out["penalty"] = penalty_fraction(dangers)
+    out["reward_multiplier"] = reward_multiplier(dangers, g.multipliers)
+    out["penalty"] = penalty_fraction(penalty_divisor(dangers, g.divisors))
     out["drawn"] = card_names(deck[:top])
     out["deck_size"] = len(deck) - top
     out["deck_left"] = deck_left(undrawn(deck, top, g.card_kinds))
@@ -270,10 +270,10 @@ class DragonStripesSeatView(View[DragonStripes]):
         return DRAGON_PHASES[self.dangers]
 
     def _k_reward_multiplier(self) -> int:
-        return reward_multiplier(self.dangers)
+        return reward_multiplier(self.dangers, self._game.multipliers)
 
     def _k_penalty(self) -> str:
-        return penalty_fraction(self.dangers)
+        return penalty_fraction(penalty_divisor(self.dangers, self._game.divisors))
 
     def _k_drawn(self) -> list[str]:
         return card_names(self._drawn)
@@ -372,6 +372,7 @@ def _sample_gems(st: DragonStripesState, seat: int | None, mine: int | None, rng
             st.paid[s],
             st.penalties[s] - st.half_penalties[s],
             st.half_penalties[s],
+            g.divisors,
         )
         for s in range(n)
         if s != seat

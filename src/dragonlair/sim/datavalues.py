@@ -8,7 +8,8 @@ integer (as it is in the file). :func:`write_data` writes the base file with som
 replaced to a new file, which the game's own loader then checks like any data file.
 
 The base file is the one the data option names (``-o data=my-cards.json``) or, without
-it, the game's built-in file (the one JSON file in its package's ``data`` folder).
+it, the game's built-in file (the one JSON file in its package's ``data`` folder, or, with
+other decks beside it, the one named after the package: ``dragon_stripes.json``).
 
 :func:`game_options` is how every command reads its ``-o`` options: a data value given
 one value (``-o data:scoring.crystal_set_bonus=7``) is written with the base file's other
@@ -160,6 +161,8 @@ def base_file(game_id: str, options: Mapping[str, Any], option: str) -> Path:
     if package is not None:
         folder = resources.files(package) / "data"
         found = [p for p in folder.iterdir() if p.name.endswith(".json") and p.is_file()]
+        if len(found) > 1:  # other decks beside it: the one named after the package
+            found = [p for p in found if p.name == f"{package.rpartition('.')[2]}.json"]
     if len(found) != 1:
         raise BadDataValue(
             f"{game_id} has no single built-in data file to start from: "

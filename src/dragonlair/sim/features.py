@@ -5,8 +5,8 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
 - the manifest's ``features``, ``features(view) -> {name: number}``: named numbers of a
   position; ``score_s`` is seat ``s``'s public score there, for snapshots of the score
   during the game;
-- a ``features`` module in the package the manifest names (``dragonlair/<game>/
-  features.py``) with ``features(state) -> dict``, read from the finished state's events
+- the manifest's ``game_data``, a module (``dragonlair/<game>/features.py`` in the four
+  games) with ``features(state) -> dict``, read from the finished state's events
   and public view: ``{"start_seat": int | None, "length": {unit: int}, "seats": [{name:
   value}, ...]}`` (values are numbers, or strings of space-separated ids for lists such as
   cards played), and ``LENGTH`` and ``SEAT``, the names it always gives (so every row has
@@ -33,14 +33,14 @@ Stripes, each seat's publicly known gems (start, banked pots, takeover prices re
 less paid; the fines are private); the Great Dragon Race, each pawn's spot.
 
 Snapshots replay the game's actions from its seed (nothing a bot did is played again), so
-they cost about as much as the rules' part of the game.
+they cost about as much as the rules' part of the game; each standing reads the
+spectator's typed view (``state.seat_view(None)``), which works out only the keys
+``position`` reads. The games' ``features`` read the event log (``state.event_log()``)
+in one pass, without a dict per event.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-import importlib.util
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -55,8 +55,9 @@ CHECKPOINTS = 20  # lead changes are counted over the standings every 5% of the 
 
 
 def features_module(game_id: str) -> ModuleType | None:
-    """The ``features`` module of the package ``game_id``'s manifest names, or None."""
-    return _module_of(manifest(game_id).package)
+    """The module of finished games' data ``game_id``'s manifest names, or None."""
+    found = manifest(game_id).load_game_data()
+    return found if isinstance(found, ModuleType) else None
 
 
 def position_features(game_id: str) -> Features | None:
@@ -77,16 +78,6 @@ def hooks(game: Game) -> tuple[ModuleType | None, Features | None]:
         found = (features_module(game.spec.id), position_features(game.spec.id))
         _hooks[cls] = found
     return found
-
-
-@functools.cache
-def _module_of(package: str | None) -> ModuleType | None:
-    if not package:
-        return None
-    name = f"{package}.features"
-    if importlib.util.find_spec(name) is None:
-        return None
-    return importlib.import_module(name)
 
 
 def column_name(label: str) -> str:
@@ -129,7 +120,7 @@ def game_data(
             seat = f["seats"][s]
             for name in module.SEAT:
                 out[f"{name}_{s}"] = seat[name]
-    if position is not None and "score_0" in position(state.view(None)):
+    if position is not None and "score_0" in position(state.seat_view(None)):
         out.update(_snapshots(game, state, actions, position))
     return out
 
@@ -158,11 +149,12 @@ def _snapshots(
     marks = {round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)}
     wanted = snapshot_moves(total)
     replay = game.new_game(seed=state.seed)
+    ids = game.table.ids
     leaders: list[int] = []
     out: dict[str, Any] = {}
     for move in range(total + 1):
         if move in marks or move in wanted:
-            now = standing(replay.view(None))
+            now = standing(replay.seat_view(None))
             if move in marks:
                 leaders.append(sole_leader(now))
             for p in wanted.get(move, ()):
@@ -170,8 +162,9 @@ def _snapshots(
                     out[f"snap{p}_{s}"] = now[s]
                 out[f"leader{p}"] = sole_leader(now)
         if move < total:
+            # the game's own legal sequence, from the same seed: nothing to check again
             seat, action = actions[move]
-            replay.apply(seat, action)
+            replay.apply_unchecked(seat, ids[action])
     final = list(state.result.points) if state.result is not None else []
     leaders.append(sole_leader(final))
     sole = [x for x in leaders if x >= 0]

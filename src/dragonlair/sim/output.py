@@ -19,9 +19,11 @@ goes and converted into one Parquet file (pyarrow, streamed batch by batch) when
 complete, with the metadata inside the file (the schema's ``dragonlair`` key).
 
 **Metadata.** The game, its rules version, the options, the bots, the number of games,
-the seed, whether seats rotate, the SHA-256 of every data file an option names, the
-column types, and whether the run is complete. ``--resume`` refuses a file whose run
-differs from the command's (another seed, option, bot, or a data file that changed).
+the seed, whether seats rotate, the SHA-256 of every data file an option names and the
+entries where it differs from the game's built-in file (``data_values``: the rule values a
+``-o data:PATH=value`` set, by path), the column types, and whether the run is complete.
+``--resume`` refuses a file whose run differs from the command's (another seed, option,
+bot, or a data file that changed).
 
 Records go one JSON file per game, ``game-000042.json``, each replayable with
 ``dragonlair replay``. Paths are checked before a run starts (:func:`check_output_file`,
@@ -124,8 +126,61 @@ def data_files(game: str, options: Mapping[str, Any]) -> dict[str, dict[str, str
     return out
 
 
+# the most changed entries a results file lists per data file (a different deck can
+# differ everywhere; its SHA-256 identifies it all the same)
+MAX_DATA_VALUES = 200
+
+
+def data_values(game: str, files: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, Any]]:
+    """For every data file of ``files`` (:func:`data_files`) that is not the built-in one,
+    the entries where it differs from the game's built-in file, by their path into the
+    JSON (``scoring.crystal_set_bonus``, ``crew.12.points``: keys and list positions
+    joined by dots, as ``-o data:PATH=value`` names them): option -> path -> {value,
+    built_in}. So a run with values set from the command line records the values, not
+    only the path of the file in the cache that holds them. A list whose length differs
+    is one entry; past MAX_DATA_VALUES entries the rest are counted under ``"..."``."""
+    from .datavalues import BadDataValue, base_file, read_base
+
+    out: dict[str, dict[str, Any]] = {}
+    for opt, entry in files.items():
+        path = entry.get("path", "")
+        if path.startswith("built-in:"):
+            continue
+        try:
+            built_in = read_base(base_file(game, {}, opt))
+            used = read_base(Path(path))
+        except BadDataValue:
+            continue  # no built-in file to compare with, or the file is gone
+        changes: dict[str, Any] = {}
+        _differences(built_in, used, "", changes)
+        if len(changes) > MAX_DATA_VALUES:
+            kept = dict(list(changes.items())[:MAX_DATA_VALUES])
+            kept["..."] = f"{len(changes) - MAX_DATA_VALUES} more entries differ"
+            changes = kept
+        out[opt] = changes
+    return out
+
+
+def _differences(base: Any, used: Any, at: str, out: dict[str, Any]) -> None:
+    if isinstance(base, dict) and isinstance(used, dict):
+        for key in sorted(set(base) | set(used), key=str):
+            where = f"{at}.{key}" if at else str(key)
+            if key not in used:
+                out[where] = {"value": None, "built_in": base[key]}
+            elif key not in base:
+                out[where] = {"value": used[key], "built_in": None}
+            else:
+                _differences(base[key], used[key], where, out)
+    elif isinstance(base, list) and isinstance(used, list) and len(base) == len(used):
+        for i, (b, u) in enumerate(zip(base, used, strict=True)):
+            _differences(b, u, f"{at}.{i}" if at else str(i), out)
+    elif base != used or type(base) is not type(used):
+        out[at or "(the whole file)"] = {"value": used, "built_in": base}
+
+
 def run_metadata(job: Job) -> dict[str, Any]:
     """What a results file says about the run that made it (and resuming compares)."""
+    files = data_files(job.game, job.options)
     return {
         "format": FORMAT,
         "game": job.game,
@@ -136,7 +191,8 @@ def run_metadata(job: Job) -> dict[str, Any]:
         "n": job.n,
         "seed": job.seed,
         "rotate": job.rotate,
-        "data_files": data_files(job.game, job.options),
+        "data_files": files,
+        "data_values": data_values(job.game, files),
         "features": job.data,
     }
 
@@ -226,8 +282,10 @@ class ResultsFile:
             raise OutputError(
                 f"nothing to resume at {self.path}: no results of an earlier run are there"
             )
-        # files written before "features" was recorded always had the features
-        theirs = {k: meta.get(k, True if k == "features" else None) for k in self.meta}
+        # files written before "features" was recorded always had the features; the data
+        # values follow from the data files' digests, which are compared
+        missing = {"features": True, "data_values": self.meta.get("data_values")}
+        theirs = {k: meta.get(k, missing.get(k)) for k in self.meta}
         if theirs != self.meta:
             diff = [k for k in self.meta if theirs[k] != self.meta[k]]
             detail = "; ".join(f"{k}: {theirs[k]!r} there, {self.meta[k]!r} now" for k in diff)

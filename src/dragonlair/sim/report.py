@@ -857,6 +857,20 @@ def build(
             or "built-in",
         ),
     ]
+    changed = meta.get("data_values") or {}
+    if any(changed.values()):
+        run_rows.append(
+            (
+                "rule values (not the built-in)",
+                "; ".join(
+                    f"{opt}:{path}={v['value']} (built-in {v['built_in']})"
+                    if isinstance(v, dict)
+                    else f"{opt}: {v}"
+                    for opt, values in changed.items()
+                    for path, v in values.items()
+                ),
+            )
+        )
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",

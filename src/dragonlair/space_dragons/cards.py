@@ -11,6 +11,9 @@ file, the entry and what was expected. Its schema is documented in
   they resolve; a card with two shields lists ``"shield"`` twice.
 - ``dragons``: exactly 20 dragons in order, each ``{"id": n, "points": 8..12, "symbols":
   {...}}``.
+- ``hand_size``: the cards dealt to each player, which are the picks of Hiring Crew (9);
+  ``rounds``: the rounds of the Dragon Hunt, which are the dragons in the lair (7), at
+  most ``hand_size`` (a player plays one hired card a round).
 - ``scoring``: for each of ``science``, ``mood`` and ``crime``, sides ``a`` and ``b``, each
   a list of awards ``{"rank": "most" | "second most" | "fewest" | "second fewest",
   "points": n}`` with the points as printed (no sign: whether B sides are penalties or
@@ -31,6 +34,10 @@ from dragonlair.core.errors import BadDataFile
 
 CREW_CARDS: Final = 80
 DRAGONS: Final = 20
+# The largest hand a data file may deal: five players' hands and start-player draws come
+# from the crew deck (5 x 16 = 80), and the lair (one dragon a round, at most one round
+# per card in hand) and five spaceships from the dragons (15 + 5 = 20).
+MAX_HAND: Final = 15
 MAX_EFFECTS: Final = 3
 
 Symbol: TypeAlias = Literal["science", "mood", "crime"]
@@ -115,6 +122,8 @@ class Components:
     crew: tuple[Crew, ...]
     dragons: tuple[Dragon, ...]
     scoring: tuple[ScoringCard, ScoringCard, ScoringCard]
+    hand_size: int  # cards dealt to each player, and picks in Hiring Crew
+    rounds: int  # rounds of the Dragon Hunt = dragons in the lair
 
     def card(self, number: int) -> Crew:
         return self.crew[number - 1]
@@ -162,7 +171,7 @@ class _Loader:
     def components(self, raw: object) -> Components:
         c = self.c
         top = c.obj(raw, "top level")
-        self.only(top, ("about", "crew", "dragons", "scoring"), "top level")
+        self.only(top, ("about", "hand_size", "rounds", "crew", "dragons", "scoring"), "top level")
         if "about" in top:
             c.text(top["about"], "about")
         crew_raw = c.items(c.key(top, "crew", "top level"), "crew", CREW_CARDS)
@@ -174,7 +183,9 @@ class _Loader:
         science, mood, crime = (
             self.scoring_card(c.key(scoring_raw, s, "scoring"), s) for s in SYMBOLS
         )
-        return Components(self.name, crew, dragons, (science, mood, crime))
+        hand_size = c.integer(c.key(top, "hand_size", "top level"), "hand_size", 1, MAX_HAND)
+        rounds = c.integer(c.key(top, "rounds", "top level"), "rounds", 1, hand_size)
+        return Components(self.name, crew, dragons, (science, mood, crime), hand_size, rounds)
 
     def symbols(self, raw: object, where: str) -> tuple[int, int, int]:
         c = self.c

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..core import Game, State
+from .kinds import EVENT_SPECS
 from .view_types import SpaceDragonsView
 
 if TYPE_CHECKING:
@@ -26,37 +27,55 @@ LENGTH = ("rounds",)
 SEAT = ("dragons", "rounds_won", "shields", "damage", "crosshair_hits", "played", "drafted")
 
 
+# where each field of an event kind is among its values, and the kinds a spectator sees
+# (in part) even when they are addressed to some seats only
+_AT = {kind: {f: i for i, f in enumerate(spec.fields)} for kind, spec in EVENT_SPECS.items()}
+_SEEN_IN_PART = frozenset(kind for kind, spec in EVENT_SPECS.items() if spec.public)
+
+
 def features(state: State) -> dict[str, Any]:
-    """Start seat, length in rounds and the per-seat features of a finished game."""
+    """Start seat, length in rounds and the per-seat features of a finished game, from one
+    pass over the event log (without a dict per event): what a spectator sees, and each
+    seat's own hires."""
     n = state.game.players
-    events = state.events_since(0, None)
-    start = next((e["start_seat"] for e in events if e["type"] == "start_draw"), None)
     seats: list[dict[str, Any]] = [
         {"dragons": 0, "rounds_won": 0, "shields": 0, "damage": 0, "crosshair_hits": 0}
         for _ in range(n)
     ]
     played: list[list[str]] = [[] for _ in range(n)]
+    hired: list[list[str]] = [[] for _ in range(n)]
+    start = None
     rounds = 0
-    for e in events:
-        kind = e["type"]
-        if kind == "round_start":
+    for kind, values, audience in state.event_log():
+        at = _AT.get(kind)
+        if at is None:  # the engine's own kinds
+            continue
+        if kind == "hired":  # seen whole by the seat that hires
+            seat = cast(int, values[at["seat"]])
+            if audience is None or seat in audience:
+                hired[seat].append(str(values[at["card"]]))
+            continue
+        if audience is not None and kind not in _SEEN_IN_PART:
+            continue
+        if kind == "start_draw":
+            start = values[at["start_seat"]] if start is None else start
+        elif kind == "round_start":
             rounds += 1
         elif kind == "claimed":
-            seats[e["winner"]]["dragons"] += 1
-            seats[e["winner"]]["rounds_won"] += 1
+            row = seats[cast(int, values[at["winner"]])]
+            row["dragons"] += 1
+            row["rounds_won"] += 1
         elif kind == "crosshairs":
-            seats[e["winner"]]["crosshair_hits"] += e["hits"]
+            seats[cast(int, values[at["winner"]])]["crosshair_hits"] += values[at["hits"]]
         elif kind in ("shield", "shield_lost"):
-            seats[e["seat"]]["shields"] = e["shields"]
+            seats[cast(int, values[at["seat"]])]["shields"] = values[at["shields"]]
         elif kind in ("damaged", "repaired"):
-            seats[e["seat"]]["damage"] = e["damage"]
+            seats[cast(int, values[at["seat"]])]["damage"] = values[at["damage"]]
         elif kind == "played":
-            played[e["seat"]].append(str(e["card"]))
+            played[cast(int, values[at["seat"]])].append(str(values[at["card"]]))
     for s in range(n):
         seats[s]["played"] = " ".join(played[s])
-        own = state.events_since(0, s)
-        hired = [str(e["card"]) for e in own if e["type"] == "hired" and e["seat"] == s]
-        seats[s]["drafted"] = " ".join(hired)
+        seats[s]["drafted"] = " ".join(hired[s])
     return {"start_seat": start, "length": {"rounds": rounds}, "seats": seats}
 
 

@@ -39,7 +39,7 @@ from dragonlair.core.views import seat_of
 
 from .cards import CREW_CARDS, DAMAGE, SHIELD, SIDES, SYMBOLS
 from .kinds import HIRE, HIRE_BASE, PLAY_BASE
-from .rules import ROUNDS, SpaceDragons
+from .rules import SpaceDragons
 from .view import AnySpaceDragonsView, SpaceDragonsSeatView
 
 SYMBOL_SCALE = 6.0
@@ -273,14 +273,14 @@ def _hunt_values(
         this_round = view.round_cards()
         sizes: Sequence[int] = view.hand_sizes
         dragon = view.face_up
-        more_rounds = view.rounds_played + 1 < ROUNDS
+        more_rounds = view.rounds_played + 1 < bot.sd.rounds
     else:
         shields0 = view["shields"][seat]
         damage0 = view["damage"][seat]
         this_round = [(s, c) for s, c in view["this_round"]]
         sizes = view["hand_sizes"]
         dragon = view["face_up"] or 0
-        more_rounds = (view["round"] or 0) < ROUNDS
+        more_rounds = (view["round"] or 0) < bot.sd.rounds
     top_down, crossed, n_down = _cards_down(bot, this_round, seat)
     later = tuple(map(sizes.__getitem__, bot._later[seat][n_down]))  # their hand sizes
     wins: list[float] = []
@@ -341,7 +341,7 @@ def _seat_view_hunt(
         later,
         (view.hand or (), view.start_cards, *played),
         view.face_up,
-        r + 1 < ROUNDS,
+        r + 1 < bot.sd.rounds,
     )
 
 

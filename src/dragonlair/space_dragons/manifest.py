@@ -37,10 +37,13 @@ MANIFEST = GameManifest(
     # in the tree) measured strongest here; docs/bots.md has the comparison.
     ismcts={},
     layout="dragonlair.rl.layouts.space_dragons:LAYOUT",
-    terminal_board="dragonlair.tui.games.space_dragons:board",
-    browser_board="js/games/space_dragons.js",
+    terminal="dragonlair.tui.games.space_dragons:TERMINAL",
+    browser_board="dragonlair:web/static/js/games/space_dragons.js",
     catalog=catalog,
     package=__package__,
     features=position,
     archetypes=ARCHETYPES,
+    position="dragonlair.space_dragons.position",
+    puzzles="data/puzzles",
+    game_data="dragonlair.space_dragons.features",
 )

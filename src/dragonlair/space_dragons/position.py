@@ -23,7 +23,6 @@ from dragonlair.core.position import (
 from dragonlair.core.rng import Rng
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS
-from .rules import HAND, ROUNDS
 
 if TYPE_CHECKING:
     from .rules import SpaceDragonsState
@@ -80,7 +79,8 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
     if st.phase == "hire" and g.variant:
         raise BadPosition("phase", "the designer's variant has no Hiring Crew")
     hire = st.phase == "hire"
-    st.round = f.number("round", 0, ROUNDS - 1, 0)
+    hand, rounds = g.hand_size, g.rounds
+    st.round = f.number("round", 0, rounds - 1, 0)
     if hire and st.round:
         raise BadPosition("round", "Hiring Crew comes before the first round")
     st.lead = f.seat("lead", n)
@@ -141,11 +141,11 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
         if len(sizes) > 1:
             raise BadPosition("picks", "every seat has made the same number of picks")
         picks_done = sizes.pop() if sizes else 0
-        if picks_done >= HAND:
-            raise BadPosition("picks", f"at most {HAND - 1} picks are made before the hunt")
+        if picks_done >= hand:
+            raise BadPosition("picks", f"at most {hand - 1} picks are made before the hunt")
         for s, p in enumerate(raw_picks):
             pick_parts.append(pool.part(f"picks[{s}]", p, crew, picks_done))
-    hand_size = [HAND - picks_done if hire else HAND - len(played[s]) for s in range(n)]
+    hand_size = [hand - picks_done if hire else hand - len(played[s]) for s in range(n)]
     hand_parts: list[list[int] | int] = []
     for s, h in enumerate(_per_seat(f, "hands", n, None)):
         part = pool.part(f"hands[{s}]", h, crew, hand_size[s])
@@ -187,11 +187,11 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
     st.claimed = claimed
     st.face_up = f.number("face_up", 1, DRAGONS)
     dragons.take("face_up", [st.face_up])
-    lair_part = dragons.part("lair", f.raw("lair", None), dragon, ROUNDS - 1 - st.round)
+    lair_part = dragons.part("lair", f.raw("lair", None), dragon, rounds - 1 - st.round)
     ships_part = dragons.part("ships", f.raw("ships", None), dragon, n)
     lair = dragons.fill("lair", lair_part, rng)
-    if len(lair) != ROUNDS - 1 - st.round:
-        raise BadPosition("lair", f"holds {ROUNDS - 1 - st.round} dragons in round {st.round + 1}")
+    if len(lair) != rounds - 1 - st.round:
+        raise BadPosition("lair", f"holds {rounds - 1 - st.round} dragons in round {st.round + 1}")
     ships = dragons.fill("ships", ships_part, rng)
     if len(ships) != n:
         raise BadPosition("ships", f"should be {n} dragons, one per spaceship")

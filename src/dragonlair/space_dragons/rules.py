@@ -46,8 +46,8 @@ from .cards import (
 from .cards import load_components as _load_components
 from .kinds import ACTION_KINDS, EVENT_SPECS, HIRE, HIRE_BASE, HUNT, PHASES, PLAY_BASE
 
-HAND: Final = 9  # cards dealt to each player, and picks in Hiring Crew
-ROUNDS: Final = 7  # rounds of the Dragon Hunt = dragons in the lair
+# The cards dealt (picks in Hiring Crew) and the rounds of the Dragon Hunt (dragons in the
+# lair) are the data file's hand_size and rounds (cards.Components).
 
 
 # How a game ends (``Result.termination``), and the words a result gives for each
@@ -149,19 +149,20 @@ class SpaceDragonsState(State["SpaceDragons"]):
         self._shuffle(deck)
         dragons = list(range(1, DRAGONS + 1))
         self._shuffle(dragons)
-        self.hands = [tuple(sorted(deck[s * HAND : (s + 1) * HAND])) for s in range(n)]
+        hand, rounds = g.hand_size, g.rounds
+        self.hands = [tuple(sorted(deck[s * hand : (s + 1) * hand])) for s in range(n)]
         self.picks = [()] * n
         self.played = [()] * n
-        rest = deck[n * HAND :]
+        rest = deck[n * hand :]
         self.start_cards = tuple(rest[:n])  # each player draws the top card of the pile
         self.pile = tuple(rest[n:])
         self.taken = 0
         self.shields = [0] * n
         self.damage = [0] * n
-        self.lair = tuple(dragons[1:ROUNDS])
+        self.lair = tuple(dragons[1:rounds])
         self.face_up = dragons[0]
-        self.ships = tuple(dragons[ROUNDS : ROUNDS + n])
-        self.box = tuple(dragons[ROUNDS + n :])
+        self.ships = tuple(dragons[rounds : rounds + n])
+        self.box = tuple(dragons[rounds + n :])
         self.claimed = [()] * n
         self.round = 0
         self.sides = tuple(
@@ -211,7 +212,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
             hands[s] = h[:i] + h[i + 1 :]
             picks[s] += (card,)
         done = len(picks[0])
-        if done < HAND:
+        if done < self.game.hand_size:
             g = self.game
             self.hands = hands = hands[-1:] + hands[:-1]  # seat s receives what s - 1 kept
             only = g.only
@@ -304,14 +305,14 @@ class SpaceDragonsState(State["SpaceDragons"]):
             self._emit("revealed", (self.face_up, t.dragon_labels[self.face_up]))
         else:
             self.face_up = 0
-        if self.round == ROUNDS:
+        if self.round == g.rounds:
             self._end_game()
             return
         if g.variant:
             n = g.players
             hands = self.hands
             self.hands = hands[-1:] + hands[:-1]  # seat s receives the hand of seat s - 1
-            self._emit("passed", (g.pass_texts[HAND + r],))
+            self._emit("passed", (g.pass_texts[g.hand_size + r],))
             for s in range(n):
                 self._emit("received", (s, self.hands[s]), (s,))
         self._start_round()
@@ -363,7 +364,8 @@ class SpaceDragonsState(State["SpaceDragons"]):
     # ------------------------------------------------------------------ views and copies
 
     def check_invariants(self) -> None:
-        n = self.game.players
+        g = self.game
+        n = g.players
         crew = [c for h in self.hands for c in h]
         crew += [c for p in self.picks for c in p]
         crew += [c for p in self.played for c in p]
@@ -377,12 +379,12 @@ class SpaceDragonsState(State["SpaceDragons"]):
         assert 0 <= self.taken <= len(self.pile), f"taken {self.taken} is off the pile"
         assert min(self.shields) >= 0 and min(self.damage) >= 0, "negative shields or damage"
         assert sum(len(c) for c in self.claimed) == self.round, "a dragon per round"
-        assert len(self.lair) == max(0, ROUNDS - 1 - self.round)
-        assert (self.face_up == 0) == (self.round == ROUNDS)
+        assert len(self.lair) == max(0, g.rounds - 1 - self.round)
+        assert (self.face_up == 0) == (self.round == g.rounds)
         if self.phase == HIRE:
             done = len(self.picks[0])
             assert all(len(p) == done for p in self.picks), "uneven picks"
-            assert all(len(h) == HAND - done for h in self.hands), "uneven hands"
+            assert all(len(h) == g.hand_size - done for h in self.hands), "uneven hands"
             ch = self._choices or []
             for s, c in enumerate(ch):
                 assert c is None or c < 0 or c - HIRE_BASE in self.hands[s], "pick not in hand"
@@ -393,7 +395,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
         for j in range(n):
             s = (self.lead + j) % n
             assert len(self.played[s]) == self.round + (j < done), f"seat {s} played off turn"
-            assert len(self.hands[s]) + len(self.played[s]) == HAND, f"seat {s} lost a card"
+            assert len(self.hands[s]) + len(self.played[s]) == g.hand_size, f"seat {s} lost a card"
 
 
 class SpaceDragons(Game):
@@ -450,6 +452,8 @@ class SpaceDragons(Game):
     damage_value: int
     variant: bool
     pass_texts: tuple[str, ...]
+    hand_size: int  # the data's: cards dealt to each player, and picks in Hiring Crew
+    rounds: int  # the data's: rounds of the Dragon Hunt = dragons in the lair
     seats: tuple[int, ...]
     only: tuple[tuple[int], ...]  # event audiences of one seat
 
@@ -464,8 +468,9 @@ class SpaceDragons(Game):
         self.variant = bool(o["variant"])
         self.seats = tuple(range(self.players))
         self.only = tuple((s,) for s in self.seats)
-        self.pass_texts = tuple(f"after pick {k}" for k in range(1, HAND + 1)) + tuple(
-            f"after round {r}" for r in range(1, ROUNDS + 1)
+        self.hand_size, self.rounds = self.components.hand_size, self.components.rounds
+        self.pass_texts = tuple(f"after pick {k}" for k in range(1, self.hand_size + 1)) + tuple(
+            f"after round {r}" for r in range(1, self.rounds + 1)
         )
 
     def _define_actions(self) -> Sequence[Action]:
@@ -474,7 +479,7 @@ class SpaceDragons(Game):
 
     @property
     def max_length(self) -> int:
-        return (ROUNDS if self.variant else HAND + ROUNDS) * self.players
+        return (self.rounds if self.variant else self.hand_size + self.rounds) * self.players
 
     def describe_action(self, action: Action) -> str:
         aid = self.table.id_of(action)

@@ -55,8 +55,8 @@ WRENCH: Final = 1
 DAMAGE: Final = 2
 COIN_FACES: Final = ("left", "right")
 RANKS_PER_DANGER: Final = 4  # one icon per possible ranking: 1st to 4th
-ROUNDS: Final = 3
-HAND_SIZE: Final = 6
+MAX_ROUNDS: Final = 20  # the most rounds a data file may ask for
+MAX_HAND_SIZE: Final = 20  # the largest hand it may deal
 
 # Where cards go in a ship ("Where to Place Cards"). A ship is a fixed row of stacks, each a
 # tuple of card ids in the order placed, so the last one is the top card.
@@ -203,11 +203,13 @@ class SpaceRaceData:
     engines: tuple[ShipEnd, ...]
     coin: tuple[str, str]
     scoring: ScoringValues
+    rounds: int  # rounds of the game, each a draft and a Danger card
+    hand_size: int  # Space cards dealt each round, every one of them picked
 
 
 _TOP_KEYS = frozenset(
     {"status", "space_cards", "danger_cards", "damage_cards", "cockpits", "engines"}
-    | {"navigation_coin", "scoring"}
+    | {"navigation_coin", "scoring", "rounds", "hand_size"}
 )
 
 
@@ -220,8 +222,10 @@ def load_data(user_path: str | None, players: int) -> SpaceRaceData:
     _no_unknown_keys(c, root, _TOP_KEYS, "the file")
     if "status" in root:
         c.text(root["status"], "status")
-    space = _space_cards(c, c.key(root, "space_cards", "the file"), players)
-    danger = _danger_cards(c, c.key(root, "danger_cards", "the file"))
+    rounds = c.integer(c.key(root, "rounds", "the file"), "rounds", 1, MAX_ROUNDS)
+    hand = c.integer(c.key(root, "hand_size", "the file"), "hand_size", 1, MAX_HAND_SIZE)
+    space = _space_cards(c, c.key(root, "space_cards", "the file"), players, rounds, hand)
+    danger = _danger_cards(c, c.key(root, "danger_cards", "the file"), rounds)
     damage = _damage_cards(c, c.key(root, "damage_cards", "the file"))
     cockpits = _ship_ends(c, c.key(root, "cockpits", "the file"), "cockpits", players)
     engines = _ship_ends(c, c.key(root, "engines", "the file"), "engines", players)
@@ -233,7 +237,9 @@ def load_data(user_path: str | None, players: int) -> SpaceRaceData:
     if faces[0] == faces[1]:
         c.fail("navigation_coin", "one face 'left' and one face 'right'", list(faces))
     scoring = _scoring(c, c.key(root, "scoring", "the file"))
-    return SpaceRaceData(name, space, danger, damage, cockpits, engines, faces, scoring)
+    return SpaceRaceData(
+        name, space, danger, damage, cockpits, engines, faces, scoring, rounds, hand
+    )
 
 
 def _scoring(c: Checker, value: object) -> ScoringValues:
@@ -262,13 +268,15 @@ def _ids_in_order(c: Checker, entry: Mapping[str, Any], i: int, where: str) -> i
 _SPACE_KEYS = frozenset({"id", "type", "color", "part", "corner_vp", "on_play"})
 
 
-def _space_cards(c: Checker, value: object, players: int) -> tuple[SpaceCard, ...]:
+def _space_cards(
+    c: Checker, value: object, players: int, rounds: int, hand: int
+) -> tuple[SpaceCard, ...]:
     items = c.items(value, "space_cards")
-    need = players * ROUNDS * HAND_SIZE
+    need = players * rounds * hand
     if len(items) < need:
         c.fail(
             "space_cards",
-            f"at least {need} cards ({ROUNDS} rounds of {HAND_SIZE} for {players} players)",
+            f"at least {need} cards ({rounds} rounds of {hand} for {players} players)",
             f"{len(items)} cards",
         )
     out = []
@@ -297,10 +305,10 @@ _DANGER_KEYS = frozenset({"id", "kind", "ranks"})
 _RANK_KEYS = frozenset({"icon", "n"})
 
 
-def _danger_cards(c: Checker, value: object) -> tuple[DangerCard, ...]:
+def _danger_cards(c: Checker, value: object, rounds: int) -> tuple[DangerCard, ...]:
     items = c.items(value, "danger_cards")
-    if len(items) < ROUNDS:
-        c.fail("danger_cards", f"at least {ROUNDS} cards (one per round)", f"{len(items)} cards")
+    if len(items) < rounds:
+        c.fail("danger_cards", f"at least {rounds} cards (one per round)", f"{len(items)} cards")
     out = []
     for i, item in enumerate(items):
         where = f"danger_cards[{i}]"

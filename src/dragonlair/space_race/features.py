@@ -47,27 +47,38 @@ SEAT = (
 
 
 def features(state: State) -> dict[str, Any]:
-    """Length in rounds and the per-seat ship contents and features of a finished game."""
+    """Length in rounds and the per-seat ship contents and features of a finished game,
+    from one pass over the event log (each seat's placements as it saw them, the Damage
+    everyone saw) and the public view of the ships."""
     n = state.game.players
-    public = state.events_since(0, None)
     ships = state.view(None)["ships"]
+    fuel_picks = [0] * n
+    cards: list[list[str]] = [[] for _ in range(n)]
+    taken = [0] * n
+    repaired = [0] * n
+    rounds = 0
+    for kind, values, _audience in state.event_log():
+        if kind == "placed":  # seat, how, card, name: its own seat sees it whole
+            s = cast(int, values[0])
+            fuel_picks[s] += "Fuel" in cast(str, values[1])
+            cards[s].append(str(values[2]))
+        elif kind == "damaged":  # seat, rank, count, cards, names (public)
+            taken[cast(int, values[0])] += cast(int, values[2])
+        elif kind == "repaired":
+            repaired[cast(int, values[0])] += cast(int, values[2])
+        elif kind == "round":
+            rounds += 1
     seats: list[dict[str, Any]] = []
     for s in range(n):
         ship = ships[s]
         row: dict[str, Any] = {k: len(ship[k]) for k in STACKS}
         row["fuel"] = ship["fuel"]
         row["spent_fuel"] = ship["spent_fuel"]
-        own = [e for e in state.events_since(0, s) if e["type"] == "placed" and e["seat"] == s]
-        row["fuel_picks"] = sum(1 for e in own if "Fuel" in e["how"])
-        row["cards"] = " ".join(str(e["card"]) for e in own)
-        row["damage_taken"] = sum(
-            e["count"] for e in public if e["type"] == "damaged" and e["seat"] == s
-        )
-        row["damage_repaired"] = sum(
-            e["count"] for e in public if e["type"] == "repaired" and e["seat"] == s
-        )
+        row["fuel_picks"] = fuel_picks[s]
+        row["cards"] = " ".join(cards[s])
+        row["damage_taken"] = taken[s]
+        row["damage_repaired"] = repaired[s]
         seats.append(row)
-    rounds = sum(1 for e in public if e["type"] == "round")
     return {"start_seat": None, "length": {"rounds": rounds}, "seats": seats}
 
 

@@ -33,9 +33,7 @@ from dragonlair.core.views import seat_of
 from .cards import (
     DAMAGE,
     FLIGHT,
-    HAND_SIZE,
     NSTACK,
-    ROUNDS,
     S_CREW,
     S_CRYSTAL,
     S_DAMAGE,
@@ -154,11 +152,12 @@ class Heuristic(Bot):
         self._pick_tables = (actions, sr.bid0, kind_stack, kind_card, len(kind_stack))
         w = weights
         # what a card kept as Fuel or Crew is worth for the Dangers to come, by round
+        rounds = sr.rounds
         self._fuel_later = tuple(
-            w.fuel_per_danger * (ROUNDS - rnd + 1) for rnd in range(ROUNDS + 1)
+            w.fuel_per_danger * (rounds - rnd + 1) for rnd in range(rounds + 1)
         )
         self._crew_later = tuple(
-            w.crew_per_danger * (ROUNDS - rnd + 1) for rnd in range(ROUNDS + 1)
+            w.crew_per_danger * (rounds - rnd + 1) for rnd in range(rounds + 1)
         )
         n = sr.players
         # where each stack of every ship lies in a row of them, and of every ship but one
@@ -213,7 +212,7 @@ class Heuristic(Bot):
         actions, npicks, kind_stack, kind_card, nkinds = self._pick_tables
         worth: list[float | None] = [None] * nkinds
         gains = SeatGain(row, seat, sr.tables, sr.every_power_source)
-        picks_left = (ROUNDS - rnd) * HAND_SIZE + HAND_SIZE - pick_no
+        picks_left = (sr.rounds - rnd) * sr.hand_size + sr.hand_size - pick_no
         best = best_tie = _LOWEST
         choice = legal[0]
         draw = rng.random
@@ -319,7 +318,7 @@ class Heuristic(Bot):
             left[b] = rest + kept + (bonus if len(mine) - b >= rival else 0)
         average_damage = self._average_damage
         my_damage: list[int] | None = None  # the seat's Damage, cheapest first
-        later = self.weights.keep_per_danger * (ROUNDS - rnd)
+        later = self.weights.keep_per_danger * (self._sr.rounds - rnd)
         ranks = t.danger_ranks[card]
         best = -math.inf
         best_bid = 0

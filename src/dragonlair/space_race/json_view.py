@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from .cards import (
     NSTACK,
-    ROUNDS,
     S_CREW,
     S_CRYSTAL,
     S_DAMAGE,
@@ -136,7 +135,7 @@ def build_view(state: SpaceRaceState, seat: int | None, out: dict[str, Any]) -> 
     ships = state.ships
     spent = state.spent_fuel
     out["round"] = state.round
-    out["rounds"] = ROUNDS
+    out["rounds"] = g.rounds
     out["pick"] = state.pick
     out["direction"] = "left" if state.direction == 1 else "right"
     out["hand"] = list(state.hands[seat]) if seat is not None else None

@@ -29,7 +29,9 @@ ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
 )
 
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
-    "round": EventSpec(("round",), N_("round {round} of 3 begins with the Upgrade phase")),
+    "round": EventSpec(
+        ("round", "rounds"), N_("round {round} of {rounds} begins with the Upgrade phase")
+    ),
     "dealt": EventSpec(
         ("seat", "count", "cards", "names"),
         N_("{seat} was dealt {names}"),

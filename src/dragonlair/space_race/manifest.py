@@ -29,10 +29,13 @@ MANIFEST = GameManifest(
     # in the tree) measured strongest here; docs/bots.md has the tables.
     ismcts={},
     layout="dragonlair.rl.layouts.space_race:LAYOUT",
-    terminal_board="dragonlair.tui.games.space_race:board",
-    browser_board="js/games/space_race.js",
+    terminal="dragonlair.tui.games.space_race:TERMINAL",
+    browser_board="dragonlair:web/static/js/games/space_race.js",
     catalog=catalog,
     package=__package__,
     features=position,
     archetypes=ARCHETYPES,
+    position="dragonlair.space_race.position",
+    puzzles="data/puzzles",
+    game_data="dragonlair.space_race.features",
 )

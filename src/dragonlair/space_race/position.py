@@ -22,10 +22,8 @@ from dragonlair.core.rng import Rng
 
 from .cards import (
     FLIGHT,
-    HAND_SIZE,
     NSTACK,
     POWER_SOURCE,
-    ROUNDS,
     S_DAMAGE,
     S_FUEL,
     STACKS,
@@ -84,8 +82,8 @@ def read(st: SpaceRaceState, f: Fields, rng: Rng) -> None:
     space, danger_card, damage_card = _ids(t.space_ids), _ids(t.danger_ids), _ids(t.damage_ids)
     st.phase = f.text("phase", PHASES)
     upgrade = st.phase == UPGRADE
-    st.round = f.number("round", 1, ROUNDS)
-    st.pick = f.number("pick", 1, HAND_SIZE) if upgrade else HAND_SIZE
+    st.round = f.number("round", 1, g.rounds)
+    st.pick = f.number("pick", 1, g.hand_size) if upgrade else g.hand_size
     st.direction = 1 if f.text("direction", ("left", "right")) == "left" else -1
 
     pool = Pool(t.space_ids, lambda c: f"Space card {c} ({t.space_name[c]})")
@@ -115,7 +113,7 @@ def read(st: SpaceRaceState, f: Fields, rng: Rng) -> None:
     crew = names_to_ids("crew_discard", f.items("crew_discard", []), space)
     pool.take("crew_discard", crew)
     st.crew_discard = tuple(crew)
-    size = HAND_SIZE + 1 - st.pick if upgrade else 0
+    size = g.hand_size + 1 - st.pick if upgrade else 0
     hand_parts = []
     for s, h in enumerate(f.items("hands", [size] * n, size=n)):
         part = pool.part(f"hands[{s}]", h, space)

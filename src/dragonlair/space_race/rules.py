@@ -36,10 +36,8 @@ from .cards import (
     DAMAGE,
     FIGHT,
     FLIGHT,
-    HAND_SIZE,
     NSTACK,
     POWER_SOURCE,
-    ROUNDS,
     S_CREW,
     S_DAMAGE,
     S_FUEL,
@@ -54,7 +52,6 @@ from .cards import (
 from .kinds import ACTION_KINDS, DANGER, EVENT_SPECS, PHASES, UPGRADE
 from .scoring import score_ships
 
-MAX_BID: Final = ROUNDS * HAND_SIZE  # nobody can hold more cards than they picked
 RESOURCE: Final = ("Fuel", "Crew")  # what a Flight and a Fight card make players bid
 DIRECTIONS: Final = {1: "left (clockwise)", -1: "right (counter-clockwise)"}
 # How a card was played, by the stack it went to (for events and labels).
@@ -140,18 +137,20 @@ class SpaceRaceState(State["SpaceRace"]):
         self._start_round()
 
     def _start_round(self) -> None:
-        """Upgrade: deal six each, flip the Navigation Coin, ask for the first pick."""
+        """Upgrade: deal six each (the data's hand_size), flip the Navigation Coin, ask for
+        the first pick."""
         g = self.game
         self.round += 1
         self.pick = 1
-        self._emit("round", (self.round,))
+        self._emit("round", (self.round, g.rounds))
         deck = self.space_deck
+        size = g.hand_size
         for s in range(g.players):
-            hand = tuple(sorted(deck[-HAND_SIZE:]))
-            del deck[-HAND_SIZE:]
+            hand = tuple(sorted(deck[-size:]))
+            del deck[-size:]
             self.hands[s] = hand
             names = tuple(g.tables.space_name[c] for c in hand)
-            self._emit("dealt", (s, HAND_SIZE, hand, names), (s,))
+            self._emit("dealt", (s, size, hand, names), (s,))
         face = g.components.coin[self._randbelow(2)]
         self.direction = 1 if face == "left" else -1
         self._emit("coin", (self.round, face, DIRECTIONS[self.direction]))
@@ -241,7 +240,7 @@ class SpaceRaceState(State["SpaceRace"]):
                     placed = []
                     self._peek(s)
         self._emit_batch(placed)
-        if self.pick < HAND_SIZE:
+        if self.pick < self.game.hand_size:
             self._pass_hands()
         else:
             self._start_danger()
@@ -324,7 +323,7 @@ class SpaceRaceState(State["SpaceRace"]):
                 self._spend(s, kind, b)
         self.danger_discard = (*self.danger_discard, card)
         self.danger = 0
-        if self.round < ROUNDS:
+        if self.round < self.game.rounds:
             self._start_round()
         else:
             self._end()
@@ -433,7 +432,8 @@ class SpaceRaceState(State["SpaceRace"]):
         assert len(self.danger_discard) == self.round - (self.phase != "over"), "danger count"
         sizes = {len(h) for h in self.hands}
         if self.phase == UPGRADE:
-            assert sizes == {HAND_SIZE + 1 - self.pick}, f"hand sizes {sizes} at pick {self.pick}"
+            expected = self.game.hand_size + 1 - self.pick
+            assert sizes == {expected}, f"hand sizes {sizes} at pick {self.pick}"
         else:
             assert sizes == {0}, f"hands left after the Upgrade phase: {sizes}"
         ch = self._choices
@@ -500,6 +500,8 @@ class SpaceRace(Game):
     tables: CardTables
     every_power_source: bool
     scanner_always: bool
+    rounds: int  # the data's: rounds of the game
+    hand_size: int  # the data's: Space cards dealt each round
     seats: tuple[int, ...]
     aid_card: tuple[int, ...]
     aid_stack: tuple[int, ...]
@@ -521,6 +523,8 @@ class SpaceRace(Game):
         t = self.tables = CardTables.build(self.components)
         self.every_power_source = bool(self.options["every_power_source"])
         self.scanner_always = self.options["scanner"] == "always"
+        self.rounds, self.hand_size = self.components.rounds, self.components.hand_size
+        max_bid = self.rounds * self.hand_size  # nobody can hold more cards than they picked
         n = self.players
         self.seats = tuple(range(n))
         self.only = tuple((s,) for s in range(n))  # event audiences of one seat
@@ -549,7 +553,7 @@ class SpaceRace(Game):
                 said.append(f"{t.space_name[c]} {HOW.get(k, 'face up')}")
             picks.append(tuple(ids))
         self.bid0 = len(actions)
-        for b in range(MAX_BID + 1):
+        for b in range(max_bid + 1):
             actions.append(Action("bid", b))
             card.append(0)
             stack.append(-1)
@@ -563,7 +567,7 @@ class SpaceRace(Game):
         self.aid_how = tuple(HOW.get(k, "face up") for k in stack)
         self.pick_ids = tuple(picks)
         self.pick_actions = tuple(tuple([actions[i] for i in p]) for p in picks)
-        self.bid_ids = tuple(tuple(range(self.bid0, self.bid0 + k + 1)) for k in range(MAX_BID + 1))
+        self.bid_ids = tuple(tuple(range(self.bid0, self.bid0 + k + 1)) for k in range(max_bid + 1))
         self.bid_actions = tuple(tuple([actions[i] for i in b]) for b in self.bid_ids)
 
     def _define_actions(self) -> Sequence[Action]:
@@ -571,7 +575,7 @@ class SpaceRace(Game):
 
     @property
     def max_length(self) -> int:
-        return ROUNDS * (HAND_SIZE + 1) * self.players
+        return self.rounds * (self.hand_size + 1) * self.players
 
     def catalog(self) -> dict[str, Any]:
         """Every card of this game's data as JSON-ready dicts, for UIs that draw the ids

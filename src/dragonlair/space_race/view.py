@@ -23,7 +23,7 @@ from dragonlair.core.rng import shuffle_with
 from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import View, own_keys
 
-from .cards import NSTACK, ROUNDS, S_DAMAGE, S_FUEL, STACKS
+from .cards import NSTACK, S_DAMAGE, S_FUEL, STACKS
 from .json_view import OPEN as _OPEN
 from .json_view import SHIPS as _SHIPS
 from .json_view import bidding as _bidding
@@ -173,7 +173,7 @@ class SpaceRaceSeatView(View[SpaceRace]):
         return self.round
 
     def _k_rounds(self) -> int:
-        return ROUNDS
+        return self._game.rounds
 
     def _k_pick(self) -> int:
         return self.pick

@@ -1,12 +1,12 @@
 """Drawing a seat's view with Rich: the renderables the terminal's panes show.
 
 Every function here takes views, events and legal actions, never a state, so a pane can
-show nothing its seat may not know. A game's manifest names its terminal board
-(``terminal_board``, ``"module:board"``; the four games' are in ``dragonlair.tui.games``);
-the same module may add ``players``, ``hand`` and ``brief`` (what a small screen shows
-first; each ``(game, view, names[, width]) -> renderable``; the game object only lends its
-printed component data) and the players' words of ``dragonlair.tui.words``. A game whose
-manifest says ``None`` is shown as a plain table of its view.
+show nothing its seat may not know. A game's manifest names its terminal parts
+(``terminal``, a :class:`dragonlair.tui.parts.TerminalParts`; the four games' are in
+``dragonlair.tui.games``): the ``board``, and optionally ``players``, ``hand`` and ``brief``
+(what a small screen shows first; each ``(game, view, names[, width]) -> renderable``; the
+game object only lends its printed component data). A game whose manifest says ``None``
+is shown as a plain table of its view.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from rich.text import Text
 
 from ..core import Game, Result, manifest
 from ..i18n import _, language, words
-from .words import game_module, seat_name
+from .parts import terminal_parts
+from .words import seat_name
 
 # Keys every view has; the header shows them, the board does not repeat them.
 CORE_KEYS = {
@@ -44,7 +45,7 @@ def board(
     game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
 ) -> RenderableType:
     """The game's own drawing of the table, or a generic one."""
-    draw = manifest(game.spec.id).load_terminal_board()
+    draw = terminal_parts(game).board
     if draw is None:
         return generic_board(view, names)
     if "width" in inspect.signature(draw).parameters:
@@ -57,24 +58,25 @@ def board(
 def brief(
     game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
 ) -> RenderableType | None:
-    """What a small screen shows first, above the whole board (the game module's
-    ``brief``: the leaders and the section of the table in play), or None."""
-    module = game_module(game)
-    if module is not None and hasattr(module, "brief"):
-        drawn: RenderableType = module.brief(game, view, names, width)
-        return drawn
-    return None
+    """What a small screen shows first, above the whole board (the parts' ``brief``: the
+    leaders and the section of the table in play), or None."""
+    draw = terminal_parts(game).brief
+    if draw is None:
+        return None
+    drawn: RenderableType = draw(game, view, names, width)
+    return drawn
 
 
 def players(
     game: Game, view: dict[str, Any], names: Sequence[str], width: int = 80
 ) -> RenderableType:
-    """Every player at the table as the seat sees them (or nothing for a generic game)."""
-    module = game_module(game)
-    if module is not None and hasattr(module, "players"):
-        drawn: RenderableType = module.players(game, view, names, width)
-        return drawn
-    return Text(", ".join(names), style="dim")
+    """Every player at the table as the seat sees them (or their names for a generic
+    game)."""
+    draw = terminal_parts(game).players
+    if draw is None:
+        return Text(", ".join(names), style="dim")
+    drawn: RenderableType = draw(game, view, names, width)
+    return drawn
 
 
 def hand(
@@ -84,12 +86,12 @@ def hand(
     the highlighted choice) marked ``▸`` in reverse."""
     if view.get("seat") is None:
         return Text(_("(a spectator has no hand)"), style="dim")
-    module = game_module(game)
-    if module is not None and hasattr(module, "hand"):
-        if "lit" in inspect.signature(module.hand).parameters:
-            drawn: RenderableType = module.hand(game, view, names, lit)
+    draw = terminal_parts(game).hand
+    if draw is not None:
+        if "lit" in inspect.signature(draw).parameters:
+            drawn: RenderableType = draw(game, view, names, lit)
         else:
-            drawn = module.hand(game, view, names)
+            drawn = draw(game, view, names)
         return drawn
     secret = view.get("hand")
     return Text(escape(_show(secret, names)) if secret is not None else "-")

@@ -6,19 +6,11 @@ printed on them (``play 2``, ``blow tornado 3``). This module is the one place w
 terminal turns one into the other; the record format is unchanged, so saves, records and
 replays are the same files as before.
 
-A game's terminal module (the module of its manifest's ``terminal_board``) may declare,
-besides its board:
-
-- ``forms(game, action) -> list[str]``: the ways a player may type the action, the one to
-  show first (default: the action's text, with seat arguments counted from 1);
-- ``label(game, action, names) -> str``: the choice as a line of the menu (default: the
-  game's ``describe_action`` when it names no seat);
-- ``event_fields(game, event) -> event``: the event with card ids replaced by printed cards;
-  and ``EVENT_TEXT``: templates that replace the game's own for some kinds of event;
-- ``BIG_EVENTS``: the kinds of event a player must not miss: marked in the log, and the
-  latest since the player's own move repeated on the status line when they are asked;
-- ``NUMBER_KINDS``: the kinds a bare number stands for, when cards carry printed numbers
-  (``5`` plays your 5); in other games a bare number is the number of a choice in the menu.
+A game's terminal parts (:class:`dragonlair.tui.parts.TerminalParts`, which its manifest's
+``terminal`` names) may declare ``forms`` (the ways a player may type an action), ``label``
+(the choice as a line of the menu), ``event_fields`` and ``event_text`` (events with
+printed cards), ``big_events`` (the kinds a player must not miss) and ``number_kinds``
+(the kinds a bare number stands for); each one left out has the generic behaviour.
 
 Sentences about the player named "You" are put in the second person ("You are dealt",
 "your turn"), and counts agree with their nouns ("1 shield", "1 card"): that is English
@@ -29,15 +21,14 @@ grammar, applied to English only. Every other word shown is in the current langu
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
-from collections.abc import Callable, Sequence
-from types import ModuleType
+from collections.abc import Sequence
 from typing import Any
 
-from ..core import Action, DragonlairError, Game, manifest
+from ..core import Action, DragonlairError, Game
 from ..core.events import event_text
 from ..i18n import _, language
+from .parts import terminal_parts
 
 _SEAT_PARAMS = ("seat", "target", "victim")
 _PUNCTUATION = re.compile(r"[()!,:;·]")
@@ -46,14 +37,6 @@ _PUNCTUATION = re.compile(r"[()!,:;·]")
 def normalize(text: str) -> str:
     """Typed text as compared: lower case, punctuation and extra spaces dropped."""
     return " ".join(_PUNCTUATION.sub(" ", text.lower()).split())
-
-
-def game_module(game: Game) -> ModuleType | None:
-    """The game's terminal module: the module of its manifest's terminal board, if any."""
-    reference = manifest(game.spec.id).terminal_board
-    if reference is None:
-        return None
-    return importlib.import_module(reference.partition(":")[0])
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
@@ -67,12 +50,8 @@ class Words:
         self.game = game
         self.names = list(names)
         self.me = me
-        self.module = game_module(game)
+        self.parts = terminal_parts(game)
         self._forms: dict[Action, list[str]] = {}
-
-    def _hook(self, name: str) -> Callable[..., Any] | None:
-        fn = getattr(self.module, name, None) if self.module is not None else None
-        return fn if callable(fn) else None
 
     # ------------------------------------------------------------------ actions
 
@@ -80,7 +59,7 @@ class Words:
         """Every way to type ``action``, normalized; the first is the one to show."""
         found = self._forms.get(action)
         if found is None:
-            hook = self._hook("forms")
+            hook = self.parts.forms
             raw = hook(self.game, action) if hook else [self._default_form(action)]
             found = [normalize(f) for f in raw]
             self._forms[action] = found
@@ -123,21 +102,20 @@ class Words:
 
     def label(self, action: Action) -> str:
         """What the choice does, in a line."""
-        hook = self._hook("label")
+        hook = self.parts.label
         if hook:
             text: str = hook(self.game, action, self.names, self.me)
             return self.grammar(text)
         return self.grammar(self.game.describe_action(action))
 
     def cards_of(self, action: Action) -> frozenset[int]:
-        """The cards of the hand that ``action`` plays (the module's ``cards_of``)."""
-        hook = self._hook("cards_of")
+        """The cards of the hand that ``action`` plays (the parts' ``cards_of``)."""
+        hook = self.parts.cards_of
         return frozenset(hook(self.game, action)) if hook else frozenset()
 
     @property
     def number_kinds(self) -> tuple[str, ...]:
-        kinds = getattr(self.module, "NUMBER_KINDS", ()) if self.module else ()
-        return tuple(kinds)
+        return tuple(self.parts.number_kinds)
 
     def parse(self, text: str, legal: Sequence[Action]) -> Action:
         """The legal action the player typed: a form of one, a card's printed number (in
@@ -190,10 +168,9 @@ class Words:
 
     def event(self, event: dict[str, Any]) -> str:
         """One log line in players' words."""
-        hook = self._hook("event_fields")
+        hook = self.parts.event_fields
         shown = dict(hook(self.game, event, self.names)) if hook else dict(event)
-        overrides: dict[str, str] = getattr(self.module, "EVENT_TEXT", {}) if self.module else {}
-        template = overrides.get(shown["type"])
+        template = self.parts.event_text.get(shown["type"])
         if template is not None and not shown.get("redacted"):
             specs = dict(self.game.event_specs)
             spec = specs[shown["type"]]
@@ -205,9 +182,8 @@ class Words:
 
     def big(self, event: dict[str, Any]) -> bool:
         """Whether a player must not miss the event (a turn cancelled, a Danger, a dragon
-        won): the kinds in the module's ``BIG_EVENTS``."""
-        kinds = getattr(self.module, "BIG_EVENTS", ()) if self.module else ()
-        return event.get("type") in kinds
+        won): the kinds in the parts' ``big_events``."""
+        return event.get("type") in self.parts.big_events
 
     # ------------------------------------------------------------------ grammar
 

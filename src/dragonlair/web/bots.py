@@ -46,7 +46,7 @@ import json
 import logging
 import multiprocessing
 import random
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -180,12 +180,17 @@ class _Waiting:
 
 class FairQueue:
     """Who gets the next free worker: the jobs waiting, one queue per table, served in
-    turn across tables (the table served least recently first, a table never served before
-    all), bot decisions before hints, at most one job per table in flight. A table that asks
-    for many hints therefore waits behind its own hints only: another table's bot decision
-    is next as soon as a worker is free."""
+    turn across clients and, within a client, across its tables (the client, then the
+    table, served least recently first; one never served before all), bot decisions before
+    hints, at most one job per table in flight. A table that asks for many hints therefore
+    waits behind its own hints only: another table's bot decision is next as soon as a
+    worker is free. And a client that made many tables (the address that created them,
+    :meth:`charge_to`) gets one turn among the clients, not one per table: six bot-only
+    tables at the largest budget from one address share the turn of one. A table whose
+    client is not known (resumed after a restart, a rematch) is a client of its own."""
 
     REMEMBERED = 4096  # tables whose last turn is kept while they have nothing waiting
+    CLIENTS = 100_000  # tables whose client is remembered (the oldest forgotten first)
 
     def __init__(self, workers: int, on_wait: Callable[[str, float], None] | None = None) -> None:
         self.workers = workers
@@ -195,6 +200,19 @@ class FairQueue:
         self._on_wait = on_wait
         self._turns = 0
         self._last_turn: dict[str, int] = {}  # table -> when it was last served
+        self._client_turn: dict[str, int] = {}  # client -> when it was last served
+        self._client_of: OrderedDict[str, str] = OrderedDict()  # table -> client
+
+    def charge_to(self, table: str, client: str) -> None:
+        """Count ``table``'s jobs against ``client`` (the address that created it)."""
+        self._client_of[table] = client
+        self._client_of.move_to_end(table)
+        while len(self._client_of) > self.CLIENTS:
+            self._client_of.popitem(last=False)
+
+    def client_of(self, table: str) -> str:
+        """Whose share ``table``'s jobs take: its client's, or its own."""
+        return self._client_of.get(table) or f"table:{table}"
 
     @property
     def queued(self) -> int:
@@ -252,7 +270,14 @@ class FairQueue:
                 ready = [t for t in level if t not in self.running]
                 if not ready:
                     break
-                table = min(ready, key=lambda t: self._last_turn.get(t, -1))
+                client = min(
+                    (self.client_of(t) for t in ready),
+                    key=lambda c: self._client_turn.get(c, -1),
+                )
+                table = min(
+                    (t for t in ready if self.client_of(t) == client),
+                    key=lambda t: self._last_turn.get(t, -1),
+                )
                 queue = level[table]
                 entry = queue.popleft()
                 if not queue:
@@ -261,6 +286,7 @@ class FairQueue:
                     continue
                 self._turns += 1
                 self._last_turn[table] = self._turns
+                self._client_turn[client] = self._turns
                 if len(self._last_turn) > self.REMEMBERED:
                     self._forget()
                 return table, entry
@@ -269,6 +295,8 @@ class FairQueue:
     def _forget(self) -> None:
         busy = set(self.running).union(*self.waiting)
         self._last_turn = {t: n for t, n in self._last_turn.items() if t in busy}
+        clients = {self.client_of(t) for t in busy}
+        self._client_turn = {c: n for c, n in self._client_turn.items() if c in clients}
 
 
 class BotRunner:

@@ -12,8 +12,8 @@ are served by plain GET endpoints, and a client fetches them once per table.
 
 :func:`components` is the catalog a game's manifest declares; a game whose manifest says
 ``catalog=None`` gets an empty dict, and the page falls back to showing ids and the
-action labels. ``board`` is the manifest's browser board module (a path under the static
-folder), or None for the page's generic board.
+action labels. ``board`` is the manifest's browser board module as a path under
+``/static/`` (see :mod:`.boards`), or None for the page's generic board.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 from ..core import Game, manifest
 from ..core.events import CORE_EVENTS
 from ..i18n import _, counted, language
+from .boards import board_path
 
 
 def components(game: Game) -> dict[str, Any]:
@@ -41,7 +42,7 @@ def table_catalog(game: Game) -> dict[str, Any]:
         "options": dict(game.options),
         "components": components(game),
         "phases": list(game.phases),
-        "board": manifest(game.spec.id).browser_board,
+        "board": board_path(game.spec.id),
         "actions": {str(a): game.describe_action(a) for a in game.actions},
         "events": {
             kind: {

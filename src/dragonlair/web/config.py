@@ -50,6 +50,14 @@ class ServerConfig:
     max_queue: int = 1000
     max_queue_bytes: int = 1 << 20
     max_connections_per_address: int = 64
+    # Open WebSocket connections per process, every address together (None: three
+    # quarters of limit_concurrency, so a quarter always stays for lobby requests); at the
+    # cap, a newcomer takes the place of an idle connection of the address holding the
+    # most, or is refused (1013). See dragonlair.web.connection.Limits.
+    max_websockets: int | None = None
+    # A WebSocket that sends nothing (not even a ping; the browser pings every 20 s) for
+    # this long is closed with 4408 (seconds).
+    ws_idle_timeout: float = 120.0
     hello_timeout: float = 10.0
     # HTTP: seconds for a request's headers, for its body, and an idle keep-alive
     # connection may take; connections and WebSockets served at once (beyond: 503).
@@ -77,6 +85,13 @@ class ServerConfig:
     hint_iterations: int = 200
     # Links handed out to players start with this (empty: relative links).
     public_url: str = ""
+    # Account passwords: Argon2id's memory (KiB) and passes (RFC 9106's low-memory profile;
+    # tests lower them to run fast).
+    argon2_memory: int = 65536
+    argon2_time: int = 3
+    # Seconds a process trusts a session it looked up (and between its rechecks of the
+    # sessions of live seat connections): a sign-out on another process counts after it.
+    session_recheck: float = 30.0
     # Finished tables leave memory once nobody is connected (their records stay stored).
     evict_finished: bool = True
     # Finished and expired tables created more than this many days ago are deleted from

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import Counter
 from collections.abc import MutableMapping
 from typing import Any, Protocol
 
@@ -50,6 +49,8 @@ class Door(Protocol):
 
     def identify(self, token: str) -> int | None: ...
 
+    def seat_account(self, seat: int) -> str | None: ...
+
     def admit_spectator(self) -> None: ...
 
     async def attach(self, conn: Connection) -> None: ...
@@ -84,6 +85,15 @@ class Door(Protocol):
     def sync_text(self, conn: Connection, since: int) -> str: ...
 
 
+class SignedIn(Protocol):
+    """A signed-in session (:class:`dragonlair.web.accounts.Session`)."""
+
+    account_id: str
+    conns: set[Any]
+
+    def live(self) -> bool: ...
+
+
 class Tables(Protocol):
     """Where a connection finds its table (the lobby's :class:`~dragonlair.web.lobby.Hub`)."""
 
@@ -115,6 +125,10 @@ class Connection:
         self.closing = False
         self.strikes = 0
         self.bucket: TokenBucket | None = None
+        self.heard = time.monotonic()  # when its last message arrived
+        # the session a seat that belongs to an account is played under: checked on
+        # every message, so a signed-out session plays no more
+        self.session: SignedIn | None = None
 
     def send(self, text: str) -> None:
         """Queue a message; a client that lets too many pile up is disconnected."""
@@ -150,63 +164,195 @@ class Connection:
             self.closing = True
 
 
+SIGNED_OUT = ProtocolError(
+    "signed_out", "you signed out (here or everywhere): sign in again to play this seat", 401
+)
+
 # A sync is charged one message, plus one more for every this many bytes it sends.
 SYNC_BYTES_PER_TOKEN = 4096
 
 
+class Slot:
+    """One open WebSocket as :class:`Limits` counts it: its address, and its connection
+    once it said hello (None before)."""
+
+    __slots__ = ("address", "conn", "evicted")
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.conn: Connection | None = None
+        self.evicted = False
+
+
+# Close codes of the limits: 1008 (policy: a per-address cap or rate), 1013 (try again
+# later: the server is full, or this connection made room for a lighter address), 4408
+# (silent longer than the idle time-out).
+FULL = 1013
+IDLE = 4408
+
+
 class Limits:
     """The server's limits on clients: rate limiters (per connection for messages, per
-    address for lobby requests and connection attempts) and the count of each address's
-    open connections."""
+    address for lobby requests and connection attempts), and the open WebSockets, counted
+    per address (``max_connections_per_address``) and for the whole process
+    (``max_websockets``).
+
+    The global cap sits below uvicorn's ``limit_concurrency``, so WebSockets can never
+    take the places lobby requests need. At the cap, a newcomer from an address holding
+    fewer connections than the heaviest address less one takes the place of that
+    address's longest-silent connection (closed with 1013, after its hello: a connection
+    still saying hello is bounded by ``hello_timeout``); otherwise it is refused with 1013.
+    So idle sockets from many addresses cannot shut out players from others: to keep a
+    newcomer out, every address must hold about as few connections as the newcomer's.
+    A connection that sends nothing for ``ws_idle_timeout`` is closed with 4408 (a
+    sweep every few seconds, nothing on the message path)."""
 
     def __init__(self, config: ServerConfig) -> None:
+        from .serving import concurrency  # uvicorn's cap, after the file limit
+
         self.ws = RateLimiter(config.ws_rate)
         self.http = RateLimiter(config.http_rate)
         self.per_address = config.max_connections_per_address
-        self.open: Counter[str] = Counter()
+        room = concurrency(config)
+        cap = config.max_websockets if config.max_websockets is not None else room * 3 // 4
+        self.cap = max(1, min(cap, room - 1))
+        self.idle = config.ws_idle_timeout
+        self.open: dict[str, list[Slot]] = {}
+        self.total = 0
+        self.evicting = 0
+        self._sweeper: asyncio.TimerHandle | None = None
 
-    def admit(self, address: str) -> bool:
-        """Count a new connection from ``address``; False (not counted) over the cap."""
-        if self.open[address] >= self.per_address:
-            return False
-        self.open[address] += 1
-        return True
+    def admit(self, address: str) -> Slot | tuple[ProtocolError, int]:
+        """Count a new connection from ``address``: its slot, or (not counted) the refusal
+        and its close code."""
+        mine = self.open.get(address)
+        held = sum(1 for s in mine if not s.evicted) if mine is not None else 0
+        if held >= self.per_address:
+            return ProtocolError(
+                "too_many_connections",
+                f"at most {self.per_address} open connections per client address",
+            ), 1008
+        if self.total - self.evicting >= self.cap:
+            victim = self._victim(held)
+            if victim is None:
+                return ProtocolError(
+                    "server_full",
+                    f"the server holds the most connections it serves ({self.cap}); "
+                    "try again shortly",
+                ), FULL
+            self._evict(victim)
+        slot = Slot(address)
+        if mine is None:
+            mine = self.open[address] = []
+        mine.append(slot)
+        self.total += 1
+        if self._sweeper is None and self.idle > 0:
+            self._arm()
+        return slot
 
-    def release(self, address: str) -> None:
-        """A connection from ``address`` closed."""
-        self.open[address] -= 1
-        if self.open[address] <= 0:
-            del self.open[address]
+    def release(self, slot: Slot) -> None:
+        """A connection closed."""
+        mine = self.open.get(slot.address)
+        if mine is None or slot not in mine:
+            return
+        mine.remove(slot)
+        if not mine:
+            del self.open[slot.address]
+        self.total -= 1
+        if slot.evicted:
+            self.evicting -= 1
+        if self.total == 0 and self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
+    def _victim(self, held: int) -> Slot | None:
+        """The connection to close for a newcomer from an address holding ``held``: the
+        longest-silent one, after its hello, of the address holding the most (None when
+        no address holds at least two more than the newcomer's)."""
+        heaviest, most = None, held + 1
+        for slots in self.open.values():
+            live = [s for s in slots if not s.evicted and s.conn is not None]
+            if len(live) > most:
+                heaviest, most = live, len(live)
+        if heaviest is None:
+            return None
+        return min(heaviest, key=lambda s: s.conn.heard if s.conn is not None else 0.0)
+
+    def _evict(self, slot: Slot) -> None:
+        slot.evicted = True
+        self.evicting += 1
+        if slot.conn is not None:
+            slot.conn.send(
+                encode(
+                    ProtocolError(
+                        "server_full",
+                        "the server is full and this address holds the most connections: "
+                        "this one made room for another client",
+                    ).to_message()
+                )
+            )
+            slot.conn.close(FULL)
+
+    def _arm(self) -> None:
+        every = min(5.0, max(0.05, self.idle / 4))
+        self._sweeper = asyncio.get_running_loop().call_later(every, self._sweep)
+
+    def _sweep(self) -> None:
+        """Close the connections silent for longer than the idle time-out."""
+        self._sweeper = None
+        stale = time.monotonic() - self.idle
+        for slots in self.open.values():
+            for slot in slots:
+                conn = slot.conn
+                if conn is not None and not conn.closing and conn.heard < stale:
+                    conn.send(
+                        encode(
+                            ProtocolError(
+                                "idle",
+                                f"nothing received for {self.idle:g} s: closed "
+                                '(send {"type": "ping"} to keep a connection open)',
+                            ).to_message()
+                        )
+                    )
+                    conn.close(IDLE)
+        if self.total > 0:
+            self._arm()
 
 
 async def converse(
-    ws: WebSocket, table_id: str, hub: Tables, config: ServerConfig, limits: Limits
+    ws: WebSocket,
+    table_id: str,
+    hub: Tables,
+    config: ServerConfig,
+    limits: Limits,
+    session: SignedIn | None = None,
 ) -> None:
-    """One seat's (or spectator's) connection: hello, then actions until it closes."""
+    """One seat's (or spectator's) connection: hello, then actions until it closes;
+    ``session``: who the connection's cookie signs in."""
     await ws.accept()
     WS_OPENED.inc()
     client = ws.client.host if ws.client else "?"
     if not limits.http.allow(f"ip:{client}"):
         await _refuse(ws, ProtocolError("rate_limited", "too many connections"), 1008)
         return
-    if not limits.admit(client):
-        await _refuse(
-            ws,
-            ProtocolError(
-                "too_many_connections",
-                f"at most {limits.per_address} open connections per client address",
-            ),
-            1008,
-        )
+    slot = limits.admit(client)
+    if isinstance(slot, tuple):
+        await _refuse(ws, *slot)
         return
     try:
-        await _converse(ws, table_id, hub, config, limits)
+        await _converse(ws, table_id, hub, config, limits, slot, session)
     finally:
-        limits.release(client)
+        limits.release(slot)
 
 
 async def _converse(
-    ws: WebSocket, table_id: str, hub: Tables, config: ServerConfig, limits: Limits
+    ws: WebSocket,
+    table_id: str,
+    hub: Tables,
+    config: ServerConfig,
+    limits: Limits,
+    slot: Slot,
+    session: SignedIn | None = None,
 ) -> None:
     try:
         first = await asyncio.wait_for(ws.receive(), config.hello_timeout)
@@ -219,17 +365,38 @@ async def _converse(
         hello = _hello(first, config.max_message_bytes)
         table = await hub.get(table_id)
         table.check_playable()  # a broken table refuses, whoever asks
+        owner: str | None = None
         if hello.token is not None:
             seat = table.identify(hello.token)
+            owner = None if seat is None else table.seat_account(seat)
+            if owner is not None and (
+                session is None or not session.live() or session.account_id != owner
+            ):
+                raise ProtocolError(
+                    "sign_in_required",
+                    "this seat belongs to an account: sign in as its player to play it",
+                    401,
+                )
+        elif hello.seat is not None:
+            seat, owner = _own_seat(table, hello.seat, session)
         else:
             table.admit_spectator()
             seat = None
     except ProtocolError as e:
-        code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)
+        code = {
+            "not_found": 4404,
+            "unauthorized": 4401,
+            "sign_in_required": 4401,
+            "broken": 4409,
+        }.get(e.code, 4400)
         await _refuse(ws, e, code)
         return
     conn = Connection(ws, seat, hello.since, config.max_queue, config.max_queue_bytes)
     conn.bucket = limits.ws.bucket()
+    slot.conn = conn
+    if owner is not None and session is not None:
+        conn.session = session
+        session.conns.add(conn)
     sender = asyncio.get_running_loop().create_task(conn.pump())
     await table.attach(conn)
     code = 1006
@@ -237,12 +404,31 @@ async def _converse(
         code = await _serve(ws, table, conn, limits.ws, config.max_message_bytes)
     finally:
         WS_CLOSED.labels(str(code)).inc()
+        if conn.session is not None:
+            conn.session.conns.discard(conn)
         table.detach(conn)
         conn.close()
         try:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+def _own_seat(table: Door, seat: int, session: SignedIn | None) -> tuple[int, str]:
+    """A seat asked for by number (no token): only one of the signed-in account's own."""
+    if session is None or not session.live():
+        raise ProtocolError(
+            "sign_in_required", "sign in to play a seat of your account without its link", 401
+        )
+    try:
+        owner = table.seat_account(seat)
+    except IndexError:
+        owner = None
+    if owner != session.account_id:
+        raise ProtocolError(
+            "unauthorized", f"seat {seat} of this table is not one of your account's", 401
+        )
+    return seat, session.account_id
 
 
 def _hello(first: Message, max_bytes: int) -> Hello:
@@ -275,9 +461,15 @@ async def _serve(
     while not conn.closing:
         m = await ws.receive()
         if m["type"] == "websocket.disconnect":
-            return int(m.get("code") or 1005)
+            # closed by the server (a limit, idle, evicted): its code, not the echo
+            return conn.close_code if conn.closing else int(m.get("code") or 1005)
         WS_IN.inc()
+        conn.heard = time.monotonic()
         received = time.perf_counter()
+        if conn.session is not None and not conn.session.live():
+            conn.send(encode(SIGNED_OUT.to_message()))
+            conn.close(4401)
+            return 4401
         try:
             if conn.bucket is not None and not conn.bucket.allow():
                 conn.strikes += 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import time
 from collections import OrderedDict
@@ -33,6 +32,7 @@ from ..core.position import build
 from ..core.puzzles import puzzle as find_puzzle
 from .bots import BotRunner
 from .config import ServerConfig
+from .logs import storage_outage
 from .protocol import (
     MAX_NAME,
     MAX_POSITION,
@@ -247,9 +247,18 @@ class Hub:
         """A link for a player or spectator: the token rides after ``#``."""
         return f"{self.config.public_url}/{kind}/{table_id}#{token}"
 
-    async def create(self, req: TableRequest) -> Created:
-        """A new table from a lobby request; ProtocolError says what was wrong."""
-        doc = self._position(req)
+    async def create(
+        self,
+        req: TableRequest,
+        account: str | None = None,
+        accounts: dict[int, str | None] | None = None,
+        doc: dict[str, Any] | None = None,
+    ) -> Created:
+        """A new table from a lobby request; ProtocolError says what was wrong. The first
+        person's seat is ``account``'s (its creator signed in), or each seat is that of
+        ``accounts`` (a rematch), and a rematch starts from the position ``doc`` already
+        read."""
+        doc = self._position(req) if doc is None else doc
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
         seed, chosen_seed = self._seed(req, specs)
@@ -261,6 +270,12 @@ class Hub:
         table_id = new_table_id()
         await self.claim(table_id)
         seats, tokens = self._seats(specs, table_id)
+        for s in seats:
+            s.account = (accounts or {}).get(s.seat)
+        if account is not None:
+            first = next((s for s in seats if s.kind == "human"), None)
+            if first is not None:
+                first.account = account
         watch = new_token()
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         stored = StoredTable(
@@ -430,8 +445,9 @@ class Hub:
         except DragonlairError as e:  # BadPosition, or no such puzzle
             raise ProtocolError("bad_position", str(e)) from None
 
-    async def join(self, table_id: str, req: JoinRequest) -> Joined:
-        """Take an open seat; ProtocolError if there is none (or not that one)."""
+    async def join(self, table_id: str, req: JoinRequest, account: str | None = None) -> Joined:
+        """Take an open seat (``account``'s, signed in); ProtocolError if there is none
+        (or not that one)."""
         t = await self.get(table_id)
         async with t.lock:
             if t.status != "waiting":
@@ -459,12 +475,15 @@ class Hub:
 
             def taken() -> None:
                 seat.kind, seat.name, seat.token_hash = "human", name, h
+                seat.account = account
                 if status == "playing":
                     t.start()
                 else:
                     t.broadcast_seats()
 
-            await self.write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
+            await self.write(
+                lambda: self.store.seat_taken(t.id, i, name, h, status, account), taken
+            )
         return Joined(
             table=t.info(),
             seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
@@ -501,7 +520,8 @@ class Hub:
                     seats.append(SeatRequest.model_validate(spec))
                 st = t.settings
                 created = await self.create(
-                    TableRequest.model_validate(
+                    accounts={s.index: s.account for s in t.seats},
+                    req=TableRequest.model_validate(
                         {
                             "game": t.game_id,
                             "players": t.players,
@@ -519,15 +539,19 @@ class Hub:
                             "hints": st.hints,
                             "undo": st.undo,
                             "confirm": st.confirm or None,
-                            # a game from a position is played again from the same position
-                            "position": None if t.position is None else json.dumps(t.position),
                         }
-                    )
+                    ),
+                    # a game from a position is played again from the same position, as it
+                    # was read (not written out again: as text it may pass the size limit)
+                    doc=t.position,
                 )
                 t.rematch = {
                     "table": created.table.id,
                     "by": seat,
                     "links": {p.seat: p.link for p in created.seats},
+                    # the new table: once a seat's person has opened it, an old link of the
+                    # seat no longer receives the new one (see Table.send_rematch)
+                    "new": self.tables.get(created.table.id),
                 }
         for conn in t.connections():
             t.send_rematch(conn)
@@ -547,7 +571,7 @@ class Hub:
                 )
             raise
         except Exception as e:
-            log.error("storage write failed: %s", e)
+            storage_outage.failed("a lobby write", e)
             raise ProtocolError(
                 "storage_error", "the server could not store that; nothing changed", 503
             ) from None

@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import re
+import threading
 import time
 from typing import Any
 
@@ -82,3 +83,85 @@ def json_logging(log_config: dict[str, Any], process_name: str | None) -> dict[s
             "process_name": process_name,
         }
     return log_config
+
+
+class RoutingAtDebug(logging.Filter):
+    """Routing noise down to DEBUG. With several processes behind the proxy, a request
+    for a table reaches the process its id hashes to first, and one that does not own the
+    table answers 503 ``not_owner`` so that the proxy tries the next: in steady state about
+    half of the access lines were these. A 503 on a table's path (an access line, or a
+    WebSocket handshake's line of ``uvicorn.error``) is logged at DEBUG (shown with
+    ``--log-level debug``); a storage failure there has its own ERROR line
+    (:data:`storage_outage`) and its count in ``/metrics``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not isinstance(args, tuple) or len(args) not in (3, 5) or args[-1] != 503:
+            return True
+        path = args[2] if len(args) == 5 else args[1]
+        if not isinstance(path, str) or TABLE_IN_PATH.search(path) is None:
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def routing_at_debug(log_config: dict[str, Any]) -> dict[str, Any]:
+    """uvicorn's logging configuration with :class:`RoutingAtDebug` on its access and
+    error loggers."""
+    log_config.setdefault("filters", {})["routing"] = {"()": f"{__name__}.RoutingAtDebug"}
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = log_config.setdefault("loggers", {}).setdefault(name, {})
+        logger["filters"] = [*logger.get("filters", []), "routing"]
+    return log_config
+
+
+class Outage:
+    """One log line per outage of something the server depends on (storage), not one per
+    failed request: the first failure is an ERROR naming the cause, the ones after it are
+    counted (at DEBUG), and the first success after them is one INFO line saying how long
+    it lasted and how many failed meanwhile. Thread-safe (storage's writer thread and the
+    event loop both report)."""
+
+    def __init__(self, what: str, logger: logging.Logger) -> None:
+        self.what = what
+        self.log = logger
+        self._lock = threading.Lock()
+        self.since: float | None = None  # when the current outage began (None: none)
+        self.failures = 0
+
+    def failed(self, detail: str, error: object) -> None:
+        """Something failed: ``detail`` (what was being done) and ``error`` (why)."""
+        with self._lock:
+            first = self.since is None
+            if first:
+                self.since = time.monotonic()
+                self.failures = 0
+            self.failures += 1
+        if first:
+            self.log.error(
+                "%s is failing (%s: %s); further failures are counted until it recovers",
+                self.what,
+                detail,
+                error,
+            )
+        else:
+            self.log.debug("%s still failing (%s: %s)", self.what, detail, error)
+
+    def ok(self) -> None:
+        """Something succeeded: the end of the outage, if there was one."""
+        if self.since is None:  # the common case: no lock taken
+            return
+        with self._lock:
+            since, failures = self.since, self.failures
+            self.since, self.failures = None, 0
+        if since is not None:
+            self.log.info(
+                "%s is back after %.1f s; %d operations failed meanwhile",
+                self.what,
+                time.monotonic() - since,
+                failures,
+            )
+
+
+# the server's storage: its writer thread, the tables and the lobby report to it
+storage_outage = Outage("storage", logging.getLogger("dragonlair.web"))

@@ -11,9 +11,11 @@
   answer in a reaction window waits for the window's end too);
 - ``dragonlair_ws_opened_total``, ``dragonlair_ws_closed_total{code}``: WebSocket
   connections accepted, and closed after their hello by close code (1000 the client's
-  or the server's normal close, 1001 going away, 1006 dropped, 1008 a limit);
+  or the server's normal close, 1001 going away, 1006 dropped, 1008 a limit, 1013 made
+  room for a newcomer at the connection cap, 4408 idle);
   ``dragonlair_ws_refused_total{code}``: connections refused before or at their hello
-  (4400 no hello, 4401 bad token, 4404 no such table, 4409 broken, 1008 per-address limits);
+  (4400 no hello, 4401 bad token, 4404 no such table, 4409 broken, 1008 per-address limits,
+  1013 the process holds ``--max-websockets``);
   ``dragonlair_ws_messages_total{direction}``: messages received (``in``) and queued for
   sending (``out``);
 - ``dragonlair_tables{status}``: tables this process holds, by status;

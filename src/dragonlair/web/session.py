@@ -41,6 +41,7 @@ from typing import Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.confirm import Hold, reveals_to_actor
+from .logs import storage_outage
 from .protocol import (
     Fairness,
     ProtocolError,
@@ -266,6 +267,10 @@ class Table:
         """The seat a token belongs to, or None for the spectator token; ProtocolError if
         it is neither."""
         return self.seats.identify(token)
+
+    def seat_account(self, seat: int) -> str | None:
+        """The account a seat belongs to (None: a guest's, a bot's, an open seat)."""
+        return self.seats[seat].account
 
     def admit_spectator(self) -> None:
         """Admit a spectator without a token: only at a listed table (ProtocolError else)."""
@@ -527,7 +532,7 @@ class Table:
                 write.add_done_callback(lambda f: self._late_commit(f, nxt))
                 raise
             except Exception as e:
-                log.error("table %s: could not store move %d: %s", self.id, st.move, e)
+                storage_outage.failed(f"table {self.id}: storing move {st.move}", e)
                 raise ProtocolError(
                     "storage_error",
                     "the server could not store that action, so it was not applied; try again",
@@ -786,10 +791,14 @@ class Table:
 
     def send_rematch(self, conn: Peer) -> None:
         """Tell a seat's connection where the rematch is, once there is one (its own link
-        only: each seat's token goes to that seat alone)."""
+        only: each seat's token goes to that seat alone; and only until the new seat has
+        been opened, so an old link someone else kept does not lead to the new seat)."""
         if self.rematch is None or conn.seat is None:
             return
         link = self.rematch["links"].get(conn.seat)
+        new = self.rematch.get("new")
+        if new is None or new.seats[conn.seat].arrived:
+            link = None
         conn.send(
             encode(
                 {

@@ -52,6 +52,7 @@ from cryptography.fernet import Fernet
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -63,6 +64,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    and_,
     create_engine,
     delete,
     event,
@@ -70,11 +72,13 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
+from .logs import storage_outage
 from .security import Sealer, SealError
 
 log = logging.getLogger("dragonlair.web.store")
@@ -102,6 +106,8 @@ tables_t = Table(
     # several processes: the process serving the table and its fencing epoch (ownership.py)
     Column("owner", String(40), nullable=True),
     Column("epoch", Integer, nullable=False, server_default="0"),
+    # shown in the lobby's listing (the table's ``listed`` setting, kept here for its index)
+    Column("listed", Boolean, nullable=False, server_default=true()),
 )
 
 ACTIVE = ("waiting", "playing")
@@ -114,6 +120,13 @@ active_index = Index(
     tables_t.c.created,
     postgresql_where=tables_t.c.status.in_(ACTIVE),
     sqlite_where=tables_t.c.status.in_(ACTIVE),
+)
+# the lobby's listing (several processes): listed unfinished tables in creation order
+listed_index = Index(
+    "dl_tables_listed",
+    tables_t.c.created,
+    postgresql_where=and_(tables_t.c.status.in_(ACTIVE), tables_t.c.listed),
+    sqlite_where=and_(tables_t.c.status.in_(ACTIVE), tables_t.c.listed),
 )
 # retention: finished tables older than a given time
 created_index = Index("dl_tables_created", tables_t.c.created)
@@ -140,7 +153,10 @@ seats_t = Table(
     Column("level", String(32), nullable=True),
     Column("budget", JSON, nullable=True),
     Column("token_hash", LargeBinary(32), nullable=True),
+    # the account of the person who plays the seat (None: a guest, a bot, an open seat)
+    Column("account_id", String(32), nullable=True),
 )
+seats_account_index = Index("dl_seats_account", seats_t.c.account_id)
 
 actions_t = Table(
     "dl_actions",
@@ -174,6 +190,7 @@ class StoredSeat:
     level: str | None = None
     budget: dict[str, Any] | None = None
     token_hash: bytes | None = None
+    account: str | None = None
 
 
 @dataclass
@@ -351,7 +368,7 @@ class Store:
     def _rebuild_sqlite_tables(self) -> None:
         # SQLite cannot drop a NOT NULL: make the table anew and copy the rows over
         # (the procedure of https://www.sqlite.org/lang_altertable.html)
-        baseline = [c for c in tables_t.columns if c.name not in ("owner", "epoch")]
+        baseline = [c for c in tables_t.columns if c.name not in ("owner", "epoch", "listed")]
         names = ", ".join(c.name for c in baseline)
         new = Table(
             "dl_tables_new",
@@ -405,6 +422,7 @@ class Store:
             "result": None,
             "owner": self.process,
             "epoch": 1,
+            "listed": table.settings.get("listed", True) is not False,
         }
         seats = [
             {
@@ -415,6 +433,7 @@ class Store:
                 "level": s.level,
                 "budget": s.budget,
                 "token_hash": s.token_hash,
+                "account_id": s.account,
             }
             for s in table.seats
         ]
@@ -435,15 +454,22 @@ class Store:
         return self._submit(op)
 
     def seat_taken(
-        self, table_id: str, seat: int, name: str, token_hash: bytes, status: str
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: bytes,
+        status: str,
+        account: str | None = None,
     ) -> Future[None]:
-        """Store that an open seat was taken (and the table's status after it)."""
+        """Store that an open seat was taken (by ``account``'s player, if signed in) and
+        the table's status after it."""
 
         def run(conn: Connection) -> None:
             conn.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                .values(kind="human", name=name, token_hash=token_hash)
+                .values(kind="human", name=name, token_hash=token_hash, account_id=account)
             )
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
 
@@ -493,6 +519,18 @@ class Store:
 
             op.run = finish
         return self._submit(op)
+
+    def bind_seat(self, table_id: str, seat: int, account: str) -> Future[None]:
+        """Store that a guest's seat now belongs to ``account`` (claimed by signing in)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(account_id=account)
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]:
         """Store a seat's new token (its digest): the old one opens nothing from then on."""
@@ -611,11 +649,11 @@ class Store:
             except Exception as e:
                 if _locked(e):
                     # every write would wait for the lock again: fail them all now
-                    log.error("the database is locked by another process: %s", e)
+                    storage_outage.failed("the database is locked by another process", e)
                     for op in batch:
                         _resolve(op.future, StoreError(f"the database is locked: {e}"))
                     continue
-                log.warning("a batch of %d writes failed (%s); retrying one by one", len(batch), e)
+                storage_outage.failed(f"a batch of {len(batch)} writes, retried one by one", e)
                 refused = set()
                 for op in batch:
                     try:
@@ -623,8 +661,10 @@ class Store:
                     except Exception as e:
                         _resolve(op.future, StoreError(f"could not store: {e}"))
                     else:
+                        storage_outage.ok()
                         self._settle(op, refused)
             else:
+                storage_outage.ok()
                 for op in batch:
                     self._settle(op, refused)
             for table_id in refused:
@@ -781,6 +821,7 @@ class Store:
                     level=s["level"],
                     budget=s["budget"],
                     token_hash=None if s["token_hash"] is None else bytes(s["token_hash"]),
+                    account=s["account_id"],
                 )
             )
         rows = conn.execute(

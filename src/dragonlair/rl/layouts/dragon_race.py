@@ -17,7 +17,7 @@ from typing import Literal, cast
 from ...core import Game
 from ...dragon_race.board import KINDS
 from ...dragon_race.kinds import PHASES
-from ...dragon_race.rules import MAX_HAND, DragonRace
+from ...dragon_race.rules import DragonRace
 from ...dragon_race.view import DragonRaceSeatView as View
 from ..layout import (
     Context,
@@ -148,12 +148,12 @@ def _hand_summary(view: View, ctx: Context, out: Out, at: int) -> None:
     k = at
     for n in counts:
         if n:
-            out[k] = n / MAX_HAND
+            out[k] = n / g.max_hand
         k += 1
 
 
 def _hand_count(view: View, ctx: Context, out: Out, at: int) -> None:
-    write_per_seat(view.hand_sizes, MAX_HAND, ctx, out, at)
+    write_per_seat(view.hand_sizes, _g(ctx).max_hand, ctx, out, at)
 
 
 def _draw_size(view: View, ctx: Context, out: Out, at: int) -> None:

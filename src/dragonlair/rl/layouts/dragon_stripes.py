@@ -80,7 +80,7 @@ def _ahead(view: View, ctx: Context, out: Out, at: int) -> None:
         return
     stripes = view.stripes
     last = _g(ctx).last_stripe
-    mult = reward_multiplier(view.dangers)
+    mult = reward_multiplier(view.dangers, _g(ctx).multipliers)
     for k in range(1, _max_steps(ctx.game) + 1):
         pos = view.knight + k
         if pos > last:
@@ -231,6 +231,7 @@ def _bounds(view: View, ctx: Context) -> list[tuple[int, int]]:
                     view.paid[s],
                     view.penalties[s] - half,
                     half,
+                    _g(ctx).divisors,
                 )
             )
     ctx.memo["bounds"] = out

@@ -19,7 +19,7 @@ from typing import Literal, cast
 from ...core import Game
 from ...space_dragons.cards import CREW_CARDS, SYMBOLS
 from ...space_dragons.kinds import HIRE, HUNT, PHASES
-from ...space_dragons.rules import HAND, ROUNDS, SpaceDragons
+from ...space_dragons.rules import SpaceDragons
 from ...space_dragons.view import SpaceDragonsSeatView as View
 from ..layout import (
     Context,
@@ -71,26 +71,31 @@ def _on_table(view: View, ctx: Context, out: Out, at: int) -> None:
         write_ids(cards, out, at)
 
 
-def _per_seat_count(key: Literal["hand_sizes", "pick_counts"], most: int) -> Feature:
+def _per_seat_count(key: Literal["hand_sizes", "pick_counts"]) -> Feature:
     def write(view: View, ctx: Context, out: Out, at: int) -> None:
         counts = view.hand_sizes if key == "hand_sizes" else view.pick_counts
-        write_per_seat(counts, most, ctx, out, at)
+        write_per_seat(counts, _sd(ctx).hand_size, ctx, out, at)
 
     return Feature(
         key,
         _players,
-        f"per seat (observer first): {key.replace('_', ' ')}, over {most:g}",
+        f"per seat (observer first): {key.replace('_', ' ')}, over 9",
         write=write,
     )
 
 
+def _sd(ctx: Context) -> SpaceDragons:
+    return cast(SpaceDragons, ctx.game)
+
+
 def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
+    g = _sd(ctx)
     if view.phase == HIRE:
-        out[at] = (view.pick_counts[0] + 1) / HAND  # the pick being made
+        out[at] = (view.pick_counts[0] + 1) / g.hand_size  # the pick being made
     elif view.phase == HUNT:
-        out[at + 1] = (view.rounds_played + 1) / ROUNDS
+        out[at + 1] = (view.rounds_played + 1) / g.rounds
     if view.rounds_played:
-        out[at + 2] = view.rounds_played / ROUNDS
+        out[at + 2] = view.rounds_played / g.rounds
 
 
 def _starter(view: View, ctx: Context, out: Out, at: int) -> None:
@@ -180,15 +185,16 @@ def _face_up(view: View, ctx: Context, out: Out, at: int) -> None:
 def _dragons(view: View, ctx: Context, out: Out, at: int) -> None:
     k = at
     claimed = view.claimed
+    rounds = _sd(ctx).rounds
     for s in ctx.order:
         if claimed[s]:
-            out[k] = len(claimed[s]) / ROUNDS
+            out[k] = len(claimed[s]) / rounds
         k += 1
 
 
 def _pile(view: View, ctx: Context, out: Out, at: int) -> None:
     if view.lair:
-        out[at] = view.lair / ROUNDS
+        out[at] = view.lair / _sd(ctx).rounds
     if view.pile:
         out[at + 1] = view.pile / CREW_CARDS
 
@@ -221,8 +227,9 @@ def _points_range(game: Game) -> tuple[int, int]:
     g = cast(SpaceDragons, game)
     crew = sorted(c.points for c in g.components.crew)
     dragons = sorted(d.points for d in g.components.dragons)
-    low = sum(crew[:HAND]) + min(0, sum(dragons[:ROUNDS]))
-    high = sum(crew[-HAND:]) + sum(dragons[-ROUNDS:])
+    hand, rounds = g.hand_size, g.rounds
+    low = sum(crew[:hand]) + min(0, sum(dragons[:rounds]))
+    high = sum(crew[-hand:]) + sum(dragons[-rounds:])
     return low, high
 
 
@@ -265,8 +272,8 @@ LAYOUT = Layout(
             "1 for each crew card played face up by anyone, or drawn for the start player",
             write=_on_table,
         ),
-        _per_seat_count("hand_sizes", HAND),
-        _per_seat_count("pick_counts", HAND),
+        _per_seat_count("hand_sizes"),
+        _per_seat_count("pick_counts"),
         Feature(
             "progress",
             3,

@@ -21,11 +21,9 @@ from ...core import Game
 from ...space_race.cards import (
     COLOURS,
     DANGER_KINDS,
-    HAND_SIZE,
     ICONS,
     NSTACK,
     PARTS,
-    ROUNDS,
     S_FUEL,
     S_POWER_COCKPIT,
     S_POWER_ENGINE,
@@ -105,10 +103,11 @@ def _max_bid(game: Game) -> int:
 
 
 def _progress(view: View, ctx: Context, out: Out, at: int) -> None:
+    g = _g(ctx)
     if view.round:
-        out[at] = view.round / ROUNDS
+        out[at] = view.round / g.rounds
     if view.pick:
-        out[at + 1] = view.pick / HAND_SIZE
+        out[at + 1] = view.pick / g.hand_size
     if view.direction != 1:  # hands pass to the right
         out[at + 2] = 1.0
 
@@ -135,7 +134,7 @@ def _my_choice(view: View, ctx: Context, out: Out, at: int) -> None:
 
 
 def _hand_sizes(view: View, ctx: Context, out: Out, at: int) -> None:
-    write_per_seat(view.hand_sizes, HAND_SIZE, ctx, out, at)
+    write_per_seat(view.hand_sizes, _g(ctx).hand_size, ctx, out, at)
 
 
 @per_game
@@ -176,9 +175,10 @@ def _robots(view: View, ctx: Context, out: Out, at: int) -> None:
             k = part[c]
             if 0 <= k < _NPARTS:
                 counts[k * width + r] += 1
+    size = _g(ctx).hand_size
     for i, n in enumerate(counts):
         if n:
-            out[at + i] = n / HAND_SIZE
+            out[at + i] = n / size
 
 
 def _power_colours(view: View, ctx: Context, out: Out, at: int) -> None:

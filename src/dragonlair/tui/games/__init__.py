@@ -1,2 +1,2 @@
-"""Board renderers, one module per game package:
-``board(game, view, names) -> renderable``."""
+"""The four games at the terminal, one module per game package, each declaring its
+``TERMINAL`` (a :class:`dragonlair.tui.parts.TerminalParts`) that its manifest names."""

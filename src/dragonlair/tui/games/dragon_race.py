@@ -19,6 +19,7 @@ from rich.text import Text
 from ...core import Action, Game
 from ...dragon_race.view_types import DragonRaceView
 from ...i18n import N_, _, ngettext
+from ..parts import TerminalParts
 
 PAWN_STYLES = (
     "bold white on red",
@@ -114,7 +115,7 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
     return _("let it stand")
 
 
-BIG_EVENTS = ("halted", "robbed", "won", "capped")  # not to be missed (words.py)
+BIG_EVENTS = ("halted", "robbed", "won", "capped")  # not to be missed (TERMINAL)
 
 
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -306,3 +307,18 @@ def hand(
         else:
             out.append(f" [{card_word(game, c)}]", style="bold")
     return out
+
+
+TERMINAL = TerminalParts(
+    board=board,
+    players=players,
+    hand=hand,
+    brief=brief,
+    forms=forms,
+    label=label,
+    cards_of=cards_of,
+    event_fields=event_fields,
+    big_events=BIG_EVENTS,
+    number_kinds=NUMBER_KINDS,
+)
+"""What the manifest's ``terminal`` names."""

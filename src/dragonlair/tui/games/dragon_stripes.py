@@ -13,6 +13,7 @@ from rich.text import Text
 from ...core import Action, Game
 from ...dragon_stripes.view_types import DragonStripesView
 from ...i18n import N_, _, words
+from ..parts import TerminalParts
 
 MOODS = {
     "asleep": ("z", N_("asleep")),
@@ -26,7 +27,7 @@ EVENT_TEXT = {
 }
 
 
-BIG_EVENTS = ("danger", "woke", "took", "game_over")  # not to be missed (words.py)
+BIG_EVENTS = ("danger", "woke", "took", "game_over")  # not to be missed (TERMINAL)
 
 
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -128,3 +129,15 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
 def _mood(dragon: str) -> str:
     sign, word = MOODS.get(dragon, ("", dragon))
     return f"{sign} {_(word)}".strip()
+
+
+TERMINAL = TerminalParts(
+    board=board,
+    players=players,
+    hand=hand,
+    label=label,
+    event_fields=event_fields,
+    event_text=EVENT_TEXT,
+    big_events=BIG_EVENTS,
+)
+"""What the manifest's ``terminal`` names."""

@@ -15,6 +15,7 @@ from ...core import Action, Game
 from ...i18n import N_, _, ngettext
 from ...space_dragons.kinds import HIRE, HUNT
 from ...space_dragons.view_types import SpaceDragonsView
+from ..parts import TerminalParts
 
 EFFECT_ICONS = {
     "shield": ("⛨", "cyan"),
@@ -79,7 +80,7 @@ EVENT_TEXT = {
 }
 
 
-BIG_EVENTS = ("claimed", "damaged", "game_over")  # not to be missed (words.py)
+BIG_EVENTS = ("claimed", "damaged", "game_over")  # not to be missed (TERMINAL)
 
 
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -244,3 +245,18 @@ def label(game: Game, action: Action, names: Sequence[str], me: int | None = Non
     """``tool, tool, tool; mood 1; +3 pts``: the card's effects, symbols and points."""
     text = game.describe_action(action).removeprefix(str(action)).strip()
     return text.removeprefix("(").removesuffix(")") or str(action)
+
+
+TERMINAL = TerminalParts(
+    board=board,
+    players=players,
+    hand=hand,
+    brief=brief,
+    label=label,
+    cards_of=cards_of,
+    event_fields=event_fields,
+    event_text=EVENT_TEXT,
+    big_events=BIG_EVENTS,
+    number_kinds=NUMBER_KINDS,
+)
+"""What the manifest's ``terminal`` names."""

@@ -21,6 +21,7 @@ from ...core import Action, Game
 from ...i18n import N_, _, ngettext
 from ...space_race.kinds import UPGRADE
 from ...space_race.view_types import SpaceRaceView
+from ..parts import TerminalParts
 
 COLOURS = {"orange": "dark_orange", "green": "green", "purple": "magenta"}
 STACKS = (
@@ -99,7 +100,7 @@ EVENT_TEXT = {
 }
 
 
-BIG_EVENTS = ("danger", "damaged", "final")  # not to be missed (words.py)
+BIG_EVENTS = ("danger", "damaged", "final")  # not to be missed (TERMINAL)
 
 
 def event_fields(game: Game, event: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -269,3 +270,17 @@ def hand(
             out.append("\n" + _("your Fuel (face down):") + " ", style="dim")
             out.append_text(_cards(game, fuel_cards))
     return out
+
+
+TERMINAL = TerminalParts(
+    board=board,
+    players=players,
+    hand=hand,
+    forms=forms,
+    label=label,
+    cards_of=cards_of,
+    event_fields=event_fields,
+    event_text=EVENT_TEXT,
+    big_events=BIG_EVENTS,
+)
+"""What the manifest's ``terminal`` names."""
