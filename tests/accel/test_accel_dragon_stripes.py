@@ -85,6 +85,20 @@ def test_open_holdings_agree_with_the_python_engine() -> None:
 
 
 @pytest.mark.timeout(300)
+def test_a_data_file_with_other_fines_and_rewards_plays_the_same(tmp_path: Path) -> None:
+    """The fines (1/3, then 1/2) and the stripes' rewards (once, then three times) from a
+    user's data file: both engines read them, so the games still agree step for step."""
+    built_in = Path(dragonlair.__file__).parent / "dragon_stripes" / "data" / "dragon_stripes.json"
+    data = json.loads(built_in.read_text(encoding="utf-8"))
+    data["penalty_divisor"] = {"before_second_danger": 3, "from_second_danger": 2}
+    data["reward_multiplier"] = {"before_second_danger": 1, "from_second_danger": 3}
+    path = tmp_path / "fines.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    env = accel.make("dragon-stripes", players=3, options={"data": str(path)})
+    assert compare(env, range(11, 41))[0] > 30
+
+
+@pytest.mark.timeout(300)
 @pytest.mark.skipif(dragonlair.COMPILED, reason="a compiled engine's rules cannot be patched")
 def test_a_rule_changed_in_the_python_engine_only_is_caught(
     envs: dict[int, DragonStripesEnv], monkeypatch: pytest.MonkeyPatch

@@ -237,6 +237,7 @@ def test_away_player_is_played_by_a_bot_until_back(db_url: str) -> None:
             seats=[{"type": "human"}] * 2,
             seed=2,
             wait_for_arrival=False,
+            takeover="random",  # this game has no heuristic bot: its tables wait by default
         )
         tid = created["table"]["id"]
 

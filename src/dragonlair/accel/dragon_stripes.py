@@ -159,7 +159,11 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         self.total = g.total_gems
         self.start = g.start_gems
         self.max_steps = max(f.steps for f in comp.footprints)
-        self.richest = 2 * max(comp.stripes) if comp.stripes else 0
+        # before the second Danger, and from it on (the data file's values)
+        self.multipliers = g.multipliers
+        self.divisors = g.divisors
+        # the most a footprint can add to the pot: the richest stripe at the larger reward
+        self.richest = max(g.multipliers) * max(comp.stripes) if comp.stripes else 0
         self.top_price = max(b.price for b in comp.takeover)
         self.cards = comp.stop_cards + comp.danger_cards
         self.deck_size = len(g.deck)
@@ -387,13 +391,13 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         knight_to = st.knight + code
         head = footprint & (knight_to > self.last)
         move = footprint & ~head
-        mult = jnp.where(st.dangers >= 2, 2, 1)  # reward_multiplier
+        mult = jnp.where(st.dangers >= 2, self.multipliers[1], self.multipliers[0])
         shown = self._stripes[jnp.clip(knight_to, 0, self.last)] * mult
         gained = jnp.minimum(shown, st.lair)
         # _wake: the third Danger; _flee: a Stop or one of the first two Dangers
         wake = danger & (dangers == 3)
         flee = stop | (danger & (dangers < 3))
-        divisor = jnp.where(dangers >= 2, 2, 4)  # penalty_divisor
+        divisor = jnp.where(dangers >= 2, self.divisors[1], self.divisors[0])
         fine = gems_p // divisor
 
         # -- _hold: the knight is offered to the seats after the holder, one at a time
@@ -470,7 +474,7 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
             received=st.received + jnp.where(take & at_holder, price, 0),
             paid=st.paid + jnp.where(take & me, price, 0),
             penalties=st.penalties + penalised.astype(jnp.int32),
-            half_penalties=st.half_penalties + (penalised & (divisor == 2)).astype(jnp.int32),
+            half_penalties=st.half_penalties + (penalised & (dangers >= 2)).astype(jnp.int32),
             turn=st.turn + next_turn.astype(jnp.int32),
             starter=starter,
             holder=holder,
@@ -572,7 +576,7 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         price = self._prices[st.pot]
         steps = jnp.arange(1, self.max_steps + 1, dtype=jnp.int32)
         ahead_at = st.knight + steps
-        mult = jnp.where(st.dangers >= 2, 2, 1)
+        mult = jnp.where(st.dangers >= 2, self.multipliers[1], self.multipliers[0])
         ahead_gems = self._stripes[jnp.clip(ahead_at, 0, self.last)] * mult
         ahead = jnp.where(ahead_at <= self.last, look(self._over_richest, ahead_gems), 0.0)
         # window_next: the seats after the one asked now, up to the seat before the holder
@@ -629,9 +633,9 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
 
         def after_penalties(g: Array) -> Array:
             for i in range(self.most_penalties):
-                g = jnp.where(i < quarter, g - g // 4, g)
+                g = jnp.where(i < quarter, g - g // self.divisors[0], g)
             for i in range(self.most_penalties):
-                g = jnp.where(i < half, g - g // 2, g)
+                g = jnp.where(i < half, g - g // self.divisors[1], g)
             return g
 
         low = jnp.maximum(0, after_penalties(self.start + income) - paid)

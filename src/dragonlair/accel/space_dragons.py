@@ -46,7 +46,7 @@ from dragonlair.rl.layouts.space_dragons import (
 )
 from dragonlair.space_dragons.cards import CREW_CARDS, DAMAGE, DRAGONS, SHIELD, SYMBOLS, TOOL
 from dragonlair.space_dragons.kinds import HIRE_BASE, PHASES, PLAY_BASE
-from dragonlair.space_dragons.rules import HAND, ROUNDS, SpaceDragons
+from dragonlair.space_dragons.rules import SpaceDragons
 
 from .dragon_stripes import AccelError
 
@@ -151,6 +151,9 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         g = game
         t = g.tables
         self.players = g.players
+        # cards dealt (picks in Hiring Crew) and rounds of the Dragon Hunt: the data file's
+        self.hand = g.hand_size
+        self.rounds = g.rounds
         self.max_players = g.spec.max_players
         self.variant = g.variant
         effects = np.full((CREW_CARDS + 1, 3), NO_EFFECT, dtype=np.int32)
@@ -170,7 +173,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         self._side_options = tuple(
             -1 if o == "random" else ("a", "b").index(o) for o in g.side_options
         )
-        self.pile_size = CREW_CARDS - (HAND + 1) * self.players  # after the start draw
+        self.pile_size = CREW_CARDS - (self.hand + 1) * self.players  # after the start draw
         self._check_layout()
         self._make_tables()
         self._from_arrays_one = jax.jit(self._from_arrays)
@@ -207,11 +210,11 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         k_crew, k_dragons, k_sides = jax.random.split(key, 3)
         rank = _shuffled_ranks(k_crew, CREW_CARDS)  # each card's place in the deck
         seats = jnp.arange(n, dtype=jnp.int32)
-        hands = (rank[None, :] // HAND == seats[:, None]) & (rank[None, :] < HAND * n)
-        on_table = (rank >= HAND * n) & (rank < (HAND + 1) * n)  # the start-player draw
+        hands = (rank[None, :] // self.hand == seats[:, None]) & (rank[None, :] < self.hand * n)
+        on_table = (rank >= self.hand * n) & (rank < (self.hand + 1) * n)  # the start-player draw
         highest = jnp.max(jnp.where(on_table, jnp.arange(CREW_CARDS), -1))
         dragon_rank = _shuffled_ranks(k_dragons, DRAGONS)
-        places = jnp.arange(ROUNDS, dtype=jnp.int32)
+        places = jnp.arange(self.rounds, dtype=jnp.int32)
         dragon_order = jnp.argmax(dragon_rank[None, :] == places[:, None], axis=1) + 1
         drawn = jax.random.randint(k_sides, (3,), 0, 2, dtype=jnp.int32)
         sides = jnp.array([max(o, 0) for o in self._side_options], dtype=jnp.int32)
@@ -220,7 +223,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
             hands=hands,
             on_table=on_table,
             dragon_order=dragon_order.astype(jnp.int32),
-            lead=rank[highest] - HAND * n,
+            lead=rank[highest] - self.hand * n,
             sides=jnp.where(random_side, drawn, sides),
         )
         done: State = st.replace(legal_action_mask=self._legal(st))  # Pgx adds the tensor
@@ -294,7 +297,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
 
         hire = pos["phase"] == "hire"
         r = pos["round"]
-        played = np.zeros((n, ROUNDS), dtype=i32)
+        played = np.zeros((n, self.rounds), dtype=i32)
         for s, cards in enumerate(pos["played"]):
             played[s, : len(cards)] = cards
         chosen = np.zeros(n, dtype=i32)
@@ -308,9 +311,9 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
                 f"seats {sorted(int(s) for s in made)} have chosen: in the sequential form "
                 "the seats choose lowest first"
             )
-        order = np.zeros(ROUNDS, dtype=i32)
+        order = np.zeros(self.rounds, dtype=i32)
         order[r] = pos["face_up"]
-        order[r + 1 : ROUNDS] = pos["lair"]
+        order[r + 1 : self.rounds] = pos["lair"]
         t = self.game.tables
         symbols = np.zeros((n, 3), dtype=i32)
         points = np.zeros(n, dtype=i32)
@@ -361,12 +364,12 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
             "hands": jnp.zeros((n, CREW_CARDS), dtype=jnp.bool_),
             "picks": jnp.zeros((n, CREW_CARDS), dtype=jnp.bool_),
             "chosen": zeros,
-            "played": jnp.zeros((n, ROUNDS), dtype=jnp.int32),
+            "played": jnp.zeros((n, self.rounds), dtype=jnp.int32),
             "on_table": jnp.zeros(CREW_CARDS, dtype=jnp.bool_),
             "pile": jnp.int32(self.pile_size),
             "shields": zeros,
             "damage": zeros,
-            "dragon_order": jnp.zeros(ROUNDS, dtype=jnp.int32),
+            "dragon_order": jnp.zeros(self.rounds, dtype=jnp.int32),
             "dragons": zeros,
             "symbols": jnp.zeros((n, 3), dtype=jnp.int32),
             "points": zeros,
@@ -412,7 +415,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         picked = jax.nn.one_hot(chosen - 1, CREW_CARDS, dtype=jnp.bool_)  # (n, 80)
         hands = st.hands & ~picked
         picks = st.picks | picked
-        crew = jnp.sum(picks[0]) == HAND
+        crew = jnp.sum(picks[0]) == self.hand
         passed = jnp.roll(hands, 1, axis=0)  # seat s receives what seat s - 1 kept
         hands = jnp.where(crew, picks, passed)
         picks = jnp.where(crew, False, picks)
@@ -430,7 +433,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         card's order; after the last seat of the round, ``_end_round``."""
         n = self.players
         p = st.current_player
-        r = jnp.minimum(st.round, ROUNDS - 1)
+        r = jnp.minimum(st.round, self.rounds - 1)
         seats = jnp.arange(n)
         hands = st.hands.at[p, card - 1].set(False)
         played = st.played.at[p, r].set(card)
@@ -473,7 +476,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         symbols = symbols + jnp.where(at_winner[:, None], self._dragon_symbols[dragon], 0)
         points = points + jnp.where(at_winner, self._dragon_points[dragon], 0)
         rounds = st.round + end.astype(jnp.int32)
-        over = rounds == ROUNDS
+        over = rounds == self.rounds
         if self.variant:  # the hands pass left after each round but the last
             hands = jnp.where(end & ~over, jnp.roll(hands, 1, axis=0), hands)
         st = st.replace(
@@ -559,8 +562,8 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
             return table([min(1.0, i / most) if cap else i / most for i in range(top + 1)])
 
         scales = _scales(g)
-        self._over_hand = over(HAND, HAND + 1)
-        self._over_rounds = over(ROUNDS, ROUNDS + 1)
+        self._over_hand = over(self.hand, self.hand + 1)
+        self._over_rounds = over(self.rounds, self.rounds + 1)
         self._over_cards = over(CREW_CARDS, CREW_CARDS)
         self.most_shields = scales["shields"]
         self.most_damage = scales["damage"]
@@ -610,11 +613,11 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         # the seats asked now: in Hiring Crew those that have not picked, in the hunt the
         # one to play
         waiting = jnp.where(hire, st.chosen == 0, (jnp.arange(n) == st.current_player) & hunt)
-        r = jnp.minimum(st.round, ROUNDS - 1)
+        r = jnp.minimum(st.round, self.rounds - 1)
         cards = st.played[:, r]
         in_round = (cards > 0) & hunt
         best = jnp.max(jnp.where(in_round, cards, 0))
-        face_up = jnp.where(st.round < ROUNDS, st.dragon_order[r], 0)
+        face_up = jnp.where(st.round < self.rounds, st.dragon_order[r], 0)
         shown = face_up > 0
         pick_counts = jnp.sum(st.picks, axis=1)
         hand_sizes = jnp.sum(st.hands, axis=1)
@@ -669,7 +672,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
             ),
             jnp.stack(  # lair_pile
                 [
-                    look(self._over_rounds, jnp.maximum(0, ROUNDS - 1 - rounds)),
+                    look(self._over_rounds, jnp.maximum(0, self.rounds - 1 - rounds)),
                     look(self._over_cards, st.pile),
                 ]
             ),

@@ -28,7 +28,12 @@ def serve(
         ),
     ] = 5.0,
     away: Annotated[
-        float, typer.Option(min=0, help="Default seconds away before a bot plays a seat.")
+        float,
+        typer.Option(
+            min=0,
+            help="Default time bank: seconds in all a player may be away during a game "
+            "before the table's takeover bot plays for them.",
+        ),
     ] = 60.0,
     sqlite_sync: Annotated[
         str, typer.Option(help="SQLite: FULL (survives power loss) or NORMAL (survives crashes).")
@@ -68,6 +73,14 @@ def serve(
         float,
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
+    abandon_after: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            help="Seconds a table in play may stay paused, every player gone, before it "
+            "ends as abandoned (without a result).",
+        ),
+    ] = 7 * 86400.0,
     max_connections_per_address: Annotated[
         int,
         typer.Option(
@@ -224,6 +237,7 @@ def serve(
         bot_max_seconds=bot_max_seconds,
         bot_max_iterations=bot_max_iterations,
         waiting_ttl=waiting_ttl,
+        abandon_after=abandon_after,
         max_connections_per_address=max_connections_per_address,
         max_websockets=max_websockets,
         ws_idle_timeout=ws_idle_timeout,

@@ -31,9 +31,15 @@ class ServerConfig:
     # The file holding the key that seals unfinished games' seeds (None: the environment
     # variable DRAGONLAIR_SEAL_KEY, else next to an SQLite file, else ./dragonlair-seal.key).
     seal_key: str | None = None
-    # Per table, unless the table says otherwise (seconds).
+    # Per table, unless the table says otherwise (seconds): the time to answer an offer
+    # or window, and each player's time bank (how long in all they may be away while
+    # the game is played before the table's chosen bot plays for them; see
+    # dragonlair.web.table.clocks).
     deadline: float = 15.0
     away: float | None = 60.0
+    # A table every person has left is paused (nothing is played); paused this long, it
+    # ends as abandoned, without a result (seconds; None: never).
+    abandon_after: float | None = 7 * 86400.0
     # How long every seat asked in a reaction window or offer takes to pass, whatever it
     # holds (seconds; see dragonlair.web.table.windows).
     window: float = WINDOW_SECONDS
@@ -94,7 +100,7 @@ class ServerConfig:
     session_recheck: float = 30.0
     # Finished tables leave memory once nobody is connected (their records stay stored).
     evict_finished: bool = True
-    # Finished and expired tables created more than this many days ago are deleted from
+    # Finished, expired and abandoned tables created more than this many days ago are deleted from
     # storage, records and all (None: kept forever); checked hourly by one process.
     keep_finished_days: float | None = None
     # Several processes over one PostgreSQL database: this process as "K/N" (None: the

@@ -63,6 +63,9 @@ from .table.ports import Timings
 log = logging.getLogger("dragonlair.web")
 
 FINISHED_CACHE = 64
+# the bot that plays for an away player unless the table's creator chose another level
+# (or none): it plays sensibly, as a friend would want (never a random bot unless chosen)
+DEFAULT_TAKEOVER = "heuristic"
 
 
 def _is_path_option(game_id: str, name: str) -> bool:
@@ -109,7 +112,7 @@ class Hub:
             if stored is None:
                 raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
             t = self.tables.get(table_id) or self._build(stored)
-            if t.status in ("over", "broken", "expired"):
+            if t.status in ("over", "broken", "expired", "abandoned"):
                 self._remember(t)
             elif t.id not in self.tables:
                 self.tables[t.id] = t
@@ -217,8 +220,11 @@ class Hub:
         return n
 
     async def _sweep(self) -> None:
-        """Expire waiting tables whose time is up, now and then while the server runs."""
+        """Expire waiting tables whose time is up, and abandon tables every person left
+        long ago, now and then while the server runs."""
         every = min(60.0, max(0.05, self.config.waiting_ttl / 4))
+        if self.config.abandon_after is not None:
+            every = min(every, max(0.05, self.config.abandon_after / 4))
         while True:
             await asyncio.sleep(every)
             now = time.time()
@@ -228,6 +234,10 @@ class Hub:
             if stale:
                 with contextlib.suppress(ProtocolError):  # storage is down: try again later
                     await self._expire(stale)
+            gone = self.abandoned(now)
+            if gone:
+                with contextlib.suppress(ProtocolError):
+                    await self._abandon(gone)
 
     async def _expire(self, ids: list[str]) -> None:
         def gone() -> None:
@@ -240,6 +250,27 @@ class Hub:
 
         await self.write(lambda: self.store.expire(ids), gone)
         log.info("%d tables waited too long for players and expired", len(ids))
+
+    async def _abandon(self, ids: list[str]) -> None:
+        def gone() -> None:
+            for i in ids:
+                t = self.tables.pop(i, None)
+                if t is not None:
+                    t.status = "abandoned"
+                    t.clocks.cancel()
+                    t.broadcast()  # a spectator still watching sees it end
+                    self._remember(t)
+
+        await self.write(lambda: self.store.abandon(ids), gone)
+        log.info("%d tables every player had left were abandoned", len(ids))
+
+    def abandoned(self, now: float) -> list[str]:
+        """The tables in play whose people have all been gone ``abandon_after`` seconds."""
+        return [
+            t.id
+            for t in self.tables.values()
+            if t.status == "playing" and (a := t.abandons) is not None and now >= a
+        ]
 
     # ------------------------------------------------------------------ lobby
 
@@ -261,6 +292,7 @@ class Hub:
         doc = self._position(req) if doc is None else doc
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
+        takeover = self._takeover(game, req)
         seed, chosen_seed = self._seed(req, specs)
         hints, undo = self._practice(req, specs, doc)
         try:
@@ -288,7 +320,7 @@ class Hub:
             settings={
                 "deadline": req.deadline if req.deadline is not None else self.config.deadline,
                 "away": req.away if req.away is not None else self.config.away,
-                "takeover": req.takeover,
+                "takeover": takeover,
                 "listed": req.listed,
                 "wait_for_arrival": req.wait_for_arrival,
                 "hints": hints,
@@ -359,9 +391,20 @@ class Hub:
                 raise ProtocolError(
                     "bad_seats", f"seat {i} is {spec.type}: only bot seats take a level or budget"
                 )
-        if req.takeover is not None:
-            self._check_bot(game, req.takeover, {}, "takeover")
         return specs
+
+    def _takeover(self, game: Game, req: TableRequest) -> str | None:
+        """The table's away policy: the level asked for (checked), else the heuristic bot
+        where the game has one, else nobody (the table waits for an away player)."""
+        if "takeover" in req.model_fields_set:
+            if req.takeover is not None:
+                self._check_bot(game, req.takeover, {}, "takeover")
+            return req.takeover
+        try:
+            make_bot(DEFAULT_TAKEOVER, game)
+        except UnknownBot:
+            return None
+        return DEFAULT_TAKEOVER
 
     @staticmethod
     def _seed(req: TableRequest, specs: list[SeatRequest]) -> tuple[int, bool]:

@@ -102,10 +102,17 @@ class TableRequest(_Strict):
         None, gt=0, le=3600, description="seconds to answer an offer or a reaction window"
     )
     away: float | None = Field(
-        None, ge=0, le=86400, description="seconds a player may be away before a bot plays"
+        None,
+        ge=0,
+        le=86400,
+        description="each player's time bank: the seconds in all a player may be away while "
+        "the game is played before the takeover bot plays for them (default: the server's)",
     )
     takeover: str | None = Field(
-        "random", description="the bot level that plays for an away player; null: none"
+        None,
+        description="the away policy: the bot level that plays for a player whose time bank "
+        "ran out; null: nobody plays for them, the table waits for them; not given: the "
+        "heuristic bot where the game has one, else null (a random bot only when asked for)",
     )
     listed: bool = Field(True, description="shown in GET /api/tables while seats are open")
     wait_for_arrival: bool = Field(
@@ -167,6 +174,11 @@ class SeatInfo(BaseModel):
     arrived: bool = Field(
         default=False,
         description="a person's seat: its person has opened their link at least once",
+    )
+    bank: float | None = Field(
+        default=None,
+        description="a person's seat at a table with a takeover bot: the seconds left of "
+        "their time bank (how much longer they may be away before the bot plays for them)",
     )
 
 
@@ -231,7 +243,7 @@ class TableInfo(BaseModel):
     name: str
     players: int
     options: dict[str, OptionValue]
-    status: Literal["waiting", "playing", "over", "broken", "expired"]
+    status: Literal["waiting", "playing", "over", "broken", "expired", "abandoned"]
     move: int
     to_act: list[int]
     seats: list[SeatInfo]
@@ -243,6 +255,14 @@ class TableInfo(BaseModel):
         None, description="while waiting: when the table expires if its seats are not taken"
     )
     problem: str | None = Field(None, description="why a broken table cannot resume")
+    paused: bool = Field(
+        default=False,
+        description="in play, but every person has left: nothing is played (no bot plays it "
+        "out) until one of them comes back",
+    )
+    abandons: float | None = Field(
+        default=None, description="while paused: when the table ends as abandoned (Unix time)"
+    )
 
 
 class SeatPass(BaseModel):

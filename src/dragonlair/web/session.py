@@ -29,6 +29,10 @@ committed state, the move pipeline and the messages. The rules that matter:
   same pipeline (:mod:`~dragonlair.web.table.clocks`); in a reaction window or offer every
   pass waits for the window's length, so how long a window stays open does not tell what
   the seat asked holds (:mod:`~dragonlair.web.table.windows`).
+- **The away policy.** What the takeover bot played for an away person is kept for them
+  and sent (``played_for_you``) when they are back; a table every person has left is
+  paused, and one left ``abandon_after`` seconds is ended as abandoned by the lobby, with
+  no result (docs/server.md, "Away policy").
 """
 
 from __future__ import annotations
@@ -140,6 +144,8 @@ class Table:
             act=self._bot_acts,
             spawn=self._spawn,
         )
+        # since when no person has been connected (time.time()), None while one is
+        self.empty_since: float | None = None
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
         self._sync_key: tuple[int, str, int | None, int] | None = None
@@ -167,7 +173,7 @@ class Table:
 
     @property
     def status(self) -> str:
-        """waiting, playing, over, broken or expired."""
+        """waiting, playing, over, broken, expired or abandoned."""
         return self.current.status
 
     @status.setter
@@ -247,7 +253,22 @@ class Table:
             ),
             expires=self.expires if self.status == "waiting" else None,
             problem=self.problem,
+            paused=self.paused,
+            abandons=self.abandons,
         )
+
+    @property
+    def paused(self) -> bool:
+        """In play, but every person has left: nothing is played until one comes back."""
+        return self.status == "playing" and self.seats.paused()
+
+    @property
+    def abandons(self) -> float | None:
+        """When the table ends as abandoned if no person comes back (Unix time)."""
+        after = self.hub.config.abandon_after
+        if self.status != "playing" or self.empty_since is None or after is None:
+            return None
+        return self.empty_since + after
 
     @property
     def expires(self) -> float:
@@ -378,7 +399,14 @@ class Table:
 
     def _send_seats(self) -> None:
         self._seats_pending = False
-        text = encode({"type": "seats", "seats": [s.info().model_dump() for s in self.seats]})
+        text = encode(
+            {
+                "type": "seats",
+                "seats": [s.info().model_dump() for s in self.seats],
+                "paused": self.paused,
+                "abandons": self.abandons,
+            }
+        )
         for conn in self.connections():
             conn.send(text)
 
@@ -388,10 +416,15 @@ class Table:
         """A client identified itself: welcome it and send its current state."""
         self.check_playable()  # a broken table refuses connections
         back = False
+        was_paused = self.paused
         first, taken_over = self.seats.arrive(conn)
         if conn.seat is not None:
+            self.empty_since = None
             self.clocks.back(self.seats[conn.seat])
-            if first or taken_over:
+            if was_paused:
+                self.clocks.resume()
+                back = True
+            elif first or taken_over:
                 back = self.clocks.arm_deadline()
         welcome: dict[str, Any] = {
             "type": "welcome",
@@ -404,15 +437,41 @@ class Table:
         conn.send(encode(self.message_for(conn)))
         if conn.seat is not None:
             self.send_rematch(conn)
+            self.send_played_for(conn)
         self.broadcast_seats()
         if back:  # the returning player has a window to answer: everyone sees its deadline
             self.broadcast()
+        if was_paused:
+            self.bots.kick()
+
+    def send_played_for(self, conn: Peer) -> None:
+        """Tell a person who is back what the takeover bot played in their name (once)."""
+        seat = self.seats[conn.seat] if conn.seat is not None else None
+        if seat is None or not seat.played_for:
+            return
+        conn.send(
+            encode(
+                {
+                    "type": "played_for_you",
+                    "seat": seat.index,
+                    "by": self.settings.takeover,
+                    "moves": seat.played_for,
+                }
+            )
+        )
+        seat.played_for = []
 
     def detach(self, conn: Peer) -> None:
         """A client left."""
         emptied = self.seats.leave(conn)
         if emptied is not None:
-            self.clocks.arm_away(emptied)
+            if self.status == "playing" and self.seats.nobody():
+                self.empty_since = time.time()
+            if self.paused:
+                self.clocks.pause()
+                log.info("table %s: every person has left; the table is paused", self.id)
+            else:
+                self.clocks.arm_away(emptied)
         self.broadcast_seats()
         if self.status == "over" and not self.connections():
             self.hub.retire(self)
@@ -498,6 +557,10 @@ class Table:
                 raise ProtocolError("game_over", "the game is over; no more actions")
             if self.status == "expired":
                 raise ProtocolError("expired", "this table waited too long for players and expired")
+            if self.status == "abandoned":
+                raise ProtocolError(
+                    "abandoned", "every player left this table long ago: it ended without a result"
+                )
             st = self.state
             if confirmed:
                 move = st.move
@@ -540,6 +603,9 @@ class Table:
                 ) from None
             self._state = nxt
             self.decisions.advance(nxt, seat)
+            if by == "bot" and self.seats[seat].kind == "human":
+                # played in an away person's name: shown to them when they are back
+                self.seats[seat].played_for.append({"move": st.move, "action": str(action)})
             if result is not None:
                 self.status = "over"
             self.hub.actions += 1
@@ -765,6 +831,9 @@ class Table:
     def start(self) -> None:
         """Every seat is taken: the game begins (or resumes after a restart)."""
         self.status = "playing"
+        self.clocks.fill_banks()
+        if self.seats.nobody() and self.empty_since is None:
+            self.empty_since = time.time()
         for s in self.seats:
             if not s.conns:
                 self.clocks.arm_away(s)

@@ -111,7 +111,7 @@ tables_t = Table(
 )
 
 ACTIVE = ("waiting", "playing")
-FINISHED = ("over", "expired")
+FINISHED = ("over", "expired", "abandoned")
 # The sweeps (orphaned tables, waiting tables to expire, the lobby's listing) look only at
 # unfinished tables: a partial index keeps them cheap however many finished tables there are.
 active_index = Index(
@@ -553,6 +553,20 @@ class Store:
                 update(tables_t)
                 .where(tables_t.c.id.in_(ids), tables_t.c.status == "waiting")
                 .values(status="expired")
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=tuple(ids)))
+
+    def abandon(self, table_ids: Sequence[str]) -> Future[None]:
+        """Mark tables in play that every person left long ago as abandoned: they end
+        without a result (never resumed, never rated)."""
+        ids = list(table_ids)
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id.in_(ids), tables_t.c.status == "playing")
+                .values(status="abandoned")
             )
 
         return self._submit(_Op(Future(), run=run, tables=tuple(ids)))

@@ -69,9 +69,11 @@ def _knight(view: View, ctx: Context, out: Out, at: int) -> None:
 
 @per_game
 def _richest(game: Game) -> int:
-    """Twice the gems of the richest stripe (the most a footprint can add to the pot)."""
-    stripes = cast(DragonStripes, game).components.stripes
-    return 2 * max(stripes) if stripes else 0
+    """The gems of the richest stripe at the larger of the data file's reward multipliers
+    (twice, in the printed game): the most a footprint can add to the pot."""
+    g = cast(DragonStripes, game)
+    stripes = g.components.stripes
+    return max(g.multipliers) * max(stripes) if stripes else 0
 
 
 def _ahead(view: View, ctx: Context, out: Out, at: int) -> None:
@@ -273,7 +275,8 @@ LAYOUT = Layout(
             "ahead",
             _max_steps,
             "for a footprint of 1, 2, ... steps: the gems the pot would gain (doubled after "
-            "the second Danger), over twice the richest stripe; 0 past the last stripe",
+            "the second Danger), over the richest stripe at the larger reward (twice it); "
+            "0 past the last stripe",
             write=_ahead,
         ),
         Feature(

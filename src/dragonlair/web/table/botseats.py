@@ -5,7 +5,8 @@ A bot decides from exactly what a client of its seat gets (its view, its legal a
 text) with a seed derived from the table's seed, the seat and the move, so a table's bots
 play the same way every time its history is the same. A decision cut for time plays the
 seat's default answer (or a seeded random action); a bot that fails plays a seeded random
-action. The decision goes through the same move pipeline as a person's.
+action. The decision goes through the same move pipeline as a person's. No bot plays at
+a table every person has left (:meth:`~.seats.Seats.paused`): it waits for them.
 """
 
 from __future__ import annotations
@@ -90,11 +91,13 @@ class BotDriver:
         st = self.current.playing()
         if st is None or (self._task is not None and not self._task.done()):
             return
+        if self.seats.paused():
+            return
         if any(self._bot_for(s) is not None for s in st.to_act):
             self._task = self._spawn(self._play())
 
     async def _play(self) -> None:
-        while (st := self.current.playing()) is not None:
+        while (st := self.current.playing()) is not None and not self.seats.paused():
             found = next(((s, p) for s in st.to_act if (p := self._bot_for(s)) is not None), None)
             if found is None:
                 return

@@ -3,16 +3,25 @@
 - **Deadlines.** When a person must answer an offer or a reaction window (the state has a
   ``default_action`` for them), a timer of the table's ``deadline`` is armed; when it fires
   at the same move the default (pass, decline) is played for them like any other action.
-- **Away players.** A person's seat with no connection for ``away`` seconds is played by
-  the table's ``takeover`` bot until they connect again. A seat whose person has not yet
-  opened their link waits for them (no takeover, no deadline) unless the table was created
-  with ``wait_for_arrival`` false.
+- **Away players: a time bank each.** Every person's seat has a time bank of ``away``
+  seconds: the time they may be away, in all, while the game is played. It runs down only
+  while they have no connection; when it is empty the table's ``takeover`` bot (the level
+  its creator chose: the away policy) plays for them until they connect again, and what it
+  played is kept for them (``Seat.played_for``) and shown when they are back. What is left
+  of a bank stays left: a player who used it up is played for at once the next time they
+  leave. A table whose ``takeover`` is None has no bank: its away players are waited for.
+  A seat whose person has not yet opened their link waits for them (no takeover, no
+  deadline) unless the table was created with ``wait_for_arrival`` false.
+- **A table everyone has left is paused** (:meth:`Seats.paused`): no bank runs down, no
+  deadline fires, no answer is given for anyone and no bot plays (the driver asks
+  :meth:`~.seats.Seats.paused` too), until one of its people comes back.
 - **Answers a seat does not have to give** (:mod:`dragonlair.core.autoplay`): a person's
   seat asked with one legal action, its ``autoplay`` preference on, is answered after
   :func:`~dragonlair.core.autoplay.answer_delay`; in a window, at the window's end
   (:mod:`.windows`), like every pass there.
 
-Timers live in memory: a restarted server arms them again from the stored game.
+Timers live in memory: a restarted server arms them again from the stored game (and
+fills every time bank again).
 """
 
 from __future__ import annotations
@@ -37,6 +46,8 @@ class Loop(Protocol):
     """The timers' clock (an asyncio event loop)."""
 
     def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> Any: ...
+
+    def time(self) -> float: ...
 
 
 class Clocks:
@@ -70,6 +81,17 @@ class Clocks:
         self._deadline_handle: Any = None
         self._auto: dict[tuple[int, int], Any] = {}  # (seat, move) -> timer
         self._away: dict[int, Any] = {}  # seat -> timer
+        self._away_since: dict[int, float] = {}  # seat -> when its bank began to run (loop time)
+        self.fill_banks()
+
+    def fill_banks(self) -> None:
+        """Give every person's seat without one a full time bank (a table with a takeover
+        bot; at the start, and for a seat taken in the lobby)."""
+        if self.settings.takeover is None or self.settings.away is None:
+            return
+        for seat in self.seats:
+            if seat.kind == "human" and seat.bank is None:
+                seat.bank = self.settings.away
 
     def pending(self) -> list[str]:
         """What is due to happen by itself, in words (empty: nothing will happen until
@@ -94,7 +116,7 @@ class Clocks:
         st = self.current.playing()
         if st is None:
             return False
-        timed = self.seats.timed()
+        timed = set() if self.seats.paused() else self.seats.timed()
         target = None
         for s in st.to_act:
             if s in timed and st.default_action(s) is not None:
@@ -143,7 +165,8 @@ class Clocks:
     # ------------------------------------------------------------------ away
 
     def arm_away(self, seat: Seat) -> None:
-        """A person's seat has no connection: a bot takes it over after ``away``."""
+        """A person's seat has no connection: its time bank runs down, and a bot takes
+        the seat over when it is empty."""
         if (
             seat.kind != "human"
             or not self.seats.present(seat)
@@ -152,26 +175,66 @@ class Clocks:
             or self.settings.takeover is None
             or seat.index in self._away
             or seat.bot_playing
+            or seat.conns
+            or self.seats.paused()
         ):
             return
-        self._away[seat.index] = self._loop().call_later(
-            self.settings.away, self._away_passed, seat
-        )
+        if seat.bank is None:
+            self.fill_banks()
+        left = max(0.0, seat.bank or 0.0)
+        self._away_since[seat.index] = self._loop().time()
+        self._away[seat.index] = self._loop().call_later(left, self._away_passed, seat)
 
-    def back(self, seat: Seat) -> None:
-        """A connection of ``seat`` arrived: its away timer stops."""
+    def _stop_bank(self, seat: Seat) -> None:
+        """Stop ``seat``'s bank running down, charging it the time it ran."""
         handle = self._away.pop(seat.index, None)
         if handle is not None:
             handle.cancel()
+        since = self._away_since.pop(seat.index, None)
+        if since is not None and seat.bank is not None:
+            seat.bank = max(0.0, seat.bank - (self._loop().time() - since))
+
+    def back(self, seat: Seat) -> None:
+        """A connection of ``seat`` arrived: its bank stops running down."""
+        self._stop_bank(seat)
 
     def _away_passed(self, seat: Seat) -> None:
         self._away.pop(seat.index, None)
-        if seat.conns or self.current.playing() is None:
+        self._away_since.pop(seat.index, None)
+        if seat.conns or self.current.playing() is None or self.seats.paused():
             return
+        seat.bank = 0.0
         seat.bot_playing = True
-        log.info("table %s: seat %d is away; a bot plays for it", self.table_id, seat.index)
+        log.info(
+            "table %s: seat %d's time bank ran out; the %s bot plays for it",
+            self.table_id,
+            seat.index,
+            self.settings.takeover,
+        )
         self.arm_deadline()
         self._taken_over(seat)
+
+    def pause(self) -> None:
+        """Every person has left: stop every bank, deadline and answer until one is back
+        (bots taking a seat over keep it: they do not play while the table is paused)."""
+        for s in self.seats:
+            self._stop_bank(s)
+        self._stop_answers()
+        if self._deadline_handle is not None:
+            self._deadline_handle.cancel()
+        self._deadline_handle = None
+        self._deadline = None
+        self.deadline_at = None
+
+    def resume(self) -> None:
+        """A person came back to a paused table: the others' banks run again, and what is
+        due is armed again."""
+        for s in self.seats:
+            if not s.conns:
+                self.arm_away(s)
+        st = self.current.playing()
+        if st is not None:
+            self.changed(st)
 
     # ------------------------------------------------------------------ answers for a seat
 
@@ -179,7 +242,7 @@ class Clocks:
         """Schedule the forced answer of every person's seat asked now that has only one
         legal action and the preference on; the delay never depends on the hand."""
         st = self.current.playing()
-        if st is None:
+        if st is None or self.seats.paused():
             return
         for key in [k for k in self._auto if k[1] != st.move]:
             self._auto.pop(key).cancel()
@@ -201,7 +264,7 @@ class Clocks:
     def _auto_answer(self, seat: int, move: int) -> None:
         self._auto.pop((seat, move), None)
         st = self.current.playing()
-        if st is None or st.move != move:
+        if st is None or st.move != move or self.seats.paused():
             return
         if self.seats[seat].is_bot or not self.seats[seat].autoplay:
             return
@@ -219,11 +282,14 @@ class Clocks:
             for key in [k for k in self._auto if k[0] == seat]:
                 self._auto.pop(key).cancel()
 
-    def cancel(self) -> None:
-        """Stop every timer (the game is over, or the server stops)."""
+    def _stop_answers(self) -> None:
         for handle in self._auto.values():
             handle.cancel()
         self._auto.clear()
+
+    def cancel(self) -> None:
+        """Stop every timer (the game is over, or the server stops)."""
+        self._stop_answers()
         if self._deadline_handle is not None:
             self._deadline_handle.cancel()
         self._deadline_handle = None
@@ -232,3 +298,4 @@ class Clocks:
         for handle in self._away.values():
             handle.cancel()
         self._away.clear()
+        self._away_since.clear()

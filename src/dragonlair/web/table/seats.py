@@ -33,6 +33,10 @@ class Seat:
         # a person's seat: whether its person has connected since the server started
         self.arrived = False
         self.autoplay = True
+        # a person's time bank: seconds they may still be away (None: no bank, nobody
+        # plays for them); and the moves the takeover bot played for them, not yet shown
+        self.bank: float | None = None
+        self.played_for: list[dict[str, Any]] = []
 
     @property
     def is_bot(self) -> bool:
@@ -50,6 +54,7 @@ class Seat:
             connections=len(self.conns),
             bot_playing=self.bot_playing,
             arrived=self.arrived,
+            bank=None if self.bank is None or self.kind != "human" else round(self.bank, 1),
         )
 
     def prefs(self) -> dict[str, Any]:
@@ -80,6 +85,20 @@ class Seats:
     def present(self, seat: Seat) -> bool:
         """Whether the table treats this person as having arrived."""
         return seat.arrived or not self.wait_for_arrival
+
+    def nobody(self) -> bool:
+        """Whether the table has people's seats and none of them is connected."""
+        people = [s for s in self.seats if s.kind == "human"]
+        return bool(people) and not any(s.conns for s in people)
+
+    def paused(self) -> bool:
+        """Whether every person has left the table (none connected, and one had arrived,
+        or the table does not wait for arrivals): it is paused, no bot plays it out and no
+        clock runs. Before anyone arrives, a table that waits for its people plays its
+        bots' seats until one of theirs is asked."""
+        if not self.nobody():
+            return False
+        return not self.wait_for_arrival or any(s.arrived for s in self.seats)
 
     def timed(self) -> set[int]:
         """Seats played by people now: their offers and windows have deadlines (not yet

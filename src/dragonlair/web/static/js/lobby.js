@@ -4,6 +4,7 @@
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { N_, errorText, t, tn } from "./i18n.js";
+import { awayTerm } from "./away.js";
 
 const NAME_KEY = "dragonlair:name";
 const LEVEL_HELP = {
@@ -62,6 +63,7 @@ export function tableTerms(settings, fairness) {
   if (settings.position) terms.push(t("started from {position}", { position: settings.position }));
   if (settings.hints) terms.push(t("hints allowed"));
   if (settings.undo) terms.push(t("undo allowed"));
+  terms.push(awayTerm(settings));
   return terms;
 }
 
@@ -106,7 +108,9 @@ export async function lobby(root) {
   refresh();
   drawMyGames(mine, names);
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
+  // whose turn it is in your games, now and then (one request per game: less often)
+  const mineTimer = setInterval(() => { if (!document.hidden) drawMyGames(mine, names); }, 30000);
+  window.addEventListener("pagehide", () => { clearInterval(timer); clearInterval(mineTimer); }, { once: true });
 }
 
 function newTableForm(games, puzzles) {
@@ -159,6 +163,18 @@ function newTableForm(games, puzzles) {
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
   const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
+  const takeover = h("select", { id: "takeover" });
+  const bank = h("input", { id: "time-bank", type: "number", min: 0, max: 1440, value: 1, step: 0.5 });
+  function drawTakeover() {
+    const g = current();
+    const was = takeover.value || "heuristic";
+    fill(takeover,
+      g.bots.filter((b) => !(g.styles && b in g.styles)).map((b) => h("option", { value: b, selected: b === was }, t("the {level} bot plays for them", { level: t(b) }))),
+      h("option", { value: "", selected: was === "" }, t("nobody: the table waits for them")));
+    if (![...takeover.options].some((o) => o.selected)) takeover.value = g.bots.includes("heuristic") ? "heuristic" : g.bots[0];
+    bank.disabled = takeover.value === "";
+  }
+  takeover.addEventListener("change", () => { bank.disabled = takeover.value === ""; });
   const submit = h("button", { type: "submit", class: "primary", id: "create" }, t("Create table"));
   const problem = h("p", { class: "error", role: "alert" });
 
@@ -270,6 +286,7 @@ function newTableForm(games, puzzles) {
     mySeat.value = String(p.seat ?? 0);
     drawOptions();
     drawSeats();
+    drawTakeover();
     fill(puzzleNotes,
       p.question ? h("p", {}, h("strong", {}, t(p.question))) : null,
       p.notes ? h("p", {}, t(p.notes)) : null,
@@ -277,7 +294,7 @@ function newTableForm(games, puzzles) {
   }
 
   form.addEventListener("change", (ev) => {
-    if (ev.target.name === "game") { drawPlayers(); drawOptions(); drawSeats(); }
+    if (ev.target.name === "game") { drawPlayers(); drawOptions(); drawSeats(); drawTakeover(); }
     if (ev.target === players || ev.target === mySeat) drawSeats();
     if (ev.target.classList.contains("seat-type")) syncTerms();
     if (ev.target === startFrom) choosePuzzle();
@@ -285,6 +302,7 @@ function newTableForm(games, puzzles) {
   drawPlayers();
   drawOptions();
   drawSeats();
+  drawTakeover();
 
   form.append(
     h("div", { class: "field" }, h("label", { for: "my-name" }, t("Your name")), nameInput),
@@ -297,6 +315,11 @@ function newTableForm(games, puzzles) {
       h("p", { class: "small muted" }, t("A practice table from a puzzle or a position of your own: every seat but yours must be a bot.")),
       h("div", { class: "field" }, h("label", { for: "start-from" }, t("Start from")), startFrom),
       puzzleNotes, ownPosition),
+    h("fieldset", { class: "away-policy" }, h("legend", {}, t("When a player is away")),
+      h("div", { class: "option" }, h("label", { for: "takeover" }, t("their turns")), takeover,
+        h("span", { class: "help small muted" }, t("shown to everyone before they join; when every player has left, the table pauses and no bot plays it out"))),
+      h("div", { class: "option" }, h("label", { for: "time-bank" }, t("time bank (minutes)")), bank,
+        h("span", { class: "help small muted" }, t("how long in all each player may be away during the game before the bot plays for them")))),
     h("details", { class: "options-box" }, h("summary", {}, t("Table settings")),
       h("div", { class: "option" }, h("label", { for: "deadline" }, t("seconds to answer")), deadline,
         h("span", { class: "help small muted" }, t("time to answer an offer or a HALT! window before the default (decline, pass) is played for you"))),
@@ -348,7 +371,17 @@ function newTableForm(games, puzzles) {
       wait_for_arrival: wait.checked,
       hints: hints.checked,
       undo: undo.checked && !undo.disabled,
+      takeover: takeover.value || null,
     };
+    if (takeover.value) {
+      const minutes = Number(bank.value);
+      if (bank.value === "" || !(minutes >= 0 && minutes <= 1440)) {
+        problem.textContent = t("Time bank: expected a number of minutes from 0 to 1440.");
+        bank.focus();
+        return;
+      }
+      body.away = Math.round(minutes * 60);
+    }
     if (startFrom.value.startsWith("puzzle:")) body.puzzle = startFrom.value.slice("puzzle:".length);
     else if (startFrom.value === "own") {
       if (!positionText.value.trim()) {
@@ -440,8 +473,15 @@ async function refreshTables(waiting, playing, names) {
     : h("p", { class: "muted small" }, t("None right now.")));
 }
 
+/** The seats whose games "your games" lists: those this browser holds the links of. An
+ * account's seats, on any device, are the place to add to this list when there are
+ * accounts; everything below reads only this. */
+function yourSeats() {
+  return myGames();
+}
+
 async function drawMyGames(box, names) {
-  const games = myGames();
+  const games = yourSeats();
   const section = document.getElementById("your-games");
   if (!games.length) { if (section) section.hidden = true; return; }
   const rows = await Promise.all(games.map(async (g) => {
@@ -457,9 +497,14 @@ async function drawMyGames(box, names) {
       h("span", { class: "row-actions" }, h("a", { class: "button primary", href: absolute(g.link) }, info && info.status === "over" ? t("See the end") : t("Back to the table")), forget));
     return row;
   }));
+  // the games waiting for you first, newest first among them, as the list is
   const live = rows.filter(Boolean);
+  const yours = live.filter((r) => r.classList.contains("your-turn"));
   if (section) section.hidden = !live.length;
-  fill(box, h("ul", { class: "tables" }, live));
+  fill(box,
+    yours.length ? h("p", { class: "your-turn-count", id: "your-turn-count" }, tn("Your turn in {n} game", "Your turn in {n} games", yours.length)) : null,
+    h("ul", { class: "tables" }, [...yours, ...live.filter((r) => !yours.includes(r))]));
+  document.title = yours.length ? `(${yours.length}) dragonlair: ${t("lobby")}` : `dragonlair: ${t("lobby")}`;
 }
 
 async function join(tb) {

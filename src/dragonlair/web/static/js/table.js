@@ -18,6 +18,8 @@ import { Connection } from "./conn.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
+import { awayNotices, seatAway } from "./away.js";
+import { canNotify, notifyOn, notifyTurn, setNotify } from "./notify.js";
 import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
 import { focusQuietly, hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
@@ -214,6 +216,8 @@ class TablePage {
       case "welcome":
         this.info = m.table;
         this.seats = m.table.seats;
+        this.paused = m.table.paused;
+        this.abandons = m.table.abandons;
         this.mySeat = m.seat;
         if (m.prefs) this.prefs = { ...this.prefs, ...m.prefs };
         if (this.token && m.seat !== null && m.seat !== undefined) {
@@ -222,6 +226,11 @@ class TablePage {
         break;
       case "seats":
         this.seats = m.seats;
+        this.paused = m.paused;
+        this.abandons = m.abandons;
+        break;
+      case "played_for_you":
+        this.playedFor = m;
         break;
       case "rotated":
         this.guard.rotated(m);
@@ -665,6 +674,7 @@ class TablePage {
   turnSignal(myTurn, names, seat) {
     document.title = myTurn ? `● ${t("Your turn:")} ${this.baseTitle}` : this.baseTitle;
     if (myTurn && !this.wasMyTurn && this.sound) beep();
+    if (myTurn && !this.wasMyTurn) notifyTurn(t("Your turn:") + " " + this.baseTitle, t("It is your turn at {game}.", { game: this.info.name }), this.tableId);
     this.wasMyTurn = myTurn;
   }
 
@@ -678,6 +688,7 @@ class TablePage {
       if (invited.length) parts.push(t("waiting for {names} to open their link", { names: invited.join(", ") }));
       return h("strong", {}, t("Waiting for players: {what}.", { what: parts.join("; ") || t("starting") }));
     }
+    if (m.status === "abandoned") return h("strong", {}, t("The game was abandoned."));
     if (view.over || m.status === "over") {
       const r = view.result;
       if (!r) return h("strong", {}, t("The game is over."));
@@ -751,11 +762,11 @@ class TablePage {
     h("div", { class: "bar-line" }, parts,
       since && this.sinceMine ? h("button", { type: "button", class: "since small", onclick: () => document.getElementById("log")?.focus() }, tn("{n} new since your move", "{n} new since your move", since)) : null),
     this.refusal ? h("p", { class: "refusal", role: "alert", dataset: { code: this.refusal.code || "" } }, this.refusal.text) : null,
-    buttons, this.nameForm(seat));
+    buttons, this.nameForm(seat), awayNotices(this, names));
   }
 
   seatStrip(view, names, me) {
-    const toAct = new Set(view.to_act);
+    const toAct = new Set(this.msg && this.msg.status === "abandoned" ? [] : view.to_act);
     const choosing = new Set(view.choosing || []);
     return h("ol", { class: "seat-strip", "aria-label": t("players") },
       this.seats.map((s) => {
@@ -763,7 +774,7 @@ class TablePage {
         if (view.over) state = view.result && view.result.winners.includes(s.seat) ? t("winner") : "";
         else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? t("choosing…") : t("ready ✓");
         else if (toAct.has(s.seat)) state = view.window ? t("asked") : t("to play");
-        const kind = s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : s.bot_playing ? t("away: a bot plays") : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
+        const kind = s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : seatAway(s, this.info.settings, this.paused) ? seatAway(s, this.info.settings, this.paused) : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
         return h("li", { class: ["seat-chip", `p${s.seat}`, toAct.has(s.seat) && "acting", s.seat === me && "me"], dataset: { seat: String(s.seat) } },
           h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, String(s.seat + 1)),
           h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("not connected") }),
@@ -866,6 +877,10 @@ class TablePage {
         try { localStorage.setItem(SOUND_KEY, v ? "1" : "0"); } catch { /* not kept */ }
         if (v) beep();
       }),
+      isSeat && canNotify() ? box("pref-notify", t("A notification when it is my turn and this tab is in the background"), notifyOn(), async (v) => {
+        if (!(await setNotify(v)) && v) toast(t("This browser does not allow notifications from this page: allow them in its site settings."));
+        this.render();
+      }) : null,
       box("pref-pace", t("Show the others' moves one at a time"), this.pace > 0, (v) => {
         this.pace = v ? 900 : 0;
         try { localStorage.setItem(PACE_KEY, String(this.pace)); } catch { /* not kept */ }

@@ -1,0 +1,76 @@
+// The away policy as players see it: what a table does for a player who is away (stated
+// in its description, in the lobby and at the table, before anyone joins), a table that
+// every person has left (paused) or that ended abandoned, and what the table's bot played
+// in your name while you were away. The rules themselves are the server's
+// (dragonlair.web.table.clocks, docs/server.md "Away policy"); this only says them.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const SHOWN = 8; // the last moves played for you that the notice lists
+
+/** A length of time in words: "45 s", "2 min", "1 h 30 min", "3 days". */
+export function duration(secs) {
+  const s = Math.max(0, Math.round(Number(secs) || 0));
+  if (s < 60) return t("{n} s", { n: s });
+  if (s < 3600) return t("{n} min", { n: Math.round(s / 60) });
+  if (s < 86400) {
+    const hrs = Math.floor(s / 3600);
+    const min = Math.round((s % 3600) / 60);
+    return min ? t("{h} h {m} min", { h: hrs, m: min }) : t("{n} h", { n: hrs });
+  }
+  const days = Math.round(s / 86400);
+  return days === 1 ? t("1 day") : t("{n} days", { n: days });
+}
+
+/** The table's away policy in one phrase, for its description. */
+export function awayTerm(settings) {
+  if (!settings.takeover || settings.away === null || settings.away === undefined) {
+    return t("an away player is waited for (no bot plays for them)");
+  }
+  return t("an away player's turns are played by the {level} bot once their {bank} time bank runs out", {
+    level: t(settings.takeover), bank: duration(settings.away),
+  });
+}
+
+/** A seat's away state for its chip at the table (empty: nothing to say); at a paused
+ * table nobody plays for anyone. */
+export function seatAway(s, settings, paused) {
+  if (s.kind !== "human") return "";
+  if (paused && !s.connected) return t("away");
+  if (s.bot_playing) return t("away: the {level} bot plays", { level: t(settings.takeover || "") });
+  if (!s.connected && s.arrived && s.bank !== null && s.bank !== undefined) {
+    return t("away · {bank} of time bank left", { bank: duration(s.bank) });
+  }
+  return "";
+}
+
+/** The notices above the table: paused, abandoned, and the moves a bot played for you
+ * (``page.playedFor``, a ``played_for_you`` message, until its player dismisses it). */
+export function awayNotices(page, names) {
+  const out = [];
+  const info = page.info || {};
+  const status = page.msg ? page.msg.status : info.status;
+  if (status === "abandoned") {
+    out.push(h("div", { class: "notice away-notice", id: "abandoned", role: "status" },
+      t("This table was abandoned: every player left it. It ended without a result and counts for nobody.")));
+  } else if (page.paused && status === "playing") {
+    const when = page.abandons ? new Date(page.abandons * 1000).toLocaleString(document.documentElement.lang || undefined) : null;
+    out.push(h("div", { class: "notice away-notice", id: "paused", role: "status" },
+      t("Every player has left: the table is paused, and nobody plays for them until one comes back."),
+      when ? ` ${t("If nobody comes back, it ends as abandoned on {when}.", { when })}` : ""));
+  }
+  const report = page.playedFor;
+  if (report && report.moves && report.moves.length) {
+    out.push(h("div", { class: "notice played-for", id: "played-for-you", role: "status" },
+      h("strong", {}, t("While you were away, the {level} bot played for you:", { level: t(report.by || "") })),
+      h("ul", { class: "played-moves" }, report.moves.slice(-SHOWN).map((mv) => {
+        // the action's name (its label up to the colon), the whole label on hover
+        const label = page.actionLabel(mv.action, names);
+        return h("li", { dataset: { move: String(mv.move) }, title: label },
+          h("span", { class: "muted small" }, t("move {move}", { move: mv.move })), " ", label.split(": ")[0]);
+      })),
+      report.moves.length > SHOWN ? h("p", { class: "small muted" }, t("and {n} moves before these", { n: report.moves.length - SHOWN })) : null,
+      h("button", { type: "button", class: "quiet small", id: "played-for-ok", onclick: () => { page.playedFor = null; page.render(); } }, t("OK"))));
+  }
+  return out;
+}
