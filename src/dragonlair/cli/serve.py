@@ -19,6 +19,14 @@ def serve(
     deadline: Annotated[
         float, typer.Option(min=0.01, help="Default seconds to answer an offer or HALT! window.")
     ] = 15.0,
+    confirm: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            max=30,
+            help="Default seconds a decision at a table with undo is held for confirmation.",
+        ),
+    ] = 5.0,
     away: Annotated[
         float,
         typer.Option(
@@ -223,6 +231,7 @@ def serve(
         db=db,
         sqlite_sync=sqlite_sync.upper(),
         deadline=deadline,
+        confirm=confirm,
         away=away,
         ws_rate=ws_rate,
         http_rate=http_rate,

@@ -10,6 +10,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from ..core.autoplay import WINDOW_SECONDS
+from ..core.confirm import CONFIRM_SECONDS
 
 DEFAULT_DB = "sqlite:///dragonlair.sqlite3"
 KEY_ENV = "DRAGONLAIR_SEAL_KEY"
@@ -42,6 +43,9 @@ class ServerConfig:
     # How long every seat asked in a reaction window or offer takes to pass, whatever it
     # holds (seconds; see dragonlair.web.table.windows).
     window: float = WINDOW_SECONDS
+    # How long a person's decision at a table with undo is held for confirmation, unless
+    # the table says otherwise (seconds; see dragonlair.core.confirm).
+    confirm: float = CONFIRM_SECONDS
     # A table still waiting for players this long after its creation expires (seconds).
     waiting_ttl: float = 86400.0
     # Limits on clients.

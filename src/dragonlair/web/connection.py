@@ -20,6 +20,7 @@ from .config import ServerConfig
 from .metrics import ACTION_REPLY_SECONDS, WS_CLOSED, WS_IN, WS_OPENED, WS_OUT, WS_REFUSED
 from .protocol import (
     Act,
+    Confirm,
     Hello,
     Hint,
     Ping,
@@ -72,6 +73,8 @@ class Door(Protocol):
     async def hint(self, seat: int, move: int, conn: Connection) -> None: ...
 
     async def undo(self, seat: int, move: int, conn: Connection | None = None) -> None: ...
+
+    async def confirm(self, seat: int, move: int, conn: Connection | None = None) -> None: ...
 
     def set_prefs(self, seat: int, autoplay: bool | None) -> None: ...
 
@@ -502,13 +505,15 @@ async def _serve(
                     await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
                 finally:  # answered: the update with its ref, or the refusal queued below
                     ACTION_REPLY_SECONDS.observe(time.perf_counter() - received)
-            elif isinstance(msg, Hint | Undo):
+            elif isinstance(msg, Hint | Undo | Confirm):
                 if conn.seat is None:
                     raise ProtocolError("spectator", "spectators watch; they have no decision")
                 if isinstance(msg, Hint):
                     await table.hint(conn.seat, msg.move, conn)
-                else:
+                elif isinstance(msg, Undo):
                     await table.undo(conn.seat, msg.move, conn)
+                else:
+                    await table.confirm(conn.seat, msg.move, conn)
             elif isinstance(msg, Ping):
                 conn.send('{"type":"pong"}')
             elif isinstance(msg, Prefs | Rename | Rematch):
