@@ -41,6 +41,9 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "away": None,
         # a window's passes wait this long (short: tests play many of them)
         "window": 0.05,
+        # account passwords: Argon2id at its smallest cost (the server's default is 64 MiB)
+        "argon2_memory": 1024,
+        "argon2_time": 1,
         # bots in threads: a process pool starts (spawns) its workers with every server
         # and TestClient; the tests of the process pool itself ask for it by name
         "bot_pool": "thread",

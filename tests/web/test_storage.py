@@ -130,6 +130,7 @@ def test_a_database_from_before_sealed_seeds_is_upgraded(db_url: str) -> None:
         BigInteger,
         Column,
         Float,
+        ForeignKey,
         Integer,
         LargeBinary,
         MetaData,
@@ -158,8 +159,22 @@ def test_a_database_from_before_sealed_seeds_is_upgraded(db_url: str) -> None:
         Column("created", Float, nullable=False),
         Column("result", JSON, nullable=True),
     )
-    for t in (storage.seats_t, storage.actions_t):
-        t.to_metadata(old)
+    storage.actions_t.to_metadata(old)
+    Table(  # the seats as they were then: without the account column of later revisions
+        "dl_seats",
+        old,
+        *(
+            Column(
+                c.name,
+                c.type,
+                *([ForeignKey("dl_tables.id")] if c.foreign_keys else []),
+                primary_key=c.primary_key,
+                nullable=c.nullable,
+            )
+            for c in storage.seats_t.columns
+            if c.name != "account_id"
+        ),
+    )
     engine = create_engine(normalize_url(db_url))
     old.create_all(engine)
     settings = {"deadline": 15, "away": None, "takeover": None, "listed": True}

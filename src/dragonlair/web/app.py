@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -31,15 +32,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..i18n import N_, _, using
+from .accounts import Accounts, SignInGuard
+from .accounts.csrf import SameOrigin
+from .accounts.service import watch_sessions
 from .bots import BotRunner
 from .config import ServerConfig
+from .connection import SIGNED_OUT as SIGNED_OUT_ERROR
 from .connection import Limits
 from .language import page_language
 from .lobby import Hub
 from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES, observe_bot_wait
 from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
-from .protocol import ErrorBody, ProtocolError
+from .protocol import ErrorBody, ProtocolError, encode
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .security import RateLimiter, Sealer, SealError
@@ -147,7 +152,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)
     hub.timings = Timings(action=ACTION_SECONDS, commit=COMMIT_SECONDS)
     app.state.hub = hub
+    accounts = Accounts(
+        store.engine,
+        PasswordHasher(time_cost=cfg.argon2_time, memory_cost=cfg.argon2_memory),
+        recheck=cfg.session_recheck,
+        ended_text=SIGNED_OUT,
+    )
+    app.state.accounts = accounts
+    # the stand-in hash a sign-in under an unknown name is checked against, made before
+    # the first request, so that even that one takes as long as a wrong password
+    await asyncio.to_thread(accounts.stand_in_hash)
     keeper: asyncio.Task[None] | None = None
+    sessions = asyncio.get_running_loop().create_task(watch_sessions(accounts, cfg.session_recheck))
     try:
         resumed = await hub.recover()
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
@@ -155,12 +171,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             keeper = asyncio.get_running_loop().create_task(retention(store, cfg))
         yield
     finally:
+        sessions.cancel()
         if keeper is not None:
             keeper.cancel()
         hub.close()
         bots.close()
         await asyncio.to_thread(store.close)
 
+
+SIGNED_OUT = encode(SIGNED_OUT_ERROR.to_message())
 
 RETENTION_EVERY = 3600.0  # seconds between looks for finished tables past retention
 
@@ -302,9 +321,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     limits = Limits(cfg)
     app.state.config = cfg
     app.state.limits = limits
+    app.state.sign_in_guard = SignInGuard()
     app.add_middleware(
         Guard, limiter=limits.http, max_body=cfg.max_body_bytes, timeout=cfg.body_timeout
     )
+    app.add_middleware(SameOrigin, public_url=cfg.public_url)
     app.add_middleware(Headers)
     app.add_exception_handler(ProtocolError, _protocol_error)
     app.add_exception_handler(RequestValidationError, _invalid)

@@ -73,6 +73,13 @@ class ServerConfig:
     hint_iterations: int = 200
     # Links handed out to players start with this (empty: relative links).
     public_url: str = ""
+    # Account passwords: Argon2id's memory (KiB) and passes (RFC 9106's low-memory profile;
+    # tests lower them to run fast).
+    argon2_memory: int = 65536
+    argon2_time: int = 3
+    # Seconds a process trusts a session it looked up (and between its rechecks of the
+    # sessions of live seat connections): a sign-out on another process counts after it.
+    session_recheck: float = 30.0
     # Finished tables leave memory once nobody is connected (their records stay stored).
     evict_finished: bool = True
     # Finished and expired tables created more than this many days ago are deleted from

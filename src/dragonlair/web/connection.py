@@ -49,6 +49,8 @@ class Door(Protocol):
 
     def identify(self, token: str) -> int | None: ...
 
+    def seat_account(self, seat: int) -> str | None: ...
+
     def admit_spectator(self) -> None: ...
 
     async def attach(self, conn: Connection) -> None: ...
@@ -79,6 +81,15 @@ class Door(Protocol):
     async def rotate(self, conn: Connection) -> None: ...
 
     def sync_text(self, conn: Connection, since: int) -> str: ...
+
+
+class SignedIn(Protocol):
+    """A signed-in session (:class:`dragonlair.web.accounts.Session`)."""
+
+    account_id: str
+    conns: set[Any]
+
+    def live(self) -> bool: ...
 
 
 class Tables(Protocol):
@@ -112,6 +123,9 @@ class Connection:
         self.closing = False
         self.strikes = 0
         self.bucket: TokenBucket | None = None
+        # the session a seat that belongs to an account is played under: checked on
+        # every message, so a signed-out session plays no more
+        self.session: SignedIn | None = None
 
     def send(self, text: str) -> None:
         """Queue a message; a client that lets too many pile up is disconnected."""
@@ -147,6 +161,10 @@ class Connection:
             self.closing = True
 
 
+SIGNED_OUT = ProtocolError(
+    "signed_out", "you signed out (here or everywhere): sign in again to play this seat", 401
+)
+
 # A sync is charged one message, plus one more for every this many bytes it sends.
 SYNC_BYTES_PER_TOKEN = 4096
 
@@ -177,9 +195,15 @@ class Limits:
 
 
 async def converse(
-    ws: WebSocket, table_id: str, hub: Tables, config: ServerConfig, limits: Limits
+    ws: WebSocket,
+    table_id: str,
+    hub: Tables,
+    config: ServerConfig,
+    limits: Limits,
+    session: SignedIn | None = None,
 ) -> None:
-    """One seat's (or spectator's) connection: hello, then actions until it closes."""
+    """One seat's (or spectator's) connection: hello, then actions until it closes;
+    ``session``: who the connection's cookie signs in."""
     await ws.accept()
     WS_OPENED.inc()
     client = ws.client.host if ws.client else "?"
@@ -197,13 +221,18 @@ async def converse(
         )
         return
     try:
-        await _converse(ws, table_id, hub, config, limits)
+        await _converse(ws, table_id, hub, config, limits, session)
     finally:
         limits.release(client)
 
 
 async def _converse(
-    ws: WebSocket, table_id: str, hub: Tables, config: ServerConfig, limits: Limits
+    ws: WebSocket,
+    table_id: str,
+    hub: Tables,
+    config: ServerConfig,
+    limits: Limits,
+    session: SignedIn | None = None,
 ) -> None:
     try:
         first = await asyncio.wait_for(ws.receive(), config.hello_timeout)
@@ -216,17 +245,37 @@ async def _converse(
         hello = _hello(first, config.max_message_bytes)
         table = await hub.get(table_id)
         table.check_playable()  # a broken table refuses, whoever asks
+        owner: str | None = None
         if hello.token is not None:
             seat = table.identify(hello.token)
+            owner = None if seat is None else table.seat_account(seat)
+            if owner is not None and (
+                session is None or not session.live() or session.account_id != owner
+            ):
+                raise ProtocolError(
+                    "sign_in_required",
+                    "this seat belongs to an account: sign in as its player to play it",
+                    401,
+                )
+        elif hello.seat is not None:
+            seat, owner = _own_seat(table, hello.seat, session)
         else:
             table.admit_spectator()
             seat = None
     except ProtocolError as e:
-        code = {"not_found": 4404, "unauthorized": 4401, "broken": 4409}.get(e.code, 4400)
+        code = {
+            "not_found": 4404,
+            "unauthorized": 4401,
+            "sign_in_required": 4401,
+            "broken": 4409,
+        }.get(e.code, 4400)
         await _refuse(ws, e, code)
         return
     conn = Connection(ws, seat, hello.since, config.max_queue, config.max_queue_bytes)
     conn.bucket = limits.ws.bucket()
+    if owner is not None and session is not None:
+        conn.session = session
+        session.conns.add(conn)
     sender = asyncio.get_running_loop().create_task(conn.pump())
     await table.attach(conn)
     code = 1006
@@ -234,12 +283,31 @@ async def _converse(
         code = await _serve(ws, table, conn, limits.ws, config.max_message_bytes)
     finally:
         WS_CLOSED.labels(str(code)).inc()
+        if conn.session is not None:
+            conn.session.conns.discard(conn)
         table.detach(conn)
         conn.close()
         try:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+def _own_seat(table: Door, seat: int, session: SignedIn | None) -> tuple[int, str]:
+    """A seat asked for by number (no token): only one of the signed-in account's own."""
+    if session is None or not session.live():
+        raise ProtocolError(
+            "sign_in_required", "sign in to play a seat of your account without its link", 401
+        )
+    try:
+        owner = table.seat_account(seat)
+    except IndexError:
+        owner = None
+    if owner != session.account_id:
+        raise ProtocolError(
+            "unauthorized", f"seat {seat} of this table is not one of your account's", 401
+        )
+    return seat, session.account_id
 
 
 def _hello(first: Message, max_bytes: int) -> Hello:
@@ -275,6 +343,10 @@ async def _serve(
             return int(m.get("code") or 1005)
         WS_IN.inc()
         received = time.perf_counter()
+        if conn.session is not None and not conn.session.live():
+            conn.send(encode(SIGNED_OUT.to_message()))
+            conn.close(4401)
+            return 4401
         try:
             if conn.bucket is not None and not conn.bucket.allow():
                 conn.strikes += 1

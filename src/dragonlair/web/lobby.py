@@ -247,8 +247,15 @@ class Hub:
         """A link for a player or spectator: the token rides after ``#``."""
         return f"{self.config.public_url}/{kind}/{table_id}#{token}"
 
-    async def create(self, req: TableRequest) -> Created:
-        """A new table from a lobby request; ProtocolError says what was wrong."""
+    async def create(
+        self,
+        req: TableRequest,
+        account: str | None = None,
+        accounts: dict[int, str | None] | None = None,
+    ) -> Created:
+        """A new table from a lobby request; ProtocolError says what was wrong. The first
+        person's seat is ``account``'s (its creator signed in), or each seat is that of
+        ``accounts`` (a rematch)."""
         doc = self._position(req)
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
@@ -261,6 +268,12 @@ class Hub:
         table_id = new_table_id()
         await self.claim(table_id)
         seats, tokens = self._seats(specs, table_id)
+        for s in seats:
+            s.account = (accounts or {}).get(s.seat)
+        if account is not None:
+            first = next((s for s in seats if s.kind == "human"), None)
+            if first is not None:
+                first.account = account
         watch = new_token()
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         stored = StoredTable(
@@ -423,8 +436,9 @@ class Hub:
         except DragonlairError as e:  # BadPosition, or no such puzzle
             raise ProtocolError("bad_position", str(e)) from None
 
-    async def join(self, table_id: str, req: JoinRequest) -> Joined:
-        """Take an open seat; ProtocolError if there is none (or not that one)."""
+    async def join(self, table_id: str, req: JoinRequest, account: str | None = None) -> Joined:
+        """Take an open seat (``account``'s, signed in); ProtocolError if there is none
+        (or not that one)."""
         t = await self.get(table_id)
         async with t.lock:
             if t.status != "waiting":
@@ -452,12 +466,15 @@ class Hub:
 
             def taken() -> None:
                 seat.kind, seat.name, seat.token_hash = "human", name, h
+                seat.account = account
                 if status == "playing":
                     t.start()
                 else:
                     t.broadcast_seats()
 
-            await self.write(lambda: self.store.seat_taken(t.id, i, name, h, status), taken)
+            await self.write(
+                lambda: self.store.seat_taken(t.id, i, name, h, status, account), taken
+            )
         return Joined(
             table=t.info(),
             seat=SeatPass(seat=i, token=token, link=self.link("play", t.id, token)),
@@ -494,7 +511,8 @@ class Hub:
                     seats.append(SeatRequest.model_validate(spec))
                 st = t.settings
                 created = await self.create(
-                    TableRequest.model_validate(
+                    accounts={s.index: s.account for s in t.seats},
+                    req=TableRequest.model_validate(
                         {
                             "game": t.game_id,
                             "players": t.players,
@@ -514,7 +532,7 @@ class Hub:
                             # a game from a position is played again from the same position
                             "position": None if t.position is None else json.dumps(t.position),
                         }
-                    )
+                    ),
                 )
                 t.rematch = {
                     "table": created.table.id,

@@ -354,25 +354,30 @@ class Replay(BaseModel):
 
 
 class Hello(_Strict):
-    """The first message on a connection: who you are (a seat's or the watch token, or
-    ``spectate`` for a listed table), and the events you already have."""
+    """The first message on a connection: who you are (a seat's or the watch token,
+    ``spectate`` for a listed table, or ``seat`` for a seat of your signed-in account),
+    and the events you already have."""
 
     type: Literal["hello"]
     token: str | None = Field(None, min_length=1, max_length=200)
     spectate: bool = Field(
         False, description="watch a listed table without its watch token (no token then)"
     )
+    seat: int | None = Field(
+        None, ge=0, description="play this seat of your account, signed in (no token then)"
+    )
     since: int = Field(0, ge=0, description="send events from this number on")
 
     @model_validator(mode="after")
     def _token_or_spectate(self) -> Hello:
-        if self.token is None and not self.spectate:
+        given = (self.token is not None) + self.spectate + (self.seat is not None)
+        if given == 0:
             raise ValueError(
-                "a hello needs a token (a seat's or the watch token), "
-                "or spectate: true to watch a listed table"
+                "a hello needs a token (a seat's or the watch token), spectate: true to "
+                "watch a listed table, or seat: N for a seat of your signed-in account"
             )
-        if self.token is not None and self.spectate:
-            raise ValueError("a hello has a token or spectate: true, not both")
+        if given > 1:
+            raise ValueError("a hello has one of a token, spectate: true or a seat, not more")
         return self
 
 

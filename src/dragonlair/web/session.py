@@ -262,6 +262,10 @@ class Table:
         it is neither."""
         return self.seats.identify(token)
 
+    def seat_account(self, seat: int) -> str | None:
+        """The account a seat belongs to (None: a guest's, a bot's, an open seat)."""
+        return self.seats[seat].account
+
     def admit_spectator(self) -> None:
         """Admit a spectator without a token: only at a listed table (ProtocolError else)."""
         if not self.settings.listed:

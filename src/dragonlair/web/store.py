@@ -140,7 +140,10 @@ seats_t = Table(
     Column("level", String(32), nullable=True),
     Column("budget", JSON, nullable=True),
     Column("token_hash", LargeBinary(32), nullable=True),
+    # the account of the person who plays the seat (None: a guest, a bot, an open seat)
+    Column("account_id", String(32), nullable=True),
 )
+seats_account_index = Index("dl_seats_account", seats_t.c.account_id)
 
 actions_t = Table(
     "dl_actions",
@@ -174,6 +177,7 @@ class StoredSeat:
     level: str | None = None
     budget: dict[str, Any] | None = None
     token_hash: bytes | None = None
+    account: str | None = None
 
 
 @dataclass
@@ -415,6 +419,7 @@ class Store:
                 "level": s.level,
                 "budget": s.budget,
                 "token_hash": s.token_hash,
+                "account_id": s.account,
             }
             for s in table.seats
         ]
@@ -435,15 +440,22 @@ class Store:
         return self._submit(op)
 
     def seat_taken(
-        self, table_id: str, seat: int, name: str, token_hash: bytes, status: str
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: bytes,
+        status: str,
+        account: str | None = None,
     ) -> Future[None]:
-        """Store that an open seat was taken (and the table's status after it)."""
+        """Store that an open seat was taken (by ``account``'s player, if signed in) and
+        the table's status after it."""
 
         def run(conn: Connection) -> None:
             conn.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                .values(kind="human", name=name, token_hash=token_hash)
+                .values(kind="human", name=name, token_hash=token_hash, account_id=account)
             )
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
 
@@ -493,6 +505,18 @@ class Store:
 
             op.run = finish
         return self._submit(op)
+
+    def bind_seat(self, table_id: str, seat: int, account: str) -> Future[None]:
+        """Store that a guest's seat now belongs to ``account`` (claimed by signing in)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(account_id=account)
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]:
         """Store a seat's new token (its digest): the old one opens nothing from then on."""
@@ -781,6 +805,7 @@ class Store:
                     level=s["level"],
                     budget=s["budget"],
                     token_hash=None if s["token_hash"] is None else bytes(s["token_hash"]),
+                    account=s["account_id"],
                 )
             )
         rows = conn.execute(

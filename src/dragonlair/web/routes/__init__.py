@@ -7,6 +7,7 @@ dependencies are in :mod:`dragonlair.web.deps`.
   and ``join``;
 - :mod:`.records`: ``GET /api/tables/{id}/record`` and ``/replay`` (finished games);
 - :mod:`.play`: ``WS /ws/tables/{id}``;
+- :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
 - :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}`` (the browser front end).
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, metrics, pages, play, records, server, tables
+from . import accounts, games, metrics, pages, play, records, server, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     server.router,
@@ -23,6 +24,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
     records.router,
     play.router,
+    accounts.router,
     pages.router,
 )
 

@@ -51,6 +51,11 @@ async def play_page(request: Request, table_id: str) -> Response:
     return index(request)
 
 
+@router.get("/account")
+async def account_page(request: Request) -> Response:
+    return index(request)
+
+
 @router.get("/watch/{table_id}")
 async def watch_page(request: Request, table_id: str) -> Response:
     return index(request)

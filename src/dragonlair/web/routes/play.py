@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from ..connection import converse
 from ..deps import ConfigDep, HubDep, LimitsDep
 from ..protocol import ProtocolError
+from .accounts import current_session
 
 router = APIRouter()
 
@@ -39,7 +40,7 @@ async def play(
                     )
                 )
                 return
-    await converse(ws, table_id, hub, config, limits)
+    await converse(ws, table_id, hub, config, limits, await current_session(ws))
 
 
 def foreign_origin(ws: WebSocket, public_url: str) -> str | None:

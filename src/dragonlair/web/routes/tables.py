@@ -14,6 +14,7 @@ from ..catalog import table_catalog
 from ..deps import ConfigDep, HubDep, TableDep
 from ..language import LangQuery, check
 from ..protocol import Catalog, Created, Joined, JoinRequest, ProtocolError, TableInfo, TableRequest
+from .accounts import SessionDep
 
 router = APIRouter(tags=["lobby"])
 
@@ -59,10 +60,11 @@ async def list_tables(
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(hub: HubDep, body: TableRequest) -> Created:
+async def create_table(hub: HubDep, body: TableRequest, session: SessionDep) -> Created:
     """Create a table. The answer holds each person's seat token and link (hand them
-    out) and the spectators' link; the server keeps only their digests."""
-    return await hub.create(body)
+    out) and the spectators' link; the server keeps only their digests. Signed in, the
+    first person's seat is the account's."""
+    return await hub.create(body, account=None if session is None else session.account_id)
 
 
 @router.get("/api/tables/{table_id}")
@@ -89,7 +91,7 @@ async def get_catalog(table: TableDep, lang: LangQuery = "en") -> Catalog:
 
 
 @router.post("/api/tables/{table_id}/join")
-async def join_table(hub: HubDep, table_id: str, body: JoinRequest) -> Joined:
+async def join_table(hub: HubDep, table_id: str, body: JoinRequest, session: SessionDep) -> Joined:
     """Take an open seat (the first one, or the one named); the game starts when the
-    last open seat is taken."""
-    return await hub.join(table_id, body)
+    last open seat is taken. Signed in, the seat is the account's."""
+    return await hub.join(table_id, body, account=None if session is None else session.account_id)

@@ -27,6 +27,7 @@ class Seat:
         self.level = s.level
         self.budget = dict(s.budget or {})
         self.token_hash = s.token_hash
+        self.account = s.account  # the account of the person who plays it (None: a guest)
         self.conns: set[Peer] = set()
         self.bot_playing = False
         # a person's seat: whether its person has connected since the server started

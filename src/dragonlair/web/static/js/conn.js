@@ -5,7 +5,7 @@
 // connection that died without closing (a laptop waking up, a proxy timing out).
 // Refusals that cannot get better by retrying (a bad token, no such table) stop it.
 
-import { N_, t } from "./i18n.js";
+import { N_, errorText, t } from "./i18n.js";
 
 const FATAL = new Map([
   [4400, N_("the server refused the connection")],
@@ -56,6 +56,8 @@ export class Connection {
       this.lastHeard = Date.now();
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
+      // the refusal a closing connection sends first says why (an account's seat, signed out)
+      this.lastError = m.type === "error" ? m : null;
       if (m.type === "welcome") {
         this.retries = 0;
         this.on.status("connected");
@@ -71,7 +73,8 @@ export class Connection {
       const fatal = FATAL.get(ev.code);
       if (fatal) {
         this.stopped = true;
-        this.on.status("refused", t(fatal));
+        const why = this.lastError;
+        this.on.status("refused", why && why.code ? errorText(why.code, why.message) : t(fatal), why && why.code);
         return;
       }
       this.later();

@@ -149,6 +149,15 @@ const ERRORS = {
   too_many_connections: N_("Too many connections: wait a moment and try again."),
   method_not_allowed: N_("The server does not take that request."),
   timeout: N_("The request took too long to arrive; try again."),
+  sign_in_required: N_("This seat belongs to an account: sign in as its player to play it."),
+  signed_out: N_("You signed out, here or everywhere: sign in again to play this seat."),
+  bad_credentials: N_("That name and password do not match an account."),
+  locked: N_("Too many wrong passwords for this name from here: wait a while, or sign in from elsewhere."),
+  name_taken: N_("That name is taken: choose another one."),
+  weak_password: N_("A password has 10 to 200 characters and is not the name."),
+  not_signed_in: N_("Sign in first: this needs an account."),
+  csrf: N_("That request did not come from this site's pages."),
+  seat_claimed: N_("That seat already belongs to an account."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a

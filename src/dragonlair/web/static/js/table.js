@@ -24,6 +24,9 @@ import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
 import * as generic from "./games/generic.js";
 
+// refusals that signing in (account.js) can remedy: the refused page offers it
+const SIGN_IN_CODES = new Set(["sign_in_required", "signed_out"]);
+
 const SEAT_LISTS = new Set(["winners", "seats", "losers"]);
 const PER_SEAT = new Set(["points", "gems", "bids", "ranks", "start_gems", "scores"]);
 // events worth a longer look: a trick or a round won, a reveal, the end
@@ -92,8 +95,9 @@ export function defaultName(name) {
   return name;
 }
 
-export async function tablePage(root, { mode, table, token }) {
+export async function tablePage(root, { mode, table, token, seat = null }) {
   const page = new TablePage(root, mode, table, token);
+  page.accountSeat = seat; // a seat of the signed-in account, opened without its token
   window.dragonlair = page; // for the curious, and for the end-to-end tests
   await page.start();
 }
@@ -163,12 +167,14 @@ class TablePage {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const hello = () => {
       const m = { type: "hello", since: this.nextEvent };
-      if (this.token) m.token = this.token; else m.spectate = true;
+      if (this.token) m.token = this.token;
+      else if (this.accountSeat !== null && this.accountSeat !== undefined) m.seat = this.accountSeat;
+      else m.spectate = true;
       return m;
     };
     this.conn = new Connection(`${proto}//${location.host}/ws/tables/${this.tableId}`, hello, {
       message: (m) => this.onMessage(m),
-      status: (st, detail) => this.onStatus(st, detail),
+      status: (st, detail, code) => this.onStatus(st, detail, code),
     });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     installInfo();
@@ -180,7 +186,7 @@ class TablePage {
 
   // ---------------------------------------------------------------- messages
 
-  onStatus(st, detail) {
+  onStatus(st, detail, code) {
     this.status = st;
     const el = document.getElementById("conn");
     const words = {
@@ -196,7 +202,9 @@ class TablePage {
     }
     if (st === "refused") {
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("Cannot join this table")),
-        h("p", { class: "error" }, detail), h("p", {}, h("a", { href: "/", class: "button primary" }, t("Back to the lobby")))));
+        h("p", { class: "error" }, detail), h("p", { class: "actions" },
+          SIGN_IN_CODES.has(code) ? h("a", { href: "/account", class: "button primary", id: "refused-sign-in" }, t("Sign in")) : null,
+          h("a", { href: "/", class: SIGN_IN_CODES.has(code) ? "button" : "button primary" }, t("Back to the lobby")))));
     }
     if (st !== "connected") this.pending = false;
   }

@@ -1,0 +1,39 @@
+"""The accounts' tables (in the server's one ``MetaData``, so migrations see them): an
+account, its sessions, and, in :mod:`dragonlair.web.store`, the account a seat belongs to.
+
+What is kept of a person is their name, the Argon2id hash of their password and when the
+account was made; a session is kept only as the SHA-256 digest of its cookie's value, so a
+copied database opens no session. Deleting an account clears its name (``name_key`` NULL,
+the name "deleted player"), its password and its sessions; the row stays, so the games it
+played keep their seats.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, Float, ForeignKey, Index, String, Table
+
+from ..store import metadata
+
+accounts_t = Table(
+    "dl_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    # the name as compared (NFKC, case-folded): unique; NULL once the account is deleted
+    Column("name_key", String(64), nullable=True, unique=True),
+    Column("password", String(200), nullable=True),  # Argon2id hash, PHC string format
+    Column("created", Float, nullable=False),
+    Column("deleted", Float, nullable=True),
+)
+
+sessions_t = Table(
+    "dl_sessions",
+    metadata,
+    Column("digest", String(64), primary_key=True),  # SHA-256 hex of the cookie's value
+    Column("account_id", String(32), ForeignKey("dl_accounts.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+sessions_account_index = Index("dl_sessions_account", sessions_t.c.account_id)
+
+DELETED_NAME = "deleted player"
