@@ -100,9 +100,10 @@ services:
 # (tests/conftest.py; xdist's own order, the files with the most tests first, left the long
 # single tests to the end, one worker idle behind them), while the compiled build is made
 # in the background at a lower priority from the start; then the fast tier again in the
-# compiled build. If lint or types fail, the build is stopped (every process of it); if
-# the build fails, the end of its log is shown. The 10,000-game differential of the
-# batched engine is `make differential`, not part of this.
+# compiled build, in the folders that run compiled code (check-compiled, below). If lint
+# or types fail, the build is stopped (every process of it); if the build fails, the end of
+# its log is shown. The 10,000-game differential of the batched engine is `make
+# differential`, not part of this.
 COMPILED_LOG := build/compiled.log
 test: $(STAMP) chromium services
 	@mkdir -p build; \
@@ -131,10 +132,19 @@ check: lint typecheck
 	$(BIN)/pytest -m "not slow" -q -n auto
 
 # The fast tier again in the compiled build (the tests of this tree, the package from the
-# compiled venv's site-packages). Tracebacks are Python's own: pytest's re-reads the source
-# of each frame, and for a compiled frame that once crashed a worker on CPython 3.11.
+# compiled venv's site-packages), in the folders whose tests run the compiled modules
+# themselves (setup.py lists them): the core and the four games (rules, views, clones,
+# pickling, the conformance suite), the bots (heuristics, typed views, search), the RL
+# layouts and vector environments, the batched engines held to the compiled one, and the
+# simulations (states crossing to worker processes). The server, the terminal game and the
+# translations (tests/web, tests/tui, tests/i18n) are left to the pure build: they are
+# interpreted, and reach the compiled modules only through the calls those folders test.
+# Tracebacks are Python's own: pytest's re-reads the source of each frame, and for a
+# compiled frame that once crashed a worker on CPython 3.11.
+COMPILED_TESTS := tests/core tests/space_dragons tests/space_race tests/dragon_stripes \
+  tests/dragon_race tests/bots tests/rl tests/accel tests/sim
 check-compiled: $(CSTAMP)
-	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto --tb=native
+	DRAGONLAIR_EXPECT_COMPILED=1 $(CBIN)/pytest -m "not slow" -q -n auto --tb=native $(COMPILED_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples/high_card
