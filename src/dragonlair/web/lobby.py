@@ -295,6 +295,8 @@ class Hub:
         takeover = self._takeover(game, req)
         seed, chosen_seed = self._seed(req, specs)
         hints, undo = self._practice(req, specs, doc)
+        if req.rated:
+            hints, undo = self._rated(req, specs, doc, account)
         try:
             start = game.new_game(seed) if doc is None else build(game, doc, seed)
         except BadPosition as e:
@@ -325,6 +327,7 @@ class Hub:
                 "wait_for_arrival": req.wait_for_arrival,
                 "hints": hints,
                 "undo": undo,
+                **({"rated": True} if req.rated else {}),
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({"chosen_seed": True} if chosen_seed else {}),
             },
@@ -446,6 +449,32 @@ class Hub:
             )
         return hints, undo
 
+    @staticmethod
+    def _rated(
+        req: TableRequest,
+        specs: list[SeatRequest],
+        doc: dict[str, Any] | None,
+        account: str | None,
+    ) -> tuple[bool, bool]:
+        """Check that a rated table can be one (:mod:`dragonlair.web.ratings`): its
+        creator signed in with one seat, the others open or bots, a drawn deal; it offers
+        neither hints nor undo."""
+        if account is None:
+            raise ProtocolError("rated_needs_account", "sign in to create a rated table", 403)
+        if sum(1 for sp in specs if sp.type == "human") != 1:
+            raise ProtocolError(
+                "rated_seats",
+                "a rated table has one seat for you; the others are open (for signed-in "
+                "players) or bots",
+            )
+        if doc is not None or req.seed is not None:
+            raise ProtocolError(
+                "rated_deal", "a rated table is dealt by the server: no position, puzzle or seed"
+            )
+        if req.hints or req.undo:
+            raise ProtocolError("rated_practice", "a rated table offers neither hints nor undo")
+        return False, False
+
     def _seats(
         self, specs: list[SeatRequest], table_id: str
     ) -> tuple[list[StoredSeat], list[SeatPass]]:
@@ -488,6 +517,10 @@ class Hub:
         async with t.lock:
             if t.status != "waiting":
                 raise ProtocolError("no_open_seat", f"table {table_id} has no open seat", 409)
+            if t.settings.rated and account is None:
+                raise ProtocolError(
+                    "rated_needs_account", "this table is rated: sign in to join it", 403
+                )
             free = [s.index for s in t.seats if s.kind == "open"]
             if req.seat is None:
                 i = free[0]

@@ -104,6 +104,7 @@ class Table:
             wait_for_arrival=bool(st.get("wait_for_arrival", True)),
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
+            rated=bool(st.get("rated", False)),
             position=st.get("title") if st.get("position") is not None else None,
         )
         pos = st.get("position")
