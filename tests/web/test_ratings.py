@@ -221,7 +221,9 @@ def test_a_rated_game_against_a_bot_rates_both_at_its_end(web: TestClient, sqlit
     r = post(web, "/api/tables", rated_request(seats=seats))
     assert r.status_code == 201, r.text
     tid, token = r.json()["table"]["id"], r.json()["seats"][0]["token"]
+    assert web.get("/api/ratings/pebble-auction").json()["players"] == []
     rng = random.Random(3)
+    forged = False
     with web.websocket_connect(f"/ws/tables/{tid}", headers=ORIGIN) as ws:
         ws.send_json({"type": "hello", "token": token})
         while True:
@@ -230,6 +232,14 @@ def test_a_rated_game_against_a_bot_rates_both_at_its_end(web: TestClient, sqlit
                 continue
             if m["status"] == "over":
                 break
+            if not forged and 0 in m["view"]["to_act"] and m["legal"]:
+                # a client cannot hand the server a result: the message is refused whole
+                forged = True
+                act = {"type": "act", "move": m["move"], "action": m["legal"][0]}
+                ws.send_json({**act, "result": {"ranks": [1, 2]}})
+                while (e := ws.receive_json())["type"] != "error":
+                    pass
+                assert e["code"] == "bad_message", e
             if 0 in m["view"]["to_act"] and m["legal"]:
                 ws.send_json({"type": "act", "move": m["move"], "action": rng.choice(m["legal"])})
     ranks = web.get(f"/api/tables/{tid}").json()["result"]["ranks"]
@@ -246,5 +256,20 @@ def test_a_rated_game_against_a_bot_rates_both_at_its_end(web: TestClient, sqlit
         won = ranks[0] < ranks[1]
         lost = ranks[0] > ranks[1]
         assert (r_now[mine].mu > 25) == won and (r_now[mine].mu < 25) == lost
+        board = web.get("/api/ratings/pebble-auction").json()
+        assert {p["name"] for p in board["players"]} == {"Dora", "bot (random)"}
+        assert all(p["provisional"] and p["games"] == 1 for p in board["players"])
+        assert [p["rank"] for p in board["players"]] == [1, 2]
+        mine_shown = web.get("/api/account/ratings").json()["ratings"]
+        assert [(x["game"], x["games"], x["name"]) for x in mine_shown] == [
+            ("pebble-auction", 1, "Dora")
+        ]
+        assert mine_shown[0]["mu"] == round(r_now[mine].mu, 2)
     finally:
         engine.dispose()
+
+
+def test_the_rating_routes_refuse_what_they_cannot_answer(web: TestClient) -> None:
+    r = web.get("/api/ratings/no-such-game")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game"
+    assert web.get("/api/account/ratings").status_code == 401

@@ -229,3 +229,55 @@ def board(conn: Connection, game: str, limit: int = 100) -> list[Rating]:
         .limit(limit)
     ).all()
     return [Rating(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+def shown(r: Rating, names: dict[str, str]) -> dict[str, Any]:
+    """A rating as the API shows it: who, their name, the estimate and its uncertainty."""
+    bot = r.player.startswith("bot:")
+    return {
+        "player": r.player,
+        "name": f"bot ({r.player[4:]})" if bot else names.get(r.player, "?"),
+        "bot": bot,
+        "mu": round(r.mu, 2),
+        "sigma": round(r.sigma, 2),
+        "ordinal": round(r.ordinal, 2),
+        "games": r.games,
+        "provisional": r.provisional,
+    }
+
+
+def account_names(conn: Connection, players: Sequence[str]) -> dict[str, str]:
+    """The names of the accounts among ``players`` ("a:<id>" keys)."""
+    from .accounts.schema import accounts_t
+
+    ids = [p[2:] for p in players if p.startswith("a:")]
+    if not ids:
+        return {}
+    rows = conn.execute(
+        select(accounts_t.c.id, accounts_t.c.name).where(accounts_t.c.id.in_(ids))
+    ).all()
+    return {f"a:{r[0]}": r[1] for r in rows}
+
+
+def leaderboard(conn: Connection, game: str, limit: int = 100) -> list[dict[str, Any]]:
+    """``game``'s leaderboard as the API shows it, best first, bots included."""
+    top = board(conn, game, limit)
+    names = account_names(conn, [r.player for r in top])
+    return [{"rank": i + 1, **shown(r, names)} for i, r in enumerate(top)]
+
+
+def of_account(conn: Connection, account_id: str) -> list[dict[str, Any]]:
+    """An account's rating in each game it has played rated, by game."""
+    rows = conn.execute(
+        select(
+            ratings_t.c.game,
+            ratings_t.c.player,
+            ratings_t.c.mu,
+            ratings_t.c.sigma,
+            ratings_t.c.games,
+        )
+        .where(ratings_t.c.player == f"a:{account_id}")
+        .order_by(ratings_t.c.game)
+    ).all()
+    names = account_names(conn, [f"a:{account_id}"])
+    return [{"game": r[0], **shown(Rating(r[1], r[2], r[3], r[4]), names)} for r in rows]
