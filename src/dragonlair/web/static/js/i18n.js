@@ -148,6 +148,8 @@ const ERRORS = {
   hint_busy: N_("Your last hint is still being worked out."),
   hint_failed: N_("The hint could not be worked out; try again later."),
   too_many_connections: N_("Too many connections: wait a moment and try again."),
+  server_full: N_("The server is full right now: wait a moment and try again."),
+  idle: N_("This connection was quiet too long and was closed; it opens again by itself."),
   method_not_allowed: N_("The server does not take that request."),
   timeout: N_("The request took too long to arrive; try again."),
   sign_in_required: N_("This seat belongs to an account: sign in as its player to play it."),
