@@ -12,7 +12,7 @@ from ...core import DragonlairError, spec
 from ..deps import HubDep
 from ..protocol import ProtocolError
 from ..ratings import PROVISIONAL_SIGMA, leaderboard, of_account
-from .accounts import SignedInDep
+from .accounts import SignedInDep, _game_name
 
 router = APIRouter(tags=["ratings"])
 
@@ -44,4 +44,7 @@ async def my_ratings(hub: HubDep, session: SignedInDep) -> dict[str, Any]:
         with hub.store.engine.connect() as conn:
             return of_account(conn, session.account_id)
 
-    return {"ratings": await asyncio.to_thread(read), "provisional_sigma": PROVISIONAL_SIGMA}
+    rows = await asyncio.to_thread(read)
+    for r in rows:
+        r["title"] = _game_name(r["game"])
+    return {"ratings": rows, "provisional_sigma": PROVISIONAL_SIGMA}
