@@ -209,6 +209,10 @@ def test_only_a_signed_in_player_joins_a_rated_table(web: TestClient) -> None:
     assert r.status_code == 403 and r.json()["error"]["code"] == "rated_needs_account"
     seats = web.get(f"/api/tables/{tid}").json()["seats"]
     assert seats[1]["kind"] == "open"  # nothing changed
+    # the creator cannot take the other seat too (one account playing itself)
+    r = post(web, f"/api/tables/{tid}/join", {"name": "Dora again"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "rated_one_seat"
+    assert web.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] == "open"
     sign_up(guest, "Eve")
     r = post(guest, f"/api/tables/{tid}/join", {"name": "Eve"})
     assert r.status_code == 200, r.text

@@ -528,6 +528,10 @@ class Hub:
                 raise ProtocolError(
                     "rated_needs_account", "this table is rated: sign in to join it", 403
                 )
+            if t.settings.rated and any(s.account == account for s in t.seats):
+                raise ProtocolError(
+                    "rated_one_seat", "at a rated table an account plays one seat only", 409
+                )
             free = [s.index for s in t.seats if s.kind == "open"]
             if req.seat is None:
                 i = free[0]

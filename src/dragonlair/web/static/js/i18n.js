@@ -131,6 +131,7 @@ const ERRORS = {
   rated_seats: N_("A rated table has one seat for you; the others are open or bots."),
   rated_deal: N_("A rated table is dealt by the server: no position, puzzle or seed."),
   rated_practice: N_("A rated table offers neither hints nor undo."),
+  rated_one_seat: N_("At a rated table an account plays one seat only."),
   position_not_allowed: N_("A table starts from a position only when every seat is yours or a bot's."),
   undo_not_allowed: N_("Nobody may take a move back at this table."),
   hints_not_allowed: N_("Nobody may ask the bots for advice at this table."),
