@@ -295,6 +295,8 @@ class Hub:
         takeover = self._takeover(game, req)
         seed, chosen_seed = self._seed(req, specs)
         hints, undo = self._practice(req, specs, doc)
+        if req.rated:
+            hints, undo = self._rated(req, specs, doc, account)
         try:
             start = game.new_game(seed) if doc is None else build(game, doc, seed)
         except BadPosition as e:
@@ -326,6 +328,7 @@ class Hub:
                 "hints": hints,
                 "undo": undo,
                 "confirm": (req.confirm or self.config.confirm) if undo else 0.0,
+                **({"rated": True} if req.rated else {}),
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({"chosen_seed": True} if chosen_seed else {}),
             },
@@ -453,6 +456,32 @@ class Hub:
             )
         return hints, undo
 
+    @staticmethod
+    def _rated(
+        req: TableRequest,
+        specs: list[SeatRequest],
+        doc: dict[str, Any] | None,
+        account: str | None,
+    ) -> tuple[bool, bool]:
+        """Check that a rated table can be one (:mod:`dragonlair.web.ratings`): its
+        creator signed in with one seat, the others open or bots, a drawn deal; it offers
+        neither hints nor undo."""
+        if account is None:
+            raise ProtocolError("rated_needs_account", "sign in to create a rated table", 403)
+        if sum(1 for sp in specs if sp.type == "human") != 1:
+            raise ProtocolError(
+                "rated_seats",
+                "a rated table has one seat for you; the others are open (for signed-in "
+                "players) or bots",
+            )
+        if doc is not None or req.seed is not None:
+            raise ProtocolError(
+                "rated_deal", "a rated table is dealt by the server: no position, puzzle or seed"
+            )
+        if req.hints or req.undo:
+            raise ProtocolError("rated_practice", "a rated table offers neither hints nor undo")
+        return False, False
+
     def _seats(
         self, specs: list[SeatRequest], table_id: str
     ) -> tuple[list[StoredSeat], list[SeatPass]]:
@@ -495,6 +524,14 @@ class Hub:
         async with t.lock:
             if t.status != "waiting":
                 raise ProtocolError("no_open_seat", f"table {table_id} has no open seat", 409)
+            if t.settings.rated and account is None:
+                raise ProtocolError(
+                    "rated_needs_account", "this table is rated: sign in to join it", 403
+                )
+            if t.settings.rated and any(s.account == account for s in t.seats):
+                raise ProtocolError(
+                    "rated_one_seat", "at a rated table an account plays one seat only", 409
+                )
             free = [s.index for s in t.seats if s.kind == "open"]
             if req.seat is None:
                 i = free[0]

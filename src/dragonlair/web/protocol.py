@@ -115,6 +115,12 @@ class TableRequest(_Strict):
         "heuristic bot where the game has one, else null (a random bot only when asked for)",
     )
     listed: bool = Field(True, description="shown in GET /api/tables while seats are open")
+    rated: bool = Field(
+        False,
+        description='a rated game (docs/server.md "Ratings"): you must be signed in, have '
+        "one seat, the others open or bots; every person who joins must be signed in; no "
+        "position, puzzle, seed, hints or undo",
+    )
     wait_for_arrival: bool = Field(
         True,
         description="a person's seat is not played by the takeover bot, and its offers and "
@@ -198,6 +204,10 @@ class TableSettings(BaseModel):
     confirm: float = Field(
         default=0.0,
         description="the confirmation window in seconds (0: decisions are final at once)",
+    )
+    rated: bool = Field(
+        default=False,
+        description="a rated game: only signed-in players may join; the end rates them",
     )
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"

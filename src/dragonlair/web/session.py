@@ -104,6 +104,7 @@ class Table:
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
             confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
+            rated=bool(st.get("rated", False)),
             position=st.get("title") if st.get("position") is not None else None,
         )
         pos = st.get("position")

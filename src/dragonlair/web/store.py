@@ -515,7 +515,12 @@ class Store:
                 values.update(seed=reveal[0], salt=reveal[1], sealed=None)
 
             def finish(conn: Connection) -> None:
+                from .ratings import rate_finished
+
                 conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+                # a rated table's ratings change in the commit that stores its end
+                if result.get("ranks") is not None:
+                    rate_finished(conn, table_id, result["ranks"])
 
             op.run = finish
         return self._submit(op)

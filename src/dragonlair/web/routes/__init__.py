@@ -8,6 +8,7 @@ dependencies are in :mod:`dragonlair.web.deps`.
 - :mod:`.records`: ``GET /api/tables/{id}/record`` and ``/replay`` (finished games);
 - :mod:`.play`: ``WS /ws/tables/{id}``;
 - :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
+- :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``;
 - :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}`` (the browser front end).
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, games, metrics, pages, play, records, server, tables
+from . import accounts, games, metrics, pages, play, ratings, records, server, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     server.router,
@@ -25,6 +26,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     records.router,
     play.router,
     accounts.router,
+    ratings.router,
     pages.router,
 )
 

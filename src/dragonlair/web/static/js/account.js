@@ -128,6 +128,28 @@ async function accountGames(box) {
         h("span", { class: "muted" }, new Date(g.created * 1000).toLocaleString(lang())))))));
 }
 
+/** The account's rating in each game (GET /api/account/ratings): the cautious estimate
+ * (mu - 3 sigma) first, then mu ± sigma, marked provisional while sigma is large. */
+async function accountRatings(box) {
+  let data;
+  try {
+    data = await getJSON("/api/account/ratings");
+  } catch (e) {
+    fill(box, h("p", { class: "form-error" }, errorText(e.code, e.message)));
+    return;
+  }
+  if (!data.ratings.length) {
+    fill(box, h("p", { class: "muted" }, t("No ratings yet: play a rated table to the end, signed in.")));
+    return;
+  }
+  fill(box, h("ul", { class: "account-games account-ratings" }, data.ratings.map((r) =>
+    h("li", { class: "account-game" },
+      h("strong", {}, t(r.title)),
+      h("span", { class: "rating" }, t("Rating {ordinal} ({mu} ± {sigma})", { ordinal: r.ordinal.toFixed(1), mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1) })),
+      r.provisional ? h("span", { class: "badge" }, t("provisional")) : null,
+      h("span", { class: "muted" }, tn("{n} rated game", "{n} rated games", r.games))))));
+}
+
 function signedInPanel(root, me) {
   const error = h("p", { class: "form-error", role: "alert", hidden: true });
   const act = (path, body) => async () => {
@@ -156,8 +178,12 @@ function signedInPanel(root, me) {
         del),
       h("div", { class: "panel", id: "account-games" },
         h("h2", {}, t("Your games")),
-        h("div", { id: "account-games-list" }, h("p", { class: "muted" }, t("Loading…"))))));
+        h("div", { id: "account-games-list" }, h("p", { class: "muted" }, t("Loading…")))),
+      h("div", { class: "panel", id: "account-ratings" },
+        h("h2", {}, t("Your ratings")),
+        h("div", { id: "account-ratings-list" }, h("p", { class: "muted" }, t("Loading…"))))));
   accountGames(document.getElementById("account-games-list"));
+  accountRatings(document.getElementById("account-ratings-list"));
 }
 
 /** The account page: sign in or up as a guest; signed in, sign out or delete. */

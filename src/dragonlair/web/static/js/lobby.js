@@ -58,6 +58,7 @@ function forgetGame(entry) {
  * whether its creator chose the deal (then they may know every card). */
 export function tableTerms(settings, fairness) {
   const terms = [];
+  if (settings.rated) terms.push(t("rated (signed-in players only)"));
   const chosen = fairness && (fairness.chosen || (fairness.chosen_seed ? "seed" : null));
   if (chosen) terms.push(t("deal chosen by the creator (not random)"));
   if (settings.position) terms.push(t("started from {position}", { position: settings.position }));
@@ -162,6 +163,7 @@ function newTableForm(games, puzzles) {
   undo.addEventListener("change", () => { touched.undo = true; });
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
+  const rated = h("input", { id: "rated", type: "checkbox" });
   const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
   const takeover = h("select", { id: "takeover" });
   const bank = h("input", { id: "time-bank", type: "number", min: 0, max: 1440, value: 1, step: 0.5 });
@@ -327,6 +329,8 @@ function newTableForm(games, puzzles) {
         h("span", { class: "help small muted" }, t("a friend's seat waits for them: no bot plays it and no clock runs for it until they first open their link"))),
       h("div", { class: "option" }, h("label", { for: "listed" }, t("listed")), listed,
         h("span", { class: "help small muted" }, t("shown in the lobby, where anyone may join its open seats or watch it"))),
+      h("div", { class: "option" }, h("label", { for: "rated" }, t("rated")), rated,
+        h("span", { class: "help small muted" }, t("the end changes the players' ratings: you and everyone who joins must be signed in; no hints, undo or chosen deal"))),
       h("div", { class: "option" }, h("label", { for: "hints" }, t("hints allowed")), hints,
         h("span", { class: "help small muted" }, t("anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)"))),
       h("div", { class: "option" }, h("label", { for: "undo" }, t("undo allowed")), undo,
@@ -369,8 +373,9 @@ function newTableForm(games, puzzles) {
       game: g.id, players: Number(players.value), options: opts, seats: seatList,
       listed: listed.checked,
       wait_for_arrival: wait.checked,
-      hints: hints.checked,
-      undo: undo.checked && !undo.disabled,
+      hints: hints.checked && !rated.checked,
+      undo: undo.checked && !undo.disabled && !rated.checked,
+      rated: rated.checked,
       takeover: takeover.value || null,
     };
     if (takeover.value) {
