@@ -325,6 +325,7 @@ class Hub:
                 "wait_for_arrival": req.wait_for_arrival,
                 "hints": hints,
                 "undo": undo,
+                "chat_apart": req.chat_apart,
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({"chosen_seed": True} if chosen_seed else {}),
             },
@@ -574,6 +575,7 @@ class Hub:
                             "wait_for_arrival": st.wait_for_arrival,
                             "hints": st.hints,
                             "undo": st.undo,
+                            "chat_apart": st.chat_apart,
                         }
                     ),
                     # a game from a position is played again from the same position, as it

@@ -579,6 +579,7 @@ def _info(
             listed=bool(st.get("listed", True)),
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
+            chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
         ),
         created=r["created"],

@@ -29,6 +29,7 @@ OptionValue = bool | int | float | str | None
 MAX_NAME = 40
 MAX_ACTION = 200
 MAX_REF = 64
+MAX_CHAT = 500  # characters of one chat message (web/chat.py refuses longer ones)
 MAX_POSITION = 12000  # characters of a position's TOML or JSON text (within the body limit)
 
 # ---------------------------------------------------------------------------- errors
@@ -144,6 +145,11 @@ class TableRequest(_Strict):
         "hidden was revealed since; default: on at a table of one person and bots; never "
         "at a table with open seats",
     )
+    chat_apart: bool = Field(
+        False,
+        description="spectators chat apart: their messages reach spectators only (the seats' "
+        "messages reach everyone)",
+    )
 
 
 class JoinRequest(_Strict):
@@ -185,6 +191,7 @@ class TableSettings(BaseModel):
     wait_for_arrival: bool = True
     hints: bool = Field(False, description="hints allowed (asking the bots about a choice)")
     undo: bool = Field(False, description="undo allowed (taking back a decision)")
+    chat_apart: bool = Field(default=False, description="spectators' chat reaches spectators only")
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"
     )
@@ -477,7 +484,14 @@ class Undo(_Strict):
     move: int = Field(ge=0, description="the move you saw")
 
 
-AnyClientMessage = Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo
+class Say(_Strict):
+    """A chat message to the table (text only; see docs/server.md, "Chat")."""
+
+    type: Literal["chat"]
+    text: str = Field(description=f"at most {MAX_CHAT} characters, checked by the table")
+
+
+AnyClientMessage = Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo | Say
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -497,7 +511,7 @@ def parse_client(text: str) -> AnyClientMessage:
             raise ProtocolError(
                 "bad_message",
                 'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
-                "prefs, name, rematch, hint, undo",
+                "prefs, name, rematch, hint, undo, chat",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:
