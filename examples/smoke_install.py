@@ -4,13 +4,14 @@ as its user would, and any failure stops the script with a non-zero exit.
 
     python -m build --outdir dist
     python -m venv /tmp/fresh
-    /tmp/fresh/bin/pip install 'dist/dragonlair-0.1.0-py3-none-any.whl[web,rl,sim,train]'
-    cd /tmp && /tmp/fresh/bin/python /path/to/examples/smoke_install.py base web rl sim train
+    /tmp/fresh/bin/pip install 'dist/dragonlair-0.1.0-py3-none-any.whl[dev,web,rl,sim,train,accel]'
+    cd /tmp && /tmp/fresh/bin/python /path/to/examples/smoke_install.py
 
 Each name checks one part: ``base`` (the engine and the command line), ``web`` (the
 server's lobby through FastAPI's test client), ``rl`` (OpenSpiel, PettingZoo, Gymnasium,
 the shipped trained policy and the evaluation command), ``sim`` (a simulation with a plot),
-``train`` (PyTorch: a network exported to ONNX and played as a bot).
+``train`` (PyTorch: a network exported to ONNX and played as a bot), ``accel`` (a batched
+JAX engine under jit and vmap), ``dev`` (the test and lint tools answer).
 """
 
 from __future__ import annotations
@@ -132,7 +133,34 @@ def train() -> None:
         assert bot.choose(state.seat_view(seat), state.legal_actions(seat), random.Random(0))
 
 
-CHECKS = {"base": base, "web": web, "rl": rl, "sim": sim, "train": train}
+def accel() -> None:
+    import jax
+
+    from dragonlair import accel as batched
+
+    env = batched.make("space-dragons", players=3)
+    keys = jax.random.split(jax.random.PRNGKey(0), 8)
+    state = jax.jit(jax.vmap(env.init))(keys)
+    action = jax.numpy.argmax(state.legal_action_mask, axis=-1)
+    state = jax.jit(jax.vmap(env.step))(state, action, keys)
+    assert state.observation.shape[0] == 8
+    assert bool(state.legal_action_mask.any(axis=-1).all())
+
+
+def dev() -> None:
+    for tool in ("pytest", "ruff", "mypy", "lint-imports"):
+        assert run(str(BIN / tool), "--help"), tool
+
+
+CHECKS = {
+    "base": base,
+    "web": web,
+    "rl": rl,
+    "sim": sim,
+    "train": train,
+    "accel": accel,
+    "dev": dev,
+}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(CHECKS)

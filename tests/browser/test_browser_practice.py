@@ -1,6 +1,7 @@
 """A practice table in a real Chromium: start one from a shipped puzzle in the lobby, ask
-for a hint, take a decision back; a bad pasted position is refused on the page, naming
-its field. Screenshots land in out/screenshots/."""
+for a hint, take a decision back within its confirmation window, confirm one; a bad
+pasted position is refused on the page, naming its field. Screenshots land in
+out/screenshots/."""
 
 from __future__ import annotations
 
@@ -47,28 +48,33 @@ def test_a_puzzle_with_a_hint_and_an_undo(new_page: Callable[..., Any], server: 
     assert page.locator(f'.actionbar button.hint-pick[data-action="{pick}"]').count() == 1
     assert "%" in page.inner_text("#hint")
     shot(page, "practice-hint")
-    # my only answers are mine to give, so that the undo has something to take back
-    page.click(".settings summary")
-    page.uncheck("#pref-autoplay")
+    # my decision is held for its confirmation window: I see it, nobody else does, and
+    # Undo takes it back
     page.click('.actionbar button[data-action="decline"]')
-    # the bot in seat 3 answers the offer; then I am to draw
-    page.wait_for_function(
-        "() => document.querySelector('.table-page')?.dataset.legal === '1'"
-        " && !document.querySelector('#undo-button')?.disabled",
-        timeout=60_000,
-    )
+    page.wait_for_selector("#held-note")
+    assert not page.is_disabled("#undo-button") and page.is_visible("#confirm-button")
+    assert "Nobody sees your decision yet" in page.inner_text("#held-note")
     assert page.locator("#hint").count() == 0  # the hint was for the decision before
-    before = table_state(page)["move"]
-    shot(page, "practice-undo-offered")
+    shot(page, "practice-held")
     page.click("#undo-button")
-    page.wait_for_function(
-        "m => Number(document.querySelector('.table-page')?.dataset.move) > m", arg=before
-    )
+    page.wait_for_function("() => !document.getElementById('held-note')")
     st = wait_ready(page)
     assert st["legal"] == 2  # take or decline again
-    log = page.inner_text("#log")
-    assert "takes back their last decision (2 actions undone)" in log
-    shot(page, "practice-after-undo")
+    assert page.is_disabled("#undo-button")
+    # decided again and confirmed: the bots answer, and it cannot be taken back any more
+    before = table_state(page)["move"]
+    page.click('.actionbar button[data-action="take"]')
+    page.wait_for_selector("#confirm-button")
+    page.click("#confirm-button")
+    page.wait_for_function(
+        "m => Number(document.querySelector('.table-page')?.dataset.move) > m"
+        " && !document.getElementById('held-note')",
+        arg=before,
+        timeout=60_000,
+    )
+    assert page.locator("#confirm-button").count() == 0
+    assert page.locator("#undo-button").count() == 0 or page.is_disabled("#undo-button")
+    shot(page, "practice-after-confirm")
 
 
 def test_a_bad_position_is_refused_on_the_page(pages: Any, server: Server) -> None:

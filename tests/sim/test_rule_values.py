@@ -189,3 +189,41 @@ def test_compare_arms_set_rule_values(tmp_path: Path) -> None:
     # random bots play the same games whatever the scoring: only the scores move
     assert cmp["altered"] == 0 and cmp["rescored"] > 0 and cmp["winner_changed"] > 0
     assert cmp["b_label"] == "data:scoring.most_fuel=25"
+
+
+# The entries each game's data file gained when its rule values became data: a user's file
+# written before may leave them out and gets the built-in values.
+NEWER_ENTRIES = [
+    (
+        "dragon-stripes",
+        "dragon_stripes",
+        "dragon_stripes.json",
+        ("penalty_divisor", "reward_multiplier"),
+    ),
+    ("space-dragons", "space_dragons", "space_dragons.json", ("hand_size", "rounds")),
+    ("space-race", "space_race", "space_race.json", ("rounds", "hand_size")),
+    ("dragon-race", "dragon_race", "great_dragon_race.json", ("hands",)),
+]
+
+
+@pytest.mark.parametrize(("game", "package", "filename", "entries"), NEWER_ENTRIES)
+def test_a_file_of_the_older_schema_plays_with_the_built_in_values(
+    tmp_path: Path, game: str, package: str, filename: str, entries: tuple[str, ...]
+) -> None:
+    import dragonlair
+    from dragonlair.core.registry import make
+
+    built_in = Path(dragonlair.__file__).parent / package / "data" / filename
+    data = json.loads(built_in.read_text(encoding="utf-8"))
+    for key in entries:
+        del data[key]
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(data), encoding="utf-8")
+    a = make(game, players=3, options={"data": str(older)}).new_game(5)
+    b = make(game, players=3).new_game(5)
+    assert {k: v for k, v in a.to_position().items() if k != "options"} == b.to_position()
+    # an entry that is there is still checked
+    data[entries[0]] = "many"
+    older.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(dragonlair.core.BadDataFile, match=entries[0]):
+        make(game, players=3, options={"data": str(older)})

@@ -41,6 +41,8 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "away": None,
         # a window's passes wait this long (short: tests play many of them)
         "window": 0.05,
+        # a held decision is confirmed this soon (tests that look at the window set theirs)
+        "confirm": 0.05,
         # account passwords: Argon2id at its smallest cost (the server's default is 64 MiB)
         "argon2_memory": 1024,
         "argon2_time": 1,
@@ -203,12 +205,15 @@ async def drive(
     rng: random.Random,
     stop_after: int | None = None,
     auto: set[int] = frozenset(),  # type: ignore[assignment]
+    undo: random.Random | None = None,
 ) -> dict[str, Any]:
     """Play the people's seats with random legal actions until the game ends (or reaches
     move ``stop_after``). Deterministic: it waits for bots to move and then always acts for
     the lowest seat asked, so a seeded table always gets the same actions in the same order.
     Seats in ``auto`` never answer when they have a single legal action: the server
-    answers for them (their ``autoplay`` preference). The latest state seen."""
+    answers for them (their ``autoplay`` preference). With ``undo``, a decision held for
+    confirmation is sometimes taken back (the seat then decides again). The latest state
+    seen."""
     people = set(clients)
     any_client = next(iter(clients.values()))
     while True:
@@ -217,6 +222,10 @@ async def drive(
             return st
         to_act = st["view"]["to_act"]
         if not to_act or any(s not in people for s in to_act):
+            holder = next((c for c in clients.values() if "held" in c.latest), None)
+            if holder is not None:  # nobody else is told until its window ends
+                await holder.wait(lambda h=holder: "held" not in h.latest, "the confirmation")
+                continue
             move = st["move"]
             await any_client.wait_move(move + 1, "a bot's move")
             continue
@@ -233,3 +242,7 @@ async def drive(
         # a forced answer draws nothing from rng, typed or not, so runs stay comparable
         await c.act(move, legal[0] if len(legal) == 1 else rng.choice(legal))
         await c.wait_move(move + 1, "the update after acting")
+        if undo is not None and "held" in c.latest and undo.random() < 0.3:
+            # a held decision taken back (if its window has not ended yet) and made again
+            await c.send({"type": "undo", "move": c.latest["move"]})
+            await c.settle()

@@ -234,3 +234,33 @@ def test_silent_connections_are_closed_and_talking_ones_kept(
 
     asyncio.run(main())
     wait_counter(server, "dragonlair_ws_closed_total", "4408", idle, 1)
+
+
+def test_one_tables_crowd_is_capped_per_seat_and_for_spectators(
+    serve: Callable[..., LiveServer],
+) -> None:
+    # the per-address cap is far above the table's: one client alone meets the table's
+    server = serve(max_connections_per_seat=2, max_spectators=3)
+    created = create_table(server.http, players=2, seats=[{"type": "human"}] * 2)
+    tid, watch = created["table"]["id"], created["watch"]["token"]
+    seat = created["seats"][0]["token"]
+
+    async def main() -> None:
+        watchers = [await Watcher.open(server, tid, watch, "127.0.0.2") for _ in range(4)]
+        assert [w.errors() for w in watchers[:3]] == [[], [], []]
+        assert watchers[3].errors() == ["table_full"]
+        assert await watchers[3].closed() is not None
+        seats = [await Watcher.open(server, tid, seat, "127.0.0.3") for _ in range(3)]
+        assert [w.errors() for w in seats[:2]] == [[], []]
+        assert seats[2].errors() == ["table_full"]
+        # the other seat and a place given back are unaffected
+        other = await Watcher.open(server, tid, created["seats"][1]["token"], "127.0.0.3")
+        assert other.errors() == []
+        await watchers[0].close()
+        await asyncio.sleep(0.2)
+        again = await Watcher.open(server, tid, watch, "127.0.0.4")
+        assert again.errors() == []
+        for w in [*watchers[1:3], *seats[:2], other, again]:
+            await w.close()
+
+    asyncio.run(main())

@@ -149,7 +149,9 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
     async def main() -> list[SeatClient]:
         clients = await open_all(live.ws, created)
         watcher = await SeatClient.open(live.ws, tid, created["watch"]["token"], None)
-        await drive(clients, random.Random(9))
+        # at a table of one person and bots, undo is on: the person sometimes takes a
+        # held decision back and decides again
+        await drive(clients, random.Random(9), undo=random.Random(4))
         await watcher.wait(lambda: watcher.latest["status"] == "over", "the end")
         conns = [*clients.values(), watcher]
         for c in conns:
@@ -170,7 +172,7 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
     events = raw_events(final)
     people = {i for i, s in enumerate(created["table"]["seats"]) if s["kind"] == "human"}
     rng = random.Random(2024)
-    checked = 0
+    checked = held = 0
     for conn in conns:
         since = 0
         for msg in conn.states:
@@ -183,19 +185,24 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
                 assert msg["status"] == "over", f"the sampler fails on seat {conn.seat}'s view"
                 sampled = final
                 assert move == final.move
-            world = Counterfactual(g, sampled, events[: counts[move]], conn.seat, rng)
+            # a held decision is shown to its seat alone, with the committed events only
+            committed = move - (msg["held"]["shown"] if "held" in msg else 0)
+            world = Counterfactual(g, sampled, events[: counts[committed]], conn.seat, rng)
             deadline = msg["deadline"]["at"] if msg["deadline"] else None
             again = state_message(
                 world,
                 conn.seat,
                 since,
                 table=tid,
-                status="over" if sampled.is_over else "playing",
+                # a held decision that ends the game is not the end until it is confirmed
+                status="over" if sampled.is_over and "held" not in msg else "playing",
                 timed_seats=people,
                 deadline_at=deadline,
             )
-            # a seat's offers come from the table's public settings and whose turn it is
-            # (whether an undo would work comes later, in its own message; None here)
+            if "held" in msg and msg["held"]["waiting"] is not None:
+                again["legal"] = []  # a decision held unseen: nothing more until confirmed
+            # a seat's offers come from the table's public settings, whose turn it is and
+            # whether the seat holds a decision of its own
             offers: dict[str, Any] = msg.get("offers") or {}
             if conn.seat is not None:
                 settings = created["table"]["settings"]
@@ -203,23 +210,25 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
                     "hints": settings["hints"],
                     "hint": settings["hints"]
                     and msg["status"] == "playing"
-                    and conn.seat in msg["view"]["to_act"],
+                    and conn.seat in msg["view"]["to_act"]
+                    and ("held" not in msg or msg["held"]["waiting"] is None),
                     "undo": settings["undo"],
-                    **(
-                        {"can_undo": offers["can_undo"], "undo_reason": offers["undo_reason"]}
-                        if settings["undo"] and msg["status"] == "playing"
-                        else {"can_undo": False, "undo_reason": offers["undo_reason"]}
-                    ),
+                    "can_undo": "held" in msg,
+                    "undo_reason": offers["undo_reason"],
+                    "confirm": settings["confirm"],
                 }, offers
             else:
-                assert "offers" not in msg
-            msg = {k: v for k, v in msg.items() if k != "offers"}
+                assert "offers" not in msg and "held" not in msg
+            held += "held" in msg
+            msg = {k: v for k, v in msg.items() if k not in ("offers", "held", "ref")}
             assert again == msg, (
                 f"seat {conn.seat} move {move}: the message depends on hidden facts"
             )
-            since = counts[move]
+            since = counts[committed]
             checked += 1
     assert checked > final.move
+    if created["table"]["settings"]["undo"]:
+        assert held > 0, "no decision was held: the undo was not in play"
     assert dragonlair.replay(final.record).to_json() == final.to_json()
 
 

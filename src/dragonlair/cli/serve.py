@@ -19,6 +19,14 @@ def serve(
     deadline: Annotated[
         float, typer.Option(min=0.01, help="Default seconds to answer an offer or HALT! window.")
     ] = 15.0,
+    confirm: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            max=30,
+            help="Default seconds a decision at a table with undo is held for confirmation.",
+        ),
+    ] = 5.0,
     away: Annotated[
         float,
         typer.Option(
@@ -93,6 +101,12 @@ def serve(
             min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
         ),
     ] = 120.0,
+    max_connections_per_seat: Annotated[
+        int, typer.Option(min=1, help="Open connections per seat of a table (tabs, devices).")
+    ] = 8,
+    max_spectators: Annotated[
+        int, typer.Option(min=0, help="Open spectator connections per table.")
+    ] = 200,
     header_timeout: Annotated[
         float, typer.Option(min=0.1, help="Seconds for a request's headers to arrive.")
     ] = 10.0,
@@ -217,6 +231,7 @@ def serve(
         db=db,
         sqlite_sync=sqlite_sync.upper(),
         deadline=deadline,
+        confirm=confirm,
         away=away,
         ws_rate=ws_rate,
         http_rate=http_rate,
@@ -232,6 +247,8 @@ def serve(
         max_connections_per_address=max_connections_per_address,
         max_websockets=max_websockets,
         ws_idle_timeout=ws_idle_timeout,
+        max_connections_per_seat=max_connections_per_seat,
+        max_spectators=max_spectators,
         header_timeout=header_timeout,
         body_timeout=body_timeout,
         idle_timeout=idle_timeout,

@@ -18,9 +18,13 @@ from typing import Any, NoReturn
 from .errors import BadDataFile
 
 
-def read_json(package: str, filename: str, user_path: str | None = None) -> tuple[Any, str]:
+def read_json(
+    package: str, filename: str, user_path: str | None = None, optional: Sequence[str] = ()
+) -> tuple[Any, str]:
     """The parsed JSON of ``user_path`` if given, else of the package's ``data/filename``;
-    with the name to use in error messages."""
+    with the name to use in error messages. A user's file may leave out the top-level
+    entries named in ``optional`` (rule values that became data after files were written
+    for the older schema): they are the built-in file's."""
     if user_path is not None:
         path = Path(user_path).expanduser()
         name = str(path)
@@ -32,9 +36,16 @@ def read_json(package: str, filename: str, user_path: str | None = None) -> tupl
         name = filename
         text = resources.files(package).joinpath("data", filename).read_text(encoding="utf-8")
     try:
-        return json.loads(text), name
+        raw = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadDataFile(f"{name}: not valid JSON: {e.msg} at line {e.lineno}") from None
+    missing = [k for k in optional if isinstance(raw, dict) and k not in raw]
+    if user_path is not None and missing:
+        built_in = json.loads(
+            resources.files(package).joinpath("data", filename).read_text(encoding="utf-8")
+        )
+        raw.update({k: built_in[k] for k in missing})
+    return raw, name
 
 
 class Checker:

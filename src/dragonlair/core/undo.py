@@ -93,7 +93,7 @@ def _steps(before: State, played: list[tuple[int, int]], seat: int | None) -> li
     return out
 
 
-def _learnt(before: State, played: list[tuple[int, int]], seat: int | None) -> bool:
+def learnt(before: State, played: list[tuple[int, int]], seat: int | None) -> bool:
     """Whether ``seat`` was told something by ``played`` that depended on what it could
     not see at ``before``."""
     truth = _steps(before, played, seat)
@@ -137,7 +137,7 @@ def undo_point(state: State, seat: int) -> tuple[list[tuple[int, int]], int] | N
     before = _rebuild(state, actions[:i])
     played = actions[i:]
     for observer in [*range(state.game.players), None]:
-        if _learnt(before, played, observer):
+        if learnt(before, played, observer):
             return None
     return actions, i
 

@@ -182,7 +182,7 @@ def load_data(user_path: str | None = None) -> RaceData:
     every time: the user may be editing it)."""
     if user_path is None:
         return _builtin()
-    raw, name = read_json(__package__ or "dragonlair.dragon_race", DATA_FILE, user_path)
+    raw, name = read_json(__package__ or "dragonlair.dragon_race", DATA_FILE, user_path, ("hands",))
     return parse_data(raw, name)
 
 

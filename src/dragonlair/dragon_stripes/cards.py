@@ -122,7 +122,9 @@ def card_name(code: int) -> str:
 
 def load_components(user_path: str | None = None) -> Components:
     """The built-in components, or those of the user's file; BadDataFile if malformed."""
-    raw, name = read_json("dragonlair.dragon_stripes", DATA_FILE, user_path)
+    raw, name = read_json(
+        "dragonlair.dragon_stripes", DATA_FILE, user_path, ("penalty_divisor", "reward_multiplier")
+    )
     return parse_components(raw, name)
 
 

@@ -150,7 +150,7 @@ DATA_FILE: Final = "space_dragons.json"
 def load_components(user_path: str | None = None) -> Components:
     """The components from the built-in data file, or from ``user_path``; BadDataFile
     names the file, the entry and what was expected when anything is wrong."""
-    raw, name = read_json(DATA_PACKAGE, DATA_FILE, user_path)
+    raw, name = read_json(DATA_PACKAGE, DATA_FILE, user_path, ("hand_size", "rounds"))
     return _Loader(name).components(raw)
 
 

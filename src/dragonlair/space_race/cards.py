@@ -216,7 +216,7 @@ _TOP_KEYS = frozenset(
 def load_data(user_path: str | None, players: int) -> SpaceRaceData:
     """The components from the package's data file, or from ``user_path`` if given, checked
     for a game of ``players`` players."""
-    raw, name = read_json("dragonlair.space_race", DATA_FILE, user_path)
+    raw, name = read_json("dragonlair.space_race", DATA_FILE, user_path, ("rounds", "hand_size"))
     c = Checker(name)
     root = c.obj(raw, "the file")
     _no_unknown_keys(c, root, _TOP_KEYS, "the file")

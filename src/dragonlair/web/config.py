@@ -10,6 +10,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from ..core.autoplay import WINDOW_SECONDS
+from ..core.confirm import CONFIRM_SECONDS
 
 DEFAULT_DB = "sqlite:///dragonlair.sqlite3"
 KEY_ENV = "DRAGONLAIR_SEAL_KEY"
@@ -42,6 +43,9 @@ class ServerConfig:
     # How long every seat asked in a reaction window or offer takes to pass, whatever it
     # holds (seconds; see dragonlair.web.table.windows).
     window: float = WINDOW_SECONDS
+    # How long a person's decision at a table with undo is held for confirmation, unless
+    # the table says otherwise (seconds; see dragonlair.core.confirm).
+    confirm: float = CONFIRM_SECONDS
     # A table still waiting for players this long after its creation expires (seconds).
     waiting_ttl: float = 86400.0
     # Limits on clients.
@@ -60,6 +64,10 @@ class ServerConfig:
     # A WebSocket that sends nothing (not even a ping; the browser pings every 20 s) for
     # this long is closed with 4408 (seconds).
     ws_idle_timeout: float = 120.0
+    # Open connections per table: each seat's (a person's tabs and devices) and its
+    # spectators', all addresses together; beyond, a newcomer is refused (table_full).
+    max_connections_per_seat: int = 8
+    max_spectators: int = 200
     hello_timeout: float = 10.0
     # HTTP: seconds for a request's headers, for its body, and an idle keep-alive
     # connection may take; connections and WebSockets served at once (beyond: 503).

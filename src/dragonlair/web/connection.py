@@ -20,6 +20,7 @@ from .config import ServerConfig
 from .metrics import ACTION_REPLY_SECONDS, WS_CLOSED, WS_IN, WS_OPENED, WS_OUT, WS_REFUSED
 from .protocol import (
     Act,
+    Confirm,
     Hello,
     Hint,
     Ping,
@@ -53,6 +54,8 @@ class Door(Protocol):
 
     def admit_spectator(self) -> None: ...
 
+    def check_room(self, seat: int | None) -> None: ...
+
     async def attach(self, conn: Connection) -> None: ...
 
     def detach(self, conn: Connection) -> None: ...
@@ -71,6 +74,8 @@ class Door(Protocol):
     async def hint(self, seat: int, move: int, conn: Connection) -> None: ...
 
     async def undo(self, seat: int, move: int, conn: Connection | None = None) -> None: ...
+
+    async def confirm(self, seat: int, move: int, conn: Connection | None = None) -> None: ...
 
     def set_prefs(self, seat: int, autoplay: bool | None) -> None: ...
 
@@ -382,6 +387,7 @@ async def _converse(
         else:
             table.admit_spectator()
             seat = None
+        table.check_room(seat)
     except ProtocolError as e:
         code = {
             "not_found": 4404,
@@ -502,13 +508,15 @@ async def _serve(
                     await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
                 finally:  # answered: the update with its ref, or the refusal queued below
                     ACTION_REPLY_SECONDS.observe(time.perf_counter() - received)
-            elif isinstance(msg, Hint | Undo):
+            elif isinstance(msg, Hint | Undo | Confirm):
                 if conn.seat is None:
                     raise ProtocolError("spectator", "spectators watch; they have no decision")
                 if isinstance(msg, Hint):
                     await table.hint(conn.seat, msg.move, conn)
-                else:
+                elif isinstance(msg, Undo):
                     await table.undo(conn.seat, msg.move, conn)
+                else:
+                    await table.confirm(conn.seat, msg.move, conn)
             elif isinstance(msg, Ping):
                 conn.send('{"type":"pong"}')
             elif isinstance(msg, Prefs | Rename | Rematch):

@@ -325,6 +325,7 @@ class Hub:
                 "wait_for_arrival": req.wait_for_arrival,
                 "hints": hints,
                 "undo": undo,
+                "confirm": (req.confirm or self.config.confirm) if undo else 0.0,
                 "chat_apart": req.chat_apart,
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({"chosen_seed": True} if chosen_seed else {}),
@@ -444,6 +445,12 @@ class Hub:
                 "undo_not_allowed",
                 "undo is only for tables whose every seat is yours or a bot's: at a table "
                 "with open seats nobody may take a move back",
+            )
+        if req.confirm is not None and not undo:
+            raise ProtocolError(
+                "bad_request",
+                "a confirmation window is for a table with undo: ask for undo too, or leave "
+                "confirm out",
             )
         return hints, undo
 
@@ -575,6 +582,7 @@ class Hub:
                             "wait_for_arrival": st.wait_for_arrival,
                             "hints": st.hints,
                             "undo": st.undo,
+                            "confirm": st.confirm or None,
                             "chat_apart": st.chat_apart,
                         }
                     ),

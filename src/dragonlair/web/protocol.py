@@ -141,9 +141,17 @@ class TableRequest(_Strict):
     )
     undo: bool | None = Field(
         None,
-        description="undo allowed: a seat may take back its last decision while nothing "
-        "hidden was revealed since; default: on at a table of one person and bots; never "
-        "at a table with open seats",
+        description="undo allowed: a person's decision is held for a confirmation window "
+        "and may be taken back within it (nothing of it reaches anyone else before it is "
+        "confirmed); default: on at a table of one person and bots; never at a table with "
+        "open seats",
+    )
+    confirm: float | None = Field(
+        None,
+        gt=0,
+        le=30,
+        description="the confirmation window of a table with undo, in seconds from a "
+        "person's last held decision (default 5); the Confirm button ends it sooner",
     )
     chat_apart: bool = Field(
         False,
@@ -190,7 +198,13 @@ class TableSettings(BaseModel):
     listed: bool
     wait_for_arrival: bool = True
     hints: bool = Field(False, description="hints allowed (asking the bots about a choice)")
-    undo: bool = Field(False, description="undo allowed (taking back a decision)")
+    undo: bool = Field(
+        False, description="undo allowed (taking back a decision within its confirmation window)"
+    )
+    confirm: float = Field(
+        default=0.0,
+        description="the confirmation window in seconds (0: decisions are final at once)",
+    )
     chat_apart: bool = Field(default=False, description="spectators' chat reaches spectators only")
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"
@@ -477,10 +491,17 @@ class Hint(_Strict):
 
 
 class Undo(_Strict):
-    """Take back your last decision (where the table allows undo and nothing hidden was
-    revealed since), with every move played after it."""
+    """Take back your last decision while it is still held for confirmation (where the
+    table allows undo)."""
 
     type: Literal["undo"]
+    move: int = Field(ge=0, description="the move you saw")
+
+
+class Confirm(_Strict):
+    """Confirm your held decisions now, without waiting for the confirmation window's end."""
+
+    type: Literal["confirm"]
     move: int = Field(ge=0, description="the move you saw")
 
 
@@ -491,7 +512,9 @@ class Say(_Strict):
     text: str = Field(description=f"at most {MAX_CHAT} characters, checked by the table")
 
 
-AnyClientMessage = Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo | Say
+AnyClientMessage = (
+    Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo | Confirm | Say
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -511,7 +534,7 @@ def parse_client(text: str) -> AnyClientMessage:
             raise ProtocolError(
                 "bad_message",
                 'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
-                "prefs, name, rematch, hint, undo, chat",
+                "prefs, name, rematch, hint, undo, confirm, chat",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

@@ -38,14 +38,13 @@ committed state, the move pipeline and the messages. The rules that matter:
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import time
 from typing import Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
-from ..core.state import UNDO_TEXT
+from ..core.confirm import Hold, reveals_to_actor
 from .chat import KEPT, Chat
 from .logs import storage_outage
 from .protocol import (
@@ -105,6 +104,7 @@ class Table:
             wait_for_arrival=bool(st.get("wait_for_arrival", True)),
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
+            confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
         )
@@ -150,8 +150,13 @@ class Table:
         self.empty_since: float | None = None
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
-        self._sync_key: tuple[int, str, int | None] | None = None
+        self._sync_key: tuple[int, str, int | None, int] | None = None
         self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
+        # decisions held for confirmation (core.confirm): seat -> its held decisions, and
+        # the timer that confirms them at the window's end (Unix ms it ends at)
+        self.holds: dict[int, Hold] = {}
+        self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
+        self._hold_version = 0
         self.chat: Chat | None = None  # read from the store when the first client comes
         self.practice = Practice(
             self.id,
@@ -291,6 +296,12 @@ class Table:
         """The account a seat belongs to (None: a guest's, a bot's, an open seat)."""
         return self.seats[seat].account
 
+    def check_room(self, seat: int | None) -> None:
+        """Refuse a newcomer to ``seat`` (None: a spectator) with ``table_full`` when the
+        table holds as many such connections as the server's per-table caps allow."""
+        config = self.hub.config
+        self.seats.check_room(seat, config.max_connections_per_seat, config.max_spectators)
+
     def admit_spectator(self) -> None:
         """Admit a spectator without a token: only at a listed table (ProtocolError else)."""
         if not self.settings.listed:
@@ -301,10 +312,15 @@ class Table:
             )
 
     def message_for(self, conn: Peer) -> dict[str, Any]:
-        """The state message for ``conn`` from its event cursor on (and moves the cursor)."""
+        """The state message for ``conn`` from its event cursor on (and moves the cursor).
+        A seat holding decisions is shown the game with them applied (its own view), and
+        the committed events only: its held decisions are logged once confirmed."""
         st = self.state
+        hold = self.holds.get(conn.seat) if conn.seat is not None else None
+        if hold is not None and not hold:
+            hold = None  # its last decision is being played: the committed state shows it
         msg = state_message(
-            st,
+            st if hold is None else hold.state,
             conn.seat,
             conn.cursor,
             table=self.id,
@@ -312,6 +328,19 @@ class Table:
             timed_seats=self.timed_seats(),
             deadline_at=self.deadline_at,
         )
+        if hold is not None:
+            msg["events"] = st.events_since(conn.cursor, conn.seat)
+            timer = self._confirm_timers.get(hold.seat)
+            msg["held"] = {
+                "decisions": len(hold),
+                "shown": len(hold.actions),
+                # a decision held unapplied, since it would show something hidden
+                "waiting": None if hold.unseen is None else str(hold.unseen),
+                "until": None if timer is None else timer[1],
+                "seconds": self.settings.confirm,
+            }
+            if hold.unseen is not None:
+                msg["legal"] = []  # nothing more until it is confirmed or taken back
         if conn.seat is not None:
             msg["offers"] = self.offers(conn.seat)
         conn.cursor = st.event_count
@@ -319,13 +348,19 @@ class Table:
 
     def offers(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may ask for now (hints, undo): see :mod:`.table.practice`."""
-        return self.practice.offers(seat)
+        hold = self.holds.get(seat)
+        if hold is None or not hold:
+            return self.practice.offers(seat)
+        offers = self.practice.offers(seat, held=True)
+        # a hint is for the decision the seat's own game asks of it now
+        offers["hint"] = offers["hints"] and hold.unseen is None and seat in hold.state.to_act
+        return offers
 
     def sync_text(self, conn: Peer, since: int) -> str:
         """The encoded state message for a ``sync`` from ``since``: built once per seat,
         cursor and move, however many times connections ask for it."""
         st = self.state
-        key = (st.move, self.status, self.deadline_at)
+        key = (st.move, self.status, self.deadline_at, self._hold_version)
         if key != self._sync_key:
             self._sync_key = key
             self._sync_cache.clear()
@@ -417,7 +452,6 @@ class Table:
         if conn.seat is not None:
             self.send_rematch(conn)
             self.send_played_for(conn)
-            self.practice.check_undos()
         self.broadcast_seats()
         if back:  # the returning player has a window to answer: everyone sees its deadline
             self.broadcast()
@@ -523,11 +557,23 @@ class Table:
         by: str = "player",
         conn: Peer | None = None,
         ref: str | int | None = None,
+        confirmed: bool = False,
     ) -> None:
         """Apply ``seat``'s action made at ``move``, store it, then tell everyone.
         ProtocolError (and nothing changed) if it cannot be applied. An answer in a
         reaction window or offer that must wait for the window's end waits first
-        (:mod:`dragonlair.web.table.windows`)."""
+        (:mod:`dragonlair.web.table.windows`). At a table with undo a person's decision is
+        held for confirmation instead (:meth:`hold`); ``confirmed``: a held decision whose
+        window ended (played at the committed move, whichever that is now)."""
+        if by == "player" and not confirmed and self._holds_for(seat):
+            if await self.hold(seat, move, text, conn, ref):
+                return
+        elif by != "player" and seat in self.holds:
+            raise ProtocolError(
+                "stale_move", "the seat's person has answered; it waits for confirmation"
+            )
+        if confirmed:
+            move = self.current_move or 0
         if self.windows.is_open(seat, move) and self.game is not None:
             try:
                 answer = self.game.parse_action(text)
@@ -550,6 +596,8 @@ class Table:
                     "abandoned", "every player left this table long ago: it ended without a result"
                 )
             st = self.state
+            if confirmed:
+                move = st.move
             if by == "bot" and not self.seats[seat].is_bot:
                 raise ProtocolError("stale_move", "the seat's player is back")
             if move != st.move and not self.decisions.current(seat, move, st.move):
@@ -600,48 +648,201 @@ class Table:
 
     # ------------------------------------------------------------------ undo
 
-    async def undo(self, seat: int, move: int, conn: Peer | None = None) -> None:
-        """Take back ``seat``'s last decision (and everything played after it), stored
-        like an action; ProtocolError (and nothing changed) where it is not allowed."""
+    def _holds_for(self, seat: int) -> bool:
+        """Whether ``seat``'s decisions are held for confirmation: a person's own, at a
+        table with undo and a confirmation window."""
+        s = self.seats[seat]
+        return (
+            self.settings.undo
+            and self.settings.confirm > 0
+            and s.kind == "human"
+            and not s.bot_playing
+            and self.status == "playing"
+        )
+
+    async def hold(
+        self, seat: int, move: int, text: str, conn: Peer | None, ref: str | int | None
+    ) -> bool:
+        """Hold ``seat``'s decision for confirmation: nothing stored, nobody else told. The
+        seat is shown it applied to its own copy of the game, or, when that would show it
+        something hidden, named as waiting (:mod:`dragonlair.core.confirm`). True when
+        held; False when the move pipeline must answer it (it refuses it as stale)."""
         async with self.lock:
-            st = self.practice.check_undo_allowed(move)
-            steps = await asyncio.to_thread(self.practice.undo_steps, st, seat)
-            if not steps:
-                why = await asyncio.to_thread(self.practice.why_not_undo, st, seat)
-                why = why or "your last decisions were all answered for you"
-                raise ProtocolError("cannot_undo", f"nothing to take back: {why}")
-            done = False
-            for nxt in steps:
-                m = self.state.move
-                write = asyncio.wrap_future(
-                    self.hub.store.append(self.id, m, seat, UNDO_TEXT, None, None)
+            hold = self.holds.get(seat)
+            if self.game is None or self.status != "playing":
+                return False
+            if hold is not None and (hold.confirming or hold.unseen is not None):
+                raise ProtocolError(
+                    "held",
+                    "your last decision waits for its confirmation: confirm it, or take it "
+                    "back, before deciding more",
                 )
-                try:
-                    await asyncio.shield(write)
-                except asyncio.CancelledError:
-                    write.add_done_callback(functools.partial(self._late_commit, nxt=nxt))
-                    raise
-                except Exception as e:
-                    log.error("table %s: could not store the undo at move %d: %s", self.id, m, e)
-                    if done:
-                        break  # what was stored stands; the rest is not taken back
-                    raise ProtocolError(
-                        "storage_error",
-                        "the server could not store the undo, so nothing was taken back; try again",
-                        503,
-                    ) from None
-                self._state = nxt
-                self.decisions.reset(nxt)
-                done = True
-            self.hub.actions += 1
-            self._after_change(conn, "undo")
+            base = self.state if hold is None else hold.state
+            if hold is not None and move != base.move:
+                raise ProtocolError(
+                    "stale_move",
+                    f"that action was made at move {move}, but your game shows move "
+                    f"{base.move} (with the decisions you hold): act again",
+                    409,
+                )
+            if (
+                hold is None
+                and move != base.move
+                and not self.decisions.current(seat, move, base.move)
+            ):
+                return False  # refused as stale by the pipeline
+            if seat not in base.to_act:
+                if hold is None:
+                    return False
+                raise ProtocolError("not_your_turn", "you are not asked anything now")
+            try:
+                action = self.game.parse_action(text)
+            except UnknownAction as e:
+                raise ProtocolError("unknown_action", str(e)) from None
+            trial = base.clone()
+            try:
+                trial.apply(seat, action)
+            except IllegalAction as e:
+                raise ProtocolError("illegal_action", str(e)) from None
+            shows = await asyncio.to_thread(reveals_to_actor, base, seat, action)
+            if self.holds.get(seat) is not hold or (hold is None and self.state is not base):
+                # the held decisions were confirmed (or the game moved) meanwhile
+                raise ProtocolError(
+                    "stale_move",
+                    "your held decisions were confirmed meanwhile: look at the latest "
+                    "state and act again",
+                    409,
+                )
+            if hold is None:
+                hold = self.holds[seat] = Hold(seat, self.state)
+            hold.push(action, shows)
+            self._arm_confirm(seat)
+            self._send_holder(seat, conn, ref)
+            return True
+
+    def _arm_confirm(self, seat: int) -> None:
+        """(Re)start ``seat``'s confirmation window from now."""
+        old = self._confirm_timers.pop(seat, None)
+        if old is not None:
+            old[0].cancel()
+        delay = self.settings.confirm
+        handle = asyncio.get_running_loop().call_later(
+            delay, lambda: self._spawn(self._confirm_held(seat))
+        )
+        self._confirm_timers[seat] = (handle, int((time.time() + delay) * 1000))
+        self._hold_version += 1
+
+    def _drop_hold(self, seat: int) -> Hold | None:
+        timer = self._confirm_timers.pop(seat, None)
+        if timer is not None:
+            timer[0].cancel()
+        self._hold_version += 1
+        return self.holds.pop(seat, None)
+
+    def _send_holder(self, seat: int, conn: Peer | None, ref: str | int | None) -> None:
+        """Send ``seat``'s connections (and only them) the game as the seat sees it now."""
+        for c in list(self.seats[seat].conns):
+            msg = self.message_for(c)
+            if c is conn and ref is not None:
+                msg["ref"] = ref
+            c.send(encode(msg))
+
+    async def _confirm_held(self, seat: int) -> None:
+        """The window ended (or the person confirmed): play the held decisions, in order,
+        through the move pipeline, as if they had been made now."""
+        hold = self.holds.get(seat)
+        if hold is None or hold.confirming:
+            return
+        hold.confirming = True
+        timer = self._confirm_timers.pop(seat, None)
+        if timer is not None:
+            timer[0].cancel()
+        try:
+            while (action := hold.take_first()) is not None:
+                # taken off first: the table then applies the rest to the new committed
+                # state (_rebase_holds), so the seat keeps seeing what it decided
+                await self.submit(seat, 0, str(action), confirmed=True)
+        except ProtocolError as e:
+            log.warning("table %s: a held decision of seat %d refused: %s", self.id, seat, e)
+        finally:
+            if self.holds.get(seat) is hold:
+                self._drop_hold(seat)
+                self._send_holder(seat, None, None)
+
+    def _rebase_holds(self) -> None:
+        """The committed state changed while a seat holds decisions (another seat's sealed
+        choice, a game over): the held decisions are applied to it instead, or dropped
+        (with a word to the seat) when they no longer fit."""
+        for seat, hold in list(self.holds.items()):
+            if hold.base is self.state:
+                continue
+            if hold.confirming and not hold:
+                continue  # its last decision is played: the confirmation drops it
+            if self.status == "playing" and hold.rebase(self.state):
+                self._hold_version += 1
+                continue  # the broadcast that follows shows it to the seat
+            self._drop_hold(seat)
+            gone = ProtocolError(
+                "hold_dropped",
+                "the game moved on before your decision was confirmed, so it was not "
+                "played: look at the latest state and choose again",
+            )
+            for c in list(self.seats[seat].conns):
+                c.send(encode(gone.to_message(self.state.move)))
+
+    async def undo(self, seat: int, move: int, conn: Peer | None = None) -> None:
+        """Take back ``seat``'s last decision still held for confirmation; nobody else was
+        told anything of it, so nothing else changes. ProtocolError (and nothing changed)
+        where there is none."""
+        async with self.lock:
+            self.practice.check_undo_allowed()
+            hold = self.holds.get(seat)
+            if hold is None or hold.confirming:
+                raise ProtocolError(
+                    "cannot_undo",
+                    "nothing to take back: a decision is final once its confirmation "
+                    "window has ended, and you hold none now",
+                )
+            if not hold.started <= move <= hold.state.move:
+                # (any move shown since the hold began: the others' sealed choices move
+                # the game on meanwhile, and only the seat's own decisions are held)
+                raise ProtocolError(
+                    "stale_move",
+                    f"that undo was asked at move {move}, but your game shows move "
+                    f"{hold.state.move}: look at the latest state and ask again",
+                    409,
+                )
+            hold.pop()
+            if hold:
+                self._arm_confirm(seat)
+            else:
+                self._drop_hold(seat)
+            self._send_holder(seat, conn, "undo")
+            self.clocks.arm_auto()
+
+    async def confirm(self, seat: int, move: int, conn: Peer | None = None) -> None:
+        """Confirm ``seat``'s held decisions now; ProtocolError when it holds none."""
+        hold = self.holds.get(seat)
+        if hold is None:
+            raise ProtocolError("nothing_held", "you hold no decision to confirm")
+        if hold.confirming:
+            return
+        if not hold.started <= move <= hold.state.move:
+            raise ProtocolError(
+                "stale_move",
+                f"that confirmation was asked at move {move}, but your game shows move "
+                f"{hold.state.move}: look at the latest state and confirm again",
+                409,
+            )
+        await self._confirm_held(seat)
 
     # ------------------------------------------------------------------ hints
 
     async def hint(self, seat: int, move: int, conn: Peer) -> None:
         """Work out a hint for ``seat``'s decision and send it to ``conn`` (see
         :mod:`.table.practice`); ProtocolError where a hint is not allowed."""
-        await self.practice.hint(seat, move, conn)
+        hold = self.holds.get(seat)
+        await self.practice.hint(seat, move, conn, None if hold is None else hold.state)
 
     def _late_commit(self, write: asyncio.Future[None], nxt: State) -> None:
         if not write.cancelled() and write.exception() is None and nxt.move == self.state.move + 1:
@@ -655,8 +856,8 @@ class Table:
             self.clocks.cancel()
         else:
             self.clocks.changed(self.state)
+        self._rebase_holds()
         self.broadcast(conn, ref)
-        self.practice.check_undos()
         self.bots.kick()
         if self.status == "over" and not self.connections():
             self.hub.retire(self)
@@ -728,5 +929,7 @@ class Table:
     def close(self) -> None:
         """Stop timers and bots (server shutdown); connections are closed by the server."""
         self.clocks.cancel()
+        for seat in list(self.holds):
+            self._drop_hold(seat)
         for t in list(self._tasks):
             t.cancel()

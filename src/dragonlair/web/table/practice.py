@@ -2,11 +2,10 @@
 
 - **Hints** are worked out in the bot pool handed in, from the asking seat's view only,
   one at a time per seat and within the server's hint rate.
-- **Undo** takes back a seat's last decision and everything after it, while nothing hidden
-  has been revealed since (:mod:`dragonlair.core.undo`). Whether an undo would work is
-  worked out off the loop after each move and sent to the seat's connections in an
-  ``offers`` message. Storing an undo is the move pipeline's (the table's ``undo``); this
-  part says which states it steps through.
+- **Undo** takes back a seat's decision while it is held for confirmation
+  (:mod:`dragonlair.core.confirm`; the holding is the table's): nothing to work out, since
+  nobody else was told anything of it. This part says whether the table allows it and
+  what each seat is offered.
 """
 
 from __future__ import annotations
@@ -18,9 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core import State
-from ...core.autoplay import forced_action
 from ...core.rng import derive_seed
-from ...core.undo import effective_actions
 from ...i18n import N_
 from ..bots import BotTimeout, HintJob
 from ..config import ServerConfig
@@ -70,109 +67,39 @@ class Practice:
 
     # ------------------------------------------------------------------ offers
 
-    def offers(self, seat: int) -> dict[str, Any]:
+    def offers(self, seat: int, held: bool = False) -> dict[str, Any]:
         """What ``seat`` may ask for now: whether the table allows hints and undo, whether
-        a hint may be asked now, and (once worked out, else None) whether an undo would
-        work, with the reason when not (see :meth:`check_undos`)."""
+        a hint may be asked now, and whether an undo would work (``held``: the seat holds
+        a decision in its confirmation window), with the reason when not."""
         st = self.current.playing()
         hint = self.settings.hints and st is not None and seat in st.to_act
-        can: bool | None = False
         why: str | None = None
         if not self.settings.undo:
             why = N_("this table was created without undo")
         elif st is None:
             why = N_("undo is only while the game is being played")
-        else:
-            key = (seat, st.move)
-            if key in self._undo_cache:
-                why = self._undo_cache[key]
-                can = why is None
-            else:
-                can = None
+        elif not held:
+            why = N_("a decision can be taken back only until it is confirmed")
         return {
             "hints": self.settings.hints,
             "hint": hint,
             "undo": self.settings.undo,
-            "can_undo": can,
+            "can_undo": held,
             "undo_reason": why,
+            "confirm": self.settings.confirm,
         }
-
-    def check_undos(self) -> None:
-        """Work out, off the loop, whether each connected person's seat could undo now,
-        and tell it (an ``offers`` message)."""
-        st = self.current.playing()
-        if not self.settings.undo or st is None:
-            return
-        for s in self.seats:
-            key = (s.index, st.move)
-            if s.kind != "human" or not s.conns:
-                continue
-            if key not in self._undo_cache and key not in self._undo_checking:
-                self._undo_checking.add(key)
-                self._spawn(self._check_undo(s.index, st))
-
-    async def _check_undo(self, seat: int, st: State) -> None:
-        key = (seat, st.move)
-        try:
-            if self.current.playing() is not st:
-                return  # the game moved on before the check began
-            why = await asyncio.to_thread(self.why_not_undo, st, seat)
-        finally:
-            self._undo_checking.discard(key)
-        if len(self._undo_cache) > 64:
-            self._undo_cache.clear()
-        self._undo_cache[key] = why
-        if self.current.playing() is not st:
-            return  # the game moved on meanwhile: its own check follows
-        text = encode({"type": "offers", "move": st.move, "offers": self.offers(seat)})
-        for conn in self.seats[seat].conns:
-            conn.send(text)
 
     # ------------------------------------------------------------------ undo
 
-    def why_not_undo(self, st: State, seat: int) -> str | None:
-        """Why ``seat`` cannot take back a decision at ``st`` (None: it can)."""
-        if not any(p == seat for p, _ in effective_actions(st)):
-            return N_("you have made no decision to take back yet")
-        if not self.undo_steps(st, seat):
-            return N_("something hidden has been revealed since your last decision")
-        return None
-
-    def undo_steps(self, st: State, seat: int) -> list[State]:
-        """The states after each undo that taking back ``seat``'s last decision takes: one,
-        or more when the decision reached was one it had no choice in and that would be
-        answered for it again at once (then the decision before is taken back too). Empty
-        when nothing can be taken back."""
-        steps: list[State] = []
-        s = st
-        autoplay = self.seats[seat].autoplay
-        while s.can_undo(seat):
-            s = s.clone()
-            s.undo(seat)
-            steps.append(s)
-            if not autoplay or forced_action(s, seat) is None:
-                return steps
-        return []  # only answers given for the seat could be taken back: no use
-
-    def check_undo_allowed(self, move: int) -> State:
-        """The state an undo asked at ``move`` starts from; ProtocolError where an undo is
-        not allowed."""
+    def check_undo_allowed(self) -> None:
+        """ProtocolError where an undo is not allowed at this table now."""
         if not self.settings.undo:
             raise ProtocolError(
                 "undo_not_allowed",
                 "this table was created without undo: nobody may take a move back here",
             )
-        st = self.current.playing()
-        if st is None:
+        if self.current.playing() is None:
             raise ProtocolError("not_playing", "undo is only while the game is being played")
-        if move != st.move:
-            raise ProtocolError(
-                "stale_move",
-                f"that undo was asked at move {move}, but the game is at move {st.move}: "
-                "look at the latest state and ask again",
-                409,
-            )
-        return st
 
     # ------------------------------------------------------------------ hints
 
@@ -180,9 +107,10 @@ class Practice:
         """Whether ``seat``'s last hint is still being worked out."""
         return seat in self._hinting
 
-    async def hint(self, seat: int, move: int, conn: Peer) -> None:
+    async def hint(self, seat: int, move: int, conn: Peer, held: State | None = None) -> None:
         """Work out a hint for ``seat``'s decision (from its view only, in the bots' pool)
-        and send it to ``conn``; ProtocolError where a hint is not allowed."""
+        and send it to ``conn``; ProtocolError where a hint is not allowed. ``held``: the
+        game as the seat sees it with the decisions it holds for confirmation."""
         if not self.settings.hints:
             raise ProtocolError(
                 "hints_not_allowed",
@@ -191,6 +119,8 @@ class Practice:
         st = self.current.playing()
         if st is None:
             raise ProtocolError("not_playing", "hints are only while the game is being played")
+        if held is not None:
+            st = held
         if move != st.move:
             raise ProtocolError(
                 "stale_move",

@@ -126,6 +126,22 @@ class Seats:
             out.extend(s.conns)
         return out
 
+    def check_room(self, seat: int | None, per_seat: int, spectators: int) -> None:
+        """Refuse a newcomer (ProtocolError ``table_full``) when its seat already has
+        ``per_seat`` connections open, or the table ``spectators`` watchers: the per-table
+        caps below the per-address and per-process ones, so one table's crowd cannot take
+        a process's connections."""
+        if seat is None:
+            if len(self.watchers) >= spectators:
+                raise ProtocolError(
+                    "table_full", f"this table has as many spectators as it takes ({spectators})"
+                )
+        elif len(self.seats[seat].conns) >= per_seat:
+            raise ProtocolError(
+                "table_full",
+                f"this seat is open in as many windows as it takes ({per_seat}); close one of them",
+            )
+
     def arrive(self, conn: Peer) -> tuple[bool, bool]:
         """``conn`` joins; for a seat's: (whether its person arrived for the first time,
         whether a bot was playing for them until now)."""

@@ -398,6 +398,44 @@ class TablePage {
     this.render();
   }
 
+  /** Confirm the decisions this seat holds now, without waiting for the window's end. */
+  askConfirm() {
+    if (!this.msg || this.pending || !this.msg.held) return;
+    if (!this.conn.send({ type: "confirm", move: this.msg.move })) {
+      toast(t("Not connected: try again once reconnected."));
+      return;
+    }
+    this.pending = true;
+    this.render();
+  }
+
+  /** What the held decisions wait for, in words, with the seconds left. */
+  heldText() {
+    const held = this.msg && this.msg.held;
+    if (!held) return "";
+    const left = held.until ? Math.max(0, Math.ceil((held.until - Date.now()) / 1000)) : 0;
+    if (held.waiting) {
+      return t("Your choice “{action}” waits for its confirmation (it would show you something, so it is not shown before): played in {n} s unless you take it back.", { action: held.waiting, n: left });
+    }
+    return t("Nobody sees your decision yet: it is played in {n} s unless you take it back.", { n: left });
+  }
+
+  /** Keep the countdown of the held decisions running while they are held. */
+  tickHeld() {
+    clearInterval(this.heldTimer);
+    this.heldTimer = null;
+    if (!this.msg || !this.msg.held) return;
+    this.heldTimer = setInterval(() => {
+      const el = document.getElementById("held-note");
+      if (!el || !this.msg || !this.msg.held) {
+        clearInterval(this.heldTimer);
+        this.heldTimer = null;
+        return;
+      }
+      el.textContent = this.heldText();
+    }, 250);
+  }
+
   setPref(name, value) {
     this.prefs = { ...this.prefs, [name]: value };
     this.conn.send({ type: "prefs", prefs: { [name]: value } });
@@ -412,6 +450,7 @@ class TablePage {
     const focusInBar = focused && (focused.closest?.(".actionbar") || focused.dataset?.action);
     const lost = !focused || focused === document.body || focused === this.root;
     const m = this.msg;
+    this.tickHeld();
     const names = this.names();
     const seat = m ? m.seat : this.mySeat;
     const view = m ? m.view : null;
@@ -533,10 +572,20 @@ class TablePage {
       row.push(h("button", {
         type: "button", id: "undo-button", class: "small",
         disabled: !o.can_undo || this.pending,
-        title: o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…"),
+        title: o.can_undo ? t("Take back my last decision: nobody has seen it yet") : word(o.undo_reason) || "",
         onclick: () => this.askUndo(),
       }, t("Undo")));
-      row.push(h("span", { class: "muted small", id: "undo-reason" }, !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : ""));
+      if (m.held) {
+        row.push(h("button", {
+          type: "button", id: "confirm-button", class: "small primary",
+          disabled: this.pending,
+          title: t("Play my decision now, without waiting"),
+          onclick: () => this.askConfirm(),
+        }, t("Confirm")));
+        row.push(h("span", { class: "small held-note", id: "held-note", role: "status" }, this.heldText()));
+      } else {
+        row.push(h("span", { class: "muted small", id: "undo-reason" }, !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : ""));
+      }
     }
     return h("section", { class: "coach", "aria-label": t("hint and undo") },
       h("div", { class: "coach-buttons", role: "group", "aria-label": t("hint and undo") }, row),
@@ -555,7 +604,7 @@ class TablePage {
     if (!button) return;
     const o = this.undoOffer();
     button.disabled = !o.can_undo || this.pending;
-    button.title = o.can_undo ? t("Take back my last decision, with the moves played after it") : word(o.undo_reason) || t("Checking whether it can be taken back…");
+    button.title = o.can_undo ? t("Take back my last decision: nobody has seen it yet") : word(o.undo_reason) || "";
     const reason = document.getElementById("undo-reason");
     const text = !o.can_undo && o.undo_reason ? t("No undo: {why}.", { why: word(o.undo_reason) }) : "";
     if (reason) reason.textContent = text;
