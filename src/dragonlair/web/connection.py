@@ -29,6 +29,7 @@ from .protocol import (
     Rematch,
     Rename,
     Rotate,
+    Say,
     Undo,
     encode,
     parse_client,
@@ -83,6 +84,8 @@ class Door(Protocol):
     async def ask_rematch(self, seat: int) -> None: ...
 
     async def rotate(self, conn: Connection) -> None: ...
+
+    async def say(self, conn: Connection, text: str) -> None: ...
 
     def sync_text(self, conn: Connection, since: int) -> str: ...
 
@@ -529,6 +532,8 @@ async def _serve(
                 raise ProtocolError("already_identified", "this connection already said hello")
             elif isinstance(msg, Rotate):
                 await table.rotate(conn)
+            elif isinstance(msg, Say):
+                await table.say(conn, msg.text)
             else:
                 text = table.sync_text(conn, msg.since)
                 if conn.bucket is not None:

@@ -329,6 +329,7 @@ class Hub:
                 "undo": undo,
                 "confirm": (req.confirm or self.config.confirm) if undo else 0.0,
                 **({"rated": True} if req.rated else {}),
+                "chat_apart": req.chat_apart,
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({"chosen_seed": True} if chosen_seed else {}),
             },
@@ -619,6 +620,7 @@ class Hub:
                             "hints": st.hints,
                             "undo": st.undo,
                             "confirm": st.confirm or None,
+                            "chat_apart": st.chat_apart,
                         }
                     ),
                     # a game from a position is played again from the same position, as it

@@ -580,6 +580,7 @@ def _info(
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
             rated=bool(st.get("rated", False)),
+            chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
         ),
         created=r["created"],

@@ -29,6 +29,7 @@ OptionValue = bool | int | float | str | None
 MAX_NAME = 40
 MAX_ACTION = 200
 MAX_REF = 64
+MAX_CHAT = 500  # characters of one chat message (web/chat.py refuses longer ones)
 MAX_POSITION = 12000  # characters of a position's TOML or JSON text (within the body limit)
 
 # ---------------------------------------------------------------------------- errors
@@ -158,6 +159,11 @@ class TableRequest(_Strict):
         description="the confirmation window of a table with undo, in seconds from a "
         "person's last held decision (default 5); the Confirm button ends it sooner",
     )
+    chat_apart: bool = Field(
+        False,
+        description="spectators chat apart: their messages reach spectators only (the seats' "
+        "messages reach everyone)",
+    )
 
 
 class JoinRequest(_Strict):
@@ -209,6 +215,7 @@ class TableSettings(BaseModel):
         default=False,
         description="a rated game: only signed-in players may join; the end rates them",
     )
+    chat_apart: bool = Field(default=False, description="spectators' chat reaches spectators only")
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"
     )
@@ -508,8 +515,15 @@ class Confirm(_Strict):
     move: int = Field(ge=0, description="the move you saw")
 
 
+class Say(_Strict):
+    """A chat message to the table (text only; see docs/server.md, "Chat")."""
+
+    type: Literal["chat"]
+    text: str = Field(description=f"at most {MAX_CHAT} characters, checked by the table")
+
+
 AnyClientMessage = (
-    Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo | Confirm
+    Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo | Confirm | Say
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -530,7 +544,7 @@ def parse_client(text: str) -> AnyClientMessage:
             raise ProtocolError(
                 "bad_message",
                 'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
-                "prefs, name, rematch, hint, undo, confirm",
+                "prefs, name, rematch, hint, undo, confirm, chat",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

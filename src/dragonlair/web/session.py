@@ -45,6 +45,7 @@ from typing import Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.confirm import Hold, reveals_to_actor
+from .chat import KEPT, Chat
 from .logs import storage_outage
 from .protocol import (
     Fairness,
@@ -105,6 +106,7 @@ class Table:
             undo=bool(st.get("undo", False)),
             confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
             rated=bool(st.get("rated", False)),
+            chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
         )
         pos = st.get("position")
@@ -156,6 +158,7 @@ class Table:
         self.holds: dict[int, Hold] = {}
         self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
         self._hold_version = 0
+        self.chat: Chat | None = None  # read from the store when the first client comes
         self.practice = Practice(
             self.id,
             self.game_id,
@@ -422,6 +425,10 @@ class Table:
     async def attach(self, conn: Peer) -> None:
         """A client identified itself: welcome it and send its current state."""
         self.check_playable()  # a broken table refuses connections
+        # read before the client joins, with no wait after it does: it gets each message
+        # once, in the history or as it is said
+        chat = await self._chat()
+        self.check_playable()
         back = False
         was_paused = self.paused
         first, taken_over = self.seats.arrive(conn)
@@ -442,6 +449,7 @@ class Table:
             welcome["prefs"] = self.seats[conn.seat].prefs()
         conn.send(encode(welcome))
         conn.send(encode(self.message_for(conn)))
+        conn.send(chat.history(conn))
         if conn.seat is not None:
             self.send_rematch(conn)
             self.send_played_for(conn)
@@ -450,6 +458,26 @@ class Table:
             self.broadcast()
         if was_paused:
             self.bots.kick()
+
+    async def _chat(self) -> Chat:
+        """The table's chat, its recent messages read from the store the first time."""
+        if self.chat is None:
+            history = await asyncio.to_thread(self.hub.store.load_chat, self.id, KEPT)
+            if self.chat is None:
+                self.chat = Chat(self.settings.chat_apart, history)
+        return self.chat
+
+    async def say(self, conn: Peer, text: str) -> None:
+        """A seat or a spectator says something: stored, then sent to everyone who may
+        read it (a refusal is a ProtocolError and nothing is stored or sent)."""
+        chat = await self._chat()
+        text = chat.check(conn, text)
+        name = "spectator" if conn.seat is None else self.seats[conn.seat].name
+        said = chat.message(conn, name, text)
+        await self.hub.write(
+            lambda: self.hub.store.add_chat(self.id, said),
+            lambda: chat.add(said, self.connections()),
+        )
 
     def send_played_for(self, conn: Peer) -> None:
         """Tell a person who is back what the takeover bot played in their name (once)."""

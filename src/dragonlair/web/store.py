@@ -64,6 +64,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     and_,
     create_engine,
     delete,
@@ -78,6 +79,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
+from .chat import StoredChat
 from .logs import storage_outage
 from .security import Sealer, SealError
 
@@ -167,6 +169,22 @@ actions_t = Table(
     Column("action", String(200), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+# Chat at a table (dragonlair.web.chat): text only, in the order it was said.
+chat_t = Table(
+    "dl_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("dl_tables.id"), nullable=False),
+    Column("seat", Integer, nullable=True),  # None: a spectator
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    # a spectator's message at a table where spectators chat apart: for spectators only
+    Column("apart", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+)
+chat_index = Index("dl_chat_table", chat_t.c.table_id, chat_t.c.id)
+
 
 SQLITE_SYNC = ("FULL", "NORMAL", "EXTRA")
 BATCH = 512
@@ -525,6 +543,34 @@ class Store:
             op.run = finish
         return self._submit(op)
 
+    def add_chat(self, table_id: str, said: StoredChat) -> Future[None]:
+        """Store a chat message said at a table."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                insert(chat_t).values(
+                    table_id=table_id,
+                    seat=said.seat,
+                    name=said.name,
+                    text=said.text,
+                    apart=said.apart,
+                    at=said.at,
+                )
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def load_chat(self, table_id: str, limit: int) -> list[StoredChat]:
+        """The last ``limit`` chat messages of a table, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat_t)
+                .where(chat_t.c.table_id == table_id)
+                .order_by(chat_t.c.id.desc())
+                .limit(limit)
+            ).all()
+        return [StoredChat(r.seat, r.name, r.text, bool(r.apart), r.at) for r in reversed(rows)]
+
     def bind_seat(self, table_id: str, seat: int, account: str) -> Future[None]:
         """Store that a guest's seat now belongs to ``account`` (claimed by signing in)."""
 
@@ -630,6 +676,7 @@ class Store:
                 )
             ]
             if ids:
+                conn.execute(delete(chat_t).where(chat_t.c.table_id.in_(ids)))
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
                 conn.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
                 conn.execute(

@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BotJob, HintJob
 from ..config import ServerConfig
+
+if TYPE_CHECKING:
+    from ..chat import StoredChat
 
 
 class Peer(Protocol):
@@ -52,6 +55,10 @@ class Storage(Protocol):
     ) -> Future[None]: ...
 
     def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]: ...
+
+    def add_chat(self, table_id: str, said: StoredChat) -> Future[None]: ...
+
+    def load_chat(self, table_id: str, limit: int) -> list[StoredChat]: ...
 
 
 class Histogram(Protocol):
