@@ -149,6 +149,8 @@ const ERRORS = {
   wrong_seat: N_("This connection plays another seat."),
   not_playing: N_("That is only while the game is being played."),
   cannot_undo: N_("There is nothing to take back: a decision is final once confirmed."),
+  not_your_turn: N_("You are not asked anything now."),
+  bad_request: N_("A confirmation window is for a table with undo: ask for undo too."),
   nothing_held: N_("You hold no decision to confirm."),
   held: N_("Your last decision waits for its confirmation: confirm it or take it back first."),
   hold_dropped: N_("The game moved on before your decision was confirmed: choose again."),
