@@ -20,6 +20,7 @@ from dragonlair.web.ratings import (
     Rating,
     board,
     current,
+    rate_finished,
     rated_games_t,
     rated_party,
 )
@@ -79,7 +80,7 @@ def test_which_tables_are_rated() -> None:
 
 
 def test_a_rated_end_moves_the_winner_up_and_the_loser_down(sqlite_url: str) -> None:
-    store = Store(sqlite_url)
+    store = Store(sqlite_url, on_finish=rate_finished)
     try:
         store.create_table(rated_table("t1", [person(0, "ann"), person(1, "bob")])).result()
         finish(store, "t1", [1, 2])
@@ -101,7 +102,7 @@ def test_a_rated_end_moves_the_winner_up_and_the_loser_down(sqlite_url: str) -> 
 
 
 def test_a_bot_level_is_a_rated_player(sqlite_url: str) -> None:
-    store = Store(sqlite_url)
+    store = Store(sqlite_url, on_finish=rate_finished)
     try:
         bot = StoredSeat(1, "bot", "Bot", "random")
         store.create_table(rated_table("t1", [person(0, "ann"), bot])).result()
@@ -113,7 +114,7 @@ def test_a_bot_level_is_a_rated_player(sqlite_url: str) -> None:
 
 
 def test_unrated_tables_change_no_rating(sqlite_url: str) -> None:
-    store = Store(sqlite_url)
+    store = Store(sqlite_url, on_finish=rate_finished)
     try:
         unrated = rated_table("t1", [person(0, "ann"), person(1, "bob")])
         unrated.settings.pop("rated")
@@ -132,7 +133,7 @@ def test_unrated_tables_change_no_rating(sqlite_url: str) -> None:
 def test_the_same_accounts_count_only_a_few_games_a_day(sqlite_url: str) -> None:
     """Two accounts passing wins back and forth: past FARM_LIMIT games a day, their games
     are recorded but move no rating."""
-    store = Store(sqlite_url)
+    store = Store(sqlite_url, on_finish=rate_finished)
     try:
         for i in range(FARM_LIMIT):
             store.create_table(rated_table(f"f{i}", [person(0, "ann"), person(1, "bob")])).result()

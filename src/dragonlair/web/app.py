@@ -46,6 +46,7 @@ from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES, observe_bot
 from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError, encode
+from .ratings import rate_finished
 from .responses import error_response
 from .routes import ROUTERS
 from .routes.pages import STATIC
@@ -142,7 +143,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         sealer = Sealer.from_file(key)
     except SealError as e:
         raise StoreError(str(e)) from None
-    store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout)
+    store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout, on_finish=rate_finished)
     bots = BotRunner(cfg.bot_pool, cfg.bot_workers, on_wait=observe_bot_wait)
     # on PostgreSQL every process, sharded or not, owns its tables through fenced leases
     shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite

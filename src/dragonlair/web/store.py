@@ -283,6 +283,7 @@ class Store:
         sqlite_sync: str = "FULL",
         sealer: Sealer | None = None,
         lock_timeout: float = 5.0,
+        on_finish: Callable[[Connection, str, Sequence[int]], object] | None = None,
     ) -> None:
         if sqlite_sync.upper() not in SQLITE_SYNC:
             raise StoreError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
@@ -293,6 +294,9 @@ class Store:
         # without a key file the seal lasts as long as this process (tests and tools)
         self.sealer = sealer or Sealer(Fernet.generate_key())
         self.lock_timeout = lock_timeout
+        # what else a table's end changes, in the same commit as the result (the server
+        # hands in its ratings: dragonlair.web.ratings.rate_finished)
+        self.on_finish = on_finish
         kwargs: dict[str, Any] = {}
         ms = max(1, int(lock_timeout * 1000))
         if self.sqlite:
@@ -532,13 +536,13 @@ class Store:
             if reveal is not None:
                 values.update(seed=reveal[0], salt=reveal[1], sealed=None)
 
-            def finish(conn: Connection) -> None:
-                from .ratings import rate_finished
+            on_finish = self.on_finish
 
+            def finish(conn: Connection) -> None:
                 conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
                 # a rated table's ratings change in the commit that stores its end
-                if result.get("ranks") is not None:
-                    rate_finished(conn, table_id, result["ranks"])
+                if on_finish is not None and result.get("ranks") is not None:
+                    on_finish(conn, table_id, result["ranks"])
 
             op.run = finish
         return self._submit(op)
