@@ -364,13 +364,11 @@ def run(
         if i in marks:
             curve.append((i, exploitability_of(game, solver.average_policy())))
             say(f"cfr+ after {i}: {curve[-1][1]:.5f}")
-    rows.append(
-        Row(
-            f"cfr+ ({iterations} iterations)",
-            exploitability_of(game, solver.average_policy()),
-            time.perf_counter() - t,
-        )
-    )
+    # the last iteration's policy, measured once even when the curve asked for it too
+    last = curve[-1][1] if curve and curve[-1][0] == iterations else None
+    if last is None:
+        last = exploitability_of(game, solver.average_policy())
+    rows.append(Row(f"cfr+ ({iterations} iterations)", last, time.perf_counter() - t))
     return rows, curve
 
 
