@@ -18,7 +18,8 @@ from typing import Any
 from dragonlair.core import BadOptions, UnknownGame
 from dragonlair.core.registry import make as make_game
 
-from .dragon_stripes import AccelError, DragonStripesEnv
+from .common import AccelError
+from .dragon_stripes import DragonStripesEnv
 from .space_dragons import SpaceDragonsEnv
 
 Engine = DragonStripesEnv | SpaceDragonsEnv

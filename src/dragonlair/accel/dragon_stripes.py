@@ -25,7 +25,7 @@ seat's share of the win, 1/k to each of k richest seats, 0 to the rest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import jax
@@ -35,11 +35,12 @@ import pgx.core as pgx_core
 from pgx._src.struct import dataclass
 
 from dragonlair.core import Game
-from dragonlair.core.position import build, parse
 from dragonlair.dragon_stripes.cards import DANGER, STOP, card_name
 from dragonlair.dragon_stripes.kinds import DECLINE, DRAW, HOLD, PHASES, TAKE
 from dragonlair.dragon_stripes.rules import DragonStripes
 from dragonlair.rl.layout import encoder_for
+
+from .common import AccelError, BatchedEnv
 
 Array = jax.Array
 
@@ -81,11 +82,6 @@ FEATURES = (
 )
 assert (DRAW, HOLD, TAKE, DECLINE) == (0, 1, 2, 3)
 assert PHASES == ("draw", "offer", "over")
-
-
-class AccelError(ValueError):
-    """A request the batched engines cannot serve: an unknown game, a bad player count,
-    a position they cannot hold, a layout that changed."""
 
 
 @dataclass
@@ -131,9 +127,11 @@ class State(pgx_core.State):  # type: ignore[misc]
         return "dragon-stripes"
 
 
-class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
+class DragonStripesEnv(BatchedEnv):
     """Dragon Stripes for one player count and one set of data and options, as a Pgx
     environment (made by :func:`dragonlair.accel.make`)."""
+
+    game: DragonStripes
 
     def __init__(self, game: Game) -> None:
         super().__init__()
@@ -209,34 +207,7 @@ class DragonStripesEnv(pgx_core.Env):  # type: ignore[misc]
         done: State = st
         return done
 
-    def _step(self, state: State, action: Array, key: Array | None) -> State:
-        del key  # nothing is left to chance after the deal
-        return self._apply(state, jnp.int32(action))
-
-    def _observe(self, state: State, player_id: Array) -> Array:
-        return self.observe_seat(state, player_id)
-
-    def _step_with_illegal_action(self, state: State, loser: Array) -> State:
-        """An illegal action ends the game: -1 to the seat that took it, and the other
-        seats share the win (1/(n-1) each, on the scale of win shares)."""
-        n = self.players
-        rewards = jnp.where(jnp.arange(n) == loser, -1.0, 1.0 / (n - 1)).astype(jnp.float32)
-        done: State = state.replace(rewards=rewards, terminated=jnp.bool_(True))
-        return done
-
     # ------------------------------------------------------------------ positions
-
-    def from_position(self, source: str | bytes | Mapping[str, Any]) -> State:
-        """The table a position describes (``dragonlair.position``'s format, text or a
-        dict), checked by the Python engine's own reader; hidden parts left out are dealt
-        as that reader deals them (from its seed). BadPosition names a wrong field."""
-        doc = parse(source)
-        py_state = build(self.game, doc, seed=0)
-        return self.from_state(py_state)
-
-    def from_state(self, py_state: Any) -> State:
-        """The table of a Python engine's state, through its position (the public format)."""
-        return self.from_states([py_state], batched=False)
 
     def from_states(self, py_states: Sequence[Any], batched: bool = True) -> State:
         """The tables of Python engine states, one batch (leading axis: the tables), each

@@ -26,7 +26,7 @@ win to each other seat; a finished table accepts any action and changes no more;
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import jax
@@ -36,7 +36,6 @@ import pgx.core as pgx_core
 from pgx._src.struct import dataclass
 
 from dragonlair.core import Game
-from dragonlair.core.position import build, parse
 from dragonlair.rl.layout import encoder_for
 from dragonlair.rl.layouts.space_dragons import (
     _most_crosshairs,
@@ -48,7 +47,7 @@ from dragonlair.space_dragons.cards import CREW_CARDS, DAMAGE, DRAGONS, SHIELD, 
 from dragonlair.space_dragons.kinds import HIRE_BASE, PHASES, PLAY_BASE
 from dragonlair.space_dragons.rules import SpaceDragons
 
-from .dragon_stripes import AccelError
+from .common import AccelError, BatchedEnv
 
 Array = jax.Array
 
@@ -139,9 +138,11 @@ def _shuffled_ranks(key: Array, size: int) -> Array:
     return jnp.sum(before, axis=1, dtype=jnp.int32)
 
 
-class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
+class SpaceDragonsEnv(BatchedEnv):
     """Space Dragons for one player count and one set of data and options, as a Pgx
     environment (made by :func:`dragonlair.accel.make`)."""
+
+    game: SpaceDragons
 
     def __init__(self, game: Game) -> None:
         super().__init__()
@@ -229,32 +230,7 @@ class SpaceDragonsEnv(pgx_core.Env):  # type: ignore[misc]
         done: State = st.replace(legal_action_mask=self._legal(st))  # Pgx adds the tensor
         return done
 
-    def _step(self, state: State, action: Array, key: Array | None) -> State:
-        del key  # nothing is left to chance after the deal
-        return self._apply(state, jnp.int32(action))
-
-    def _observe(self, state: State, player_id: Array) -> Array:
-        return self.observe_seat(state, player_id)
-
-    def _step_with_illegal_action(self, state: State, loser: Array) -> State:
-        """An illegal action ends the game: -1 to the seat that took it, and the other
-        seats share the win (1/(n-1) each, on the scale of win shares)."""
-        n = self.players
-        rewards = jnp.where(jnp.arange(n) == loser, -1.0, 1.0 / (n - 1)).astype(jnp.float32)
-        done: State = state.replace(rewards=rewards, terminated=jnp.bool_(True))
-        return done
-
     # ------------------------------------------------------------------ positions
-
-    def from_position(self, source: str | bytes | Mapping[str, Any]) -> State:
-        """The table a position describes (``dragonlair.position``'s format, text or a
-        dict), checked by the Python engine's own reader; hidden parts left out are dealt
-        as that reader deals them (from its seed). BadPosition names a wrong field."""
-        return self.from_state(build(self.game, parse(source), seed=0))
-
-    def from_state(self, py_state: Any) -> State:
-        """The table of a Python engine's state, through its position (the public format)."""
-        return self.from_states([py_state], batched=False)
 
     def from_states(self, py_states: Sequence[Any], batched: bool = True) -> State:
         """The tables of Python engine states, one batch (leading axis: the tables), each
