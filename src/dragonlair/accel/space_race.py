@@ -49,6 +49,7 @@ from dragonlair.rl.layout import encoder_for
 from dragonlair.rl.layouts.space_race import PICK_WAYS, _score_range, _stack_scales
 from dragonlair.space_race.cards import (
     COLOURS,
+    CREW,
     DAMAGE,
     FLIGHT,
     NSTACK,
@@ -231,6 +232,12 @@ class SpaceRaceEnv(BatchedEnv):
         self._icon = jnp.asarray(icons)
         self._icon_n = jnp.asarray(counts)
         self._damage_vp = arr(t.damage_vp)
+        # _spend's order: Crew by worth, then the oldest (the order placed: ``placed`` is
+        # below C + 1 when read from a position, then the clock counts one per reveal)
+        crew_vps = sorted({t.vp[c] for c in t.space_ids if t.type[c] == CREW})
+        self._crew_worth = arr([crew_vps.index(v) if v in crew_vps else 0 for v in t.vp])
+        self._times = self.cards + 2 + self.rounds * self.hand
+        self._grid = max(1, len(crew_vps)) * self._times
         self._check_layout()
         self._make_tables()
         self._from_arrays_one = jax.jit(self._from_arrays)
@@ -441,11 +448,30 @@ class SpaceRaceEnv(BatchedEnv):
 
     def _counts(self, st: State) -> Array:
         """Every seat's cards in each place (stacks, hand, deck, spent): (n, PLACES)."""
-        seats = jnp.arange(self.players)
-        places = jnp.arange(PLACES)
-        mine = st.owner[None, :] == seats[:, None]  # (n, C + 1)
-        at = st.loc[None, :] == places[:, None]  # (PLACES, C + 1)
-        return jnp.sum(mine[:, None, :] & at[None, :, :], axis=2, dtype=jnp.int32)
+        n = self.players  # (a scatter: on a CPU, far cheaper than comparing every pair)
+        seat = jnp.where(st.owner >= 0, st.owner, n)
+        place = jnp.where(st.loc >= 0, jnp.minimum(st.loc, PLACES), PLACES)
+        out = jnp.zeros((n + 1, PLACES + 1), jnp.int32).at[seat, place].add(1)
+        return out[:n, :PLACES]
+
+    def _by_seat(self, owner: Array, where: Array, values: Array, width: int = 0) -> Array:
+        """Every seat's sum of ``values`` over the items ``where`` it owns: (n,), or
+        (n, width) with ``values`` the column each item adds 1 to."""
+        n = self.players
+        seat = jnp.where(where & (owner >= 0), owner, n)
+        if not width:
+            return jnp.zeros(n + 1, jnp.int32).at[seat].add(values)[:n]
+        col = jnp.clip(values, 0, width - 1)
+        return jnp.zeros((n + 1, width), jnp.int32).at[seat, col].add(1)[:n]
+
+    def _parts(self, st: State) -> Array:
+        """Every seat's Robot Parts by part (head, body, legs): (n, 3)."""
+        robot = (st.loc == S_ROBOT) & (self._part >= 0)
+        return self._by_seat(st.owner, robot, self._part, len(PARTS))
+
+    def _damage_held(self, st: State, values: Array) -> Array:
+        """Every seat's sum of ``values`` (by Damage card) over the Damage in its ship."""
+        return self._by_seat(st.downer, st.dloc == D_SHIP, values)
 
     def _bid_stack(self, st: State) -> Array:
         """``_bid_stack``: Fuel for a Flight card, Crew for a Fight card."""
@@ -556,14 +582,13 @@ class SpaceRaceEnv(BatchedEnv):
         key = rank * n + seats
         order = jnp.sum(key[None, :] < key[:, None], axis=1)  # each seat's turn
         by_turn = jnp.argmax(order[None, :] == seats[:, None], axis=1)
-        d_ids = jnp.arange(self.damages + 1)
         # _repair takes the most negative Damage first, the earliest drawn among equals:
         # each Damage card's place in its ship in that order
         in_ship = st.dloc == D_SHIP
         same = in_ship[None, :] & (st.downer[None, :] == st.downer[:, None])
         place = jnp.sum(same & _before(self._damage_vp, st.dpos), axis=1)
-        # a refill's order: by the refill keys, ties by id
-        later = _before(st.refill, d_ids)
+        # a refill's order: by the refill keys, ties by id (each card's place among all)
+        by_key = _ranks(st.refill, jnp.ones_like(in_ship))
         dloc, downer, dpos, dclock = st.dloc, st.downer, st.dpos, st.dclock
         refilled = jnp.bool_(False)
         for i in range(n):
@@ -586,7 +611,9 @@ class SpaceRaceEnv(BatchedEnv):
             removed = dloc == D_REMOVED
             r = jnp.sum(removed)
             refill = (k > t1) & (r > 0)
-            new_pos = jnp.sum(later & removed[None, :], axis=1)
+            # each removed card's place among the removed ones, in the refill's order
+            in_order = jnp.zeros_like(removed).at[by_key].set(removed)
+            new_pos = jnp.cumsum(in_order, dtype=jnp.int32)[by_key] - 1
             dloc = jnp.where(refill & removed, D_DECK, dloc)
             dpos = jnp.where(refill & removed, new_pos, dpos)
             t2 = jnp.where(refill, jnp.minimum(k - t1, r), 0)
@@ -600,9 +627,13 @@ class SpaceRaceEnv(BatchedEnv):
         # _spend: the oldest Fuel first; Crew worth least first, then the oldest
         stack = self._bid_stack(st)
         held = (st.loc == stack) & (st.owner >= 0)
-        worth = jnp.where(stack == S_CREW, self._vp, 0)
-        mates = held[None, :] & (st.owner[None, :] == st.owner[:, None])
-        place = jnp.sum(mates & _before(worth, st.placed), axis=1)
+        # each held card's place in its stack in that order: how many of the seat's cards
+        # come before it on a grid of (worth, when placed), counted by a scatter and a sum
+        when = jnp.clip(st.placed, 0, self._times - 1)
+        at = jnp.where(stack == S_CREW, self._crew_worth, 0) * self._times + when
+        seat = jnp.where(held, st.owner, self.players)
+        grid = jnp.zeros((self.players + 1, self._grid), jnp.int32).at[seat, at].add(1)
+        place = jnp.cumsum(grid, axis=1)[seat, at] - 1
         spent = held & (place < bids[jnp.maximum(st.owner, 0)])
         loc = jnp.where(spent, jnp.where(stack == S_FUEL, SPENT, DISCARD), st.loc)
         st = st.replace(
@@ -645,22 +676,14 @@ class SpaceRaceEnv(BatchedEnv):
 
     def _totals(self, st: State) -> Array:
         """``row_totals`` (as ``score_ships`` sums them): every seat's score now."""
-        n = self.players
         sc = self.scoring
-        seats = jnp.arange(n)
         counts = self._counts(st)
-        mine = st.owner[None, :] == seats[:, None]
         face_up = (st.loc >= 0) & (st.loc < S_FUEL)
-        corner = jnp.sum(jnp.where(mine & face_up[None, :], self._vp[None, :], 0), axis=1)
-        robot = mine & (st.loc == S_ROBOT)[None, :]
-        parts = jnp.stack(
-            [jnp.sum(robot & (self._part == k)[None, :], axis=1) for k in range(len(PARTS))], 1
-        )
-        total = corner + sc.robot_bonus * jnp.min(parts, axis=1)
+        corner = self._by_seat(st.owner, face_up, self._vp)
+        total = corner + sc.robot_bonus * jnp.min(self._parts(st), axis=1)
         total += sc.crystal_set_bonus * (counts[:, S_CRYSTAL] // sc.crystal_set)
-        total += sc.power_match_bonus * self._matches(st, mine)
-        dmg = (st.dloc == D_SHIP)[None, :] & (st.downer[None, :] == seats[:, None])
-        total += jnp.sum(jnp.where(dmg, self._damage_vp[None, :], 0), axis=1)
+        total += sc.power_match_bonus * self._matches(st)
+        total += self._damage_held(st, self._damage_vp)
         loot = counts[:, S_LOOT]
         most = jnp.max(loot)
         second = jnp.max(jnp.where(loot < most, loot, 0))
@@ -676,28 +699,29 @@ class SpaceRaceEnv(BatchedEnv):
             total += jnp.where((held > 0) & (held == jnp.max(held)), award, 0)
         return total
 
-    def _tops(self, st: State, mine: Array) -> Array:
+    def _tops(self, st: State) -> Array:
         """The colour of the top card of each seat's Scanners, Robot Parts, Crystals and
-        two power stacks (stacks 0 to 4; -1: empty): (n, 5)."""
-        out = []
-        for k in range(S_POWER_ENGINE + 1):
-            here = mine & (st.loc == k)[None, :]
-            top = jnp.argmax(jnp.where(here, st.placed[None, :], -1), axis=1)
-            out.append(jnp.where(jnp.any(here, axis=1), self._colour[top], -1))
-        return jnp.stack(out, axis=1)
+        two power stacks (stacks 0 to 4; -1: empty): (n, 5). The top is the card placed
+        last: the largest of ``placed * 4 + colour`` in its stack."""
+        n = self.players
+        top_stacks = S_POWER_ENGINE + 1
+        seat = jnp.where(st.owner >= 0, st.owner, n)
+        stack = jnp.where((st.loc >= 0) & (st.loc < top_stacks), st.loc, top_stacks)
+        colour = jnp.where(self._colour >= 0, self._colour, 3)
+        keys = jnp.full((n + 1, top_stacks + 1), -1, jnp.int32)
+        keys = keys.at[seat, stack].max(st.placed * 4 + colour)[:n, :top_stacks]
+        return jnp.where((keys >= 0) & (keys % 4 < 3), keys % 4, -1)
 
-    def _matches(self, st: State, mine: Array) -> Array:
+    def _matches(self, st: State) -> Array:
         """``colour_bonus``'s matches: each top Scanner, Robot Part and Crystal against
         each scoring Power Source (the top of each power stack; every one of both with
         the option every_power_source)."""
-        tops = self._tops(st, mine)
+        tops = self._tops(st)
         colours = jnp.arange(len(COLOURS))
         top_count = jnp.sum(tops[:, COLOUR_TOPS, None] == colours[None, None, :], axis=1)
         if self.every_power_source:
-            power = mine & ((st.loc == S_POWER_COCKPIT) | (st.loc == S_POWER_ENGINE))[None, :]
-            sources = jnp.sum(
-                power[:, None, :] & (self._colour[None, None, :] == colours[None, :, None]), axis=2
-            )
+            power = (st.loc == S_POWER_COCKPIT) | (st.loc == S_POWER_ENGINE)
+            sources = self._by_seat(st.owner, power & (self._colour >= 0), self._colour, 3)
         else:
             sources = jnp.sum(tops[:, POWER, None] == colours[None, None, :], axis=1)
         return jnp.sum(top_count * sources, axis=1)
@@ -769,7 +793,6 @@ class SpaceRaceEnv(BatchedEnv):
         slots = jnp.arange(m)
         at_table = slots < n
         order = (seat + slots) % n  # the seat in each slot, observer first
-        seats = jnp.arange(n)
         counts = self._counts(st)
         asked = self._asked(st, counts)
         waiting = asked & (st.chosen < 0)
@@ -780,27 +803,19 @@ class SpaceRaceEnv(BatchedEnv):
         def look(table: Array, i: Array) -> Array:
             return table[jnp.clip(i, 0, table.shape[0] - 1)]
 
-        mine = st.owner[None, :] == seats[:, None]
-        dmg = (st.dloc == D_SHIP)[None, :] & (st.downer[None, :] == seats[:, None])
-        damage = jnp.sum(dmg, axis=1)
+        damage = self._damage_held(st, jnp.ones_like(st.dloc))
         stack_blocks = []
         for j, k in enumerate(SHIP_STACKS):
             held = damage if k == S_DAMAGE else counts[:, k]
             stack_blocks.append(jnp.where(at_table, look(self._over_stack[j], per_slot(held)), 0.0))
         fuel = jnp.where(at_table, look(self._over_deck, per_slot(counts[:, S_FUEL])), 0.0)
         spent = jnp.where(at_table, look(self._over_deck, per_slot(counts[:, SPENT])), 0.0)
-        robot = mine & (st.loc == S_ROBOT)[None, :]
+        robots = self._parts(st)
         parts = [
-            jnp.where(
-                at_table,
-                look(
-                    self._over_hand, per_slot(jnp.sum(robot & (self._part == k)[None, :], axis=1))
-                ),
-                0.0,
-            )
+            jnp.where(at_table, look(self._over_hand, per_slot(robots[:, k])), 0.0)
             for k in range(len(PARTS))
         ]
-        tops = self._tops(st, mine)
+        tops = self._tops(st)
         power = [
             (at_table & (per_slot(tops[:, k]) == col)).astype(f32)
             for k in POWER
