@@ -68,8 +68,8 @@ def test_random_games_agree_with_the_python_engine(
 
 def _refill_data(tmp_path: Path) -> Path:
     """The built-in data with six Damage cards, Danger cards that deal more Damage (so the
-    Damage deck runs out and is refilled from the removed cards), 4 rounds of 5 picks,
-    sets of 3 Crystals and 4 VP for the second most Loot Carriers."""
+    Damage deck runs out and is refilled from the removed cards), Crew of three worths, 4
+    rounds of 5 picks, sets of 3 Crystals and 4 VP for the second most Loot Carriers."""
     built_in = Path(dragonlair.__file__).parent / "space_race" / "data" / "space_race.json"
     data = json.loads(built_in.read_text(encoding="utf-8"))
     damage = data["damage_cards"]
@@ -79,6 +79,9 @@ def _refill_data(tmp_path: Path) -> Path:
     for d in data["danger_cards"]:
         d["ranks"] = [{"icon": icon, "n": n} for icon, n in ranks]
     data["danger_cards"][2]["ranks"][0] = {"icon": "damage", "n": 2}
+    for card in data["space_cards"]:  # Crew worth -1, 0 or 1: a Fight bid spends the least first
+        if card["type"] == "crew":
+            card["corner_vp"] = card["id"] % 3 - 1
     data["scoring"].update(loot_second=4, crystal_set=3)
     data.update(rounds=4, hand_size=5)
     path = tmp_path / "refills.json"
@@ -88,8 +91,8 @@ def _refill_data(tmp_path: Path) -> Path:
 
 @pytest.mark.timeout(300)
 def test_a_data_file_whose_damage_deck_runs_out_plays_the_same(tmp_path: Path) -> None:
-    """A user's data file (other rounds, hand size, Danger icons, Damage cards and
-    scoring values), read by both engines: the Damage deck is refilled in most games, the
+    """A user's data file (other rounds, hand size, Danger icons, Damage cards, Crew
+    worths and scoring values), read by both engines: the Damage deck is refilled in most games, the
     refills' order shared as the coins are, and the games still agree step for step."""
     env = accel.make("space-race", players=3, options={"data": str(_refill_data(tmp_path))})
     game = env.game
