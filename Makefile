@@ -175,11 +175,13 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(BIN)/dragonlair bench --quick --accel $(OTHER_BUILD)
 
-# The batched engine held to the Python engine over 10,000 random games, 2,000 at each table
-# size (`make test` plays the first 400 at each; docs/accel.md, "Held to the Python engine").
+# The batched engines held to the Python engines over 10,000 random games each: Dragon
+# Stripes 2,000 at each table size, Space Race about 3,333 at each (`make test` plays the
+# first 400 and 100 at each; docs/accel.md, "Held to the Python engine", "Space Race").
 differential: $(STAMP)
-	DRAGONLAIR_DIFFERENTIAL_GAMES=10000 $(BIN)/pytest -q -n 0 --durations=1 \
-	  tests/accel/test_accel_dragon_stripes.py -k many_random_games
+	DRAGONLAIR_DIFFERENTIAL_GAMES=10000 $(BIN)/pytest -q -n 0 --durations=2 \
+	  tests/accel/test_accel_dragon_stripes.py tests/accel/test_accel_space_race.py \
+	  -k many_random_games
 
 clean:
 	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

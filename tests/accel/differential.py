@@ -3,9 +3,13 @@ the same deals (the Python states, through their positions), the same actions ar
 to both (each picked at random among the Python engine's legal ones), and at every step the
 current player, the legal actions, every seat's observation, the rewards and the end must
 agree. Dragon Stripes and Space Dragons leave nothing to chance after the deal, so the
-deal is the only chance outcome the two must share. A simultaneous choice (Space Dragons'
-Hiring Crew) is played in its sequential form: the seats still to choose answer lowest
-seat first, as the batched engine asks them.
+deal is the only chance outcome the two must share. Space Race has chance after the deal
+(each round's Navigation Coin, the order of a refilled Damage deck): the batched engine
+keeps each such outcome in its state ahead of its use, and after every step of the Python
+engine that drew one, the same outcome is written into the batched table before its step
+(:func:`_share_space_race_chance`). A simultaneous choice (Space Dragons' Hiring Crew,
+Space Race's picks and bids) is played in its sequential form: the seats still to choose
+answer lowest seat first, as the batched engine asks them.
 
 Tables run in batches of :data:`BATCH` (the last one padded with copies of its first
 table, which are played but not compared), so each table size compiles one program."""
@@ -22,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from dragonlair.accel import Engine
+from dragonlair.accel import Engine, SpaceRaceEnv
 from dragonlair.rl.common import win_shares
 from dragonlair.rl.layout import encoder_for
 
@@ -75,9 +79,11 @@ def _compare_batch(env: Engine, seeds: list[int], keep: int) -> tuple[int, list[
     kept: list[list[bytes]] = [[] for _ in range(min(keep, real))]
     finished = [False] * real + [True] * (BATCH - real)  # the end compared already
     steps = 0
+    share = _share_space_race_chance if isinstance(env, SpaceRaceEnv) else None
     for move in range(game.max_length + 2):
         if all(finished):
             return steps, kept
+        before = [_chance_marks(st) for st in states] if share else []
         jax_obs = np.asarray(observe(batch))
         masks = np.asarray(batch.legal_action_mask)
         current = np.asarray(batch.current_player)
@@ -125,5 +131,58 @@ def _compare_batch(env: Engine, seeds: list[int], keep: int) -> tuple[int, list[
             actions[t] = a = rngs[t].choice(ids)
             st.apply_id(seat, a)
             steps += 1
+        if share:
+            batch = share(batch, states, before)
         batch = step(batch, jnp.asarray(actions))
     raise AssertionError("a game ran past the game's max_length")
+
+
+def _chance_marks(st: Any) -> tuple[int, int, bool, int]:
+    """What tells whether a Space Race step drew chance, before it: the event count,
+    the round, the end, the size of the Damage deck."""
+    if not hasattr(st, "damage_deck"):
+        return (0, 0, False, 0)
+    return (st.event_count, st.round, st.is_over, len(st.damage_deck))
+
+
+def _share_space_race_chance(
+    batch: Any, states: Sequence[Any], before: Sequence[tuple[int, int, bool, int]]
+) -> Any:
+    """Write the chance the Python engine drew in its last step into each batched table
+    before the batched engine takes the same step: the coin of a round that started
+    (``coins``), and the order of each refill of the Damage deck (``refill``: each
+    refilled card's place in the pile, bottom first, read from the events ``refilled``
+    and ``damaged`` and the deck left)."""
+    coins = np.array(batch.coins)
+    refill = np.array(batch.refill)
+    changed = False
+    for t, st in enumerate(states):
+        events, round_, over, deck = before[t]
+        if st.round == round_ and st.is_over == over:
+            continue  # no Danger resolved: no chance drawn
+        changed = True
+        if st.round != round_:
+            coins[t, st.round - 1] = st.direction
+        # the cards drawn from each refilled pile, in order; ``deck`` counts the cards
+        # left in the deck drawn from (the deck before the step, then the last pile)
+        piles: list[list[int]] = []
+        size = -1  # the size of a pile just refilled, not drawn from yet
+        for kind, values, _ in st.event_log()[events:]:
+            if kind == "refilled":
+                size = int(values[0])
+            elif kind == "damaged":
+                cards = [int(c) for c in values[3]]
+                old, new = (cards[:deck], cards[deck:]) if size >= 0 else (cards, [])
+                if piles:
+                    piles[-1] += old
+                deck -= len(old)
+                if size >= 0:  # the rest came from the new pile
+                    piles.append(new)
+                    deck, size = size - len(new), -1
+        for i, drawn in enumerate(piles):
+            rest = list(st.damage_deck) if i == len(piles) - 1 else []
+            for place, card in enumerate(rest + drawn[::-1]):  # bottom first
+                refill[t, card] = place
+    if not changed:
+        return batch
+    return batch.replace(coins=jnp.asarray(coins), refill=jnp.asarray(refill))

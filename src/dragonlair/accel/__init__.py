@@ -21,13 +21,15 @@ from dragonlair.core.registry import make as make_game
 from .common import AccelError
 from .dragon_stripes import DragonStripesEnv
 from .space_dragons import SpaceDragonsEnv
+from .space_race import SpaceRaceEnv
 
-Engine = DragonStripesEnv | SpaceDragonsEnv
+Engine = DragonStripesEnv | SpaceDragonsEnv | SpaceRaceEnv
 
 # The games that have a batched engine, by id, with the class that makes it.
 ENGINES: dict[str, type[Engine]] = {
     "dragon-stripes": DragonStripesEnv,
     "space-dragons": SpaceDragonsEnv,
+    "space-race": SpaceRaceEnv,
 }
 
 
@@ -73,6 +75,7 @@ __all__ = [
     "DragonStripesEnv",
     "Engine",
     "SpaceDragonsEnv",
+    "SpaceRaceEnv",
     "cache_compilations",
     "games",
     "make",
