@@ -7,7 +7,7 @@ known to it) and its public view only:
 - ``length``: ``rounds`` of the hunt played;
 - per seat: ``dragons`` claimed, ``rounds_won``, ``shields`` and ``damage`` at the end,
   ``crosshair_hits`` taken, ``played`` (the crew cards played, as space-separated ids) and
-  ``drafted`` (the nine crew cards hired, as ids);
+  ``drafted`` (the crew cards hired, as ids);
 - ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's public score
   during the game (card points shown so far).
 """
