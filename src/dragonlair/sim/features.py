@@ -25,16 +25,18 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
   there (-1 on a tie for the lead); ``lead_changes``: how often the sole leader changed
   over checkpoints every 5% of the game.
 
-The public standing is what the game's ``position(view)`` says of the spectator's view:
-Space Race, each ship's running score as the view shows it (face-up cards, majorities so
-far; face-down Fuel counts only for its majority); Space Dragons, the points on the cards
-each seat has played and the dragons claimed (0 for everyone through the draft); Dragon
-Stripes, each seat's publicly known gems (start, banked pots, takeover prices received
-less paid; the fines are private); the Great Dragon Race, each pawn's spot.
+The standing is what the game's ``position(view)`` says of the spectator's view, unless
+its features module has its own ``standing(state)``: Space Race, each ship's running
+score as the view shows it (face-up cards, majorities so far; face-down Fuel counts only
+for its majority); Space Dragons (``standing``), through the draft the points printed on
+the cards each seat has hired so far (face down, so not public), from the hunt on the
+points on the cards each seat has played and the dragons claimed; Dragon Stripes, each
+seat's publicly known gems (start, banked pots, takeover prices received less paid; the
+fines are private); the Great Dragon Race, each pawn's spot.
 
 Snapshots replay the game's actions from its seed (nothing a bot did is played again), so
-they cost about as much as the rules' part of the game; each standing reads the
-spectator's typed view (``state.seat_view(None)``), which works out only the keys
+they cost about as much as the rules' part of the game; a standing by ``position`` reads
+the spectator's typed view (``state.seat_view(None)``), which works out only the keys
 ``position`` reads. The games' ``features`` read the event log (``state.event_log()``)
 in one pass, without a dict per event.
 """
@@ -43,9 +45,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from ..core import Action, Game, State
 from ..core.manifest import Features, manifest
@@ -120,9 +122,31 @@ def game_data(
             seat = f["seats"][s]
             for name in module.SEAT:
                 out[f"{name}_{s}"] = seat[name]
-    if position is not None and "score_0" in position(state.seat_view(None)):
-        out.update(_snapshots(game, state, actions, position))
+    tracked = standing_of(game, state, module, position)
+    if tracked is not None:
+        out.update(_snapshots(game, state, actions, tracked))
     return out
+
+
+def standing_of(
+    game: Game, state: State, module: ModuleType | None, position: Features | None
+) -> Callable[[State], list[float]] | None:
+    """What the checkpoints read of a state: the game's own ``standing(state)`` where its
+    features module has one (Space Dragons, whose draft has no public score), else the
+    public score ``score_s`` of ``position`` on the spectator's view; None when neither."""
+    own = getattr(module, "standing", None)
+    if own is not None:
+        return cast(Callable[[State], list[float]], own)
+    if position is None or "score_0" not in position(state.seat_view(None)):
+        return None
+    pos = position
+    keys = [f"score_{s}" for s in range(game.players)]
+
+    def public(st: State) -> list[float]:
+        values = pos(st.seat_view(None))
+        return [float(values[k]) for k in keys]
+
+    return public
 
 
 def snapshot_moves(total: int) -> dict[int, list[int]]:
@@ -136,15 +160,13 @@ def snapshot_moves(total: int) -> dict[int, list[int]]:
 
 
 def _snapshots(
-    game: Game, state: State, actions: Sequence[tuple[int, Action]], position: Features
+    game: Game,
+    state: State,
+    actions: Sequence[tuple[int, Action]],
+    standing: Callable[[State], list[float]],
 ) -> dict[str, Any]:
     """Standings at fixed fractions of the game, from a replay of its actions."""
     n = game.players
-
-    def standing(view: Mapping[str, Any]) -> list[float]:
-        values = position(view)
-        return [float(values[f"score_{s}"]) for s in range(n)]
-
     total = len(actions)
     marks = {round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)}
     wanted = snapshot_moves(total)
@@ -154,7 +176,7 @@ def _snapshots(
     out: dict[str, Any] = {}
     for move in range(total + 1):
         if move in marks or move in wanted:
-            now = standing(replay.seat_view(None))
+            now = standing(replay)
             if move in marks:
                 leaders.append(sole_leader(now))
             for p in wanted.get(move, ()):
