@@ -4,6 +4,7 @@ reads, in Space Dragons' draft too."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,38 @@ def test_heuristic_games_have_sole_leaders_inside_the_draft() -> None:
     for r in rows:
         snap = [r[f"snap50_{s}"] for s in range(PLAYERS)]
         assert r["leader50"] == sole_leader(snap)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("game_id", ["space-dragons", "dragon-stripes", "dragon-race"])
+def test_standings_taken_along_the_way_give_the_checkpoints_of_a_replay(game_id: str) -> None:
+    """The simulation takes a game's own ``standing`` after every decision instead of
+    replaying the game: the same columns. Where the game also has a public ``position``,
+    its standing is that score at every move of the game."""
+    job = Job(game_id, PLAYERS, tuple(parse_bots("heuristic,random", PLAYERS)), n=6, seed=2)
+    game = job.make_game()
+    bots = [spec.make(game) for spec in job.bots]
+    module, position = hooks(game)
+    assert module is not None and position is not None
+    for i in range(job.n):
+        along = play_game(job, game, bots, i).data
+        s = game.new_game(job.game_seed(i))
+        actions: list[tuple[int, Action]] = []
+        rng = random.Random(i)
+        while not s.is_over:
+            seat = s.to_act[0]
+            if game_id != "space-dragons" or s.phase != "hire":
+                public = position(s.seat_view(None))
+                assert module.standing(s) == [public[f"score_{k}"] for k in range(PLAYERS)]
+            legal = s.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            s.apply(seat, action)
+            actions.append((seat, action))
+        replayed = game_data(game, s, actions, module, position)
+        s2 = game.new_game(job.game_seed(i))
+        standings = [module.standing(s2)]
+        for seat, action in actions:
+            s2.apply(seat, action)
+            standings.append(module.standing(s2))
+        assert game_data(game, s, actions, module, position, standings) == replayed
+        assert set(along) == set(replayed)
