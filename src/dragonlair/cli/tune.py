@@ -227,6 +227,20 @@ def table_columns(job: Job) -> tuple[set[str], tuple[str, ...]]:
     return columns, ("score_",)
 
 
+def _frame_has(name: str) -> bool:
+    """Whether a pandas DataFrame has the attribute ``name`` (pandas imported only when
+    an expression reads something of ``df`` that is not a column)."""
+    import pandas as pd
+
+    return hasattr(pd.DataFrame, name)
+
+
+def _numpy_has(name: str) -> bool:
+    import numpy as np
+
+    return hasattr(np, name)
+
+
 def check_expression(expression: str, columns: set[str], prefixes: tuple[str, ...]) -> None:
     """Refuse, before any game, an ``expr`` target that names what a trial's results table
     ``df`` cannot have: an unknown name, a column that is not there (``df.x`` or
@@ -234,9 +248,6 @@ def check_expression(expression: str, columns: set[str], prefixes: tuple[str, ..
     division by zero, a value that is not a number) is reported after the first trial."""
     import ast
     import builtins
-
-    import numpy as np
-    import pandas as pd
 
     tree = ast.parse(expression.strip(), mode="eval")
     bound = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
@@ -259,11 +270,11 @@ def check_expression(expression: str, columns: set[str], prefixes: tuple[str, ..
             owner = node.value.id
             if owner in bound:
                 continue
-            if owner == "df" and not (column(node.attr) or hasattr(pd.DataFrame, node.attr)):
+            if owner == "df" and not (column(node.attr) or _frame_has(node.attr)):
                 raise refuse(
                     f"the results table has no column {node.attr!r} (its columns: {some}, ...)"
                 )
-            if owner == "np" and not hasattr(np, node.attr):
+            if owner == "np" and not _numpy_has(node.attr):
                 raise refuse(f"NumPy (np) has no {node.attr!r}")
         elif (
             isinstance(node, ast.Subscript)
