@@ -155,8 +155,8 @@ class BotLoopMeasure:
     heuristic_decisions_per_s: float = 0.0
     random_slower: float = 0.0  # the raw loop's rate over the random bots' (median per slice)
     heuristic_slower: float = 0.0
-    # the heuristic game with its results row's per-game data (features, breakdown,
-    # snapshots), as `dragonlair simulate` plays it by default
+    # the heuristic game with its per-game data (features, breakdown, snapshots) and its
+    # results row built, as `dragonlair simulate` plays it by default
     features_decisions_per_s: float = 0.0
     features_slower: float = 0.0
     view_us: float = 0.0  # one state.view(seat) at a mid-game state, in microseconds
@@ -812,9 +812,10 @@ def measure_other_build(python: str, s: Settings) -> OtherBuild:
 
 def simulate_loop(game: Game, level: str, seed: int, data: bool = False) -> Slice:
     """Simulate's own game loop (``dragonlair.sim.runner.play_game``, no records; the
-    per-game data only with ``data``) with a ``level`` bot in every seat, run for about
-    ``seconds``."""
+    per-game data, and the results row built from it, only with ``data``) with a
+    ``level`` bot in every seat, run for about ``seconds``."""
     from .bots import BotSpec
+    from .sim.output import row
     from .sim.runner import Job, play_game
 
     bots_spec = (BotSpec(level),) * game.players
@@ -826,7 +827,10 @@ def simulate_loop(game: Game, level: str, seed: int, data: bool = False) -> Slic
         start = CLOCK()
         deadline = start + seconds
         while True:
-            decisions += play_game(job, game, bots, n_games).length
+            outcome = play_game(job, game, bots, n_games)
+            if data:
+                row(job, outcome)
+            decisions += outcome.length
             n_games += 1
             now = CLOCK()
             if now >= deadline:

@@ -225,3 +225,44 @@ def test_card_ids_come_with_their_names_and_effects() -> None:
     )
     html = _attribution(frame, 2, ["cards"], [], race)
     assert "<td>1 <span class='note'>Orange Scanner, 2 VP, peeks at the top Danger</span>" in html
+
+
+def test_the_win_model_stops_early_on_a_feature_that_separates_winners(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fit with a finite optimum converges in a few Newton steps; one chasing an optimum
+    at infinity (a feature only winners have) is given up after MAX_NEWTON steps, not 200,
+    and the report says it could not be fitted."""
+    import statsmodels.discrete.discrete_model as dm
+
+    from dragonlair.sim.report import MAX_NEWTON, win_model
+
+    asked: list[int] = []
+    fit = dm.Logit.fit
+
+    def spy(self: dm.Logit, *args: object, **kwargs: object) -> object:
+        asked.append(int(kwargs.get("maxiter", 0)))  # type: ignore[call-overload]
+        return fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(dm.Logit, "fit", spy)
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(300):
+        skill = rng.normal(size=2)
+        winner = int(np.argmax(skill + rng.normal(size=2)))
+        rows.append(
+            {
+                **{f"skill_{s}": skill[s] for s in range(2)},
+                # nearly only winners reach it: separates them up to one loser
+                **{f"head_{s}": float(s == winner) for s in range(2)},
+                **{f"win_{s}": float(s == winner) for s in range(2)},
+            }
+        )
+    rows[0]["head_0"] = rows[0]["head_1"] = 1.0
+    frame = pd.DataFrame(rows)
+    terms, _, _ = win_model(frame, 2, ["skill"])
+    assert terms and asked[0] == MAX_NEWTON and MAX_NEWTON <= 50  # the model's own fit
+    asked.clear()
+    with pytest.raises(Exception, match="converge|[Ss]eparation"):
+        win_model(frame, 2, ["skill", "head"])
+    assert asked[0] == MAX_NEWTON

@@ -64,7 +64,8 @@ def test_targets_are_weighted_and_include_bot_balance_and_the_users_own_measure(
         (["--param", "start_points", "--target", "fair@0"], "a weight is a number above 0"),
         (["--param", "start_points", "--target", "styles=3"], "styles takes no value"),
         (["--param", "start_points", "--target", "expr=df.("], "not a Python expression"),
-        (["--param", "start_points", "--target", "expr=df.nope.mean()"], "AttributeError"),
+        (["--param", "start_points", "--target", "expr=df.nope.mean()"], "no column 'nope'"),
+        (["--param", "start_points", "--target", "expr=df.length.mean() / 0"], "gave inf"),
     ],
 )
 def test_bad_searches_are_refused(args: list[str], message: str) -> None:

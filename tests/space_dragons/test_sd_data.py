@@ -4,6 +4,7 @@ refused with messages that name the file, the entry and what was expected."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 import dragonlair
 from dragonlair import BadDataFile, BadOptions
+from dragonlair.i18n import using
 from dragonlair.space_dragons.cards import load_components
 from tests.space_dragons.sd_helpers import BUILTIN, GAME, builtin_data, plain_data, write
 
@@ -187,3 +189,59 @@ def test_options_given_as_text_are_converted() -> None:
     assert game.options["variant"] is True
     assert game.max_length == 7 * 4
     assert dragonlair.make(GAME, players=5).max_length == 16 * 5
+
+
+def _texts(tmp_path: Path, hand: int, rounds: int, variant: bool, seat: int | None) -> list[str]:
+    """Every line of the log of a random game played with a data file that deals ``hand``
+    cards and hunts ``rounds`` dragons, as ``seat`` reads it."""
+    data = builtin_data()
+    data["hand_size"], data["rounds"] = hand, rounds
+    game = dragonlair.make(GAME, options={"data": write(tmp_path, data), "variant": variant})
+    s = game.new_game(5)
+    rng = random.Random(5)
+    while not s.is_over:
+        who = s.to_act[0]
+        s.apply(who, rng.choice(s.legal_actions(who)))
+    names = ["Ann", "Bea", "Cec", "Dora"]
+    return [game.event_text(e, names) for e in s.events_since(0, seat)]
+
+
+@pytest.mark.parametrize(
+    ("hand", "rounds", "variant"),
+    [(9, 7, False), (6, 4, False), (12, 10, False), (5, 5, False), (8, 3, True), (1, 1, False)],
+)
+def test_the_log_says_the_data_files_hand_size_and_rounds(
+    tmp_path: Path, hand: int, rounds: int, variant: bool
+) -> None:
+    cards = "card" if hand == 1 else "cards"
+    public = _texts(tmp_path, hand, rounds, variant, None)
+    assert public[0].startswith(f"setup: {hand} crew {cards} each, a dragon's lair of {rounds},")
+    assert public[1] == f"Ann is dealt {hand} {cards}"
+    picks = [t for t in public if t.startswith("hiring is over")]
+    assert picks == (
+        []
+        if variant
+        else [
+            f"hiring is over: everyone takes their {hand} pick{'' if hand == 1 else 's'} into hand"
+        ]
+    )
+    assert sum(t.startswith("round ") for t in public) == rounds
+    left = hand - rounds
+    aside = [t for t in public if t.startswith("the hunt is over")]
+    assert aside == (
+        []
+        if left == 0
+        else [
+            f"the hunt is over: the {left} unplayed card{'' if left == 1 else 's'} of each "
+            f"hand {'is' if left == 1 else 'are'} set aside"
+        ]
+    )
+    if (hand, rounds) != (9, 7):
+        assert not any(
+            re.search(r"\b(9 (cards|picks)|lair of 7|two unplayed)\b", t) for t in public
+        )
+    with using("de"):
+        german = _texts(tmp_path, hand, rounds, variant, 0)
+    assert german[0].startswith(f"Aufbau: je {hand} Crewkarte")
+    assert f"Drachenhort aus {rounds}," in german[0]
+    assert german[2] == f"Bea bekommt {hand} Karte{'' if hand == 1 else 'n'}"

@@ -202,7 +202,7 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
         f"(same run); one state.view(seat) ({build})"
     )
     cols = ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower")
-    for col in (*cols, "+ per-game data", "× slower"):
+    for col in (*cols, "+ data and row", "× slower"):
         table.add_column(col, justify="left" if col == "game" else "right")
     table.add_column("view µs", justify="right")
     for m in rows:

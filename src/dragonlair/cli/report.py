@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -68,6 +68,13 @@ def report(
         source = results_source(results)
         meta = read_metadata(source)
         players = int(meta["players"])
+        other_meta: dict[str, Any] = {}
+        if against is not None:  # checked before either file's rows are read
+            other_meta = read_metadata(results_source(against))
+            if (other_meta["game"], other_meta["players"]) != (meta["game"], players):
+                raise DragonlairError(
+                    f"{against} is another game or player count than {results}: they do not compare"
+                )
         try:
             meta["game_name"] = spec(meta["game"]).name
         except DragonlairError:
@@ -78,11 +85,6 @@ def report(
         frame = read_frame(source)
         comparison = None
         if against is not None:
-            other_meta = read_metadata(results_source(against))
-            if (other_meta["game"], other_meta["players"]) != (meta["game"], players):
-                raise DragonlairError(
-                    f"{against} is another game or player count than {results}: they do not compare"
-                )
             other = read_frame(against)
             cmp = compare_frames(
                 frame,

@@ -21,8 +21,8 @@ each times its weight, ``@W`` after a target: ``fair=2@3``; 1 without):
 - ``expr=EXPRESSION``: a Python expression of the designer's own over the trial's results
   table ``df`` (a pandas DataFrame with the columns of a results file; ``np`` is NumPy),
   whose value is made small: ``expr=abs(df.crystals_0.mean() - 2)``. It runs in this
-  process with the user's own rights, as a notebook cell would; its syntax is checked
-  before any game.
+  process with the user's own rights, as a notebook cell would; its syntax, its names,
+  the columns it reads and what it asks of NumPy are checked before any game.
 
 Every trial plays the same ``-n`` games from the same ``--seed`` (common random numbers:
 settings differ by their effect, not by their luck) with Optuna's TPE sampler seeded by
@@ -57,6 +57,7 @@ from .simargs import (
 )
 
 if TYPE_CHECKING:
+    from ..sim import Job
     from ..sim.datavalues import DataValue
 
 
@@ -204,6 +205,91 @@ def evaluate(expression: str, frame: Any) -> float:
     return number
 
 
+def table_columns(job: Job) -> tuple[set[str], tuple[str, ...]]:
+    """The columns a trial's results table has, known before any game: those of every
+    results file and the game's declared per-game data; and the prefixes of those only a
+    played game names (the score breakdown's labels, ``score_<label>_s``)."""
+    from ..sim.features import SNAPSHOTS, hooks
+    from ..sim.output import header
+
+    n = job.players
+    columns = set(header(n))
+    if not job.data:
+        return columns, ()
+    module, _ = hooks(job.make_game())
+    columns |= {"start_seat", "lead_changes", *(f"leader{p}" for p in SNAPSHOTS)}
+    for s in range(n):
+        columns |= {f"position_{s}", *(f"snap{p}_{s}" for p in SNAPSHOTS)}
+        if module is not None:
+            columns |= {f"{name}_{s}" for name in module.SEAT}
+    if module is not None:
+        columns |= {f"len_{unit}" for unit in module.LENGTH}
+    return columns, ("score_",)
+
+
+def _frame_has(name: str) -> bool:
+    """Whether a pandas DataFrame has the attribute ``name`` (pandas imported only when
+    an expression reads something of ``df`` that is not a column)."""
+    import pandas as pd
+
+    return hasattr(pd.DataFrame, name)
+
+
+def _numpy_has(name: str) -> bool:
+    import numpy as np
+
+    return hasattr(np, name)
+
+
+def check_expression(expression: str, columns: set[str], prefixes: tuple[str, ...]) -> None:
+    """Refuse, before any game, an ``expr`` target that names what a trial's results table
+    ``df`` cannot have: an unknown name, a column that is not there (``df.x`` or
+    ``df["x"]``), or something NumPy (``np``) lacks. What only running it can tell (a
+    division by zero, a value that is not a number) is reported after the first trial."""
+    import ast
+    import builtins
+
+    tree = ast.parse(expression.strip(), mode="eval")
+    bound = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)}
+    bound |= {
+        x.id for x in ast.walk(tree) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store)
+    }
+
+    def column(name: str) -> bool:
+        return name in columns or name.startswith(prefixes)
+
+    def refuse(why: str) -> typer.BadParameter:
+        return typer.BadParameter(f"--target expr={expression}: {why}")
+
+    some = ", ".join(sorted(columns)[:12])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.id not in ("df", "np", *bound) and not hasattr(builtins, node.id):
+                raise refuse(f"name {node.id!r} is not defined (the results table is df, NumPy np)")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = node.value.id
+            if owner in bound:
+                continue
+            if owner == "df" and not (column(node.attr) or _frame_has(node.attr)):
+                raise refuse(
+                    f"the results table has no column {node.attr!r} (its columns: {some}, ...)"
+                )
+            if owner == "np" and not _numpy_has(node.attr):
+                raise refuse(f"NumPy (np) has no {node.attr!r}")
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "df"
+            and "df" not in bound
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+            and not column(node.slice.value)
+        ):
+            raise refuse(
+                f"the results table has no column {node.slice.value!r} (its columns: {some}, ...)"
+            )
+
+
 def objective(figures: dict[str, Any], targets: list[Target]) -> float:
     """The weighted sum of every target's distance."""
     total = 0.0
@@ -277,6 +363,11 @@ def tune(
     # that a bot's share is not its seat's or its place in turn order
     rotate = any(t.kind == "styles" for t in targets)
     base = prepare(game, players, bots, n, seed, option, None, None, rotate=rotate)
+    expressions = [t.expression for t in targets if t.kind == "expr"]
+    if expressions:
+        columns, prefixes = table_columns(base)
+        for e in expressions:
+            check_expression(e, columns, prefixes)
     params = [parse_param(base.game, p) for p in param if not datavalues.is_data_param(game, p)]
     data_texts = [p for p in param if datavalues.is_data_param(game, p)]
     scratch = tempfile.TemporaryDirectory(prefix="dragonlair-tune-")

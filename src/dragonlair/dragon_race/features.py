@@ -21,7 +21,7 @@ from .kinds import EVENT_SPECS
 from .view_types import DragonRaceView
 
 if TYPE_CHECKING:
-    from .rules import DragonRace
+    from .rules import DragonRace, DragonRaceState
 
 LENGTH = ("turns",)
 COUNTS = (
@@ -82,6 +82,13 @@ def features(state: State) -> dict[str, Any]:
 def position(view: DragonRaceView) -> dict[str, float]:
     """Each pawn's spot on the track."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["pawns"])}
+
+
+def standing(state: State) -> list[float]:
+    """Each pawn's spot on the track, as :func:`position` reads it from the view, read
+    from the state without building a view, so that the simulation takes it after every
+    decision."""
+    return list(map(float, cast("DragonRaceState", state).pawns))
 
 
 def token_names(game: Game) -> dict[str, dict[str, str]]:

@@ -10,16 +10,19 @@ Read from the finished state's public events and view only:
   ``woke`` (woke the dragon);
 - ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's public gem
   count (start, banked pots and takeover prices; the penalties are paid from behind the
-  screen and not shown).
+  screen and not shown); ``standing(state)``, the same numbers read from the state.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core import State
 from .kinds import EVENT_SPECS
 from .view_types import DragonStripesView
+
+if TYPE_CHECKING:
+    from .rules import DragonStripesState
 
 LENGTH = ("turns",)
 SEAT = (
@@ -74,10 +77,24 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 
+def public_gems(start: int, banked: int, received: int, paid: int) -> float:
+    """A seat's publicly known gems: start, banked pots, takeover prices in and out."""
+    return float(start + banked + received - paid)
+
+
 def position(view: DragonStripesView) -> dict[str, float]:
-    """Each seat's publicly known gems: start, banked pots, takeover prices in and out."""
+    """Each seat's publicly known gems (:func:`public_gems`), from its public ledger."""
     start = view["start_gems"]
     return {
-        f"score_{s}": float(start + g["banked"] + g["received"] - g["paid"])
+        f"score_{s}": public_gems(start, g["banked"], g["received"], g["paid"])
         for s, g in enumerate(view["ledger"])
     }
+
+
+def standing(state: State) -> list[float]:
+    """Each seat's publicly known gems (:func:`public_gems`), read from the state's
+    ledger, which the view shows as it is: the same numbers as :func:`position` without
+    building a view, so that the simulation takes them after every decision."""
+    st = cast("DragonStripesState", state)
+    start = st.game.start_gems
+    return list(map(public_gems, [start] * len(st.banked), st.banked, st.received, st.paid))

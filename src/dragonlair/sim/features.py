@@ -25,16 +25,21 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
   there (-1 on a tie for the lead); ``lead_changes``: how often the sole leader changed
   over checkpoints every 5% of the game.
 
-The public standing is what the game's ``position(view)`` says of the spectator's view:
-Space Race, each ship's running score as the view shows it (face-up cards, majorities so
-far; face-down Fuel counts only for its majority); Space Dragons, the points on the cards
-each seat has played and the dragons claimed (0 for everyone through the draft); Dragon
-Stripes, each seat's publicly known gems (start, banked pots, takeover prices received
-less paid; the fines are private); the Great Dragon Race, each pawn's spot.
+The standing is what the game's ``position(view)`` says of the spectator's view, unless
+its features module has its own ``standing(state)``: Space Race, each ship's running
+score as the view shows it (face-up cards, majorities so far; face-down Fuel counts only
+for its majority); Space Dragons (``standing``), through the draft the points printed on
+the cards each seat has hired so far (face down, so not public), from the hunt on the
+points on the cards each seat has played and the dragons claimed; Dragon Stripes, each
+seat's publicly known gems (start, banked pots, takeover prices received less paid; the
+fines are private); the Great Dragon Race, each pawn's spot.
 
-Snapshots replay the game's actions from its seed (nothing a bot did is played again), so
-they cost about as much as the rules' part of the game; each standing reads the
-spectator's typed view (``state.seat_view(None)``), which works out only the keys
+A game whose features module has ``standing(state)`` has it taken before the first
+decision and after each by the simulation while it plays (``play_game``), and its
+checkpoints are read from those. Otherwise snapshots replay the game's actions from its
+seed (nothing a bot did is played again), so they cost about as much as the rules' part
+of the game; a standing by ``position`` reads
+the spectator's typed view (``state.seat_view(None)``), which works out only the keys
 ``position`` reads. The games' ``features`` read the event log (``state.event_log()``)
 in one pass, without a dict per event.
 """
@@ -43,9 +48,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from ..core import Action, Game, State
 from ..core.manifest import Features, manifest
@@ -98,8 +103,14 @@ def game_data(
     actions: Sequence[tuple[int, Action]],
     module: ModuleType | None,
     position: Features | None = None,
+    standings: Sequence[list[float]] | None = None,
 ) -> dict[str, Any]:
-    """The flat per-game columns of a finished ``state`` (see the module's docstring)."""
+    """The flat per-game columns of a finished ``state`` (see the module's docstring).
+
+    ``standings``: the game's own ``standing(state)`` taken before the first decision and
+    after each one (``len(actions) + 1`` of them), as the simulation takes them while it
+    plays a game whose features module has one; without them the checkpoints replay the
+    game."""
     result = state.result
     assert result is not None
     n = game.players
@@ -114,15 +125,52 @@ def game_data(
             out[f"len_{unit}"] = f["length"][unit]
     for s, b in enumerate(result.breakdown):
         for label, points in b.items():
-            out[f"score_{column_name(label)}_{s}"] = points
+            out[f"score_{_column(label)}_{s}"] = points
     if module is not None:
         for s in range(n):
             seat = f["seats"][s]
             for name in module.SEAT:
                 out[f"{name}_{s}"] = seat[name]
-    if position is not None and "score_0" in position(state.seat_view(None)):
-        out.update(_snapshots(game, state, actions, position))
+    if standings is not None:
+        assert len(standings) == len(actions) + 1, "a standing before and after each decision"
+        out.update(_checkpoints(n, len(actions), standings.__getitem__, state))
+    else:
+        tracked = standing_of(game, state, module, position)
+        if tracked is not None:
+            out.update(_snapshots(game, state, actions, tracked))
     return out
+
+
+# the column names of the breakdown's labels, worked out once per label
+_columns: dict[str, str] = {}
+
+
+def _column(label: str) -> str:
+    name = _columns.get(label)
+    if name is None:
+        name = _columns[label] = column_name(label)
+    return name
+
+
+def standing_of(
+    game: Game, state: State, module: ModuleType | None, position: Features | None
+) -> Callable[[State], list[float]] | None:
+    """What the checkpoints read of a state: the game's own ``standing(state)`` where its
+    features module has one (Space Dragons, whose draft has no public score), else the
+    public score ``score_s`` of ``position`` on the spectator's view; None when neither."""
+    own = getattr(module, "standing", None)
+    if own is not None:
+        return cast(Callable[[State], list[float]], own)
+    if position is None or "score_0" not in position(state.seat_view(None)):
+        return None
+    pos = position
+    keys = [f"score_{s}" for s in range(game.players)]
+
+    def public(st: State) -> list[float]:
+        values = pos(st.seat_view(None))
+        return [float(values[k]) for k in keys]
+
+    return public
 
 
 def snapshot_moves(total: int) -> dict[int, list[int]]:
@@ -136,35 +184,49 @@ def snapshot_moves(total: int) -> dict[int, list[int]]:
 
 
 def _snapshots(
-    game: Game, state: State, actions: Sequence[tuple[int, Action]], position: Features
+    game: Game,
+    state: State,
+    actions: Sequence[tuple[int, Action]],
+    standing: Callable[[State], list[float]],
 ) -> dict[str, Any]:
     """Standings at fixed fractions of the game, from a replay of its actions."""
-    n = game.players
-
-    def standing(view: Mapping[str, Any]) -> list[float]:
-        values = position(view)
-        return [float(values[f"score_{s}"]) for s in range(n)]
-
     total = len(actions)
-    marks = {round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)}
-    wanted = snapshot_moves(total)
+    needed = checkpoint_moves(total)
     replay = game.new_game(seed=state.seed)
     ids = game.table.ids
-    leaders: list[int] = []
-    out: dict[str, Any] = {}
+    taken: dict[int, list[float]] = {}
     for move in range(total + 1):
-        if move in marks or move in wanted:
-            now = standing(replay.seat_view(None))
-            if move in marks:
-                leaders.append(sole_leader(now))
-            for p in wanted.get(move, ()):
-                for s in range(n):
-                    out[f"snap{p}_{s}"] = now[s]
-                out[f"leader{p}"] = sole_leader(now)
+        if move in needed:
+            taken[move] = standing(replay)
         if move < total:
             # the game's own legal sequence, from the same seed: nothing to check again
             seat, action = actions[move]
             replay.apply_unchecked(seat, ids[action])
+    return _checkpoints(game.players, total, taken.__getitem__, state)
+
+
+def checkpoint_moves(total: int) -> set[int]:
+    """The moves (decisions taken) of a game of ``total`` decisions at which a standing is
+    read: the lead-change checkpoints every 5% and the snapshots."""
+    return {round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)} | set(
+        snapshot_moves(total)
+    )
+
+
+def _checkpoints(
+    n: int, total: int, at: Callable[[int], list[float]], state: State
+) -> dict[str, Any]:
+    """The snapshot and lead-change columns of a game of ``total`` decisions, from its
+    standing ``at(move)`` after each of :func:`checkpoint_moves`."""
+    marks = sorted({round(total * k / CHECKPOINTS) for k in range(1, CHECKPOINTS)})
+    leaders = [sole_leader(at(move)) for move in marks]
+    out: dict[str, Any] = {}
+    for move, percents in sorted(snapshot_moves(total).items()):
+        now = at(move)
+        for p in percents:
+            for s in range(n):
+                out[f"snap{p}_{s}"] = now[s]
+            out[f"leader{p}"] = sole_leader(now)
     final = list(state.result.points) if state.result is not None else []
     leaders.append(sole_leader(final))
     sole = [x for x in leaders if x >= 0]

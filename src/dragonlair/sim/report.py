@@ -307,10 +307,11 @@ def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
     changes = frame["lead_changes"].to_numpy(float)
     text = (
         "<h2>Pacing</h2><p class='note'>How often the seat leading alone at a point of the "
-        "game (by the public score: the game's <code>position</code> of the spectator's view, "
-        "such as the points on the cards played so far) goes on to win; games with a tie for "
-        "the lead there are "
-        "left out.</p>"
+        "game (by the tracked score: the game's <code>position</code> of the spectator's "
+        "view, such as the points on the cards played so far, or its own "
+        "<code>standing</code>, such as the points on the cards hired in Space Dragons' "
+        "draft, as docs/simulate.md describes) goes on to win; games with a tie "
+        "for the lead there are left out.</p>"
         + _table(["leader at", "wins", "95% CI", "games with a sole leader"], rows)
         + f"<p>Lead changes per game: mean {changes.mean():.2f}, median {np.median(changes):.0f}; "
         f"winning margin: mean {margin.mean():.2f} points, median {np.median(margin):.1f}; "
@@ -496,6 +497,13 @@ class Term:
     p: float
 
 
+# Newton's method fits a logistic regression that has a finite optimum in well under 20
+# steps (it converges quadratically near it); one still moving after this many is chasing
+# an optimum at infinity, a feature that (nearly) separates winners from the others, and
+# each further step over every seat of a large run costs a fraction of a second.
+MAX_NEWTON = 35
+
+
 def win_model(
     frame: Any, players: int, numeric: Sequence[str]
 ) -> tuple[list[Term], float, list[str]]:
@@ -534,7 +542,7 @@ def win_model(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         fit = sm.Logit(wins.astype(float), x).fit(
-            disp=0, cov_type="cluster", cov_kwds={"groups": games}, maxiter=200
+            disp=0, cov_type="cluster", cov_kwds={"groups": games}, maxiter=MAX_NEWTON
         )
     if not fit.mle_retvals.get("converged", True):
         raise ValueError(

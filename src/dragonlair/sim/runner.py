@@ -50,7 +50,7 @@ from time import perf_counter
 from typing import Any
 
 from ..bots import Bot, BotSpec
-from ..core import Action, DragonlairError, Game, Result, derive_seed, make
+from ..core import Action, DragonlairError, Game, Result, State, derive_seed, make
 from ..core.bot import view_for
 from ..core.manifest import GameManifest, register, registered_manifest
 from ..core.rng import derive_seeds
@@ -156,6 +156,11 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     seat_bots = [bots[e] for e in lineup]
     # every action with its seat, for the per-game data only
     played: list[tuple[int, Action]] | None = [] if job.data else None
+    module, position = hooks(game) if job.data else (None, None)
+    # the game's own standing before the first decision and after each, where its features
+    # module has one: the checkpoints then need no replay (features.game_data)
+    standing: Callable[[State], list[float]] | None = getattr(module, "standing", None)
+    standings: list[list[float]] | None = None if standing is None else [standing(state)]
     while not state.is_over:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
@@ -168,6 +173,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
             state.apply(seat, action)
             if played is not None:
                 played.append((seat, action))
+                if standing is not None and standings is not None:
+                    standings.append(standing(state))
         except Exception as e:
             raise SimulationError(
                 f"game {index} (seed {seed}) failed at move {state.move}, seat {seat} "
@@ -185,7 +192,11 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
         length=state.move,
         reason=result.reason,
         record=state.record.to_json() if job.records else None,
-        data=(game_data(game, state, played, *hooks(game)) if played is not None else {}),
+        data=(
+            game_data(game, state, played, module, position, standings)
+            if played is not None
+            else {}
+        ),
     )
 
 

@@ -5,7 +5,8 @@ crime), plus or minus points and up to three effects (shield, tool, damage, cros
 20 dragons are worth 8 to 12 points and most carry symbols. Each player is dealt 9 cards;
 7 dragons form the lair (the top one face up) and each player gets a spaceship. For the
 start player everyone draws the top card of the draw pile: the highest starts, and those
-cards leave the game.
+cards leave the game. (The 9 cards dealt and the 7 rounds are the printed game's: a data
+file's ``hand_size`` and ``rounds`` change them, and every rule and text follows.)
 
 1. Hiring Crew: nine simultaneous secret picks; after each pick every player passes the
    rest of their hand to the left (seat + 1). The nine picks become the hand.

@@ -7,9 +7,12 @@ known to it) and its public view only:
 - ``length``: ``rounds`` of the hunt played;
 - per seat: ``dragons`` claimed, ``rounds_won``, ``shields`` and ``damage`` at the end,
   ``crosshair_hits`` taken, ``played`` (the crew cards played, as space-separated ids) and
-  ``drafted`` (the nine crew cards hired, as ids);
+  ``drafted`` (the crew cards hired, as ids);
 - ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's public score
-  during the game (card points shown so far).
+  during the game (card points shown so far);
+- ``standing(state)``: the score the results' checkpoints track, which is the public score
+  from the Dragon Hunt on and, through Hiring Crew, where nothing that scores is public
+  yet, the points printed on the cards each seat has hired so far.
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..core import Game, State
-from .kinds import EVENT_SPECS
+from .kinds import EVENT_SPECS, HIRE
 from .view_types import SpaceDragonsView
 
 if TYPE_CHECKING:
-    from .rules import SpaceDragons
+    from .rules import SpaceDragons, SpaceDragonsState
 
 LENGTH = ("rounds",)
 SEAT = ("dragons", "rounds_won", "shields", "damage", "crosshair_hits", "played", "drafted")
@@ -82,6 +85,22 @@ def features(state: State) -> dict[str, Any]:
 def position(view: SpaceDragonsView) -> dict[str, float]:
     """Each seat's public score so far: the points on the cards it has played and claimed."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["card_points"])}
+
+
+def standing(state: State) -> list[float]:
+    """Each seat's score at a checkpoint of the results (``snap25_s``, ``leader25``, ...).
+
+    From the Dragon Hunt on, the public score of :func:`position`: the points on the crew
+    cards a seat has played and the dragons it has claimed. Through Hiring Crew nothing
+    that scores is public (picks are face down, nothing is played, so the public score is
+    0 for everyone and a checkpoint there would never have a sole leader): the score there
+    is the points printed on the crew cards the seat has hired so far, which only the seat
+    knows while the game is played and a finished game's record shows. At the start of
+    the hunt every seat is back to 0 and the public score takes over."""
+    sd = cast("SpaceDragonsState", state)
+    t = sd.game.tables
+    cards = sd.picks if sd.phase == HIRE else sd.played
+    return [float(p) for p in t.card_points(cards, sd.claimed)]
 
 
 def token_names(game: Game) -> dict[str, dict[str, str]]:

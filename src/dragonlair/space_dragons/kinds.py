@@ -37,18 +37,25 @@ ACTION_KINDS: Final[tuple[ActionKind, ...]] = (
 )
 
 EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
+    # the counts of cards dealt and of dragons in the lair are the data file's hand_size
+    # and rounds (cards.Components), so the texts take them as fields
     "setup": EventSpec(
-        ("pile", "science", "mood", "crime"),
-        N_(
-            "setup: 9 crew cards each, a dragon's lair of 7, a spaceship each; scoring cards "
-            "science {science}, mood {mood}, crime {crime}; {pile} cards in the draw pile"
+        ("pile", "science", "mood", "crime", "hand", "lair"),
+        plural(
+            "setup: {hand} crew card each, a dragon's lair of {lair}, a spaceship each; "
+            "scoring cards science {science}, mood {mood}, crime {crime}; {pile} cards in "
+            "the draw pile",
+            "setup: {hand} crew cards each, a dragon's lair of {lair}, a spaceship each; "
+            "scoring cards science {science}, mood {mood}, crime {crime}; {pile} cards in "
+            "the draw pile",
+            "hand",
         ),
     ),
     "dealt": EventSpec(
-        ("seat", "cards"),
+        ("seat", "cards", "count"),
         N_("{seat} is dealt {cards}"),
-        ("seat",),
-        N_("{seat} is dealt 9 cards"),
+        ("seat", "count"),
+        plural("{seat} is dealt {count} card", "{seat} is dealt {count} cards", "count"),
         seat_fields=("seat",),
     ),
     "start_draw": EventSpec(
@@ -75,7 +82,14 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         N_("{seat} receives the hand passed to them"),
         seat_fields=("seat",),
     ),
-    "crew_hired": EventSpec((), N_("hiring is over: everyone takes their 9 picks into hand")),
+    "crew_hired": EventSpec(
+        ("picks",),
+        plural(
+            "hiring is over: everyone takes their {picks} pick into hand",
+            "hiring is over: everyone takes their {picks} picks into hand",
+            "picks",
+        ),
+    ),
     "round_start": EventSpec(
         ("round", "seat"), N_("round {round}: {seat} starts"), seat_fields=("seat",)
     ),
@@ -128,7 +142,12 @@ EVENT_SPECS: Final[Mapping[str, EventSpec]] = {
         seat_fields=("winner",),
     ),
     "set_aside": EventSpec(
-        (), N_("the hunt is over: the two unplayed cards of each hand are set aside")
+        ("left",),
+        plural(
+            "the hunt is over: the {left} unplayed card of each hand is set aside",
+            "the hunt is over: the {left} unplayed cards of each hand are set aside",
+            "left",
+        ),
     ),
     "scored": EventSpec(
         ("card", "side", "counts", "awards"),

@@ -2,9 +2,11 @@
 
 The flow is declared by ``phase``:
 
-- ``hire`` (Hiring Crew): nine simultaneous secret picks; after each, the rest of every
-  hand passes left (seat + 1). Skipped with the designer's variant.
-- ``hunt`` (Dragon Hunt): seven rounds; the round's starter plays first, then clockwise.
+- ``hire`` (Hiring Crew): one simultaneous secret pick per card dealt (the data file's
+  ``hand_size``, nine in the built-in data); after each, the rest of every hand passes left
+  (seat + 1). Skipped with the designer's variant.
+- ``hunt`` (Dragon Hunt): one round per dragon in the lair (the data file's ``rounds``,
+  seven in the built-in data); the round's starter plays first, then clockwise.
   A played card's immediate effects resolve at once in the card's order; after everyone
   has played, crosshairs hit the round's winner, who takes the face-up dragon, reveals
   the next one and starts the next round.
@@ -136,7 +138,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
     claimed: list[tuple[int, ...]]  # dragons each player has won, in order
     ships: tuple[int, ...]  # the dragon card each spaceship is (its dragon side never used)
     box: tuple[int, ...]  # dragons back in the box, unseen
-    round: int  # rounds of the hunt completed (0..7)
+    round: int  # rounds of the hunt completed (0..game.rounds)
     lead: int  # the current round's starting player (before the hunt: the start player)
     sides: tuple[int, ...]  # face-up side of the science, mood and crime cards (0 A, 1 B)
 
@@ -172,9 +174,9 @@ class SpaceDragonsState(State["SpaceDragons"]):
             ]
         )
         self.lead = self.start_cards.index(max(self.start_cards))
-        self._emit("setup", (len(self.pile), *[SIDE_NAMES[x] for x in self.sides]))
+        self._emit("setup", (len(self.pile), *[SIDE_NAMES[x] for x in self.sides], hand, rounds))
         for s in range(n):
-            self._emit("dealt", (s, self.hands[s]), (s,))
+            self._emit("dealt", (s, self.hands[s], hand), (s,))
         self._emit("start_draw", (self.start_cards, self.lead))
         self._emit("revealed", (self.face_up, g.tables.dragon_labels[self.face_up]))
         if g.variant:
@@ -201,7 +203,8 @@ class SpaceDragonsState(State["SpaceDragons"]):
 
     def _reveal_picks(self, choices: list[int | None]) -> None:
         """Everyone's pick goes face down with their earlier picks; the rest of each hand
-        passes left. After the ninth pick the picks are the crew, and the hunt begins."""
+        passes left. After the last pick (``hand_size``) the picks are the crew, and the hunt
+        begins."""
         n = self.game.players
         hands = self.hands
         picks = self.picks
@@ -224,7 +227,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
         else:
             self.hands = [tuple(sorted(p)) for p in picks]
             self.picks = [()] * n
-            self._emit("crew_hired", ())
+            self._emit("crew_hired", (done,))
             self._start_round()
 
     # ------------------------------------------------------------------ Dragon Hunt
@@ -326,7 +329,8 @@ class SpaceDragonsState(State["SpaceDragons"]):
         g = self.game
         t = g.tables
         n = g.players
-        self._emit("set_aside", ())
+        if g.hand_size > g.rounds:  # the cards dealt that no round played
+            self._emit("set_aside", (g.hand_size - g.rounds,))
         crew_points = t.crew_points
         dragon_points = t.dragon_points
         counts = t.symbol_counts(self.played, self.claimed)  # science, mood, crime by seat

@@ -72,7 +72,7 @@ class SpaceDragonsSeatView(View[SpaceDragons]):
     face_up: Final[int]  # the dragon on display; 0 once the lair is empty
     lair: Final[int]  # dragons left in the lair
     pile: Final[int]  # cards left in the draw pile
-    rounds_played: Final[int]  # rounds of the Dragon Hunt completed (0..7)
+    rounds_played: Final[int]  # rounds of the Dragon Hunt completed (0..rounds of the data file)
     starter: Final[int]  # the current round's starting seat
     sides: Final[tuple[int, ...]]
     """By symbol (``cards.SYMBOLS``), the scoring card's face-up side: 0 A, 1 B."""

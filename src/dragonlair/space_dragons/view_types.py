@@ -18,8 +18,8 @@ class SpaceDragonsView(BaseView):
     picks: list[int] | None  # its own face-down picks in Hiring Crew
     hand_sizes: list[int]
     pick_counts: list[int]
-    pick: int | None  # the pick being made in Hiring Crew (1..9)
-    round: int | None  # the round of the Dragon Hunt being played (1..7)
+    pick: int | None  # the pick being made in Hiring Crew (1..hand_size of the data file)
+    round: int | None  # the round of the Dragon Hunt being played (1..rounds of the data file)
     rounds_played: int
     starter: int  # the current round's starting seat
     this_round: list[list[int]]  # [seat, card] in play order

@@ -1,0 +1,136 @@
+"""Every simulation command refuses a bad argument before any work: no game is played, no
+worker is started, no results file is read, and nothing is written; the message says what
+was wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from dragonlair.cli import app
+
+runner = CliRunner()
+
+
+class WorkStarted(AssertionError):
+    pass
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small results file for the report's cases."""
+    path = tmp_path_factory.mktemp("results") / "ds.csv"
+    args = ["simulate", "dragon-stripes", "--bots", "heuristic", "-n", "4", "-q", "--out"]
+    done = runner.invoke(app, [*args, str(path)])
+    assert done.exit_code == 0, done.output
+    return path
+
+
+@pytest.fixture
+def no_work(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every way a command starts work, replaced by one that records it and fails: playing
+    games (locally, in workers or on Ray, all through ``running.run``) and reading a
+    results file (the report)."""
+    import dragonlair.cli.running
+    import dragonlair.sim.output
+    import dragonlair.sim.stats
+
+    started: list[str] = []
+
+    def stop(what: str) -> Any:
+        def refuse(*args: object, **kwargs: object) -> None:
+            started.append(what)
+            raise WorkStarted(what)
+
+        return refuse
+
+    monkeypatch.setattr(dragonlair.cli.running, "run", stop("games played"))
+    monkeypatch.setattr(dragonlair.sim.stats, "tally_rows", stop("results tallied"))
+    monkeypatch.setattr(dragonlair.sim.output, "read_frame", stop("results read"))
+    yield started
+
+
+SD = ["space-dragons", "--bots", "heuristic", "-n", "3"]
+DS = ["dragon-stripes", "--bots", "heuristic", "-n", "3"]
+
+CASES: list[tuple[str, list[str], str]] = [
+    # simulate
+    ("simulate", ["nope", "-n", "3"], "nope"),
+    ("simulate", ["space-dragons", "--bots", "bogus"], "bogus"),
+    ("simulate", [*SD, "-n", "0"], "-n"),
+    ("simulate", [*SD, "-w", "0"], "--workers"),
+    ("simulate", [*SD, "-o", "shield=99"], "shield"),
+    ("simulate", [*SD, "-o", "data=TMP/missing.json"], "missing.json"),
+    ("simulate", [*SD, "-o", "data:hand_size=99"], "hand_size"),
+    ("simulate", [*SD, "--out", "TMP/no/such/folder/r.csv"], "folder"),
+    ("simulate", [*SD, "--plot", "TMP/chart.bogus"], "bogus"),
+    ("simulate", [*SD, "--records", "TMP/afile"], "afile"),
+    # a sweep
+    ("simulate", [*SD, "-o", "shield=1,99"], "shield"),
+    ("simulate", [*SD, "-o", "data:rounds=5,12"], "rounds"),
+    ("simulate", [*SD, "-o", "shield=1,2", "--out", "TMP/no/such/folder/r.csv"], "folder"),
+    # tournament and its round robin
+    ("tournament", [*DS[:1], "--bots", "heuristic,bogus", "-n", "3"], "bogus"),
+    ("tournament", [*DS, "-o", "start_gems=-4"], "start_gems"),
+    ("tournament", [*DS[:1], "--matrix", "--bots", "heuristic,bogus", "-n", "3"], "bogus"),
+    ("tournament", [*DS[:1], "--matrix", "--bots", "heuristic,random", "-n", "0"], "-n"),
+    # compare
+    ("compare", [*SD, "-A", "shield=99", "-B", "shield=1"], "shield"),
+    ("compare", [*SD, "-A", "shield=1", "-B", "bots=bogus"], "bogus"),
+    ("compare", [*SD, "-B", "data:hand_size=0"], "hand_size"),
+    ("compare", [*SD, "-B", "shield=2", "--out-a", "TMP/no/such/a.csv"], "no/such"),
+    # tune
+    ("tune", [*DS, "--param", "start_gems=1..9", "--target", "bogus"], "targets are"),
+    ("tune", [*DS, "--param", "nope", "--target", "fair"], "nope"),
+    ("tune", [*DS, "--param", "data:start_gemz=1..3", "--target", "fair"], "start_gemz"),
+    ("tune", [*DS, "--param", "data:start_gems=20..40", "--target", "expr=df.nope.mean()"], "nope"),
+    ("tune", [*DS, "--param", "data:start_gems=20..40", "--target", "expr=np.nope(1)"], "nope"),
+    ("tune", [*DS, "--param", "data:start_gems=20..40", "--target", "expr=mean(df)"], "mean"),
+    ("tune", [*DS, "--param", "data:start_gems=20..40", "--target", "fair", "--data-dir",
+              "TMP/no/such"], "no such folder"),
+]  # fmt: skip
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("command", "args", "message"), CASES)
+def test_a_bad_argument_is_refused_before_any_work(
+    command: str, args: list[str], message: str, tmp_path: Path, no_work: list[str]
+) -> None:
+    (tmp_path / "afile").write_text("")
+    before = sorted(tmp_path.rglob("*"))
+    argv = [command, *(a.replace("TMP", str(tmp_path)) for a in args)]
+    result = runner.invoke(app, argv)
+    assert not isinstance(result.exception, WorkStarted), f"work started: {no_work}"
+    assert no_work == []
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.replace("│", " ").split())
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written
+
+
+REPORT_CASES: list[tuple[list[str], str]] = [
+    (["TMP/missing.csv"], "missing.csv"),
+    (["RESULTS", "-o", "TMP/no/such/report.html"], "no/such"),
+    (["RESULTS", "--against", "TMP/missing.csv"], "missing.csv"),
+    (["RESULTS", "--against", "TMP/afile"], "afile"),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("args", "message"), REPORT_CASES)
+def test_a_bad_report_argument_is_refused_before_reading_the_results(
+    args: list[str], message: str, tmp_path: Path, results: Path, no_work: list[str]
+) -> None:
+    (tmp_path / "afile").write_text("")
+    before = sorted(tmp_path.rglob("*"))
+    argv = ["report", *(a.replace("TMP", str(tmp_path)) for a in args)]
+    argv = [str(results) if a == "RESULTS" else a for a in argv]
+    result = runner.invoke(app, argv)
+    assert not isinstance(result.exception, WorkStarted), f"work started: {no_work}"
+    assert no_work == []
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.replace("│", " ").split())
+    assert sorted(tmp_path.rglob("*")) == before
