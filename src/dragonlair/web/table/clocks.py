@@ -114,8 +114,8 @@ class Clocks:
     def arm_deadline(self) -> bool:
         """(Re)start the deadline timer if a person must answer now; whether it changed."""
         st = self.current.playing()
-        if st is None:
-            return False
+        if st is None or self.settings.pace is not None:
+            return False  # a turn-based table: the move's deadline covers offers and windows
         timed = set() if self.seats.paused() else self.seats.timed()
         target = None
         for s in st.to_act:

@@ -52,7 +52,10 @@ class Storage(Protocol):
         action: str,
         result: dict[str, Any] | None,
         reveal: tuple[int, str | None] | None,
+        due: tuple[float | None] | None = None,
     ) -> Future[None]: ...
+
+    def set_due(self, table_id: str, due: float | None) -> Future[None]: ...
 
     def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]: ...
 
