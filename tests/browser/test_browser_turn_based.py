@@ -7,6 +7,7 @@ marked as played for them."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ TERM = "turn-based, 1 day per move: the heuristic bot plays a move not made in t
 
 @pytest.mark.timeout(300)
 def test_two_friends_over_days_and_a_missed_deadline(
-    new_page: Callable[..., Any], tmp_path: Path
+    new_page: Callable[..., Any], pages: Any, tmp_path: Path
 ) -> None:
     clock = ManualClock()
     server = LiveServer(
@@ -55,16 +56,33 @@ def test_two_friends_over_days_and_a_missed_deadline(
         row.wait_for()
         assert TERM in row.inner_text()
         shot(look, "turn-based-lobby-row", full_page=False)
+        small = new_page(viewport=PHONE)
+        small.goto(url + "/")
+        small.locator(".table-terms").first.wait_for()
+        small.locator(".table-terms").first.scroll_into_view_if_needed()
+        shot(small, "turn-based-lobby-row-phone", full_page=False)
+        small.close()
 
         bob = new_page()
         bob.goto(bob_link)
         bob.wait_for_selector(".table-page[data-seat='1']")
         assert TERM in bob.locator("#table-terms").inner_text()
 
-        # Ann moves; Bob is asked, with his move's deadline a day away
-        st = wait_ready(ann)
-        assert st["seat"] == "0"
-        click_one(ann, random.Random(3))
+        # Bob answers even a single choice himself (no autoplay), so his move waits for him
+        bob.locator("summary", has_text="Settings").click()
+        bob.uncheck("#pref-autoplay")
+        # Ann moves until Bob is asked, with his move's deadline a day away
+        assert wait_ready(ann)["seat"] == "0"
+        rng = random.Random(3)
+        for _ in range(40):
+            if table_state(bob).get("legal"):
+                break
+            st = table_state(ann)
+            if st.get("legal") and not st.get("pending"):
+                click_one(ann, rng)
+            else:
+                time.sleep(0.2)
+        assert table_state(bob).get("legal"), "Bob was never asked"
         bob.wait_for_selector("#move-due")
         shot(ann, "turn-based-table")
         phone = new_page(viewport=PHONE)
@@ -87,4 +105,5 @@ def test_two_friends_over_days_and_a_missed_deadline(
         info = server.hub.tables[ann.url.split("/play/")[1].split("#")[0]].info()
         assert info.due is None or info.due > clock.now
     finally:
+        pages.close()  # before the server stops: no page left reconnecting to it
         server.stop()
