@@ -40,6 +40,7 @@ def test_two_friends_over_days_and_a_missed_deadline(
         ann.select_option("#seat-1-type", "human")
         ann.select_option("#table-pace", str(int(DAY)))
         assert ann.locator("#time-bank").is_disabled()  # no time bank at a turn-based table
+        assert "the table never pauses" in ann.locator("#away-policy-help").inner_text()
         ann.locator("#table-pace").scroll_into_view_if_needed()
         shot(ann, "turn-based-lobby-form", full_page=False)
         ann.click("#create")

@@ -171,7 +171,13 @@ function newTableForm(games, puzzles) {
   const pace = h("select", { id: "table-pace" },
     h("option", { value: "" }, t("real time: everyone plays now")),
     [3600, 12 * 3600, 86400, 3 * 86400].map((secs) => h("option", { value: String(secs) }, t("turn-based: {pace} per move", { pace: duration(secs) }))));
-  pace.addEventListener("change", () => { bank.disabled = takeover.value === "" || pace.value !== ""; });
+  // what the away policy does depends on the pace: said under it
+  const policyHelp = h("span", { class: "help small muted", id: "away-policy-help" });
+  const drawPolicyHelp = () => fill(policyHelp, pace.value
+    ? t("turn-based: the bot plays a move its player did not make by its deadline, one move at a time; the table never pauses")
+    : t("shown to everyone before they join; when every player has left, the table pauses and no bot plays it out"));
+  drawPolicyHelp();
+  pace.addEventListener("change", () => { bank.disabled = takeover.value === "" || pace.value !== ""; drawPolicyHelp(); });
   function drawTakeover() {
     const g = current();
     const was = takeover.value || "heuristic";
@@ -322,11 +328,10 @@ function newTableForm(games, puzzles) {
       h("p", { class: "small muted" }, t("A practice table from a puzzle or a position of your own: every seat but yours must be a bot.")),
       h("div", { class: "field" }, h("label", { for: "start-from" }, t("Start from")), startFrom),
       puzzleNotes, ownPosition),
-    h("div", { class: "field" }, h("label", { for: "table-pace" }, t("Pace")), pace,
+    h("div", { class: "option" }, h("label", { for: "table-pace" }, t("Pace")), pace,
       h("span", { class: "help small muted" }, t("turn-based: friends play over days, each move by its deadline; shown in the lobby"))),
     h("fieldset", { class: "away-policy" }, h("legend", {}, t("When a player is away")),
-      h("div", { class: "option" }, h("label", { for: "takeover" }, t("their turns")), takeover,
-        h("span", { class: "help small muted" }, t("shown to everyone before they join; when every player has left, the table pauses and no bot plays it out"))),
+      h("div", { class: "option" }, h("label", { for: "takeover" }, t("their turns")), takeover, policyHelp),
       h("div", { class: "option" }, h("label", { for: "time-bank" }, t("time bank (minutes)")), bank,
         h("span", { class: "help small muted" }, t("how long in all each player may be away during the game before the bot plays for them")))),
     h("details", { class: "options-box" }, h("summary", {}, t("Table settings")),
