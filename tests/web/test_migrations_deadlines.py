@@ -36,6 +36,7 @@ def test_deadlines_migration_keeps_every_game(
             look = inspect(conn)
             assert "due" in {c["name"] for c in look.get_columns("dl_tables")}
             assert "dl_tables_due" in {i["name"] for i in look.get_indexes("dl_tables")}
+            assert "bank" in {c["name"] for c in look.get_columns("dl_seats")}
             assert conn.execute(text("SELECT count(*) FROM dl_tables")).scalar() == 21
             assert (
                 conn.execute(text("SELECT count(*) FROM dl_tables WHERE due IS NOT NULL")).scalar()
@@ -66,6 +67,7 @@ def test_deadlines_migration_goes_down_and_up_again(tmp_path: Path) -> None:
             command.downgrade(alembic_config(conn), "0005_chat")
         with engine.connect() as conn:
             assert "due" not in {c["name"] for c in inspect(conn).get_columns("dl_tables")}
+            assert "bank" not in {c["name"] for c in inspect(conn).get_columns("dl_seats")}
         with engine.begin() as conn:
             command.upgrade(alembic_config(conn), "head")
         with engine.connect() as conn:

@@ -138,6 +138,7 @@ class Table:
             act=self._answer_for,
             spawn=self._spawn,
             taken_over=self._taken_over,
+            bank_changed=self._bank_changed,
         )
         self.bots = BotDriver(
             self.id,
@@ -951,6 +952,19 @@ class Table:
 
     async def _answer_for(self, seat: int, move: int, text: str, by: str) -> None:
         await self.submit(seat, move, text, by=by)
+
+    def _bank_changed(self, seat: Seat) -> None:
+        """Store what is left of a person's time bank (in the background: the bank in
+        memory is what counts while the server runs)."""
+        index, bank = seat.index, seat.bank
+
+        async def store() -> None:
+            try:
+                await self.hub.write(lambda: self.hub.store.set_bank(self.id, index, bank))
+            except ProtocolError as e:
+                log.warning("table %s: seat %d's time bank was not stored: %s", self.id, index, e)
+
+        self._spawn(store())
 
     def _taken_over(self, seat: Seat) -> None:
         self.broadcast_seats()

@@ -167,6 +167,8 @@ seats_t = Table(
     Column("token_hash", LargeBinary(32), nullable=True),
     # the account of the person who plays the seat (None: a guest, a bot, an open seat)
     Column("account_id", String(32), nullable=True),
+    # a person's time bank: the seconds they may still be away (None: full, or no bank)
+    Column("bank", Float, nullable=True),
 )
 seats_account_index = Index("dl_seats_account", seats_t.c.account_id)
 
@@ -219,6 +221,7 @@ class StoredSeat:
     budget: dict[str, Any] | None = None
     token_hash: bytes | None = None
     account: str | None = None
+    bank: float | None = None  # a person's time bank left (None: full)
 
 
 @dataclass
@@ -638,6 +641,18 @@ class Store:
 
         return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
+    def set_bank(self, table_id: str, seat: int, bank: float | None) -> Future[None]:
+        """Store what is left of a person's time bank (a restart does not refill it)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(bank=bank)
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
     def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]:
         """Store a seat's new token (its digest): the old one opens nothing from then on."""
 
@@ -944,6 +959,7 @@ class Store:
                     budget=s["budget"],
                     token_hash=None if s["token_hash"] is None else bytes(s["token_hash"]),
                     account=s["account_id"],
+                    bank=s["bank"],
                 )
             )
         rows = conn.execute(

@@ -35,7 +35,7 @@ class Seat:
         self.autoplay = True
         # a person's time bank: seconds they may still be away (None: no bank, nobody
         # plays for them); and the moves the takeover bot played for them, not yet shown
-        self.bank: float | None = None
+        self.bank: float | None = s.bank
         self.played_for: list[dict[str, Any]] = []
 
     @property
