@@ -196,3 +196,6 @@ def test_two_processes_seeing_one_passed_deadline_store_one_move(
         assert played[0][:2] == (0, 0)
         info = b.get(f"/api/tables/{tid}").json()
         assert info["move"] == len(played) and info["due"] == clock.now + DAY
+        # process 1 lists the table from the database, with its pace and deadline
+        listed = a.get("/api/tables").json()
+        assert [(t["settings"]["pace"], t["due"]) for t in listed] == [(DAY, clock.now + DAY)]

@@ -594,4 +594,5 @@ def _info(
         ),
         expires=r["created"] + config.waiting_ttl if r["status"] == "waiting" else None,
         problem=None,
+        due=r.get("due") if r["status"] == "playing" else None,
     )
