@@ -81,6 +81,14 @@ def serve(
             "ends as abandoned (without a result).",
         ),
     ] = 7 * 86400.0,
+    deadline_sweep: Annotated[
+        float,
+        typer.Option(
+            min=0.05,
+            help="Seconds between looks in storage for turn-based tables whose move "
+            "deadline has passed.",
+        ),
+    ] = 30.0,
     max_connections_per_address: Annotated[
         int,
         typer.Option(
@@ -244,6 +252,7 @@ def serve(
         bot_max_iterations=bot_max_iterations,
         waiting_ttl=waiting_ttl,
         abandon_after=abandon_after,
+        deadline_sweep=deadline_sweep,
         max_connections_per_address=max_connections_per_address,
         max_websockets=max_websockets,
         ws_idle_timeout=ws_idle_timeout,

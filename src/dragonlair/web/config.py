@@ -4,7 +4,9 @@ tests, so every limit the server enforces is written down in one place."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
@@ -115,6 +117,11 @@ class ServerConfig:
     # PostgreSQL: a process silent (no heartbeat) this long loses its tables to the others,
     # and it cannot write about them after that (seconds; see dragonlair.web.ownership).
     lease: float = 5.0
+    # Turn-based tables (dragonlair.web.table.deadlines): how often the database is asked
+    # for the moves whose deadline has passed (seconds), and the clock deadlines are read
+    # from (Unix seconds; tests hand in a clock they move on themselves).
+    deadline_sweep: float = 30.0
+    clock: Callable[[], float] = field(default=time.time, compare=False)
 
     def seal_key_path(self) -> Path:
         """Where the seal key is kept (see ``seal_key``)."""

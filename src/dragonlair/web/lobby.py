@@ -88,6 +88,7 @@ class Hub:
         self.finished: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._deadlines: asyncio.Task[None] | None = None
         self.actions = 0
         # where tables report their actions' timings (the server hands its metrics in)
         self.timings = Timings()
@@ -217,7 +218,31 @@ class Hub:
         if stale:
             await self._expire(stale)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self._deadlines = asyncio.get_running_loop().create_task(self._sweep_deadlines())
         return n
+
+    async def _sweep_deadlines(self) -> None:
+        """Now and then, ask storage for the turn-based tables whose move deadline has
+        passed, and have those this process serves act (:mod:`.table.deadlines`)."""
+        while True:
+            await asyncio.sleep(self.config.deadline_sweep)
+            try:
+                await self.deadlines_due()
+            except Exception as e:  # storage is away: look again at the next sweep
+                log.warning("the sweep for passed move deadlines failed: %s", e)
+
+    async def deadlines_due(self) -> int:
+        """One sweep: the moves played for seats whose deadline had passed."""
+        due = await asyncio.to_thread(self.store.due_tables, self.config.clock())
+        played = 0
+        for table_id, _ in due:
+            t = self.tables.get(table_id)
+            if t is None and not getattr(self, "shared", False):
+                with contextlib.suppress(ProtocolError):
+                    t = await self.get(table_id)
+            if t is not None and t.status == "playing":
+                played += await t.deadline_passed()
+        return played
 
     async def _sweep(self) -> None:
         """Expire waiting tables whose time is up, and abandon tables every person left
@@ -293,6 +318,12 @@ class Hub:
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
         takeover = self._takeover(game, req)
+        if req.pace is not None and req.away is not None:
+            raise ProtocolError(
+                "bad_pace",
+                "a turn-based table has no time bank: each move has its deadline (pace) "
+                "instead; leave away out, or leave pace out for a real-time table",
+            )
         seed, chosen_seed = self._seed(req, specs)
         hints, undo = self._practice(req, specs, doc)
         if req.rated:
@@ -321,7 +352,10 @@ class Hub:
             seed=seed,
             settings={
                 "deadline": req.deadline if req.deadline is not None else self.config.deadline,
-                "away": req.away if req.away is not None else self.config.away,
+                "away": None
+                if req.pace is not None
+                else (req.away if req.away is not None else self.config.away),
+                **({"pace": req.pace} if req.pace is not None else {}),
                 "takeover": takeover,
                 "listed": req.listed,
                 "wait_for_arrival": req.wait_for_arrival,
@@ -613,7 +647,7 @@ class Hub:
                             },
                             "seats": seats,
                             "deadline": st.deadline,
-                            "away": st.away,
+                            "away": None if st.pace is not None else st.away,
                             "takeover": st.takeover,
                             "listed": st.listed,
                             "wait_for_arrival": st.wait_for_arrival,
@@ -621,6 +655,7 @@ class Hub:
                             "undo": st.undo,
                             "confirm": st.confirm or None,
                             "chat_apart": st.chat_apart,
+                            "pace": st.pace,
                         }
                     ),
                     # a game from a position is played again from the same position, as it
@@ -668,6 +703,8 @@ class Hub:
         """Stop every table's timers and bots (server shutdown)."""
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._deadlines is not None:
+            self._deadlines.cancel()
         for t in [*self.tables.values(), *self.finished.values()]:
             t.close()
 

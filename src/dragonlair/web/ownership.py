@@ -337,6 +337,7 @@ class SharedHub(Hub):
         self.store.on_fenced = self._fenced_out
         n = await self._adopt(everything=True)
         self._sweeper = self._loop.create_task(self._sweep())
+        self._deadlines = self._loop.create_task(self._sweep_deadlines())
         self._beater = self._loop.create_task(self._beat_loop())
         self._adopter = self._loop.create_task(self._adopt_loop())
         return n
@@ -582,6 +583,7 @@ def _info(
             rated=bool(st.get("rated", False)),
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
+            pace=None if st.get("pace") is None else float(st["pace"]),
         ),
         created=r["created"],
         fairness=Fairness(
@@ -592,4 +594,5 @@ def _info(
         ),
         expires=r["created"] + config.waiting_ttl if r["status"] == "waiting" else None,
         problem=None,
+        due=r.get("due") if r["status"] == "playing" else None,
     )

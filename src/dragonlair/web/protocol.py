@@ -115,6 +115,14 @@ class TableRequest(_Strict):
         "ran out; null: nobody plays for them, the table waits for them; not given: the "
         "heuristic bot where the game has one, else null (a random bot only when asked for)",
     )
+    pace: float | None = Field(
+        None,
+        ge=3600,
+        le=14 * 86400,
+        description="a turn-based table: the seconds each move may take (1 hour to 14 days), "
+        "after which the takeover bot plays that move for the seat asked (with takeover "
+        "null: the table waits); not given: a real-time table",
+    )
     listed: bool = Field(True, description="shown in GET /api/tables while seats are open")
     rated: bool = Field(
         False,
@@ -219,6 +227,10 @@ class TableSettings(BaseModel):
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"
     )
+    pace: float | None = Field(
+        default=None,
+        description="a turn-based table: seconds each move may take (None: real time)",
+    )
 
 
 class Revealed(BaseModel):
@@ -279,6 +291,11 @@ class TableInfo(BaseModel):
     )
     abandons: float | None = Field(
         default=None, description="while paused: when the table ends as abandoned (Unix time)"
+    )
+    due: float | None = Field(
+        default=None,
+        description="a turn-based table in play: when the move asked now must have been made "
+        "(Unix time), None when nothing is due",
     )
 
 

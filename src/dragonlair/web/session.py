@@ -61,6 +61,7 @@ from .store import StoredTable
 from .table.botseats import BotDriver
 from .table.clocks import Clocks
 from .table.current import Current
+from .table.deadlines import Turns
 from .table.decisions import Decisions
 from .table.ports import Host, Peer
 from .table.practice import Practice
@@ -108,13 +109,19 @@ class Table:
             rated=bool(st.get("rated", False)),
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
+            pace=None if st.get("pace") is None else float(st["pace"]),
         )
         pos = st.get("position")
         # the position the game started from (it may hold hidden cards: never sent)
         self.position: dict[str, Any] | None = dict(pos) if isinstance(pos, dict) else None
         self.problem = problem
         self.created = stored.created
-        self.seats = Seats(stored.seats, stored.watch_hash, self.settings.wait_for_arrival)
+        self.seats = Seats(
+            stored.seats,
+            stored.watch_hash,
+            self.settings.wait_for_arrival,
+            turn_based=self.settings.pace is not None,
+        )
         self.lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.decisions = Decisions()
@@ -131,6 +138,7 @@ class Table:
             act=self._answer_for,
             spawn=self._spawn,
             taken_over=self._taken_over,
+            bank_changed=self._bank_changed,
         )
         self.bots = BotDriver(
             self.id,
@@ -147,11 +155,20 @@ class Table:
             act=self._bot_acts,
             spawn=self._spawn,
         )
+        # a turn-based table's move deadline (stored; see .table.deadlines)
+        self.turns = Turns(
+            self.settings.pace,
+            self.settings.takeover,
+            self.seats,
+            self.current,
+            hub.config.clock,
+            stored.due,
+        )
         # since when no person has been connected (time.time()), None while one is
         self.empty_since: float | None = None
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
-        self._sync_key: tuple[int, str, int | None, int] | None = None
+        self._sync_key: tuple[int, str, int | None, int, float | None] | None = None
         self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
         # decisions held for confirmation (core.confirm): seat -> its held decisions, and
         # the timer that confirms them at the window's end (Unix ms it ends at)
@@ -259,6 +276,7 @@ class Table:
             problem=self.problem,
             paused=self.paused,
             abandons=self.abandons,
+            due=self.turns.due if self.status == "playing" else None,
         )
 
     @property
@@ -272,6 +290,8 @@ class Table:
         after = self.hub.config.abandon_after
         if self.status != "playing" or self.empty_since is None or after is None:
             return None
+        if self.turns.turn_based:
+            return None  # played over days: everyone away is how it is played
         return self.empty_since + after
 
     @property
@@ -344,6 +364,8 @@ class Table:
                 msg["legal"] = []  # nothing more until it is confirmed or taken back
         if conn.seat is not None:
             msg["offers"] = self.offers(conn.seat)
+        if self.turns.turn_based:
+            msg["due"] = self.turns.due if self.status == "playing" else None
         conn.cursor = st.event_count
         return msg
 
@@ -361,7 +383,7 @@ class Table:
         """The encoded state message for a ``sync`` from ``since``: built once per seat,
         cursor and move, however many times connections ask for it."""
         st = self.state
-        key = (st.move, self.status, self.deadline_at, self._hold_version)
+        key = (st.move, self.status, self.deadline_at, self._hold_version, self.turns.due)
         if key != self._sync_key:
             self._sync_key = key
             self._sync_cache.clear()
@@ -479,8 +501,9 @@ class Table:
             lambda: chat.add(said, self.connections()),
         )
 
-    def send_played_for(self, conn: Peer) -> None:
-        """Tell a person who is back what the takeover bot played in their name (once)."""
+    def send_played_for(self, conn: Peer, keep: bool = False) -> None:
+        """Tell a person who is back what the takeover bot played in their name (once;
+        ``keep``: the caller forgets it after telling each of the seat's connections)."""
         seat = self.seats[conn.seat] if conn.seat is not None else None
         if seat is None or not seat.played_for:
             return
@@ -491,10 +514,12 @@ class Table:
                     "seat": seat.index,
                     "by": self.settings.takeover,
                     "moves": seat.played_for,
+                    **({"deadline": True} if self.turns.turn_based else {}),
                 }
             )
         )
-        seat.played_for = []
+        if not keep:
+            seat.played_for = []
 
     def detach(self, conn: Peer) -> None:
         """A client left."""
@@ -617,8 +642,9 @@ class Table:
                 raise ProtocolError("illegal_action", str(e)) from None
             result = nxt.result.to_dict() if nxt.result is not None else None
             reveal = (self.seed, self.salt) if result is not None else None
+            due = self.turns.after(nxt)
             write = asyncio.wrap_future(
-                self.hub.store.append(self.id, st.move, seat, str(action), result, reveal)
+                self.hub.store.append(self.id, st.move, seat, str(action), result, reveal, due)
             )
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
@@ -637,8 +663,10 @@ class Table:
                     503,
                 ) from None
             self._state = nxt
+            if due is not None:
+                self.turns.due = due[0]
             self.decisions.advance(nxt, seat)
-            if by == "bot" and self.seats[seat].kind == "human":
+            if by in ("bot", "deadline") and self.seats[seat].kind == "human":
                 # played in an away person's name: shown to them when they are back
                 self.seats[seat].played_for.append({"move": st.move, "action": str(action)})
             if result is not None:
@@ -873,11 +901,70 @@ class Table:
             if not s.conns:
                 self.clocks.arm_away(s)
         self._after_change()
+        if self.turns.missing() is not None:
+            self._spawn(self._store_due())
+
+    async def _store_due(self) -> None:
+        """Store the deadline of a turn-based game's first move (or one not stored yet)."""
+        async with self.lock:
+            due = self.turns.missing()
+            if due is None:
+                return
+
+            def stored() -> None:
+                self.turns.due = due
+                self.broadcast()
+
+            try:
+                await self.hub.write(lambda: self.hub.store.set_due(self.id, due), stored)
+            except ProtocolError as e:  # storage is down: the next start stores it
+                log.warning("table %s: its move's deadline could not be stored: %s", self.id, e)
+
+    async def deadline_passed(self) -> int:
+        """A turn-based table's move deadline has passed: its takeover bot plays the move
+        of each person still asked (once; see :mod:`.table.deadlines`); how many moves."""
+        if self.turns.firing:
+            return 0
+        self.turns.firing = True
+        played = 0
+        try:
+            for seat in self.turns.overdue():
+                st = self.current.playing()
+                if st is None or seat not in st.to_act or self.turns.takeover is None:
+                    continue
+                text = await self.bots.decide(st, seat, self.turns.takeover)
+                try:
+                    await self.submit(seat, st.move, text, by="deadline")
+                except ProtocolError as e:
+                    log.info("table %s: seat %d's deadline move refused: %s", self.id, seat, e)
+                    continue
+                played += 1
+                log.info("table %s: seat %d's move deadline passed; the bot played", self.id, seat)
+                for conn in list(self.seats[seat].conns):
+                    self.send_played_for(conn, keep=True)
+                if self.seats[seat].conns:
+                    self.seats[seat].played_for = []
+        finally:
+            self.turns.firing = False
+        return played
 
     # ------------------------------------------------------------------ clocks
 
     async def _answer_for(self, seat: int, move: int, text: str, by: str) -> None:
         await self.submit(seat, move, text, by=by)
+
+    def _bank_changed(self, seat: Seat) -> None:
+        """Store what is left of a person's time bank (in the background: the bank in
+        memory is what counts while the server runs)."""
+        index, bank = seat.index, seat.bank
+
+        async def store() -> None:
+            try:
+                await self.hub.write(lambda: self.hub.store.set_bank(self.id, index, bank))
+            except ProtocolError as e:
+                log.warning("table %s: seat %d's time bank was not stored: %s", self.id, index, e)
+
+        self._spawn(store())
 
     def _taken_over(self, seat: Seat) -> None:
         self.broadcast_seats()

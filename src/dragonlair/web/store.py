@@ -110,6 +110,9 @@ tables_t = Table(
     Column("epoch", Integer, nullable=False, server_default="0"),
     # shown in the lobby's listing (the table's ``listed`` setting, kept here for its index)
     Column("listed", Boolean, nullable=False, server_default=true()),
+    # a turn-based table: when the move asked now must have been made (Unix seconds; None:
+    # nothing is due), swept by its partial index (dragonlair.web.table.deadlines)
+    Column("due", Float, nullable=True),
 )
 
 ACTIVE = ("waiting", "playing")
@@ -129,6 +132,13 @@ listed_index = Index(
     tables_t.c.created,
     postgresql_where=and_(tables_t.c.status.in_(ACTIVE), tables_t.c.listed),
     sqlite_where=and_(tables_t.c.status.in_(ACTIVE), tables_t.c.listed),
+)
+# the deadline sweep: tables in play with a deadline, soonest first
+due_index = Index(
+    "dl_tables_due",
+    tables_t.c.due,
+    postgresql_where=and_(tables_t.c.status == "playing", tables_t.c.due.is_not(None)),
+    sqlite_where=and_(tables_t.c.status == "playing", tables_t.c.due.is_not(None)),
 )
 # retention: finished tables older than a given time
 created_index = Index("dl_tables_created", tables_t.c.created)
@@ -157,6 +167,8 @@ seats_t = Table(
     Column("token_hash", LargeBinary(32), nullable=True),
     # the account of the person who plays the seat (None: a guest, a bot, an open seat)
     Column("account_id", String(32), nullable=True),
+    # a person's time bank: the seconds they may still be away (None: full, or no bank)
+    Column("bank", Float, nullable=True),
 )
 seats_account_index = Index("dl_seats_account", seats_t.c.account_id)
 
@@ -209,6 +221,7 @@ class StoredSeat:
     budget: dict[str, Any] | None = None
     token_hash: bytes | None = None
     account: str | None = None
+    bank: float | None = None  # a person's time bank left (None: full)
 
 
 @dataclass
@@ -231,6 +244,7 @@ class StoredTable:
     salt: str | None = None  # None: the creator chose the seed
     commitment: str | None = None
     problem: str | None = None  # why the stored table cannot be rebuilt
+    due: float | None = None  # a turn-based table's deadline (Unix seconds)
 
 
 DAMAGED_SETTINGS = {"deadline": 15.0, "away": None, "takeover": None, "listed": False}
@@ -390,7 +404,9 @@ class Store:
     def _rebuild_sqlite_tables(self) -> None:
         # SQLite cannot drop a NOT NULL: make the table anew and copy the rows over
         # (the procedure of https://www.sqlite.org/lang_altertable.html)
-        baseline = [c for c in tables_t.columns if c.name not in ("owner", "epoch", "listed")]
+        baseline = [
+            c for c in tables_t.columns if c.name not in ("owner", "epoch", "listed", "due")
+        ]
         names = ", ".join(c.name for c in baseline)
         new = Table(
             "dl_tables_new",
@@ -445,6 +461,7 @@ class Store:
             "owner": self.process,
             "epoch": 1,
             "listed": table.settings.get("listed", True) is not False,
+            "due": table.due,
         }
         seats = [
             {
@@ -517,9 +534,11 @@ class Store:
         action: str,
         result: dict[str, Any] | None,
         reveal: tuple[int, str | None] | None = None,
+        due: tuple[float | None] | None = None,
     ) -> Future[None]:
         """Store action number ``move``; with ``result``, the game ended with it, and its
-        seed and salt (``reveal``) are stored in clear in the same commit."""
+        seed and salt (``reveal``) are stored in clear in the same commit; with ``due``
+        (a turn-based table), the deadline of the move asked next, in the same commit."""
         op = _Op(
             Future(),
             row={
@@ -545,7 +564,42 @@ class Store:
                     on_finish(conn, table_id, result["ranks"])
 
             op.run = finish
+        if due is not None:
+            then = op.run
+
+            def set_due(conn: Connection) -> None:
+                if then is not None:
+                    then(conn)
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(due=due[0]))
+
+            op.run = set_due
         return self._submit(op)
+
+    def set_due(self, table_id: str, due: float | None) -> Future[None]:
+        """Store a turn-based table's deadline (None: nothing is due)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(due=due))
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def due_tables(self, now: float, limit: int = 500) -> list[tuple[str, float]]:
+        """The tables in play whose deadline has passed at ``now``, soonest first, with
+        their deadlines: one query over the partial index ``dl_tables_due``."""
+        with self.engine.connect() as conn:
+            return [
+                (r.id, float(r.due))
+                for r in conn.execute(
+                    select(tables_t.c.id, tables_t.c.due)
+                    .where(
+                        tables_t.c.status == "playing",
+                        tables_t.c.due.is_not(None),
+                        tables_t.c.due <= now,
+                    )
+                    .order_by(tables_t.c.due)
+                    .limit(limit)
+                )
+            ]
 
     def add_chat(self, table_id: str, said: StoredChat) -> Future[None]:
         """Store a chat message said at a table."""
@@ -583,6 +637,18 @@ class Store:
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                 .values(account_id=account)
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def set_bank(self, table_id: str, seat: int, bank: float | None) -> Future[None]:
+        """Store what is left of a person's time bank (a restart does not refill it)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(bank=bank)
             )
 
         return self._submit(_Op(Future(), run=run, tables=(table_id,)))
@@ -879,6 +945,7 @@ class Store:
             result=r["result"],
             salt=salt,
             commitment=r["commitment"],
+            due=r["due"],
         )
         for s in conn.execute(
             select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
@@ -892,6 +959,7 @@ class Store:
                     budget=s["budget"],
                     token_hash=None if s["token_hash"] is None else bytes(s["token_hash"]),
                     account=s["account_id"],
+                    bank=s["bank"],
                 )
             )
         rows = conn.execute(

@@ -103,27 +103,7 @@ class BotDriver:
                 return
             seat, player = found
             move = st.move
-            job = self.job(st, seat, player)
-            try:
-                text = await self.pool.decide(job, self.table_id)
-            except BotTimeout as e:
-                default = st.default_action(seat)
-                log.warning(
-                    "table %s: the bot for seat %d was cut (%s); it plays %s",
-                    self.table_id,
-                    seat,
-                    e,
-                    "the default" if default is not None else "at random",
-                )
-                if default is not None:
-                    text = str(default)
-                else:
-                    text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
-            except Exception:
-                log.exception(
-                    "table %s: the bot for seat %d failed; moving at random", self.table_id, seat
-                )
-                text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
+            text = await self._decide(st, seat, player)
             try:
                 await self._act(seat, move, text)
             except ProtocolError as e:
@@ -132,6 +112,37 @@ class BotDriver:
                 elif e.code != "stale_move":
                     log.error("table %s: bot action %r refused: %s", self.table_id, text, e)
                     return
+
+    async def decide(self, st: State, seat: int, level: str) -> str:
+        """What the ``level`` bot plays for ``seat`` in ``st`` (a turn-based table's
+        missed move), decided like any bot's move."""
+        return await self._decide(st, seat, Player(level, {}))
+
+    async def _decide(self, st: State, seat: int, player: Player) -> str:
+        """The bot's decision; cut for time: the default answer, else a seeded random
+        action; failed: a seeded random action."""
+        job = self.job(st, seat, player)
+        try:
+            text = await self.pool.decide(job, self.table_id)
+        except BotTimeout as e:
+            default = st.default_action(seat)
+            log.warning(
+                "table %s: the bot for seat %d was cut (%s); it plays %s",
+                self.table_id,
+                seat,
+                e,
+                "the default" if default is not None else "at random",
+            )
+            if default is not None:
+                text = str(default)
+            else:
+                text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
+        except Exception:
+            log.exception(
+                "table %s: the bot for seat %d failed; moving at random", self.table_id, seat
+            )
+            text = job.legal[random.Random(job.seed).randrange(len(job.legal))]
+        return text
 
     def job(self, st: State, seat: int, player: Player) -> BotJob:
         """One decision for the pool: the seat's view (when the level reads it), its legal

@@ -20,8 +20,10 @@
   :func:`~dragonlair.core.autoplay.answer_delay`; in a window, at the window's end
   (:mod:`.windows`), like every pass there.
 
-Timers live in memory: a restarted server arms them again from the stored game (and
-fills every time bank again).
+Timers live in memory: a restarted server arms them again from the stored game. What is
+left of a time bank is stored whenever it is charged (``bank_changed``), so a restart
+does not fill it again (the time a bank was running when the server stopped is not
+charged).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class Clocks:
         spawn: Callable[[Any], asyncio.Task[Any]],
         taken_over: Callable[[Seat], None],
         loop: Callable[[], Loop] = asyncio.get_running_loop,
+        bank_changed: Callable[[Seat], None] | None = None,
     ) -> None:
         # act(seat, move, text, by): the move pipeline; taken_over(seat): a bot now plays
         # an away seat
@@ -76,6 +79,7 @@ class Clocks:
         self._spawn = spawn
         self._taken_over = taken_over
         self._loop = loop
+        self._bank_changed = bank_changed  # store what is left of a seat's bank
         self.deadline_at: int | None = None  # Unix ms, as clients are told it
         self._deadline: tuple[int, int] | None = None  # (seat, move) the timer is for
         self._deadline_handle: Any = None
@@ -114,8 +118,8 @@ class Clocks:
     def arm_deadline(self) -> bool:
         """(Re)start the deadline timer if a person must answer now; whether it changed."""
         st = self.current.playing()
-        if st is None:
-            return False
+        if st is None or self.settings.pace is not None:
+            return False  # a turn-based table: the move's deadline covers offers and windows
         timed = set() if self.seats.paused() else self.seats.timed()
         target = None
         for s in st.to_act:
@@ -193,6 +197,8 @@ class Clocks:
         since = self._away_since.pop(seat.index, None)
         if since is not None and seat.bank is not None:
             seat.bank = max(0.0, seat.bank - (self._loop().time() - since))
+            if self._bank_changed is not None:
+                self._bank_changed(seat)
 
     def back(self, seat: Seat) -> None:
         """A connection of ``seat`` arrived: its bank stops running down."""
@@ -204,6 +210,8 @@ class Clocks:
         if seat.conns or self.current.playing() is None or self.seats.paused():
             return
         seat.bank = 0.0
+        if self._bank_changed is not None:
+            self._bank_changed(seat)
         seat.bot_playing = True
         log.info(
             "table %s: seat %d's time bank ran out; the %s bot plays for it",

@@ -35,7 +35,7 @@ class Seat:
         self.autoplay = True
         # a person's time bank: seconds they may still be away (None: no bank, nobody
         # plays for them); and the moves the takeover bot played for them, not yet shown
-        self.bank: float | None = None
+        self.bank: float | None = s.bank
         self.played_for: list[dict[str, Any]] = []
 
     @property
@@ -66,9 +66,15 @@ class Seats:
     """Every seat of a table and its spectators' connections."""
 
     def __init__(
-        self, stored: list[StoredSeat], watch_hash: bytes | None, wait_for_arrival: bool
+        self,
+        stored: list[StoredSeat],
+        watch_hash: bytes | None,
+        wait_for_arrival: bool,
+        turn_based: bool = False,
     ) -> None:
         self.seats = [Seat(s) for s in stored]
+        # a turn-based table is never paused: everyone away is how it is played
+        self.turn_based = turn_based
         self.watchers: set[Peer] = set()
         self.watch_hash = watch_hash
         self.wait_for_arrival = wait_for_arrival
@@ -96,7 +102,7 @@ class Seats:
         or the table does not wait for arrivals): it is paused, no bot plays it out and no
         clock runs. Before anyone arrives, a table that waits for its people plays its
         bots' seats until one of theirs is asked."""
-        if not self.nobody():
+        if self.turn_based or not self.nobody():
             return False
         return not self.wait_for_arrival or any(s.arrived for s in self.seats)
 

@@ -22,8 +22,14 @@ export function duration(secs) {
   return days === 1 ? t("1 day") : t("{n} days", { n: days });
 }
 
-/** The table's away policy in one phrase, for its description. */
+/** The table's away policy in one phrase, for its description (at a turn-based table,
+ * its pace and what happens to a move not made in time). */
 export function awayTerm(settings) {
+  if (settings.pace) {
+    return settings.takeover
+      ? t("turn-based, {pace} per move: the {level} bot plays a move not made in time", { pace: duration(settings.pace), level: t(settings.takeover) })
+      : t("turn-based, {pace} per move: the table waits for a move not made in time", { pace: duration(settings.pace) });
+  }
   if (!settings.takeover || settings.away === null || settings.away === undefined) {
     return t("an away player is waited for (no bot plays for them)");
   }
@@ -62,7 +68,9 @@ export function awayNotices(page, names) {
   const report = page.playedFor;
   if (report && report.moves && report.moves.length) {
     out.push(h("div", { class: "notice played-for", id: "played-for-you", role: "status" },
-      h("strong", {}, t("While you were away, the {level} bot played for you:", { level: t(report.by || "") })),
+      h("strong", {}, report.deadline
+        ? t("Your move's deadline passed, so the {level} bot played it for you:", { level: t(report.by || "") })
+        : t("While you were away, the {level} bot played for you:", { level: t(report.by || "") })),
       h("ul", { class: "played-moves" }, report.moves.slice(-SHOWN).map((mv) => {
         // the action's name (its label up to the colon), the whole label on hover
         const label = page.actionLabel(mv.action, names);

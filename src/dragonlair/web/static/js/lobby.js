@@ -4,7 +4,7 @@
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { N_, errorText, t, tn } from "./i18n.js";
-import { awayTerm } from "./away.js";
+import { awayTerm, duration } from "./away.js";
 
 const NAME_KEY = "dragonlair:name";
 const LEVEL_HELP = {
@@ -167,6 +167,17 @@ function newTableForm(games, puzzles) {
   const wait = h("input", { id: "wait-for-arrival", type: "checkbox", checked: true });
   const takeover = h("select", { id: "takeover" });
   const bank = h("input", { id: "time-bank", type: "number", min: 0, max: 1440, value: 1, step: 0.5 });
+  // the table's kind: real time, or turn-based with a deadline per move (seconds)
+  const pace = h("select", { id: "table-pace" },
+    h("option", { value: "" }, t("real time: everyone plays now")),
+    [3600, 12 * 3600, 86400, 3 * 86400].map((secs) => h("option", { value: String(secs) }, t("turn-based: {pace} per move", { pace: duration(secs) }))));
+  // what the away policy does depends on the pace: said under it
+  const policyHelp = h("span", { class: "help small muted", id: "away-policy-help" });
+  const drawPolicyHelp = () => fill(policyHelp, pace.value
+    ? t("turn-based: the bot plays a move its player did not make by its deadline, one move at a time; the table never pauses")
+    : t("shown to everyone before they join; when every player has left, the table pauses and no bot plays it out"));
+  drawPolicyHelp();
+  pace.addEventListener("change", () => { bank.disabled = takeover.value === "" || pace.value !== ""; drawPolicyHelp(); });
   function drawTakeover() {
     const g = current();
     const was = takeover.value || "heuristic";
@@ -174,9 +185,9 @@ function newTableForm(games, puzzles) {
       g.bots.filter((b) => !(g.styles && b in g.styles)).map((b) => h("option", { value: b, selected: b === was }, t("the {level} bot plays for them", { level: t(b) }))),
       h("option", { value: "", selected: was === "" }, t("nobody: the table waits for them")));
     if (![...takeover.options].some((o) => o.selected)) takeover.value = g.bots.includes("heuristic") ? "heuristic" : g.bots[0];
-    bank.disabled = takeover.value === "";
+    bank.disabled = takeover.value === "" || pace.value !== "";
   }
-  takeover.addEventListener("change", () => { bank.disabled = takeover.value === ""; });
+  takeover.addEventListener("change", () => { bank.disabled = takeover.value === "" || pace.value !== ""; });
   const submit = h("button", { type: "submit", class: "primary", id: "create" }, t("Create table"));
   const problem = h("p", { class: "error", role: "alert" });
 
@@ -317,9 +328,10 @@ function newTableForm(games, puzzles) {
       h("p", { class: "small muted" }, t("A practice table from a puzzle or a position of your own: every seat but yours must be a bot.")),
       h("div", { class: "field" }, h("label", { for: "start-from" }, t("Start from")), startFrom),
       puzzleNotes, ownPosition),
+    h("div", { class: "option" }, h("label", { for: "table-pace" }, t("Pace")), pace,
+      h("span", { class: "help small muted" }, t("turn-based: friends play over days, each move by its deadline; shown in the lobby"))),
     h("fieldset", { class: "away-policy" }, h("legend", {}, t("When a player is away")),
-      h("div", { class: "option" }, h("label", { for: "takeover" }, t("their turns")), takeover,
-        h("span", { class: "help small muted" }, t("shown to everyone before they join; when every player has left, the table pauses and no bot plays it out"))),
+      h("div", { class: "option" }, h("label", { for: "takeover" }, t("their turns")), takeover, policyHelp),
       h("div", { class: "option" }, h("label", { for: "time-bank" }, t("time bank (minutes)")), bank,
         h("span", { class: "help small muted" }, t("how long in all each player may be away during the game before the bot plays for them")))),
     h("details", { class: "options-box" }, h("summary", {}, t("Table settings")),
@@ -378,7 +390,8 @@ function newTableForm(games, puzzles) {
       rated: rated.checked,
       takeover: takeover.value || null,
     };
-    if (takeover.value) {
+    if (pace.value) body.pace = Number(pace.value);
+    else if (takeover.value) {
       const minutes = Number(bank.value);
       if (bank.value === "" || !(minutes >= 0 && minutes <= 1440)) {
         problem.textContent = t("Time bank: expected a number of minutes from 0 to 1440.");

@@ -730,6 +730,11 @@ class TablePage {
       parts.push(h("span", { class: "deadline", role: "timer", dataset: { at: String(m.deadline.at) } },
         before, h("span", { class: "secs" }, "…"), (after || "").replace("{default}", answer)));
     }
+    if (m.due && m.status === "playing") {
+      // a turn-based table: when the move asked now must have been made
+      const when = new Date(m.due * 1000).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+      parts.push(h("span", { class: "move-due small", id: "move-due" }, t("move due by {when}", { when })));
+    }
     parts.push(h("span", { class: "muted small phase" }, `${phase} · ${t("move {move}", { move: m.move })}`));
     const rest = legal.filter((a) => !handled.has(a));
     // in a window, or when there are only a few, the board's own choices are in the bar too
