@@ -467,17 +467,38 @@ class Table:
                 self.chat = Chat(self.settings.chat_apart, history)
         return self.chat
 
-    async def say(self, conn: Peer, text: str) -> None:
-        """A seat or a spectator says something: stored, then sent to everyone who may
-        read it (a refusal is a ProtocolError and nothing is stored or sent)."""
+    async def say(self, conn: Peer, text: str | None, phrase: str | None = None) -> None:
+        """A seat or a spectator says something (or a quick phrase): stored, then sent to
+        everyone who may read it (a refusal is a ProtocolError and nothing is stored or
+        sent)."""
         chat = await self._chat()
-        text = chat.check(conn, text)
+        text = chat.check(conn, text, phrase)
         name = "spectator" if conn.seat is None else self.seats[conn.seat].name
-        said = chat.message(conn, name, text)
+        said = chat.message(conn, name, text, phrase)
         await self.hub.write(
             lambda: self.hub.store.add_chat(self.id, said),
             lambda: chat.add(said, self.connections()),
         )
+
+    async def report(self, conn: Peer, message: int) -> None:
+        """A reader reports a chat message to the operator: stored in ``dl_reports``, then
+        acknowledged to this connection (``chat_reported``)."""
+        chat = await self._chat()
+        said = chat.reported(conn, message)
+        name = "spectator" if conn.seat is None else self.seats[conn.seat].name
+
+        def done() -> None:
+            chat.mark_reported(conn, message)
+            conn.send(encode({"type": "chat_reported", "id": message}))
+
+        await self.hub.write(
+            lambda: self.hub.store.add_report(self.id, said, conn.seat, name), done
+        )
+
+    def hide_chat(self, message: int) -> bool:
+        """The operator hid a message (already marked in storage): it leaves this table's
+        chat and its readers' pages."""
+        return self.chat is not None and self.chat.hide(message, self.connections())
 
     def send_played_for(self, conn: Peer) -> None:
         """Tell a person who is back what the takeover bot played in their name (once)."""

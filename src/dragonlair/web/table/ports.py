@@ -60,6 +60,10 @@ class Storage(Protocol):
 
     def load_chat(self, table_id: str, limit: int) -> list[StoredChat]: ...
 
+    def add_report(
+        self, table_id: str, said: StoredChat, seat: int | None, name: str
+    ) -> Future[None]: ...
+
 
 class Histogram(Protocol):
     """A figure the table reports (a Prometheus histogram's ``observe``)."""
