@@ -280,3 +280,35 @@ def test_the_page_has_words_for_exactly_the_phrases_the_server_takes() -> None:
         source.index("export const PHRASES = {") : source.index("};", source.index("PHRASES"))
     ]
     assert tuple(re.findall(r"^\s+([a-z_]+): N_\(", block, re.M)) == PHRASES
+
+
+def test_a_message_hidden_from_another_process_leaves_the_chat_at_the_next_connection(
+    db_url: str,
+) -> None:
+    from dragonlair.web.reports import decide
+
+    server = LiveServer(config(db_url))
+    try:
+        tid, tokens, watch = two_friends(server)
+
+        async def talk() -> None:
+            ann = await SeatClient.open(server.ws, tid, tokens[0], 0)
+            bob = await SeatClient.open(server.ws, tid, tokens[1], 1)
+            await ann.send({"type": "chat", "text": "something vile"})
+            await bob.wait(lambda: len(chats(bob)) == 1, "the message")
+            vile = chats(bob)[0]["id"]
+            await bob.send({"type": "report", "id": vile})
+            await bob.wait(lambda: {"type": "chat_reported", "id": vile} in bob.messages, "ack")
+            # the operator hides it on a process that does not run the table: only storage
+            await asyncio.to_thread(decide, server.hub.store.engine, vile, "hidden")
+            eve = await SeatClient.open(server.ws, tid, watch, None)
+            await eve.wait(lambda: any(m["type"] == "chat" for m in eve.messages), "history")
+            assert chats(eve) == []
+            for c in (ann, bob):
+                await c.wait(lambda c=c: {"type": "chat_hidden", "id": vile} in c.messages, "gone")
+            for c in (ann, bob, eve):
+                await c.close()
+
+        asyncio.run(talk())
+    finally:
+        server.stop()

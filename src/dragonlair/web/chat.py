@@ -81,6 +81,9 @@ class Chat:
         )
         # (message id, reporter) already reported: a seat's number, or None for spectators
         self._reports: set[tuple[int, int | None]] = set()
+        # the messages reported here that are still shown: the operator may hide them from
+        # any process, so the table asks storage about these when a client connects
+        self.reported_ids: set[int] = set()
 
     def check(self, conn: Peer, text: str | None, phrase: str | None = None) -> str:
         """The message to store (stripped), or a ProtocolError saying why it is refused
@@ -151,10 +154,12 @@ class Chat:
     def mark_reported(self, conn: Peer, message: int) -> None:
         """Remember that ``conn``'s seat (or the spectators) reported ``message``."""
         self._reports.add((message, conn.seat))
+        self.reported_ids.add(message)
 
     def hide(self, message: int, conns: Sequence[Peer]) -> bool:
         """Take a message out of the chat (the operator hid it) and tell everyone who could
         read it; False if this table's recent chat does not hold it."""
+        self.reported_ids.discard(message)
         said = next((s for s in self.said if s.id == message), None)
         if said is None:
             return False

@@ -428,6 +428,12 @@ class Table:
         # read before the client joins, with no wait after it does: it gets each message
         # once, in the history or as it is said
         chat = await self._chat()
+        if chat.reported_ids:  # hidden meanwhile by the operator, maybe from another process
+            hidden = await asyncio.to_thread(
+                self.hub.store.hidden_chat, self.id, list(chat.reported_ids)
+            )
+            for message in hidden:
+                chat.hide(message, self.connections())
         self.check_playable()
         back = False
         was_paused = self.paused

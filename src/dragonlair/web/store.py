@@ -43,7 +43,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -602,6 +602,19 @@ class Store:
             StoredChat(r.seat, r.name, r.text, bool(r.apart), r.at, r.phrase, r.id)
             for r in reversed(rows)
         ]
+
+    def hidden_chat(self, table_id: str, ids: Collection[int]) -> list[int]:
+        """Which of these chat messages of a table the operator has hidden."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(chat_t.c.id).where(
+                        chat_t.c.table_id == table_id,
+                        chat_t.c.id.in_(list(ids)),
+                        chat_t.c.hidden == true(),
+                    )
+                ).scalars()
+            )
 
     def add_report(
         self, table_id: str, said: StoredChat, seat: int | None, name: str

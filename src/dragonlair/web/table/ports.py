@@ -7,7 +7,7 @@ module, never the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -63,6 +63,8 @@ class Storage(Protocol):
     def add_report(
         self, table_id: str, said: StoredChat, seat: int | None, name: str
     ) -> Future[None]: ...
+
+    def hidden_chat(self, table_id: str, ids: Collection[int]) -> list[int]: ...
 
 
 class Histogram(Protocol):
