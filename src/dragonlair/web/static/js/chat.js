@@ -112,6 +112,13 @@ export class ChatPanel {
     this.describe();
   }
 
+  /** The page cannot join the table: no chat to show. */
+  remove() {
+    this.el.remove();
+    this.button.remove();
+    document.body.classList.remove("has-chat", "chat-open");
+  }
+
   /** Open or close the panel (on a wide screen, closing is remembered). */
   toggle(open = !this.open) {
     this.open = open;

@@ -209,6 +209,7 @@ class TablePage {
       el.dataset.state = st;
     }
     if (st === "refused") {
+      this.chat?.remove();
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("Cannot join this table")),
         h("p", { class: "error" }, detail), h("p", { class: "actions" },
           SIGN_IN_CODES.has(code) ? h("a", { href: "/account", class: "button primary", id: "refused-sign-in" }, t("Sign in")) : null,
