@@ -36,6 +36,7 @@ from dragonlair.cli import app
         (["--limit-concurrency", "0"], "Invalid value for '--limit-concurrency'"),
         (["--max-websockets", "1000"], "must be below --limit-concurrency"),
         (["--ws-idle-timeout", "0"], "Invalid value for '--ws-idle-timeout'"),
+        (["--admin-token", "short"], "at least 16 characters"),
     ],
 )
 def test_bad_serve_options(args: list[str], says: str) -> None:

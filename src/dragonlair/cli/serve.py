@@ -59,6 +59,15 @@ def serve(
             "default: next to an SQLite file, else ./dragonlair-seal.key.",
         ),
     ] = None,
+    admin_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_ADMIN_TOKEN",
+            help="The operator's token for the admin page (/admin: reported chat "
+            "messages), at least 16 characters; better given in the environment variable. "
+            "Without it the admin page is off.",
+        ),
+    ] = None,
     db_lock_timeout: Annotated[
         float,
         typer.Option(min=0.1, help="Seconds a write waits for a database locked elsewhere."),
@@ -213,6 +222,8 @@ def serve(
             parse_rate(rate)
         except ValueError as e:
             raise typer.BadParameter(f"{name}: {e}") from None
+    if admin_token is not None and len(admin_token.strip()) < 16:
+        raise typer.BadParameter("--admin-token: at least 16 characters (a long random one)")
     try:
         normalize_url(db)
     except StoreError as e:
@@ -247,6 +258,7 @@ def serve(
         bot_workers=bot_workers,
         public_url=public_url.rstrip("/"),
         seal_key=seal_key,
+        admin_token=admin_token.strip() if admin_token else None,
         db_lock_timeout=db_lock_timeout,
         bot_max_seconds=bot_max_seconds,
         bot_max_iterations=bot_max_iterations,

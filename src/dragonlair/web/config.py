@@ -97,6 +97,9 @@ class ServerConfig:
     hint_iterations: int = 200
     # Links handed out to players start with this (empty: relative links).
     public_url: str = ""
+    # The operator's token for the admin page (/admin: reported chat messages; sent as
+    # "Authorization: Bearer <token>"); None: the admin page is off.
+    admin_token: str | None = None
     # Account passwords: Argon2id's memory (KiB) and passes (RFC 9106's low-memory profile;
     # tests lower them to run fast).
     argon2_memory: int = 65536

@@ -28,6 +28,7 @@ from .protocol import (
     ProtocolError,
     Rematch,
     Rename,
+    Report,
     Rotate,
     Say,
     Undo,
@@ -85,7 +86,9 @@ class Door(Protocol):
 
     async def rotate(self, conn: Connection) -> None: ...
 
-    async def say(self, conn: Connection, text: str) -> None: ...
+    async def say(self, conn: Connection, text: str | None, phrase: str | None = None) -> None: ...
+
+    async def report(self, conn: Connection, message: int) -> None: ...
 
     def sync_text(self, conn: Connection, since: int) -> str: ...
 
@@ -533,7 +536,9 @@ async def _serve(
             elif isinstance(msg, Rotate):
                 await table.rotate(conn)
             elif isinstance(msg, Say):
-                await table.say(conn, msg.text)
+                await table.say(conn, msg.text, msg.phrase)
+            elif isinstance(msg, Report):
+                await table.report(conn, msg.id)
             else:
                 text = table.sync_text(conn, msg.since)
                 if conn.bucket is not None:

@@ -533,14 +533,41 @@ class Confirm(_Strict):
 
 
 class Say(_Strict):
-    """A chat message to the table (text only; see docs/server.md, "Chat")."""
+    """A chat message to the table: text (shown as text only), or a quick phrase's id
+    (shown in each reader's language); see docs/server.md, "Chat"."""
 
     type: Literal["chat"]
-    text: str = Field(description=f"at most {MAX_CHAT} characters, checked by the table")
+    text: str | None = Field(None, description=f"at most {MAX_CHAT} characters")
+    phrase: str | None = Field(None, max_length=40, description="a quick phrase's id")
+
+    @model_validator(mode="after")
+    def _one(self) -> Say:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("a chat message has either text or a phrase")
+        return self
+
+
+class Report(_Strict):
+    """Report a chat message of this table to the server's operator."""
+
+    type: Literal["report"]
+    id: int = Field(ge=1, description="the chat message's id")
 
 
 AnyClientMessage = (
-    Hello | Act | Ping | Sync | Rotate | Prefs | Rename | Rematch | Hint | Undo | Confirm | Say
+    Hello
+    | Act
+    | Ping
+    | Sync
+    | Rotate
+    | Prefs
+    | Rename
+    | Rematch
+    | Hint
+    | Undo
+    | Confirm
+    | Say
+    | Report
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -561,7 +588,7 @@ def parse_client(text: str) -> AnyClientMessage:
             raise ProtocolError(
                 "bad_message",
                 'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
-                "prefs, name, rematch, hint, undo, confirm, chat",
+                "prefs, name, rematch, hint, undo, confirm, chat, report",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

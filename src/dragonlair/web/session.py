@@ -450,6 +450,12 @@ class Table:
         # read before the client joins, with no wait after it does: it gets each message
         # once, in the history or as it is said
         chat = await self._chat()
+        if chat.reported_ids:  # hidden meanwhile by the operator, maybe from another process
+            hidden = await asyncio.to_thread(
+                self.hub.store.hidden_chat, self.id, list(chat.reported_ids)
+            )
+            for message in hidden:
+                chat.hide(message, self.connections())
         self.check_playable()
         back = False
         was_paused = self.paused
@@ -489,17 +495,38 @@ class Table:
                 self.chat = Chat(self.settings.chat_apart, history)
         return self.chat
 
-    async def say(self, conn: Peer, text: str) -> None:
-        """A seat or a spectator says something: stored, then sent to everyone who may
-        read it (a refusal is a ProtocolError and nothing is stored or sent)."""
+    async def say(self, conn: Peer, text: str | None, phrase: str | None = None) -> None:
+        """A seat or a spectator says something (or a quick phrase): stored, then sent to
+        everyone who may read it (a refusal is a ProtocolError and nothing is stored or
+        sent)."""
         chat = await self._chat()
-        text = chat.check(conn, text)
+        text = chat.check(conn, text, phrase)
         name = "spectator" if conn.seat is None else self.seats[conn.seat].name
-        said = chat.message(conn, name, text)
+        said = chat.message(conn, name, text, phrase)
         await self.hub.write(
             lambda: self.hub.store.add_chat(self.id, said),
             lambda: chat.add(said, self.connections()),
         )
+
+    async def report(self, conn: Peer, message: int) -> None:
+        """A reader reports a chat message to the operator: stored in ``dl_reports``, then
+        acknowledged to this connection (``chat_reported``)."""
+        chat = await self._chat()
+        said = chat.reported(conn, message)
+        name = "spectator" if conn.seat is None else self.seats[conn.seat].name
+
+        def done() -> None:
+            chat.mark_reported(conn, message)
+            conn.send(encode({"type": "chat_reported", "id": message}))
+
+        await self.hub.write(
+            lambda: self.hub.store.add_report(self.id, said, conn.seat, name), done
+        )
+
+    def hide_chat(self, message: int) -> bool:
+        """The operator hid a message (already marked in storage): it leaves this table's
+        chat and its readers' pages."""
+        return self.chat is not None and self.chat.hide(message, self.connections())
 
     def send_played_for(self, conn: Peer, keep: bool = False) -> None:
         """Tell a person who is back what the takeover bot played in their name (once;

@@ -43,7 +43,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +69,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     inspect,
     select,
@@ -194,8 +195,27 @@ chat_t = Table(
     # a spectator's message at a table where spectators chat apart: for spectators only
     Column("apart", Boolean, nullable=False),
     Column("at", Float, nullable=False),
+    # a quick phrase's id (dragonlair.web.chat.PHRASES; its text is then empty)
+    Column("phrase", String(32), nullable=True),
+    # hidden by the operator (dragonlair.web.reports): never sent again
+    Column("hidden", Boolean, nullable=False, server_default=false()),
 )
 chat_index = Index("dl_chat_table", chat_t.c.table_id, chat_t.c.id)
+
+# Chat messages reported to the operator (dragonlair.web.reports), one row per report.
+reports_t = Table(
+    "dl_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("chat_id", Integer, ForeignKey("dl_chat.id"), nullable=False),
+    Column("table_id", String(32), ForeignKey("dl_tables.id"), nullable=False),
+    Column("seat", Integer, nullable=True),  # who reported it: a seat, or None: a spectator
+    Column("name", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    # None while open; "hidden" (the operator hid the message) or "dismissed"
+    Column("outcome", String(16), nullable=True),
+)
+reports_open_index = Index("dl_reports_open", reports_t.c.outcome, reports_t.c.id)
 
 
 SQLITE_SYNC = ("FULL", "NORMAL", "EXTRA")
@@ -605,7 +625,7 @@ class Store:
         """Store a chat message said at a table."""
 
         def run(conn: Connection) -> None:
-            conn.execute(
+            stored = conn.execute(
                 insert(chat_t).values(
                     table_id=table_id,
                     seat=said.seat,
@@ -613,21 +633,57 @@ class Store:
                     text=said.text,
                     apart=said.apart,
                     at=said.at,
+                    phrase=said.phrase,
                 )
             )
+            key = stored.inserted_primary_key
+            assert key is not None  # an insert of one row
+            said.id = int(key[0])
 
         return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def load_chat(self, table_id: str, limit: int) -> list[StoredChat]:
-        """The last ``limit`` chat messages of a table, oldest first."""
+        """The last ``limit`` chat messages of a table the operator has not hidden, oldest
+        first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(chat_t)
-                .where(chat_t.c.table_id == table_id)
+                .where(chat_t.c.table_id == table_id, chat_t.c.hidden == false())
                 .order_by(chat_t.c.id.desc())
                 .limit(limit)
             ).all()
-        return [StoredChat(r.seat, r.name, r.text, bool(r.apart), r.at) for r in reversed(rows)]
+        return [
+            StoredChat(r.seat, r.name, r.text, bool(r.apart), r.at, r.phrase, r.id)
+            for r in reversed(rows)
+        ]
+
+    def hidden_chat(self, table_id: str, ids: Collection[int]) -> list[int]:
+        """Which of these chat messages of a table the operator has hidden."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(chat_t.c.id).where(
+                        chat_t.c.table_id == table_id,
+                        chat_t.c.id.in_(list(ids)),
+                        chat_t.c.hidden == true(),
+                    )
+                ).scalars()
+            )
+
+    def add_report(
+        self, table_id: str, said: StoredChat, seat: int | None, name: str
+    ) -> Future[None]:
+        """Store that ``seat`` (None: a spectator), shown as ``name``, reported a chat
+        message of the table to the operator."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                insert(reports_t).values(
+                    chat_id=said.id, table_id=table_id, seat=seat, name=name, at=time.time()
+                )
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def bind_seat(self, table_id: str, seat: int, account: str) -> Future[None]:
         """Store that a guest's seat now belongs to ``account`` (claimed by signing in)."""
@@ -746,6 +802,7 @@ class Store:
                 )
             ]
             if ids:
+                conn.execute(delete(reports_t).where(reports_t.c.table_id.in_(ids)))
                 conn.execute(delete(chat_t).where(chat_t.c.table_id.in_(ids)))
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
                 conn.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))

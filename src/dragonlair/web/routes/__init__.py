@@ -9,14 +9,15 @@ dependencies are in :mod:`dragonlair.web.deps`.
 - :mod:`.play`: ``WS /ws/tables/{id}``;
 - :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
 - :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``;
-- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}`` (the browser front end).
+- :mod:`.admin`: ``/api/admin/reports`` (the operator's, with its token);
+- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}``, ``/admin`` (the browser front end).
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, games, metrics, pages, play, ratings, records, server, tables
+from . import accounts, admin, games, metrics, pages, play, ratings, records, server, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     server.router,
@@ -27,6 +28,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     play.router,
     accounts.router,
     ratings.router,
+    admin.router,
     pages.router,
 )
 

@@ -56,6 +56,11 @@ async def account_page(request: Request) -> Response:
     return index(request)
 
 
+@router.get("/admin")
+async def admin_page(request: Request) -> Response:
+    return index(request)
+
+
 @router.get("/watch/{table_id}")
 async def watch_page(request: Request, table_id: str) -> Response:
     return index(request)

@@ -7,7 +7,7 @@ module, never the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -64,6 +64,12 @@ class Storage(Protocol):
     def add_chat(self, table_id: str, said: StoredChat) -> Future[None]: ...
 
     def load_chat(self, table_id: str, limit: int) -> list[StoredChat]: ...
+
+    def add_report(
+        self, table_id: str, said: StoredChat, seat: int | None, name: str
+    ) -> Future[None]: ...
+
+    def hidden_chat(self, table_id: str, ids: Collection[int]) -> list[int]: ...
 
 
 class Histogram(Protocol):

@@ -19,6 +19,7 @@ import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
 import { awayNotices, seatAway } from "./away.js";
+import { ChatPanel } from "./chat.js";
 import { canNotify, notifyOn, notifyTurn, setNotify } from "./notify.js";
 import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
 import { focusQuietly, hideInfo, installInfo } from "./info.js";
@@ -178,6 +179,11 @@ class TablePage {
       message: (m) => this.onMessage(m),
       status: (st, detail, code) => this.onStatus(st, detail, code),
     });
+    this.chat = new ChatPanel(this.tableId, {
+      send: (m) => this.conn.send(m),
+      me: () => (this.mySeat === undefined ? null : this.mySeat),
+      apart: () => Boolean(this.info && this.info.settings && this.info.settings.chat_apart),
+    });
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     installInfo();
     this.countdown = setInterval(() => this.tick(), 250);
@@ -203,6 +209,7 @@ class TablePage {
       el.dataset.state = st;
     }
     if (st === "refused") {
+      this.chat?.remove();
       fill(this.root, h("div", { class: "panel" }, h("h1", {}, t("Cannot join this table")),
         h("p", { class: "error" }, detail), h("p", { class: "actions" },
           SIGN_IN_CODES.has(code) ? h("a", { href: "/account", class: "button primary", id: "refused-sign-in" }, t("Sign in")) : null,
@@ -220,6 +227,7 @@ class TablePage {
         this.abandons = m.table.abandons;
         this.mySeat = m.seat;
         if (m.prefs) this.prefs = { ...this.prefs, ...m.prefs };
+        this.chat.describe();
         if (this.token && m.seat !== null && m.seat !== undefined) {
           rememberGame({ table: this.tableId, game: m.table.game, name: m.table.name, seat: m.seat, link: location.pathname + location.hash });
         }
@@ -262,7 +270,20 @@ class TablePage {
         this.hintBusy = false;
         if (this.msg && m.move === this.msg.move) this.hint = m;
         break;
+      case "chat": // the chat panel (chat.js) lives outside the redrawn page
+        this.chat.received(m.messages);
+        return;
+      case "chat_hidden":
+        this.chat.hidden(m.id);
+        return;
+      case "chat_reported":
+        this.chat.reportTaken(m.id);
+        return;
       case "error":
+        if (m.code.startsWith("chat_")) {
+          this.chat.refused(m);
+          return;
+        }
         this.refused(m);
         break;
       default:
