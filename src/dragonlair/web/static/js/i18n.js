@@ -176,6 +176,7 @@ const ERRORS = {
   not_signed_in: N_("Sign in first: this needs an account."),
   csrf: N_("That request did not come from this site's pages."),
   seat_claimed: N_("That seat already belongs to an account."),
+  unknown_player: N_("There is no player of that name."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a
