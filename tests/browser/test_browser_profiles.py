@@ -76,6 +76,11 @@ def test_a_players_profile_and_the_leaderboard_in_english_and_german(
     page.goto(server.url + running["body"]["seats"][0]["link"])
     wait_ready(page)
     seed(server, me["id"])
+    # the account page leads to the player's own public profile
+    page.goto(server.url + "/account")
+    page.click("#public-profile")
+    page.wait_for_selector(".profile-game")
+    assert page.url.endswith("/players/Rae%20Stone")
 
     # the lobby links to each game's leaderboard
     page.goto(server.url + "/")
@@ -122,6 +127,9 @@ def test_a_players_profile_and_the_leaderboard_in_english_and_german(
     recent = page.locator(".recent-game")
     assert recent.count() == 10
     assert page.locator(f".recent-game[data-table={played}]").count() == 1
+    # each game links to its own page
+    link = page.locator(f".recent-game[data-table={played}] a.game-link")
+    assert link.get_attribute("href") == f"/games/{played}"
     html = page.content()
     assert unfinished not in html
     session = next(c["value"] for c in page.context.cookies() if c["name"] == "dl_session")

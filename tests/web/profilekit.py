@@ -54,10 +54,12 @@ def finished_game(
     game: str = "space-race",
     rated: bool = True,
     created: float | None = None,
+    listed: bool = True,
 ) -> None:
     """A table of ``players`` (see :func:`seat_of`) that ended with ``ranks`` (1 = best);
     rated (if it qualifies) in the commit that stores its end."""
     settings = dict(RATED) if rated else {k: v for k, v in RATED.items() if k != "rated"}
+    settings["listed"] = listed
     points = [10 * (len(ranks) - r) for r in ranks]
     store.create_table(
         StoredTable(

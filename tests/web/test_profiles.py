@@ -118,6 +118,21 @@ def test_games_past_the_anti_farming_limit_are_listed_as_not_counted(web: TestCl
     assert len(p["games"][0]["history"]) == 3 and p["games"][0]["played"] == 4
 
 
+def test_an_unlisted_game_counts_but_is_listed_only_if_rated(web: TestClient) -> None:
+    me = sign_up(web, "Private Pat")["account"]
+    store = store_of(web)
+    friend = add_account(store.engine, "Pal")
+    finished_game(store, "open", [me["id"], "guest:Lou"], [1, 2], rated=False)
+    finished_game(
+        store, "closed", [me["id"], "guest:Secret Sam"], [1, 2], rated=False, listed=False
+    )
+    finished_game(store, "closedrated", [me["id"], friend], [2, 1], listed=False)
+    p = profile(web, "Private Pat")
+    assert {g["table"] for g in p["recent"]} == {"open", "closedrated"}
+    assert "Secret Sam" not in json.dumps(p)
+    assert (p["games"][0]["played"], p["games"][0]["won"]) == (3, 2)
+
+
 def test_a_profile_shows_nothing_private_and_nothing_of_a_game_in_play(
     web: TestClient, db_url: str
 ) -> None:

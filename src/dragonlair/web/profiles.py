@@ -7,10 +7,13 @@ rating after each counted rated game (the chart), and the newest finished games 
 their players and the account's result.
 
 **Nothing private.** No password hash, session, seat token, seed or settings leave this
-module: the account's row gives only its name and creation time. **Nothing of a game in
-play**: only tables whose status is ``over`` are read (a game in play, waiting, expired or
-abandoned is neither counted nor listed), so a profile is the same before and after any
-move of an unfinished game. A deleted account has no profile (its name is gone).
+module: the account's row gives only its name and creation time. A table kept out of the
+lobby (``listed`` false) counts in the games played and won but is not among the recent
+games, unless it was rated (every person at it an account, its result on the boards).
+**Nothing of a game in play**: only tables whose status is ``over`` are read (a game in
+play, waiting, expired or abandoned is neither counted nor listed), so a profile is the
+same before and after any move of an unfinished game. A deleted account has no profile
+(its name is gone).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, func, or_, select
 
 from ..core import DragonlairError, spec
 from .accounts.schema import accounts_t
@@ -142,8 +145,8 @@ def _point(at: float | None, mu: float, sigma: float) -> dict[str, Any]:
 
 
 def recent(conn: Connection, account_id: str, limit: int = RECENT) -> list[dict[str, Any]]:
-    """The account's newest finished games: each with its game, when it ended, its
-    players (accounts by name, bots by level, guests by the name they gave), and the
+    """The account's newest finished games (listed or rated): each with its game, when it
+    ended, its players (accounts by name, bots by level, guests by the name they gave), and the
     account's rank, points and win, and whether it was rated and how the rating moved."""
     player = f"a:{account_id}"
     newest = conn.execute(
@@ -151,6 +154,10 @@ def recent(conn: Connection, account_id: str, limit: int = RECENT) -> list[dict[
         .where(
             tables_t.c.status == "over",
             tables_t.c.id.in_(select(seats_t.c.table_id).where(seats_t.c.account_id == account_id)),
+            # a table kept out of the lobby is kept off the list (its players, a guest's
+            # name among them, are its own business), unless it was rated: then its
+            # players are accounts and its result is on the leaderboards anyway
+            or_(tables_t.c.listed, tables_t.c.id.in_(select(rated_games_t.c.table_id))),
         )
         .order_by(tables_t.c.created.desc(), tables_t.c.id)
         .limit(limit)

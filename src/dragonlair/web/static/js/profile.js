@@ -1,7 +1,8 @@
 // A player's public profile, "/players/{name}" (GET /api/players/{name}): the name, since
 // when the account exists, per game the rating (as the account page shows it), games
 // played to the end and won, the rating after each rated game as a small chart (an SVG
-// drawn here, no chart library), and the newest finished games with their players.
+// drawn here, no chart library), and the newest finished games with their players, each
+// linked to its page ("/games/{table}").
 import { ApiError, getJSON } from "./api.js";
 import { fill, h, s } from "./dom.js";
 import { errorText, lang, t, tn } from "./i18n.js";
@@ -9,6 +10,11 @@ import { errorText, lang, t, tn } from "./i18n.js";
 /** A player's profile page: the link every page uses to name an account. */
 export function profileHref(name) {
   return `/players/${encodeURIComponent(name)}`;
+}
+
+/** A finished game's page (its result, scores and replay). */
+export function gameHref(table) {
+  return `/games/${encodeURIComponent(table)}`;
 }
 
 /** A game's leaderboard page. */
@@ -101,7 +107,7 @@ function recentList(games) {
   return h("ul", { class: "recent-games" }, games.map((g) =>
     h("li", { class: "recent-game", dataset: { table: g.table } },
       h("div", { class: "recent-head" },
-        h("strong", {}, t(g.title)),
+        h("strong", {}, h("a", { href: gameHref(g.table), class: "game-link" }, t(g.title))),
         g.won ? h("span", { class: "badge won" }, t("won")) : null,
         h("span", {}, placeText(g)),
         changeText(g),
@@ -130,9 +136,7 @@ export async function profilePage(root, name) {
       h("div", { class: "panel profile-head" },
         h("h1", {}, p.name),
         h("p", { class: "muted" }, t("Member since {date}", { date: day(p.since) }))),
-      p.games.length
-        ? h("div", { class: "profile-games" }, p.games.map(gamePanel))
-        : h("p", { class: "panel muted" }, t("No finished games yet.")),
+      p.games.length ? h("div", { class: "profile-games" }, p.games.map(gamePanel)) : null,
       h("section", { class: "panel", id: "recent" },
         h("h2", {}, t("Recent games")),
         recentList(p.recent))));
