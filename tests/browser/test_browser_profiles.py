@@ -20,6 +20,7 @@ from dragonlair.web.store import Store
 from tests.browser.browserkit import DESKTOP, PHONE, Server, play_to_end, shot, wait_ready
 from tests.browser.conftest import Pages
 from tests.browser.test_browser_accounts import sign_up
+from tests.i18n.english import english_words
 from tests.web.profilekit import add_account, streak
 
 CREATE = """async (rated) => {
@@ -151,10 +152,12 @@ def test_a_players_profile_and_the_leaderboard_in_english_and_german(
     head = de.inner_text(".profile-head")
     assert "Rae Stone" in head and "Mitglied seit" in head
     assert "Letzte Partien" in de.inner_text("#recent")
+    assert english_words(de.inner_text("body")) == []
     shot(de, "profile-desktop-de")
     de.goto(server.url + "/leaderboard/space-race")
     de.wait_for_selector("table.leaderboard")
     assert "vorläufig" in de.inner_text("#provisional-note")
+    assert english_words(de.inner_text("body")) == []
     shot(de, "leaderboard-desktop-de")
     de.set_viewport_size(PHONE)
     de.reload()
