@@ -43,6 +43,7 @@ from sqlalchemy import (
     String,
     Table,
     func,
+    literal,
     select,
     update,
 )
@@ -220,15 +221,45 @@ def _store(
         )
 
 
-def board(conn: Connection, game: str, limit: int = 100) -> list[Rating]:
-    """The leaderboard of ``game``: its players by ordinal, best first."""
+def _on_board(game: str, settled: bool) -> list[Any]:
+    """Who a leaderboard of ``game`` lists: its rated players but deleted accounts (their
+    name is gone), and with ``settled`` only those whose rating is no longer provisional."""
+    from .accounts.schema import accounts_t
+
+    deleted = select(literal("a:") + accounts_t.c.id).where(accounts_t.c.deleted.is_not(None))
+    where = [ratings_t.c.game == game, ratings_t.c.player.not_in(deleted)]
+    if settled:
+        where.append(ratings_t.c.sigma < PROVISIONAL_SIGMA)
+    return where
+
+
+def board(
+    conn: Connection, game: str, limit: int = 100, offset: int = 0, settled: bool = False
+) -> list[Rating]:
+    """The leaderboard of ``game``: its players by ordinal, best first (from the
+    ``offset``-th on; with ``settled``, provisional ratings left out)."""
     rows = conn.execute(
         select(ratings_t.c.player, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
-        .where(ratings_t.c.game == game)
-        .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc())
+        .where(*_on_board(game, settled))
+        .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc(), ratings_t.c.player)
         .limit(limit)
+        .offset(offset)
     ).all()
     return [Rating(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+def board_size(conn: Connection, game: str, settled: bool = False) -> int:
+    """How many players :func:`board` lists in all."""
+    return int(
+        conn.execute(
+            select(func.count()).select_from(ratings_t).where(*_on_board(game, settled))
+        ).scalar_one()
+    )
+
+
+def bot_name(level: str | None) -> str:
+    """How a bot level is named on leaderboards and profiles."""
+    return f"bot ({level})"
 
 
 def shown(r: Rating, names: dict[str, str]) -> dict[str, Any]:
@@ -236,7 +267,7 @@ def shown(r: Rating, names: dict[str, str]) -> dict[str, Any]:
     bot = r.player.startswith("bot:")
     return {
         "player": r.player,
-        "name": f"bot ({r.player[4:]})" if bot else names.get(r.player, "?"),
+        "name": bot_name(r.player[4:]) if bot else names.get(r.player, "?"),
         "bot": bot,
         "mu": round(r.mu, 2),
         "sigma": round(r.sigma, 2),
@@ -259,11 +290,14 @@ def account_names(conn: Connection, players: Sequence[str]) -> dict[str, str]:
     return {f"a:{r[0]}": r[1] for r in rows}
 
 
-def leaderboard(conn: Connection, game: str, limit: int = 100) -> list[dict[str, Any]]:
-    """``game``'s leaderboard as the API shows it, best first, bots included."""
-    top = board(conn, game, limit)
+def leaderboard(
+    conn: Connection, game: str, limit: int = 100, offset: int = 0, settled: bool = False
+) -> list[dict[str, Any]]:
+    """``game``'s leaderboard as the API shows it, best first, bots included (from the
+    ``offset``-th on, ranked from there; with ``settled``, provisional ratings left out)."""
+    top = board(conn, game, limit, offset, settled)
     names = account_names(conn, [r.player for r in top])
-    return [{"rank": i + 1, **shown(r, names)} for i, r in enumerate(top)]
+    return [{"rank": offset + i + 1, **shown(r, names)} for i, r in enumerate(top)]
 
 
 def of_account(conn: Connection, account_id: str) -> list[dict[str, Any]]:

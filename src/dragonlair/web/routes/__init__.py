@@ -8,9 +8,11 @@ dependencies are in :mod:`dragonlair.web.deps`.
 - :mod:`.records`: ``GET /api/tables/{id}/record`` and ``/replay`` (finished games);
 - :mod:`.play`: ``WS /ws/tables/{id}``;
 - :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
-- :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``;
+- :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``,
+  ``/api/players/{name}`` (a public profile);
 - :mod:`.admin`: ``/api/admin/reports`` (the operator's, with its token);
-- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}``, ``/admin`` (the browser front end).
+- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}``, ``/account``, ``/admin``,
+  ``/players/{name}``, ``/leaderboard/{game}`` (the browser front end).
 """
 
 from __future__ import annotations

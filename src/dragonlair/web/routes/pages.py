@@ -61,6 +61,17 @@ async def admin_page(request: Request) -> Response:
     return index(request)
 
 
+@router.get("/players/{name}")
+async def player_page(request: Request, name: str) -> Response:
+    return index(request)
+
+
+@router.get("/leaderboard")
+@router.get("/leaderboard/{game}")
+async def leaderboard_page(request: Request, game: str = "") -> Response:
+    return index(request)
+
+
 @router.get("/watch/{table_id}")
 async def watch_page(request: Request, table_id: str) -> Response:
     return index(request)

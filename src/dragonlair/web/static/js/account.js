@@ -7,6 +7,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { N_, errorText, lang, t, tn } from "./i18n.js";
 import { myGames } from "./lobby.js";
+import { profileHref } from "./profile.js";
 
 /** Who this browser's session signs in: {id, name}, or null for a guest. */
 export async function whoAmI() {
@@ -172,6 +173,7 @@ function signedInPanel(root, me) {
         h("p", { class: "muted" }, t("Your seats are played only where you are signed in: a copied link opens nothing without your account.")),
         h("div", { class: "actions" },
           h("a", { class: "button primary", href: "/" }, t("Back to the lobby")),
+          h("a", { class: "button", href: profileHref(me.name), id: "public-profile" }, t("Your public profile")),
           h("button", { type: "button", id: "sign-out", onclick: act("/api/account/signout") }, t("Sign out")),
           h("button", { type: "button", id: "sign-out-everywhere", onclick: act("/api/account/signout-everywhere") }, t("Sign out everywhere"))),
         error,

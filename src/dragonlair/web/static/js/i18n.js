@@ -183,6 +183,7 @@ const ERRORS = {
   csrf: N_("That request did not come from this site's pages."),
   seat_claimed: N_("That seat already belongs to an account."),
   bad_pace: N_("A turn-based table has a deadline per move instead of a time bank."),
+  unknown_player: N_("There is no player of that name."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a

@@ -5,6 +5,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { N_, errorText, t, tn } from "./i18n.js";
 import { awayTerm, duration } from "./away.js";
+import { leaderboardHref } from "./profile.js";
 
 const NAME_KEY = "dragonlair:name";
 const LEVEL_HELP = {
@@ -101,6 +102,8 @@ export async function lobby(root) {
         h("p", { class: "muted" }, t("Tables waiting for players: take a seat.")), waiting),
       h("section", { class: "panel" }, h("h2", {}, t("Being played")),
         h("p", { class: "muted" }, t("Watch any listed game (you see only what is public).")), playing),
+      h("section", { class: "panel", id: "leaderboards" }, h("h2", {}, t("Leaderboards")),
+        h("nav", { class: "board-games" }, games.map((g) => h("a", { class: "button", href: leaderboardHref(g.id) }, t(g.name))))),
     ),
   );
   form.addEventListener("created", (ev) => showCreated(created, ev.detail));

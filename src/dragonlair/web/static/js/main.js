@@ -1,11 +1,15 @@
 // The page's entry point: "/" is the lobby, "/play/{table}" a seat (its token after "#"),
 // "/watch/{table}" a spectator (the watch token after "#", or none at a listed table),
-// "/account" signing in and out (account.js), "/admin" the operator's reports (admin.js).
+// "/account" signing in and out (account.js), "/admin" the operator's reports (admin.js),
+// "/players/{name}" a player's profile (profile.js), "/leaderboard/{game}" a game's
+// leaderboard (leaderboard.js).
 // The page's words are loaded first (i18n.js), and every page has the language switch.
 import { accountLink, accountPage } from "./account.js";
 import { adminPage } from "./admin.js";
 import { languageSwitch, loadStrings, t } from "./i18n.js";
+import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
+import { profilePage } from "./profile.js";
 import { tablePage } from "./table.js";
 
 await loadStrings();
@@ -15,6 +19,9 @@ if (skip) skip.textContent = t("Skip to the game");
 
 const root = document.getElementById("app");
 const m = location.pathname.match(/^\/(play|watch)\/([A-Za-z0-9_-]{1,32})\/?$/);
+const player = location.pathname.match(/^\/players\/([^/]{1,200})\/?$/);
+const board = location.pathname.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/);
+const decoded = (part) => { try { return decodeURIComponent(part); } catch { return part; } };
 if (m) {
   // "#seat=N": a seat of the signed-in account (account.js's "my games"), without a token
   const own = location.hash.match(/^#seat=(\d{1,2})$/);
@@ -24,6 +31,10 @@ if (m) {
   accountPage(root);
 } else if (/^\/admin\/?$/.test(location.pathname)) {
   adminPage(root);
+} else if (player) {
+  profilePage(root, decoded(player[1]));
+} else if (board) {
+  leaderboardPage(root, board[1] || "");
 } else {
   lobby(root);
 }
