@@ -176,6 +176,8 @@ const ERRORS = {
   not_signed_in: N_("Sign in first: this needs an account."),
   csrf: N_("That request did not come from this site's pages."),
   seat_claimed: N_("That seat already belongs to an account."),
+  conceded: N_("You conceded this game: a bot plays your seat to the end."),
+  already_conceded: N_("You have already conceded this game."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a
