@@ -5,11 +5,13 @@ dependencies are in :mod:`dragonlair.web.deps`.
 - :mod:`.games`: ``GET /api/games``, ``/api/games/{id}``, ``/api/games/{id}/rules``;
 - :mod:`.tables`: ``GET/POST /api/tables``, ``GET /api/tables/{id}``, its ``catalog``
   and ``join``;
-- :mod:`.records`: ``GET /api/tables/{id}/record`` and ``/replay`` (finished games);
+- :mod:`.records`: ``GET /api/tables/{id}/record``, ``/replay`` and ``/summary``
+  (finished games);
 - :mod:`.play`: ``WS /ws/tables/{id}``;
 - :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
 - :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``;
-- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}`` (the browser front end).
+- :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}``, ``/games/{id}`` (a finished
+  game's page) (the browser front end).
 """
 
 from __future__ import annotations
