@@ -171,6 +171,11 @@ def test_at_three_a_bot_plays_the_conceding_seat_on_and_it_ranks_last(web: TestC
         # the game goes on without Ann: her seat is never asked of her again
         end = until(a, lambda m: (state(m) and m["status"] == "over") or error(m))
         assert end["type"] == "state", end
+    with web.websocket_connect(f"/ws/tables/{tid}") as again:
+        # back at the table: the bot played the seat in its own name, not "for you"
+        again.send_json({"type": "hello", "token": token})
+        seen = [again.receive_json()["type"] for _ in range(4)]
+        assert seen[:2] == ["welcome", "state"] and "played_for_you" not in seen, seen
     info = web.get(f"/api/tables/{tid}").json()
     result = info["result"]
     assert result["ranks"][0] == 3 and 0 not in result["winners"]

@@ -662,8 +662,13 @@ class Table:
                 ) from None
             self._state = nxt
             self.decisions.advance(nxt, seat)
-            if by == "bot" and self.seats[seat].kind == "human":
-                # played in an away person's name: shown to them when they are back
+            if (
+                by == "bot"
+                and self.seats[seat].kind == "human"
+                and self.seats[seat].conceded is None
+            ):
+                # played in an away person's name: shown to them when they are back (not
+                # after they conceded: the bot plays the seat in its own name then)
                 self.seats[seat].played_for.append({"move": st.move, "action": str(action)})
             if result is not None:
                 self.status = "over"
