@@ -199,10 +199,14 @@ def test_a_conceding_player_cannot_act_any_more(web: TestClient) -> None:
     ):
         a.send_json({"type": "hello", "token": ann})
         b.send_json({"type": "hello", "token": bo})
-        until(a, lambda m: state(m) and m["status"] == "playing")
+        first = until(a, lambda m: state(m) and m["status"] == "playing")
+        a.send_json({"type": "sync", "since": 0})
+        assert until(a, state)["legal"] == first["legal"] != []  # Ann is asked first
         a.send_json({"type": "concede"})
         after = until(a, state)  # from now on Ann is never asked anything
         assert after["legal"] == []
+        a.send_json({"type": "sync", "since": 0})  # (not the sync made before, again)
+        assert until(a, state)["legal"] == []
         a.send_json({"type": "act", "move": after["move"], "action": "pass"})
         e = until(a, error)
         assert e["code"] == "conceded", e

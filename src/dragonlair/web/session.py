@@ -157,7 +157,7 @@ class Table:
         self.empty_since: float | None = None
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
-        self._sync_key: tuple[int, str, int | None, int] | None = None
+        self._sync_key: tuple[int, str, int | None, int, int] | None = None
         self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
         # decisions held for confirmation (core.confirm): seat -> its held decisions, and
         # the timer that confirms them at the window's end (Unix ms it ends at)
@@ -377,7 +377,8 @@ class Table:
         """The encoded state message for a ``sync`` from ``since``: built once per seat,
         cursor and move, however many times connections ask for it."""
         st = self.state
-        key = (st.move, self.status, self.deadline_at, self._hold_version)
+        # (a concession changes what its seat is asked, not the move)
+        key = (st.move, self.status, self.deadline_at, self._hold_version, len(self.conceded()))
         if key != self._sync_key:
             self._sync_key = key
             self._sync_cache.clear()
