@@ -290,3 +290,48 @@ def test_conceding_to_a_friend_again_and_again_is_limited_by_the_farming_rule(
         assert ratings_of(store, "a:cy")["a:cy"].games == 0
     finally:
         store.close()
+
+
+@pytest.mark.timeout(90)
+def test_a_conceded_seat_stays_conceded_after_a_restart(sqlite_url: str) -> None:
+    seats = [
+        {"type": "human", "name": "Ann"},
+        {"type": "human", "name": "Bo"},
+        {"type": "bot", "level": "random"},
+    ]
+    with TestClient(create_app(config(sqlite_url))) as web:
+        created = table(web, seats)
+        tid = created["table"]["id"]
+        ann, bo = (s["token"] for s in created["seats"])
+        with web.websocket_connect(f"/ws/tables/{tid}") as a:
+            a.send_json({"type": "hello", "token": ann})
+            until(a, state)
+            a.send_json({"type": "concede"})
+            told = until(
+                a, lambda m: m["type"] == "seats" and m["seats"][0]["conceded"] is not None
+            )
+            at = told["seats"][0]["conceded"]
+    with TestClient(create_app(config(sqlite_url))) as web:  # the server restarts
+        with (
+            web.websocket_connect(f"/ws/tables/{tid}") as a,
+            web.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            a.send_json({"type": "hello", "token": ann})
+            welcome = until(a, lambda m: m["type"] == "welcome")
+            assert welcome["table"]["seats"][0]["conceded"] == at
+            a.send_json({"type": "act", "move": at, "action": "pass"})
+            assert until(a, error)["code"] == "conceded"
+            # Bo plays on against the bots to the end, and Ann's seat ranks last
+            b.send_json({"type": "hello", "token": bo})
+            rng = random.Random(2)
+            m = until(b, state)
+            while m["status"] != "over":
+                if m["legal"]:
+                    b.send_json(
+                        {"type": "act", "move": m["move"], "action": rng.choice(m["legal"])}
+                    )
+                m = until(b, lambda m: state(m) or error(m))
+                if m["type"] == "error":
+                    m = until(b, state)
+        result = web.get(f"/api/tables/{tid}").json()["result"]
+        assert result["ranks"][0] == 3 and result["conceded"] == [[0, at]]
