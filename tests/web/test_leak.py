@@ -19,6 +19,7 @@ import asyncio
 import random
 from typing import Any
 
+import httpx
 import pytest
 
 import dragonlair
@@ -339,5 +340,84 @@ def test_a_windows_length_does_not_tell_who_holds_a_halt(sqlite_url: str) -> Non
         # a little under the length: the two messages may not travel equally fast
         short = {k: min(v) for k, v in lengths.items() if min(v) < window * 0.8}
         assert not short, f"windows closed before their length ({window} s): {short}"
+    finally:
+        live.stop()
+
+
+# --- a finished game's page and its replay --------------------------------------------
+
+
+def page_answers(http: str, tid: str) -> dict[str, tuple[int, str]]:
+    """What the finished-game page and its data answer for table ``tid`` now."""
+    out = {}
+    for path in (
+        f"/games/{tid}",
+        f"/api/tables/{tid}/summary",
+        f"/api/tables/{tid}/record",
+        f"/api/tables/{tid}/replay",
+        *(f"/api/tables/{tid}/replay?seat={s}" for s in range(2)),
+    ):
+        r = httpx.get(http + path)
+        out[path.replace(tid, "{id}")] = (r.status_code, r.text.replace(tid, "{id}"))
+    return out
+
+
+def rebuilt_frames(record: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """The replay frames the record alone gives: the game dealt from its seed and every
+    stored action applied, as ``seat`` saw each step."""
+    st = dragonlair.replay({**record, "actions": []})
+    out = [{"move": 0, "view": st.view(seat), "events": st.events_since(0, seat)}]
+    for s, a in record["actions"]:
+        n = st.event_count
+        st.apply(s, a)
+        out.append({"move": st.move, "view": st.view(seat), "events": st.events_since(n, seat)})
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("game", "players"), [("dragon-stripes", 2), ("space-race", 3)])
+def test_a_finished_games_page_shows_nothing_before_the_end_and_the_record_after(
+    sqlite_url: str, game: str, players: int
+) -> None:
+    """Before the end, a table's page and its data say the same whatever its cards: "not
+    found" and ``not_over``, word for word as for another table in play with other cards.
+    After the end, each seat's replay is exactly what the stored record replays to, and
+    the record is exactly the stored rows."""
+    live = LiveServer(config(sqlite_url))
+    try:
+        seats = seats_for(players)
+        created = create_table(live.http, game=game, players=players, seats=seats, seed=17)
+        other = create_table(live.http, game=game, players=players, seats=seats, seed=99)
+        tid = created["table"]["id"]
+
+        async def play(stop_after: int | None) -> None:
+            clients = await open_all(live.ws, created)
+            await drive(clients, random.Random(9), stop_after=stop_after)
+            for c in clients.values():
+                await c.close()
+
+        asyncio.run(play(3))
+        running = page_answers(live.http, tid)
+        assert running == page_answers(live.http, other["table"]["id"])
+        assert running["/games/{id}"][0] == 404
+        assert all(
+            code == 409 and '"not_over"' in text
+            for path, (code, text) in running.items()
+            if path.startswith("/api/")
+        ), running
+        asyncio.run(play(None))
+        summary = httpx.get(f"{live.http}/api/tables/{tid}/summary").json()
+        assert summary["table"]["status"] == "over"
+        assert httpx.get(f"{live.http}/games/{tid}").status_code == 200
+        record = httpx.get(f"{live.http}/api/tables/{tid}/record").json()
+        stored = live.hub.store.load(tid)
+        assert record["actions"] == [list(a) for a in stored.actions]
+        assert record["seed"] == stored.seed == summary["table"]["fairness"]["revealed"]["seed"]
+        assert summary["moves"] == len(record["actions"])
+        for seat in [None, *range(players)]:
+            q = "" if seat is None else f"?seat={seat}"
+            frames = httpx.get(f"{live.http}/api/tables/{tid}/replay{q}").json()["frames"]
+            assert frames == rebuilt_frames(record, seat), f"seat {seat}'s replay"
     finally:
         live.stop()

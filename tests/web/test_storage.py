@@ -160,7 +160,7 @@ def test_a_database_from_before_sealed_seeds_is_upgraded(db_url: str) -> None:
         Column("result", JSON, nullable=True),
     )
     storage.actions_t.to_metadata(old)
-    Table(  # the seats as they were then: without the account and bank columns of later revisions
+    Table(  # the seats as they were then: without the columns of later revisions
         "dl_seats",
         old,
         *(
@@ -172,7 +172,7 @@ def test_a_database_from_before_sealed_seeds_is_upgraded(db_url: str) -> None:
                 nullable=c.nullable,
             )
             for c in storage.seats_t.columns
-            if c.name not in ("account_id", "bank")
+            if c.name not in ("account_id", "bank", "conceded")
         ),
     )
     engine = create_engine(normalize_url(db_url))

@@ -20,6 +20,7 @@ from .config import ServerConfig
 from .metrics import ACTION_REPLY_SECONDS, WS_CLOSED, WS_IN, WS_OPENED, WS_OUT, WS_REFUSED
 from .protocol import (
     Act,
+    Concede,
     Confirm,
     Hello,
     Hint,
@@ -83,6 +84,8 @@ class Door(Protocol):
     async def rename(self, seat: int, name: str) -> None: ...
 
     async def ask_rematch(self, seat: int) -> None: ...
+
+    async def concede(self, seat: int) -> None: ...
 
     async def rotate(self, conn: Connection) -> None: ...
 
@@ -520,6 +523,16 @@ async def _serve(
                     await table.undo(conn.seat, msg.move, conn)
                 else:
                     await table.confirm(conn.seat, msg.move, conn)
+            elif isinstance(msg, Concede):
+                if conn.seat is None:
+                    raise ProtocolError("spectator", "spectators watch; they cannot concede")
+                if msg.seat is not None and msg.seat != conn.seat:
+                    raise ProtocolError(
+                        "wrong_seat",
+                        f"this connection plays seat {conn.seat}; "
+                        f"it cannot concede for seat {msg.seat}",
+                    )
+                await table.concede(conn.seat)
             elif isinstance(msg, Ping):
                 conn.send('{"type":"pong"}')
             elif isinstance(msg, Prefs | Rename | Rematch):

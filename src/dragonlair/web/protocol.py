@@ -200,6 +200,10 @@ class SeatInfo(BaseModel):
         description="a person's seat at a table with a takeover bot: the seconds left of "
         "their time bank (how much longer they may be away before the bot plays for them)",
     )
+    conceded: int | None = Field(
+        default=None,
+        description="the move this seat's player conceded at (a bot plays it from then on)",
+    )
 
 
 class TableSettings(BaseModel):
@@ -532,6 +536,13 @@ class Confirm(_Strict):
     move: int = Field(ge=0, description="the move you saw")
 
 
+class Concede(_Strict):
+    """Give up this game: your seat ranks last (docs/server.md, "Conceding")."""
+
+    type: Literal["concede"]
+    seat: int | None = Field(None, description="if given, must be your connection's seat")
+
+
 class Say(_Strict):
     """A chat message to the table: text (shown as text only), or a quick phrase's id
     (shown in each reader's language); see docs/server.md, "Chat"."""
@@ -568,6 +579,7 @@ AnyClientMessage = (
     | Confirm
     | Say
     | Report
+    | Concede
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

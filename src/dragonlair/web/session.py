@@ -45,6 +45,7 @@ from typing import Any
 
 from ..core import Game, IllegalAction, State, UnknownAction
 from ..core.confirm import Hold, reveals_to_actor
+from . import concede as conceding
 from .chat import KEPT, Chat
 from .logs import storage_outage
 from .protocol import (
@@ -116,6 +117,11 @@ class Table:
         self.position: dict[str, Any] | None = dict(pos) if isinstance(pos, dict) else None
         self.problem = problem
         self.created = stored.created
+        # the result of a game with concessions (dragonlair.web.concede): the game's own
+        # result does not rank the conceding seats last, nor exist when it ended by one
+        self.final: dict[str, Any] | None = (
+            dict(stored.result) if stored.result and "conceded" in stored.result else None
+        )
         self.seats = Seats(
             stored.seats,
             stored.watch_hash,
@@ -168,7 +174,7 @@ class Table:
         self.empty_since: float | None = None
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
-        self._sync_key: tuple[int, str, int | None, int, float | None] | None = None
+        self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
         self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
         # decisions held for confirmation (core.confirm): seat -> its held decisions, and
         # the timer that confirms them at the window's end (Unix ms it ends at)
@@ -245,8 +251,14 @@ class Table:
     @property
     def result(self) -> dict[str, Any] | None:
         """The final result once the game is over, else None."""
+        if self.final is not None:
+            return self.final
         st = self._state
         return None if st is None or st.result is None else st.result.to_dict()
+
+    def conceded(self) -> dict[int, int]:
+        """The seats whose players conceded, each with the move it conceded at."""
+        return {s.index: s.conceded for s in self.seats if s.conceded is not None}
 
     def info(self) -> TableInfo:
         """What anyone may know of the table (no tokens, nothing hidden)."""
@@ -364,8 +376,12 @@ class Table:
                 msg["legal"] = []  # nothing more until it is confirmed or taken back
         if conn.seat is not None:
             msg["offers"] = self.offers(conn.seat)
+            if self.seats[conn.seat].conceded is not None:
+                msg["legal"] = []  # a bot plays the seat now
         if self.turns.turn_based:
             msg["due"] = self.turns.due if self.status == "playing" else None
+        if self.final is not None:
+            msg["result"] = self.final
         conn.cursor = st.event_count
         return msg
 
@@ -383,7 +399,15 @@ class Table:
         """The encoded state message for a ``sync`` from ``since``: built once per seat,
         cursor and move, however many times connections ask for it."""
         st = self.state
-        key = (st.move, self.status, self.deadline_at, self._hold_version, self.turns.due)
+        # (a concession changes what its seat is asked, not the move)
+        key = (
+            st.move,
+            self.status,
+            self.deadline_at,
+            self._hold_version,
+            self.turns.due,
+            len(self.conceded()),
+        )
         if key != self._sync_key:
             self._sync_key = key
             self._sync_cache.clear()
@@ -651,6 +675,12 @@ class Table:
             st = self.state
             if confirmed:
                 move = st.move
+            if by == "player" and self.seats[seat].conceded is not None:
+                raise ProtocolError(
+                    "conceded",
+                    f"you conceded this game at move {self.seats[seat].conceded}: a bot "
+                    "plays your seat to the end",
+                )
             if by == "bot" and not self.seats[seat].is_bot:
                 raise ProtocolError("stale_move", "the seat's player is back")
             if move != st.move and not self.decisions.current(seat, move, st.move):
@@ -668,6 +698,8 @@ class Table:
             except IllegalAction as e:
                 raise ProtocolError("illegal_action", str(e)) from None
             result = nxt.result.to_dict() if nxt.result is not None else None
+            if result is not None and self.conceded():
+                result = conceding.adjusted(result, self.conceded())
             reveal = (self.seed, self.salt) if result is not None else None
             due = self.turns.after(nxt)
             write = asyncio.wrap_future(
@@ -693,14 +725,58 @@ class Table:
             if due is not None:
                 self.turns.due = due[0]
             self.decisions.advance(nxt, seat)
-            if by in ("bot", "deadline") and self.seats[seat].kind == "human":
-                # played in an away person's name: shown to them when they are back
+            if (
+                by in ("bot", "deadline")
+                and self.seats[seat].kind == "human"
+                and self.seats[seat].conceded is None
+            ):
+                # played in an away person's name: shown to them when they are back (not
+                # after they conceded: the bot plays the seat in its own name then)
                 self.seats[seat].played_for.append({"move": st.move, "action": str(action)})
             if result is not None:
                 self.status = "over"
+                if "conceded" in result:
+                    self.final = result
             self.hub.actions += 1
             self._after_change(conn, ref)
             self.hub.timings.action.observe(time.perf_counter() - began)
+
+    async def concede(self, seat: int) -> None:
+        """``seat``'s player gives up (:mod:`dragonlair.web.concede`): stored, then everyone
+        is told; the game ends when at most one seat is left playing, else a bot plays the
+        seat to the end. ProtocolError (and nothing changed) where it cannot."""
+        async with self.lock:
+            if self.status != "playing":
+                code = {"waiting": "not_started", "over": "game_over"}.get(self.status)
+                raise ProtocolError(
+                    code or "not_playing",
+                    f"only a game being played can be conceded; this table is {self.status}",
+                )
+            s = self.seats[seat]
+            if s.conceded is not None:
+                raise ProtocolError(
+                    "already_conceded", f"you conceded this game at move {s.conceded}"
+                )
+            move = self.state.move
+            conceded = {**self.conceded(), seat: move}
+            ends = conceding.ends(self.players, conceded)
+            result = conceding.ended(self.players, conceded) if ends else None
+            reveal = (self.seed, self.salt) if ends else None
+
+            def done() -> None:
+                s.conceded = move
+                if result is not None:
+                    self.final = result
+                    self.status = "over"
+
+            await self.hub.write(
+                lambda: self.hub.store.concede(self.id, seat, move, result, reveal), done
+            )
+            if seat in self.holds:
+                self._drop_hold(seat)
+            log.info("table %s: seat %d conceded at move %d", self.id, seat, move)
+            self.broadcast_seats()
+            self._after_change()
 
     # ------------------------------------------------------------------ undo
 
@@ -712,7 +788,7 @@ class Table:
             self.settings.undo
             and self.settings.confirm > 0
             and s.kind == "human"
-            and not s.bot_playing
+            and not s.is_bot
             and self.status == "playing"
         )
 

@@ -170,6 +170,8 @@ seats_t = Table(
     Column("account_id", String(32), nullable=True),
     # a person's time bank: the seconds they may still be away (None: full, or no bank)
     Column("bank", Float, nullable=True),
+    # the move its player conceded at (None: did not concede; dragonlair.web.concede)
+    Column("conceded", Integer, nullable=True),
 )
 seats_account_index = Index("dl_seats_account", seats_t.c.account_id)
 
@@ -242,6 +244,7 @@ class StoredSeat:
     token_hash: bytes | None = None
     account: str | None = None
     bank: float | None = None  # a person's time bank left (None: full)
+    conceded: int | None = None  # the move its player conceded at
 
 
 @dataclass
@@ -571,19 +574,7 @@ class Store:
             tables=(table_id,),
         )
         if result is not None:
-            values: dict[str, Any] = {"status": "over", "result": result}
-            if reveal is not None:
-                values.update(seed=reveal[0], salt=reveal[1], sealed=None)
-
-            on_finish = self.on_finish
-
-            def finish(conn: Connection) -> None:
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
-                # a rated table's ratings change in the commit that stores its end
-                if on_finish is not None and result.get("ranks") is not None:
-                    on_finish(conn, table_id, result["ranks"])
-
-            op.run = finish
+            op.run = self._finisher(table_id, result, reveal)
         if due is not None:
             then = op.run
 
@@ -620,6 +611,49 @@ class Store:
                     .limit(limit)
                 )
             ]
+
+    def _finisher(
+        self, table_id: str, result: dict[str, Any], reveal: tuple[int, str | None] | None
+    ) -> Callable[[Connection], None]:
+        """The writes of a table's end: its status, result and seed in clear, and what the
+        server's hook changes with them (its ratings), in one transaction."""
+        values: dict[str, Any] = {"status": "over", "result": result}
+        if reveal is not None:
+            values.update(seed=reveal[0], salt=reveal[1], sealed=None)
+        on_finish = self.on_finish
+
+        def finish(conn: Connection) -> None:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+            # a rated table's ratings change in the commit that stores its end (not a
+            # game its result calls unrated: given up too early, dragonlair.web.concede)
+            rated = result.get("ranks") is not None and not result.get("unrated")
+            if on_finish is not None and rated:
+                on_finish(conn, table_id, result["ranks"])
+
+        return finish
+
+    def concede(
+        self,
+        table_id: str,
+        seat: int,
+        move: int,
+        result: dict[str, Any] | None,
+        reveal: tuple[int, str | None] | None = None,
+    ) -> Future[None]:
+        """Store that ``seat`` conceded at ``move``; with ``result``, the game ended with
+        it (stored as :meth:`append` stores an end, in the same commit)."""
+        finish = None if result is None else self._finisher(table_id, result, reveal)
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(conceded=move)
+            )
+            if finish is not None:
+                finish(conn)
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
     def add_chat(self, table_id: str, said: StoredChat) -> Future[None]:
         """Store a chat message said at a table."""
@@ -1017,6 +1051,7 @@ class Store:
                     token_hash=None if s["token_hash"] is None else bytes(s["token_hash"]),
                     account=s["account_id"],
                     bank=s["bank"],
+                    conceded=s["conceded"],
                 )
             )
         rows = conn.execute(

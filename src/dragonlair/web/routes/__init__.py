@@ -5,14 +5,16 @@ dependencies are in :mod:`dragonlair.web.deps`.
 - :mod:`.games`: ``GET /api/games``, ``/api/games/{id}``, ``/api/games/{id}/rules``;
 - :mod:`.tables`: ``GET/POST /api/tables``, ``GET /api/tables/{id}``, its ``catalog``
   and ``join``;
-- :mod:`.records`: ``GET /api/tables/{id}/record`` and ``/replay`` (finished games);
+- :mod:`.records`: ``GET /api/tables/{id}/record``, ``/replay`` and ``/summary``
+  (finished games);
 - :mod:`.play`: ``WS /ws/tables/{id}``;
 - :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
 - :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``,
   ``/api/players/{name}`` (a public profile);
 - :mod:`.admin`: ``/api/admin/reports`` (the operator's, with its token);
 - :mod:`.pages`: ``GET /``, ``/play/{id}``, ``/watch/{id}``, ``/account``, ``/admin``,
-  ``/players/{name}``, ``/leaderboard/{game}`` (the browser front end).
+  ``/players/{name}``, ``/leaderboard/{game}``, ``/games/{id}`` (a finished game's page)
+  (the browser front end).
 """
 
 from __future__ import annotations

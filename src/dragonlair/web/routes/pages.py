@@ -10,8 +10,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.exceptions import HTTPException
 
+from ..deps import HubDep
 from ..language import LangQuery, check, page_language, strings
+from ..protocol import ProtocolError
 
 STATIC = Path(str(files("dragonlair.web") / "static"))
 
@@ -74,6 +77,19 @@ async def leaderboard_page(request: Request, game: str = "") -> Response:
 
 @router.get("/watch/{table_id}")
 async def watch_page(request: Request, table_id: str) -> Response:
+    return index(request)
+
+
+@router.get("/games/{table_id}")
+async def game_page(request: Request, table_id: str, hub: HubDep) -> Response:
+    """A finished game's page; before the game is over there is none (404), since its
+    replay would show hidden cards."""
+    try:
+        table = await hub.get(table_id)
+    except ProtocolError:
+        raise HTTPException(404) from None
+    if table.status != "over":
+        raise HTTPException(404)
     return index(request)
 
 

@@ -1,5 +1,6 @@
-"""Finished games: the record (``dragonlair.replay`` rebuilds it) and per-seat replays.
-Neither exists before the game is over: it would reveal hidden cards."""
+"""Finished games: the record (``dragonlair.replay`` rebuilds it), per-seat replays and
+the facts the game's page shows (``summary``). None exists before the game is over: it
+would reveal hidden cards."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from ...core.registry import replay_actions
-from ..deps import FinishedDep
+from ..deps import FinishedDep, HubDep
+from ..finished import summary
 from ..protocol import Frame, ProtocolError, Replay
 from ..session import Table
 
@@ -20,6 +22,18 @@ router = APIRouter(tags=["records"])
 async def get_record(table: FinishedDep) -> dict[str, Any]:
     """A finished game's record: ``dragonlair.replay`` rebuilds it exactly."""
     return table.state.record.to_dict()
+
+
+@router.get("/api/tables/{table_id}/summary")
+async def get_summary(table: FinishedDep, hub: HubDep) -> dict[str, Any]:
+    """A finished game's page: the table's description, its players (the account of each
+    person who has one), the number of moves and the rating changes of a rated game."""
+
+    def read() -> dict[str, Any]:
+        with hub.store.engine.connect() as conn:
+            return summary(conn, table)
+
+    return await asyncio.to_thread(read)
 
 
 @router.get("/api/tables/{table_id}/replay")

@@ -19,10 +19,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...bots import UnknownBot, reads_view
+from ...bots import UnknownBot, make_bot, reads_view
 from ...core import Game, State
 from ...core.rng import derive_seed
 from ..bots import BotJob, BotTimeout
+from ..concede import STAND_INS
 from ..protocol import ProtocolError
 from .current import Current
 from .ports import BotPool
@@ -76,15 +77,34 @@ class BotDriver:
         self._act = act
         self._spawn = spawn
         self._task: asyncio.Task[None] | None = None
+        self._stand_in: str | None = None
 
     def _bot_for(self, seat: int) -> Player | None:
         """The bot playing ``seat`` now (its own, or the takeover bot of an away player)."""
         s = self.seats[seat]
         if s.kind == "bot":
             return Player(str(s.level), s.budget)
+        if s.conceded is not None:
+            return Player(self.stand_in(), {})
         if s.bot_playing:
             return Player(str(self.takeover), {})
         return None
+
+    def stand_in(self) -> str:
+        """The bot that plays a seat whose player conceded: the table's takeover bot, else
+        the first of :data:`~dragonlair.web.concede.STAND_INS` the game has."""
+        if self.takeover is not None or self.game is None:
+            return str(self.takeover or STAND_INS[-1])
+        if self._stand_in is None:
+            self._stand_in = STAND_INS[-1]
+            for level in STAND_INS:
+                try:
+                    make_bot(level, self.game)
+                except UnknownBot:
+                    continue
+                self._stand_in = level
+                break
+        return self._stand_in
 
     def kick(self) -> None:
         """Start playing if a bot's seat is asked and the bots are not already at it."""

@@ -61,6 +61,15 @@ class Storage(Protocol):
 
     def set_token(self, table_id: str, seat: int, token_hash: bytes) -> Future[None]: ...
 
+    def concede(
+        self,
+        table_id: str,
+        seat: int,
+        move: int,
+        result: dict[str, Any] | None,
+        reveal: tuple[int, str | None] | None,
+    ) -> Future[None]: ...
+
     def add_chat(self, table_id: str, said: StoredChat) -> Future[None]: ...
 
     def load_chat(self, table_id: str, limit: int) -> list[StoredChat]: ...

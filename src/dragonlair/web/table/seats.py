@@ -37,11 +37,15 @@ class Seat:
         # plays for them); and the moves the takeover bot played for them, not yet shown
         self.bank: float | None = s.bank
         self.played_for: list[dict[str, Any]] = []
+        # the move its player conceded at: a bot plays the seat from then on
+        # (dragonlair.web.concede)
+        self.conceded = s.conceded
 
     @property
     def is_bot(self) -> bool:
-        """Whether a bot plays this seat now (a bot seat, or an away player's)."""
-        return self.kind == "bot" or self.bot_playing
+        """Whether a bot plays this seat now (a bot seat, an away player's, or one whose
+        player conceded)."""
+        return self.kind == "bot" or self.bot_playing or self.conceded is not None
 
     def info(self) -> SeatInfo:
         """The seat as everyone may see it."""
@@ -55,6 +59,7 @@ class Seat:
             bot_playing=self.bot_playing,
             arrived=self.arrived,
             bank=None if self.bank is None or self.kind != "human" else round(self.bank, 1),
+            conceded=self.conceded,
         )
 
     def prefs(self) -> dict[str, Any]:
@@ -93,8 +98,9 @@ class Seats:
         return seat.arrived or not self.wait_for_arrival
 
     def nobody(self) -> bool:
-        """Whether the table has people's seats and none of them is connected."""
-        people = [s for s in self.seats if s.kind == "human"]
+        """Whether the table has people's seats still played by them (not conceded) and
+        none of them is connected."""
+        people = [s for s in self.seats if s.kind == "human" and s.conceded is None]
         return bool(people) and not any(s.conns for s in people)
 
     def paused(self) -> bool:

@@ -184,6 +184,8 @@ const ERRORS = {
   seat_claimed: N_("That seat already belongs to an account."),
   bad_pace: N_("A turn-based table has a deadline per move instead of a time bank."),
   unknown_player: N_("There is no player of that name."),
+  conceded: N_("You conceded this game: a bot plays your seat to the end."),
+  already_conceded: N_("You have already conceded this game."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a

@@ -2,10 +2,12 @@
 // "/watch/{table}" a spectator (the watch token after "#", or none at a listed table),
 // "/account" signing in and out (account.js), "/admin" the operator's reports (admin.js),
 // "/players/{name}" a player's profile (profile.js), "/leaderboard/{game}" a game's
-// leaderboard (leaderboard.js).
+// leaderboard (leaderboard.js), "/games/{table}" a finished game and its replay
+// (gamepage.js).
 // The page's words are loaded first (i18n.js), and every page has the language switch.
 import { accountLink, accountPage } from "./account.js";
 import { adminPage } from "./admin.js";
+import { gamePage } from "./gamepage.js";
 import { languageSwitch, loadStrings, t } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
@@ -27,6 +29,8 @@ if (m) {
   const own = location.hash.match(/^#seat=(\d{1,2})$/);
   const token = own ? "" : decodeURIComponent(location.hash.slice(1));
   tablePage(root, { mode: m[1], table: m[2], token, seat: own ? Number(own[1]) : null });
+} else if (/^\/games\/[A-Za-z0-9_-]{1,32}\/?$/.test(location.pathname)) {
+  gamePage(root, location.pathname.split("/")[2]);
 } else if (/^\/account\/?$/.test(location.pathname)) {
   accountPage(root);
 } else if (/^\/admin\/?$/.test(location.pathname)) {

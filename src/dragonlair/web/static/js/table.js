@@ -521,7 +521,7 @@ class TablePage {
     },
       this.actionBar(ctx, handled, view, legal, names, seat),
       coach,
-      over && view.result ? this.result(view.result, names, seat) : null,
+      over && (m.result || view.result) ? this.result(m.result || view.result, names, seat) : null,
       this.seatStrip(view, names, seat),
       boardEl,
       h("div", { class: "side" }, this.guard.panel(this.seats, seat), this.logPanel(), this.settingsPanel(seat), this.invitePanel(), this.fairness.panel(this.info, m.status), this.tools()),
@@ -711,7 +711,7 @@ class TablePage {
     }
     if (m.status === "abandoned") return h("strong", {}, t("The game was abandoned."));
     if (view.over || m.status === "over") {
-      const r = view.result;
+      const r = m.result || view.result; // the table's, when a player conceded
       if (!r) return h("strong", {}, t("The game is over."));
       const winners = r.winners.map((w) => names[w]);
       if (r.winners.length > 1) return h("strong", { class: "your-turn" }, t("Shared win: {names}", { names: winners.join(t(" and ")) }));
@@ -739,7 +739,7 @@ class TablePage {
     const m = this.msg;
     const parts = [h("div", { class: "prompt", "aria-live": "polite" }, this.prompt(view, legal, names, seat))];
     const phase = word(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " "));
-    if ("choosing" in view && !view.over) {
+    if ("choosing" in view && !view.over && m.status !== "over") {
       const waiting = view.to_act.map((s) => names[s]);
       parts.push(h("span", { class: "choosing small" }, waiting.length ? t("still choosing: {names}", { names: waiting.join(", ") }) : t("revealing")));
     }
@@ -797,10 +797,11 @@ class TablePage {
     return h("ol", { class: "seat-strip", "aria-label": t("players") },
       this.seats.map((s) => {
         let state = "";
-        if (view.over) state = view.result && view.result.winners.includes(s.seat) ? t("winner") : "";
+        const result = (this.msg && this.msg.result) || view.result; // a concession's, or the game's
+        if (view.over || (this.msg && this.msg.status === "over")) state = result && result.winners.includes(s.seat) ? t("winner") : "";
         else if (choosing.has(s.seat)) state = toAct.has(s.seat) ? t("choosing…") : t("ready ✓");
         else if (toAct.has(s.seat)) state = view.window ? t("asked") : t("to play");
-        const kind = s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : seatAway(s, this.info.settings, this.paused) ? seatAway(s, this.info.settings, this.paused) : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
+        const kind = s.conceded !== null && s.conceded !== undefined ? t("conceded") : s.kind === "bot" ? t("{level} bot", { level: t(s.level) }) : seatAway(s, this.info.settings, this.paused) ? seatAway(s, this.info.settings, this.paused) : s.kind === "open" ? t("open seat") : s.kind === "human" && !s.connected && !s.arrived ? t("invited") : "";
         return h("li", { class: ["seat-chip", `p${s.seat}`, toAct.has(s.seat) && "acting", s.seat === me && "me"], dataset: { seat: String(s.seat) } },
           h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, String(s.seat + 1)),
           h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("not connected") }),
@@ -816,18 +817,20 @@ class TablePage {
     const winners = result.winners.map((w) => names[w]).join(t(" and "));
     const order = names.map((_, i) => i).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
     const isSeat = me !== null && me !== undefined;
+    const conceded = result.termination === "conceded"; // ended by a concession: no points counted
     return h("section", { class: "panel result", "aria-label": t("final scores"), id: "result" },
       h("div", { class: "result-head" },
         h("h2", {}, h("span", { class: "trophy", "aria-hidden": "true" }, "🏆 "), result.winners.length > 1 ? t("Shared win: {names}", { names: winners }) : t("{name} wins!", { name: winners })),
         h("div", { class: "result-actions" },
           isSeat ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() },
             this.rematchOffer ? t("Play the rematch") + (this.rematchOffer.by !== me ? ` (${t("{name} asks", { name: names[this.rematchOffer.by] || t("a player") })})` : "") : t("Rematch")) : null,
+          h("a", { href: `/games/${this.tableId}`, class: "button", id: "game-page-link" }, t("Replay and scores")),
           h("a", { href: "/", class: "button" }, t("Back to the lobby")))),
       result.reason ? h("p", { class: "muted small" }, seatNames(word(result.reason), names)) : null,
       h("ol", { class: "podium" }, order.map((i) => h("li", { class: [`p${i}`, result.winners.includes(i) && "winner", i === me && "me"] },
         h("span", { class: "rank" }, `${result.ranks[i]}.`), h("span", { class: "who" }, names[i], i === me ? ` ${t("(you)")}` : ""),
-        h("span", { class: "pts" }, String(result.points[i]))))),
-      h("details", this.keepOpen("breakdown", { class: "breakdown" }, !this.phone.matches),
+        conceded ? null : h("span", { class: "pts" }, String(result.points[i]))))),
+      conceded ? null : h("details", this.keepOpen("breakdown", { class: "breakdown" }, !this.phone.matches),
         h("summary", {}, t("Each player's breakdown")),
         h("div", { class: "scroll-x" }, h("table", { class: "scores" },
           h("thead", {}, h("tr", {}, h("th", {}, t("player")), labels.map((l) => h("th", {}, word(l.replace(/_/g, " ")))), h("th", {}, t("total")), h("th", {}, t("rank")))),
@@ -931,7 +934,37 @@ class TablePage {
     return h("div", { class: "tools" },
       terms.length ? h("p", { class: "small muted table-terms", id: "table-terms" }, t("This table: {terms}", { terms: terms.join(" · ") })) : null,
       h("button", { type: "button", id: "rules-button", onclick: () => this.showRules() }, t("Rules") + " ", h("kbd", {}, "?")),
-      h("a", { class: "button", href: "/" }, t("Lobby")));
+      h("a", { class: "button", href: "/" }, t("Lobby")),
+      this.concedeControl());
+  }
+
+  /** Conceding, with a confirmation step: the seat ranks last (docs/server.md). */
+  concedeControl() {
+    const seat = this.msg ? this.msg.seat : this.mySeat;
+    const me = seat === null || seat === undefined ? null : this.seats[seat];
+    if (!me || me.kind !== "human" || !this.msg || this.msg.status !== "playing") return null;
+    if (me.conceded !== null && me.conceded !== undefined) {
+      return h("p", { class: "small conceded", id: "conceded-note" }, t("You conceded: a bot plays your seat to the end."));
+    }
+    if (!this.askingConcede) {
+      return h("button", { type: "button", id: "concede", class: "danger-button", onclick: () => {
+        this.askingConcede = true;
+        this.render();
+        document.getElementById("concede-no")?.focus();
+      } }, t("Concede"));
+    }
+    const left = this.seats.filter((x) => x.conceded === null || x.conceded === undefined).length;
+    const no = () => { this.askingConcede = false; this.render(); };
+    const yes = () => {
+      this.askingConcede = false;
+      if (!this.conn.send({ type: "concede" })) toast(t("Not connected: try again once reconnected."));
+      this.render();
+    };
+    return h("div", { class: "concede-confirm", id: "concede-confirm", role: "alertdialog", "aria-label": t("concede") },
+      h("p", {}, left <= 2 ? t("Concede this game? It ends now: the other player wins, and it counts as your loss.")
+        : t("Concede this game? You rank last, and a bot plays your seat to the end.")),
+      h("button", { type: "button", id: "concede-yes", class: "danger-button", onclick: yes }, t("Yes, concede")),
+      h("button", { type: "button", id: "concede-no", class: "primary", onclick: no }, t("Keep playing")));
   }
 
   async showRules() {
