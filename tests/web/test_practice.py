@@ -22,7 +22,7 @@ PUZZLE = "dragon-stripes/offered-for-forty"  # seat 1 decides: take over the kni
 def small(sqlite_url: str) -> Iterator[LiveServer]:
     """A server whose hints are small (quick) and rate-limited, worked out in worker
     processes (the server's default pool)."""
-    limits = {"hint_playouts": 8, "hint_iterations": 10, "hint_rate": "3/hour"}
+    limits = {"hint_seconds": 60.0, "hint_max_playouts": 20, "hint_rate": "3/hour"}
     server = LiveServer(config(sqlite_url, bot_pool="process", **limits))
     yield server
     server.stop()
@@ -220,12 +220,14 @@ def test_a_hint_from_the_seat_view_within_limits(small: LiveServer) -> None:
         await c.wait(lambda: any(m["type"] == "hint" for m in c.messages), "the hint")
         hint = next(m for m in c.messages if m["type"] == "hint")
         assert hint["move"] == move and hint["seat"] == 1
-        assert sorted(a["action"] for a in hint["actions"]) == ["decline", "take"]
-        assert hint["pick"] in ("decline", "take")
-        for a in hint["actions"]:
+        assert sorted(a["action"] for a in hint["choices"]) == ["decline", "take"]
+        assert hint["pick"] == hint["choices"][0]["action"]  # the best-ranked choice
+        assert hint["why"]["best"]["action"] == hint["pick"]
+        for a in hint["choices"]:
             w = a["win"]
             assert 0 <= w["low"] <= w["value"] <= w["high"] <= 1
-        assert hint["samples"] == 4  # 8 playouts over two choices, at least 4 each
+            assert 16 <= a["playouts"] <= 20  # at most 20 a choice, every one the first 16
+            assert a["shown"]["step"] in (1, 2, 5, 10)
         # the same question asked again gets the same answer (seeded from the table)
         await c.send({"type": "hint", "move": move})
         await c.wait(lambda: sum(m["type"] == "hint" for m in c.messages) == 2, "hint 2")

@@ -112,8 +112,8 @@ def decide(job: BotJob) -> str:
 
 @dataclass(frozen=True)
 class HintJob:
-    """One hint: the analysis of a seat's decision from its view and legal actions only
-    (:func:`dragonlair.analyse`'s ``analyse_view``), within the server's bot limits."""
+    """One hint: the seat's choices ranked from its view and legal actions only
+    (:func:`dragonlair.bots.advice.advise`), within the server's bot limits."""
 
     game: str
     players: int
@@ -121,9 +121,8 @@ class HintJob:
     view: dict[str, Any]
     legal: tuple[str, ...]
     seed: int
-    samples: int
-    iterations: int
-    search_time: float  # the search's own budget; the playouts take the rest
+    budget: float  # the advice's own time: its playouts stop when it has passed
+    max_playouts: int  # per choice
     time_limit: float = 5.0
 
 
@@ -133,40 +132,20 @@ def _game(game: str, players: int, options_json: str) -> Game:
 
 
 def warm_hints(_: object = None) -> None:
-    """Import what a hint needs (the analysis), so that the first hint's clock counts
+    """Import what a hint needs (the advice), so that the first hint's clock counts
     thinking, not importing."""
-    from ..bots import analysis  # noqa: F401
+    from ..bots import advice  # noqa: F401
 
 
 def hint(job: HintJob) -> dict[str, Any]:
-    """The analysis for ``job`` as the ``hint`` message's body (runs in a worker)."""
-    from ..bots.analysis import analyse_view
+    """The advice for ``job`` as the ``hint`` message's body (runs in a worker)."""
+    from ..bots.advice import advise
 
     g = _game(job.game, job.players, job.options_json)
     legal = [g.parse_action(t) for t in job.legal]
-    a = analyse_view(
-        g,
-        job.view,
-        legal,
-        samples=job.samples,
-        seed=job.seed,
-        iterations=job.iterations,
-        time=job.search_time,
-    )
-    return {
-        "pick": str(a.pick),
-        "samples": a.samples,
-        "iterations": a.iterations,
-        "actions": [
-            {
-                "action": str(v.action),
-                "win": v.playouts.win.to_dict(),
-                "points": round(v.playouts.points, 2),
-                "visits": v.visits,
-            }
-            for v in a.actions
-        ],
-    }
+    a = advise(g, job.view, legal, seed=job.seed, budget=job.budget, max_playouts=job.max_playouts)
+    doc = a.to_dict()
+    return {k: doc[k] for k in ("pick", "rounds", "choices", "why")}
 
 
 BOT, HINT = 0, 1  # priorities: a waiting bot decision is always served before a hint

@@ -149,9 +149,8 @@ class Practice:
             view=st.view(seat),
             legal=tuple(str(a) for a in legal),
             seed=derive_seed(self.seed, HINT_STREAM, seat, st.move),
-            samples=max(4, config.hint_playouts // len(legal)),
-            iterations=config.hint_iterations,
-            search_time=config.bot_max_seconds / 2,
+            budget=config.hint_seconds,
+            max_playouts=config.hint_max_playouts,
             time_limit=config.bot_max_seconds,
         )
         self._hinting.add(seat)

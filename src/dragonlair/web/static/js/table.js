@@ -41,6 +41,25 @@ const SOUND_KEY = "dragonlair:sound";
 
 /** Seat numbers in a sentence or label ("seat 2", German "Platz 2", 0-based in the
  * engine) as names. */
+
+/** A hint's reason in players' words, from what its playouts measured (the sentence
+ * dragonlair.bots.advice.Advice.why chose; the terminal's words are in tui/advice.py). */
+export function hintReason(why, name) {
+  const best = why.best, other = why.other;
+  const a = best.shown.value;
+  if (!other) return t("{best} is the only choice here.", { best: name(best.action) });
+  if (why.kind === "clear") {
+    return t("{best} wins most often: about {a}% wins out of {n} games played out from here, against about {b}% wins for the next best, {other}.",
+      { best: name(best.action), a, n: best.playouts, b: other.shown.value, other: name(other.action) });
+  }
+  if (why.kind === "close") {
+    return t("The playouts cannot tell {best} apart from the choices marked ≈ (about {a}% wins each); {other} wins clearly less often (about {b}%).",
+      { best: name(best.action), a, other: name(other.action), b: other.shown.value });
+  }
+  return t("Your choice hardly changes your chance of winning (about {a}%); {best} scores the most points on average ({p} against {q} for {other}).",
+    { a, best: name(best.action), p: best.points, q: other.points, other: name(other.action) });
+}
+
 export function seatNames(text, names) {
   return text.replace(/\b(?:seat|Platz) (\d+)\b/g, (m, n) => (Number(n) < names.length ? names[Number(n)] : m));
 }
@@ -540,15 +559,17 @@ class TablePage {
     if (log) log.scrollTop = log.scrollHeight;
   }
 
-  /** The hint's win chance on each choice's button, and the bot's pick marked. */
+  /** The hint's win chance on each choice's button (to the precision its playouts
+   * support), the best choice marked, and those about as good as it. */
   markHint() {
     const hint = this.hint;
     if (!hint || !this.msg || hint.move !== this.msg.move) return;
-    const pct = (x) => `${Math.round(x * 100)}%`;
-    for (const r of hint.actions) {
+    for (const r of hint.choices) {
       for (const b of this.root.querySelectorAll(`button[data-action="${CSS.escape(r.action)}"]`)) {
         b.classList.toggle("hint-pick", r.action === hint.pick);
-        b.append(h("span", { class: "hint-badge", title: t("win chance after this choice (hint)") }, pct(r.win.value)));
+        b.classList.toggle("hint-close", r.action !== hint.pick && r.close);
+        b.append(h("span", { class: "hint-badge", title: t("win chance after this choice (hint)") },
+          `${r.action !== hint.pick && r.close ? "≈ " : ""}${r.shown.value}%`));
       }
     }
   }
@@ -610,17 +631,25 @@ class TablePage {
     if (reason) reason.textContent = text;
   }
 
+  /** The hint: the choices ranked (the best first, those the playouts cannot tell apart
+   * from it marked "about as good"), each win chance shown only to the precision its
+   * playouts support, and why, in a sentence. */
   hintPanel(ctx) {
     const hint = this.hint;
     if (!hint || !this.msg || hint.move !== this.msg.move) return null;
-    const rows = [...hint.actions].sort((a, b) => b.win.value - a.win.value);
-    const pct = (x) => `${Math.round(x * 100)}%`;
+    const range = (r) => `${r.shown.value}% (${r.shown.low}–${r.shown.high}%)`;
     return h("section", { class: "hint-panel", id: "hint", "aria-label": t("hint") },
-      h("p", { class: "small muted" }, t("The bots' opinion, from what you can see: your win chance after each choice (95 percent interval, {n} playouts each).", { n: hint.samples })),
-      h("ol", { class: "hint-list" }, rows.map((r) => h("li", { class: r.action === hint.pick ? "pick" : null, dataset: { hinted: r.action } },
+      h("p", { class: "hint-why", id: "hint-why" }, hintReason(hint.why, (a) => ctx.label(a))),
+      h("p", { class: "small muted" }, t("From what you can see: your win chance after each choice, from games played out by the bots (95 percent interval, rounded as far as the playouts support)")),
+      h("ol", { class: "hint-list" }, hint.choices.map((r) => h("li", {
+        class: r.action === hint.pick ? "pick" : r.close ? "close" : null,
+        dataset: { hinted: r.action, playouts: String(r.playouts), step: String(r.shown.step) },
+      },
         h("span", { class: "hint-label" }, ctx.label(r.action)),
-        h("span", { class: "hint-win" }, `${pct(r.win.value)} (${pct(r.win.low)}–${pct(r.win.high)})`),
-        r.action === hint.pick ? h("strong", { class: "small" }, t("the bot's pick")) : null))));
+        h("span", { class: "hint-win" }, range(r)),
+        h("span", { class: "small muted" }, t("{n} games", { n: r.playouts })),
+        r.action === hint.pick ? h("strong", { class: "small" }, t("best"))
+          : r.close ? h("span", { class: "small" }, t("about as good")) : null))));
   }
 
   /** A copy of the hand's action buttons in the bar (a phone's bottom bar): they press
