@@ -56,9 +56,7 @@ def main() -> None:
             f"{c['shown']['value']}% ({c['playouts']})"
             for c in body["choices"]
         )
-        print(
-            f"| {p.name} | {took:.2f} | {body['rounds']} | {choices} | {body['why']['kind']} |"
-        )
+        print(f"| {p.name} | {took:.2f} | {body['rounds']} | {choices} | {body['why']['kind']} |")
     print(f"\nslowest: {worst:.2f} s")
 
 

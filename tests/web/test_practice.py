@@ -103,6 +103,28 @@ def test_a_pasted_position_starts_the_table(live: LiveServer) -> None:
     assert created["table"]["settings"]["position"] == "a position"  # it has no title
 
 
+def test_a_puzzle_waits_for_its_player_where_a_position_has_a_deadline(live: LiveServer) -> None:
+    """The puzzle asks seat 2 whether to take the knight: an offer, which at any other
+    table is declined for a person who lets the deadline pass. At the puzzle's table no
+    deadline is armed; the same position pasted as a position of one's own has one."""
+    created = practice(live.http, puzzle=PUZZLE, seed=5)
+    assert created["table"]["settings"]["puzzle"] == PUZZLE
+    doc = dragonlair.position("dragon-stripes", puzzle(PUZZLE).doc, seed=5).to_position()
+    pasted = practice(live.http, position=dragonlair.core.position.to_toml(doc))
+    assert pasted["table"]["settings"]["puzzle"] is None
+
+    async def main() -> None:
+        for made, timed in ((created, False), (pasted, True)):
+            c = await me(live, made)
+            table = live.hub.tables[made["table"]["id"]]
+            assert table.state.to_act == (1,) and table.state.default_action(1) is not None
+            assert (table.clocks.deadline_at is not None) == timed
+            assert (c.latest["deadline"] is not None) == timed
+            await c.close()
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [

@@ -44,12 +44,12 @@ def why_sentence(why: dict[str, Any], name: Callable[[str], str]) -> str:
             b=other["shown"]["value"],
         )
     return _(
-        "Your choice hardly changes your chance of winning (about {a}%); {best} scores "
-        "the most points on average ({p} against {q} for {other})."
+        "For winning, the playouts cannot tell your choices apart (about {a}% each); "
+        "{best} scores the most points on average ({p} against {q} for {other})."
     ).format(
         a=a,
         best=name(best["action"]),
-        p=f"{best['points']:g}",
-        q=f"{other['points']:g}",
+        p=f"{round(best['points'], 1):g}",
+        q=f"{round(other['points'], 1):g}",
         other=name(other["action"]),
     )

@@ -582,6 +582,7 @@ def _info(
             rated=bool(st.get("rated", False)),
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
+            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
         ),
         created=r["created"],
         fairness=Fairness(

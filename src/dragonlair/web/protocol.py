@@ -219,6 +219,11 @@ class TableSettings(BaseModel):
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"
     )
+    puzzle: str | None = Field(
+        default=None,
+        description="the shipped puzzle the game started from (its name in GET /api/puzzles), "
+        "if any: no deadline answers for anyone at its table",
+    )
 
 
 class Revealed(BaseModel):

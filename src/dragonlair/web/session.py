@@ -108,6 +108,7 @@ class Table:
             rated=bool(st.get("rated", False)),
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
+            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
         )
         pos = st.get("position")
         # the position the game started from (it may hold hidden cards: never sent)

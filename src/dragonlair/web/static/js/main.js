@@ -1,10 +1,11 @@
 // The page's entry point: "/" is the lobby, "/play/{table}" a seat (its token after "#"),
 // "/watch/{table}" a spectator (the watch token after "#", or none at a listed table),
-// "/account" signing in and out (account.js).
+// "/account" signing in and out (account.js), "/rules/{game}" a game's rules (rules.js).
 // The page's words are loaded first (i18n.js), and every page has the language switch.
 import { accountLink, accountPage } from "./account.js";
 import { languageSwitch, loadStrings, t } from "./i18n.js";
 import { lobby } from "./lobby.js";
+import { rulesPage } from "./rules.js";
 import { tablePage } from "./table.js";
 
 await loadStrings();
@@ -21,6 +22,8 @@ if (m) {
   tablePage(root, { mode: m[1], table: m[2], token, seat: own ? Number(own[1]) : null });
 } else if (/^\/account\/?$/.test(location.pathname)) {
   accountPage(root);
+} else if (/^\/rules\/[a-z0-9-]{1,40}\/?$/.test(location.pathname)) {
+  rulesPage(root, location.pathname.split("/")[2]);
 } else {
   lobby(root);
 }

@@ -37,6 +37,8 @@ const SLOW_EVENTS = /claim|won|win|reveal|bids|resolv|scor|stop|halt|game_over|f
 // the bot levels as a seat strip names them ("heuristic bot")
 const LEVEL_WORDS = [N_("random"), N_("heuristic"), N_("ismcts")];
 const PACE_KEY = "dragonlair:pace";
+// a table started from a puzzle starts at the puzzle's decision
+const PUZZLE_MOVE = 0;
 const SOUND_KEY = "dragonlair:sound";
 
 /** Seat numbers in a sentence or label ("seat 2", German "Platz 2", 0-based in the
@@ -56,8 +58,9 @@ export function hintReason(why, name) {
     return t("The playouts cannot tell {best} apart from the choices marked ≈ (about {a}% wins each); {other} wins clearly less often (about {b}%).",
       { best: name(best.action), a, other: name(other.action), b: other.shown.value });
   }
-  return t("Your choice hardly changes your chance of winning (about {a}%); {best} scores the most points on average ({p} against {q} for {other}).",
-    { a, best: name(best.action), p: best.points, q: other.points, other: name(other.action) });
+  const pts = (x) => String(Math.round(x * 10) / 10);
+  return t("For winning, the playouts cannot tell your choices apart (about {a}% each); {best} scores the most points on average ({p} against {q} for {other}).",
+    { a, best: name(best.action), p: pts(best.points), q: pts(other.points), other: name(other.action) });
 }
 
 export function seatNames(text, names) {
@@ -180,6 +183,12 @@ class TablePage {
     }
     this.info = info;
     this.seats = info.seats;
+    if (info.settings && info.settings.puzzle) { // a puzzle's table shows its question
+      try {
+        const found = await getJSON(`/api/puzzles?game=${encodeURIComponent(info.game)}`);
+        this.puzzle = found.find((p) => p.name === info.settings.puzzle) || null;
+      } catch (e) { console.error(e); }
+    }
     if (this.catalog.board) { // the game's own board module, as its manifest names it
       try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
     }
@@ -280,6 +289,8 @@ class TablePage {
       case "hint":
         this.hintBusy = false;
         if (this.msg && m.move === this.msg.move) this.hint = m;
+        // the puzzle's own question answered: the answer stays shown after it is played
+        if (this.answerWanted && this.puzzle && m.move === PUZZLE_MOVE) this.answer = m;
         break;
       case "error":
         this.refused(m);
@@ -509,7 +520,9 @@ class TablePage {
       boardEl.append(generic.board(ctx));
     }
     const over = view.over || m.status === "over";
-    const coach = this.coach(ctx);
+    // a puzzle's question, then hint and undo: under the action bar
+    const coached = [this.puzzlePanel(ctx), this.coach(ctx)].filter(Boolean);
+    const coach = coached.length ? h("div", { class: "coach-area" }, coached) : null;
     const main = h("div", {
       class: ["table-page", over && "is-over", coach && "has-coach"],
       dataset: {
@@ -611,6 +624,33 @@ class TablePage {
     return h("section", { class: "coach", "aria-label": t("hint and undo") },
       h("div", { class: "coach-buttons", role: "group", "aria-label": t("hint and undo") }, row),
       this.hintPanel(ctx));
+  }
+
+  /** A puzzle's table: its title, question and notes, and "Show the answer", which asks
+   * the hint's estimator about the puzzle's decision and says what it found best and why
+   * (it stays shown once the decision is played). */
+  puzzlePanel(ctx) {
+    const p = this.puzzle;
+    const m = this.msg;
+    if (!p || !m) return null;
+    const o = this.undoOffer();
+    const open = m.move === PUZZLE_MOVE && m.status === "playing" && m.seat === p.seat;
+    const answer = this.answer;
+    return h("section", { class: "puzzle-panel", id: "puzzle", "aria-label": t("puzzle") },
+      h("h2", {}, t("Puzzle: {title}", { title: t(p.title) })),
+      h("p", { class: "puzzle-question", id: "puzzle-question" }, h("strong", {}, t(p.question))),
+      p.notes ? h("p", { class: "puzzle-notes small", id: "puzzle-hint-text" }, t(p.notes)) : null,
+      p.source ? h("p", { class: "muted small" }, t("From {source}.", { source: t(p.source) })) : null,
+      answer
+        ? h("div", { class: "puzzle-answer", id: "puzzle-answer", role: "status" },
+          h("p", {}, h("strong", {}, t("The answer: {choice}", { choice: ctx.label(answer.pick) }))),
+          h("p", {}, hintReason(answer.why, (a) => ctx.label(a))))
+        : open ? h("button", {
+          type: "button", id: "answer-button", class: "small",
+          disabled: !o.hint || this.hintBusy || this.pending,
+          title: o.hints ? t("What the bots find best here, and why (from what you can see)") : t("This table was created without hints."),
+          onclick: () => { this.answerWanted = true; this.askHint(); },
+        }, this.hintBusy && this.answerWanted ? t("Thinking…") : t("Show the answer")) : null);
   }
 
   /** The undo offer as it stands: the state's, with the server's later check for this move. */
