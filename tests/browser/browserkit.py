@@ -80,6 +80,10 @@ class Server:
             "ws-rate": "500/second",
             "away": "600",
             "deadline": "30",
+            # a decision at a table with undo is held this long before it counts: short, so
+            # that a whole game by clicking does not wait out a person's window at every
+            # decision (the undo test asks for a window it can act in)
+            "confirm": "0.1",
             "log-level": "warning",
             **{k.replace("_", "-"): str(v) for k, v in flags.items()},
         }

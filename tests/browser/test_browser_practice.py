@@ -5,7 +5,7 @@ out/screenshots/."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import Any
 
@@ -16,6 +16,15 @@ from tests.browser.browserkit import Server, shot, table_state, wait_ready
 pytestmark = pytest.mark.slow
 
 PUZZLE = "dragon-stripes/offered-for-forty"  # seat 2 (index 1) takes the knight or declines
+
+
+@pytest.fixture(scope="module")
+def server(browser: Any) -> Iterator[Server]:
+    """The server's own default confirmation window (the kit's is a short one), so that the
+    held decision can be seen, taken back and confirmed by hand."""
+    s = Server(confirm="5")
+    yield s
+    s.close()
 
 
 def test_a_puzzle_with_a_hint_and_an_undo(new_page: Callable[..., Any], server: Server) -> None:
