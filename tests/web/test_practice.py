@@ -296,3 +296,45 @@ def test_one_hint_at_a_time_and_only_for_your_own_decision(small: LiveServer) ->
         asyncio.run(main())
     finally:
         small.hub.bots.hint = real
+
+
+def test_a_hint_is_worked_out_from_the_asking_seats_view_only(small: LiveServer) -> None:
+    """What goes to the bots' pool for a hint is the asking seat's view and legal actions:
+    never the state, nor another seat's view (the other seats' gems are secret here)."""
+    created = practice(small.http, puzzle=PUZZLE, seed=5)
+    table = small.hub.tables[created["table"]["id"]]
+    jobs: list[Any] = []
+    real = small.hub.bots.hint
+
+    async def seen(job: Any, table_id: str = "") -> dict[str, Any]:
+        jobs.append(job)
+        return dict(await real(job, table_id))
+
+    small.hub.bots.hint = seen
+
+    async def main() -> None:
+        c = await me(small, created)
+        await c.send({"type": "hint", "move": c.latest["move"]})
+        await c.wait(lambda: any(m["type"] == "hint" for m in c.messages), "the hint")
+        await c.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        small.hub.bots.hint = real
+    (job,) = jobs
+    state = table.state
+    assert job.view == state.view(1)
+    assert job.view != state.view(0) and job.view != state.view(2)
+    assert job.legal == tuple(str(a) for a in state.legal_actions(1))
+    assert set(vars(job)) == {
+        "game",
+        "players",
+        "options_json",
+        "view",
+        "legal",
+        "seed",
+        "budget",
+        "max_playouts",
+        "time_limit",
+    }  # nothing else of the table travels with it

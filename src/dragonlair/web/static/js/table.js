@@ -679,7 +679,9 @@ class TablePage {
     if (!hint || !this.msg || hint.move !== this.msg.move) return null;
     const range = (r) => `${r.shown.value}% (${r.shown.low}–${r.shown.high}%)`;
     return h("section", { class: "hint-panel", id: "hint", "aria-label": t("hint") },
-      h("p", { class: "hint-why", id: "hint-why" }, hintReason(hint.why, (a) => ctx.label(a))),
+      // the puzzle's answer says the same sentence just above: once is enough
+      this.answer && this.answer.move === hint.move ? null
+        : h("p", { class: "hint-why", id: "hint-why" }, hintReason(hint.why, (a) => ctx.label(a))),
       h("p", { class: "small muted" }, t("From what you can see: your win chance after each choice, from games played out by the bots (95 percent interval, rounded as far as the playouts support)")),
       h("ol", { class: "hint-list" }, hint.choices.map((r) => h("li", {
         class: r.action === hint.pick ? "pick" : r.close ? "close" : null,
