@@ -338,3 +338,26 @@ def test_a_hint_is_worked_out_from_the_asking_seats_view_only(small: LiveServer)
         "max_playouts",
         "time_limit",
     }  # nothing else of the table travels with it
+
+
+def test_a_table_with_hints_gets_the_pool_ready_when_its_person_arrives(
+    small: LiveServer,
+) -> None:
+    """The first hint of a fresh pool would wait for its workers' imports: a table with
+    hints has them made as soon as its person opens it, before any hint is asked."""
+    created = practice(small.http, puzzle=PUZZLE, seed=5)
+    assert "process" not in small.hub.bots._warm
+
+    async def main() -> None:
+        c = await me(small, created)
+        for _ in range(600):  # at most a minute
+            ready = small.hub.bots._warm.get("process")
+            if ready is not None and ready.done():
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the pool was never made ready for hints")
+        assert ready.exception() is None
+        await c.close()
+
+    asyncio.run(main())

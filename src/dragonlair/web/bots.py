@@ -343,6 +343,18 @@ class BotRunner:
             else:
                 self.fair.release(table)
 
+    async def warm_hints(self) -> None:
+        """Have the workers import what a hint needs now (a table that allows hints asks
+        this when its first person arrives), so that a player's first hint does not wait
+        for a fresh pool's imports: 13.6 s on a loaded 2-core machine
+        (docs/benchmarks/2026-12-04-hints.md)."""
+        if self.processes is not None:
+            pool = self.processes
+            await self._warmed("process", lambda: asyncio.wrap_future(pool.schedule(warm_hints)))
+        else:
+            loop = asyncio.get_running_loop()
+            await self._warmed("thread", lambda: loop.run_in_executor(self.threads, warm_hints))
+
     def _limit(self, job: Any) -> float:
         limit: float = job.time_limit
         return limit + max(1.0, limit / 2)
