@@ -202,6 +202,24 @@ def test_every_puzzle_loads_round_trips_and_asks_a_seat_to_act() -> None:
         assert again.to_position() == state.to_position()
 
 
+def test_puzzles_speak_to_the_player_in_the_projects_own_words() -> None:
+    """A puzzle's texts are read by players: no seat numbered from 0 (players count from
+    1, and a puzzle says "the player on your right" rather than a number), no file of the
+    project's sources cited; every one has its German words."""
+    import re
+
+    from dragonlair.core.puzzles import puzzles
+    from dragonlair.i18n import translations
+
+    german = translations("de")._catalog  # type: ignore[attr-defined]
+    for p in puzzles():
+        for text in (p.title, p.source, p.notes, p.question):
+            assert not re.search(r"\bseat\s*\d", text, re.IGNORECASE), (p.name, text)
+            assert not re.search(r"\w+\.(md|txt|json|toml)\b|RULINGS", text), (p.name, text)
+            if text:
+                assert german.get(text), (p.name, text)  # "HALT!" is German too
+
+
 def test_commands_open_positions_and_their_records(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

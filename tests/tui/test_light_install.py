@@ -73,7 +73,7 @@ def test_f2_in_the_light_install_never_ends_the_game(light: Path, tmp_path: Path
     try:
         child.expect("move ahead")  # your first play is asked
         child.send("\x1bOQ")  # F2
-        child.expect("hint: the bot would choose", timeout=240)  # a real hint, no extra
+        child.expect("★", timeout=240)  # a real hint marks the best choice, no extra
         child.send("\r")  # and the game goes on
         child.send("\x11")  # ctrl+q
         child.expect("Leave the game")

@@ -43,14 +43,14 @@ def test_the_hint_marks_the_choices_and_highlights_the_pick() -> None:
             await pilot.press("f2")
             await hinted(pilot, app)
             await pilot.pause()
-            (seat, move), analysis = app.hint  # type: ignore[misc]
+            (seat, move), advice = app.hint  # type: ignore[misc]
             assert (seat, move) == (1, s.state.move)
-            assert {str(v.action) for v in analysis.actions} == {"take", "decline"}
+            assert {str(c.action) for c in advice.choices} == {"take", "decline"}
             text = screen_text(app)
-            assert "★ the bot's pick" in text and "%" in text
-            assert "hint: the bot would choose" in text
+            assert "★ best" in text and "%" in text
+            assert "hint:" in text and "played out from here" in " ".join(text.split())
             choices = app.query_one("#choices")
-            assert app.shown[choices.highlighted] == analysis.pick  # type: ignore[attr-defined]
+            assert app.shown[choices.highlighted] == advice.pick  # type: ignore[attr-defined]
 
     asyncio.run(run())
 

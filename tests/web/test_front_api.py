@@ -124,7 +124,7 @@ def test_spectate_a_listed_table_without_its_token(sqlite_url: str) -> None:
 
 
 def test_pages_are_the_front_end(web: TestClient) -> None:
-    for path in ("/", "/play/abc", "/watch/abc"):
+    for path in ("/", "/play/abc", "/watch/abc", "/rules/dragon-stripes"):
         r = web.get(path)
         assert r.status_code == 200 and '<script type="module"' in r.text
     static = Path(dragonlair.__file__).parent / "web" / "static"

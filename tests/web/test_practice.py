@@ -22,7 +22,7 @@ PUZZLE = "dragon-stripes/offered-for-forty"  # seat 1 decides: take over the kni
 def small(sqlite_url: str) -> Iterator[LiveServer]:
     """A server whose hints are small (quick) and rate-limited, worked out in worker
     processes (the server's default pool)."""
-    limits = {"hint_playouts": 8, "hint_iterations": 10, "hint_rate": "3/hour"}
+    limits = {"hint_seconds": 60.0, "hint_max_playouts": 20, "hint_rate": "3/hour"}
     server = LiveServer(config(sqlite_url, bot_pool="process", **limits))
     yield server
     server.stop()
@@ -101,6 +101,28 @@ def test_a_pasted_position_starts_the_table(live: LiveServer) -> None:
     view = live.hub.tables[created["table"]["id"]].state.to_position()
     assert view == doc
     assert created["table"]["settings"]["position"] == "a position"  # it has no title
+
+
+def test_a_puzzle_waits_for_its_player_where_a_position_has_a_deadline(live: LiveServer) -> None:
+    """The puzzle asks seat 2 whether to take the knight: an offer, which at any other
+    table is declined for a person who lets the deadline pass. At the puzzle's table no
+    deadline is armed; the same position pasted as a position of one's own has one."""
+    created = practice(live.http, puzzle=PUZZLE, seed=5)
+    assert created["table"]["settings"]["puzzle"] == PUZZLE
+    doc = dragonlair.position("dragon-stripes", puzzle(PUZZLE).doc, seed=5).to_position()
+    pasted = practice(live.http, position=dragonlair.core.position.to_toml(doc))
+    assert pasted["table"]["settings"]["puzzle"] is None
+
+    async def main() -> None:
+        for made, timed in ((created, False), (pasted, True)):
+            c = await me(live, made)
+            table = live.hub.tables[made["table"]["id"]]
+            assert table.state.to_act == (1,) and table.state.default_action(1) is not None
+            assert (table.clocks.deadline_at is not None) == timed
+            assert (c.latest["deadline"] is not None) == timed
+            await c.close()
+
+    asyncio.run(main())
 
 
 @pytest.mark.parametrize(
@@ -220,12 +242,14 @@ def test_a_hint_from_the_seat_view_within_limits(small: LiveServer) -> None:
         await c.wait(lambda: any(m["type"] == "hint" for m in c.messages), "the hint")
         hint = next(m for m in c.messages if m["type"] == "hint")
         assert hint["move"] == move and hint["seat"] == 1
-        assert sorted(a["action"] for a in hint["actions"]) == ["decline", "take"]
-        assert hint["pick"] in ("decline", "take")
-        for a in hint["actions"]:
+        assert sorted(a["action"] for a in hint["choices"]) == ["decline", "take"]
+        assert hint["pick"] == hint["choices"][0]["action"]  # the best-ranked choice
+        assert hint["why"]["best"]["action"] == hint["pick"]
+        for a in hint["choices"]:
             w = a["win"]
             assert 0 <= w["low"] <= w["value"] <= w["high"] <= 1
-        assert hint["samples"] == 4  # 8 playouts over two choices, at least 4 each
+            assert 16 <= a["playouts"] <= 20  # at most 20 a choice, every one the first 16
+            assert a["shown"]["step"] in (1, 2, 5, 10)
         # the same question asked again gets the same answer (seeded from the table)
         await c.send({"type": "hint", "move": move})
         await c.wait(lambda: sum(m["type"] == "hint" for m in c.messages) == 2, "hint 2")
@@ -272,3 +296,68 @@ def test_one_hint_at_a_time_and_only_for_your_own_decision(small: LiveServer) ->
         asyncio.run(main())
     finally:
         small.hub.bots.hint = real
+
+
+def test_a_hint_is_worked_out_from_the_asking_seats_view_only(small: LiveServer) -> None:
+    """What goes to the bots' pool for a hint is the asking seat's view and legal actions:
+    never the state, nor another seat's view (the other seats' gems are secret here)."""
+    created = practice(small.http, puzzle=PUZZLE, seed=5)
+    table = small.hub.tables[created["table"]["id"]]
+    jobs: list[Any] = []
+    real = small.hub.bots.hint
+
+    async def seen(job: Any, table_id: str = "") -> dict[str, Any]:
+        jobs.append(job)
+        return dict(await real(job, table_id))
+
+    small.hub.bots.hint = seen
+
+    async def main() -> None:
+        c = await me(small, created)
+        await c.send({"type": "hint", "move": c.latest["move"]})
+        await c.wait(lambda: any(m["type"] == "hint" for m in c.messages), "the hint")
+        await c.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        small.hub.bots.hint = real
+    (job,) = jobs
+    state = table.state
+    assert job.view == state.view(1)
+    assert job.view != state.view(0) and job.view != state.view(2)
+    assert job.legal == tuple(str(a) for a in state.legal_actions(1))
+    assert set(vars(job)) == {
+        "game",
+        "players",
+        "options_json",
+        "view",
+        "legal",
+        "seed",
+        "budget",
+        "max_playouts",
+        "time_limit",
+    }  # nothing else of the table travels with it
+
+
+def test_a_table_with_hints_gets_the_pool_ready_when_its_person_arrives(
+    small: LiveServer,
+) -> None:
+    """The first hint of a fresh pool would wait for its workers' imports: a table with
+    hints has them made as soon as its person opens it, before any hint is asked."""
+    created = practice(small.http, puzzle=PUZZLE, seed=5)
+    assert "process" not in small.hub.bots._warm
+
+    async def main() -> None:
+        c = await me(small, created)
+        for _ in range(600):  # at most a minute
+            ready = small.hub.bots._warm.get("process")
+            if ready is not None and ready.done():
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the pool was never made ready for hints")
+        assert ready.exception() is None
+        await c.close()
+
+    asyncio.run(main())

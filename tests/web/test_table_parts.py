@@ -33,6 +33,9 @@ class FakePool:
     async def hint(self, job: HintJob, table: str = "") -> dict[str, Any]:
         raise AssertionError("no hint is asked here")
 
+    async def warm_hints(self) -> None:
+        return None
+
 
 def driver(pool: FakePool, seats: list[StoredSeat], takeover: str | None = None) -> Any:
     game = make("dragon-race", players=2)

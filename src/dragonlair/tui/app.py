@@ -37,6 +37,7 @@ import dragonlair
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import WINDOW_SECONDS, answer_delay, in_window
 from ..i18n import N_, _
+from .advice import percent, why_sentence
 from .render import board, brief, header, player_rules, players, result_table
 from .render import hand as hand_of
 from .session import LogLine, PlaySession
@@ -632,7 +633,7 @@ class PlayApp(TableApp):
                 seen.add(key)
                 self.shown.append(a)
         hint = self.hint[1] if self.hint is not None and self.hint[0] == question else None
-        rates = {str(v.action): v.playouts.win for v in hint.actions} if hint else {}
+        rated = {str(c.action): c for c in hint.choices} if hint else {}
         pick = None
         for i, a in enumerate(self.shown):
             line = Text()
@@ -646,14 +647,14 @@ class PlayApp(TableApp):
             if default is not None and str(a) == default:
                 line.append("  " + _("(Enter)"), style="yellow")
                 start = i
-            if str(a) in rates:
-                win = rates[str(a)]
-                line.append(
-                    f"  {win.value:.0%} [{win.low:.0%}–{win.high:.0%}]", style="bold magenta"
-                )
+            if str(a) in rated:
+                choice = rated[str(a)]
+                line.append("  " + percent(choice.to_dict()), style="bold magenta")
                 if hint is not None and str(a) == str(hint.pick):
-                    line.append("  ★ " + _("the bot's pick"), style="bold magenta")
+                    line.append("  ★ " + _("best"), style="bold magenta")
                     pick = i
+                elif choice.close:
+                    line.append("  ≈ " + _("about as good"), style="magenta")
             items.append(Option(line))
         options.add_options(items)
         if keep is not None and keep < len(items) and default is None:
@@ -664,6 +665,7 @@ class PlayApp(TableApp):
         asked = "" if view.get("window") is None else " · " + _("you may answer")
         if hint is not None:
             asked += " · " + _("hint: your win chance after each choice")
+            self.status(self.hint_reason(hint, words), "magenta")
         options.border_title = _("choices") + asked
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -818,15 +820,16 @@ class PlayApp(TableApp):
         if self.asking is None or (self.asking, self.state.move) != question:
             return  # the game has moved on
         self.hint = (question, analysis)
-        words = self.session.words[question[0]]
-        pick = words.typed(analysis.pick, self.legal)
-        self.status(
-            _("hint: the bot would choose {pick} ({n} playouts per choice)").format(
-                pick=pick, n=analysis.samples
-            ),
-            "magenta",
-        )
         self.redraw()
+
+    def hint_reason(self, advice: Any, words: Words) -> str:
+        """The hint's sentence on the status line: why the best choice is marked."""
+        by_text = {str(a): a for a in self.legal}
+
+        def name(text: str) -> str:
+            return words.typed(by_text[text], self.legal) if text in by_text else text
+
+        return _("hint:") + " " + why_sentence(advice.why(), name)
 
     def action_undo(self) -> None:
         seat = self.asking
@@ -897,7 +900,9 @@ class PlayApp(TableApp):
         keys += "\n- " + _(
             "**F2** (or ctrl+g, or `hint`) asks the bots what they think of your choices,"
             " from what you can see only: each choice gets your win chance with its 95 percent"
-            " interval, and the bot's pick is highlighted."
+            " interval, rounded as far as the playouts support, the best is highlighted (★),"
+            " the choices too close to tell apart from it are marked ≈, and the status line"
+            " says why."
         )
         if self.session.undo_allowed:
             keys += "\n- " + _(

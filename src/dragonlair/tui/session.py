@@ -27,9 +27,6 @@ from .words import Words
 
 SAVE_FORMAT = "dragonlair.save/1"
 HINT_STREAM = 0x417
-HINT_PLAYOUTS = 120  # playouts of a hint over all the choices
-HINT_ITERATIONS = 200  # and its search's iterations, at most HINT_SECONDS
-HINT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -185,14 +182,14 @@ class PlaySession:
         return len(steps)
 
     def hint(self, seat: int) -> Any:
-        """The analysis of ``seat``'s decision now (a ``dragonlair.bots.analysis.Analysis``),
-        from its view and legal actions only, within a small budget."""
+        """The advice on ``seat``'s decision now (a ``dragonlair.bots.advice.Advice``),
+        from its view and legal actions only, within the hint's time budget."""
         return self.hint_job(seat)()
 
     def hint_job(self, seat: int) -> Callable[[], Any]:
         """The hint for ``seat``'s decision now, to work out later (in another thread): it
         holds the seat's view and legal actions as they are now, and nothing else."""
-        from ..bots.analysis import analyse_view
+        from ..bots.advice import advise
 
         state = self.state
         legal = state.legal_actions(seat)
@@ -200,16 +197,7 @@ class PlaySession:
             raise DragonlairError(gettext("a hint is for your own decision: you are not asked now"))
         game, view = state.game, state.view(seat)
         seed = derive_seed(state.seed or 0, HINT_STREAM, seat, state.move)
-        samples = max(4, HINT_PLAYOUTS // len(legal))
-        return lambda: analyse_view(
-            game,
-            view,
-            legal,
-            samples=samples,
-            seed=seed,
-            iterations=HINT_ITERATIONS,
-            time=HINT_SECONDS,
-        )
+        return lambda: advise(game, view, legal, seed=seed)
 
     # ------------------------------------------------------------------ logs
 

@@ -112,8 +112,8 @@ def decide(job: BotJob) -> str:
 
 @dataclass(frozen=True)
 class HintJob:
-    """One hint: the analysis of a seat's decision from its view and legal actions only
-    (:func:`dragonlair.analyse`'s ``analyse_view``), within the server's bot limits."""
+    """One hint: the seat's choices ranked from its view and legal actions only
+    (:func:`dragonlair.bots.advice.advise`), within the server's bot limits."""
 
     game: str
     players: int
@@ -121,9 +121,8 @@ class HintJob:
     view: dict[str, Any]
     legal: tuple[str, ...]
     seed: int
-    samples: int
-    iterations: int
-    search_time: float  # the search's own budget; the playouts take the rest
+    budget: float  # the advice's own time: its playouts stop when it has passed
+    max_playouts: int  # per choice
     time_limit: float = 5.0
 
 
@@ -133,40 +132,20 @@ def _game(game: str, players: int, options_json: str) -> Game:
 
 
 def warm_hints(_: object = None) -> None:
-    """Import what a hint needs (the analysis), so that the first hint's clock counts
+    """Import what a hint needs (the advice), so that the first hint's clock counts
     thinking, not importing."""
-    from ..bots import analysis  # noqa: F401
+    from ..bots import advice  # noqa: F401
 
 
 def hint(job: HintJob) -> dict[str, Any]:
-    """The analysis for ``job`` as the ``hint`` message's body (runs in a worker)."""
-    from ..bots.analysis import analyse_view
+    """The advice for ``job`` as the ``hint`` message's body (runs in a worker)."""
+    from ..bots.advice import advise
 
     g = _game(job.game, job.players, job.options_json)
     legal = [g.parse_action(t) for t in job.legal]
-    a = analyse_view(
-        g,
-        job.view,
-        legal,
-        samples=job.samples,
-        seed=job.seed,
-        iterations=job.iterations,
-        time=job.search_time,
-    )
-    return {
-        "pick": str(a.pick),
-        "samples": a.samples,
-        "iterations": a.iterations,
-        "actions": [
-            {
-                "action": str(v.action),
-                "win": v.playouts.win.to_dict(),
-                "points": round(v.playouts.points, 2),
-                "visits": v.visits,
-            }
-            for v in a.actions
-        ],
-    }
+    a = advise(g, job.view, legal, seed=job.seed, budget=job.budget, max_playouts=job.max_playouts)
+    doc = a.to_dict()
+    return {k: doc[k] for k in ("pick", "rounds", "choices", "why")}
 
 
 BOT, HINT = 0, 1  # priorities: a waiting bot decision is always served before a hint
@@ -363,6 +342,18 @@ class BotRunner:
                 done[0].add_done_callback(lambda _: self.fair.release(table))
             else:
                 self.fair.release(table)
+
+    async def warm_hints(self) -> None:
+        """Have the workers import what a hint needs now (a table that allows hints asks
+        this when its first person arrives), so that a player's first hint does not wait
+        for a fresh pool's imports: 13.6 s on a loaded 2-core machine
+        (docs/benchmarks/2026-12-04-hints.md)."""
+        if self.processes is not None:
+            pool = self.processes
+            await self._warmed("process", lambda: asyncio.wrap_future(pool.schedule(warm_hints)))
+        else:
+            loop = asyncio.get_running_loop()
+            await self._warmed("thread", lambda: loop.run_in_executor(self.threads, warm_hints))
 
     def _limit(self, job: Any) -> float:
         limit: float = job.time_limit

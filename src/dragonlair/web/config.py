@@ -89,12 +89,13 @@ class ServerConfig:
     bot_workers: int = 2
     bot_max_iterations: int = 5000
     bot_max_seconds: float = 5.0
-    # Hints (where a table allows them): how many a seat may ask for, and the most the
-    # bots' analysis may do for one (playouts over all the choices, search iterations;
-    # its time is bot_max_seconds, one hint at a time per seat, in the bots' pool).
+    # Hints (where a table allows them): how many a seat may ask for, the time one may
+    # take (dragonlair.bots.advice: the playouts stop when it has passed, the one under
+    # way finished) and the most playouts per choice; one hint at a time per seat, in the
+    # bots' pool, cut at bot_max_seconds.
     hint_rate: str = "6/minute"
-    hint_playouts: int = 120
-    hint_iterations: int = 200
+    hint_seconds: float = 2.0
+    hint_max_playouts: int = 4000
     # Links handed out to players start with this (empty: relative links).
     public_url: str = ""
     # The operator's token for the admin page (/admin: reported chat messages; sent as

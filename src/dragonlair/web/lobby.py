@@ -365,6 +365,7 @@ class Hub:
                 **({"rated": True} if req.rated else {}),
                 "chat_apart": req.chat_apart,
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
+                **({} if req.puzzle is None else {"puzzle": find_puzzle(req.puzzle).name}),
                 **({"chosen_seed": True} if chosen_seed else {}),
             },
             watch_hash=digest(watch),
@@ -656,6 +657,7 @@ class Hub:
                             "confirm": st.confirm or None,
                             "chat_apart": st.chat_apart,
                             "pace": st.pace,
+                            "puzzle": st.puzzle,
                         }
                     ),
                     # a game from a position is played again from the same position, as it

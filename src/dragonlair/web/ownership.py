@@ -584,6 +584,7 @@ def _info(
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
             pace=None if st.get("pace") is None else float(st["pace"]),
+            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
         ),
         created=r["created"],
         fairness=Fairness(

@@ -235,6 +235,11 @@ class TableSettings(BaseModel):
         default=None,
         description="a turn-based table: seconds each move may take (None: real time)",
     )
+    puzzle: str | None = Field(
+        default=None,
+        description="the shipped puzzle the game started from (its name in GET /api/puzzles), "
+        "if any: no deadline answers for anyone at its table",
+    )
 
 
 class Revealed(BaseModel):

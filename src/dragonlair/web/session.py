@@ -111,6 +111,7 @@ class Table:
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
             pace=None if st.get("pace") is None else float(st["pace"]),
+            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
         )
         pos = st.get("position")
         # the position the game started from (it may hold hidden cards: never sent)

@@ -75,6 +75,12 @@ async def leaderboard_page(request: Request, game: str = "") -> Response:
     return index(request)
 
 
+@router.get("/rules/{game_id}")
+async def rules_page(request: Request, game_id: str) -> Response:
+    """A game's rules at a glance (``static/js/rules.js``), before any table exists."""
+    return index(request)
+
+
 @router.get("/watch/{table_id}")
 async def watch_page(request: Request, table_id: str) -> Response:
     return index(request)

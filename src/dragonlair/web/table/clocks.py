@@ -3,6 +3,7 @@
 - **Deadlines.** When a person must answer an offer or a reaction window (the state has a
   ``default_action`` for them), a timer of the table's ``deadline`` is armed; when it fires
   at the same move the default (pass, decline) is played for them like any other action.
+  A table started from a shipped puzzle has none: its question waits for its player.
 - **Away players: a time bank each.** Every person's seat has a time bank of ``away``
   seconds: the time they may be away, in all, while the game is played. It runs down only
   while they have no connection; when it is empty the table's ``takeover`` bot (the level
@@ -120,7 +121,8 @@ class Clocks:
         st = self.current.playing()
         if st is None or self.settings.pace is not None:
             return False  # a turn-based table: the move's deadline covers offers and windows
-        timed = set() if self.seats.paused() else self.seats.timed()
+        # a puzzle is there to be thought about: nobody's answer is given for them
+        timed = set() if self.seats.paused() or self.settings.puzzle else self.seats.timed()
         target = None
         for s in st.to_act:
             if s in timed and st.default_action(s) is not None:

@@ -39,6 +39,9 @@ class BotPool(Protocol):
 
     async def hint(self, job: HintJob, table: str = "") -> dict[str, Any]: ...
 
+    async def warm_hints(self) -> None:
+        """Have the workers import what a hint needs, ahead of the first hint."""
+
 
 class Storage(Protocol):
     """The writes a table makes, each a future that completes once committed (the

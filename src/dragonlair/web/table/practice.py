@@ -64,6 +64,20 @@ class Practice:
         self._hint_buckets: dict[int, TokenBucket] = {}
         self._undo_cache: dict[tuple[int, int], str | None] = {}  # (seat, move) -> why not
         self._undo_checking: set[tuple[int, int]] = set()
+        self._warming = False  # the pool was asked to get ready for hints
+
+    def _warm(self) -> None:
+        """A table with hints: the bots' pool gets ready for them (its workers' imports)
+        while its player looks at the table, once."""
+        if self.settings.hints and not self._warming:
+            self._warming = True
+            self._spawn(self._warm_pool())
+
+    async def _warm_pool(self) -> None:
+        try:
+            await self.pool.warm_hints()
+        except Exception:  # the first hint will warm it, or say why it cannot
+            log.warning("table %s: the bots' pool could not get ready for hints", self.table_id)
 
     # ------------------------------------------------------------------ offers
 
@@ -72,6 +86,7 @@ class Practice:
         a hint may be asked now, and whether an undo would work (``held``: the seat holds
         a decision in its confirmation window), with the reason when not."""
         st = self.current.playing()
+        self._warm()
         hint = self.settings.hints and st is not None and seat in st.to_act
         why: str | None = None
         if not self.settings.undo:
@@ -149,9 +164,8 @@ class Practice:
             view=st.view(seat),
             legal=tuple(str(a) for a in legal),
             seed=derive_seed(self.seed, HINT_STREAM, seat, st.move),
-            samples=max(4, config.hint_playouts // len(legal)),
-            iterations=config.hint_iterations,
-            search_time=config.bot_max_seconds / 2,
+            budget=config.hint_seconds,
+            max_playouts=config.hint_max_playouts,
             time_limit=config.bot_max_seconds,
         )
         self._hinting.add(seat)

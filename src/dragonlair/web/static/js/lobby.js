@@ -62,7 +62,7 @@ export function tableTerms(settings, fairness) {
   if (settings.rated) terms.push(t("rated (signed-in players only)"));
   const chosen = fairness && (fairness.chosen || (fairness.chosen_seed ? "seed" : null));
   if (chosen) terms.push(t("deal chosen by the creator (not random)"));
-  if (settings.position) terms.push(t("started from {position}", { position: settings.position }));
+  if (settings.position) terms.push(t("started from {position}", { position: t(settings.position) }));
   if (settings.hints) terms.push(t("hints allowed"));
   if (settings.undo) terms.push(t("undo allowed"));
   terms.push(awayTerm(settings));
@@ -132,6 +132,7 @@ function newTableForm(games, puzzles) {
         h("span", { class: "game-name" }, g.name),
         h("span", { class: "muted small" }, t("{low}–{high} players", { low: g.min_players, high: g.max_players })),
         h("span", { class: "small" }, t(g.summary)),
+        h("a", { href: `/rules/${g.id}`, class: "small rules-link", id: `rules-${g.id}` }, t("Rules at a glance")),
       ),
     );
   });

@@ -3,7 +3,7 @@
 // "/account" signing in and out (account.js), "/admin" the operator's reports (admin.js),
 // "/players/{name}" a player's profile (profile.js), "/leaderboard/{game}" a game's
 // leaderboard (leaderboard.js), "/games/{table}" a finished game and its replay
-// (gamepage.js).
+// (gamepage.js), "/rules/{game}" a game's rules (rules.js).
 // The page's words are loaded first (i18n.js), and every page has the language switch.
 import { accountLink, accountPage } from "./account.js";
 import { adminPage } from "./admin.js";
@@ -12,6 +12,7 @@ import { languageSwitch, loadStrings, t } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
 import { profilePage } from "./profile.js";
+import { rulesPage } from "./rules.js";
 import { tablePage } from "./table.js";
 
 await loadStrings();
@@ -39,6 +40,8 @@ if (m) {
   profilePage(root, decoded(player[1]));
 } else if (board) {
   leaderboardPage(root, board[1] || "");
+} else if (/^\/rules\/[a-z0-9-]{1,40}\/?$/.test(location.pathname)) {
+  rulesPage(root, location.pathname.split("/")[2]);
 } else {
   lobby(root);
 }

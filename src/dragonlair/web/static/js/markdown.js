@@ -1,5 +1,6 @@
 // A small Markdown renderer for the players' rules: headings, paragraphs, bulleted and
-// numbered lists (one level of nesting), block quotes, **bold**, *italic* and `code`.
+// numbered lists (one level of nesting), block quotes, pipe tables, **bold**, *italic* and
+// `code`.
 // It builds elements with h(), never HTML strings, so nothing in a rules file can become
 // markup or script: whatever the text holds is shown as text.
 import { h } from "./dom.js";
@@ -35,8 +36,23 @@ export function markdown(text) {
   };
   const flushList = () => { list = null; };
   const flushQuote = () => { quote = null; };
+  // a table: "| a | b |" rows, the first the header when a "|---|---|" row follows it
+  let rows = [];
+  const cells = (row) => row.replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+  const flushTable = () => {
+    if (!rows.length) return;
+    const sep = rows.length > 1 && /^\|?\s*:?-{3,}/.test(rows[1]);
+    const head = sep ? rows[0] : null;
+    const body = sep ? rows.slice(2) : rows;
+    blocks.push(h("table", { class: "md-table" },
+      head ? h("thead", {}, h("tr", {}, cells(head).map((c) => h("th", {}, inline(c))))) : null,
+      h("tbody", {}, body.map((r) => h("tr", {}, cells(r).map((c) => h("td", {}, inline(c))))))));
+    rows = [];
+  };
   for (const raw of lines) {
     const line = raw.replace(/\s+$/, "");
+    if (/^\|.*\|$/.test(line)) { flushPara(); flushList(); flushQuote(); rows.push(line); continue; }
+    flushTable();
     if (!line.trim()) { flushPara(); flushList(); flushQuote(); continue; }
     const head = line.match(/^(#{1,6})\s+(.*?)\s*#*$/);
     if (head) {
@@ -83,5 +99,6 @@ export function markdown(text) {
     para.push(line.trim());
   }
   flushPara();
+  flushTable();
   return blocks;
 }

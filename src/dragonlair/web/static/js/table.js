@@ -38,10 +38,32 @@ const SLOW_EVENTS = /claim|won|win|reveal|bids|resolv|scor|stop|halt|game_over|f
 // the bot levels as a seat strip names them ("heuristic bot")
 const LEVEL_WORDS = [N_("random"), N_("heuristic"), N_("ismcts")];
 const PACE_KEY = "dragonlair:pace";
+// a table started from a puzzle starts at the puzzle's decision
+const PUZZLE_MOVE = 0;
 const SOUND_KEY = "dragonlair:sound";
 
 /** Seat numbers in a sentence or label ("seat 2", German "Platz 2", 0-based in the
  * engine) as names. */
+
+/** A hint's reason in players' words, from what its playouts measured (the sentence
+ * dragonlair.bots.advice.Advice.why chose; the terminal's words are in tui/advice.py). */
+export function hintReason(why, name) {
+  const best = why.best, other = why.other;
+  const a = best.shown.value;
+  if (!other) return t("{best} is the only choice here.", { best: name(best.action) });
+  if (why.kind === "clear") {
+    return t("{best} wins most often: about {a}% wins out of {n} games played out from here, against about {b}% wins for the next best, {other}.",
+      { best: name(best.action), a, n: best.playouts, b: other.shown.value, other: name(other.action) });
+  }
+  if (why.kind === "close") {
+    return t("The playouts cannot tell {best} apart from the choices marked ≈ (about {a}% wins each); {other} wins clearly less often (about {b}%).",
+      { best: name(best.action), a, other: name(other.action), b: other.shown.value });
+  }
+  const pts = (x) => String(Math.round(x * 10) / 10);
+  return t("For winning, the playouts cannot tell your choices apart (each about {a}%); {best} scores the most points on average ({p} against {q} for {other}).",
+    { a, best: name(best.action), p: pts(best.points), q: pts(other.points), other: name(other.action) });
+}
+
 export function seatNames(text, names) {
   return text.replace(/\b(?:seat|Platz) (\d+)\b/g, (m, n) => (Number(n) < names.length ? names[Number(n)] : m));
 }
@@ -162,6 +184,12 @@ class TablePage {
     }
     this.info = info;
     this.seats = info.seats;
+    if (info.settings && info.settings.puzzle) { // a puzzle's table shows its question
+      try {
+        const found = await getJSON(`/api/puzzles?game=${encodeURIComponent(info.game)}`);
+        this.puzzle = found.find((p) => p.name === info.settings.puzzle) || null;
+      } catch (e) { console.error(e); }
+    }
     if (this.catalog.board) { // the game's own board module, as its manifest names it
       try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
     }
@@ -269,6 +297,8 @@ class TablePage {
       case "hint":
         this.hintBusy = false;
         if (this.msg && m.move === this.msg.move) this.hint = m;
+        // the puzzle's own question answered: the answer stays shown after it is played
+        if (this.answerWanted && this.puzzle && m.move === PUZZLE_MOVE) this.answer = m;
         break;
       case "chat": // the chat panel (chat.js) lives outside the redrawn page
         this.chat.received(m.messages);
@@ -511,7 +541,9 @@ class TablePage {
       boardEl.append(generic.board(ctx));
     }
     const over = view.over || m.status === "over";
-    const coach = this.coach(ctx);
+    // a puzzle's question, then hint and undo: under the action bar
+    const coached = [this.puzzlePanel(ctx), this.coach(ctx)].filter(Boolean);
+    const coach = coached.length ? h("div", { class: "coach-area" }, coached) : null;
     const main = h("div", {
       class: ["table-page", over && "is-over", coach && "has-coach"],
       dataset: {
@@ -561,15 +593,17 @@ class TablePage {
     if (log) log.scrollTop = log.scrollHeight;
   }
 
-  /** The hint's win chance on each choice's button, and the bot's pick marked. */
+  /** The hint's win chance on each choice's button (to the precision its playouts
+   * support), the best choice marked, and those about as good as it. */
   markHint() {
     const hint = this.hint;
     if (!hint || !this.msg || hint.move !== this.msg.move) return;
-    const pct = (x) => `${Math.round(x * 100)}%`;
-    for (const r of hint.actions) {
+    for (const r of hint.choices) {
       for (const b of this.root.querySelectorAll(`button[data-action="${CSS.escape(r.action)}"]`)) {
         b.classList.toggle("hint-pick", r.action === hint.pick);
-        b.append(h("span", { class: "hint-badge", title: t("win chance after this choice (hint)") }, pct(r.win.value)));
+        b.classList.toggle("hint-close", r.action !== hint.pick && r.close);
+        b.append(h("span", { class: "hint-badge", title: t("win chance after this choice (hint)") },
+          `${r.action !== hint.pick && r.close ? "≈ " : ""}${r.shown.value}%`));
       }
     }
   }
@@ -613,6 +647,33 @@ class TablePage {
       this.hintPanel(ctx));
   }
 
+  /** A puzzle's table: its title, question and notes, and "Show the answer", which asks
+   * the hint's estimator about the puzzle's decision and says what it found best and why
+   * (it stays shown once the decision is played). */
+  puzzlePanel(ctx) {
+    const p = this.puzzle;
+    const m = this.msg;
+    if (!p || !m) return null;
+    const o = this.undoOffer();
+    const open = m.move === PUZZLE_MOVE && m.status === "playing" && m.seat === p.seat;
+    const answer = this.answer;
+    return h("section", { class: "puzzle-panel", id: "puzzle", "aria-label": t("puzzle") },
+      h("h2", {}, t("Puzzle: {title}", { title: t(p.title) })),
+      h("p", { class: "puzzle-question", id: "puzzle-question" }, h("strong", {}, t(p.question))),
+      p.notes ? h("p", { class: "puzzle-notes small", id: "puzzle-hint-text" }, t(p.notes)) : null,
+      p.source ? h("p", { class: "muted small" }, t("From {source}.", { source: t(p.source) })) : null,
+      answer
+        ? h("div", { class: "puzzle-answer", id: "puzzle-answer", role: "status" },
+          h("p", {}, h("strong", {}, t("The answer: {choice}", { choice: ctx.label(answer.pick) }))),
+          h("p", {}, hintReason(answer.why, (a) => ctx.label(a))))
+        : open ? h("button", {
+          type: "button", id: "answer-button", class: "small",
+          disabled: !o.hint || this.hintBusy || this.pending,
+          title: o.hints ? t("What the bots find best here, and why (from what you can see)") : t("This table was created without hints."),
+          onclick: () => { this.answerWanted = true; this.askHint(); },
+        }, this.hintBusy && this.answerWanted ? t("Thinking…") : t("Show the answer")) : null);
+  }
+
   /** The undo offer as it stands: the state's, with the server's later check for this move. */
   undoOffer() {
     const m = this.msg;
@@ -631,17 +692,27 @@ class TablePage {
     if (reason) reason.textContent = text;
   }
 
+  /** The hint: the choices ranked (the best first, those the playouts cannot tell apart
+   * from it marked "about as good"), each win chance shown only to the precision its
+   * playouts support, and why, in a sentence. */
   hintPanel(ctx) {
     const hint = this.hint;
     if (!hint || !this.msg || hint.move !== this.msg.move) return null;
-    const rows = [...hint.actions].sort((a, b) => b.win.value - a.win.value);
-    const pct = (x) => `${Math.round(x * 100)}%`;
+    const range = (r) => `${r.shown.value}% (${r.shown.low}–${r.shown.high}%)`;
     return h("section", { class: "hint-panel", id: "hint", "aria-label": t("hint") },
-      h("p", { class: "small muted" }, t("The bots' opinion, from what you can see: your win chance after each choice (95 percent interval, {n} playouts each).", { n: hint.samples })),
-      h("ol", { class: "hint-list" }, rows.map((r) => h("li", { class: r.action === hint.pick ? "pick" : null, dataset: { hinted: r.action } },
+      // the puzzle's answer says the same sentence just above: once is enough
+      this.answer && this.answer.move === hint.move ? null
+        : h("p", { class: "hint-why", id: "hint-why" }, hintReason(hint.why, (a) => ctx.label(a))),
+      h("p", { class: "small muted" }, t("From what you can see: your win chance after each choice, from games played out by the bots (95 percent interval, rounded as far as the playouts support)")),
+      h("ol", { class: "hint-list" }, hint.choices.map((r) => h("li", {
+        class: r.action === hint.pick ? "pick" : r.close ? "close" : null,
+        dataset: { hinted: r.action, playouts: String(r.playouts), step: String(r.shown.step) },
+      },
         h("span", { class: "hint-label" }, ctx.label(r.action)),
-        h("span", { class: "hint-win" }, `${pct(r.win.value)} (${pct(r.win.low)}–${pct(r.win.high)})`),
-        r.action === hint.pick ? h("strong", { class: "small" }, t("the bot's pick")) : null))));
+        h("span", { class: "hint-win" }, range(r)),
+        h("span", { class: "small muted" }, t("{n} games", { n: r.playouts })),
+        r.action === hint.pick ? h("strong", { class: "small" }, t("best"))
+          : r.close ? h("span", { class: "small" }, t("about as good")) : null))));
   }
 
   /** A copy of the hand's action buttons in the bar (a phone's bottom bar): they press
