@@ -164,6 +164,12 @@ class TableRequest(_Strict):
         description="spectators chat apart: their messages reach spectators only (the seats' "
         "messages reach everyone)",
     )
+    tutorial: bool = Field(
+        False,
+        description="the game's tutorial (GET /api/games lists the games that have one): "
+        "your seat, its bots and its fixed deal, each step's text sent with the state, and "
+        "only the choices a step teaches accepted; give nothing else but the game",
+    )
 
 
 class JoinRequest(_Strict):
@@ -218,6 +224,10 @@ class TableSettings(BaseModel):
     chat_apart: bool = Field(default=False, description="spectators' chat reaches spectators only")
     position: str | None = Field(
         None, description="the title of the position or puzzle the game started from, if any"
+    )
+    tutorial: bool = Field(
+        default=False,
+        description="the game's tutorial: no deadlines and no answers given for the learner",
     )
 
 
@@ -328,6 +338,9 @@ class GameInfo(BaseModel):
         description="the bot levels among ``bots`` that are the game's styles of play "
         "(archetypes: its heuristic with other weights), each with what it does, in English "
         "(the page translates it)",
+    )
+    tutorial: bool = Field(
+        default=False, description="the game has a tutorial (a table request's tutorial)"
     )
 
 

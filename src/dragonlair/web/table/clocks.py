@@ -116,7 +116,8 @@ class Clocks:
         st = self.current.playing()
         if st is None:
             return False
-        timed = set() if self.seats.paused() else self.seats.timed()
+        # a tutorial's learner takes all the time they want
+        timed = set() if self.seats.paused() or self.settings.tutorial else self.seats.timed()
         target = None
         for s in st.to_act:
             if s in timed and st.default_action(s) is not None:
@@ -242,8 +243,8 @@ class Clocks:
         """Schedule the forced answer of every person's seat asked now that has only one
         legal action and the preference on; the delay never depends on the hand."""
         st = self.current.playing()
-        if st is None or self.seats.paused():
-            return
+        if st is None or self.seats.paused() or self.settings.tutorial:
+            return  # a tutorial's learner makes every decision the lesson shows
         for key in [k for k in self._auto if k[1] != st.move]:
             self._auto.pop(key).cancel()
         for s in st.to_act:
