@@ -176,6 +176,8 @@ const ERRORS = {
   not_signed_in: N_("Sign in first: this needs an account."),
   csrf: N_("That request did not come from this site's pages."),
   seat_claimed: N_("That seat already belongs to an account."),
+  not_taught: N_("This step of the lesson teaches another choice: read the lesson's text."),
+  no_tutorial: N_("This game has no lesson yet."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a
