@@ -295,6 +295,8 @@ def play_through(tut: Tutorial, start: State) -> int:
         while True:
             if st.is_over:
                 k = tut.step_index(st)
+                if k >= len(tut.steps):
+                    break  # the last step was shown; the game may end with it
                 raise _fail(
                     tut.game,
                     f"step {k + 1}",

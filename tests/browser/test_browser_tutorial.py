@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from dragonlair.core import manifests
 from dragonlair.i18n import translations
 from dragonlair.tutorial import tutorial
 from tests.browser.browserkit import DESKTOP, PHONE, shot
@@ -34,9 +35,11 @@ def lesson(page: Any) -> dict[str, Any]:
               (e) => e.dataset.k || e.dataset.part),
             taught: [...document.querySelectorAll('button.lesson-taught:not([disabled])')].map(
               (e) => e.dataset.action),
-            greyed: [...document.querySelectorAll('.actionbar button[data-action][disabled]')].map(
+            greyed: [...document.querySelectorAll('button[data-action][disabled]')].map(
               (e) => e.dataset.action),
             enabled: [...document.querySelectorAll('button[data-action]:not([disabled])')].map(
+              (e) => e.dataset.action),
+            legal_actions: [...document.querySelectorAll('button[data-action]')].map(
               (e) => e.dataset.action),
           };
         }"""
@@ -44,10 +47,14 @@ def lesson(page: Any) -> dict[str, Any]:
     return out
 
 
+SHIPPED = [m.id for m in manifests() if m.tutorial is not None]
+
+
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_dragon_stripes_lesson_in_the_browser(browser: Any, server: Any, lang: str) -> None:
-    tut = tutorial("dragon-stripes")
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_each_lesson_in_the_browser(browser: Any, server: Any, game_id: str, lang: str) -> None:
+    tut = tutorial(game_id)
     words = translations(lang).gettext
     ctx = browser.new_context(viewport=DESKTOP, locale=lang)
     ctx.add_init_script("localStorage.setItem('dragonlair:pace', '0')")
@@ -57,10 +64,11 @@ def test_the_dragon_stripes_lesson_in_the_browser(browser: Any, server: Any, lan
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(server.url + "/")
-        page.wait_for_selector('#learn button[data-tutorial="dragon-stripes"]')
+        page.wait_for_selector(f'#learn button[data-tutorial="{game_id}"]')
         assert words("Learn to play") in page.inner_text("#learn")
-        shot(page, f"tutorial-lobby-{lang}-desktop", full_page=False)
-        page.click('#learn button[data-tutorial="dragon-stripes"]')
+        if game_id == SHIPPED[0]:
+            shot(page, f"tutorial-lobby-{lang}-desktop", full_page=False)
+        page.click(f'#learn button[data-tutorial="{game_id}"]')
         page.wait_for_url("**/play/**")
         for k, step in enumerate(tut.steps, 1):
             page.wait_for_function(
@@ -79,12 +87,14 @@ def test_the_dragon_stripes_lesson_in_the_browser(browser: Any, server: Any, lan
                 choice = now["taught"][0]
             else:
                 choice = now["enabled"][0]
+            if step.allow is not None:
+                # every choice the step does not teach is greyed out
+                assert set(now["greyed"]) >= set(now["legal_actions"]) - set(step.allow)
             if k == 2:
-                assert "hold" in now["greyed"]
-                shot(page, f"tutorial-step-{lang}-desktop", full_page=False)
+                shot(page, f"tutorial-{game_id}-step-{lang}-desktop", full_page=False)
                 page.set_viewport_size(PHONE)
                 page.wait_for_timeout(300)
-                shot(page, f"tutorial-step-{lang}-phone", full_page=False)
+                shot(page, f"tutorial-{game_id}-step-{lang}-phone", full_page=False)
                 page.set_viewport_size(DESKTOP)
             move = now["move"]
             page.locator(f'button[data-action="{choice}"]:not([disabled])').first.click()
@@ -92,12 +102,13 @@ def test_the_dragon_stripes_lesson_in_the_browser(browser: Any, server: Any, lan
                 "m => Number(document.querySelector('.table-page').dataset.move) > m", arg=move
             )
         page.wait_for_selector("#tutorial-summary")
-        assert lesson(page)["summary"] == words(tut.summary)
+        shown_end = lesson(page)
+        assert shown_end["summary"] == words(tut.summary)
         assert page.get_attribute("#real-game", "href") == "/"
-        shot(page, f"tutorial-end-{lang}-desktop", full_page=False)
+        shot(page, f"tutorial-{game_id}-end-{lang}-desktop", full_page=False)
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(300)
-        shot(page, f"tutorial-end-{lang}-phone", full_page=False)
+        shot(page, f"tutorial-{game_id}-end-{lang}-phone", full_page=False)
         page.click("#real-game")
         page.wait_for_selector("#learn")
     finally:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from dragonlair.core import manifests
 from dragonlair.tutorial import tutorial
 from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
@@ -27,15 +28,21 @@ def test_the_lobby_lists_which_games_have_a_tutorial(server: LiveServer) -> None
     assert all(isinstance(g["tutorial"], bool) for g in games.values())
 
 
+SHIPPED = [m.id for m in manifests() if m.tutorial is not None]
+
+
 @pytest.mark.timeout(120)
-def test_the_dragon_stripes_tutorial_is_played_to_its_end(server: LiveServer) -> None:
-    tut = tutorial("dragon-stripes")
-    created = create_table(server.http, game="dragon-stripes", tutorial=True)
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_each_tutorial_is_played_to_its_end(server: LiveServer, game_id: str) -> None:
+    tut = tutorial(game_id)
+    created = create_table(server.http, game=game_id, tutorial=True)
     table = created["table"]
     s = table["settings"]
     assert s["tutorial"] and not s["hints"] and not s["undo"] and not s["listed"]
-    assert [seat["kind"] for seat in table["seats"]] == ["human", "bot", "bot"]
-    assert [seat["level"] for seat in table["seats"][1:]] == list(tut.bots)
+    kinds = ["human" if i == tut.seat else "bot" for i in range(len(table["seats"]))]
+    assert [seat["kind"] for seat in table["seats"]] == kinds
+    levels = tut.bot_levels()
+    assert {i: seat["level"] for i, seat in enumerate(table["seats"]) if i != tut.seat} == levels
     (mine,) = created["seats"]
     assert mine["seat"] == tut.seat
 
