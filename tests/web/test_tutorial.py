@@ -81,6 +81,14 @@ def test_each_tutorial_is_played_to_its_end(server: LiveServer, game_id: str) ->
             await c.wait(lambda m=move: c.latest["move"] > m, "the move after the step")
         assert refused, "no step restricted a legal choice"
         assert c.latest["tutorial"]["summary"] == tut.summary
+        if c.latest["status"] == "over":
+            # the lesson's rematch is the lesson again
+            await c.send({"type": "rematch"})
+            await c.wait(lambda: any(m["type"] == "rematch" for m in c.messages), "a rematch")
+            again = [m for m in c.messages if m["type"] == "rematch"][-1]
+            new = server.hub.tables[again["table"]]
+            assert new.settings.tutorial and new.tutorial is not None
+            assert new.state.to_position() == tut.start().to_position()
         await c.close()
         return shown
 

@@ -646,9 +646,13 @@ class Hub:
                         spec.update(level=s.level, budget=s.budget)
                     seats.append(SeatRequest.model_validate(spec))
                 st = t.settings
+                # a lesson's rematch is the lesson again, from its own deal
+                lesson = TableRequest.model_validate({"game": t.game_id, "tutorial": True})
                 created = await self.create(
                     accounts={s.index: s.account for s in t.seats},
-                    req=TableRequest.model_validate(
+                    req=lesson
+                    if st.tutorial
+                    else TableRequest.model_validate(
                         {
                             "game": t.game_id,
                             "players": t.players,
@@ -671,7 +675,7 @@ class Hub:
                     ),
                     # a game from a position is played again from the same position, as it
                     # was read (not written out again: as text it may pass the size limit)
-                    doc=t.position,
+                    doc=None if st.tutorial else t.position,
                 )
                 t.rematch = {
                     "table": created.table.id,
