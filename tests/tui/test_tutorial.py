@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from dragonlair.core import manifests
 from dragonlair.i18n import set_language, translations
@@ -28,6 +28,14 @@ def lesson(tut: Tutorial) -> PlaySession:
         for s in range(len(levels) + 1)
     ]
     return PlaySession(tut.start(), seats, tutorial=tut)
+
+
+async def pick(pilot: object, app: PlayApp, action: str) -> None:
+    """Choose ``action`` as a player does: highlight it in the choices, press Enter."""
+    app.query_one("#entry", Input).value = ""
+    shown = [str(a) for a in app.shown]
+    app.query_one("#choices", OptionList).highlighted = shown.index(action)
+    await pilot.press("enter")  # type: ignore[attr-defined]
 
 
 def flat(text: str) -> str:
@@ -58,12 +66,10 @@ def test_each_lesson_at_80x24(game_id: str, lang: str) -> None:
                 assert head in screen, f"step {k}: {screen[:300]}"
                 assert " ".join(words(step.text).split()[:6]) in screen, f"step {k}"
                 legal = [str(a) for a in s.state.legal_actions(tut.seat)]
-                entry = app.query_one("#entry", Input)
                 wrong = [a for a in legal if step.allow is not None and a not in step.allow]
                 if wrong and not refused:
                     move = s.state.move
-                    entry.value = wrong[0]
-                    await pilot.press("enter")
+                    await pick(pilot, app, wrong[0])
                     await pilot.pause()
                     assert s.state.move == move and app.asking == tut.seat
                     refusal = words(
@@ -71,8 +77,7 @@ def test_each_lesson_at_80x24(game_id: str, lang: str) -> None:
                     )
                     assert refusal in flat(screen_text(app))
                     refused = True
-                entry.value = step.allow[0] if step.allow else legal[0]
-                await pilot.press("enter")
+                await pick(pilot, app, step.allow[0] if step.allow else legal[0])
             await settle(pilot)
             assert s.tutorial is not None and s.tutorial.step(s.state) is None
             await pilot.pause()
