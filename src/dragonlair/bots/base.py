@@ -9,6 +9,15 @@ from collections.abc import Callable
 from ..core import Game, manifest
 from ..core.bot import Bot
 from ..core.errors import DragonlairError
+from ..core.rng import derive_seed
+
+TABLE_BOT_STREAM = 0xB07
+
+
+def table_bot_seed(table_seed: int, seat: int, move: int) -> int:
+    """The seed of a table's bot at ``seat`` deciding at ``move``: the same history gives
+    the same decisions (the server's bot seats and a tutorial's check both use it)."""
+    return derive_seed(table_seed, TABLE_BOT_STREAM, seat, move)
 
 
 class UnknownBot(DragonlairError, ValueError):

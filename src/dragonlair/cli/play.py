@@ -17,12 +17,15 @@ from ..core.puzzles import PUZZLE_PREFIX, open_game, puzzle
 from ..i18n import N_, _, language
 from ..tui import PlaySession, SeatConfig, load_save
 from ..tui.session import check_save_path
+from ..tutorial import Tutorial, has_tutorial, tutorial
 from .options import LANG_HELP, apply_language, bot_name, game_options
 
 SEED_MAX = 2**63 - 1
 
 
-def _menu(console: Console) -> tuple[str, int]:
+def _menu(console: Console) -> tuple[str, int, bool]:
+    """The game chosen from a numbered list (the games, then their lessons), its player
+    count, and whether it is the game's lesson."""
     ids = dragonlair.games()
     if not ids:
         raise typer.BadParameter(_("no games are installed"))
@@ -33,18 +36,31 @@ def _menu(console: Console) -> tuple[str, int]:
             + _("{low}-{high} players").format(low=s.min_players, high=s.max_players)
             + f") {_(s.summary)}[/dim]"
         )
+    lessons = [g for g in ids if has_tutorial(g)]
+    for i, g in enumerate(lessons, len(ids) + 1):
+        console.print(
+            f"  [bold magenta]{i})[/] "
+            + _("Learn to play: {game}").format(game=dragonlair.spec(g).name)
+            + " [dim]"
+            + _("(a lesson of a few minutes against bots)")
+            + "[/dim]"
+        )
+    choices = len(ids) + len(lessons)
     while True:
         try:
-            text = console.input(_("Which game? [1-{n}]: ").format(n=len(ids))).strip()
+            text = console.input(_("Which game? [1-{n}]: ").format(n=choices)).strip()
         except EOFError:
             raise typer.Exit(0) from None
+        if text.isdigit() and len(ids) < int(text) <= choices:
+            game = lessons[int(text) - len(ids) - 1]
+            return game, tutorial(game).new_game().players, True
         if text.isdigit() and 1 <= int(text) <= len(ids):
             game = ids[int(text) - 1]
             break
         if text in ids:
             game = text
             break
-        console.print("[red]" + _("Type a number from 1 to {n}.").format(n=len(ids)) + "[/red]")
+        console.print("[red]" + _("Type a number from 1 to {n}.").format(n=choices) + "[/red]")
     spec = dragonlair.spec(game)
     while True:
         try:
@@ -56,9 +72,9 @@ def _menu(console: Console) -> tuple[str, int]:
         except EOFError:
             raise typer.Exit(0) from None
         if not text:
-            return game, spec.default_players
+            return game, spec.default_players, False
         if text.isdigit() and spec.min_players <= int(text) <= spec.max_players:
-            return game, int(text)
+            return game, int(text), False
         console.print(
             "[red]"
             + _("{game} is for {low} to {high} players.").format(
@@ -151,6 +167,16 @@ def play(
         float, typer.Option(min=0, help=_("Seconds to pause after a bot's move."))
     ] = 0.8,
     lang: Annotated[str | None, typer.Option("--lang", help=_(LANG_HELP))] = None,
+    lesson: Annotated[
+        bool,
+        typer.Option(
+            "--tutorial",
+            help=_(
+                "Learn the game with its lesson: a fixed deal against bots, one rule at a "
+                "time (the menu offers it too)."
+            ),
+        ),
+    ] = False,
 ) -> None:
     """Play a game at the terminal (the help players read is ``HELP``, in their language)."""
     apply_language(lang)
@@ -158,7 +184,10 @@ def play(
 
     console = Console(highlight=False)
     question: str | None = None  # a puzzle's, shown when the game first asks you
+    tut: Tutorial | None = None  # the game's lesson, with --tutorial or from the menu
     try:
+        if lesson and (resume is not None or from_ is not None):
+            raise typer.BadParameter(_("a lesson starts from its own deal: no --resume or --from"))
         if save is not None:
             check_save_path(save)
         if resume is not None:
@@ -179,12 +208,28 @@ def play(
             seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
         else:
             if game is None:
-                game, menu_players = _menu(console)
-                players = players or menu_players
-            g = dragonlair.make(game, players=players, options=game_options(game, players, option))
-            seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
-            state = g.new_game(seed=seed)
-        session = PlaySession(state, seats, save_path=save or resume, undo=undo or None)
+                game, menu_players, chosen_lesson = _menu(console)
+                lesson = lesson or chosen_lesson
+                if not lesson:
+                    players = players or menu_players
+            if lesson:
+                tut = _lesson(game, players, bots, hotseat, seat, seed, option, from_, resume)
+                g = tut.new_game()
+                seats = _seats(g.players, ",".join(tut.bots), False, tut.seat + 1, name or [], game)
+                state = tut.start()
+            else:
+                g = dragonlair.make(
+                    game, players=players, options=game_options(game, players, option)
+                )
+                seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
+                state = g.new_game(seed=seed)
+        session = PlaySession(
+            state,
+            seats,
+            save_path=save or resume,
+            undo=undo or None,
+            tutorial=tut,
+        )
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None
     session.autosave()
@@ -213,6 +258,21 @@ def play(
             )
         )
     raise typer.Exit(app.return_code or 0)
+
+
+def _lesson(game: str, *given: object) -> Tutorial:
+    """The game's lesson; a lesson sets its own players, bots, seat and deal, so any of
+    those given too is refused."""
+    if any(g not in (None, False, [], ()) for g in given):
+        raise DragonlairError(
+            _(
+                "a lesson sets its own players, bots, seat, deal and options: give the "
+                "game and --tutorial only (and --name, --lang)"
+            )
+        )
+    if not has_tutorial(game):
+        raise DragonlairError(_("{game} has no lesson yet").format(game=dragonlair.spec(game).name))
+    return tutorial(game)
 
 
 def _seats(

@@ -40,4 +40,5 @@ MANIFEST = GameManifest(
     position="dragonlair.dragon_race.position",
     puzzles="data/puzzles",
     game_data="dragonlair.dragon_race.features",
+    tutorial="data/tutorial.toml",
 )

@@ -38,4 +38,5 @@ MANIFEST = GameManifest(
     position="dragonlair.dragon_stripes.position",
     puzzles="data/puzzles",
     game_data="dragonlair.dragon_stripes.features",
+    tutorial="data/tutorial.toml",
 )

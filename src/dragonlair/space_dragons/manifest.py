@@ -46,4 +46,5 @@ MANIFEST = GameManifest(
     position="dragonlair.space_dragons.position",
     puzzles="data/puzzles",
     game_data="dragonlair.space_dragons.features",
+    tutorial="data/tutorial.toml",
 )

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -277,6 +278,10 @@ class TableApp(App[int]):
     def entry_hint(self) -> str:
         return ""
 
+    def lesson(self) -> RenderableType | None:
+        """A lesson's text, shown above the table (None: no lesson here)."""
+        return None
+
     def setup_panes(self) -> None:
         """Titles and the layout for the terminal's size; each app calls it when mounted
         (Textual calls every class's own ``on_mount``, so the base has none)."""
@@ -337,6 +342,8 @@ class TableApp(App[int]):
             # A small screen shows what matters first (the final scores, the leaders, the
             # section of the table in play); the rest is below, a PageDown away.
             parts: list[RenderableType] = []
+            if (lesson := self.lesson()) is not None:
+                parts.append(lesson)
             final = None
             if view.get("result") is not None:
                 from ..core import Result
@@ -447,7 +454,28 @@ class PlayApp(TableApp):
         return self.session.state
 
     def entry_hint(self) -> str:
+        if self.session.tutorial is not None:
+            return _("type an action or pick with ↑↓ Enter · ? rules · ctrl+q quit")
         return _("type an action or pick with ↑↓ Enter · F2 hint · ? rules · ctrl+q quit")
+
+    def lesson(self) -> RenderableType | None:
+        tut = self.session.tutorial
+        if tut is None:
+            return None
+        info = tut.info(self.state)
+        if info["text"] is not None and not self.state.is_over:
+            title = _("{title} · step {n} of {total}").format(
+                title=_(info["title"]), n=info["step"], total=info["steps"]
+            )
+            body = Text(_(info["text"]))
+        else:
+            title = _("{title} · lesson complete").format(title=_(info["title"]))
+            body = Text(_(info["summary"] or ""))
+            body.append(
+                "\n" + _("A real game: type again when this one is over, or run dragonlair play."),
+                style="dim",
+            )
+        return Panel(body, title=title, title_align="left", border_style="magenta")
 
     def on_mount(self) -> None:
         self.setup_panes()
@@ -482,6 +510,8 @@ class PlayApp(TableApp):
         """The undo key exists only where undo is allowed; hint and undo are greyed out
         while nobody here is asked."""
         if action == "undo" and not self.session.undo_allowed:
+            return False
+        if action == "hint" and not self.session.hints:
             return False
         if action in ("hint", "undo") and self.asking is None:
             return None
@@ -774,6 +804,9 @@ class PlayApp(TableApp):
         seat = self.asking
         if seat is None or isinstance(self.screen, ModalScreen | PassScreen):
             return
+        if not self.session.hints:
+            self.status(_("no hints in a lesson: its text says what to look at"), "magenta")
+            return
         question = (seat, self.state.move)
         if self.thinking == question:
             return
@@ -975,6 +1008,7 @@ class PlayApp(TableApp):
         self.hint = self.thinking = None
         self.pending = False
         self.query_one("#board", VerticalScroll).border_title = self.table_title()
+        self.query_one("#entry", Input).placeholder = self.entry_hint()
         self.status(_("a new game: same players, a new deal"), "green")
         self.call_after_refresh(self.advance)
 

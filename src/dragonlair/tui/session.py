@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dragonlair
 
@@ -24,6 +24,9 @@ from ..core.bot import Bot
 from ..core.undo import effective_actions
 from ..i18n import gettext
 from .words import Words
+
+if TYPE_CHECKING:
+    from ..tutorial import Tutorial
 
 SAVE_FORMAT = "dragonlair.save/1"
 HINT_STREAM = 0x417
@@ -76,6 +79,7 @@ class PlaySession:
         *,
         save_path: Path | None = None,
         undo: bool | None = None,
+        tutorial: Tutorial | None = None,
     ) -> None:
         game = state.game
         if len(seats) != game.players:
@@ -105,6 +109,12 @@ class PlaySession:
         self.undo_wanted = bool(undo) if self.hotseat else undo is not False
         self.undo_allowed = self.undo_wanted and not self.hotseat
         self.hints = True  # alone with bots, or at one screen with friends
+        # A lesson (dragonlair.tutorial): its bots play as a table's do, the learner
+        # answers everything (nothing is given for them), and there is no undo or hint.
+        self.tutorial = tutorial
+        if tutorial is not None:
+            self.undo_wanted = self.undo_allowed = self.hints = False
+            self.autoplay = dict.fromkeys(self.humans, False)
 
     # ------------------------------------------------------------------ turns
 
@@ -117,6 +127,9 @@ class PlaySession:
 
     def bot_action(self, seat: int) -> Action:
         state = self.state
+        if self.tutorial is not None:
+            level = self.seats[seat].bot or ""
+            return state.game.parse_action(self.tutorial.bot_action(state, seat, level))
         rng = random.Random(derive_seed(state.seed or 0, 7919, seat, state.move))
         return self.bots[seat].choose(state.view(seat), state.legal_actions(seat), rng)
 
@@ -130,7 +143,12 @@ class PlaySession:
         """Apply ``action`` for ``seat``; bad input raises DragonlairError and changes
         nothing. Saves afterwards when a save file was given. An answer given for a human
         (``chosen=False``: a HALT! it could not call, a forced draw) is not their move:
-        what is new since their own last move stays marked."""
+        what is new since their own last move stays marked. In a lesson, a choice its
+        step does not teach is refused the same way."""
+        if self.tutorial is not None and self.tutorial.refusal(self.state, seat, str(action)):
+            raise DragonlairError(
+                gettext("This step of the lesson teaches another choice: read the lesson's text.")
+            )
         self.state.apply(seat, action)
         if seat in self.humans:
             self.catch_up(seat)

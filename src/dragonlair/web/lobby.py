@@ -30,6 +30,7 @@ from ..core import (
 from ..core import spec as game_spec
 from ..core.position import build
 from ..core.puzzles import puzzle as find_puzzle
+from ..tutorial import BadTutorial, has_tutorial, tutorial
 from .bots import BotRunner
 from .config import ServerConfig
 from .logs import storage_outage
@@ -314,6 +315,8 @@ class Hub:
         person's seat is ``account``'s (its creator signed in), or each seat is that of
         ``accounts`` (a rematch), and a rematch starts from the position ``doc`` already
         read."""
+        if req.tutorial:
+            req, doc = self._tutorial(req)
         doc = self._position(req) if doc is None else doc
         game = self._game(req, doc)
         specs = self._seat_requests(game, req)
@@ -364,6 +367,7 @@ class Hub:
                 "confirm": (req.confirm or self.config.confirm) if undo else 0.0,
                 **({"rated": True} if req.rated else {}),
                 "chat_apart": req.chat_apart,
+                **({"tutorial": True} if req.tutorial else {}),
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({} if req.puzzle is None else {"puzzle": find_puzzle(req.puzzle).name}),
                 **({"chosen_seed": True} if chosen_seed else {}),
@@ -540,6 +544,48 @@ class Hub:
         return seats, tokens
 
     @staticmethod
+    def _tutorial(req: TableRequest) -> tuple[TableRequest, dict[str, Any]]:
+        """The request of a tutorial table: the learner's seat, the tutorial's bots and
+        seed, no hints, no undo, not listed, nobody playing for the learner; and its deal.
+        ProtocolError where the request asks for anything else, or the game has no
+        tutorial."""
+        extra = sorted(req.model_fields_set - {"game", "tutorial"})
+        if extra:
+            raise ProtocolError(
+                "bad_request",
+                f"a tutorial table is set up by its tutorial: give only the game, not "
+                f"{', '.join(extra)}",
+            )
+        try:
+            if not has_tutorial(req.game):
+                raise ProtocolError("no_tutorial", f"{req.game} has no tutorial", 404)
+            tut = tutorial(req.game)
+        except UnknownGame as e:
+            raise ProtocolError("unknown_game", str(e)) from None
+        except BadTutorial as e:
+            log.error("the %s tutorial cannot be used: %s", req.game, e)
+            raise ProtocolError("no_tutorial", str(e), 500) from None
+        levels = tut.bot_levels()
+        seats = [
+            SeatRequest.model_validate(
+                {"type": "human"} if s == tut.seat else {"type": "bot", "level": levels[s]}
+            )
+            for s in range(len(levels) + 1)
+        ]
+        made = req.model_copy(
+            update={
+                "seats": seats,
+                "seed": tut.seed,
+                "hints": False,
+                "undo": False,
+                "listed": False,
+                "takeover": None,
+            }
+        )
+        made.model_fields_set.add("takeover")
+        return made, dict(tut.position)
+
+    @staticmethod
     def _position(req: TableRequest) -> dict[str, Any] | None:
         """The position document a new table starts from (None: a new deal)."""
         if req.position is None and req.puzzle is None:
@@ -635,9 +681,13 @@ class Hub:
                         spec.update(level=s.level, budget=s.budget)
                     seats.append(SeatRequest.model_validate(spec))
                 st = t.settings
+                # a lesson's rematch is the lesson again, from its own deal
+                lesson = TableRequest.model_validate({"game": t.game_id, "tutorial": True})
                 created = await self.create(
                     accounts={s.index: s.account for s in t.seats},
-                    req=TableRequest.model_validate(
+                    req=lesson
+                    if st.tutorial
+                    else TableRequest.model_validate(
                         {
                             "game": t.game_id,
                             "players": t.players,
@@ -662,7 +712,7 @@ class Hub:
                     ),
                     # a game from a position is played again from the same position, as it
                     # was read (not written out again: as text it may pass the size limit)
-                    doc=t.position,
+                    doc=None if st.tutorial else t.position,
                 )
                 t.rematch = {
                     "table": created.table.id,

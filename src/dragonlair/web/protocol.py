@@ -172,6 +172,12 @@ class TableRequest(_Strict):
         description="spectators chat apart: their messages reach spectators only (the seats' "
         "messages reach everyone)",
     )
+    tutorial: bool = Field(
+        False,
+        description="the game's tutorial (GET /api/games lists the games that have one): "
+        "your seat, its bots and its fixed deal, each step's text sent with the state, and "
+        "only the choices a step teaches accepted; give nothing else but the game",
+    )
 
 
 class JoinRequest(_Strict):
@@ -239,6 +245,10 @@ class TableSettings(BaseModel):
         default=None,
         description="the shipped puzzle the game started from (its name in GET /api/puzzles), "
         "if any: no deadline answers for anyone at its table",
+    )
+    tutorial: bool = Field(
+        default=False,
+        description="the game's tutorial: no deadlines and no answers given for the learner",
     )
 
 
@@ -354,6 +364,9 @@ class GameInfo(BaseModel):
         description="the bot levels among ``bots`` that are the game's styles of play "
         "(archetypes: its heuristic with other weights), each with what it does, in English "
         "(the page translates it)",
+    )
+    tutorial: bool = Field(
+        default=False, description="the game has a tutorial (a table request's tutorial)"
     )
 
 

@@ -43,8 +43,9 @@ import logging
 import time
 from typing import Any
 
-from ..core import Game, IllegalAction, State, UnknownAction
+from ..core import DragonlairError, Game, IllegalAction, State, UnknownAction
 from ..core.confirm import Hold, reveals_to_actor
+from ..tutorial import Tutorial, tutorial
 from . import concede as conceding
 from .chat import KEPT, Chat
 from .logs import storage_outage
@@ -112,7 +113,17 @@ class Table:
             position=st.get("title") if st.get("position") is not None else None,
             pace=None if st.get("pace") is None else float(st["pace"]),
             puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
+            tutorial=bool(st.get("tutorial", False)),
         )
+        # the lesson of a tutorial table (read when the table is, from the game's package)
+        self.tutorial: Tutorial | None = None
+        if self.settings.tutorial and problem is None:
+            try:
+                self.tutorial = tutorial(stored.game)
+            except DragonlairError as e:  # the game's tutorial changed into a wrong one
+                log.error(
+                    "table %s: its tutorial cannot be used, it plays on without: %s", stored.id, e
+                )
         pos = st.get("position")
         # the position the game started from (it may hold hidden cards: never sent)
         self.position: dict[str, Any] | None = dict(pos) if isinstance(pos, dict) else None
@@ -383,6 +394,8 @@ class Table:
             msg["due"] = self.turns.due if self.status == "playing" else None
         if self.final is not None:
             msg["result"] = self.final
+        if self.tutorial is not None and conn.seat == self.tutorial.seat:
+            msg["tutorial"] = self.tutorial.info(st)
         conn.cursor = st.event_count
         return msg
 
@@ -693,6 +706,10 @@ class Table:
                 action = self.game.parse_action(text)
             except UnknownAction as e:
                 raise ProtocolError("unknown_action", str(e)) from None
+            if self.tutorial is not None and by == "player":
+                why = self.tutorial.refusal(st, seat, str(action))
+                if why is not None:
+                    raise ProtocolError("not_taught", why)
             nxt = st.clone()
             try:
                 nxt.apply(seat, action)

@@ -10,6 +10,7 @@ from ...bots import UnknownBot, archetypes, levels, make_bot
 from ...core import DragonlairError, games, make, spec
 from ...core.puzzles import puzzles
 from ...i18n import using
+from ...tutorial import has_tutorial
 from ..catalog import rules
 from ..language import LangQuery, check
 from ..protocol import GameInfo, ProtocolError, PuzzleInfo, RulesInfo
@@ -43,6 +44,7 @@ def game_info(game_id: str) -> GameInfo:
         **s.to_dict(),  # type: ignore[arg-type]
         bots=list(bot_levels(game_id, s.rules_version)),
         styles=styles,
+        tutorial=has_tutorial(game_id),
     )
 
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...bots import UnknownBot, make_bot, reads_view
+from ...bots.base import table_bot_seed
 from ...core import Game, State
-from ...core.rng import derive_seed
 from ..bots import BotJob, BotTimeout
 from ..concede import STAND_INS
 from ..protocol import ProtocolError
@@ -30,8 +30,6 @@ from .ports import BotPool
 from .seats import Seats
 
 log = logging.getLogger("dragonlair.web")
-
-BOT_STREAM = 0xB07
 
 
 @dataclass(frozen=True)
@@ -175,7 +173,7 @@ class BotDriver:
             budget_json=json.dumps(player.budget, sort_keys=True),
             view=st.view(seat) if self._reads_view(player.level) else {},
             legal=tuple(str(a) for a in st.legal_actions(seat)),
-            seed=derive_seed(self.seed, BOT_STREAM, seat, st.move),
+            seed=table_bot_seed(self.seed, seat, st.move),
             time_limit=self.time_limit,
         )
 

@@ -121,8 +121,10 @@ class Clocks:
         st = self.current.playing()
         if st is None or self.settings.pace is not None:
             return False  # a turn-based table: the move's deadline covers offers and windows
-        # a puzzle is there to be thought about: nobody's answer is given for them
-        timed = set() if self.seats.paused() or self.settings.puzzle else self.seats.timed()
+        # a puzzle is there to be thought about, and a tutorial's learner takes all the time
+        # they want: nobody's answer is given for them
+        quiet = self.seats.paused() or self.settings.puzzle or self.settings.tutorial
+        timed = set() if quiet else self.seats.timed()
         target = None
         for s in st.to_act:
             if s in timed and st.default_action(s) is not None:
@@ -252,8 +254,8 @@ class Clocks:
         """Schedule the forced answer of every person's seat asked now that has only one
         legal action and the preference on; the delay never depends on the hand."""
         st = self.current.playing()
-        if st is None or self.seats.paused():
-            return
+        if st is None or self.seats.paused() or self.settings.tutorial:
+            return  # a tutorial's learner makes every decision the lesson shows
         for key in [k for k in self._auto if k[1] != st.move]:
             self._auto.pop(key).cancel()
         for s in st.to_act:

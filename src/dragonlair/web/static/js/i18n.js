@@ -186,6 +186,8 @@ const ERRORS = {
   unknown_player: N_("There is no player of that name."),
   conceded: N_("You conceded this game: a bot plays your seat to the end."),
   already_conceded: N_("You have already conceded this game."),
+  not_taught: N_("This step of the lesson teaches another choice: read the lesson's text."),
+  no_tutorial: N_("This game has no lesson yet."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a

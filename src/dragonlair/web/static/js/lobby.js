@@ -6,6 +6,7 @@ import { copyText, fill, h, toast } from "./dom.js";
 import { N_, errorText, t, tn } from "./i18n.js";
 import { awayTerm, duration } from "./away.js";
 import { leaderboardHref } from "./profile.js";
+import { learnPanel } from "./tutorial.js";
 
 const NAME_KEY = "dragonlair:name";
 const LEVEL_HELP = {
@@ -62,7 +63,8 @@ export function tableTerms(settings, fairness) {
   if (settings.rated) terms.push(t("rated (signed-in players only)"));
   const chosen = fairness && (fairness.chosen || (fairness.chosen_seed ? "seed" : null));
   if (chosen) terms.push(t("deal chosen by the creator (not random)"));
-  if (settings.position) terms.push(t("started from {position}", { position: t(settings.position) }));
+  if (settings.tutorial) terms.push(t("a lesson"));
+  else if (settings.position) terms.push(t("started from {position}", { position: t(settings.position) }));
   if (settings.hints) terms.push(t("hints allowed"));
   if (settings.undo) terms.push(t("undo allowed"));
   terms.push(awayTerm(settings));
@@ -94,6 +96,7 @@ export async function lobby(root) {
   fill(
     root,
     h("div", { class: "lobby" },
+      learnPanel(games),
       h("section", { class: "panel new-table" }, h("h1", {}, t("New table")), form),
       created,
       h("section", { class: "panel", id: "your-games", hidden: !myGames().length }, h("h2", {}, t("Your games")),

@@ -22,6 +22,7 @@ import { awayNotices, seatAway } from "./away.js";
 import { ChatPanel } from "./chat.js";
 import { canNotify, notifyOn, notifyTurn, setNotify } from "./notify.js";
 import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
+import { lessonPanel, markLesson } from "./tutorial.js";
 import { focusQuietly, hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
@@ -541,9 +542,10 @@ class TablePage {
       boardEl.append(generic.board(ctx));
     }
     const over = view.over || m.status === "over";
-    // a puzzle's question, then hint and undo: under the action bar
+    // a puzzle's question, then hint and undo, or a lesson's step: under the action bar
     const coached = [this.puzzlePanel(ctx), this.coach(ctx)].filter(Boolean);
-    const coach = coached.length ? h("div", { class: "coach-area" }, coached) : null;
+    const lesson = !coached.length && m.tutorial ? lessonPanel(m.tutorial, m.status) : null;
+    const coach = coached.length ? h("div", { class: "coach-area" }, coached) : lesson;
     const main = h("div", {
       class: ["table-page", over && "is-over", coach && "has-coach"],
       dataset: {
@@ -569,6 +571,7 @@ class TablePage {
     if (barEl) document.documentElement.style.setProperty("--bar-h", `${barEl.offsetHeight}px`);
     this.markChanges(before);
     this.markHint();
+    markLesson(this.root, m.tutorial);
     if (this.board.after) {
       try { this.board.after(boardEl, ctx, this.animate()); } catch (e) { console.error(e); }
     }
@@ -790,7 +793,7 @@ class TablePage {
     }
     if (legal.length) {
       const own = this.board.prompt ? this.board.prompt({ view, legal, names, seat, catalog: this.catalog }) : null;
-      if (legal.length === 1 && this.prefs.autoplay) {
+      if (legal.length === 1 && this.prefs.autoplay && !m.tutorial) {
         return h("strong", { class: "your-turn" }, own || t("Your move"), h("span", { class: "muted small" }, ` · ${t("only one choice: played for you in a moment")}`));
       }
       return h("strong", { class: "your-turn" }, own || (view.window ? t("You are asked: answer now.") : t("Your move.")));
@@ -814,7 +817,7 @@ class TablePage {
       const waiting = view.to_act.map((s) => names[s]);
       parts.push(h("span", { class: "choosing small" }, waiting.length ? t("still choosing: {names}", { names: waiting.join(", ") }) : t("revealing")));
     }
-    const forcedMine = legal.length === 1 && this.prefs.autoplay && m.deadline && m.deadline.seat === seat;
+    const forcedMine = legal.length === 1 && this.prefs.autoplay && !m.tutorial && m.deadline && m.deadline.seat === seat;
     if (m.deadline && m.status === "playing" && !forcedMine) {
       const answer = this.actionLabel(m.deadline.default, names);
       const [before, after] = (m.deadline.seat === seat ? t("you must answer in {secs} (or {default})")

@@ -143,7 +143,7 @@ export function track(v, comp, names, upright) {
     else if (balls.has(k)) { cls += " ball"; title = t("spot {n}: a Flaming Ball (discard a random card)", { n: k }); }
     if (k === b.entry_arrow) { cls += " entry"; mark = "↱"; title += ", " + t("the shortcut's entry arrow"); }
     if (k === b.exit_arrow) { cls += " exit"; mark = "↳"; title += ", " + t("the shortcut's exit arrow"); }
-    parts.push(s("g", { class: cls, "data-spot": k, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
+    parts.push(s("g", { class: cls, "data-spot": k, "data-part": `spot-${k}`, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
       s("title", {}, title),
       s("circle", { r }),
       s("text", { y: 5, "text-anchor": "middle" }, mark)));
@@ -304,7 +304,7 @@ export function board(ctx) {
       ctx.can(a) ? ctx.button(a, cardFace(comp, v.stolen), { class: `card race ${(comp.cards[v.stolen - 1] || {}).kind}` }) : raceCard(comp, v.stolen)));
   }
   if (seat !== null && seat !== undefined && v.hand) {
-    mine.push(h("section", { class: "hand", "aria-label": t("your hand") }, h("h3", { class: "small" }, t("Your hand")),
+    mine.push(h("section", { class: "hand", "aria-label": t("your hand"), dataset: { part: "hand" } }, h("h3", { class: "small" }, t("Your hand")),
       h("div", { class: "cards" }, v.hand.length ? v.hand.map((id) => {
         const a = `play ${id}`;
         const c = comp.cards[id - 1] || {};

@@ -109,7 +109,7 @@ export function board(ctx) {
     t("Turn {turn}, started by {name}.", { turn: v.turn, name: names[v.starter] }) + " ",
     holder ? (offer ? t("{name} holds: the knight is offered for {price}.", { name: holder, price: v.price })
       : v.must_draw ? t("{name} has the knight and must draw.", { name: holder }) : t("{name} has the knight.", { name: holder })) : "");
-  const deck = h("div", { class: "ds-deck" },
+  const deck = h("div", { class: "ds-deck", dataset: { part: "deck" } },
     h("div", {}, h("span", { class: "label small" }, t("Cards drawn so far (newest last)")),
       h("div", { class: "cards small-cards" }, v.drawn.length ? v.drawn.map((c, i) => h("div", { class: ["card", "ds-card", c.split(" ")[0]], dataset: { k: `drawn-${v.turn}-${i}` } }, c.startsWith("footprint") ? `👣 ${c.split(" ")[1]}` : c === "stop" ? t("STOP") : t("DANGER"))) : h("span", { class: "muted small" }, t("nothing yet")))),
     h("div", {}, h("span", { class: "label small" }, tn("Deck: {n} card left", "Deck: {n} cards left", v.deck_size)),

@@ -121,20 +121,20 @@ export function board(ctx) {
       v.face_up ? dragonCard(comp, v.face_up, true) : h("div", { class: "card empty" }, t("none"))),
     h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Lair")), h("div", { class: "card back" }, `${v.lair}`)),
     h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Draw pile")), h("div", { class: "card back crewback" }, `${v.pile}`)),
-    h("div", { class: "scoring-cards" }, Object.entries(v.scoring_cards).map(([sym, side]) => scoringCard(comp, sym, side))),
+    h("div", { class: "scoring-cards", dataset: { part: "scoring" } }, Object.entries(v.scoring_cards).map(([sym, side]) => scoringCard(comp, sym, side))),
   );
   const status = hire
     ? t("Hiring Crew: pick {pick} of 9. Pick a card; the rest of your hand passes left.", { pick: v.pick })
     : v.phase === "hunt" ? t("Dragon Hunt: round {round} of 7, started by {name}.", { round: v.round, name: names[v.starter] }) : t(v.phase_name);
   let round = null;
   if (v.this_round.length) {
-    round = h("div", { class: "sd-round" }, h("h3", { class: "small" }, t("This round ({n} of {all} played)", { n: v.this_round.length, all: names.length })),
+    round = h("div", { class: "sd-round", dataset: { part: "trick" } }, h("h3", { class: "small" }, t("This round ({n} of {all} played)", { n: v.this_round.length, all: names.length })),
       h("div", { class: "cards trick" }, v.this_round.map(([s, c]) => h("figure", { class: "played" }, crewCard(comp, c, { k: `round-${v.round}-${s}` }), h("figcaption", { class: `p${s}` }, names[s])))));
   } else if (v.phase === "hunt" || v.over) {
     const last = lastRound(ctx.log || []);
     if (last) {
       const d = comp.dragons[last.claim.dragon - 1];
-      round = h("div", { class: "sd-round last" }, h("h3", { class: "small" }, t("Last round")),
+      round = h("div", { class: "sd-round last", dataset: { part: "trick" } }, h("h3", { class: "small" }, t("Last round")),
         h("div", { class: "cards trick" }, last.plays.map(([s, c]) => h("figure", { class: ["played", s === last.claim.winner && "took"] },
           crewCard(comp, c, { k: `last-${last.seq}-${s}` }), h("figcaption", { class: `p${s}` }, names[s])))),
         h("p", { class: "took-line", dataset: { k: `took-${last.seq}` } }, h("strong", {}, names[last.claim.winner]), " ",
@@ -142,7 +142,7 @@ export function board(ctx) {
             : t("wins the round with {card} and claims a dragon.", { card: last.claim.card })));
     }
   }
-  const ships = h("div", { class: "sd-ships" }, names.map((name, s) => h("div", { class: ["ship", `p${s}`, s === seat && "me"], dataset: { seat: String(s) } },
+  const ships = h("div", { class: "sd-ships" }, names.map((name, s) => h("div", { class: ["ship", `p${s}`, s === seat && "me"], dataset: { seat: String(s), part: `ship-${s}` } },
     h("div", { class: "ship-head" }, h("strong", {}, name), s === seat ? ` ${t("(you)")}` : "",
       h("span", { class: "small muted" }, ` · ${t("{n} in hand", { n: v.hand_sizes[s] })}${hire ? ` · ${t("{n} hired", { n: v.pick_counts[s] })}` : ""}`)),
     h("div", { class: "hull" },
@@ -157,7 +157,7 @@ export function board(ctx) {
   const mine = [];
   if (seat !== null && seat !== undefined && v.hand) {
     const verb = hire ? "hire" : "play";
-    mine.push(h("section", { class: "hand", "aria-label": t("your hand") },
+    mine.push(h("section", { class: "hand", "aria-label": t("your hand"), dataset: { part: "hand" } },
       h("h3", { class: "small" }, hire ? t("Your hand: choose a card to hire") : t("Your hand")),
       h("div", { class: "cards" }, v.hand.map((c) => {
         const a = `${verb} ${c}`;
