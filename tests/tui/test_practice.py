@@ -48,7 +48,12 @@ def test_the_hint_marks_the_choices_and_highlights_the_pick() -> None:
             assert {str(c.action) for c in advice.choices} == {"take", "decline"}
             text = screen_text(app)
             assert "★ best" in text and "%" in text
-            assert "hint:" in text and "played out from here" in " ".join(text.split())
+            # the sentence for what the playouts found (how many fit in the hint's time
+            # depends on the machine: a clear best, or choices it cannot tell apart)
+            words = " ".join(text.split())
+            kind = advice.why()["kind"]
+            assert "hint:" in words
+            assert ("played out from here" if kind == "clear" else "cannot tell") in words
             choices = app.query_one("#choices")
             assert app.shown[choices.highlighted] == advice.pick  # type: ignore[attr-defined]
 
