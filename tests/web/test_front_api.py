@@ -48,6 +48,9 @@ def test_catalog_draws_every_id_and_labels_every_action(web: TestClient, game_id
         assert cat["events"][kind]["text"] == spec.text
         assert cat["events"][kind]["seat_fields"] == list(spec.seat_fields)
     assert cat["phases"] == list(game.phases) and "over" in cat["phases"]
+    assert cat["phase_names"] == dict(game.phase_names) and set(cat["phase_names"]) == set(
+        game.phases
+    )  # the built-in games name every phase
     # nothing in it depends on the state: a table in another state gets the same catalog
     other = web.post("/api/tables", json={"game": game_id, "players": 3}).json()
     assert web.get(f"/api/tables/{other['table']['id']}/catalog").json() == cat
