@@ -134,3 +134,17 @@ def test_pages_are_the_front_end(web: TestClient) -> None:
     for f in static.rglob("*.js"):
         rel = f.relative_to(static).as_posix()
         assert web.get(f"/static/{rel}").status_code == 200, rel
+    # each game's board is served from its own package, where its manifest says
+    for game_id in GAMES:
+        tid = web.post("/api/tables", json={"game": game_id, "players": 3}).json()["table"]["id"]
+        board = web.get(f"/api/tables/{tid}/catalog").json()["board"]
+        assert board == f"games/{game_id}/board.js"
+        served = web.get(f"/static/{board}")
+        assert served.status_code == 200 and "javascript" in served.headers["content-type"]
+        assert served.text == (
+            Path(dragonlair.__file__).parent / game_id.replace("-", "_") / "web" / "board.js"
+        ).read_text(encoding="utf-8")
+        assert 'from "/static/js/dom.js"' in served.text
+        # the rest of the game's package is not published
+        assert web.get(f"/static/games/{game_id}/../manifest.py").status_code == 404
+        assert web.get(f"/static/games/{game_id}/rules.py").status_code == 404
