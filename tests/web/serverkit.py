@@ -37,6 +37,7 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "sqlite_sync": "NORMAL",
         "http_rate": "100000/minute",
         "ws_rate": "100000/second",
+        "max_waiting_per_address": 100000,
         "deadline": 30.0,
         "away": None,
         # a window's passes wait this long (short: tests play many of them)

@@ -82,6 +82,16 @@ def serve(
         float,
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
+    max_waiting_per_address: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Most tables waiting for players that one address may have created."
+        ),
+    ] = 20,
+    max_waiting: Annotated[
+        int,
+        typer.Option(min=1, help="Most tables waiting for players, every process together."),
+    ] = 10000,
     abandon_after: Annotated[
         float,
         typer.Option(
@@ -263,6 +273,8 @@ def serve(
         bot_max_seconds=bot_max_seconds,
         bot_max_iterations=bot_max_iterations,
         waiting_ttl=waiting_ttl,
+        max_waiting_per_address=max_waiting_per_address,
+        max_waiting=max_waiting,
         abandon_after=abandon_after,
         deadline_sweep=deadline_sweep,
         max_connections_per_address=max_connections_per_address,

@@ -50,6 +50,11 @@ class ServerConfig:
     confirm: float = CONFIRM_SECONDS
     # A table still waiting for players this long after its creation expires (seconds).
     waiting_ttl: float = 86400.0
+    # Tables waiting for players at once: created from one address, and in all (every
+    # process together); beyond, a new table that would wait is refused (see
+    # dragonlair.web.lobby.Hub.create). A rematch is not counted against its players.
+    max_waiting_per_address: int = 20
+    max_waiting: int = 10000
     # Limits on clients.
     max_message_bytes: int = 4096
     max_body_bytes: int = 16384
