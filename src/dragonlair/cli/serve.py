@@ -128,6 +128,14 @@ def serve(
             min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
         ),
     ] = 120.0,
+    ws_ping_interval: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            help="Seconds between the server's pings on each WebSocket (a proxy's read "
+            "time-out on WebSockets must be longer).",
+        ),
+    ] = 5.0,
     max_connections_per_seat: Annotated[
         int, typer.Option(min=1, help="Open connections per seat of a table (tabs, devices).")
     ] = 8,
@@ -280,6 +288,7 @@ def serve(
         max_connections_per_address=max_connections_per_address,
         max_websockets=max_websockets,
         ws_idle_timeout=ws_idle_timeout,
+        ws_ping_interval=ws_ping_interval,
         max_connections_per_seat=max_connections_per_seat,
         max_spectators=max_spectators,
         header_timeout=header_timeout,
