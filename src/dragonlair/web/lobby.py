@@ -97,6 +97,8 @@ class Hub:
         self._rematch_lock = asyncio.Lock()
         # waiting tables in memory found with nobody connected at the last sweep
         self._quiet: set[str] = set()
+        # the tables each creating address (its tag) made that may still wait: id -> when
+        self._created_by: dict[str, dict[str, float]] = {}
 
     # ------------------------------------------------------------------ finding tables
 
@@ -200,6 +202,7 @@ class Hub:
     async def recover(self) -> int:
         """Resume every unfinished table from storage (a damaged one is kept as broken,
         one that waited too long for players expires); the number resumed."""
+        await self._load_creators()
         # tables waiting for players stay in storage until someone comes to one
         stored = await asyncio.to_thread(self.store.load_active, ("playing",))
         n = 0
@@ -256,6 +259,7 @@ class Hub:
             with contextlib.suppress(ProtocolError):
                 await self._expire_stored()
             self._put_to_sleep()
+            self._forget_creators(now)
             gone = self.abandoned(now)
             if gone:
                 with contextlib.suppress(ProtocolError):
@@ -272,6 +276,21 @@ class Hub:
 
         await self.write(lambda: self.store.expire(ids), gone)
         log.info("%d tables waited too long for players and expired", len(ids))
+
+    async def _load_creators(self) -> None:
+        """Who created the tables waiting now (read once, at start-up)."""
+        for table_id, creator, created in await asyncio.to_thread(self.store.waiting_creators):
+            self._created_by.setdefault(creator, {})[table_id] = created
+
+    def _forget_creators(self, now: float) -> None:
+        """Forget the tables that have waited past their time (expired by now)."""
+        before = now - self.config.waiting_ttl
+        for creator in list(self._created_by):
+            made = self._created_by[creator]
+            for table_id in [i for i, at in made.items() if at < before]:
+                del made[table_id]
+            if not made:
+                del self._created_by[creator]
 
     async def _expire_stored(self) -> None:
         """Expire the tables that waited too long for players and are not in memory."""
@@ -419,6 +438,8 @@ class Hub:
         stored.salt = new_salt()
         stored.commitment = commitment(seed, stored.salt, deal_source(stored.settings))
         await self.write(lambda: self.store.create_table(stored))
+        if creator is not None:
+            self._created_by.setdefault(creator, {})[table_id] = stored.created
         t = Table(self, stored, game, start)
         if status == "playing":
             self.tables[table_id] = t
@@ -432,14 +453,20 @@ class Hub:
         )
 
     async def _check_waiting(self, creator: str) -> None:
-        """Refuse a new waiting table beyond the caps (see :meth:`create`)."""
+        """Refuse a new waiting table beyond the caps (see :meth:`create`): the tables
+        this process saw the address create, those of them still waiting, and every table
+        waiting, from the database (primary key and partial index only)."""
+        made = self._created_by.get(creator, {})
         try:
-            total, mine = await asyncio.to_thread(self.store.waiting_counts, creator)
+            total, still = await asyncio.to_thread(self.store.waiting_counts, list(made))
         except Exception as e:
             storage_outage.failed("counting waiting tables", e)
             raise ProtocolError(
                 "storage_error", "the server could not reach the database; try again", 503
             ) from None
+        for table_id in [i for i in made if i not in still]:
+            del made[table_id]
+        mine = len(made)
         cap = self.config.max_waiting_per_address
         if mine >= cap:
             raise ProtocolError(

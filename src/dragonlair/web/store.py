@@ -788,20 +788,38 @@ class Store:
 
         return self._submit(_Op(Future(), run=run))
 
-    def waiting_counts(self, creator: str) -> tuple[int, int]:
-        """How many tables wait for players, in all and created by ``creator`` (the hash
-        stored in their settings)."""
+    def waiting_counts(self, candidates: Collection[str]) -> tuple[int, set[str]]:
+        """How many tables wait for players (counted on the partial index of unfinished
+        tables), and which of ``candidates`` (table ids) still wait."""
         waiting = tables_t.c.status == "waiting"
         with self.engine.connect() as conn:
             total = conn.execute(
                 select(func.count()).select_from(tables_t).where(waiting)
             ).scalar_one()
-            mine = conn.execute(
-                select(func.count())
-                .select_from(tables_t)
-                .where(waiting, tables_t.c.settings["creator"].as_string() == creator)
-            ).scalar_one()
-        return int(total), int(mine)
+            still = set()
+            if candidates:
+                still = {
+                    r[0]
+                    for r in conn.execute(
+                        select(tables_t.c.id).where(waiting, tables_t.c.id.in_(list(candidates)))
+                    )
+                }
+        return int(total), still
+
+    def waiting_creators(self) -> list[tuple[str, str, float]]:
+        """Every table waiting for players with the creator stored in its settings: (id,
+        creator, created). Reads every waiting row: once, at start-up."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.settings, tables_t.c.created).where(
+                    tables_t.c.status == "waiting"
+                )
+            ).all()
+        return [
+            (r.id, r.settings["creator"], float(r.created))
+            for r in rows
+            if isinstance(r.settings, dict) and isinstance(r.settings.get("creator"), str)
+        ]
 
     def abandon(self, table_ids: Sequence[str]) -> Future[None]:
         """Mark tables in play that every person left long ago as abandoned: they end
