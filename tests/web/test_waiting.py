@@ -90,13 +90,15 @@ def test_a_waiting_table_is_a_row_until_someone_comes(sqlite_url: str) -> None:
 def test_a_sleeping_table_is_joined_and_played_and_a_restart_leaves_it_asleep(
     sqlite_url: str, tmp_path: Path
 ) -> None:
-    cfg = config(sqlite_url, seal_key=str(tmp_path / "seal.key"))
+    cfg = config(sqlite_url, seal_key=str(tmp_path / "seal.key"), max_waiting_per_address=2)
     with TestClient(create_app(cfg)) as c:
         first = c.post("/api/tables", json=WAITING).json()
         other = c.post("/api/tables", json=WAITING).json()["table"]["id"]
     with TestClient(create_app(cfg)) as c:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         assert hub.tables == {}  # recovery reads only the tables in play
+        # who created the waiting tables is read back from their rows
+        assert c.post("/api/tables", json=WAITING).status_code == 429
         tid = first["table"]["id"]
         joined = c.post(f"/api/tables/{tid}/join", json={"name": "Bo"})
         assert joined.status_code == 200, joined.text
@@ -108,3 +110,4 @@ def test_a_sleeping_table_is_joined_and_played_and_a_restart_leaves_it_asleep(
             assert ws.receive_json()["type"] == "welcome"
         assert other not in hub.tables
         assert rows(sqlite_url, "waiting") == 1
+        assert c.post("/api/tables", json=WAITING).status_code == 201  # one started
