@@ -85,6 +85,16 @@ def serve(
         float,
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
+    max_waiting_per_address: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Most tables waiting for players that one address may have created."
+        ),
+    ] = 20,
+    max_waiting: Annotated[
+        int,
+        typer.Option(min=1, help="Most tables waiting for players, every process together."),
+    ] = 10000,
     abandon_after: Annotated[
         float,
         typer.Option(
@@ -121,6 +131,14 @@ def serve(
             min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
         ),
     ] = 120.0,
+    ws_ping_interval: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            help="Seconds between the server's pings on each WebSocket (a proxy's read "
+            "time-out on WebSockets must be longer).",
+        ),
+    ] = 5.0,
     max_connections_per_seat: Annotated[
         int, typer.Option(min=1, help="Open connections per seat of a table (tabs, devices).")
     ] = 8,
@@ -212,11 +230,14 @@ def serve(
         bot_max_seconds=bot_max_seconds,
         bot_max_iterations=bot_max_iterations,
         waiting_ttl=waiting_ttl,
+        max_waiting_per_address=max_waiting_per_address,
+        max_waiting=max_waiting,
         abandon_after=abandon_after,
         deadline_sweep=deadline_sweep,
         max_connections_per_address=max_connections_per_address,
         max_websockets=max_websockets,
         ws_idle_timeout=ws_idle_timeout,
+        ws_ping_interval=ws_ping_interval,
         max_connections_per_seat=max_connections_per_seat,
         max_spectators=max_spectators,
         header_timeout=header_timeout,
