@@ -472,6 +472,13 @@ class TablePage {
   heldText() {
     const held = this.msg && this.msg.held;
     if (!held) return "";
+    if (held.turn) {
+      // a table that confirms at the end of a turn: no window, the person's Confirm
+      if (held.waiting) {
+        return t("Your choice “{action}” waits for your Confirm (it would show you something, so it is not shown before): press Confirm to play it, or Undo to take it back.", { action: held.waiting });
+      }
+      return t("Nobody sees your decisions yet: press Confirm to play them, or Undo to take back the last one.");
+    }
     const left = held.until ? Math.max(0, Math.ceil((held.until - Date.now()) / 1000)) : 0;
     if (held.waiting) {
       return t("Your choice “{action}” waits for its confirmation (it would show you something, so it is not shown before): played in {n} s unless you take it back.", { action: held.waiting, n: left });
@@ -483,7 +490,7 @@ class TablePage {
   tickHeld() {
     clearInterval(this.heldTimer);
     this.heldTimer = null;
-    if (!this.msg || !this.msg.held) return;
+    if (!this.msg || !this.msg.held || this.msg.held.turn) return; // no countdown to show
     this.heldTimer = setInterval(() => {
       const el = document.getElementById("held-note");
       if (!el || !this.msg || !this.msg.held) {
@@ -644,7 +651,7 @@ class TablePage {
         row.push(h("button", {
           type: "button", id: "confirm-button", class: "small primary",
           disabled: this.pending,
-          title: t("Play my decision now, without waiting"),
+          title: m.held.turn ? t("Play my decisions of this turn: the others see them and the game goes on") : t("Play my decision now, without waiting"),
           onclick: () => this.askConfirm(),
         }, t("Confirm")));
         row.push(h("span", { class: "small held-note", id: "held-note", role: "status" }, this.heldText()));
