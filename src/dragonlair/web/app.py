@@ -34,6 +34,7 @@ from .. import __version__
 from ..i18n import N_, _, using
 from .accounts import Accounts, SignInGuard
 from .accounts.csrf import SameOrigin
+from .accounts.passkeys import Passkeys
 from .accounts.service import watch_sessions
 from .boards import GAMES_PREFIX, GameBoards
 from .bots import BotRunner
@@ -157,6 +158,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ended_text=SIGNED_OUT,
     )
     app.state.accounts = accounts
+    app.state.passkeys = Passkeys(accounts)
     # the stand-in hash a sign-in under an unknown name is checked against, made before
     # the first request, so that even that one takes as long as a wrong password
     await asyncio.to_thread(accounts.stand_in_hash)

@@ -1,5 +1,6 @@
 """The accounts' tables (in the server's one ``MetaData``, so migrations see them): an
-account, its sessions, and, in :mod:`dragonlair.web.store`, the account a seat belongs to.
+account, its sessions, its passkeys and the passkey challenges in flight, and, in
+:mod:`dragonlair.web.store`, the account a seat belongs to.
 
 What is kept of a person is their name, the Argon2id hash of their password and when the
 account was made; a session is kept only as the SHA-256 digest of its cookie's value, so a
@@ -10,7 +11,7 @@ played keep their seats.
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, ForeignKey, Index, String, Table
+from sqlalchemy import BigInteger, Column, Float, ForeignKey, Index, LargeBinary, String, Table
 
 from ..store import metadata
 
@@ -35,5 +36,36 @@ sessions_t = Table(
     Column("expires", Float, nullable=False),
 )
 sessions_account_index = Index("dl_sessions_account", sessions_t.c.account_id)
+
+# An account's passkeys (WebAuthn credentials, migration 0007_passkeys): the credential's
+# id (base64url, as the browser names it), its public key (COSE), the authenticator's last
+# signature count, and the label its player gave it. A deleted account's are deleted.
+passkeys_t = Table(
+    "dl_passkeys",
+    metadata,
+    Column("id", String(1400), primary_key=True),
+    Column("account_id", String(32), ForeignKey("dl_accounts.id"), nullable=False),
+    Column("public_key", LargeBinary, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("label", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("used", Float, nullable=True),
+)
+passkeys_account_index = Index("dl_passkeys_account", passkeys_t.c.account_id)
+
+# The challenges handed out for a passkey's registration or sign-in, each under a random
+# ticket: used once (taking one deletes it) and only until it expires, by any process.
+passkey_challenges_t = Table(
+    "dl_passkey_challenges",
+    metadata,
+    Column("ticket", String(64), primary_key=True),
+    Column("purpose", String(8), nullable=False),  # "register" or "signin"
+    Column("account_id", String(32), nullable=True),  # who registers (None: a sign-in)
+    Column("challenge", String(128), nullable=False),  # base64url
+    Column("expires", Float, nullable=False),
+)
+passkey_challenges_expiry_index = Index(
+    "dl_passkey_challenges_expires", passkey_challenges_t.c.expires
+)
 
 DELETED_NAME = "deleted player"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
@@ -15,6 +16,7 @@ from starlette.requests import HTTPConnection
 from ...core import DragonlairError, spec
 from ..accounts import Account, Accounts, Session, SignInGuard
 from ..accounts.cookies import COOKIE, clear_session_cookie, set_session_cookie
+from ..accounts.passkeys import Passkeys, RelyingParty
 from ..accounts.service import name_key
 from ..deps import ConfigDep, HubDep
 from ..lobby import Hub
@@ -35,7 +37,14 @@ def get_guard(conn: HTTPConnection) -> SignInGuard:
     return guard
 
 
+def get_passkeys(conn: HTTPConnection) -> Passkeys:
+    """The server's passkeys."""
+    passkeys: Passkeys = conn.app.state.passkeys
+    return passkeys
+
+
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+PasskeysDep = Annotated[Passkeys, Depends(get_passkeys)]
 GuardDep = Annotated[SignInGuard, Depends(get_guard)]
 
 
@@ -97,6 +106,44 @@ class Confirm(BaseModel):
 
     model_config = {"extra": "forbid"}
     password: str = Field(max_length=1000)
+
+
+class PasskeyNew(BaseModel):
+    """The browser's answer to the registration options, with the ticket they came with."""
+
+    model_config = {"extra": "forbid"}
+    ticket: str = Field(min_length=1, max_length=64)
+    credential: dict[str, Any] = Field(description="navigator.credentials.create's answer, as JSON")
+    label: str = Field("", max_length=200, description="what the player calls this passkey")
+
+
+class PasskeyAnswer(BaseModel):
+    """The browser's answer to the sign-in options, with the ticket they came with."""
+
+    model_config = {"extra": "forbid"}
+    ticket: str = Field(min_length=1, max_length=64)
+    credential: dict[str, Any] = Field(description="navigator.credentials.get's answer, as JSON")
+
+
+class PasskeyId(BaseModel):
+    """One of the account's passkeys."""
+
+    model_config = {"extra": "forbid"}
+    id: str = Field(min_length=1, max_length=1400)
+
+
+def relying_party(request: Request, public_url: str) -> RelyingParty:
+    """Whom passkeys are made for and answered to: the server's public URL if it has one,
+    else the host and scheme the page was loaded from."""
+    if public_url:
+        url = urlsplit(public_url)
+        scheme, netloc = url.scheme, url.netloc
+    else:
+        scheme, netloc = request.url.scheme, request.headers.get("host", "")
+    host = urlsplit(f"//{netloc}").hostname or ""
+    if not host:
+        raise ProtocolError("passkey_unavailable", "passkeys need the server's host name", 400)
+    return RelyingParty(id=host, origin=f"{scheme}://{netloc}")
 
 
 def _secure(request: Request, public_url: str) -> bool:
@@ -302,3 +349,82 @@ def renamed_seats(hub: Hub, account_id: str) -> None:
                 changed = True
         if changed and t.connections():
             t.broadcast_seats()
+
+
+@router.get("/api/account/passkeys")
+async def my_passkeys(passkeys: PasskeysDep, session: SignedInDep) -> dict[str, Any]:
+    """The account's passkeys, oldest first."""
+    keys = await asyncio.to_thread(passkeys.list, session.account_id)
+    return {"passkeys": [k.public() for k in keys]}
+
+
+@router.post("/api/account/passkeys/options")
+async def passkey_options(
+    request: Request, passkeys: PasskeysDep, config: ConfigDep, session: SignedInDep
+) -> dict[str, Any]:
+    """Start registering a passkey: the options for ``navigator.credentials.create`` and
+    the ticket to send back with its answer (valid once, for a few minutes)."""
+    rp = relying_party(request, config.public_url)
+    ticket, options = await asyncio.to_thread(
+        passkeys.registration_options, session.account_id, session.name, rp
+    )
+    return {"ticket": ticket, "options": options}
+
+
+@router.post("/api/account/passkeys", status_code=201)
+async def add_passkey(
+    body: PasskeyNew,
+    request: Request,
+    passkeys: PasskeysDep,
+    config: ConfigDep,
+    session: SignedInDep,
+) -> dict[str, Any]:
+    """Keep the passkey the browser made from the options under ``ticket``."""
+    rp = relying_party(request, config.public_url)
+    key = await asyncio.to_thread(
+        passkeys.register, session.account_id, body.ticket, body.credential, body.label, rp
+    )
+    return {"passkey": key.public()}
+
+
+@router.post("/api/account/passkeys/remove")
+async def remove_passkey(
+    body: PasskeyId, passkeys: PasskeysDep, session: SignedInDep
+) -> dict[str, Any]:
+    """Remove one of the account's passkeys: it signs nobody in from then on."""
+    await asyncio.to_thread(passkeys.remove, session.account_id, body.id)
+    return {"removed": body.id}
+
+
+@router.post("/api/account/passkeys/signin/options")
+async def passkey_sign_in_options(
+    request: Request, passkeys: PasskeysDep, guard: GuardDep, config: ConfigDep
+) -> dict[str, Any]:
+    """Start signing in with a passkey: the options for ``navigator.credentials.get`` and
+    the ticket to send back with its answer. Counts as a sign-in attempt of the address."""
+    rp = relying_party(request, config.public_url)
+    guard.before_sign_in(_address(request), "\x00passkey")
+    ticket, options = await asyncio.to_thread(passkeys.sign_in_options, rp)
+    return {"ticket": ticket, "options": options}
+
+
+@router.post("/api/account/passkeys/signin")
+async def passkey_sign_in(
+    body: PasskeyAnswer,
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    passkeys: PasskeysDep,
+    config: ConfigDep,
+    session: SessionDep,
+) -> dict[str, Any]:
+    """Sign in with the passkey the browser answered with: a new session in a new cookie."""
+    rp = relying_party(request, config.public_url)
+    account, token = await asyncio.to_thread(passkeys.sign_in, body.ticket, body.credential, rp)
+    if session is not None:
+        await asyncio.to_thread(accounts.sign_out, session)
+        accounts.close_ended()
+    set_session_cookie(
+        response, token, accounts.session_seconds, _secure(request, config.public_url)
+    )
+    return {"account": _me(account.id, account.name)}
