@@ -199,7 +199,7 @@ async def sign_up(
     """Make an account and sign in with it (a new session: any earlier one of this
     browser ends); the guest seats given become its own. Names are public (they are
     shown at tables), so a taken one is said to be taken."""
-    guard.before_sign_up(_address(request))
+    await asyncio.to_thread(guard.before_sign_up, _address(request))
     account, token = await asyncio.to_thread(accounts.sign_up, body.name, body.password)
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
@@ -232,16 +232,16 @@ async def sign_in(
     """Sign in: a new session in a new cookie (whatever cookie the browser had is not
     reused, so a session planted before sign-in signs nobody in)."""
     address, key = _address(request), name_key(body.name)
-    guard.before_sign_in(address, key)
+    await asyncio.to_thread(guard.before_sign_in, address, key)
     got: tuple[Account, str] | None = await asyncio.to_thread(
         accounts.sign_in, body.name, body.password
     )
     if got is None:
-        guard.failed(address, key)
+        await asyncio.to_thread(guard.failed, address, key)
         raise ProtocolError(
             "bad_credentials", "that name and password do not match an account", 401
         )
-    guard.succeeded(address, key)
+    await asyncio.to_thread(guard.succeeded, address, key)
     account, token = got
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
@@ -326,9 +326,9 @@ async def delete_account(
     """Delete the account (its password confirms it): its name, password and sessions are
     removed; its games stay, its seats in them named "deleted player"."""
     address, key = _address(request), f"delete:{session.account_id}"
-    guard.before_sign_in(address, key)
+    await asyncio.to_thread(guard.before_sign_in, address, key)
     if not await asyncio.to_thread(accounts.check_password_of, session.account_id, body.password):
-        guard.failed(address, key)
+        await asyncio.to_thread(guard.failed, address, key)
         raise ProtocolError("bad_credentials", "that is not this account's password", 401)
     await asyncio.to_thread(accounts.delete, session.account_id)
     accounts.close_ended()
@@ -403,7 +403,7 @@ async def passkey_sign_in_options(
     """Start signing in with a passkey: the options for ``navigator.credentials.get`` and
     the ticket to send back with its answer. Counts as a sign-in attempt of the address."""
     rp = relying_party(request, config.public_url)
-    guard.before_sign_in(_address(request), "\x00passkey")
+    await asyncio.to_thread(guard.before_sign_in, _address(request), "\x00passkey")
     ticket, options = await asyncio.to_thread(passkeys.sign_in_options, rp)
     return {"ticket": ticket, "options": options}
 
