@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, Server, create_in_lobby, play_to_end, shot, wait_ready
+from tests.browser.browserkit import (
+    DESKTOP,
+    PHONE,
+    Server,
+    create_in_lobby,
+    play_to_end,
+    shot,
+    wait_ready,
+)
 
 PASSWORD = "a long enough secret"
 
@@ -53,9 +61,28 @@ def test_sign_up_claims_the_seat_and_plays_it_to_the_end_signed_in(
     sign_up(page, server, "Lena Berg")
     assert page.inner_text("#account-link") == "Lena Berg"
     shot(page, "account-signed-in-desktop")
-    # the seat is the account's now: played to the end signed in
+    # the seat is the account's now: its name links to the account's profile wherever it
+    # is shown, the bot's stays plain text; in the lobby's listing
+    page.goto(server.url + "/")
+    row = page.locator("#playing-tables .table-row", has=page.locator("a.profile-link"))
+    link = row.locator("a.profile-link")
+    expect(link).to_have_attribute("href", "/players/Lena%20Berg")
+    assert link.inner_text() == "Lena"  # the seat's own name
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        row.scroll_into_view_if_needed()
+        shot(page, f"lobby-profile-link-{size}", full_page=False)
+    # at the table (in another tab: the seat stays open here)
     page.goto(url)
     wait_ready(page)
+    chip = page.locator(".seat-chip[data-seat='0'] a.profile-link")
+    expect(chip).to_have_attribute("href", "/players/Lena%20Berg")
+    assert chip.get_attribute("target") == "_blank"
+    assert page.locator(".seat-chip[data-seat='1'] a").count() == 0
+    shot(page, "table-profile-link-phone", full_page=False)
+    page.set_viewport_size(DESKTOP)
+    shot(page, "table-profile-link-desktop", full_page=False)
+    # played to the end signed in
     play_to_end(page, random.Random(3))
     assert page.locator(".table-page").get_attribute("data-status") == "over"
     # the same link in another browser: refused until its player signs in there

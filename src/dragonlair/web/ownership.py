@@ -72,7 +72,16 @@ from .protocol import (
 )
 from .security import deal_chosen
 from .session import Table
-from .store import ACTIVE, Store, StoreError, actions_t, processes_t, seats_t, tables_t
+from .store import (
+    ACTIVE,
+    Store,
+    StoreError,
+    account_names,
+    actions_t,
+    processes_t,
+    seats_t,
+    tables_t,
+)
 
 log = logging.getLogger("dragonlair.web.ownership")
 
@@ -533,6 +542,12 @@ def _listed_rows(
                 select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.seat)
             ).mappings():
                 seats.setdefault(s["table_id"], []).append(dict(s))
+            names = account_names(
+                conn, [x["account_id"] for xs in seats.values() for x in xs if x["account_id"]]
+            )
+            for xs in seats.values():
+                for x in xs:
+                    x["profile"] = names.get(x["account_id"]) if x["account_id"] else None
             for tid, count in conn.execute(
                 select(actions_t.c.table_id, func.count())
                 .where(actions_t.c.table_id.in_(ids))
@@ -570,6 +585,7 @@ def _info(
                 connected=False,
                 connections=0,
                 bot_playing=False,
+                profile=s.get("profile"),
             )
             for s in seats
         ],

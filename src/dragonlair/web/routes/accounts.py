@@ -158,10 +158,10 @@ def _me(account_id: str, name: str) -> dict[str, Any]:
     return {"id": account_id, "name": name}
 
 
-async def claim(hub: Hub, table_id: str, token: str, account_id: str) -> int:
-    """Make the guest seat whose token this is ``account_id``'s: from then on it is played
-    only by that account's player, signed in. ProtocolError if the token opens no seat of
-    the table, or the seat is another account's."""
+async def claim(hub: Hub, table_id: str, token: str, account_id: str, name: str) -> int:
+    """Make the guest seat whose token this is ``account_id``'s (named ``name``): from then
+    on it is played only by that account's player, signed in. ProtocolError if the token
+    opens no seat of the table, or the seat is another account's."""
     t = await hub.get(table_id)
     seat = t.identify(token)
     if seat is None:
@@ -174,6 +174,9 @@ async def claim(hub: Hub, table_id: str, token: str, account_id: str) -> int:
 
     def bound() -> None:
         s.account = account_id
+        s.profile = name
+        if t.connections():
+            t.broadcast_seats()  # the seat's name now links to the account's profile
 
     await hub.write(lambda: hub.store.bind_seat(t.id, seat, account_id), bound)
     return seat
@@ -208,9 +211,8 @@ async def sign_up(
     refused: list[dict[str, Any]] = []
     for c in body.seats:
         try:
-            claimed.append(
-                {"table": c.table, "seat": await claim(hub, c.table, c.token, account.id)}
-            )
+            seat = await claim(hub, c.table, c.token, account.id, account.name)
+            claimed.append({"table": c.table, "seat": seat})
         except ProtocolError as e:
             refused.append({"table": c.table, "code": e.code, "message": e.message})
     set_session_cookie(
@@ -286,7 +288,7 @@ async def sign_out_everywhere(
 @router.post("/api/account/claim")
 async def claim_seat(body: SeatClaim, hub: HubDep, session: SignedInDep) -> dict[str, Any]:
     """Make a guest seat this browser holds the signed-in account's."""
-    seat = await claim(hub, body.table, body.token, session.account_id)
+    seat = await claim(hub, body.table, body.token, session.account_id, session.name)
     return {"table": body.table, "seat": seat}
 
 
@@ -345,7 +347,7 @@ def renamed_seats(hub: Hub, account_id: str) -> None:
         changed = False
         for s in t.seats:
             if s.account == account_id:
-                s.name = DELETED_NAME
+                s.name, s.profile = DELETED_NAME, None  # no profile any more
                 changed = True
         if changed and t.connections():
             t.broadcast_seats()
