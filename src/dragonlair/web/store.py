@@ -254,8 +254,9 @@ def account_names(conn: Connection, ids: Collection[str]) -> dict[str, str]:
     link to), for the links to their profiles."""
     if not ids:
         return {}
-    from .accounts.schema import accounts_t  # (it builds on this module's metadata)
-
+    # dragonlair.web.accounts.schema defines it on this module's metadata (imported with
+    # the server; named here, not imported, as that module builds on this one)
+    accounts_t = metadata.tables["dl_accounts"]
     rows = conn.execute(
         select(accounts_t.c.id, accounts_t.c.name).where(
             accounts_t.c.id.in_(set(ids)), accounts_t.c.deleted.is_(None)
