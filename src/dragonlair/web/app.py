@@ -34,6 +34,7 @@ from .. import __version__
 from ..i18n import N_, _, using
 from .accounts import Accounts, SignInGuard
 from .accounts.csrf import SameOrigin
+from .accounts.passkeys import Passkeys
 from .accounts.service import watch_sessions
 from .boards import GAMES_PREFIX, GameBoards
 from .bots import BotRunner
@@ -157,6 +158,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ended_text=SIGNED_OUT,
     )
     app.state.accounts = accounts
+    app.state.passkeys = Passkeys(accounts)
+    # sign-in limits counted in the database, so that every process shares them
+    app.state.sign_in_guard = SignInGuard(store.engine)
     # the stand-in hash a sign-in under an unknown name is checked against, made before
     # the first request, so that even that one takes as long as a wrong password
     await asyncio.to_thread(accounts.stand_in_hash)
@@ -328,7 +332,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     limits = Limits(cfg)
     app.state.config = cfg
     app.state.limits = limits
-    app.state.sign_in_guard = SignInGuard()
     app.add_middleware(
         Guard, limiter=limits.http, max_body=cfg.max_body_bytes, timeout=cfg.body_timeout
     )

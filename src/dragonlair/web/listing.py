@@ -17,7 +17,7 @@ from ..core import spec as game_spec
 from .config import ServerConfig
 from .protocol import Fairness, SeatInfo, TableInfo, TableSettings
 from .security import deal_chosen
-from .store import ACTIVE, Store, actions_t, seats_t, tables_t
+from .store import ACTIVE, Store, account_names, actions_t, seats_t, tables_t
 
 
 def listed_rows(
@@ -53,6 +53,12 @@ def listed_rows(
                 select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.seat)
             ).mappings():
                 seats.setdefault(s["table_id"], []).append(dict(s))
+            names = account_names(
+                conn, [x["account_id"] for xs in seats.values() for x in xs if x["account_id"]]
+            )
+            for xs in seats.values():
+                for x in xs:
+                    x["profile"] = names.get(x["account_id"]) if x["account_id"] else None
             for tid, count in conn.execute(
                 select(actions_t.c.table_id, func.count())
                 .where(actions_t.c.table_id.in_(ids))
@@ -90,6 +96,7 @@ def stored_info(
                 connected=False,
                 connections=0,
                 bot_playing=False,
+                profile=s.get("profile"),
             )
             for s in seats
         ],

@@ -355,6 +355,7 @@ class Hub:
         accounts: dict[int, str | None] | None = None,
         doc: dict[str, Any] | None = None,
         address: str | None = None,
+        names: dict[str, str | None] | None = None,
     ) -> Created:
         """A new table from a lobby request; ProtocolError says what was wrong. The first
         person's seat is ``account``'s (its creator signed in), or each seat is that of
@@ -366,7 +367,8 @@ class Hub:
         ``max_waiting_per_address`` or ``max_waiting`` it is refused (``too_many_waiting``,
         429; ``lobby_full``, 503). It is stored and not kept in memory: a waiting table
         costs a row until someone comes to it (a request for it, a WebSocket, a join), and
-        goes back to its row after a sweep with nobody connected."""
+        goes back to its row after a sweep with nobody connected. ``names``: the accounts'
+        names (their profiles' addresses) by id."""
         if req.tutorial:
             req, doc = self._tutorial(req)
         doc = self._position(req) if doc is None else doc
@@ -396,6 +398,8 @@ class Hub:
             first = next((s for s in seats if s.kind == "human"), None)
             if first is not None:
                 first.account = account
+        for s in seats:
+            s.profile = None if s.account is None else (names or {}).get(s.account)
         watch = new_token()
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         creator = None
@@ -706,9 +710,15 @@ class Hub:
         except DragonlairError as e:  # BadPosition, or no such puzzle
             raise ProtocolError("bad_position", str(e)) from None
 
-    async def join(self, table_id: str, req: JoinRequest, account: str | None = None) -> Joined:
-        """Take an open seat (``account``'s, signed in); ProtocolError if there is none
-        (or not that one)."""
+    async def join(
+        self,
+        table_id: str,
+        req: JoinRequest,
+        account: str | None = None,
+        account_name: str | None = None,
+    ) -> Joined:
+        """Take an open seat (``account``'s, named ``account_name``, signed in);
+        ProtocolError if there is none (or not that one)."""
         t = await self.get(table_id)
         async with t.lock:
             if t.status != "waiting":
@@ -745,6 +755,7 @@ class Hub:
             def taken() -> None:
                 seat.kind, seat.name, seat.token_hash = "human", name, h
                 seat.account = account
+                seat.profile = account_name if account is not None else None
                 if status == "playing":
                     t.start()
                 else:
@@ -792,6 +803,7 @@ class Hub:
                 lesson = TableRequest.model_validate({"game": t.game_id, "tutorial": True})
                 created = await self.create(
                     accounts={s.index: s.account for s in t.seats},
+                    names={s.account: s.profile for s in t.seats if s.account is not None},
                     req=lesson
                     if st.tutorial
                     else TableRequest.model_validate(

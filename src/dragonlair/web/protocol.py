@@ -216,6 +216,11 @@ class SeatInfo(BaseModel):
         default=None,
         description="the move this seat's player conceded at (a bot plays it from then on)",
     )
+    profile: str | None = Field(
+        default=None,
+        description="the name of the account whose seat this is: its profile is "
+        "/players/{profile}; None for a guest's, a bot's or an open seat",
+    )
 
 
 class TableSettings(BaseModel):

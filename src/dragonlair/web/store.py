@@ -246,6 +246,24 @@ class StoredSeat:
     account: str | None = None
     bank: float | None = None  # a person's time bank left (None: full)
     conceded: int | None = None  # the move its player conceded at
+    # the account's name, for a link to its profile: read with the seat, never written
+    profile: str | None = None
+
+
+def account_names(conn: Connection, ids: Collection[str]) -> dict[str, str]:
+    """The names of the accounts ``ids`` that still exist (a deleted one has no name to
+    link to), for the links to their profiles."""
+    if not ids:
+        return {}
+    # dragonlair.web.accounts.schema defines it on this module's metadata (imported with
+    # the server; named here, not imported, as that module builds on this one)
+    accounts_t = metadata.tables["dl_accounts"]
+    rows = conn.execute(
+        select(accounts_t.c.id, accounts_t.c.name).where(
+            accounts_t.c.id.in_(set(ids)), accounts_t.c.deleted.is_(None)
+        )
+    ).all()
+    return {r[0]: r[1] for r in rows}
 
 
 @dataclass
@@ -1107,6 +1125,9 @@ class Store:
                     conceded=s["conceded"],
                 )
             )
+        names = account_names(conn, [s.account for s in t.seats if s.account is not None])
+        for st in t.seats:
+            st.profile = None if st.account is None else names.get(st.account)
         rows = conn.execute(
             select(actions_t.c.move, actions_t.c.seat, actions_t.c.action)
             .where(actions_t.c.table_id == table_id)

@@ -68,7 +68,10 @@ async def create_table(
     first person's seat is the account's."""
     address = request.client.host if request.client else "?"
     created = await hub.create(
-        body, account=None if session is None else session.account_id, address=address
+        body,
+        account=None if session is None else session.account_id,
+        names=None if session is None else {session.account_id: session.name},
+        address=address,
     )
     # its bots and hints take the creating address's share of the bot pool
     hub.bots.fair.charge_to(created.table.id, address)
@@ -102,4 +105,6 @@ async def get_catalog(table: TableDep, lang: LangQuery = "en") -> Catalog:
 async def join_table(hub: HubDep, table_id: str, body: JoinRequest, session: SessionDep) -> Joined:
     """Take an open seat (the first one, or the one named); the game starts when the
     last open seat is taken. Signed in, the seat is the account's."""
-    return await hub.join(table_id, body, account=None if session is None else session.account_id)
+    if session is None:
+        return await hub.join(table_id, body)
+    return await hub.join(table_id, body, account=session.account_id, account_name=session.name)

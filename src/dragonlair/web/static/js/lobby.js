@@ -5,7 +5,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { N_, errorText, t, tn } from "./i18n.js";
 import { awayTerm, duration } from "./away.js";
-import { leaderboardHref } from "./profile.js";
+import { leaderboardHref, seatName } from "./profile.js";
 import { learnPanel } from "./tutorial.js";
 
 const NAME_KEY = "dragonlair:name";
@@ -484,7 +484,7 @@ async function refreshTables(waiting, playing, names) {
   }
   const row = (tb, action) => h("li", { class: "table-row" },
     h("span", { class: "game-name" }, names[tb.game] || tb.game),
-    h("span", { class: "small" }, tb.seats.map((s) => (s.kind === "open" ? t("(open)") : s.name)).join(", "),
+    h("span", { class: "small" }, tb.seats.map((s, i) => [i ? ", " : "", s.kind === "open" ? t("(open)") : seatName(s, s.name)]),
       tableTerms(tb.settings, tb.fairness).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(tb.settings, tb.fairness).join(" · ")}`) : null),
     action);
   const open = tables.filter((tb) => tb.status === "waiting");

@@ -26,6 +26,7 @@ import { lessonPanel, markLesson } from "./tutorial.js";
 import { focusQuietly, hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
+import { seatName } from "./profile.js";
 import * as generic from "./games/generic.js";
 
 // refusals that signing in (account.js) can remedy: the refused page offers it
@@ -893,7 +894,8 @@ class TablePage {
         return h("li", { class: ["seat-chip", `p${s.seat}`, toAct.has(s.seat) && "acting", s.seat === me && "me"], dataset: { seat: String(s.seat) } },
           h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, String(s.seat + 1)),
           h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("not connected") }),
-          h("span", { class: "name" }, names[s.seat], s.seat === me ? ` ${t("(you)")}` : ""),
+          // an account's name opens its profile in another tab: the table stays open here
+          h("span", { class: "name" }, seatName(s, names[s.seat], { target: "_blank", rel: "noopener" }), s.seat === me ? ` ${t("(you)")}` : ""),
           kind ? h("span", { class: "kind small muted" }, kind) : null,
           state ? h("span", { class: "state small" }, state) : null);
       }));
