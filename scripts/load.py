@@ -259,7 +259,8 @@ class TablePlayer:
 
     async def run(self) -> None:
         retries = 0
-        await asyncio.sleep(min(self.start, self.left()))
+        if self.start:
+            await asyncio.sleep(min(self.start, self.left()))
         while time.monotonic() < self.stop:
             created = await self.create()
             if created is None:  # the service refused or did not answer: as a person retries
