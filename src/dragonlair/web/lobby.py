@@ -420,7 +420,10 @@ class Hub:
                 "wait_for_arrival": req.wait_for_arrival,
                 "hints": hints,
                 "undo": undo,
-                "confirm": (req.confirm or self.config.confirm) if undo else 0.0,
+                "confirm": (req.confirm or self.config.confirm)
+                if undo and not req.confirm_turn
+                else 0.0,
+                **({"confirm_turn": True} if req.confirm_turn else {}),
                 **({"rated": True} if req.rated else {}),
                 "chat_apart": req.chat_apart,
                 **({"tutorial": True} if req.tutorial else {}),
@@ -586,6 +589,18 @@ class Hub:
                 "a confirmation window is for a table with undo: ask for undo too, or leave "
                 "confirm out",
             )
+        if req.confirm_turn and not undo:
+            raise ProtocolError(
+                "bad_request",
+                "a Confirm at the end of a turn is for a table with undo: ask for undo too, "
+                "or leave confirm_turn out",
+            )
+        if req.confirm_turn and req.confirm is not None:
+            raise ProtocolError(
+                "bad_request",
+                "a table confirms either at the end of a window (confirm) or when its "
+                "player presses Confirm (confirm_turn), not both: leave one out",
+            )
         return hints, undo
 
     @staticmethod
@@ -610,7 +625,7 @@ class Hub:
             raise ProtocolError(
                 "rated_deal", "a rated table is dealt by the server: no position, puzzle or seed"
             )
-        if req.hints or req.undo:
+        if req.hints or req.undo or req.confirm_turn:
             raise ProtocolError("rated_practice", "a rated table offers neither hints nor undo")
         return False, False
 
@@ -797,6 +812,7 @@ class Hub:
                             "hints": st.hints,
                             "undo": st.undo,
                             "confirm": st.confirm or None,
+                            "confirm_turn": st.confirm_turn,
                             "chat_apart": st.chat_apart,
                             "pace": st.pace,
                             "puzzle": st.puzzle,
