@@ -37,6 +37,7 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "sqlite_sync": "NORMAL",
         "http_rate": "100000/minute",
         "ws_rate": "100000/second",
+        "max_waiting_per_address": 100000,
         "deadline": 30.0,
         "away": None,
         # a window's passes wait this long (short: tests play many of them)
@@ -119,7 +120,11 @@ class SeatClient:
     async def open(
         cls, ws_base: str, table: str, token: str, seat: int | None, since: int = 0
     ) -> SeatClient:
-        ws = await connect(f"{ws_base}/ws/tables/{table}", max_size=2**22, compression=None)
+        # as a browser, wait for the handshake as long as the proxy does (12 s to pass over
+        # a hung process), not websockets' 10 s
+        ws = await connect(
+            f"{ws_base}/ws/tables/{table}", max_size=2**22, compression=None, open_timeout=30
+        )
         await ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
         c = cls(ws, seat)
         await c.wait(lambda: bool(c.states), "the first state")

@@ -401,6 +401,11 @@ class Catalog(BaseModel):
     options: dict[str, OptionValue]
     components: dict[str, Any]
     phases: list[str]
+    phase_names: dict[str, str] = Field(
+        default_factory=dict,
+        description="what a player reads for each phase, in the page's language (a phase "
+        "not named here is shown as its id)",
+    )
     board: str | None = Field(
         None, description="the game's board module under /static/, or null for the generic one"
     )

@@ -112,6 +112,13 @@ export function eventText(catalog, ev, names, board = null) {
 
 /** The server's default names ("Player 2", "Random bot 3") in the page's language; a name a
  * person chose stays as it is. */
+/** The name of ``view``'s phase as its game declares it (the catalog's ``phase_names``,
+ * already in the page's language), else the phase's id. */
+export function phaseName(catalog, view) {
+  if (!view.phase) return "";
+  return (catalog.phase_names || {})[view.phase] || view.phase;
+}
+
 export function defaultName(name) {
   if (lang() === "en") return name;
   let m = /^Player (\d+)$/.exec(name);
@@ -819,7 +826,7 @@ class TablePage {
   actionBar(ctx, handled, view, legal, names, seat) {
     const m = this.msg;
     const parts = [h("div", { class: "prompt", "aria-live": "polite" }, this.prompt(view, legal, names, seat))];
-    const phase = word(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " "));
+    const phase = phaseName(this.catalog, view);
     if ("choosing" in view && !view.over && m.status !== "over") {
       const waiting = view.to_act.map((s) => names[s]);
       parts.push(h("span", { class: "choosing small" }, waiting.length ? t("still choosing: {names}", { names: waiting.join(", ") }) : t("revealing")));
