@@ -236,3 +236,104 @@ def test_a_puzzles_answer_at_80x24(lang: str) -> None:
         asyncio.run(run())
     finally:
         set_language("en")
+
+
+def held(**kw: object) -> PlaySession:
+    """The puzzle alone with bots, its decisions held for confirmation."""
+    s = practice(**kw)
+    s.autoplay[1] = False  # my one-choice answers are mine too
+    return s
+
+
+def status_of(app: PlayApp) -> str:
+    return " ".join(str(app.query_one("#status", Static).render()).split())
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_held_decision_waits_for_confirm_and_undo_takes_it_back(lang: str) -> None:
+    """With a Confirm per turn (80x24): my decisions are shown to me, the bots do not move
+    on them, ctrl+z takes them back one by one (one that would show me a card is held
+    unseen), F5 plays them; after that nothing can be taken back."""
+    s = held(confirm_turn=True)
+    words = translations(lang).gettext
+    start = s.state.to_json()
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.check_action("confirm", ()) is None  # nothing held yet
+            for ch in "take":
+                await pilot.press(ch)
+            await pilot.press("enter")
+            await settle(pilot)
+            # held and shown: I am asked to draw in my own game; nothing else moved
+            assert s.holding and app.asking == 1
+            assert [str(a) for a in s.state.legal_actions(1)] == ["draw"]
+            assert s.state.record.actions == ((1, "take"),)
+            waiting = words(
+                "Nobody sees your decisions yet: F5 confirms them, ctrl+z takes back the last one."
+            )
+            assert status_of(app) == waiting
+            took = s.state.view(1)
+            await pilot.press("enter")  # draw: it would show me a card
+            await settle(pilot)
+            assert s.unseen is not None and s.state.view(1) == took and app.asking is None
+            waits = words(
+                "Your choice “{action}” waits for its confirmation (it would show you "
+                "something): F5 plays it, ctrl+z takes it back."
+            ).format(action="draw")
+            assert waits in status_of(app)
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert s.unseen is None and app.asking == 1 and s.state.view(1) == took
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            # back at the start, as if nothing had been decided: nothing in the record
+            assert not s.holding and s.state.to_json() == start
+            assert words("you took back your last decision") in status_of(app)
+            # decided again and confirmed: the bots go on, and it is final
+            for ch in "decline":
+                await pilot.press(ch)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert s.holding and s.state.move == 1 and app.asking is None
+            await pilot.press("f5")
+            await settle(pilot)
+            assert not s.holding and s.state.move > 1
+            assert s.state.record.actions[0] == (1, "decline")
+            moved = s.state.move
+            await pilot.press("ctrl+z")
+            await pilot.pause()
+            assert s.state.move == moved
+            refusal = words("no undo: a decision can be taken back only until it is confirmed")
+            assert refusal in status_of(app)
+
+    set_language(lang)
+    try:
+        asyncio.run(run())
+    finally:
+        set_language("en")
+
+
+@pytest.mark.timeout(120)
+def test_a_held_decision_is_played_at_the_windows_end() -> None:
+    s = held(confirm=3.0)
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            for ch in "decline":
+                await pilot.press(ch)
+            await pilot.press("enter")
+            assert s.holding and "3 s" in status_of(app)
+            for _ in range(400):  # the window's end, then the bots' replies
+                await pilot.pause(0.05)
+                if s.state.move > 1:
+                    break
+            assert not s.holding and s.state.record.actions[0] == (1, "decline")
+            assert s.state.move > 1
+
+    asyncio.run(run())

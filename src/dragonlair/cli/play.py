@@ -13,6 +13,7 @@ import dragonlair
 
 from ..bots import LEVELS, UnknownBot, parse_bot
 from ..core import DragonlairError
+from ..core.confirm import CONFIRM_SECONDS
 from ..core.puzzles import PUZZLE_PREFIX, open_game, puzzle
 from ..i18n import N_, _, language
 from ..tui import PlaySession, SeatConfig, load_save
@@ -166,6 +167,17 @@ def play(
     delay: Annotated[
         float, typer.Option(min=0, help=_("Seconds to pause after a bot's move."))
     ] = 0.8,
+    confirm_turn: Annotated[
+        bool,
+        typer.Option(
+            "--confirm-turn",
+            help=_(
+                "Alone with bots: your decisions wait for F5 (confirm) at the end of your "
+                "turn instead of being played 5 s after you decide (ctrl+z takes them back "
+                "until then; with --fast and without this, each decision is played at once)."
+            ),
+        ),
+    ] = False,
     lang: Annotated[str | None, typer.Option("--lang", help=_(LANG_HELP))] = None,
     lesson: Annotated[
         bool,
@@ -232,6 +244,9 @@ def play(
             save_path=save or resume,
             undo=undo or None,
             tutorial=tut,
+            # a decision is held for its confirmation (docs/terminal.md, "Undo")
+            confirm=0.0 if fast else CONFIRM_SECONDS,
+            confirm_turn=confirm_turn,
         )
     except (DragonlairError, UnknownBot) as e:
         raise typer.BadParameter(str(e)) from None

@@ -426,6 +426,7 @@ class PlayApp(TableApp):
         Binding("f2,ctrl+g", "hint", N_("hint"), priority=True),
         Binding("ctrl+z,f3", "undo", N_("undo"), priority=True),
         Binding("f4", "answer", N_("answer"), priority=True),
+        Binding("f5", "confirm", N_("confirm"), priority=True),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.6, fast: bool = False) -> None:
@@ -453,6 +454,7 @@ class PlayApp(TableApp):
         # the answer while that seat has not decided since)
         self.puzzle_at: tuple[int, int] | None = None
         self.answering: tuple[int, int] | None = None  # the answer was asked for here
+        self._hold_gen = 0  # a held decision's window timer counts only for its own hold
 
     @property
     def state(self) -> State:
@@ -516,6 +518,13 @@ class PlayApp(TableApp):
         while nobody here is asked."""
         if action == "undo" and not self.session.undo_allowed:
             return False
+        if action == "confirm":
+            seat = self.viewer
+            if seat is None or not self.session.holds_for(seat):
+                return False
+            return True if self.session.holding else None
+        if action == "undo" and self.session.holding:
+            return True
         if action in ("hint", "answer") and not self.session.hints:
             return False
         if action == "answer":
@@ -531,6 +540,8 @@ class PlayApp(TableApp):
         question to a human."""
         self.pending = False
         session, state = self.session, self.state
+        if session.holding:
+            return  # nothing moves on a decision until it is confirmed
         if state.is_over:
             self.game_over()
             return
@@ -752,6 +763,9 @@ class PlayApp(TableApp):
         if low == "undo":
             self.action_undo()
             return
+        if low == "confirm":
+            self.action_confirm()
+            return
         if low == "answer" and self.puzzle_at is not None:
             self.action_answer()
             return
@@ -776,6 +790,9 @@ class PlayApp(TableApp):
     def choose(self, seat: int, action: Action, *, chosen: bool = True) -> None:
         if self.asking != seat:
             return
+        if chosen and self.session.holds_for(seat):
+            self.hold(seat, action)
+            return
         try:
             self.session.apply(seat, action, chosen=chosen)
         except DragonlairError as e:  # never expected: the action was one of the legal ones
@@ -788,6 +805,94 @@ class PlayApp(TableApp):
         self.status(self.session.save_error or "", "bold red")
         self.redraw()
         self.later(0.0)
+
+    # ------------------------------------------------------------------ held decisions
+
+    def hold(self, seat: int, action: Action) -> None:
+        """Hold the player's decision (session.hold): the seat sees it, the bots wait for
+        its confirmation; the seat decides on while its own game asks it."""
+        try:
+            self.session.hold(seat, action)
+        except DragonlairError as e:
+            self.status(str(e), "yellow")
+            return
+        self.arm_confirm()
+        self.show_held(seat)
+
+    def show_held(self, seat: int, said: str = "") -> None:
+        """Draw the seat's game with its held decisions, ask it again if its game does,
+        and say on the status line how they wait."""
+        session = self.session
+        self.hint = None
+        self.asking = None
+        self.legal = []
+        self.shown = []
+        self.lit = frozenset()
+        if session.unseen is None and seat in self.state.to_act and not self.state.is_over:
+            self.ask(seat)
+        else:
+            self.redraw()
+            self.refresh_bindings()
+        if not session.holding:
+            self.status(said, "green")
+            return
+        if session.unseen is not None:
+            text = _(
+                "Your choice “{action}” waits for its confirmation (it would show you "
+                "something): F5 plays it, ctrl+z takes it back."
+            ).format(action=session.words[seat].typed(session.unseen, [session.unseen]))
+        elif session.confirm_turn:
+            text = _(
+                "Nobody sees your decisions yet: F5 confirms them, ctrl+z takes back the last one."
+            )
+        else:
+            text = _(
+                "Nobody sees your decision yet: it is played in {n} s unless you take it back "
+                "(ctrl+z); F5 plays it now."
+            ).format(n=f"{self.session.confirm:g}")
+        self.status(f"{said} · {text}" if said else text, "bold green")
+
+    def arm_confirm(self) -> None:
+        """(Re)start the confirmation window from now; none when the player confirms."""
+        self._hold_gen += 1
+        if self.session.confirm_turn:
+            return
+        gen = self._hold_gen
+        self.set_timer(self.session.confirm, lambda: self.window_ended(gen))
+
+    def window_ended(self, gen: int) -> None:
+        if gen == self._hold_gen and self.session.holding:
+            self.action_confirm()
+
+    def action_confirm(self) -> None:
+        """Play the held decisions now: the bots go on."""
+        session = self.session
+        if not session.holding:
+            self.status(_("nothing to confirm: you hold no decision"), "yellow")
+            return
+        self._hold_gen += 1
+        session.confirm_held()
+        self.asking = None
+        self.legal = []
+        self.shown = []
+        self.hint = None
+        self.status(session.save_error or "", "bold red")
+        self.redraw()
+        self.refresh_bindings()
+        self.later(0.0)
+
+    def undo_held(self, seat: int) -> None:
+        """Take back the last held decision: nobody else was told anything of it."""
+        if not self.session.take_back():
+            self.status(
+                _("no undo: a decision can be taken back only until it is confirmed"), "yellow"
+            )
+            return
+        if self.session.holding:
+            self.arm_confirm()
+        else:
+            self._hold_gen += 1
+        self.show_held(seat, _("you took back your last decision"))
 
     def save_to(self, target: str) -> None:
         session = self.session
@@ -922,6 +1027,14 @@ class PlayApp(TableApp):
         return _("hint:") + " " + why_sentence(advice.why(), name)
 
     def action_undo(self) -> None:
+        viewer = self.viewer
+        if (
+            viewer is not None
+            and self.session.holds_for(viewer)
+            and not isinstance(self.screen, ModalScreen | PassScreen)
+        ):
+            self.undo_held(viewer)
+            return
         seat = self.asking
         if seat is None or isinstance(self.screen, ModalScreen | PassScreen):
             return

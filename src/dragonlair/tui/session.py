@@ -21,6 +21,7 @@ from ..bots import make_bot
 from ..core import Action, DragonlairError, State, derive_seed
 from ..core.autoplay import forced_action
 from ..core.bot import Bot
+from ..core.confirm import reveals_to_actor
 from ..core.undo import effective_actions
 from ..i18n import gettext
 from .words import Words
@@ -30,6 +31,18 @@ if TYPE_CHECKING:
 
 SAVE_FORMAT = "dragonlair.save/1"
 HINT_STREAM = 0x417
+
+
+@dataclass(frozen=True)
+class _Held:
+    """What a held decision changed, to take it back: the seat's game before it, and how
+    far the seat's log and its "new since your move" mark went."""
+
+    seat: int
+    state: State
+    seen: int
+    logs: int
+    last_move: int
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,8 @@ class PlaySession:
         save_path: Path | None = None,
         undo: bool | None = None,
         tutorial: Tutorial | None = None,
+        confirm: float = 0.0,
+        confirm_turn: bool = False,
     ) -> None:
         game = state.game
         if len(seats) != game.players:
@@ -115,6 +130,17 @@ class PlaySession:
         if tutorial is not None:
             self.undo_wanted = self.undo_allowed = self.hints = False
             self.autoplay = dict.fromkeys(self.humans, False)
+        # Alone with bots and a window of ``confirm`` seconds (``dragonlair play`` gives
+        # CONFIRM_SECONDS) or ``confirm_turn``, a decision is held (dragonlair.core.confirm):
+        # the bots do not move on it until it is confirmed, at the window's end or, with
+        # ``confirm_turn``, only when the player confirms; until then undo takes it back
+        # and nothing of it has reached anyone. Without either, undo replays the game
+        # (below), as at a hotseat game, where every player sees the one screen.
+        self.confirm = confirm
+        self.confirm_turn = confirm_turn
+        self.held: list[_Held] = []  # before each held decision, in order
+        self.unseen: Action | None = None  # held unapplied: it would show something hidden
+        self.holder: int | None = None  # the seat whose decisions are held
 
     # ------------------------------------------------------------------ turns
 
@@ -155,6 +181,71 @@ class PlaySession:
             if chosen:
                 self.last_move[seat] = self.state.event_count
         self.autosave()
+
+    # ------------------------------------------------------------------ holding
+
+    def holds_for(self, seat: int) -> bool:
+        """Whether ``seat``'s own decisions are held for confirmation."""
+        return (
+            self.undo_allowed
+            and not self.hotseat
+            and seat in self.humans
+            and (self.confirm > 0 or self.confirm_turn)
+        )
+
+    @property
+    def holding(self) -> bool:
+        return bool(self.held) or self.unseen is not None
+
+    def hold(self, seat: int, action: Action) -> None:
+        """Hold ``seat``'s decision: applied to the game the seat is shown (the bots wait),
+        or, when it would show the seat something hidden, kept unapplied. DragonlairError
+        (and nothing changed) if it is not legal or a decision waits unseen."""
+        if self.unseen is not None:
+            raise DragonlairError(
+                gettext("your last decision waits for its confirmation: confirm it or take it back")
+            )
+        if action not in self.state.legal_actions(seat):
+            raise DragonlairError(gettext("that is not one of your choices now"))
+        self.holder = seat
+        if reveals_to_actor(self.state, seat, action):
+            self.unseen = action
+            return
+        self.held.append(
+            _Held(
+                seat,
+                self.state.clone(),
+                self.seen[seat],
+                len(self.logs[seat]),
+                self.last_move[seat],
+            )
+        )
+        self.state.apply(seat, action)
+        self.catch_up(seat)
+        self.last_move[seat] = self.state.event_count
+
+    def take_back(self) -> bool:
+        """Take back the last held decision (False: none is held)."""
+        if self.unseen is not None:
+            self.unseen = None
+            return True
+        if not self.held:
+            return False
+        h = self.held.pop()
+        self.state = h.state
+        self.seen[h.seat] = h.seen
+        del self.logs[h.seat][h.logs :]
+        self.last_move[h.seat] = h.last_move
+        return True
+
+    def confirm_held(self) -> None:
+        """The held decisions are final: the one held unseen is played now."""
+        unseen, seat = self.unseen, self.holder
+        self.unseen, self.held, self.holder = None, [], None
+        if unseen is not None and seat is not None:
+            self.apply(seat, unseen)
+        else:
+            self.autosave()
 
     # ------------------------------------------------------------------ undo and hints
 
