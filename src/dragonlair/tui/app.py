@@ -41,7 +41,7 @@ from ..i18n import N_, _, language, using
 from .advice import percent, why_sentence
 from .render import board, brief, header, player_rules, players, result_table
 from .render import hand as hand_of
-from .session import LogLine, PlaySession
+from .session import LogLine, PlaySession, SeatConfig
 from .words import Words
 
 CSS = """
@@ -163,6 +163,46 @@ class ConfirmQuit(ModalScreen[str]):
 
     def action_keep(self) -> None:
         self.dismiss("keep")
+
+
+class ConfirmConcede(ModalScreen[bool]):
+    """Concede the game? Said plainly, with a way back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "keep", N_("keep playing"))]
+    DEFAULT_CSS = """
+    ConfirmConcede { align: center middle; }
+    #ask-concede { width: 64; max-width: 100%; height: auto; border: round $error; }
+    #ask-concede { background: $surface; padding: 1; }
+    #ask-concede Label { width: 100%; }
+    #ask-concede Horizontal { height: auto; }
+    #ask-concede Button { margin: 1 1 0 0; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask-concede"):
+            yield Label(_("Concede this game?"))
+            yield Label(
+                _(
+                    "You lose and rank last. A bot plays your seat to the end; with one"
+                    " player left, the game ends now."
+                )
+            )
+            with Horizontal():
+                yield Button(_("Concede"), id="concede", variant="error")
+                yield Button(_("Keep playing"), id="keep")
+
+    def on_mount(self) -> None:
+        self.query_one("#keep", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "concede")
+
+    def action_keep(self) -> None:
+        self.dismiss(False)
 
 
 class PassScreen(Screen[None]):
@@ -440,6 +480,8 @@ class PlayApp(TableApp):
         # A reaction window lasts as long whoever holds what (core.autoplay): a pass in it,
         # a bot's or one given for a player, is applied this long after the seat was asked.
         self.window = 0.0 if fast and not session.hotseat else WINDOW_SECONDS
+        # the pace, kept to go back to after a game its players conceded
+        self.pace = (self.delay, self.window, self.answer_wait)
         self.viewer: int | None = None if session.hotseat else session.humans[0]
         self.asking: int | None = None
         self.legal: list[Action] = []
@@ -542,7 +584,7 @@ class PlayApp(TableApp):
         session, state = self.session, self.state
         if session.holding:
             return  # nothing moves on a decision until it is confirmed
-        if state.is_over:
+        if session.over:
             self.game_over()
             return
         bot = session.next_bot()
@@ -653,7 +695,7 @@ class PlayApp(TableApp):
             return
         seat = self.viewer
         session = self.session
-        view = self.state.view(seat)
+        view = self.view_of(seat)
         self.show_view(view, session.logs[seat], session.last_move[seat])
         self.show_choices(seat if self.asking == seat else None, view)
 
@@ -664,7 +706,7 @@ class PlayApp(TableApp):
         keep = options.highlighted if question == self.question else None
         self.question = question
         options.clear_options()
-        if seat is None or self.state.is_over:
+        if seat is None or self.session.over:
             options.border_title = _("choices")
             return
         words = self.session.words[seat]
@@ -741,7 +783,7 @@ class PlayApp(TableApp):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
-        if self.state.is_over:
+        if self.session.over:
             if text.lower() in ("again", "a", "new", "n"):
                 self.play_again()
             else:
@@ -765,6 +807,9 @@ class PlayApp(TableApp):
             return
         if low == "confirm":
             self.action_confirm()
+            return
+        if low == "concede":
+            self.action_concede()
             return
         if low == "answer" and self.puzzle_at is not None:
             self.action_answer()
@@ -1123,13 +1168,18 @@ class PlayApp(TableApp):
             " log. Whatever you type goes to the entry line."
         )
         keys += "\n- " + _("**save FILE** saves the game; `dragonlair play --resume FILE` goes on.")
+        if self.session.tutorial is None:
+            keys += "\n- " + _(
+                "**concede** gives the game up, once you confirm: you rank last and a bot plays"
+                " your seat to the end (with one player left, the game ends there)."
+            )
         keys += "\n- " + _(
             "**?** or **F1** this help; **Esc** closes it. **ctrl+q** or `quit` leaves."
         )
         return player_rules(self.game) + keys
 
     def action_leave(self) -> None:
-        if self.state.is_over:
+        if self.session.over:
             self.exit(0)
             return
         if isinstance(self.screen, ConfirmQuit):
@@ -1166,16 +1216,65 @@ class PlayApp(TableApp):
 
         self.push_screen(ConfirmQuit(reminder, save_to), done)
 
+    def view_of(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees, its result the one concessions made (dragonlair.core.concede)."""
+        view = self.state.view(seat)
+        session = self.session
+        if session.conceded:
+            result = session.result()
+            if result is not None:
+                who = _(" and ").join(session.names[c] for c, _m in result["conceded"])
+                result["reason"] = _("{who} conceded").format(who=who)
+            view = {**view, "result": result}
+            if session.over:
+                view["to_act"] = []  # ended by the concession: nobody is asked any more
+        return view
+
+    def action_concede(self) -> None:
+        """Give up the game, once the player confirms: they rank last, a bot plays their
+        seat to the end (or the game ends, with one seat left playing)."""
+        seat = self.asking if self.asking is not None else self.viewer
+        if seat is None or isinstance(self.screen, ModalScreen | PassScreen):
+            return
+        why = self.session.concede_refusal(seat)
+        if why is not None:
+            self.status(_("you cannot concede: {why}").format(why=why), "yellow")
+            return
+
+        def done(yes: bool | None) -> None:
+            if not yes or self.session.concede_refusal(seat) is not None:
+                return
+            self.session.concede(seat)
+            self.hint = None
+            self.question = None
+            self.asking = None
+            self.legal = []
+            self.shown = []
+            self.lit = frozenset()
+            self.notice = None
+            self.status(_("You conceded: a bot plays your seat to the end."), "yellow")
+            if all(h in self.session.conceded for h in self.session.humans):
+                # nobody left to play: the bots play it out without pauses
+                self.delay = self.window = 0.0
+                self.answer_wait = lambda: 0.0
+            self.redraw()
+            if not self.pending:
+                self.later(0.0)
+
+        self.push_screen(ConfirmConcede(), done)
+
     def play_again(self) -> None:
         """A new game at the same table: same game and options, same players and bots, a
         new deal. The finished game stays in its save file; the new one is saved when the
         players say where (``save FILE``, or on leaving)."""
         old = self.session
         state = old.state.game.new_game()
-        session = PlaySession(state, old.seats, undo=old.undo_wanted)
+        seats = [SeatConfig(s.name, s.bot) for s in old.seats]  # nobody has conceded yet
+        session = PlaySession(state, seats, undo=old.undo_wanted)
         session.undo_allowed = old.undo_allowed
         session.autoplay = dict(old.autoplay)
         self.session = session
+        self.delay, self.window, self.answer_wait = self.pace
         self.viewer = None if session.hotseat else session.humans[0]
         self.asking = None
         self.legal, self.shown = [], []
@@ -1197,7 +1296,7 @@ class PlayApp(TableApp):
             self.viewer = None
             words = session.spectator_words
             log = [LogLine.of(words, e) for e in self.state.events_since(0, None)]
-            self.show_view(self.state.view(None), log, log[-1].seq if log else 0)
+            self.show_view(self.view_of(None), log, log[-1].seq if log else 0)
             self.show_choices(None, {})
         else:
             self.redraw()

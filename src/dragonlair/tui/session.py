@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import dragonlair
 
-from ..bots import make_bot
+from ..bots import UnknownBot, make_bot
 from ..core import Action, DragonlairError, State, derive_seed
 from ..core.autoplay import forced_action
 from ..core.bot import Bot
+from ..core.concede import STAND_INS, adjusted, ended, ends
 from ..core.confirm import reveals_to_actor
 from ..core.undo import effective_actions
 from ..i18n import gettext
@@ -47,17 +48,22 @@ class _Held:
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """Who sits at a seat: a human (by name) or a bot (by level)."""
+    """Who sits at a seat: a human (by name) or a bot (by level); a human who conceded,
+    the move they conceded at (a bot plays their seat from then on)."""
 
     name: str
     bot: str | None = None
+    conceded: int | None = None
 
     @property
     def human(self) -> bool:
         return self.bot is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot}
+        out: dict[str, Any] = {"name": self.name, "bot": self.bot}
+        if self.conceded is not None:
+            out["conceded"] = self.conceded
+        return out
 
     @classmethod
     def from_dict(cls, d: Any) -> SeatConfig:
@@ -66,7 +72,12 @@ class SeatConfig:
         bot = d.get("bot")
         if bot is not None and not isinstance(bot, str):
             raise DragonlairError(f"a saved seat's bot should be a level name, not {bot!r}")
-        return cls(d["name"], bot)
+        conceded = d.get("conceded")
+        if conceded is not None and (
+            bot is not None or not isinstance(conceded, int) or conceded < 0
+        ):
+            raise DragonlairError(f"a saved seat's concession should be a move, not {conceded!r}")
+        return cls(d["name"], bot, conceded)
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,11 @@ class PlaySession:
         self.bots: dict[int, Bot] = {
             i: make_bot(s.bot, game) for i, s in enumerate(seats) if s.bot is not None
         }
+        # the humans who conceded (dragonlair.core.concede), each with the move: a bot
+        # plays their seat to the end, unless the game ended with the concession
+        self.conceded = {i: s.conceded for i, s in enumerate(seats) if s.conceded is not None}
+        for i in self.conceded:
+            self.bots[i] = make_bot(stand_in(game), game)
         self.names = [s.name for s in seats]
         self.humans = [i for i, s in enumerate(seats) if s.human]
         self.hotseat = len(self.humans) > 1
@@ -141,6 +157,47 @@ class PlaySession:
         self.held: list[_Held] = []  # before each held decision, in order
         self.unseen: Action | None = None  # held unapplied: it would show something hidden
         self.holder: int | None = None  # the seat whose decisions are held
+
+    # ------------------------------------------------------------------ the end
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over: played to its end, or ended by concessions."""
+        return self.state.is_over or bool(
+            self.conceded and ends(self.state.game.players, self.conceded)
+        )
+
+    def result(self) -> dict[str, Any] | None:
+        """The game's result as it stands (None while it goes on), the conceding seats
+        ranked last (dragonlair.core.concede)."""
+        if self.conceded and ends(self.state.game.players, self.conceded):
+            return ended(self.state.game.players, self.conceded)
+        result = self.state.result
+        if result is None:
+            return None
+        return adjusted(result.to_dict(), self.conceded)
+
+    def concede_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot concede now (None: it can)."""
+        if self.tutorial is not None:
+            return gettext("a lesson cannot be conceded: ctrl+q leaves it")
+        if self.over:
+            return gettext("the game is over")
+        if seat in self.conceded:
+            return gettext("you have conceded already")
+        return None
+
+    def concede(self, seat: int) -> None:
+        """``seat``'s player gives up: they rank last; a bot plays their seat to the end,
+        or the game ends now if at most one seat is left playing. DragonlairError (and
+        nothing changed) where it is not allowed."""
+        why = self.concede_refusal(seat)
+        if why is not None:
+            raise DragonlairError(gettext("you cannot concede: {why}").format(why=why))
+        self.conceded[seat] = self.state.move
+        self.seats[seat] = SeatConfig(self.seats[seat].name, None, self.state.move)
+        self.bots[seat] = make_bot(stand_in(self.state.game), self.state.game)
+        self.autosave()
 
     # ------------------------------------------------------------------ turns
 
@@ -349,6 +406,17 @@ class PlaySession:
     def saved(self) -> bool:
         """Whether the save file holds the game as it is now."""
         return self.save_path is not None and self.saved_moves == self.state.move
+
+
+def stand_in(game: Any) -> str:
+    """The bot that plays a conceding seat: the first of the stand-ins the game has."""
+    for level in STAND_INS:
+        try:
+            make_bot(level, game)
+        except UnknownBot:
+            continue
+        return level
+    return STAND_INS[-1]
 
 
 def check_save_path(path: Path) -> None:

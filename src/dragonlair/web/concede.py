@@ -1,4 +1,5 @@
-"""Conceding: what a concession does to a table's result, in one place.
+"""Conceding at the server's tables: the rules every surface shares are in
+:mod:`dragonlair.core.concede` (this module adds what ratings need).
 
 None of the four rulebooks says what happens when a player gives up, and each game needs
 every seat to the end (Space Race and Space Dragons pass hands around the table, Dragon
@@ -30,69 +31,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.result import competition_ranks
+from ..core import concede as rules
+from ..core.concede import STAND_INS, ends, order
+
+__all__ = ["RATED_AFTER", "STAND_INS", "adjusted", "ended", "ends", "order"]
 
 RATED_AFTER = 10  # a concession before this many moves leaves the game unrated
 
-# the bot that plays a conceding seat when the table has no takeover bot (the first the
-# game has)
-STAND_INS = ("heuristic", "random")
-
-
-def order(conceded: Mapping[int, int]) -> list[int]:
-    """The conceding seats, earliest concession first."""
-    return sorted(conceded, key=lambda s: (conceded[s], s))
-
-
-def ends(players: int, conceded: Mapping[int, int]) -> bool:
-    """Whether the game is over once these seats have conceded."""
-    return players - len(conceded) <= 1
-
 
 def ended(players: int, conceded: Mapping[int, int]) -> dict[str, Any]:
-    """The result of a game ended by concession: the seat still playing wins
-    (if one is), the conceding seats after it, the latest concession first."""
-    last = order(conceded)[::-1]
-    playing = [s for s in range(players) if s not in conceded]
-    ranks = [0] * players
-    for place, seat in enumerate(playing + last, 1):
-        ranks[seat] = place
-    who = ", ".join(f"seat {s}" for s in order(conceded))
-    return _marked(
-        {
-            "points": [0] * players,
-            "ranks": ranks,
-            "winners": playing,
-            "breakdown": [{} for _ in range(players)],
-            "reason": f"{who} conceded",
-            "termination": "conceded",
-        },
-        conceded,
-    )
+    """The result of a game ended by concession (:func:`dragonlair.core.concede.ended`),
+    marked unrated when given up too early."""
+    return _unrated(rules.ended(players, conceded), conceded)
 
 
 def adjusted(result: Mapping[str, Any], conceded: Mapping[int, int]) -> dict[str, Any]:
-    """A game's own result (``Result.to_dict()``) with the conceding seats ranked last; a
-    result without concessions is returned as it is."""
-    out = dict(result)
-    if not conceded:
-        return out
-    players = len(result["ranks"])
-    playing = [s for s in range(players) if s not in conceded]
-    # the game's ranks among the seats still playing (ties stay ties), then the others
-    keys = [-int(result["ranks"][s]) for s in playing]
-    ranks = [0] * players
-    for seat, rank in zip(playing, competition_ranks(keys), strict=True):
-        ranks[seat] = rank
-    for place, seat in enumerate(order(conceded)[::-1], len(playing) + 1):
-        ranks[seat] = place
-    out["ranks"] = ranks
-    out["winners"] = [s for s in range(players) if ranks[s] == 1]
-    return _marked(out, conceded)
+    """A game's own result with the conceding seats ranked last
+    (:func:`dragonlair.core.concede.adjusted`), marked unrated when given up too early."""
+    out = rules.adjusted(result, conceded)
+    return _unrated(out, conceded) if conceded else out
 
 
-def _marked(result: dict[str, Any], conceded: Mapping[int, int]) -> dict[str, Any]:
-    result["conceded"] = [[s, conceded[s]] for s in order(conceded)]
+def _unrated(result: dict[str, Any], conceded: Mapping[int, int]) -> dict[str, Any]:
     first = min(conceded.values())
     if first < RATED_AFTER:
         result["unrated"] = (

@@ -53,6 +53,7 @@ def listed_rows(
                 select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.seat)
             ).mappings():
                 seats.setdefault(s["table_id"], []).append(dict(s))
+            # the accounts' names, for the links to their profiles
             names = account_names(
                 conn, [x["account_id"] for xs in seats.values() for x in xs if x["account_id"]]
             )

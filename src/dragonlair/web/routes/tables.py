@@ -70,8 +70,8 @@ async def create_table(
     created = await hub.create(
         body,
         account=None if session is None else session.account_id,
-        names=None if session is None else {session.account_id: session.name},
         address=address,
+        names=None if session is None else {session.account_id: session.name},
     )
     # its bots and hints take the creating address's share of the bot pool
     hub.bots.fair.charge_to(created.table.id, address)
