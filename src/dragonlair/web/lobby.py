@@ -233,7 +233,9 @@ class Hub:
                 log.warning("the sweep for passed move deadlines failed: %s", e)
 
     async def deadlines_due(self) -> int:
-        """One sweep: the moves played for seats whose deadline had passed."""
+        """One sweep: the moves played for seats whose deadline had passed (and the
+        turn-based tables nobody moved at for long ended as abandoned)."""
+        await self.idle_ended()
         due = await asyncio.to_thread(self.store.due_tables, self.config.clock())
         played = 0
         for table_id, _ in due:
@@ -244,6 +246,25 @@ class Hub:
             if t is not None and t.status == "playing":
                 played += await t.deadline_passed()
         return played
+
+    async def idle_ended(self) -> list[str]:
+        """End as abandoned the turn-based tables this process serves that nobody moved
+        at for long (one query over ``dl_tables_abandons``; :mod:`.table.votes`)."""
+        ids = await asyncio.to_thread(self.store.idle_tables, self.config.clock())
+        ended = []
+        for table_id in ids:
+            t = self.tables.get(table_id)
+            if t is None and not getattr(self, "shared", False):
+                with contextlib.suppress(ProtocolError):
+                    t = await self.get(table_id)
+            if t is None or t.status != "playing":
+                continue
+            try:
+                if await t.idle_timeout():
+                    ended.append(table_id)
+            except ProtocolError as e:  # storage is away: the next sweep tries again
+                log.warning("table %s: could not end it as abandoned: %s", table_id, e)
+        return ended
 
     async def _sweep(self) -> None:
         """Expire waiting tables whose time is up, and abandon tables every person left
@@ -295,7 +316,10 @@ class Hub:
         return [
             t.id
             for t in self.tables.values()
-            if t.status == "playing" and (a := t.abandons) is not None and now >= a
+            if t.status == "playing"
+            and not t.turns.turn_based  # (they end by .table.votes, on the server's clock)
+            and (a := t.abandons) is not None
+            and now >= a
         ]
 
     # ------------------------------------------------------------------ lobby
