@@ -16,7 +16,6 @@ import pytest
 from tests.browser.browserkit import PHONE, Server, play_to_end, shot, wait_ready
 from tests.i18n.english import english_words
 
-
 MARKUP = '<img src=x onerror="window.pwned=1"><a href="https://example.com">gg</a>'
 INJECTED = "#replay-chat img, #replay-chat script, #replay-chat a"
 
