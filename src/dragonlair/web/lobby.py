@@ -78,6 +78,14 @@ def _is_path_option(game_id: str, name: str) -> bool:
         return False  # make() reports the unknown game or option precisely
 
 
+@dataclasses.dataclass
+class Parked:
+    """A turn-based table at rest, dropped from memory (:meth:`Hub.park_idle`)."""
+
+    info: TableInfo
+    played_for: dict[int, list[dict[str, Any]]]
+
+
 class Hub:
     """Every table of the server, the lobby's operations, and recovery at start-up."""
 
@@ -94,6 +102,9 @@ class Hub:
         # where tables report their actions' timings (the server hands its metrics in)
         self.timings = Timings()
         self._rematch_lock = asyncio.Lock()
+        # turn-based tables in play kept only as their description while they wait for
+        # their people (see park_idle); read again from storage when opened or due
+        self.parked: dict[str, Parked] = {}
 
     # ------------------------------------------------------------------ finding tables
 
@@ -101,6 +112,7 @@ class Hub:
         """The table with this id, loading a finished one from storage if needed."""
         t = self.tables.get(table_id) or self.finished.get(table_id)
         if t is not None:
+            t.touched = time.monotonic()
             return t
         if not _plausible_id(table_id):
             raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
@@ -118,8 +130,14 @@ class Hub:
                 self._remember(t)
             elif t.id not in self.tables:
                 self.tables[t.id] = t
+                parked = self.parked.pop(t.id, None)
+                if parked is not None:  # what the bot played for its people, not yet shown
+                    for seat, moves in parked.played_for.items():
+                        t.seats[seat].played_for = moves
                 if t.status == "playing":
                     t.start()
+            self.parked.pop(t.id, None)
+            t.touched = time.monotonic()
             fut.set_result(t)
             return t
         except BaseException as e:
@@ -146,7 +164,7 @@ class Hub:
     ) -> tuple[list[TableInfo], int]:
         """One page of the tables shown in the lobby (listed ones, waiting or in play, in
         the order they were created) and how many there are in all."""
-        found = [
+        found: list[Table | TableInfo] = [
             t
             for t in self.tables.values()
             if t.settings.listed
@@ -154,7 +172,17 @@ class Hub:
             and (status is None or t.status == status)
             and (game is None or t.game_id == game)
         ]
-        return [t.info() for t in found[offset : offset + limit]], len(found)
+        if self.parked:  # (in play, listed as they were when they were dropped)
+            found += [
+                p.info
+                for p in self.parked.values()
+                if p.info.settings.listed
+                and status in (None, "playing")
+                and (game is None or p.info.game == game)
+            ]
+            found.sort(key=lambda x: x.created)
+        page = found[offset : offset + limit]
+        return [x.info() if isinstance(x, Table) else x for x in page], len(found)
 
     async def listing(
         self, status: str | None, game: str | None, limit: int, offset: int = 0
@@ -212,10 +240,13 @@ class Hub:
                 stale.append(s.id)
                 continue
             t = self._build(s)
+            n += 1
+            if self._parks() and t.at_rest():  # nothing to run: not kept in memory
+                self._park(t)
+                continue
             self.tables[t.id] = t
             if t.status == "playing":
                 t.start()
-            n += 1
         if stale:
             await self._expire(stale)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
@@ -231,6 +262,7 @@ class Hub:
                 await self.deadlines_due()
             except Exception as e:  # storage is away: look again at the next sweep
                 log.warning("the sweep for passed move deadlines failed: %s", e)
+            self.park_idle()
 
     async def deadlines_due(self) -> int:
         """One sweep: the moves played for seats whose deadline had passed (and the
@@ -246,6 +278,33 @@ class Hub:
             if t is not None and t.status == "playing":
                 played += await t.deadline_passed()
         return played
+
+    def _parks(self) -> bool:
+        """Whether this process drops resting tables from memory (one process only: with
+        several, a table's owner keeps it; dragonlair.web.ownership)."""
+        return self.config.park_after is not None and not getattr(self, "shared", False)
+
+    def _park(self, t: Table) -> None:
+        """Keep only ``t``'s description (for the lobby) and what its bot played for its
+        people not yet shown (kept in memory only, as at a table in memory)."""
+        self.tables.pop(t.id, None)
+        played = {s.index: s.played_for for s in t.seats if s.played_for}
+        self.parked[t.id] = Parked(t.info(), played)
+        t.close()
+
+    def park_idle(self) -> int:
+        """Drop from memory the turn-based tables at rest that nobody opened for
+        ``park_after`` seconds: an idle table costs a short description, not its game;
+        it is read again from storage when someone opens it or its deadline or idle end
+        comes (both found by a query). How many were dropped."""
+        after = self.config.park_after
+        if not self._parks() or after is None:
+            return 0
+        now = time.monotonic()
+        resting = [t for t in self.tables.values() if now - t.touched >= after and t.at_rest()]
+        for t in resting:
+            self._park(t)
+        return len(resting)
 
     async def idle_ended(self) -> list[str]:
         """End as abandoned the turn-based tables this process serves that nobody moved

@@ -187,6 +187,9 @@ class Table:
         )
         # a turn-based table's vote to end it, or how it ended abandoned (.table.votes)
         self.votes = Votes(self.turns.turn_based, self.seats, stored.vote, hub.config.clock)
+        # when the table was last opened (time.monotonic(); see Hub.park_idle), and -inf
+        # for a table read at the server's start that nobody has opened yet
+        self.touched = float("-inf")
         # since when no person has been connected (time.time()), None while one is
         self.empty_since: float | None = None
         self._seats_pending = False
@@ -307,6 +310,28 @@ class Table:
             abandons=self.abandons,
             due=self.turns.due if self.status == "playing" else None,
             vote=self.votes.public(),
+        )
+
+    def at_rest(self) -> bool:
+        """A turn-based table in play that only waits for its people's moves: nobody
+        connected, no bot to play, nothing running, its deadline and idle end stored, so
+        dropping it from memory and reading it again from storage changes nothing."""
+        st = self._state
+        return (
+            st is not None
+            and self.status == "playing"
+            and self.turns.turn_based
+            and not st.is_over
+            and all(self.seats[s].kind == "human" and not self.seats[s].is_bot for s in st.to_act)
+            and not self.connections()
+            and not self.holds
+            and not self._tasks
+            and not self.lock.locked()
+            and not self.turns.firing
+            and self.turns.missing() is None
+            and self.turns.abandons_missing() is None
+            and (self.turns.due is None or self.turns.clock() < self.turns.due)
+            and not self.turns.idle_over()
         )
 
     @property

@@ -502,6 +502,7 @@ class Store:
             "epoch": 1,
             "listed": table.settings.get("listed", True) is not False,
             "due": table.due,
+            "abandons": table.abandons,
         }
         seats = [
             {
