@@ -78,12 +78,14 @@ def _is_path_option(game_id: str, name: str) -> bool:
         return False  # make() reports the unknown game or option precisely
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class Parked:
-    """A turn-based table at rest, dropped from memory (:meth:`Hub.park_idle`)."""
+    """A turn-based table at rest, dropped from memory (:meth:`Hub.park_idle`): its
+    description when the lobby lists it (None: unlisted), and what its bot played for its
+    people not yet shown (seat -> moves)."""
 
-    info: TableInfo
-    played_for: dict[int, list[dict[str, Any]]]
+    info: TableInfo | None
+    played_for: dict[int, list[dict[str, Any]]] | None
 
 
 class Hub:
@@ -132,7 +134,7 @@ class Hub:
                 self.tables[t.id] = t
                 parked = self.parked.pop(t.id, None)
                 if parked is not None:  # what the bot played for its people, not yet shown
-                    for seat, moves in parked.played_for.items():
+                    for seat, moves in (parked.played_for or {}).items():
                         t.seats[seat].played_for = moves
                 if t.status == "playing":
                     t.start()
@@ -176,7 +178,7 @@ class Hub:
             found += [
                 p.info
                 for p in self.parked.values()
-                if p.info.settings.listed
+                if p.info is not None
                 and status in (None, "playing")
                 and (game is None or p.info.game == game)
             ]
@@ -289,7 +291,7 @@ class Hub:
         people not yet shown (kept in memory only, as at a table in memory)."""
         self.tables.pop(t.id, None)
         played = {s.index: s.played_for for s in t.seats if s.played_for}
-        self.parked[t.id] = Parked(t.info(), played)
+        self.parked[t.id] = Parked(t.info() if t.settings.listed else None, played or None)
         t.close()
 
     def park_idle(self) -> int:
