@@ -56,7 +56,8 @@ def test_a_resting_table_leaves_memory_and_comes_back_as_it_was(sqlite_url: str)
             ws.send_json({"type": "hello", "token": created["seats"][asked]["token"]})
             assert ws.receive_json()["type"] == "welcome"
             state = ws.receive_json()
-            time.sleep(0.2)  # a connected table is never dropped (several sweeps pass)
+            # a connected table is never dropped (a sweep's look, in the server's loop)
+            assert c.portal.call(hub(c).park_idle) == 0  # type: ignore[union-attr]
             assert tid in hub(c).tables and tid not in hub(c).parked
             ws.send_json({"type": "act", "move": state["move"], "action": state["legal"][0]})
             while ws.receive_json()["type"] != "state":
@@ -86,7 +87,8 @@ def test_tables_at_rest_are_not_built_at_the_start(sqlite_url: str) -> None:
         ids = [c.post("/api/tables", json=FRIENDS).json()["table"]["id"] for _ in range(3)]
         until(lambda: all(c.get(f"/api/tables/{t}").json()["due"] for t in ids), "deadlines")
         assert not hub(c).parked  # park_after None: every table stays in memory
-    with app(sqlite_url, clock) as c:
+    # (a minute before an opened table rests again; one at rest at the start rests at once)
+    with app(sqlite_url, clock, park_after=60.0) as c:
         assert set(hub(c).parked) == set(ids) and not set(ids) & set(hub(c).tables)
         assert c.get(f"/api/tables/{ids[0]}").json()["status"] == "playing"
         assert ids[0] in hub(c).tables
