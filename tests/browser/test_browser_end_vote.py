@@ -13,6 +13,7 @@ import pytest
 
 from dragonlair.web.table.deadlines import ManualClock
 from tests.browser.browserkit import PHONE, shot
+from tests.i18n.english import english_words
 from tests.web.serverkit import LiveServer, config, create_table
 
 DAY = 86400.0
@@ -57,11 +58,15 @@ def test_two_friends_vote_to_end_a_turn_based_table(
         watcher.wait_for_selector("#end-vote")
         assert watcher.locator("#vote-yes").count() == 0
         shot(bob, "end-vote-proposed")
+        # on a phone, in German
         phone = new_page(viewport=PHONE)
+        phone.context.add_cookies([{"name": "lang", "value": "de", "url": server.http}])
         phone.goto(play[1])
         phone.wait_for_selector("#vote-yes")
         phone.locator("#end-vote").scroll_into_view_if_needed()
-        shot(phone, "end-vote-proposed-phone", full_page=False)
+        assert "Ann hat vorgeschlagen, diese Partie zu beenden" in phone.inner_text("#end-vote")
+        assert english_words(phone.inner_text("#end-vote")) == []
+        shot(phone, "end-vote-proposed-phone-de", full_page=False)
         phone.close()
 
         bob.click("#vote-yes")
