@@ -16,6 +16,9 @@ import pytest
 from tests.browser.browserkit import PHONE, Server, play_to_end, shot, wait_ready
 from tests.i18n.english import english_words
 
+MARKUP = '<img src=x onerror="window.pwned=1"><a href="https://example.com">gg</a>'
+INJECTED = "#replay-chat img, #replay-chat script, #replay-chat a"
+
 
 def frame(page: Any) -> int:
     return int(page.get_attribute(".replay", "data-frame"))
@@ -96,6 +99,13 @@ def test_a_friend_concedes_and_the_other_wins(server: Server, new_page: Callable
     bo.goto(server.url + made["seats"][1]["link"])
     for p in (ann, bo):
         p.wait_for_selector(".table-page[data-status='playing']")
+    # they chat before the end; the game's page shows it in the replay, as text only
+    ann.locator("#chat-input").wait_for()
+    ann.fill("#chat-input", MARKUP)
+    ann.click("#chat-send")
+    bo.locator("#chat-input").wait_for()
+    bo.click("[data-phrase=good_game]")
+    ann.wait_for_function("() => document.querySelectorAll('#chat-log .chat-msg').length === 2")
     # Bo changes his mind once, then concedes
     bo.click("#concede")
     bo.wait_for_selector("#concede-confirm")
@@ -120,4 +130,12 @@ def test_a_friend_concedes_and_the_other_wins(server: Server, new_page: Callable
     bo.wait_for_selector(".replay")
     assert "conceded at move" in bo.inner_text(".players")
     assert "no points were counted" in bo.inner_text("#result")
+    chat = bo.locator("#replay-chat .said-text").all_text_contents()
+    assert chat == [MARKUP, "Good game!"]
+    assert bo.locator(INJECTED).count() == 0
+    assert bo.evaluate("() => window.pwned") is None
+    assert bo.locator("#replay-chat li").first.get_attribute("data-move") == "0"
     shot(bo, "concede-game-page-desktop")
+    bo.set_viewport_size(PHONE)
+    bo.locator("#replay-chat").scroll_into_view_if_needed()
+    shot(bo, "concede-game-page-chat-phone", full_page=False)

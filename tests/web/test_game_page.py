@@ -90,3 +90,45 @@ def test_an_early_concession_s_page_says_it_was_not_rated(web: TestClient) -> No
     rating = web.get(f"/api/tables/{tid}/summary").json()["rating"]
     assert rating["rated"] is False and rating["why"] == "conceded_early"
     assert rating["changes"] == [] and rating["rated_after"] == 10
+
+
+@pytest.mark.timeout(120)
+def test_the_chat_is_kept_for_the_replay_at_the_move_it_was_said(web: TestClient) -> None:
+    seats = [{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}]
+    body = {"game": "pebble-auction", "players": 2, "seats": seats, "chat_apart": True}
+    created = post(web, "/api/tables", body).json()
+    tid = created["table"]["id"]
+    markup = "<script>alert(1)</script>"
+    with (
+        web.websocket_connect(f"/ws/tables/{tid}", headers=ORIGIN) as ws,
+        web.websocket_connect(f"/ws/tables/{tid}", headers=ORIGIN) as watch,
+    ):
+        ws.send_json({"type": "hello", "token": created["seats"][0]["token"]})
+        watch.send_json({"type": "hello", "token": created["watch"]["token"]})
+        ws.send_json({"type": "chat", "text": "hello"})
+        until(ws, lambda m: m["type"] == "chat" and m["messages"])
+        ws.send_json({"type": "sync", "since": 0})  # the state skipped above, again
+        m = play_until(ws, 0, 4, random.Random(2))
+        ws.send_json({"type": "chat", "phrase": "your_turn"})
+        watch.send_json({"type": "chat", "text": markup})
+        until(
+            watch,
+            lambda m: m["type"] == "chat" and [c["text"] for c in m["messages"]][-1:] == [markup],
+        )
+        until(
+            ws,
+            lambda m: (
+                m["type"] == "chat"
+                and [c.get("phrase") for c in m["messages"]][-1:] == ["your_turn"]
+            ),
+        )
+        ws.send_json({"type": "concede"})
+        until(ws, lambda m: state(m) and m["status"] == "over")
+    chat = web.get(f"/api/tables/{tid}/summary").json()["chat"]
+    assert [(c["seat"], c["text"], c.get("phrase"), c["apart"]) for c in chat] == [
+        (0, "hello", None, False),
+        (0, "", "your_turn", False),
+        (None, markup, None, True),  # a spectator's, said apart: for spectators' eyes
+    ]
+    # (the bot may have made the first move before "hello")
+    assert chat[0]["move"] < chat[1]["move"] == chat[2]["move"] == m["move"]

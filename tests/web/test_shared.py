@@ -102,3 +102,23 @@ def test_the_listing_pages_every_process_listed_tables_in_the_database(
             assert [t["id"] for t in same.json()] == listed
             other = "waiting" if status == "playing" else "playing"
             assert side.get("/api/tables", params={"status": other}).json() == []
+
+
+def test_the_listing_says_when_another_process_turn_based_table_ends_if_idle(
+    postgres: str, tmp_path: Path
+) -> None:
+    db = fresh_database(postgres)
+    key = str(tmp_path / "seal.key")
+
+    def app(k: int) -> TestClient:
+        return TestClient(create_app(config(db, shard=f"{k}/2", seal_key=key)))
+
+    with app(1) as a, app(2) as b:
+        body = {"game": "dragon-race", "players": 2, "seats": [{"type": "human"}] * 2}
+        tid = a.post("/api/tables", json={**body, "pace": 86400}).json()["table"]["id"]
+        end = time.monotonic() + 20
+        while (ends := a.get(f"/api/tables/{tid}").json()["abandons"]) is None:
+            assert time.monotonic() < end, "the table's idle end was never stored"
+            time.sleep(0.05)
+        (row,) = [t for t in b.get("/api/tables").json() if t["id"] == tid]
+        assert row["abandons"] == ends and row["vote"] is None

@@ -42,6 +42,10 @@ class ServerConfig:
     # A table every person has left is paused (nothing is played); paused this long, it
     # ends as abandoned, without a result (seconds; None: never).
     abandon_after: float | None = 7 * 86400.0
+    # A turn-based table in play that nobody has opened for this long and that waits for
+    # its people is dropped from memory and read again from storage when it is opened or
+    # its deadline is due (seconds; None: every table stays in memory). One process only.
+    park_after: float | None = 60.0
     # How long every seat asked in a reaction window or offer takes to pass, whatever it
     # holds (seconds; see dragonlair.web.table.windows).
     window: float = WINDOW_SECONDS

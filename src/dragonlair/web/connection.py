@@ -22,6 +22,7 @@ from .protocol import (
     Act,
     Concede,
     Confirm,
+    EndVote,
     Hello,
     Hint,
     Ping,
@@ -86,6 +87,8 @@ class Door(Protocol):
     async def ask_rematch(self, seat: int) -> None: ...
 
     async def concede(self, seat: int) -> None: ...
+
+    async def vote_end(self, conn: Connection, agree: bool) -> None: ...
 
     async def rotate(self, conn: Connection) -> None: ...
 
@@ -533,6 +536,8 @@ async def _serve(
                         f"it cannot concede for seat {msg.seat}",
                     )
                 await table.concede(conn.seat)
+            elif isinstance(msg, EndVote):
+                await table.vote_end(conn, msg.agree)
             elif isinstance(msg, Ping):
                 conn.send('{"type":"pong"}')
             elif isinstance(msg, Prefs | Rename | Rematch):

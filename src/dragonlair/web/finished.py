@@ -3,21 +3,26 @@ once the game is over.
 
 Everything here is public once a game has ended: the table's description (game, options,
 settings, seats, result, the revealed seed), the accounts of its people (their names, for
-a link to their profile), the rated game's rating changes, and how many moves it took.
+a link to their profile), the rated game's rating changes, how many moves it took, and
+the table's chat, each message with the move it was said at, for the replay.
 Nothing is read for a table that is not over: the route refuses it first
 (``not_over``), since before the end the record and the replay would show hidden cards.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, false, select
 
 from .accounts.schema import accounts_t
 from .concede import RATED_AFTER
 from .ratings import Rating, rated_games_t
 from .session import Table
+from .store import actions_t, chat_t
+
+REPLAY_CHAT = 2000  # the last chat messages a finished game's page shows
 
 
 def summary(conn: Connection, table: Table) -> dict[str, Any]:
@@ -51,7 +56,43 @@ def summary(conn: Connection, table: Table) -> dict[str, Any]:
         "players": players,
         "moves": table.state.move,
         "rating": _rating(conn, table, result),
+        "chat": said(conn, table.id),
     }
+
+
+def said(conn: Connection, table_id: str) -> list[dict[str, Any]]:
+    """The table's chat for its replay, oldest first: every message the operator did not
+    hide (text only, or a quick phrase's id), with ``move``, how many moves had been
+    played when it was said (the replay's frame to show it at), and ``apart``, a
+    spectator's message that only spectators read (a table whose spectators chat apart:
+    the page shows it in the spectator's view only)."""
+    times = [
+        float(r[0])
+        for r in conn.execute(
+            select(actions_t.c.at)
+            .where(actions_t.c.table_id == table_id)
+            .order_by(actions_t.c.move)
+        )
+    ]
+    rows = conn.execute(
+        select(chat_t)
+        .where(chat_t.c.table_id == table_id, chat_t.c.hidden == false())
+        .order_by(chat_t.c.id.desc())
+        .limit(REPLAY_CHAT)
+    ).all()
+    return [
+        {
+            "id": r.id,
+            "seat": r.seat,
+            "name": r.name,
+            "text": r.text,
+            **({"phrase": r.phrase} if r.phrase is not None else {}),
+            "apart": bool(r.apart),
+            "at": r.at,
+            "move": bisect_right(times, r.at),
+        }
+        for r in reversed(rows)
+    ]
 
 
 def _rating(conn: Connection, table: Table, result: dict[str, Any]) -> dict[str, Any]:

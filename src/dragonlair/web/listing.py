@@ -124,4 +124,6 @@ def stored_info(
         expires=r["created"] + config.waiting_ttl if r["status"] == "waiting" else None,
         problem=None,
         due=r.get("due") if r["status"] == "playing" else None,
+        abandons=r.get("abandons") if r["status"] == "playing" else None,
+        vote=r.get("vote") if isinstance(r.get("vote"), dict) else None,
     )

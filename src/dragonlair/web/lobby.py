@@ -79,6 +79,16 @@ def _is_path_option(game_id: str, name: str) -> bool:
         return False  # make() reports the unknown game or option precisely
 
 
+@dataclasses.dataclass(slots=True)
+class Parked:
+    """A turn-based table at rest, dropped from memory (:meth:`Hub.park_idle`): its
+    description when the lobby lists it (None: unlisted), and what its bot played for its
+    people not yet shown (seat -> moves)."""
+
+    info: TableInfo | None
+    played_for: dict[int, list[dict[str, Any]]] | None
+
+
 class Hub:
     """Every table of the server, the lobby's operations, and recovery at start-up."""
 
@@ -99,6 +109,9 @@ class Hub:
         self._quiet: set[str] = set()
         # the tables each creating address (its tag) made that may still wait: id -> when
         self._created_by: dict[str, dict[str, float]] = {}
+        # turn-based tables in play kept only as their description while they wait for
+        # their people (see park_idle); read again from storage when opened or due
+        self.parked: dict[str, Parked] = {}
 
     # ------------------------------------------------------------------ finding tables
 
@@ -106,6 +119,7 @@ class Hub:
         """The table with this id, loading a finished one from storage if needed."""
         t = self.tables.get(table_id) or self.finished.get(table_id)
         if t is not None:
+            t.touched = time.monotonic()
             return t
         if not _plausible_id(table_id):
             raise ProtocolError("not_found", f"there is no table {table_id!r}", 404)
@@ -123,8 +137,14 @@ class Hub:
                 self._remember(t)
             elif t.id not in self.tables:
                 self.tables[t.id] = t
+                parked = self.parked.pop(t.id, None)
+                if parked is not None:  # what the bot played for its people, not yet shown
+                    for seat, moves in (parked.played_for or {}).items():
+                        t.seats[seat].played_for = moves
                 if t.status == "playing":
                     t.start()
+            self.parked.pop(t.id, None)
+            t.touched = time.monotonic()
             fut.set_result(t)
             return t
         except BaseException as e:
@@ -208,10 +228,13 @@ class Hub:
         n = 0
         for s in stored:
             t = self._build(s)
+            n += 1
+            if self._parks() and t.at_rest():  # nothing to run: not kept in memory
+                self._park(t)
+                continue
             self.tables[t.id] = t
             if t.status == "playing":
                 t.start()
-            n += 1
         with contextlib.suppress(ProtocolError):  # storage is down: the sweep tries again
             await self._expire_stored()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
@@ -227,9 +250,12 @@ class Hub:
                 await self.deadlines_due()
             except Exception as e:  # storage is away: look again at the next sweep
                 log.warning("the sweep for passed move deadlines failed: %s", e)
+            self.park_idle()
 
     async def deadlines_due(self) -> int:
-        """One sweep: the moves played for seats whose deadline had passed."""
+        """One sweep: the moves played for seats whose deadline had passed (and the
+        turn-based tables nobody moved at for long ended as abandoned)."""
+        await self.idle_ended()
         due = await asyncio.to_thread(self.store.due_tables, self.config.clock())
         played = 0
         for table_id, _ in due:
@@ -240,6 +266,52 @@ class Hub:
             if t is not None and t.status == "playing":
                 played += await t.deadline_passed()
         return played
+
+    def _parks(self) -> bool:
+        """Whether this process drops resting tables from memory (one process only: with
+        several, a table's owner keeps it; dragonlair.web.ownership)."""
+        return self.config.park_after is not None and not getattr(self, "shared", False)
+
+    def _park(self, t: Table) -> None:
+        """Keep only ``t``'s description (for the lobby) and what its bot played for its
+        people not yet shown (kept in memory only, as at a table in memory)."""
+        self.tables.pop(t.id, None)
+        played = {s.index: s.played_for for s in t.seats if s.played_for}
+        self.parked[t.id] = Parked(t.info() if t.settings.listed else None, played or None)
+        t.close()
+
+    def park_idle(self) -> int:
+        """Drop from memory the turn-based tables at rest that nobody opened for
+        ``park_after`` seconds: an idle table costs a short description, not its game;
+        it is read again from storage when someone opens it or its deadline or idle end
+        comes (both found by a query). How many were dropped."""
+        after = self.config.park_after
+        if not self._parks() or after is None:
+            return 0
+        now = time.monotonic()
+        resting = [t for t in self.tables.values() if now - t.touched >= after and t.at_rest()]
+        for t in resting:
+            self._park(t)
+        return len(resting)
+
+    async def idle_ended(self) -> list[str]:
+        """End as abandoned the turn-based tables this process serves that nobody moved
+        at for long (one query over ``dl_tables_abandons``; :mod:`.table.votes`)."""
+        ids = await asyncio.to_thread(self.store.idle_tables, self.config.clock())
+        ended = []
+        for table_id in ids:
+            t = self.tables.get(table_id)
+            if t is None and not getattr(self, "shared", False):
+                with contextlib.suppress(ProtocolError):
+                    t = await self.get(table_id)
+            if t is None or t.status != "playing":
+                continue
+            try:
+                if await t.idle_timeout():
+                    ended.append(table_id)
+            except ProtocolError as e:  # storage is away: the next sweep tries again
+                log.warning("table %s: could not end it as abandoned: %s", table_id, e)
+        return ended
 
     async def _sweep(self) -> None:
         """Expire waiting tables whose time is up, and abandon tables every person left
@@ -339,7 +411,10 @@ class Hub:
         return [
             t.id
             for t in self.tables.values()
-            if t.status == "playing" and (a := t.abandons) is not None and now >= a
+            if t.status == "playing"
+            and not t.turns.turn_based  # (they end by .table.votes, on the server's clock)
+            and (a := t.abandons) is not None
+            and now >= a
         ]
 
     # ------------------------------------------------------------------ lobby

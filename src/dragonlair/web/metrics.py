@@ -161,6 +161,7 @@ class HubCollector(Collector):
             "dragonlair_tables", "Tables this process holds, by status", labels=["status"]
         )
         counts = Counter(t.status for t in hub.tables.values())
+        counts["playing"] += len(getattr(hub, "parked", {}))  # at rest, not in memory
         for status in ("waiting", "playing", "over", "broken", "expired", "abandoned"):
             tables.add_metric([status], counts.get(status, 0))
         yield tables

@@ -324,12 +324,19 @@ class TableInfo(BaseModel):
         "out) until one of them comes back",
     )
     abandons: float | None = Field(
-        default=None, description="while paused: when the table ends as abandoned (Unix time)"
+        default=None,
+        description="while paused: when the table ends as abandoned (Unix time); at a "
+        "turn-based table in play, when it does if no person moves first",
     )
     due: float | None = Field(
         default=None,
         description="a turn-based table in play: when the move asked now must have been made "
         "(Unix time), None when nothing is due",
+    )
+    vote: dict[str, Any] | None = Field(
+        default=None,
+        description="a turn-based table: its players' open vote to end it (by, voters, "
+        "agreed, at), or how it ended abandoned (ended: vote or timeout)",
     )
 
 
@@ -581,6 +588,14 @@ class Concede(_Strict):
     seat: int | None = Field(None, description="if given, must be your connection's seat")
 
 
+class EndVote(_Strict):
+    """At a turn-based table: propose to end the game, agree to the open proposal
+    (``agree`` true), or refuse it (false); docs/server.md, "Ending a turn-based table"."""
+
+    type: Literal["end_vote"]
+    agree: bool = True
+
+
 class Say(_Strict):
     """A chat message to the table: text (shown as text only), or a quick phrase's id
     (shown in each reader's language); see docs/server.md, "Chat"."""
@@ -618,6 +633,7 @@ AnyClientMessage = (
     | Say
     | Report
     | Concede
+    | EndVote
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -638,7 +654,7 @@ def parse_client(text: str) -> AnyClientMessage:
             raise ProtocolError(
                 "bad_message",
                 'a message is a JSON object with "type": one of hello, act, ping, sync, rotate, '
-                "prefs, name, rematch, hint, undo, confirm, chat, report",
+                "prefs, name, rematch, hint, undo, confirm, chat, report, concede, end_vote",
             ) from None
         raise ProtocolError("bad_message", explain(e)) from None
     if isinstance(msg, Act) and isinstance(msg.ref, str) and len(msg.ref) > MAX_REF:

@@ -68,6 +68,7 @@ from .table.decisions import Decisions
 from .table.ports import Host, Peer
 from .table.practice import Practice
 from .table.seats import Seat, Seats
+from .table.votes import Votes, ended_by_timeout, idle_after
 from .table.windows import Windows
 
 log = logging.getLogger("dragonlair.web")
@@ -182,7 +183,14 @@ class Table:
             self.current,
             hub.config.clock,
             stored.due,
+            stored.abandons,
+            idle_after(self.settings.pace, hub.config.abandon_after),
         )
+        # a turn-based table's vote to end it, or how it ended abandoned (.table.votes)
+        self.votes = Votes(self.turns.turn_based, self.seats, stored.vote, hub.config.clock)
+        # when the table was last opened (time.monotonic(); see Hub.park_idle), and -inf
+        # for a table read at the server's start that nobody has opened yet
+        self.touched = float("-inf")
         # since when no person has been connected (time.time()), None while one is
         self.empty_since: float | None = None
         self._seats_pending = False
@@ -305,6 +313,29 @@ class Table:
             paused=self.paused,
             abandons=self.abandons,
             due=self.turns.due if self.status == "playing" else None,
+            vote=self.votes.public(),
+        )
+
+    def at_rest(self) -> bool:
+        """A turn-based table in play that only waits for its people's moves: nobody
+        connected, no bot to play, nothing running, its deadline and idle end stored, so
+        dropping it from memory and reading it again from storage changes nothing."""
+        st = self._state
+        return (
+            st is not None
+            and self.status == "playing"
+            and self.turns.turn_based
+            and not st.is_over
+            and all(self.seats[s].kind == "human" and not self.seats[s].is_bot for s in st.to_act)
+            and not self.connections()
+            and not self.holds
+            and not self._tasks
+            and not self.lock.locked()
+            and not self.turns.firing
+            and self.turns.missing() is None
+            and self.turns.abandons_missing() is None
+            and (self.turns.due is None or self.turns.clock() < self.turns.due)
+            and not self.turns.idle_over()
         )
 
     @property
@@ -314,12 +345,15 @@ class Table:
 
     @property
     def abandons(self) -> float | None:
-        """When the table ends as abandoned if no person comes back (Unix time)."""
-        after = self.hub.config.abandon_after
-        if self.status != "playing" or self.empty_since is None or after is None:
+        """When the table ends as abandoned if no person comes back (Unix time); at a
+        turn-based table, if no person moves (on the server's clock; .table.votes)."""
+        if self.status != "playing":
             return None
-        if self.turns.turn_based:
-            return None  # played over days: everyone away is how it is played
+        if self.turns.turn_based:  # played over days: everyone away is how it is played
+            return self.turns.abandons
+        after = self.hub.config.abandon_after
+        if self.empty_since is None or after is None:
+            return None
         return self.empty_since + after
 
     @property
@@ -481,6 +515,7 @@ class Table:
                 "seats": [s.info().model_dump() for s in self.seats],
                 "paused": self.paused,
                 "abandons": self.abandons,
+                "vote": self.votes.public(),
             }
         )
         for conn in self.connections():
@@ -604,7 +639,7 @@ class Table:
             else:
                 self.clocks.arm_away(emptied)
         self.broadcast_seats()
-        if self.status == "over" and not self.connections():
+        if self.status in ("over", "abandoned") and not self.connections():
             self.hub.retire(self)
 
     async def rotate(self, conn: Peer) -> None:
@@ -690,7 +725,7 @@ class Table:
                 raise ProtocolError("expired", "this table waited too long for players and expired")
             if self.status == "abandoned":
                 raise ProtocolError(
-                    "abandoned", "every player left this table long ago: it ended without a result"
+                    "abandoned", "this table ended as abandoned, without a result: no more actions"
                 )
             st = self.state
             if confirmed:
@@ -726,8 +761,11 @@ class Table:
                 result = conceding.adjusted(result, self.conceded())
             reveal = (self.seed, self.salt) if result is not None else None
             due = self.turns.after(nxt)
+            abandons = self.turns.abandons_after(by) if result is None else None
             write = asyncio.wrap_future(
-                self.hub.store.append(self.id, st.move, seat, str(action), result, reveal, due)
+                self.hub.store.append(
+                    self.id, st.move, seat, str(action), result, reveal, due, abandons
+                )
             )
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
@@ -748,6 +786,8 @@ class Table:
             self._state = nxt
             if due is not None:
                 self.turns.due = due[0]
+            if abandons is not None:
+                self.turns.abandons = abandons
             self.decisions.advance(nxt, seat)
             if (
                 by in ("bot", "deadline")
@@ -801,6 +841,49 @@ class Table:
             log.info("table %s: seat %d conceded at move %d", self.id, seat, move)
             self.broadcast_seats()
             self._after_change()
+
+    # ------------------------------------------------------------------ ending abandoned
+
+    async def vote_end(self, conn: Peer, agree: bool) -> None:
+        """``conn``'s seat proposes to end this turn-based game, agrees, or refuses
+        (:mod:`.table.votes`): stored, then everyone is told; when every voter agreed the
+        game ends as abandoned. ProtocolError (and nothing changed) where it cannot."""
+        async with self.lock:
+            vote = self.votes.cast(conn.seat, agree, self.status)
+            if vote is not None and "ended" in vote:
+                await self._end_abandoned(vote)
+                log.info("table %s: its players voted to end it", self.id)
+                return
+
+            def done() -> None:
+                self.votes.vote = vote
+
+            await self.hub.write(lambda: self.hub.store.set_vote(self.id, vote), done)
+            self.broadcast_seats()
+
+    async def idle_timeout(self) -> bool:
+        """End this turn-based table as abandoned when no person has moved for long
+        (:mod:`.table.votes`); True when it ended."""
+        async with self.lock:
+            if self.status != "playing" or not self.turns.idle_over():
+                return False
+            await self._end_abandoned(ended_by_timeout(self.turns.clock()))
+            log.info("table %s: nobody moved for long; it ended as abandoned", self.id)
+            return True
+
+    async def _end_abandoned(self, how: dict[str, Any]) -> None:
+        """Store the table's end as abandoned (no result), then tell everyone."""
+
+        def done() -> None:
+            self.votes.vote = how
+            self.status = "abandoned"
+            self.turns.due = None
+
+        await self.hub.write(lambda: self.hub.store.end_abandoned(self.id, how), done)
+        for seat in list(self.holds):
+            self._drop_hold(seat)
+        self.broadcast_seats()
+        self._after_change()
 
     # ------------------------------------------------------------------ undo
 
@@ -1031,7 +1114,7 @@ class Table:
         self._rebase_holds()
         self.broadcast(conn, ref)
         self.bots.kick()
-        if self.status == "over" and not self.connections():
+        if self.status in ("over", "abandoned") and not self.connections():
             self.hub.retire(self)
 
     def start(self) -> None:
@@ -1044,22 +1127,27 @@ class Table:
             if not s.conns:
                 self.clocks.arm_away(s)
         self._after_change()
-        if self.turns.missing() is not None:
+        if self.turns.missing() is not None or self.turns.abandons_missing() is not None:
             self._spawn(self._store_due())
 
     async def _store_due(self) -> None:
-        """Store the deadline of a turn-based game's first move (or one not stored yet)."""
+        """Store the deadline of a turn-based game's first move (or one not stored yet),
+        and when it ends as abandoned if nobody moves."""
         async with self.lock:
             due = self.turns.missing()
-            if due is None:
+            abandons = self.turns.abandons_missing()
+            if due is None and abandons is None:
                 return
+            due = self.turns.due if due is None else due
 
             def stored() -> None:
                 self.turns.due = due
+                if abandons is not None:
+                    self.turns.abandons = abandons
                 self.broadcast()
 
             try:
-                await self.hub.write(lambda: self.hub.store.set_due(self.id, due), stored)
+                await self.hub.write(lambda: self.hub.store.set_due(self.id, due, abandons), stored)
             except ProtocolError as e:  # storage is down: the next start stores it
                 log.warning("table %s: its move's deadline could not be stored: %s", self.id, e)
 

@@ -115,6 +115,12 @@ tables_t = Table(
     # a turn-based table: when the move asked now must have been made (Unix seconds; None:
     # nothing is due), swept by its partial index (dragonlair.web.table.deadlines)
     Column("due", Float, nullable=True),
+    # a turn-based table: when it ends as abandoned unless a person makes a move first
+    # (Unix seconds), swept by its partial index (dragonlair.web.table.votes)
+    Column("abandons", Float, nullable=True),
+    # a turn-based table: its players' open vote to end it, or how it ended as abandoned
+    # (dragonlair.web.table.votes)
+    Column("vote", JSON, nullable=True),
 )
 
 ACTIVE = ("waiting", "playing")
@@ -141,6 +147,13 @@ due_index = Index(
     tables_t.c.due,
     postgresql_where=and_(tables_t.c.status == "playing", tables_t.c.due.is_not(None)),
     sqlite_where=and_(tables_t.c.status == "playing", tables_t.c.due.is_not(None)),
+)
+# the idle sweep: turn-based tables in play that end as abandoned when nobody moves
+abandons_index = Index(
+    "dl_tables_abandons",
+    tables_t.c.abandons,
+    postgresql_where=and_(tables_t.c.status == "playing", tables_t.c.abandons.is_not(None)),
+    sqlite_where=and_(tables_t.c.status == "playing", tables_t.c.abandons.is_not(None)),
 )
 # retention: finished tables older than a given time
 created_index = Index("dl_tables_created", tables_t.c.created)
@@ -287,6 +300,8 @@ class StoredTable:
     commitment: str | None = None
     problem: str | None = None  # why the stored table cannot be rebuilt
     due: float | None = None  # a turn-based table's deadline (Unix seconds)
+    abandons: float | None = None  # when a turn-based table ends as abandoned if idle
+    vote: dict[str, Any] | None = None  # its open vote to end, or how it ended abandoned
 
 
 DAMAGED_SETTINGS = {"deadline": 15.0, "away": None, "takeover": None, "listed": False}
@@ -448,7 +463,9 @@ class Store:
         # SQLite cannot drop a NOT NULL: make the table anew and copy the rows over
         # (the procedure of https://www.sqlite.org/lang_altertable.html)
         baseline = [
-            c for c in tables_t.columns if c.name not in ("owner", "epoch", "listed", "due")
+            c
+            for c in tables_t.columns
+            if c.name not in ("owner", "epoch", "listed", "due", "abandons", "vote")
         ]
         names = ", ".join(c.name for c in baseline)
         new = Table(
@@ -508,6 +525,7 @@ class Store:
             "epoch": 1 if owned else 0,
             "listed": table.settings.get("listed", True) is not False,
             "due": table.due,
+            "abandons": table.abandons,
         }
         seats = [
             {
@@ -581,10 +599,13 @@ class Store:
         result: dict[str, Any] | None,
         reveal: tuple[int, str | None] | None = None,
         due: tuple[float | None] | None = None,
+        abandons: float | None = None,
     ) -> Future[None]:
         """Store action number ``move``; with ``result``, the game ended with it, and its
         seed and salt (``reveal``) are stored in clear in the same commit; with ``due``
-        (a turn-based table), the deadline of the move asked next, in the same commit."""
+        (a turn-based table), the deadline of the move asked next, and with ``abandons``
+        (a person's move there) when the table ends as abandoned if nobody moves again, in
+        the same commit."""
         op = _Op(
             Future(),
             row={
@@ -604,18 +625,70 @@ class Store:
             def set_due(conn: Connection) -> None:
                 if then is not None:
                     then(conn)
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(due=due[0]))
+                values: dict[str, Any] = {"due": due[0]}
+                if abandons is not None:
+                    values["abandons"] = abandons
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
             op.run = set_due
         return self._submit(op)
 
-    def set_due(self, table_id: str, due: float | None) -> Future[None]:
-        """Store a turn-based table's deadline (None: nothing is due)."""
+    def set_due(
+        self, table_id: str, due: float | None, abandons: float | None = None
+    ) -> Future[None]:
+        """Store a turn-based table's deadline (None: nothing is due), and with
+        ``abandons`` when it ends as abandoned if nobody moves."""
+        values: dict[str, Any] = {"due": due}
+        if abandons is not None:
+            values["abandons"] = abandons
 
         def run(conn: Connection) -> None:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(due=due))
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
         return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def set_vote(self, table_id: str, vote: dict[str, Any] | None) -> Future[None]:
+        """Store a turn-based table's open vote to end it (None: no vote is open)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.status == "playing")
+                .values(vote=vote)
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def end_abandoned(self, table_id: str, vote: dict[str, Any]) -> Future[None]:
+        """End a turn-based table in play as abandoned, without a result (never rated),
+        with how it ended (``vote``: its players' vote, or the idle timeout)."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.status == "playing")
+                .values(status="abandoned", vote=vote, due=None)
+            )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def idle_tables(self, now: float, limit: int = 500) -> list[str]:
+        """The turn-based tables in play that nobody moved at long enough to end as
+        abandoned at ``now``: one query over the partial index ``dl_tables_abandons``."""
+        with self.engine.connect() as conn:
+            return [
+                r.id
+                for r in conn.execute(
+                    select(tables_t.c.id)
+                    .where(
+                        tables_t.c.status == "playing",
+                        tables_t.c.abandons.is_not(None),
+                        tables_t.c.abandons <= now,
+                    )
+                    .order_by(tables_t.c.abandons)
+                    .limit(limit)
+                )
+            ]
 
     def due_tables(self, now: float, limit: int = 500) -> list[tuple[str, float]]:
         """The tables in play whose deadline has passed at ``now``, soonest first, with
@@ -1108,6 +1181,8 @@ class Store:
             salt=salt,
             commitment=r["commitment"],
             due=r["due"],
+            abandons=r["abandons"],
+            vote=r["vote"] if isinstance(r["vote"], dict) else None,
         )
         for s in conn.execute(
             select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)

@@ -52,4 +52,6 @@ async def status(hub: HubDep) -> dict[str, Any]:
         "actions": hub.actions,
         "commits": hub.store.commits,
         "owns": hub.owned(),
+        # turn-based tables at rest, read from storage when opened or due
+        "parked": len(getattr(hub, "parked", {})),
     }

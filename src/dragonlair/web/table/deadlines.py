@@ -73,6 +73,8 @@ class Turns:
         current: Current,
         clock: Callable[[], float],
         due: float | None,
+        abandons: float | None = None,
+        idle: float | None = None,
     ) -> None:
         self.pace = pace
         self.takeover = takeover
@@ -81,6 +83,10 @@ class Turns:
         self.clock = clock
         self.due = due if pace is not None else None  # Unix seconds, as stored
         self.firing = False  # the deadline's moves are being played
+        # when the table ends as abandoned unless a person moves (Unix seconds, as
+        # stored), and how long after a person's move that is (see .votes)
+        self.idle = idle if pace is not None else None
+        self.abandons = abandons if self.idle is not None else None
 
     @property
     def turn_based(self) -> bool:
@@ -97,6 +103,28 @@ class Turns:
         """What to store with the action that leads to ``nxt``: ``(deadline,)``, or None
         at a real-time table (nothing to store)."""
         return None if self.pace is None else (self.due_for(nxt),)
+
+    def abandons_after(self, by: str) -> float | None:
+        """What to store as the table's ``abandons`` with a move made ``by`` someone: a
+        person's own move puts it ``idle`` seconds from now; a bot's leaves it (None)."""
+        if self.idle is None or by != "player":
+            return None
+        return self.clock() + self.idle
+
+    def abandons_missing(self) -> float | None:
+        """At the start of play: the ``abandons`` to store when the table should have one
+        and has none, else None."""
+        if self.idle is None or self.abandons is not None or self.current.playing() is None:
+            return None
+        return self.clock() + self.idle
+
+    def idle_over(self) -> bool:
+        """Whether nobody has moved for so long that the table ends as abandoned."""
+        return (
+            self.current.playing() is not None
+            and self.abandons is not None
+            and self.clock() >= self.abandons
+        )
 
     def missing(self) -> float | None:
         """At the start of play: the deadline to store when the table should have one and

@@ -3,7 +3,7 @@
 // every person has left (paused) or that ended abandoned, and what the table's bot played
 // in your name while you were away. The rules themselves are the server's
 // (dragonlair.web.table.clocks, docs/server.md "Away policy"); this only says them.
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 const SHOWN = 8; // the last moves played for you that the notice lists
@@ -56,9 +56,14 @@ export function awayNotices(page, names) {
   const out = [];
   const info = page.info || {};
   const status = page.msg ? page.msg.status : info.status;
+  const ended = page.vote && page.vote.ended;
   if (status === "abandoned") {
-    out.push(h("div", { class: "notice away-notice", id: "abandoned", role: "status" },
-      t("This table was abandoned: every player left it. It ended without a result and counts for nobody.")));
+    out.push(h("div", { class: "notice away-notice", id: "abandoned", role: "status", dataset: { ended: ended || "left" } },
+      ended === "vote" ? t("The players voted to end this game: it ended without a result and counts for nobody.")
+        : ended === "timeout" ? t("Nobody moved at this table for a long time: it ended as abandoned, without a result, and counts for nobody.")
+          : t("This table was abandoned: every player left it. It ended without a result and counts for nobody.")));
+  } else if (status === "playing" && page.vote && !ended) {
+    out.push(voteNotice(page, names));
   } else if (page.paused && status === "playing") {
     const when = page.abandons ? new Date(page.abandons * 1000).toLocaleString(document.documentElement.lang || undefined) : null;
     out.push(h("div", { class: "notice away-notice", id: "paused", role: "status" },
@@ -81,4 +86,41 @@ export function awayNotices(page, names) {
       h("button", { type: "button", class: "quiet small", id: "played-for-ok", onclick: () => { page.playedFor = null; page.render(); } }, t("OK"))));
   }
   return out;
+}
+
+/** The open vote to end a turn-based table (dragonlair.web.table.votes): who proposed it,
+ * who still has to agree, and, for a voter who has not, the buttons to agree or refuse. */
+function voteNotice(page, names) {
+  const vote = page.vote;
+  const seat = page.msg ? page.msg.seat : page.mySeat;
+  const name = (i) => names[i] || t("Seat {n}", { n: i + 1 });
+  const mine = seat !== null && seat !== undefined && vote.voters.includes(seat) && !vote.agreed.includes(seat);
+  const others = vote.voters.filter((i) => i !== seat && !vote.agreed.includes(i));
+  const send = (agree) => {
+    if (!page.conn.send({ type: "end_vote", agree })) toast(t("Not connected: try again once reconnected."));
+  };
+  return h("div", { class: "notice vote-notice", id: "end-vote", role: "status" },
+    h("p", {}, vote.by === seat
+      ? t("You proposed to end this game: it would end without a result and count for nobody.")
+      : t("{who} proposed to end this game: it would end without a result and count for nobody.", { who: name(vote.by) }),
+    others.length ? ` ${t("Waiting for: {names}.", { names: others.map(name).join(", ") })}` : ""),
+    mine ? h("p", { class: "actions" }, h("strong", {}, t("Do you agree to end it?")), " ",
+      h("button", { type: "button", id: "vote-yes", class: "danger-button", onclick: () => send(true) }, t("Agree to end")),
+      h("button", { type: "button", id: "vote-no", class: "primary", onclick: () => send(false) }, t("Keep playing"))) : null);
+}
+
+/** At a turn-based table in play: the button that proposes to end it, and when it ends by
+ * itself if nobody moves (null elsewhere, or while a vote is open). */
+export function endVoteControl(page) {
+  const info = page.info;
+  const seat = page.msg ? page.msg.seat : page.mySeat;
+  if (!info || !info.settings || !info.settings.pace || !page.msg || page.msg.status !== "playing") return null;
+  const me = seat === null || seat === undefined ? null : page.seats[seat];
+  const when = page.abandons ? new Date(page.abandons * 1000).toLocaleString(document.documentElement.lang || undefined) : null;
+  const idle = when ? h("p", { class: "small muted", id: "idle-end" }, t("If nobody moves by {when}, the table ends as abandoned.", { when })) : null;
+  if (!me || me.kind !== "human" || (me.conceded !== null && me.conceded !== undefined) || page.vote) return idle;
+  return h("div", { class: "end-vote-control" },
+    h("button", { type: "button", id: "propose-end", onclick: () => {
+      if (!page.conn.send({ type: "end_vote", agree: true })) toast(t("Not connected: try again once reconnected."));
+    } }, t("Propose to end")), idle);
 }

@@ -8,9 +8,15 @@
 // pages only once the game is over (before that /games/{table} is "not found" and the
 // API answers not_over): after the end the seed is revealed and the record replays every
 // card anyway, so every seat's view of every move is open to anyone.
+//
+// Beside the log, the table's chat as the chosen viewer read it, up to the move shown:
+// each message at the move it was said at (the server counts the moves stored before
+// it), as text only, a quick phrase in this page's language; a spectator's message at a
+// table whose spectators chatted apart shows in the spectator's view only.
 import { getJSON, getOnce } from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText, t, word } from "./i18n.js";
+import { PHRASES } from "./chat.js";
 import { tableTerms } from "./lobby.js";
 import { defaultName, eventText, phaseName, seatNames } from "./table.js";
 import * as generic from "./games/generic.js";
@@ -238,15 +244,35 @@ class GamePage {
       h("p", { class: "small muted" }, t("Step through the game as one player saw it, or as a spectator. The game is over, so every player's view is open. Keys: ← → one move, Home and End.")),
       controls,
       phase ? h("p", { class: "small muted phase" }, phase) : null,
-      h("div", { class: "replay-body" }, boardEl, log),
+      h("div", { class: "replay-body" }, boardEl, h("div", { class: "replay-side" }, log, this.chatPanel(names))),
       h("p", { class: "actions" }, lobby));
     queueMicrotask(() => {
       if (this.board.after) {
         try { this.board.after(boardEl, ctx, false); } catch (e) { console.error(e); }
       }
-      const ol = document.getElementById("log");
-      if (ol) ol.scrollTop = ol.scrollHeight;
+      for (const id of ["log", "replay-chat-log"]) {
+        const ol = document.getElementById(id);
+        if (ol) ol.scrollTop = ol.scrollHeight;
+      }
     });
     return section;
+  }
+
+  /** The chat said up to the move shown, as the chosen viewer read it (null: none). */
+  chatPanel(names) {
+    const all = (this.summary.chat || []).filter((m) => !m.apart || this.seat === null);
+    if (!all.length) return null;
+    const frame = this.frames[this.at];
+    const upTo = frame ? frame.move : 0;
+    const shown = all.filter((m) => m.move <= upTo);
+    return h("section", { class: "panel replay-chat", id: "replay-chat", "aria-label": t("chat") },
+      h("h2", { class: "small" }, t("Chat")),
+      shown.length ? h("ol", { id: "replay-chat-log", tabindex: 0 }, shown.map((m) => {
+        const who = m.seat === null || m.seat === undefined ? t("spectator") : names[m.seat] || m.name;
+        return h("li", { class: ["replay-said", m.move === upTo && "new"], dataset: { move: String(m.move), seat: m.seat === null ? "spectator" : String(m.seat) } },
+          h("span", { class: "muted small" }, t("move {move}", { move: m.move })), " ",
+          h("strong", { class: "said-name" }, who), ": ",
+          h("span", { class: "said-text" }, m.phrase ? t(PHRASES[m.phrase] || m.phrase) : m.text));
+      })) : h("p", { class: "small muted" }, t("Nothing was said before this move.")));
   }
 }

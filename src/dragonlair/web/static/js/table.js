@@ -18,7 +18,7 @@ import { Connection } from "./conn.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
-import { awayNotices, seatAway } from "./away.js";
+import { awayNotices, endVoteControl, seatAway } from "./away.js";
 import { ChatPanel } from "./chat.js";
 import { canNotify, notifyOn, notifyTurn, setNotify } from "./notify.js";
 import { N_, errorText, format, lang, t, tn, word } from "./i18n.js";
@@ -262,6 +262,7 @@ class TablePage {
         this.seats = m.table.seats;
         this.paused = m.table.paused;
         this.abandons = m.table.abandons;
+        this.vote = m.table.vote;
         this.mySeat = m.seat;
         if (m.prefs) this.prefs = { ...this.prefs, ...m.prefs };
         this.chat.describe();
@@ -273,6 +274,7 @@ class TablePage {
         this.seats = m.seats;
         this.paused = m.paused;
         this.abandons = m.abandons;
+        this.vote = m.vote;
         break;
       case "played_for_you":
         this.playedFor = m;
@@ -1025,7 +1027,8 @@ class TablePage {
       terms.length ? h("p", { class: "small muted table-terms", id: "table-terms" }, t("This table: {terms}", { terms: terms.join(" · ") })) : null,
       h("button", { type: "button", id: "rules-button", onclick: () => this.showRules() }, t("Rules") + " ", h("kbd", {}, "?")),
       h("a", { class: "button", href: "/" }, t("Lobby")),
-      this.concedeControl());
+      this.concedeControl(),
+      endVoteControl(this));
   }
 
   /** Conceding, with a confirmation step: the seat ranks last (docs/server.md). */
