@@ -181,6 +181,7 @@ class Table:
             self.current,
             hub.config.clock,
             stored.due,
+            hub.config.mail_remind,
         )
         # since when no person has been connected (time.time()), None while one is
         self.empty_since: float | None = None
@@ -720,8 +721,15 @@ class Table:
                 result = conceding.adjusted(result, self.conceded())
             reveal = (self.seed, self.salt) if result is not None else None
             due = self.turns.after(nxt)
+            asked = (
+                self.turns.mail(st, nxt, due[0], seat if by == "deadline" else None)
+                if due is not None
+                else []
+            )
             write = asyncio.wrap_future(
-                self.hub.store.append(self.id, st.move, seat, str(action), result, reveal, due)
+                self.hub.store.append(
+                    self.id, st.move, seat, str(action), result, reveal, due, asked
+                )
             )
             try:
                 # shielded: if this task is cancelled (shutdown), the write still lands,
@@ -742,6 +750,8 @@ class Table:
             self._state = nxt
             if due is not None:
                 self.turns.due = due[0]
+            if any(not quiet for _, quiet, _ in asked):
+                self.hub.wake_mail()  # a "your turn" to send
             self.decisions.advance(nxt, seat)
             if (
                 by in ("bot", "deadline")
@@ -1032,12 +1042,17 @@ class Table:
             if due is None:
                 return
 
+            st = self.current.playing()
+            asked = self.turns.mail(None, st, due) if st is not None else []
+
             def stored() -> None:
                 self.turns.due = due
                 self.broadcast()
+                if asked:
+                    self.hub.wake_mail()
 
             try:
-                await self.hub.write(lambda: self.hub.store.set_due(self.id, due), stored)
+                await self.hub.write(lambda: self.hub.store.set_due(self.id, due, asked), stored)
             except ProtocolError as e:  # storage is down: the next start stores it
                 log.warning("table %s: its move's deadline could not be stored: %s", self.id, e)
 

@@ -7,7 +7,7 @@ module, never the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -56,9 +56,12 @@ class Storage(Protocol):
         result: dict[str, Any] | None,
         reveal: tuple[int, str | None] | None,
         due: tuple[float | None] | None = None,
+        asked: Sequence[tuple[int, bool, float | None]] = (),
     ) -> Future[None]: ...
 
-    def set_due(self, table_id: str, due: float | None) -> Future[None]: ...
+    def set_due(
+        self, table_id: str, due: float | None, asked: Sequence[tuple[int, bool, float | None]] = ()
+    ) -> Future[None]: ...
 
     def set_bank(self, table_id: str, seat: int, bank: float | None) -> Future[None]: ...
 
@@ -131,6 +134,8 @@ class Host(Protocol):
     def link(self, kind: str, table_id: str, token: str) -> str: ...
 
     def retire(self, table: Any, /) -> None: ...
+
+    def wake_mail(self) -> None: ...
 
     async def rename(self, table: Any, seat: int, name: str, /) -> None: ...
 
