@@ -83,13 +83,23 @@ async def save_email(body: EmailBody, session: SignedInDep, mail: MailDep) -> di
     return {"available": True, **got.to_dict(), "verification_sent": sent}
 
 
+# the pages' icon (static/index.html's), so that no browser asks for /favicon.ico
+ICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    "%3Ccircle cx='8' cy='8' r='7' fill='%23e0a040'/%3E%3C/svg%3E"
+)
+
+
 def _page(lang: str, title: str, text: str, status: int = 200) -> HTMLResponse:
     html = f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="dark">
 <title>dragonlair: {escape(title)}</title>
-<link rel="stylesheet" href="/static/app.css"></head>
-<body><main class="mail-page panel"><h1>{escape(title)}</h1>
+<link rel="stylesheet" href="/static/app.css">
+<link rel="icon" href="{ICON}"></head>
+<body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
+<main class="mail-page panel"><h1>{escape(title)}</h1>
 <p id="mail-result">{escape(text)}</p>
 <p><a class="button primary" href="/account">{escape(_("Your account"))}</a>
 <a class="button" href="/">{escape(_("Back to the lobby"))}</a></p></main></body></html>
