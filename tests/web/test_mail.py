@@ -445,6 +445,13 @@ def test_the_serve_command_refuses_bad_smtp_settings(tmp_path: Path) -> None:
         r = runner.invoke(cli_app, ["serve", "--db", db, *args], env={"COLUMNS": "200"})
         assert r.exit_code == 2, (args, r.output)
         assert says in r.output, (args, r.output)
+    # the settings come from the environment too (the service's environment file)
+    env = {"COLUMNS": "200", "DRAGONLAIR_SMTP_HOST": "smtp.example.org"}
+    r = runner.invoke(cli_app, ["serve", "--db", db], env=env)
+    assert r.exit_code == 2 and "--mail-from" in r.output, r.output
+    env |= {"DRAGONLAIR_MAIL_FROM": "g@example.org", "DRAGONLAIR_SMTP_USER": "g"}
+    r = runner.invoke(cli_app, ["serve", "--db", db, "--public-url", PUBLIC], env=env)
+    assert r.exit_code == 2 and "go together" in r.output, r.output
 
 
 def test_addresses_are_checked() -> None:

@@ -180,20 +180,28 @@ def serve(
     smtp_host: Annotated[
         str | None,
         typer.Option(
+            envvar="DRAGONLAIR_SMTP_HOST",
             help="E-mail to turn-based tables' players: the SMTP server (without it, no "
             "e-mail is sent). Needs --mail-from and --public-url.",
         ),
     ] = None,
-    smtp_port: Annotated[int, typer.Option(help="The SMTP server's port.")] = 587,
+    smtp_port: Annotated[
+        int, typer.Option(envvar="DRAGONLAIR_SMTP_PORT", help="The SMTP server's port.")
+    ] = 587,
     smtp_security: Annotated[
         str,
         typer.Option(
+            envvar="DRAGONLAIR_SMTP_SECURITY",
             help="starttls (usually port 587), tls (usually 465) or none (a relay on this "
-            "machine only)."
+            "machine only).",
         ),
     ] = "starttls",
     smtp_user: Annotated[
-        str | None, typer.Option(help="The SMTP account to log in with (default: no login).")
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_SMTP_USER",
+            help="The SMTP account to log in with (default: no login).",
+        ),
     ] = None,
     smtp_password: Annotated[
         str | None,
@@ -203,7 +211,11 @@ def serve(
         ),
     ] = None,
     mail_from: Annotated[
-        str | None, typer.Option(help="The address e-mail comes from, e.g. games@example.org.")
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_MAIL_FROM",
+            help="The address e-mail comes from, e.g. games@example.org.",
+        ),
     ] = None,
 ) -> None:
     """Run the server: lobby at /api, play over /ws/tables/{id}, its schema at /openapi.json."""

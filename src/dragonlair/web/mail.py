@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import smtplib
 import ssl
@@ -106,8 +107,13 @@ class Tokens:
     and the address, signed with ``secret`` and a salt per purpose."""
 
     def __init__(self, secret: bytes) -> None:
-        self._verify = URLSafeTimedSerializer(secret, salt="dragonlair-mail-verify")
-        self._unsubscribe = URLSafeSerializer(secret, salt="dragonlair-mail-unsubscribe")
+        sha256 = {"digest_method": hashlib.sha256}
+        self._verify = URLSafeTimedSerializer(
+            secret, salt="dragonlair-mail-verify", signer_kwargs=sha256
+        )
+        self._unsubscribe = URLSafeSerializer(
+            secret, salt="dragonlair-mail-unsubscribe", signer_kwargs=sha256
+        )
 
     def verify(self, account_id: str, address: str) -> str:
         return str(self._verify.dumps([account_id, address]))
