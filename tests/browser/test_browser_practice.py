@@ -97,8 +97,8 @@ def test_a_bad_position_is_refused_on_the_page(pages: Any, server: Server) -> No
     text = (folder / "half-awake.toml").read_text()
     page.fill("#position", text.replace('phase = "draw"', 'phase = "bidding"'))
     page.click("#create")
-    page.wait_for_function("() => document.querySelector('p.error[role=alert]')?.textContent")
-    problem = page.inner_text("p.error[role=alert]")
+    page.wait_for_function("() => document.querySelector('#create-problem')?.textContent")
+    problem = page.inner_text("#create-problem")
     assert "position field 'phase'" in problem, problem
     assert "/play/" not in page.url
     shot(page, "practice-bad-position")

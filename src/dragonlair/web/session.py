@@ -193,6 +193,9 @@ class Table:
         # the timer that confirms them at the window's end (Unix ms it ends at)
         self.holds: dict[int, Hold] = {}
         self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
+        # seat -> the task playing its held decisions now (a reaction window's pass waits
+        # for the window's end first): the seat's next decision waits for it
+        self._confirming: dict[int, asyncio.Task[Any]] = {}
         self._hold_version = 0
         self.chat: Chat | None = None  # read from the store when the first client comes
         self.practice = Practice(
@@ -827,6 +830,12 @@ class Table:
         seat is shown it applied to its own copy of the game, or, when that would show it
         something hidden, named as waiting (:mod:`dragonlair.core.confirm`). True when
         held; False when the move pipeline must answer it (it refuses it as stale)."""
+        playing = self._confirming.get(seat)
+        if playing is not None and playing is not asyncio.current_task():
+            # the seat's held decisions are being played (a pass in a reaction window
+            # waits for the window's end): this decision follows them, on the state they
+            # lead to, which is the one the seat was shown
+            await asyncio.shield(playing)
         async with self.lock:
             hold = self.holds.get(seat)
             if self.game is None or self.status != "playing":
@@ -917,6 +926,9 @@ class Table:
         timer = self._confirm_timers.pop(seat, None)
         if timer is not None:
             timer[0].cancel()
+        task = asyncio.current_task()
+        if task is not None:
+            self._confirming[seat] = task
         try:
             while (action := hold.take_first()) is not None:
                 # taken off first: the table then applies the rest to the new committed
@@ -925,6 +937,8 @@ class Table:
         except ProtocolError as e:
             log.warning("table %s: a held decision of seat %d refused: %s", self.id, seat, e)
         finally:
+            if self._confirming.get(seat) is task:
+                del self._confirming[seat]
             if self.holds.get(seat) is hold:
                 self._drop_hold(seat)
                 self._send_holder(seat, None, None)
@@ -994,7 +1008,8 @@ class Table:
                 f"{hold.state.move}: look at the latest state and confirm again",
                 409,
             )
-        await self._confirm_held(seat)
+        # in a task of its own, which the seat's next decision may wait for
+        await asyncio.shield(self._spawn(self._confirm_held(seat)))
 
     # ------------------------------------------------------------------ hints
 

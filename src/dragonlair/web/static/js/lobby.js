@@ -196,7 +196,7 @@ function newTableForm(games, puzzles) {
   }
   takeover.addEventListener("change", () => { bank.disabled = takeover.value === "" || pace.value !== ""; });
   const submit = h("button", { type: "submit", class: "primary", id: "create" }, t("Create table"));
-  const problem = h("p", { class: "error", role: "alert" });
+  const problem = h("p", { class: "error", role: "alert", id: "create-problem" });
 
   const current = () => games.find((g) => g.id === gameList.querySelector("input[name=game]:checked").value);
 
