@@ -83,6 +83,12 @@ def test_turn_mail_from_the_account_page_to_the_seat_and_unsubscribed(
         phone.locator("#email-status", has_text="Confirmed.").wait_for()
         phone.locator("#account-email").scroll_into_view_if_needed()
         shot(phone, "account-email-phone", full_page=False)
+        phone.context.add_cookies([{"name": "lang", "value": "de", "url": url}])
+        phone.goto(url + "/account")
+        phone.locator("#email-status", has_text="Bestätigt.").wait_for()
+        assert "E-Mail-Adresse" in phone.inner_text("#account-email")
+        phone.locator("#account-email").scroll_into_view_if_needed()
+        shot(phone, "account-email-phone-de", full_page=False)
 
         # Ann, signed in, makes a turn-based table with a friend's seat; the game asks her
         created = ann.evaluate(
