@@ -449,20 +449,24 @@ class Outbox:
         )
         return letter
 
-    def done(self, letter: Letter, status: str, error: str | None = None) -> None:
-        """Mark a claimed row ``sent``, ``dropped`` or ``failed`` (only while the claim is
-        this one's)."""
+    def done(self, outcomes: Sequence[tuple[Letter, str, str | None]]) -> None:
+        """Mark claimed rows ``sent``, ``dropped`` or ``failed`` (each only while the claim
+        is still this one's), in one transaction: ``(letter, status, error)``."""
+        if not outcomes:
+            return
+        now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                update(outbox_t)
-                .where(outbox_t.c.id == letter.id, outbox_t.c.claimed_by == letter.claim)
-                .values(
-                    status=status,
-                    sent=time.time() if status == "sent" else None,
-                    claimed_until=None,
-                    error=(error or "")[:200] or None,
+            for letter, status, error in outcomes:
+                conn.execute(
+                    update(outbox_t)
+                    .where(outbox_t.c.id == letter.id, outbox_t.c.claimed_by == letter.claim)
+                    .values(
+                        status=status,
+                        sent=now if status == "sent" else None,
+                        claimed_until=None,
+                        error=(error or "")[:200] or None,
+                    )
                 )
-            )
 
     def retry(self, letter: Letter, error: str, after: float) -> None:
         """A send failed: try the row again ``after`` seconds from now, or give it up
@@ -714,12 +718,13 @@ class Mailer:
                 return took
 
     async def _post(self, letters: list[Letter]) -> int:
-        ready: list[tuple[Letter, EmailMessage]] = []
-        for letter in letters:
-            if letter.to is None:
-                await asyncio.to_thread(self.outbox.done, letter, "dropped", letter.why)
-                continue
-            ready.append((letter, self.composer.compose(letter)))
+        dropped = [(x, "dropped", x.why) for x in letters if x.to is None]
+        # composing (the email package's header parsing) takes a few ms a message: off
+        # the event loop too
+        ready = await asyncio.to_thread(
+            lambda: [(x, self.composer.compose(x)) for x in letters if x.to is not None]
+        )
+        await asyncio.to_thread(self.outbox.done, dropped)
         if not ready:
             return 0
         try:
@@ -730,15 +735,16 @@ class Mailer:
             for letter, _m in ready:
                 await asyncio.to_thread(self.outbox.retry, letter, str(e), self.every * 6)
             return 0
-        took = 0
+        outcomes: list[tuple[Letter, str, str | None]] = []
         for (letter, _m), error in zip(ready, answers, strict=True):
             if error is None:
-                await asyncio.to_thread(self.outbox.done, letter, "sent")
-                took += 1
+                outcomes.append((letter, "sent", None))
             else:
                 self.failures += 1
                 log.warning("e-mail %d to %s refused: %s", letter.id, letter.to, error)
-                await asyncio.to_thread(self.outbox.done, letter, "failed", error)
+                outcomes.append((letter, "failed", error))
+        await asyncio.to_thread(self.outbox.done, outcomes)
+        took = sum(status == "sent" for _, status, _ in outcomes)
         self.sent += took
         return took
 
