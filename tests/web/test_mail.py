@@ -210,6 +210,40 @@ def test_turn_mail_reminder_and_unsubscribe_end_to_end(sqlite_url: str, smtp: Sm
 
 
 @pytest.mark.timeout(60)
+def test_a_player_at_the_table_gets_no_your_turn_but_the_reminder(
+    sqlite_url: str, smtp: SmtpServer
+) -> None:
+    clock = ManualClock(1_800_000_000.0)
+    with app(sqlite_url, clock, smtp) as web:
+        ann, bob = player(web, "Ann"), player(web, "Bob")
+        verified(web, smtp, ann, "ann@example.org", "en")
+        r = post(
+            ann,
+            "/api/tables",
+            {
+                "game": "dragon-race",
+                "players": 2,
+                "seats": [{"type": "human", "name": "Ann"}, {"type": "open"}],
+                "pace": DAY,
+            },
+        )
+        tid = r.json()["table"]["id"]
+        with ann.websocket_connect(f"/ws/tables/{tid}", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "seat": 0})
+            assert ws.receive_json()["type"] == "welcome"
+            assert post(bob, f"/api/tables/{tid}/join", {"name": "Bob"}).status_code == 200
+            until(lambda: ("turn", "quiet", 0) in outbox(sqlite_url), "Ann's turn, quiet")
+            mailer = web.app.state.mail.mailer  # type: ignore[attr-defined]
+            assert web.portal is not None
+            web.portal.call(mailer.once)
+            assert len(smtp.inbox.to("ann@example.org")) == 1  # the confirmation only
+            clock.advance(0.75 * DAY + 1)
+            got = smtp.inbox.wait_for("ann@example.org", 2)
+        assert "Reminder" in str(got[-1]["Subject"])
+        assert sum("Your turn" in str(m["Subject"]) for m in got) == 0
+
+
+@pytest.mark.timeout(60)
 def test_nothing_goes_to_an_unverified_or_unconsenting_address(
     sqlite_url: str, smtp: SmtpServer
 ) -> None:

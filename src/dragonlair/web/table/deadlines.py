@@ -117,8 +117,8 @@ class Turns:
         answer the server gives for the seat, :mod:`dragonlair.core.autoplay`, is nobody's
         turn), ``(seat, quiet, remind_at)``: ``quiet`` when ``before`` asked it already (it
         was told; but not the seat ``played_for`` at its deadline: its player is away, and
-        the move asked now is a new one), and the time its reminder goes out (when
-        ``remind`` of the move's time is left)."""
+        the move asked now is a new one) or its person is at the table now (they see it),
+        and the time its reminder goes out (when ``remind`` of the move's time is left)."""
         if due is None or self.pace is None:
             return []
 
@@ -132,7 +132,8 @@ class Turns:
 
         was = set(choosing(before)) - {played_for} if before is not None else set()
         remind_at = due - self.pace * self.remind if self.remind > 0 else None
-        return [(s, s in was, remind_at) for s in choosing(nxt)]
+        # a person at the table now sees it is their turn: no e-mail (the reminder stays)
+        return [(s, s in was or bool(self.seats[s].conns), remind_at) for s in choosing(nxt)]
 
     def overdue(self) -> list[int]:
         """The persons' seats whose move's deadline has passed, when a bot would play
