@@ -173,6 +173,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     keeper: asyncio.Task[None] | None = None
     sessions = asyncio.get_running_loop().create_task(watch_sessions(accounts, cfg.session_recheck))
     try:
+        # the bots' workers start and import what a hint needs before the first request,
+        # so that a fresh server's first hint does not wait for them
+        # (docs/benchmarks/2026-12-04-first-hint.md)
+        try:
+            await asyncio.wait_for(bots.warm_hints(), WARM_SECONDS)
+        except Exception as e:  # the first hint warms them, or says why it cannot
+            log.warning("the bots' workers could not get ready for hints: %r", e)
         resumed = await hub.recover()
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
         if cfg.keep_finished_days is not None and getattr(hub, "index", 1) == 1:
@@ -192,6 +199,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 SIGNED_OUT = encode(SIGNED_OUT_ERROR.to_message())
+
+WARM_SECONDS = 60.0  # the longest the start waits for the bots' workers to get ready
 
 RETENTION_EVERY = 3600.0  # seconds between looks for finished tables past retention
 

@@ -167,6 +167,12 @@ class TableRequest(_Strict):
         description="the confirmation window of a table with undo, in seconds from a "
         "person's last held decision (default 5); the Confirm button ends it sooner",
     )
+    confirm_turn: bool = Field(
+        False,
+        description="an explicit Confirm at the end of a turn, instead of a confirmation "
+        "window: a person's decisions stay held, and may be taken back, until they confirm "
+        "them (a table with undo; not with confirm)",
+    )
     chat_apart: bool = Field(
         False,
         description="spectators chat apart: their messages reach spectators only (the seats' "
@@ -228,6 +234,10 @@ class TableSettings(BaseModel):
     confirm: float = Field(
         default=0.0,
         description="the confirmation window in seconds (0: decisions are final at once)",
+    )
+    confirm_turn: bool = Field(
+        default=False,
+        description="decisions are held until their person confirms them (no window)",
     )
     rated: bool = Field(
         default=False,
@@ -391,6 +401,11 @@ class Catalog(BaseModel):
     options: dict[str, OptionValue]
     components: dict[str, Any]
     phases: list[str]
+    phase_names: dict[str, str] = Field(
+        default_factory=dict,
+        description="what a player reads for each phase, in the page's language (a phase "
+        "not named here is shown as its id)",
+    )
     board: str | None = Field(
         None, description="the game's board module under /static/, or null for the generic one"
     )

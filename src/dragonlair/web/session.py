@@ -108,6 +108,7 @@ class Table:
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
             confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
+            confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
             rated=bool(st.get("rated", False)),
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
@@ -387,6 +388,8 @@ class Table:
                 "waiting": None if hold.unseen is None else str(hold.unseen),
                 "until": None if timer is None else timer[1],
                 "seconds": self.settings.confirm,
+                # held until the person presses Confirm (no window, no "until")
+                "turn": self.settings.confirm_turn,
             }
             if hold.unseen is not None:
                 msg["legal"] = []  # nothing more until it is confirmed or taken back
@@ -813,11 +816,11 @@ class Table:
 
     def _holds_for(self, seat: int) -> bool:
         """Whether ``seat``'s decisions are held for confirmation: a person's own, at a
-        table with undo and a confirmation window."""
+        table with undo and a confirmation window or a Confirm at the end of a turn."""
         s = self.seats[seat]
         return (
             self.settings.undo
-            and self.settings.confirm > 0
+            and (self.settings.confirm > 0 or self.settings.confirm_turn)
             and s.kind == "human"
             and not s.is_bot
             and self.status == "playing"
@@ -890,10 +893,14 @@ class Table:
             return True
 
     def _arm_confirm(self, seat: int) -> None:
-        """(Re)start ``seat``'s confirmation window from now."""
+        """(Re)start ``seat``'s confirmation window from now (none at a table that
+        confirms at the end of a turn: the held decisions wait for the person's Confirm)."""
         old = self._confirm_timers.pop(seat, None)
         if old is not None:
             old[0].cancel()
+        if self.settings.confirm_turn:
+            self._hold_version += 1
+            return
         delay = self.settings.confirm
         handle = asyncio.get_running_loop().call_later(
             delay, lambda: self._spawn(self._confirm_held(seat))
@@ -974,8 +981,8 @@ class Table:
             if hold is None or hold.confirming:
                 raise ProtocolError(
                     "cannot_undo",
-                    "nothing to take back: a decision is final once its confirmation "
-                    "window has ended, and you hold none now",
+                    "nothing to take back: a decision is final once it is confirmed (by "
+                    "you, or at its confirmation window's end), and you hold none now",
                 )
             if not hold.started <= move <= hold.state.move:
                 # (any move shown since the hold began: the others' sealed choices move

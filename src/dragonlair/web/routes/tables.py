@@ -66,9 +66,12 @@ async def create_table(
     """Create a table. The answer holds each person's seat token and link (hand them
     out) and the spectators' link; the server keeps only their digests. Signed in, the
     first person's seat is the account's."""
-    created = await hub.create(body, account=None if session is None else session.account_id)
+    address = request.client.host if request.client else "?"
+    created = await hub.create(
+        body, account=None if session is None else session.account_id, address=address
+    )
     # its bots and hints take the creating address's share of the bot pool
-    hub.bots.fair.charge_to(created.table.id, request.client.host if request.client else "?")
+    hub.bots.fair.charge_to(created.table.id, address)
     return created
 
 

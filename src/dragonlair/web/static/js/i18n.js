@@ -141,6 +141,8 @@ const ERRORS = {
   not_over: N_("That is only for a finished game."),
   storage_error: N_("The server could not store that; try again."),
   not_owner: N_("Another server process runs this table; try again."),
+  too_many_waiting: N_("Too many of your tables are waiting for players: play at one, or let one expire, before you open another."),
+  lobby_full: N_("The server holds as many tables waiting for players as it can: join one of them, or try again later."),
   broken: N_("This table cannot be played."),
   expired: N_("This table waited too long for players and expired."),
   abandoned: N_("Every player left this table long ago: it ended without a result."),
