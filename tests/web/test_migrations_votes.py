@@ -1,4 +1,4 @@
-"""Migration 0007_votes from the schema before it with games in it, on SQLite and
+"""Migration 0009_votes from the schema before it with games in it, on SQLite and
 PostgreSQL: every table gets an empty ``abandons`` and ``vote``, every game stays as it
 was, and a game in play can then hold a vote and end by it."""
 
@@ -27,7 +27,7 @@ def test_votes_migration_keeps_every_game(
     at_0002_with_games(url, sealer, games=20)
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:
-        command.upgrade(alembic_config(conn), "0006_concede")  # the revision before
+        command.upgrade(alembic_config(conn), "0008_sign_in_limits")  # the revision before
     engine.dispose()
     store = Store(url, sealer=sealer)
     try:
@@ -73,7 +73,7 @@ def test_votes_migration_goes_down_and_up_again(tmp_path: Path) -> None:
         with engine.begin() as conn:
             command.upgrade(alembic_config(conn), "head")
         with engine.begin() as conn:
-            command.downgrade(alembic_config(conn), "0006_concede")
+            command.downgrade(alembic_config(conn), "0008_sign_in_limits")
         with engine.connect() as conn:
             columns = {c["name"] for c in inspect(conn).get_columns("dl_tables")}
             assert not {"abandons", "vote"} & columns

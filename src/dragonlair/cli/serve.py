@@ -198,6 +198,46 @@ def serve(
             "move to the others (and it can no longer write about them).",
         ),
     ] = 5.0,
+    smtp_host: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_SMTP_HOST",
+            help="E-mail to turn-based tables' players: the SMTP server (without it, no "
+            "e-mail is sent). Needs --mail-from and --public-url.",
+        ),
+    ] = None,
+    smtp_port: Annotated[
+        int, typer.Option(envvar="DRAGONLAIR_SMTP_PORT", help="The SMTP server's port.")
+    ] = 587,
+    smtp_security: Annotated[
+        str,
+        typer.Option(
+            envvar="DRAGONLAIR_SMTP_SECURITY",
+            help="starttls (usually port 587), tls (usually 465) or none (a relay on this "
+            "machine only).",
+        ),
+    ] = "starttls",
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_SMTP_USER",
+            help="The SMTP account to log in with (default: no login).",
+        ),
+    ] = None,
+    smtp_password: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_SMTP_PASSWORD",
+            help="The SMTP account's password; better given in the environment variable.",
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DRAGONLAIR_MAIL_FROM",
+            help="The address e-mail comes from, e.g. games@example.org.",
+        ),
+    ] = None,
 ) -> None:
     """Run the server: lobby at /api, play over /ws/tables/{id}, its schema at /openapi.json."""
     try:
@@ -213,6 +253,28 @@ def serve(
         raise typer.BadParameter("--log-level must be debug, info, warning or error")
     if log_format not in ("text", "json"):
         raise typer.BadParameter(f"--log-format must be text or json, not {log_format!r}")
+    mail = None
+    if smtp_host is not None or mail_from is not None:
+        from ..web.config import MailSettings
+
+        if smtp_host is None:
+            raise typer.BadParameter(
+                "--mail-from needs --smtp-host: the SMTP server to send through"
+            )
+        if mail_from is None:
+            raise typer.BadParameter("--smtp-host needs --mail-from: the address e-mail comes from")
+        mail = MailSettings(
+            host=smtp_host,
+            port=smtp_port,
+            security=smtp_security,
+            user=smtp_user,
+            password=smtp_password,
+            sender=mail_from,
+        )
+        try:
+            mail.check(public_url.rstrip("/"))
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from None
     config = ServerConfig(
         db=db,
         sqlite_sync=sqlite_sync.upper(),
@@ -248,6 +310,7 @@ def serve(
         adopt_interval=adopt_interval,
         lease=lease,
         keep_finished_days=keep_finished,
+        mail=mail,
         forwarded_allow_ips=",".join(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),

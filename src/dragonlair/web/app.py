@@ -43,6 +43,7 @@ from .connection import SIGNED_OUT as SIGNED_OUT_ERROR
 from .connection import Limits
 from .language import page_language
 from .lobby import Hub
+from .mail import Composer, Mailer, Outbox, Tokens
 from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES, observe_bot_wait
 from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
@@ -50,6 +51,7 @@ from .protocol import ErrorBody, ProtocolError, encode
 from .ratings import rate_finished
 from .responses import error_response
 from .routes import ROUTERS
+from .routes.mail import MailParts
 from .routes.pages import STATIC
 from .security import RateLimiter, Sealer, SealError
 from .store import Store, StoreError
@@ -164,6 +166,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # the stand-in hash a sign-in under an unknown name is checked against, made before
     # the first request, so that even that one takes as long as a wrong password
     await asyncio.to_thread(accounts.stand_in_hash)
+    outbox = Outbox(store.engine, cfg.clock)
+    mailer: Mailer | None = None
+    tokens = Tokens(key.read_bytes().strip())
+    if cfg.mail is not None:
+        composer = Composer(cfg.mail, cfg.public_url, tokens)
+        mailer = Mailer(cfg.mail, outbox, composer, cfg.mail_every)
+        hub.on_mail = mailer.wake
+    app.state.mail = MailParts(outbox, tokens, mailer)
     keeper: asyncio.Task[None] | None = None
     sessions = asyncio.get_running_loop().create_task(watch_sessions(accounts, cfg.session_recheck))
     try:
@@ -178,9 +188,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
         if cfg.keep_finished_days is not None and getattr(hub, "index", 1) == 1:
             keeper = asyncio.get_running_loop().create_task(retention(store, cfg))
+        if mailer is not None:
+            mailer.start()
         yield
     finally:
         sessions.cancel()
+        if mailer is not None:
+            await mailer.close()
         if keeper is not None:
             keeper.cancel()
         hub.close()
@@ -316,6 +330,8 @@ class Headers:
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The server as an ASGI application (storage opens when it starts)."""
     cfg = config or ServerConfig()
+    if cfg.mail is not None:
+        cfg.mail.check(cfg.public_url)  # ValueError: settings that cannot work
     app = FastAPI(
         title="dragonlair server",
         version=__version__,

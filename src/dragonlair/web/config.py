@@ -17,6 +17,57 @@ from ..core.confirm import CONFIRM_SECONDS
 DEFAULT_DB = "sqlite:///dragonlair.sqlite3"
 KEY_ENV = "DRAGONLAIR_SEAL_KEY"
 DEFAULT_KEY = "dragonlair-seal.key"
+SMTP_PASSWORD_ENV = "DRAGONLAIR_SMTP_PASSWORD"
+SMTP_SECURITY = ("starttls", "tls", "none")
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """The operator's SMTP server, through which turn-based tables' players get e-mail
+    (dragonlair.web.mail): where it is, how the connection is secured ("starttls": plain
+    then upgraded, usually port 587; "tls": TLS from the start, usually 465; "none": no
+    encryption, for a relay on this machine only), the account to log in with (none:
+    no login) and the address the messages come from."""
+
+    host: str
+    sender: str
+    port: int = 587
+    security: str = "starttls"
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    timeout: float = 30.0
+
+    def check(self, public_url: str) -> None:
+        """ValueError, with what to change, for settings that cannot work."""
+        from email.errors import HeaderParseError
+        from email.headerregistry import Address
+
+        if not self.host.strip() or any(c.isspace() for c in self.host):
+            raise ValueError(f"--smtp-host: a host name or address, not {self.host!r}")
+        if not 1 <= self.port <= 65535:
+            raise ValueError(f"--smtp-port: 1 to 65535, not {self.port}")
+        if self.security not in SMTP_SECURITY:
+            raise ValueError(
+                f"--smtp-security: one of {', '.join(SMTP_SECURITY)}, not {self.security!r}"
+            )
+        if (self.user is None) != (self.password is None):
+            raise ValueError(
+                "--smtp-user and the SMTP password (--smtp-password or "
+                f"{SMTP_PASSWORD_ENV}) go together: give both or neither"
+            )
+        try:
+            ok = "@" in Address(addr_spec=self.sender).addr_spec
+        except (HeaderParseError, ValueError, IndexError):
+            ok = False
+        if not ok or any(c in self.sender for c in "\r\n<>"):
+            raise ValueError(
+                f"--mail-from: an address such as games@example.org, not {self.sender!r}"
+            )
+        if not public_url.startswith(("https://", "http://")):
+            raise ValueError(
+                "e-mail needs --public-url (e.g. https://games.example.org): every message "
+                "links back to the server"
+            )
 
 
 @dataclass(frozen=True)
@@ -139,6 +190,12 @@ class ServerConfig:
     # from (Unix seconds; tests hand in a clock they move on themselves).
     deadline_sweep: float = 30.0
     clock: Callable[[], float] = field(default=time.time, compare=False)
+    # E-mail to turn-based tables' players (dragonlair.web.mail; None: no e-mail): the
+    # SMTP server, how often the outbox is looked at (seconds; a new "your turn" wakes it at
+    # once), and how much of a move's time is left when its reminder goes out.
+    mail: MailSettings | None = None
+    mail_every: float = 10.0
+    mail_remind: float = 0.25
 
     def seal_key_path(self) -> Path:
         """Where the seal key is kept (see ``seal_key``)."""

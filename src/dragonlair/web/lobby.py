@@ -105,6 +105,9 @@ class Hub:
         # where tables report their actions' timings (the server hands its metrics in)
         self.timings = Timings()
         self._rematch_lock = asyncio.Lock()
+        # what a table calls when it wrote a "your turn" e-mail (the server's sender, at
+        # once rather than at its next look; dragonlair.web.mail)
+        self.on_mail: Callable[[], None] | None = None
         # waiting tables in memory found with nobody connected at the last sweep
         self._quiet: set[str] = set()
         # the tables each creating address (its tag) made that may still wait: id -> when
@@ -153,6 +156,11 @@ class Hub:
             raise
         finally:
             del self._loading[table_id]
+
+    def wake_mail(self) -> None:
+        """A table wrote e-mail to send: the sender looks now."""
+        if self.on_mail is not None:
+            self.on_mail()
 
     def retire(self, table: Table) -> None:
         """A finished table nobody watches leaves the active set (its record stays)."""

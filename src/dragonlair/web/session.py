@@ -185,6 +185,7 @@ class Table:
             stored.due,
             stored.abandons,
             idle_after(self.settings.pace, hub.config.abandon_after),
+            hub.config.mail_remind,
         )
         # a turn-based table's vote to end it, or how it ended abandoned (.table.votes)
         self.votes = Votes(self.turns.turn_based, self.seats, stored.vote, hub.config.clock)
@@ -762,9 +763,22 @@ class Table:
             reveal = (self.seed, self.salt) if result is not None else None
             due = self.turns.after(nxt)
             abandons = self.turns.abandons_after(by) if result is None else None
+            asked = (
+                self.turns.mail(st, nxt, due[0], seat if by == "deadline" else None)
+                if due is not None
+                else []
+            )
             write = asyncio.wrap_future(
                 self.hub.store.append(
-                    self.id, st.move, seat, str(action), result, reveal, due, abandons
+                    self.id,
+                    st.move,
+                    seat,
+                    str(action),
+                    result,
+                    reveal,
+                    due,
+                    abandons=abandons,
+                    asked=asked,
                 )
             )
             try:
@@ -788,6 +802,8 @@ class Table:
                 self.turns.due = due[0]
             if abandons is not None:
                 self.turns.abandons = abandons
+            if any(not quiet for _, quiet, _ in asked):
+                self.hub.wake_mail()  # a "your turn" to send
             self.decisions.advance(nxt, seat)
             if (
                 by in ("bot", "deadline")
@@ -1138,6 +1154,9 @@ class Table:
             abandons = self.turns.abandons_missing()
             if due is None and abandons is None:
                 return
+            # a deadline stored now asks its seats: their "your turn" e-mail goes with it
+            st = self.current.playing() if due is not None else None
+            asked = self.turns.mail(None, st, due) if st is not None and due is not None else []
             due = self.turns.due if due is None else due
 
             def stored() -> None:
@@ -1145,9 +1164,13 @@ class Table:
                 if abandons is not None:
                     self.turns.abandons = abandons
                 self.broadcast()
+                if asked:
+                    self.hub.wake_mail()
 
             try:
-                await self.hub.write(lambda: self.hub.store.set_due(self.id, due, abandons), stored)
+                await self.hub.write(
+                    lambda: self.hub.store.set_due(self.id, due, abandons, asked), stored
+                )
             except ProtocolError as e:  # storage is down: the next start stores it
                 log.warning("table %s: its move's deadline could not be stored: %s", self.id, e)
 

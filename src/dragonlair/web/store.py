@@ -233,6 +233,59 @@ reports_t = Table(
 )
 reports_open_index = Index("dl_reports_open", reports_t.c.outcome, reports_t.c.id)
 
+# E-mail waiting to be sent, and what was sent (dragonlair.web.mail): one row a message.
+# ``kind`` is "verify" (an address's verification link: ``account_id`` and ``address``),
+# "turn" (a person's seat is asked at a turn-based table: ``table_id``, ``seat`` and the
+# move's deadline ``due``) or "reminder" (that move's deadline is near). A "turn" row is
+# written in the same commit as the action (or deadline) that asks the seat, so a restart
+# never loses it; one whose seat was asked already is written "quiet" (never sent: it only
+# carries the reminder's time, ``remind_at``). ``status``: pending, sent, dropped (nobody
+# to send it to: no verified, consenting address), failed (the SMTP server refused it),
+# quiet. A process sends a pending row only after claiming it (``claimed_by`` and
+# ``claimed_until``) in a transaction of its own, so no two processes send the same row.
+outbox_t = Table(
+    "dl_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("account_id", String(32), nullable=True),
+    Column("address", String(254), nullable=True),
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("due", Float, nullable=True),
+    Column("remind_at", Float, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("claimed_by", String(40), nullable=True),
+    Column("claimed_until", Float, nullable=True),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("sent", Float, nullable=True),
+    Column("error", String(200), nullable=True),
+)
+# one message of a kind per seat and deadline, however many processes write it
+outbox_once_index = Index(
+    "dl_outbox_once",
+    outbox_t.c.kind,
+    outbox_t.c.table_id,
+    outbox_t.c.seat,
+    outbox_t.c.due,
+    unique=True,
+)
+# the sender's look: pending rows in order
+outbox_pending_index = Index(
+    "dl_outbox_pending",
+    outbox_t.c.id,
+    postgresql_where=outbox_t.c.status == "pending",
+    sqlite_where=outbox_t.c.status == "pending",
+)
+# the reminders' look: deadlines whose reminder time has come
+outbox_remind_index = Index(
+    "dl_outbox_remind",
+    outbox_t.c.remind_at,
+    postgresql_where=outbox_t.c.remind_at.is_not(None),
+    sqlite_where=outbox_t.c.remind_at.is_not(None),
+)
+
 
 SQLITE_SYNC = ("FULL", "NORMAL", "EXTRA")
 BATCH = 512
@@ -600,12 +653,13 @@ class Store:
         reveal: tuple[int, str | None] | None = None,
         due: tuple[float | None] | None = None,
         abandons: float | None = None,
+        asked: Sequence[Asked] = (),
     ) -> Future[None]:
         """Store action number ``move``; with ``result``, the game ended with it, and its
         seed and salt (``reveal``) are stored in clear in the same commit; with ``due``
-        (a turn-based table), the deadline of the move asked next, and with ``abandons``
-        (a person's move there) when the table ends as abandoned if nobody moves again, in
-        the same commit."""
+        (a turn-based table), the deadline of the move asked next, with ``abandons`` (a
+        person's move there) when the table ends as abandoned if nobody moves again, and
+        the "your turn" e-mail of each seat in ``asked``, in the same commit."""
         op = _Op(
             Future(),
             row={
@@ -629,21 +683,28 @@ class Store:
                 if abandons is not None:
                     values["abandons"] = abandons
                 conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+                _turn_mail(conn, table_id, due[0], asked)
 
             op.run = set_due
         return self._submit(op)
 
     def set_due(
-        self, table_id: str, due: float | None, abandons: float | None = None
+        self,
+        table_id: str,
+        due: float | None,
+        abandons: float | None = None,
+        asked: Sequence[Asked] = (),
     ) -> Future[None]:
-        """Store a turn-based table's deadline (None: nothing is due), and with
-        ``abandons`` when it ends as abandoned if nobody moves."""
+        """Store a turn-based table's deadline (None: nothing is due), with ``abandons``
+        when it ends as abandoned if nobody moves, and the "your turn" e-mail of each seat
+        in ``asked``."""
         values: dict[str, Any] = {"due": due}
         if abandons is not None:
             values["abandons"] = abandons
 
         def run(conn: Connection) -> None:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+            _turn_mail(conn, table_id, due, asked)
 
         return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
@@ -981,6 +1042,7 @@ class Store:
             ]
             if ids:
                 conn.execute(delete(reports_t).where(reports_t.c.table_id.in_(ids)))
+                conn.execute(delete(outbox_t).where(outbox_t.c.table_id.in_(ids)))
                 conn.execute(delete(chat_t).where(chat_t.c.table_id.in_(ids)))
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
                 conn.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
@@ -1230,6 +1292,49 @@ class Store:
             return len(
                 conn.execute(select(actions_t.c.move).where(actions_t.c.table_id == table_id)).all()
             )
+
+
+# A person's seat asked at a turn-based table, for its e-mail (dragonlair.web.mail):
+# (seat, quiet, remind_at); quiet when it was asked already (no new "your turn": the row only
+# carries the reminder's time for the new deadline).
+Asked = tuple[int, bool, float | None]
+
+
+def insert_once(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert ``rows``, leaving out each one that a unique index already holds (another
+    process wrote it first): one statement on either database."""
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        conn.execute(pg_insert(table).on_conflict_do_nothing(), list(rows))
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        conn.execute(sqlite_insert(table).on_conflict_do_nothing(), list(rows))
+
+
+def _turn_mail(conn: Connection, table_id: str, due: float | None, asked: Sequence[Asked]) -> None:
+    if due is None or not asked:
+        return
+    now = time.time()
+    insert_once(
+        conn,
+        outbox_t,
+        [
+            {
+                "kind": "turn",
+                "status": "quiet" if quiet else "pending",
+                "table_id": table_id,
+                "seat": seat,
+                "due": due,
+                "remind_at": remind_at,
+                "created": now,
+            }
+            for seat, quiet, remind_at in asked
+        ],
+    )
 
 
 def _locked(e: Exception) -> bool:

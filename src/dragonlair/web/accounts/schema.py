@@ -2,9 +2,10 @@
 account, its sessions, its passkeys and the passkey challenges in flight, the sign-in
 limits' counts, and, in :mod:`dragonlair.web.store`, the account a seat belongs to.
 
-What is kept of a person is their name, the Argon2id hash of their password and when the
-account was made; a session is kept only as the SHA-256 digest of its cookie's value, so a
-copied database opens no session. Deleting an account clears its name (``name_key`` NULL,
+What is kept of a person is their name, the Argon2id hash of their password, when the
+account was made and, if they gave one, their e-mail address and its settings; a session
+is kept only as the SHA-256 digest of its cookie's value, so a copied database opens no
+session. Deleting an account clears its name (``name_key`` NULL,
 the name "deleted player"), its password and its sessions; the row stays, so the games it
 played keep their seats.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -21,6 +23,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Table,
+    false,
 )
 
 from ..store import metadata
@@ -35,6 +38,13 @@ accounts_t = Table(
     Column("password", String(200), nullable=True),  # Argon2id hash, PHC string format
     Column("created", Float, nullable=False),
     Column("deleted", Float, nullable=True),
+    # e-mail (dragonlair.web.mail): the address given (None: none), when it was verified by
+    # its link (None: not yet), whether turn-based tables may write to it (off until the
+    # player turns it on), and the language its messages are written in
+    Column("email", String(254), nullable=True),
+    Column("email_verified", Float, nullable=True),
+    Column("email_turns", Boolean, nullable=False, server_default=false()),
+    Column("email_lang", String(8), nullable=True),
 )
 
 sessions_t = Table(

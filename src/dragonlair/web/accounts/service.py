@@ -221,13 +221,21 @@ class Accounts:
 
     def delete(self, account_id: str) -> None:
         """Delete an account's personal data: its name (its seats are renamed "deleted
-        player"), its password, its passkeys and every session. Its games stay as they
-        were played."""
+        player"), its password, its passkeys, its e-mail address and every session. Its
+        games stay as they were played."""
         with self.engine.begin() as conn:
             conn.execute(
                 update(accounts_t)
                 .where(accounts_t.c.id == account_id)
-                .values(name=DELETED_NAME, name_key=None, password=None, deleted=time.time())
+                .values(
+                    name=DELETED_NAME,
+                    name_key=None,
+                    password=None,
+                    deleted=time.time(),
+                    email=None,
+                    email_verified=None,
+                    email_turns=False,
+                )
             )
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(passkeys_t).where(passkeys_t.c.account_id == account_id))

@@ -9,6 +9,8 @@ dependencies are in :mod:`dragonlair.web.deps`.
   (finished games);
 - :mod:`.play`: ``WS /ws/tables/{id}``;
 - :mod:`.accounts`: ``/api/account`` (sign up, in and out, claim a seat, delete);
+- :mod:`.mail`: ``/api/account/email`` (the e-mail setting), ``/mail/verify`` and
+  ``/mail/unsubscribe`` (the links in e-mail);
 - :mod:`.ratings`: ``GET /api/ratings/{game}`` (leaderboard), ``/api/account/ratings``,
   ``/api/players/{name}`` (a public profile);
 - :mod:`.admin`: ``/api/admin/reports`` (the operator's, with its token);
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, admin, games, metrics, pages, play, ratings, records, server, tables
+from . import accounts, admin, games, mail, metrics, pages, play, ratings, records, server, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     server.router,
@@ -31,6 +33,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     records.router,
     play.router,
     accounts.router,
+    mail.router,
     ratings.router,
     admin.router,
     pages.router,

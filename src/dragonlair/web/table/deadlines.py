@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 
 from ...core import State
+from ...core.autoplay import forced_action
 from .current import Current
 from .seats import Seats
 
@@ -75,8 +76,10 @@ class Turns:
         due: float | None,
         abandons: float | None = None,
         idle: float | None = None,
+        remind: float = 0.25,
     ) -> None:
         self.pace = pace
+        self.remind = remind  # the share of a move's time left when its reminder goes out
         self.takeover = takeover
         self.seats = seats
         self.current = current
@@ -133,6 +136,32 @@ class Turns:
         if st is None or self.due is not None:
             return None
         return self.due_for(st)
+
+    def mail(
+        self, before: State | None, nxt: State, due: float | None, played_for: int | None = None
+    ) -> list[tuple[int, bool, float | None]]:
+        """The e-mail that a new deadline ``due`` for ``nxt`` brings (dragonlair.web.mail):
+        for each person's seat asked in ``nxt`` that has an account and a real choice (an
+        answer the server gives for the seat, :mod:`dragonlair.core.autoplay`, is nobody's
+        turn), ``(seat, quiet, remind_at)``: ``quiet`` when ``before`` asked it already (it
+        was told; but not the seat ``played_for`` at its deadline: its player is away, and
+        the move asked now is a new one) or its person is at the table now (they see it),
+        and the time its reminder goes out (when ``remind`` of the move's time is left)."""
+        if due is None or self.pace is None:
+            return []
+
+        def choosing(st: State) -> list[int]:
+            return [
+                s
+                for s in persons_asked(st, self.seats)
+                if self.seats[s].account is not None
+                and not (self.seats[s].autoplay and forced_action(st, s) is not None)
+            ]
+
+        was = set(choosing(before)) - {played_for} if before is not None else set()
+        remind_at = due - self.pace * self.remind if self.remind > 0 else None
+        # a person at the table now sees it is their turn: no e-mail (the reminder stays)
+        return [(s, s in was or bool(self.seats[s].conns), remind_at) for s in choosing(nxt)]
 
     def overdue(self) -> list[int]:
         """The persons' seats whose move's deadline has passed, when a bot would play

@@ -7,7 +7,7 @@ module, never the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -57,10 +57,15 @@ class Storage(Protocol):
         reveal: tuple[int, str | None] | None,
         due: tuple[float | None] | None = None,
         abandons: float | None = None,
+        asked: Sequence[tuple[int, bool, float | None]] = (),
     ) -> Future[None]: ...
 
     def set_due(
-        self, table_id: str, due: float | None, abandons: float | None = None
+        self,
+        table_id: str,
+        due: float | None,
+        abandons: float | None = None,
+        asked: Sequence[tuple[int, bool, float | None]] = (),
     ) -> Future[None]: ...
 
     def set_vote(self, table_id: str, vote: dict[str, Any] | None) -> Future[None]: ...
@@ -138,6 +143,8 @@ class Host(Protocol):
     def link(self, kind: str, table_id: str, token: str) -> str: ...
 
     def retire(self, table: Any, /) -> None: ...
+
+    def wake_mail(self) -> None: ...
 
     async def rename(self, table: Any, seat: int, name: str, /) -> None: ...
 

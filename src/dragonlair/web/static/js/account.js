@@ -161,6 +161,51 @@ async function accountRatings(box) {
       h("span", { class: "muted" }, tn("{n} rated game", "{n} rated games", r.games))))));
 }
 
+/** The account's e-mail setting (GET/POST /api/account/email): an address, verified by
+ * the link sent to it before anything else is sent there, and "e-mail me when it is my
+ * turn" at turn-based tables (off until turned on). Written in the page's language. */
+async function emailSetting(box) {
+  let setting;
+  try {
+    setting = await getJSON("/api/account/email");
+  } catch (e) {
+    fill(box, h("p", { class: "form-error" }, errorText(e.code, e.message)));
+    return;
+  }
+  if (!setting.available) {
+    fill(box, h("p", { class: "muted", id: "email-off" }, t("This server sends no e-mail.")));
+    return;
+  }
+  const address = h("input", { id: "email-address", name: "email", type: "email", maxlength: "254", autocomplete: "email", value: setting.address || "", spellcheck: "false" });
+  const turns = h("input", { id: "email-turns", type: "checkbox", checked: setting.turns });
+  const status = h("p", { class: "muted", id: "email-status", role: "status" });
+  const error = h("p", { class: "form-error", role: "alert", hidden: true });
+  const describe = (s) => {
+    if (!s.address) fill(status, t("No address: no e-mail is sent to you."));
+    else if (!s.verified) fill(status, t("Not confirmed yet: open the link sent to {address}. Nothing else is sent there before.", { address: s.address }));
+    else if (s.turns) fill(status, t("Confirmed. You get an e-mail when it is your turn at a turn-based table, and one reminder before its deadline."));
+    else fill(status, t("Confirmed. No turn e-mail is sent to you."));
+  };
+  describe(setting);
+  const form = h("form", { class: "account-form", id: "email-form" },
+    h("label", { class: "field", for: "email-address" }, h("span", {}, t("E-mail address")), address),
+    h("label", { class: "toggle", for: "email-turns" }, turns,
+      h("span", {}, t("E-mail me when it is my turn at a turn-based table (and once more before the deadline)"))),
+    status,
+    error,
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "email-save" }, t("Save"))));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.hidden = true;
+    try {
+      const r = await postJSON("/api/account/email", { address: address.value.trim() || null, turns: turns.checked, lang: lang() });
+      describe(r);
+      toast(r.verification_sent ? t("A link was sent to {address}: open it to confirm the address.", { address: r.address }) : t("Saved."), 3000);
+    } catch (e) { showError(error, e); }
+  });
+  fill(box, form);
+}
+
 function signedInPanel(root, me) {
   const error = h("p", { class: "form-error", role: "alert", hidden: true });
   const act = (path, body) => async () => {
@@ -189,12 +234,16 @@ function signedInPanel(root, me) {
         error,
         del),
       passkeysPanel(),
+      h("div", { class: "panel", id: "account-email" },
+        h("h2", {}, t("E-mail")),
+        h("div", { id: "account-email-setting" }, h("p", { class: "muted" }, t("Loading…")))),
       h("div", { class: "panel", id: "account-games" },
         h("h2", {}, t("Your games")),
         h("div", { id: "account-games-list" }, h("p", { class: "muted" }, t("Loading…")))),
       h("div", { class: "panel", id: "account-ratings" },
         h("h2", {}, t("Your ratings")),
         h("div", { id: "account-ratings-list" }, h("p", { class: "muted" }, t("Loading…"))))));
+  emailSetting(document.getElementById("account-email-setting"));
   accountGames(document.getElementById("account-games-list"));
   accountRatings(document.getElementById("account-ratings-list"));
 }

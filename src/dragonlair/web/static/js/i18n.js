@@ -201,6 +201,9 @@ const ERRORS = {
   already_voted: N_("You have already agreed to end this game; it waits for the others."),
   not_taught: N_("This step of the lesson teaches another choice: read the lesson's text."),
   no_tutorial: N_("This game has no lesson yet."),
+  bad_email: N_("That is not an e-mail address (one such as ann@example.org)."),
+  too_many_emails: N_("Three links were sent within the hour: look for them, or try again later."),
+  mail_off: N_("This server sends no e-mail."),
 };
 
 /** A refusal from the server (its code and English message) in the page's language: a

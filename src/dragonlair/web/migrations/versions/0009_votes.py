@@ -5,7 +5,7 @@ idle sweep is one query, not a scan of every table; and the players' vote to end
 it ended (``dl_tables.vote``, JSON; null when no vote is open). See
 dragonlair.web.table.votes.
 
-Revision 0007_votes, after 0006_concede.
+Revision 0009_votes, after 0008_sign_in_limits.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_votes"
-down_revision = "0006_concede"
+revision = "0009_votes"
+down_revision = "0008_sign_in_limits"
 branch_labels = None
 depends_on = None
 
