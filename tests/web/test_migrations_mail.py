@@ -61,7 +61,7 @@ def test_mail_migration_keeps_every_game_and_account(
         assert done is not None and done.status == "over" and done.seed == 7
         # the game in play gets its deadline and its "your turn", once however often written
         for _ in range(2):
-            store.set_due("play1", 2e9, [(1, False, 2e9 - 3600)]).result(timeout=30)
+            store.set_due("play1", 2e9, asked=[(1, False, 2e9 - 3600)]).result(timeout=30)
         with store.engine.connect() as conn:
             rows = conn.execute(text("SELECT kind, status, seat, due FROM dl_outbox")).all()
         assert [tuple(r) for r in rows] == [("turn", "pending", 1, 2e9)]
