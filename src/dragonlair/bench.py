@@ -49,9 +49,14 @@ Two more sections measure the services built on the engines:
   workers), whose ratio says what two idle cores would give on a busy machine.
 - **bots in simulate**: decisions per second of simulate's game loop (``play_game``, without
   per-game data or records) with random bots and with the game's heuristic in every seat,
-  each next to the raw loop above, slice for slice, and how many times slower each is
-  (median of the per-slice ratios); and the microseconds of one ``state.view(seat)`` at a
-  mid-game state.
+  and of the heuristic game with its per-game data and results row (as ``simulate`` plays
+  by default), each next to the raw loop above, slice for slice, and how many times slower
+  each is (median of the per-slice ratios). The raw loop picks at random, so those ratios
+  include the bots' own choosing; the last ratio compares the heuristic game with its data
+  and row against the raw loop **with the same heuristic bots** choosing
+  (:func:`bot_playout`), which leaves the bots' cost on both sides: that is the ratio the
+  workbench's target (within 3×) is about. Also the microseconds of one
+  ``state.view(seat)`` at a mid-game state.
 """
 
 from __future__ import annotations
@@ -159,6 +164,10 @@ class BotLoopMeasure:
     # results row built, as `dragonlair simulate` plays it by default
     features_decisions_per_s: float = 0.0
     features_slower: float = 0.0
+    # the raw loop with the same heuristic bots choosing (the bots' own cost on both sides)
+    # and how many times slower the game with its data and row is: the workbench's target
+    raw_heuristic_decisions_per_s: float = 0.0
+    features_over_raw_heuristic: float = 0.0
     view_us: float = 0.0  # one state.view(seat) at a mid-game state, in microseconds
 
     def to_dict(self) -> dict[str, Any]:
@@ -839,6 +848,44 @@ def simulate_loop(game: Game, level: str, seed: int, data: bool = False) -> Slic
     return run
 
 
+def bot_playout(game: Game, level: str, seed: int) -> Slice:
+    """The raw loop with a ``level`` bot in every seat: ``to_act``, ``legal_actions``, the
+    bot's choice (not asked when one action is legal) and ``apply``, nothing else. It plays
+    the games and makes the decisions simulate's loop does with the same seed (the same
+    game seeds and per-seat generators), so beside that loop it leaves out only what the
+    loop adds around the bots: per-game data, the results row and the checks."""
+    from .bots import BotSpec
+    from .core.bot import view_for
+    from .sim.runner import Job, SeededOnUse
+
+    job = Job(game.spec.id, game.players, (BotSpec(level),) * game.players, n=1, seed=seed)
+    bots = [spec.make(game) for spec in job.bots]
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        n_games = decisions = 0
+        start = CLOCK()
+        deadline = start + seconds
+        while True:
+            state = game.new_game(seed=job.game_seed(n_games))
+            rngs = [SeededOnUse(s) for s in job.bot_seeds(n_games)]
+            while not state.is_over:
+                seat = state.to_act[0]
+                legal = state.legal_actions(seat)
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    bot = bots[seat]
+                    action = bot.choose(view_for(bot, state, seat), legal, rngs[seat])
+                state.apply(seat, action)
+                decisions += 1
+            n_games += 1
+            now = CLOCK()
+            if now >= deadline:
+                return n_games, decisions, decisions, now - start
+
+    return run
+
+
 def view_micros(state: State, seat: int, seconds: float) -> float:
     """Microseconds per ``state.view(seat)`` over about ``seconds``."""
     n = 0
@@ -866,10 +913,12 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
         heuristic_class(game)
         loops["heuristic"] = simulate_loop(game, "heuristic", s.seed)
         loops["features"] = simulate_loop(game, "heuristic", s.seed, data=True)
+        loops["raw_heuristic"] = bot_playout(game, "heuristic", s.seed)
     except DragonlairError:
         pass  # a game without a heuristic has the random row only
     rates: dict[str, list[float]] = {"raw": [], **{k: [] for k in loops}}
     slower: dict[str, list[float]] = {k: [] for k in loops}
+    over_raw_heuristic: list[float] = []
     for _ in range(s.reps):
         _, d, _, t = raw(s.slice_s)
         rates["raw"].append(d / t)
@@ -877,6 +926,8 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
             _, d, _, t = loop(s.slice_s)
             rates[level].append(d / t)
             slower[level].append(rates["raw"][-1] / rates[level][-1])
+        if "raw_heuristic" in loops:
+            over_raw_heuristic.append(rates["raw_heuristic"][-1] / rates["features"][-1])
     m.raw_decisions_per_s = statistics.median(rates["raw"])
     m.random_decisions_per_s = statistics.median(rates["random"])
     m.random_slower = statistics.median(slower["random"])
@@ -885,6 +936,8 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
         m.heuristic_slower = statistics.median(slower["heuristic"])
         m.features_decisions_per_s = statistics.median(rates["features"])
         m.features_slower = statistics.median(slower["features"])
+        m.raw_heuristic_decisions_per_s = statistics.median(rates["raw_heuristic"])
+        m.features_over_raw_heuristic = statistics.median(over_raw_heuristic)
     mid = mid_game_state(game, s.seed + 1)
     seat = mid.to_act[0] if mid.to_act else 0
     m.view_us = statistics.median(view_micros(mid, seat, s.slice_s / 4) for _ in range(s.reps))

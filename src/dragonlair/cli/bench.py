@@ -202,7 +202,7 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
         f"(same run); one state.view(seat) ({build})"
     )
     cols = ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower")
-    for col in (*cols, "+ data and row", "× slower"):
+    for col in (*cols, "+ data and row", "× slower", "raw, heuristic bots", "× (data and row)"):
         table.add_column(col, justify="left" if col == "game" else "right")
     table.add_column("view µs", justify="right")
     for m in rows:
@@ -217,9 +217,17 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
             f"{m.heuristic_slower:.2f}" if heuristic else "-",
             f"{m.features_decisions_per_s:,.0f}" if heuristic else "-",
             f"{m.features_slower:.2f}" if heuristic else "-",
+            f"{m.raw_heuristic_decisions_per_s:,.0f}" if heuristic else "-",
+            f"{m.features_over_raw_heuristic:.2f}" if heuristic else "-",
             f"{m.view_us:.1f}",
         )
     out.print(table)
+    if any(m.heuristic_decisions_per_s > 0 for m in rows):
+        out.print(
+            "The raw loop picks at random; 'raw, heuristic bots' is the same loop with the "
+            "heuristic choosing in every seat, and the last ratio is the heuristic game with "
+            "its per-game data and results row against it (the bots' cost on both sides)."
+        )
 
 
 def print_rl(out: Console, report: benchmark.Report) -> None:
