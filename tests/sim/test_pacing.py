@@ -112,7 +112,9 @@ def test_heuristic_games_have_sole_leaders_inside_the_draft() -> None:
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("game_id", ["space-dragons", "dragon-stripes", "dragon-race"])
+@pytest.mark.parametrize(
+    "game_id", ["space-dragons", "dragon-stripes", "dragon-race", "space-race"]
+)
 def test_standings_taken_along_the_way_give_the_checkpoints_of_a_replay(game_id: str) -> None:
     """The simulation takes a game's own ``standing`` after every decision instead of
     replaying the game: the same columns. Where the game also has a public ``position``,

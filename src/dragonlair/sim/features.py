@@ -26,9 +26,10 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
   over checkpoints every 5% of the game.
 
 The standing is what the game's ``position(view)`` says of the spectator's view, unless
-its features module has its own ``standing(state)``: Space Race, each ship's running
-score as the view shows it (face-up cards, majorities so far; face-down Fuel counts only
-for its majority); Space Dragons (``standing``), through the draft the points printed on
+its features module has its own ``standing(state)``, as the four games' have: Space Race,
+each ship's running score as the view shows it (face-up cards, majorities so far;
+face-down Fuel counts only for its majority), read from the state's row of stacks;
+Space Dragons (``standing``), through the draft the points printed on
 the cards each seat has hired so far (face down, so not public), from the hunt on the
 points on the cards each seat has played and the dragons claimed; Dragon Stripes, each
 seat's publicly known gems (start, banked pots, takeover prices received less paid; the
