@@ -57,6 +57,15 @@ Two more sections measure the services built on the engines:
   (:func:`bot_playout`), which leaves the bots' cost on both sides: that is the ratio the
   workbench's target (within 3×) is about. Also the microseconds of one
   ``state.view(seat)`` at a mid-game state.
+- **heuristic throughput**: ``throughput_games`` heuristic games of each game at its
+  default player count, played as ``dragonlair simulate --bots heuristic -w 2 --out
+  F.parquet`` plays them (two worker processes, the per-game data, every row streamed to
+  the results file and counted into the summary, the Parquet file written at the end), with
+  the wall clock, the CPU time of this process and its workers, and the load average. The
+  workbench's target is :data:`THROUGHPUT_TARGET` games in :data:`THROUGHPUT_SECONDS`; a
+  run of fewer games (the quick bench's) is extrapolated to it and says so. Two
+  projections: by the wall clock (what this run got of a possibly busy machine) and by the
+  CPU time over two cores (what two idle cores would give).
 """
 
 from __future__ import annotations
@@ -174,6 +183,53 @@ class BotLoopMeasure:
         return asdict(self)
 
 
+# The workbench's throughput target: this many heuristic games of every game, with their
+# per-game data and the Parquet file, within this many seconds with THROUGHPUT_WORKERS.
+THROUGHPUT_TARGET = 100_000
+THROUGHPUT_SECONDS = 180.0
+THROUGHPUT_WORKERS = 2
+
+
+@dataclass
+class ThroughputMeasure:
+    """Heuristic games played as ``simulate --bots heuristic -w 2 --out F.parquet`` plays
+    them: how long they took, and that time carried over to :data:`THROUGHPUT_TARGET`."""
+
+    name: str
+    players: int
+    games: int = 0
+    workers: int = THROUGHPUT_WORKERS
+    seconds: float = 0.0  # wall clock, from the first game handed out to the file written
+    cpu_s: float | None = None  # this process and its workers (None: not measurable here)
+    load: float | None = None  # the 1-minute load average, mean of the start and the end
+    target_games: int = THROUGHPUT_TARGET
+
+    @property
+    def extrapolated(self) -> bool:
+        """Whether the target's figures are carried over from fewer games."""
+        return self.games != self.target_games
+
+    @property
+    def target_s(self) -> float:
+        """The target's games at this run's wall-clock rate."""
+        return self.seconds * self.target_games / self.games if self.games else 0.0
+
+    @property
+    def target_idle_s(self) -> float | None:
+        """The target's games on ``workers`` idle cores: the CPU time over the cores."""
+        if self.cpu_s is None or not self.games:
+            return None
+        return self.cpu_s * self.target_games / self.games / self.workers
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "extrapolated": self.extrapolated,
+            "target_s": self.target_s,
+            "target_idle_s": self.target_idle_s,
+        }
+
+
 @dataclass
 class Settings:
     """How long to measure: ``slice_s`` of wall time per repetition, ``reps`` repetitions;
@@ -193,10 +249,14 @@ class Settings:
     bot_loops: bool = True  # simulate's loop with random and heuristic bots, and view costs
     rl: bool = True
     accel: bool = False  # the batched engines on JAX (dragonlair.accel.bench), with its extra
+    # heuristic games of each game played as simulate plays them (ThroughputMeasure), when
+    # ``throughput`` is set (some minutes a game at the target's count; make bench sets it)
+    throughput: bool = False
+    throughput_games: int = THROUGHPUT_TARGET
 
     @classmethod
     def quick(cls) -> Settings:
-        return cls(slice_s=0.25, reps=3)
+        return cls(slice_s=0.25, reps=3, throughput_games=2_000)
 
 
 def build_name() -> str:
@@ -212,6 +272,7 @@ class Report:
     searches: list[SearchMeasure] = field(default_factory=list)
     simulations: list[SimulateMeasure] = field(default_factory=list)
     bot_loops: list[BotLoopMeasure] = field(default_factory=list)
+    throughput: list[ThroughputMeasure] = field(default_factory=list)
     rl: list[RLMeasure] = field(default_factory=list)
     accel: list[AccelMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
@@ -241,6 +302,7 @@ class Report:
             "ismcts": [m.to_dict() for m in self.searches],
             "simulate": [m.to_dict() for m in self.simulations],
             "bot_loops": [m.to_dict() for m in self.bot_loops],
+            "throughput": [m.to_dict() for m in self.throughput],
             "rl": [m.to_dict() for m in self.rl],
             "accel": [m.to_dict() for m in self.accel],
         }
@@ -547,6 +609,13 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
             if progress:
                 progress(f"{game_id} simulate with random and heuristic bots, and views")
             report.bot_loops.append(measure_bot_loops(game_id, s))
+    if s.throughput and s.throughput_games > 0:
+        for game_id in selected:
+            if progress:
+                progress(f"{game_id}: {s.throughput_games:,} heuristic games with 2 workers")
+            measured = measure_throughput(game_id, s.throughput_games, s.seed)
+            if measured is not None:
+                report.throughput.append(measured)
     if s.rl:
         report.rl = run_rl(selected, s, progress)
     if s.accel:
@@ -744,6 +813,65 @@ def _cpu_seconds() -> float | None:
         r = resource.getrusage(who)
         total += r.ru_utime + r.ru_stime
     return total
+
+
+def measure_throughput(game_id: str, games: int, seed: int = 0) -> ThroughputMeasure | None:
+    """``games`` games of ``game_id`` at its default player count with its heuristic in
+    every seat, played as ``dragonlair simulate --bots heuristic -w 2 --out F.parquet``
+    plays them: :data:`THROUGHPUT_WORKERS` worker processes, the per-game data, each batch
+    streamed to the results file and counted into the summary as it arrives, the Parquet
+    file written at the end (in a temporary folder).
+    The command's one-off imports (pyarrow) come before the clock starts. None for a
+    game without a heuristic, or without pyarrow (the sim extra)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from .bots import BotSpec, heuristic_class
+    from .sim.output import ResultsFile
+    from .sim.runner import Job, Outcome
+    from .sim.runner import run as run_job
+    from .sim.stats import Tally
+
+    game = make(game_id)
+    try:
+        heuristic_class(game)
+    except DragonlairError:
+        return None
+    players = game.players
+    job = Job(game_id, players, (BotSpec("heuristic"),) * players, n=games, seed=seed)
+    # what the command imports once, however many games it plays, is imported before the
+    # clock starts, so that it is not carried over to the target's games
+    try:
+        import pyarrow.compute
+        import pyarrow.csv
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return None  # Parquet files need the sim extra
+
+    m = ThroughputMeasure(game_id, players, games=games)
+    with tempfile.TemporaryDirectory() as folder:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        cpu = time.process_time()
+        start = time.perf_counter()
+        results = ResultsFile(Path(folder) / "results.parquet", job)
+        tally = Tally(game_id, players, {}, [b.text for b in job.bots])
+
+        def sink(batch: list[Outcome]) -> None:
+            results.add(batch)
+            for o in batch:
+                tally.add(job, o)
+
+        try:
+            played = run_job(job, workers=THROUGHPUT_WORKERS, sink=sink, keep=False)
+        finally:
+            results.close()
+        m.seconds = time.perf_counter() - start
+        # this process's (the file, the summary, handing out work) and the workers' games
+        m.cpu_s = time.process_time() - cpu + played.play_cpu_s
+        if load is not None:
+            m.load = (load + os.getloadavg()[0]) / 2
+    return m
 
 
 # ---------------------------------------------------------------------- the other build
