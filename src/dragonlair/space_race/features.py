@@ -99,6 +99,20 @@ def standing(state: State) -> list[float]:
     return list(map(float, running_scores(st.game, st.ships)))
 
 
+def stage(state: State) -> int:
+    """Where the game stands, as a number the simulation takes after every decision (see
+    :func:`stage_name`): the round times 100 plus the pick under way in it."""
+    st = cast("SpaceRaceState", state)
+    return st.round * 100 + st.pick
+
+
+def stage_name(game: Game, value: int) -> str:
+    """A :func:`stage` as a designer says it: ``round 2 of 3, pick 4 of 6``."""
+    sr = cast("SpaceRace", game)
+    round_, pick = divmod(value, 100)
+    return f"round {round_} of {sr.rounds}, pick {pick} of {sr.hand_size}"
+
+
 def token_names(game: Game) -> dict[str, dict[str, str]]:
     """What the ids of ``cards`` are: each Space card's name, corner VP and on-play effect
     (``Green Crystal, 1 VP``; ``Orange Scanner, 2 VP, peeks at the top Danger``)."""
