@@ -170,10 +170,10 @@ catalogs: $(STAMP)
 OTHER_BUILD = $(if $(wildcard $(CBIN)/python),--other-build $(CBIN)/python)
 
 bench: $(STAMP)
-	$(BIN)/dragonlair bench --accel $(OTHER_BUILD)
+	$(BIN)/dragonlair bench --accel --throughput $(OTHER_BUILD)
 
 bench-quick: $(STAMP)
-	$(BIN)/dragonlair bench --quick --accel $(OTHER_BUILD)
+	$(BIN)/dragonlair bench --quick --accel --throughput $(OTHER_BUILD)
 
 # The batched engines held to the Python engines over 10,000 random games each: Dragon
 # Stripes 2,000 at each table size, Space Race about 3,333 at each (`make test` plays the

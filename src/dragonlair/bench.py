@@ -49,9 +49,23 @@ Two more sections measure the services built on the engines:
   workers), whose ratio says what two idle cores would give on a busy machine.
 - **bots in simulate**: decisions per second of simulate's game loop (``play_game``, without
   per-game data or records) with random bots and with the game's heuristic in every seat,
-  each next to the raw loop above, slice for slice, and how many times slower each is
-  (median of the per-slice ratios); and the microseconds of one ``state.view(seat)`` at a
-  mid-game state.
+  and of the heuristic game with its per-game data and results row (as ``simulate`` plays
+  by default), each next to the raw loop above, slice for slice, and how many times slower
+  each is (median of the per-slice ratios). The raw loop picks at random, so those ratios
+  include the bots' own choosing; the last ratio compares the heuristic game with its data
+  and row against the raw loop **with the same heuristic bots** choosing
+  (:func:`bot_playout`), which leaves the bots' cost on both sides: that is the ratio the
+  workbench's target (within 3×) is about. Also the microseconds of one
+  ``state.view(seat)`` at a mid-game state.
+- **heuristic throughput**: ``throughput_games`` heuristic games of each game at its
+  default player count, played as ``dragonlair simulate --bots heuristic -w 2 --out
+  F.parquet`` plays them (two worker processes, the per-game data, every row streamed to
+  the results file and counted into the summary, the Parquet file written at the end), with
+  the wall clock, the CPU time of this process and its workers, and the load average. The
+  workbench's target is :data:`THROUGHPUT_TARGET` games in :data:`THROUGHPUT_SECONDS`; a
+  run of fewer games (the quick bench's) is extrapolated to it and says so. Two
+  projections: by the wall clock (what this run got of a possibly busy machine) and by the
+  CPU time over two cores (what two idle cores would give).
 """
 
 from __future__ import annotations
@@ -159,10 +173,61 @@ class BotLoopMeasure:
     # results row built, as `dragonlair simulate` plays it by default
     features_decisions_per_s: float = 0.0
     features_slower: float = 0.0
+    # the raw loop with the same heuristic bots choosing (the bots' own cost on both sides)
+    # and how many times slower the game with its data and row is: the workbench's target
+    raw_heuristic_decisions_per_s: float = 0.0
+    features_over_raw_heuristic: float = 0.0
     view_us: float = 0.0  # one state.view(seat) at a mid-game state, in microseconds
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+# The workbench's throughput target: this many heuristic games of every game, with their
+# per-game data and the Parquet file, within this many seconds with THROUGHPUT_WORKERS.
+THROUGHPUT_TARGET = 100_000
+THROUGHPUT_SECONDS = 180.0
+THROUGHPUT_WORKERS = 2
+
+
+@dataclass
+class ThroughputMeasure:
+    """Heuristic games played as ``simulate --bots heuristic -w 2 --out F.parquet`` plays
+    them: how long they took, and that time carried over to :data:`THROUGHPUT_TARGET`."""
+
+    name: str
+    players: int
+    games: int = 0
+    workers: int = THROUGHPUT_WORKERS
+    seconds: float = 0.0  # wall clock, from the first game handed out to the file written
+    cpu_s: float | None = None  # this process and its workers (None: not measurable here)
+    load: float | None = None  # the 1-minute load average, mean of the start and the end
+    target_games: int = THROUGHPUT_TARGET
+
+    @property
+    def extrapolated(self) -> bool:
+        """Whether the target's figures are carried over from fewer games."""
+        return self.games != self.target_games
+
+    @property
+    def target_s(self) -> float:
+        """The target's games at this run's wall-clock rate."""
+        return self.seconds * self.target_games / self.games if self.games else 0.0
+
+    @property
+    def target_idle_s(self) -> float | None:
+        """The target's games on ``workers`` idle cores: the CPU time over the cores."""
+        if self.cpu_s is None or not self.games:
+            return None
+        return self.cpu_s * self.target_games / self.games / self.workers
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "extrapolated": self.extrapolated,
+            "target_s": self.target_s,
+            "target_idle_s": self.target_idle_s,
+        }
 
 
 @dataclass
@@ -184,10 +249,14 @@ class Settings:
     bot_loops: bool = True  # simulate's loop with random and heuristic bots, and view costs
     rl: bool = True
     accel: bool = False  # the batched engines on JAX (dragonlair.accel.bench), with its extra
+    # heuristic games of each game played as simulate plays them (ThroughputMeasure), when
+    # ``throughput`` is set (some minutes a game at the target's count; make bench sets it)
+    throughput: bool = False
+    throughput_games: int = THROUGHPUT_TARGET
 
     @classmethod
     def quick(cls) -> Settings:
-        return cls(slice_s=0.25, reps=3)
+        return cls(slice_s=0.25, reps=3, throughput_games=2_000)
 
 
 def build_name() -> str:
@@ -203,6 +272,7 @@ class Report:
     searches: list[SearchMeasure] = field(default_factory=list)
     simulations: list[SimulateMeasure] = field(default_factory=list)
     bot_loops: list[BotLoopMeasure] = field(default_factory=list)
+    throughput: list[ThroughputMeasure] = field(default_factory=list)
     rl: list[RLMeasure] = field(default_factory=list)
     accel: list[AccelMeasure] = field(default_factory=list)
     python: str = sys.version.split()[0]
@@ -232,6 +302,7 @@ class Report:
             "ismcts": [m.to_dict() for m in self.searches],
             "simulate": [m.to_dict() for m in self.simulations],
             "bot_loops": [m.to_dict() for m in self.bot_loops],
+            "throughput": [m.to_dict() for m in self.throughput],
             "rl": [m.to_dict() for m in self.rl],
             "accel": [m.to_dict() for m in self.accel],
         }
@@ -538,6 +609,13 @@ def run(s: Settings, progress: Callable[[str], None] | None = None) -> Report:
             if progress:
                 progress(f"{game_id} simulate with random and heuristic bots, and views")
             report.bot_loops.append(measure_bot_loops(game_id, s))
+    if s.throughput and s.throughput_games > 0:
+        for game_id in selected:
+            if progress:
+                progress(f"{game_id}: {s.throughput_games:,} heuristic games with 2 workers")
+            measured = measure_throughput(game_id, s.throughput_games, s.seed)
+            if measured is not None:
+                report.throughput.append(measured)
     if s.rl:
         report.rl = run_rl(selected, s, progress)
     if s.accel:
@@ -737,6 +815,65 @@ def _cpu_seconds() -> float | None:
     return total
 
 
+def measure_throughput(game_id: str, games: int, seed: int = 0) -> ThroughputMeasure | None:
+    """``games`` games of ``game_id`` at its default player count with its heuristic in
+    every seat, played as ``dragonlair simulate --bots heuristic -w 2 --out F.parquet``
+    plays them: :data:`THROUGHPUT_WORKERS` worker processes, the per-game data, each batch
+    streamed to the results file and counted into the summary as it arrives, the Parquet
+    file written at the end (in a temporary folder).
+    The command's one-off imports (pyarrow) come before the clock starts. None for a
+    game without a heuristic, or without pyarrow (the sim extra)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from .bots import BotSpec, heuristic_class
+    from .sim.output import ResultsFile
+    from .sim.runner import Job, Outcome
+    from .sim.runner import run as run_job
+    from .sim.stats import Tally
+
+    game = make(game_id)
+    try:
+        heuristic_class(game)
+    except DragonlairError:
+        return None
+    players = game.players
+    job = Job(game_id, players, (BotSpec("heuristic"),) * players, n=games, seed=seed)
+    # what the command imports once, however many games it plays, is imported before the
+    # clock starts, so that it is not carried over to the target's games
+    try:
+        import pyarrow.compute
+        import pyarrow.csv
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return None  # Parquet files need the sim extra
+
+    m = ThroughputMeasure(game_id, players, games=games)
+    with tempfile.TemporaryDirectory() as folder:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        cpu = time.process_time()
+        start = time.perf_counter()
+        results = ResultsFile(Path(folder) / "results.parquet", job)
+        tally = Tally(game_id, players, {}, [b.text for b in job.bots])
+
+        def sink(batch: list[Outcome]) -> None:
+            results.add(batch)
+            for o in batch:
+                tally.add(job, o)
+
+        try:
+            played = run_job(job, workers=THROUGHPUT_WORKERS, sink=sink, keep=False)
+        finally:
+            results.close()
+        m.seconds = time.perf_counter() - start
+        # this process's (the file, the summary, handing out work) and the workers' games
+        m.cpu_s = time.process_time() - cpu + played.play_cpu_s
+        if load is not None:
+            m.load = (load + os.getloadavg()[0]) / 2
+    return m
+
+
 # ---------------------------------------------------------------------- the other build
 
 
@@ -839,6 +976,44 @@ def simulate_loop(game: Game, level: str, seed: int, data: bool = False) -> Slic
     return run
 
 
+def bot_playout(game: Game, level: str, seed: int) -> Slice:
+    """The raw loop with a ``level`` bot in every seat: ``to_act``, ``legal_actions``, the
+    bot's choice (not asked when one action is legal) and ``apply``, nothing else. It plays
+    the games and makes the decisions simulate's loop does with the same seed (the same
+    game seeds and per-seat generators), so beside that loop it leaves out only what the
+    loop adds around the bots: per-game data, the results row and the checks."""
+    from .bots import BotSpec
+    from .core.bot import view_for
+    from .sim.runner import Job, SeededOnUse
+
+    job = Job(game.spec.id, game.players, (BotSpec(level),) * game.players, n=1, seed=seed)
+    bots = [spec.make(game) for spec in job.bots]
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        n_games = decisions = 0
+        start = CLOCK()
+        deadline = start + seconds
+        while True:
+            state = game.new_game(seed=job.game_seed(n_games))
+            rngs = [SeededOnUse(s) for s in job.bot_seeds(n_games)]
+            while not state.is_over:
+                seat = state.to_act[0]
+                legal = state.legal_actions(seat)
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    bot = bots[seat]
+                    action = bot.choose(view_for(bot, state, seat), legal, rngs[seat])
+                state.apply(seat, action)
+                decisions += 1
+            n_games += 1
+            now = CLOCK()
+            if now >= deadline:
+                return n_games, decisions, decisions, now - start
+
+    return run
+
+
 def view_micros(state: State, seat: int, seconds: float) -> float:
     """Microseconds per ``state.view(seat)`` over about ``seconds``."""
     n = 0
@@ -866,10 +1041,12 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
         heuristic_class(game)
         loops["heuristic"] = simulate_loop(game, "heuristic", s.seed)
         loops["features"] = simulate_loop(game, "heuristic", s.seed, data=True)
+        loops["raw_heuristic"] = bot_playout(game, "heuristic", s.seed)
     except DragonlairError:
         pass  # a game without a heuristic has the random row only
     rates: dict[str, list[float]] = {"raw": [], **{k: [] for k in loops}}
     slower: dict[str, list[float]] = {k: [] for k in loops}
+    over_raw_heuristic: list[float] = []
     for _ in range(s.reps):
         _, d, _, t = raw(s.slice_s)
         rates["raw"].append(d / t)
@@ -877,6 +1054,8 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
             _, d, _, t = loop(s.slice_s)
             rates[level].append(d / t)
             slower[level].append(rates["raw"][-1] / rates[level][-1])
+        if "raw_heuristic" in loops:
+            over_raw_heuristic.append(rates["raw_heuristic"][-1] / rates["features"][-1])
     m.raw_decisions_per_s = statistics.median(rates["raw"])
     m.random_decisions_per_s = statistics.median(rates["random"])
     m.random_slower = statistics.median(slower["random"])
@@ -885,6 +1064,8 @@ def measure_bot_loops(game_id: str, s: Settings) -> BotLoopMeasure:
         m.heuristic_slower = statistics.median(slower["heuristic"])
         m.features_decisions_per_s = statistics.median(rates["features"])
         m.features_slower = statistics.median(slower["features"])
+        m.raw_heuristic_decisions_per_s = statistics.median(rates["raw_heuristic"])
+        m.features_over_raw_heuristic = statistics.median(over_raw_heuristic)
     mid = mid_game_state(game, s.seed + 1)
     seat = mid.to_act[0] if mid.to_act else 0
     m.view_us = statistics.median(view_micros(mid, seat, s.slice_s / 4) for _ in range(s.reps))

@@ -141,3 +141,42 @@ def test_a_bad_report_argument_is_refused_before_reading_the_results(
     assert result.exit_code == 2, result.output
     assert said(message, result.output), result.output
     assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_a_refused_argument_imports_none_of_the_heavy_libraries() -> None:
+    """The designer's commands start quickly: a bad argument is refused before NumPy,
+    pandas, pyarrow, statsmodels, SciPy, Matplotlib or Ray is imported (each is imported
+    inside the function that uses it), in a fresh interpreter as a designer runs them."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from dragonlair.cli import app
+HEAVY = ("numpy", "pandas", "pyarrow", "statsmodels", "scipy", "matplotlib", "ray")
+for args in (
+    ["simulate", "nope"],
+    ["simulate", "space-race", "-n", "0"],
+    ["compare", "dragon-stripes", "-B", "data:nosuch=1"],
+    ["tune", "dragon-stripes", "--param", "data:start_gemz=20..60", "--target", "fair"],
+    ["report", "missing.parquet"],
+    ["tournament", "nope"],
+):
+    try:
+        app(args, standalone_mode=False)
+    except SystemExit:
+        pass
+    except Exception as e:  # the refusal, as Click raises it without its standalone mode
+        if "Error" not in type(e).__name__ and "Parameter" not in type(e).__name__:
+            raise
+    else:
+        raise AssertionError(f"{args} was not refused")
+    loaded = [m for m in HEAVY if m in sys.modules]
+    assert not loaded, f"{args[0]}: {loaded}"
+print("refused, nothing heavy")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused, nothing heavy" in done.stdout

@@ -4,7 +4,9 @@ reads, in Space Dragons' draft too."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -112,7 +114,9 @@ def test_heuristic_games_have_sole_leaders_inside_the_draft() -> None:
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("game_id", ["space-dragons", "dragon-stripes", "dragon-race"])
+@pytest.mark.parametrize(
+    "game_id", ["space-dragons", "dragon-stripes", "dragon-race", "space-race"]
+)
 def test_standings_taken_along_the_way_give_the_checkpoints_of_a_replay(game_id: str) -> None:
     """The simulation takes a game's own ``standing`` after every decision instead of
     replaying the game: the same columns. Where the game also has a public ``position``,
@@ -139,8 +143,54 @@ def test_standings_taken_along_the_way_give_the_checkpoints_of_a_replay(game_id:
         replayed = game_data(game, s, actions, module, position)
         s2 = game.new_game(job.game_seed(i))
         standings = [module.standing(s2)]
+        stages = [module.stage(s2)]
         for seat, action in actions:
             s2.apply(seat, action)
             standings.append(module.standing(s2))
-        assert game_data(game, s, actions, module, position, standings) == replayed
+            stages.append(module.stage(s2))
+        assert game_data(game, s, actions, module, position, standings, stages) == replayed
+        assert "stage50" in replayed
         assert set(along) == set(replayed)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "pattern"),
+    [
+        ("space-dragons", r"(pick [1-9] of 9|round [1-7] of 7)"),
+        ("space-race", r"round [1-3] of 3, pick [1-6] of 6"),
+        ("dragon-stripes", r"turn \d+"),
+        ("dragon-race", r"turn \d+"),
+    ],
+)
+def test_each_snapshot_names_the_stage_the_game_was_at(game_id: str, pattern: str) -> None:
+    """``stage25`` ... ``stage90`` say where each snapshot fell in the game's own terms,
+    read from the game as it was after that snapshot's decision."""
+    job = Job(game_id, PLAYERS, tuple(parse_bots("heuristic", PLAYERS)), n=2, seed=4)
+    game = job.make_game()
+    bots = [spec.make(game) for spec in job.bots]
+    module, _ = hooks(game)
+    assert module is not None
+    for i in range(job.n):
+        o = play_game(job, game, bots, i)
+        names = [o.data[f"stage{p}"] for p in SNAPSHOTS]
+        assert all(re.fullmatch(pattern, name) for name in names), names
+        # the same stage as a replay of the game's record to that snapshot's decision
+        job_r = Job(game_id, PLAYERS, job.bots, n=job.n, seed=job.seed, records=True)
+        record = play_game(job_r, game, bots, i).record
+        assert record is not None
+        actions = json.loads(record)["actions"]
+        for p in SNAPSHOTS:
+            again = game.new_game(o.seed)
+            for seat, action in actions[: round(o.length * p / 100)]:
+                again.apply(seat, action)
+            assert o.data[f"stage{p}"] == module.stage_name(game, module.stage(again))
+
+
+def test_space_dragons_snapshots_fall_in_the_draft_and_the_hunt() -> None:
+    """Space Dragons' 64 decisions (four players): a quarter in is the fifth pick of the
+    draft, three quarters in the fourth round of the hunt."""
+    job = Job("space-dragons", PLAYERS, tuple(parse_bots("heuristic", PLAYERS)), n=1, seed=1)
+    game = job.make_game()
+    o = play_game(job, game, [spec.make(game) for spec in job.bots], 0)
+    assert o.length == 64
+    assert (o.data["stage25"], o.data["stage75"]) == ("pick 5 of 9", "round 4 of 7")

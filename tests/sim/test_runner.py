@@ -44,6 +44,8 @@ def test_the_same_games_whatever_the_number_of_workers() -> None:
     assert not one.interrupted and not two.interrupted
     assert [o.index for o in one.outcomes] == list(range(j.n))
     assert one.outcomes == two.outcomes
+    # the CPU time the games took where they were played: here, or in the workers
+    assert one.play_cpu_s > 0 and two.play_cpu_s > 0
     # and each game can be played again on its own from the job and its index
     game = j.make_game()
     assert play_game(j, game, make_bots(j, game), 5) == one.outcomes[5]

@@ -61,6 +61,24 @@ def bench(
             "loop, and one state.view(seat)."
         ),
     ] = True,
+    throughput: Annotated[
+        bool,
+        typer.Option(
+            help="Also time heuristic games of each game played as 'simulate --bots "
+            "heuristic -w 2 --out F.parquet' plays them, carried over to 100,000 (some "
+            "minutes a game; make bench turns it on)."
+        ),
+    ] = False,
+    throughput_games: Annotated[
+        int | None,
+        typer.Option(
+            "--throughput-games",
+            min=1,
+            metavar="N",
+            help="How many games --throughput plays of each game (default: 100,000; 2,000 "
+            "with --quick).",
+        ),
+    ] = None,
     rl: Annotated[
         bool,
         typer.Option(
@@ -102,6 +120,9 @@ def bench(
     s.simulate = simulate
     s.other_python = other_build
     s.bot_loops = bots
+    s.throughput = throughput
+    if throughput_games is not None:
+        s.throughput_games = throughput_games
     s.rl = rl
     s.accel = accel
     err = Console(stderr=True)
@@ -192,6 +213,8 @@ def bench(
     if report.other_build is not None and report.other_build.bot_loops:
         other = report.other_build
         _print_bot_loops(out, other.bot_loops, f"{other.build} build, {other.python}")
+    if report.throughput:
+        print_throughput(out, report.throughput, report.build)
     if report.rl:
         print_rl(out, report)
     if report.accel:
@@ -206,7 +229,7 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
         f"(same run); one state.view(seat) ({build})"
     )
     cols = ("game", "players", "raw loop", "random", "× slower", "heuristic", "× slower")
-    for col in (*cols, "+ data and row", "× slower"):
+    for col in (*cols, "+ data and row", "× slower", "raw, heuristic bots", "× (data and row)"):
         table.add_column(col, justify="left" if col == "game" else "right")
     table.add_column("view µs", justify="right")
     for m in rows:
@@ -221,9 +244,52 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
             f"{m.heuristic_slower:.2f}" if heuristic else "-",
             f"{m.features_decisions_per_s:,.0f}" if heuristic else "-",
             f"{m.features_slower:.2f}" if heuristic else "-",
+            f"{m.raw_heuristic_decisions_per_s:,.0f}" if heuristic else "-",
+            f"{m.features_over_raw_heuristic:.2f}" if heuristic else "-",
             f"{m.view_us:.1f}",
         )
     out.print(table)
+    if any(m.heuristic_decisions_per_s > 0 for m in rows):
+        out.print(
+            "The raw loop picks at random; 'raw, heuristic bots' is the same loop with the "
+            "heuristic choosing in every seat, and the last ratio is the heuristic game with "
+            "its per-game data and results row against it (the bots' cost on both sides)."
+        )
+
+
+def print_throughput(out: Console, rows: list[benchmark.ThroughputMeasure], build: str) -> None:
+    target = rows[0].target_games
+    minutes = benchmark.THROUGHPUT_SECONDS / 60
+    table = Table(
+        title=f"{target:,} heuristic games with {rows[0].workers} workers, per-game data and "
+        f"Parquet, as simulate plays them (target: under {minutes:.0f} minutes; {build} build)"
+    )
+    cols = ("game", "players", "games", "wall s", "CPU s", "load", f"{target:,}: wall")
+    for col in (*cols, "on idle cores"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for m in rows:
+        idle = m.target_idle_s
+        table.add_row(
+            m.name,
+            str(m.players),
+            f"{m.games:,}",
+            f"{m.seconds:.1f}",
+            "-" if m.cpu_s is None else f"{m.cpu_s:.1f}",
+            "-" if m.load is None else f"{m.load:.1f}",
+            f"{m.target_s:.0f} s",
+            "-" if idle is None else f"{idle:.0f} s",
+        )
+    out.print(table)
+    if any(m.extrapolated for m in rows):
+        out.print(
+            f"Extrapolated: fewer than {target:,} games were played, and the last two columns "
+            f"carry their times over to {target:,}."
+        )
+    out.print(
+        "'on idle cores' is the CPU time of this process and its workers over the workers' "
+        "cores, what the run would take with nothing else running; 'wall' is what this "
+        "run got of the machine."
+    )
 
 
 def print_rl(out: Console, report: benchmark.Report) -> None:

@@ -224,6 +224,8 @@ def table_columns(job: Job) -> tuple[set[str], tuple[str, ...]]:
             columns |= {f"{name}_{s}" for name in module.SEAT}
     if module is not None:
         columns |= {f"len_{unit}" for unit in module.LENGTH}
+        if hasattr(module, "stage"):
+            columns |= {f"stage{p}" for p in SNAPSHOTS}
     return columns, ("score_",)
 
 

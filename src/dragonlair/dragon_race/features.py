@@ -79,6 +79,17 @@ def features(state: State) -> dict[str, Any]:
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}
 
 
+def stage(state: State) -> int:
+    """Where the game stands, as a number the simulation takes after every decision: the
+    turn under way (see :func:`stage_name`)."""
+    return cast("DragonRaceState", state).turn
+
+
+def stage_name(game: object, value: int) -> str:
+    """A :func:`stage` as a designer says it: ``turn 12``."""
+    return f"turn {value}"
+
+
 def position(view: DragonRaceView) -> dict[str, float]:
     """Each pawn's spot on the track."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["pawns"])}

@@ -82,6 +82,17 @@ def public_gems(start: int, banked: int, received: int, paid: int) -> float:
     return float(start + banked + received - paid)
 
 
+def stage(state: State) -> int:
+    """Where the game stands, as a number the simulation takes after every decision: the
+    turn under way (see :func:`stage_name`)."""
+    return cast("DragonStripesState", state).turn
+
+
+def stage_name(game: object, value: int) -> str:
+    """A :func:`stage` as a designer says it: ``turn 12``."""
+    return f"turn {value}"
+
+
 def position(view: DragonStripesView) -> dict[str, float]:
     """Each seat's publicly known gems (:func:`public_gems`), from its public ledger."""
     start = view["start_gems"]

@@ -23,12 +23,17 @@ Each game says it through its manifest (:mod:`dragonlair.core.manifest`):
 - ``snap25_s``, ``snap50_s``, ``snap75_s``, ``snap90_s``: the public standing after 25,
   50, 75 and 90% of the decisions; ``leader25`` ... ``leader90``: the seat leading alone
   there (-1 on a tie for the lead); ``lead_changes``: how often the sole leader changed
-  over checkpoints every 5% of the game.
+  over checkpoints every 5% of the game;
+- ``stage25`` ... ``stage90``: where the game stood at each snapshot in its own terms
+  (``pick 5 of 9``, ``round 4 of 7``, ``turn 13``), where its features module has
+  ``stage(state) -> int`` (taken like the standing: before the first decision and after
+  each) and ``stage_name(game, value) -> str``.
 
 The standing is what the game's ``position(view)`` says of the spectator's view, unless
-its features module has its own ``standing(state)``: Space Race, each ship's running
-score as the view shows it (face-up cards, majorities so far; face-down Fuel counts only
-for its majority); Space Dragons (``standing``), through the draft the points printed on
+its features module has its own ``standing(state)``, as the four games' have: Space Race,
+each ship's running score as the view shows it (face-up cards, majorities so far;
+face-down Fuel counts only for its majority), read from the state's row of stacks;
+Space Dragons (``standing``), through the draft the points printed on
 the cards each seat has hired so far (face down, so not public), from the hunt on the
 points on the cards each seat has played and the dragons claimed; Dragon Stripes, each
 seat's publicly known gems (start, banked pots, takeover prices received less paid; the
@@ -104,13 +109,15 @@ def game_data(
     module: ModuleType | None,
     position: Features | None = None,
     standings: Sequence[list[float]] | None = None,
+    stages: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """The flat per-game columns of a finished ``state`` (see the module's docstring).
 
     ``standings``: the game's own ``standing(state)`` taken before the first decision and
     after each one (``len(actions) + 1`` of them), as the simulation takes them while it
     plays a game whose features module has one; without them the checkpoints replay the
-    game."""
+    game. ``stages``: the game's ``stage(state)`` taken the same way, which names where
+    each snapshot fell (``stage25`` ... ``stage90``)."""
     result = state.result
     assert result is not None
     n = game.players
@@ -134,10 +141,13 @@ def game_data(
     if standings is not None:
         assert len(standings) == len(actions) + 1, "a standing before and after each decision"
         out.update(_checkpoints(n, len(actions), standings.__getitem__, state))
+        if stages is not None and module is not None:
+            assert len(stages) == len(actions) + 1, "a stage before and after each decision"
+            out.update(_stage_names(module, game, len(actions), stages.__getitem__))
     else:
         tracked = standing_of(game, state, module, position)
         if tracked is not None:
-            out.update(_snapshots(game, state, actions, tracked))
+            out.update(_snapshots(game, state, actions, tracked, module))
     return out
 
 
@@ -188,21 +198,43 @@ def _snapshots(
     state: State,
     actions: Sequence[tuple[int, Action]],
     standing: Callable[[State], list[float]],
+    module: ModuleType | None = None,
 ) -> dict[str, Any]:
-    """Standings at fixed fractions of the game, from a replay of its actions."""
+    """Standings at fixed fractions of the game, from a replay of its actions, and where
+    the module has ``stage``, the stage names of the snapshots."""
     total = len(actions)
     needed = checkpoint_moves(total)
+    stage = getattr(module, "stage", None)
     replay = game.new_game(seed=state.seed)
     ids = game.table.ids
     taken: dict[int, list[float]] = {}
+    stages: dict[int, int] = {}
     for move in range(total + 1):
         if move in needed:
             taken[move] = standing(replay)
+            if stage is not None:
+                stages[move] = stage(replay)
         if move < total:
             # the game's own legal sequence, from the same seed: nothing to check again
             seat, action = actions[move]
             replay.apply_unchecked(seat, ids[action])
-    return _checkpoints(game.players, total, taken.__getitem__, state)
+    out = _checkpoints(game.players, total, taken.__getitem__, state)
+    if stage is not None:
+        out.update(_stage_names(module, game, total, stages.__getitem__))
+    return out
+
+
+def _stage_names(
+    module: Any, game: Game, total: int, at: Callable[[int], int]
+) -> dict[str, str]:
+    """``stage25`` ... ``stage90`` of a game of ``total`` decisions: the module's name of
+    its ``stage`` ``at(move)`` after each snapshot's move."""
+    out: dict[str, str] = {}
+    for move, percents in snapshot_moves(total).items():
+        name = str(module.stage_name(game, at(move)))
+        for p in percents:
+            out[f"stage{p}"] = name
+    return out
 
 
 def checkpoint_moves(total: int) -> set[int]:

@@ -279,6 +279,19 @@ def _skill(frame: Any, players: int) -> str:
     )
 
 
+def _where(frame: Any, pct: int) -> str:
+    """A checkpoint as the pacing table names it: ``25%``, and where the game has stages,
+    the one most games were at then (``25%: pick 5 of 9``; ``25%: turn 13 (41% of
+    games)`` when they were not all at the same)."""
+    column = f"stage{pct}"
+    if column not in frame.columns or not len(frame):
+        return f"{pct}%"
+    counts = frame[column].value_counts()
+    share = counts.iloc[0] / len(frame)
+    text = f"{pct}%: {counts.index[0]}"
+    return text if share == 1 else f"{text} ({share:.0%} of games)"
+
+
 def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
     import numpy as np
 
@@ -288,17 +301,18 @@ def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
         return "", None
     rows = []
     for pct in (p for p in SNAPSHOTS if f"leader{p}" in frame.columns):
+        at = _where(frame, pct)
         leader = frame[f"leader{pct}"].to_numpy(int)
         sole = leader >= 0
         if not sole.any():
-            rows.append([f"{pct}%", "no sole leader in any game (no score yet: a draft?)", "", 0])
+            rows.append([at, "no sole leader in any game (no score yet: a draft?)", "", 0])
             continue
         wins = np.array([frame[f"win_{s}"].to_numpy(float) for s in range(players)]).T[
             np.arange(len(frame))[sole], leader[sole]
         ]
         rate = wilson(float(wins.sum()), int(sole.sum()))
         rows.append(
-            [f"{pct}%", f"{rate.value:.1%}", f"{rate.low:.1%} to {rate.high:.1%}", int(sole.sum())]
+            [at, f"{rate.value:.1%}", f"{rate.low:.1%} to {rate.high:.1%}", int(sole.sum())]
         )
     pts = np.sort(
         np.array([frame[f"points_{s}"].to_numpy(float) for s in range(players)]).T, axis=1
@@ -311,7 +325,9 @@ def _pacing(frame: Any, players: int) -> tuple[str, Figure | None]:
         "view, such as the points on the cards played so far, or its own "
         "<code>standing</code>, such as the points on the cards hired in Space Dragons' "
         "draft, as docs/simulate.md describes) goes on to win; games with a tie "
-        "for the lead there are left out.</p>"
+        "for the lead there are left out. A point is a share of the game's decisions; "
+        "where the game has rounds, picks or turns, the stage most games were at then "
+        "follows it, with the share of games that were.</p>"
         + _table(["leader at", "wins", "95% CI", "games with a sole leader"], rows)
         + f"<p>Lead changes per game: mean {changes.mean():.2f}, median {np.median(changes):.0f}; "
         f"winning margin: mean {margin.mean():.2f} points, median {np.median(margin):.1f}; "

@@ -46,7 +46,7 @@ import sys
 import threading
 from collections.abc import Callable, Collection, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from time import perf_counter
+from time import perf_counter, process_time
 from typing import Any
 
 from ..bots import Bot, BotSpec
@@ -140,6 +140,9 @@ class RunResult:
     interrupted: bool = False
     seconds: float = 0.0
     played: int = -1  # games played by this run (-1: as many as there are outcomes)
+    # CPU seconds the games took in the processes that played them (this one's with one
+    # worker; the workers' or Ray tasks' otherwise), the sending of work and results left out
+    play_cpu_s: float = 0.0
 
     def __post_init__(self) -> None:
         if self.played < 0:
@@ -161,6 +164,9 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     # module has one: the checkpoints then need no replay (features.game_data)
     standing: Callable[[State], list[float]] | None = getattr(module, "standing", None)
     standings: list[list[float]] | None = None if standing is None else [standing(state)]
+    # and where the game stands (a round, a pick), for the checkpoints' names
+    stage: Callable[[State], int] | None = getattr(module, "stage", None)
+    stages: list[int] | None = None if stage is None else [stage(state)]
     while not state.is_over:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
@@ -175,6 +181,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
                 played.append((seat, action))
                 if standing is not None and standings is not None:
                     standings.append(standing(state))
+                if stage is not None and stages is not None:
+                    stages.append(stage(state))
         except Exception as e:
             raise SimulationError(
                 f"game {index} (seed {seed}) failed at move {state.move}, seat {seat} "
@@ -193,7 +201,7 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
         reason=result.reason,
         record=state.record.to_json() if job.records else None,
         data=(
-            game_data(game, state, played, module, position, standings)
+            game_data(game, state, played, module, position, standings, stages)
             if played is not None
             else {}
         ),
@@ -269,10 +277,12 @@ def _init_worker(job: Job, registered: GameManifest | None = None) -> None:
     _worker[:] = [(job, game, make_bots(job, game))]
 
 
-def _play_chunk(indices: Sequence[int]) -> tuple[list[Outcome], float]:
+def _play_chunk(indices: Sequence[int]) -> tuple[list[Outcome], float, float]:
+    """The games ``indices``, with the wall-clock and CPU seconds they took."""
     job, game, bots = _worker[0]
-    start = perf_counter()
-    return [play_game(job, game, bots, i) for i in indices], perf_counter() - start
+    start, cpu = perf_counter(), process_time()
+    played = [play_game(job, game, bots, i) for i in indices]
+    return played, perf_counter() - start, process_time() - cpu
 
 
 def chunk_size(per_game: float | None, remaining: int, workers: int) -> int:
@@ -346,6 +356,7 @@ def run(
     pending = [i for i in range(job.n) if i not in skipped]
     outcomes: list[Outcome] = []
     played = 0
+    play_cpu = [0.0]
     interrupted = False
     start = perf_counter()
 
@@ -363,7 +374,7 @@ def run(
         if ray is not None:
             with (
                 _stop_signals() as stop,
-                contextlib.closing(_parallel_ray(job, pending, ray, stop)) as batches,
+                contextlib.closing(_parallel_ray(job, pending, ray, stop, play_cpu)) as batches,
             ):
                 for b in batches:
                     take(b)
@@ -373,6 +384,7 @@ def run(
             with _sigterm_raises():
                 batch: list[Outcome] = []
                 since = perf_counter()
+                cpu = process_time()
                 try:
                     for i in pending:
                         batch.append(play_game(job, game, bots, i))
@@ -382,12 +394,13 @@ def run(
                             take(batch, counted=True)
                             batch, since = [], perf_counter()
                 finally:
+                    play_cpu[0] = process_time() - cpu
                     if batch:
                         take(batch, counted=True)
         else:
             with (
                 _stop_signals() as stop,
-                contextlib.closing(_parallel(job, pending, workers, stop)) as batches,
+                contextlib.closing(_parallel(job, pending, workers, stop, play_cpu)) as batches,
             ):
                 for b in batches:
                     take(b)
@@ -395,7 +408,7 @@ def run(
     except KeyboardInterrupt:
         interrupted = True
     outcomes.sort(key=lambda o: o.index)
-    return RunResult(job, outcomes, interrupted, perf_counter() - start, played)
+    return RunResult(job, outcomes, interrupted, perf_counter() - start, played, play_cpu[0])
 
 
 @contextlib.contextmanager
@@ -437,15 +450,18 @@ def _stop_signals() -> Iterator[threading.Event]:
 
 
 def _parallel(
-    job: Job, pending: Sequence[int], workers: int, stop: threading.Event
+    job: Job, pending: Sequence[int], workers: int, stop: threading.Event, cpu: list[float]
 ) -> Generator[list[Outcome], None, None]:
     """The outcomes of the ``pending`` games of ``job`` in batches as workers finish them,
     until all are played or ``stop`` is set (then the chunks in flight end, and their
-    batches are the last)."""
+    batches are the last); the CPU seconds the workers took for them are added to
+    ``cpu[0]``."""
     total = len(pending)
     ctx, registered = _context(job)
     pool = ctx.Pool(min(workers, total), initializer=_init_worker, initargs=(job, registered))
-    done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException] = queue.SimpleQueue()
+    done: queue.SimpleQueue[tuple[list[Outcome], float, float] | BaseException] = (
+        queue.SimpleQueue()
+    )
     following = 0  # the first game not yet handed out
     in_flight = 0
     per_game: float | None = None
@@ -483,8 +499,9 @@ def _parallel(
                 # results held, and terminate() then waited on it (minutes, or for ever).
                 failed = item
                 break
-            batch, seconds = item
+            batch, seconds, chunk_cpu = item
             per_game = seconds / len(batch)
+            cpu[0] += chunk_cpu
             yield batch
         pool.close()
     except BaseException:
@@ -497,8 +514,9 @@ def _parallel(
 
 
 def _wait(
-    done: queue.SimpleQueue[tuple[list[Outcome], float] | BaseException], stop: threading.Event
-) -> tuple[list[Outcome], float] | BaseException | None:
+    done: queue.SimpleQueue[tuple[list[Outcome], float, float] | BaseException],
+    stop: threading.Event,
+) -> tuple[list[Outcome], float, float] | BaseException | None:
     """The next finished chunk (or a worker's error), or None once ``stop`` is set."""
     while not stop.is_set():
         try:
@@ -525,9 +543,9 @@ class Ray:
 _ray_cache: dict[str, tuple[Game, list[Bot]]] = {}
 
 
-def _ray_chunk(job: Job, indices: Sequence[int]) -> tuple[list[Outcome], float]:
+def _ray_chunk(job: Job, indices: Sequence[int]) -> tuple[list[Outcome], float, float]:
     """A Ray task: play games ``indices`` of ``job`` (the game and bots built once per
-    worker process and job)."""
+    worker process and job), with the wall-clock and CPU seconds they took."""
     key = repr(job)
     cached = _ray_cache.get(key)
     if cached is None:
@@ -536,8 +554,9 @@ def _ray_chunk(job: Job, indices: Sequence[int]) -> tuple[list[Outcome], float]:
         _ray_cache.clear()
         _ray_cache[key] = cached
     game, bots = cached
-    start = perf_counter()
-    return [play_game(job, game, bots, i) for i in indices], perf_counter() - start
+    start, cpu = perf_counter(), process_time()
+    played = [play_game(job, game, bots, i) for i in indices]
+    return played, perf_counter() - start, process_time() - cpu
 
 
 def _ray_module() -> Any:
@@ -551,11 +570,12 @@ def _ray_module() -> Any:
 
 
 def _parallel_ray(
-    job: Job, pending: Sequence[int], where: Ray, stop: threading.Event
+    job: Job, pending: Sequence[int], where: Ray, stop: threading.Event, cpu: list[float]
 ) -> Generator[list[Outcome], None, None]:
     """The outcomes of the ``pending`` games of ``job`` as Ray tasks finish them, chunks
     sized as for local workers with two per cluster CPU in flight, until all are played or
-    ``stop`` is set (then the tasks in flight are cancelled)."""
+    ``stop`` is set (then the tasks in flight are cancelled); the tasks' CPU seconds are
+    added to ``cpu[0]``."""
     ray = _ray_module()
     started = False
     if not ray.is_initialized():
@@ -598,13 +618,14 @@ def _parallel_ray(
                     return
                 ready, in_flight = ray.wait(in_flight, num_returns=1, timeout=POLL_SECONDS)
             try:
-                batch, seconds = ray.get(ready[0])
+                batch, seconds, chunk_cpu = ray.get(ready[0])
             except ray.exceptions.RayTaskError as e:
                 cause = e.as_instanceof_cause()
                 raise (
                     cause if isinstance(cause, SimulationError) else SimulationError(str(e))
                 ) from None
             per_game = seconds / len(batch)
+            cpu[0] += chunk_cpu
             yield batch
     finally:
         if started:

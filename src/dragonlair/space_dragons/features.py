@@ -103,6 +103,24 @@ def standing(state: State) -> list[float]:
     return [float(p) for p in t.card_points(cards, sd.claimed)]
 
 
+def stage(state: State) -> int:
+    """Where the game stands, as a number the simulation takes after every decision (see
+    :func:`stage_name`): in Hiring Crew the pick under way (1 to the hand size), in the
+    Dragon Hunt 100 plus the round under way."""
+    sd = cast("SpaceDragonsState", state)
+    if sd.phase == HIRE:
+        return min(len(p) for p in sd.picks) + 1
+    return 100 + min(sd.round + 1, sd.game.rounds)
+
+
+def stage_name(game: Game, value: int) -> str:
+    """A :func:`stage` as a designer says it: ``pick 3 of 9``, ``round 2 of 7``."""
+    sd = cast("SpaceDragons", game)
+    if value < 100:
+        return f"pick {min(value, sd.hand_size)} of {sd.hand_size}"
+    return f"round {value - 100} of {sd.rounds}"
+
+
 def token_names(game: Game) -> dict[str, dict[str, str]]:
     """What the ids of ``played`` and ``drafted`` are: each crew card's number, effects,
     symbols and points (``57 (crosshair, crosshair; crime 1; -1 pts)``)."""

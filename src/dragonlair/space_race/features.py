@@ -10,7 +10,9 @@ each seat's own events and the public view of the finished ships:
   played as Fuel (``fuel_picks``), ``damage_taken`` and ``damage_repaired`` over the
   game, and ``cards`` (the Space cards played, as space-separated ids);
 - ``position(view)`` (the manifest's ``features``): ``score_s``, each seat's running score
-  as the view shows it.
+  as the view shows it;
+- ``standing(state)``: the same running scores read from the state, without a view, so
+  that the simulation takes them after every decision (the results' checkpoints).
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..core import Game, State
+from .json_view import running_scores
 from .view_types import SpaceRaceView
 
 if TYPE_CHECKING:
-    from .rules import SpaceRace
+    from .rules import SpaceRace, SpaceRaceState
 
 LENGTH = ("rounds",)
 STACKS = (
@@ -85,6 +88,29 @@ def features(state: State) -> dict[str, Any]:
 def position(view: SpaceRaceView) -> dict[str, float]:
     """Each seat's score as the ships stand."""
     return {f"score_{s}": float(p) for s, p in enumerate(view["score"])}
+
+
+def standing(state: State) -> list[float]:
+    """Each seat's running score, as :func:`position` reads it from the view (the view
+    scores the state's own row of stacks, face-down Fuel counted), read from the state
+    without building a view. Ships change only when the picks are revealed, so most calls
+    find the scores remembered for the row (``json_view.running_scores``)."""
+    st = cast("SpaceRaceState", state)
+    return list(map(float, running_scores(st.game, st.ships)))
+
+
+def stage(state: State) -> int:
+    """Where the game stands, as a number the simulation takes after every decision (see
+    :func:`stage_name`): the round times 100 plus the pick under way in it."""
+    st = cast("SpaceRaceState", state)
+    return st.round * 100 + st.pick
+
+
+def stage_name(game: Game, value: int) -> str:
+    """A :func:`stage` as a designer says it: ``round 2 of 3, pick 4 of 6``."""
+    sr = cast("SpaceRace", game)
+    round_, pick = divmod(value, 100)
+    return f"round {round_} of {sr.rounds}, pick {pick} of {sr.hand_size}"
 
 
 def token_names(game: Game) -> dict[str, dict[str, str]]:
