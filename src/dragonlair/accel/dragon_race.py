@@ -20,10 +20,10 @@ Chance. ``init`` shuffles the deck (the deal and the draw pile). Three more chan
 follow the deal, each decided by random keys kept in the state, where no observation shows
 them: the card a hazard discards and the card a steal takes (the card of the hand with the
 highest ``pick`` key), and the order of a draw pile shuffled from the discards (the
-discards ordered by their ``order`` keys, the highest on top). ``step`` draws both sets of
-keys afresh from the state's ``key`` after every step, and ignores its own key. The
-differential test writes the Python engine's choices into the keys before the step that
-uses them.
+discards ordered by their ``order`` keys, the highest on top). ``step`` hashes both sets
+of keys afresh from the state's ``key`` and its step count after every step, and ignores
+its own key. The differential test writes the Python engine's choices into the keys
+before the step that uses them.
 
 Conventions Pgx sets, which this engine follows (as the other batched engines do): an
 illegal action ends the game at once with -1 to the seat that took it and a share of the
@@ -77,6 +77,7 @@ PLAY, HALT_PLAY, VICTIM, HALT_STEAL, STOLEN, OVER = range(6)  # the layout's pha
 assert PHASES == ("play", "halt-play", "victim", "halt-steal", "stolen", "over")
 # Where a card is (``State.loc``): a seat's hand (0 to 3), or one of these.
 DRAW, DISCARD, TAKEN, NOWHERE = 8, 9, 10, -1  # TAKEN: the card being stolen
+TOP = 1 << 30  # above every key: the draw pile's cards are drawn before a new pile's
 # The layout's features, in order: checked against the Python encoder's rows when an
 # engine is made, so that a change to the layout stops here with a clear error.
 FEATURES = (
@@ -110,11 +111,12 @@ FEATURES = (
 class State(pgx_core.State):  # type: ignore[misc]
     """One table. The fields after Pgx's own are the Python state's, as arrays, by card id
     (index 0 unused) or by seat: ``loc`` where each card is (a seat's hand, the draw
-    pile, the discards, or being stolen), ``dpos`` a card's place in the draw pile (0 at
-    the bottom, ``ndraw`` - 1 on top); ``asked`` counts the seats the open HALT! window
-    has asked (the current player is the ``asked``-th seat after the active player);
-    ``victim`` is the seat robbed last this turn; ``pick``, ``order`` and ``key`` are the
-    chance drawn ahead (see the module's docstring)."""
+    pile, the discards, or being stolen), ``dpos`` a card's place in the draw pile (the
+    highest on top; a pile shuffled from the discards keeps their ``order`` keys);
+    ``asked`` counts the seats the open HALT! window has asked (the current player is
+    the ``asked``-th seat after the active player); ``victim`` is the seat robbed last
+    this turn; ``pick``, ``order`` and ``key`` are the chance drawn ahead (see the
+    module's docstring)."""
 
     current_player: Array
     observation: Array
@@ -148,9 +150,32 @@ class State(pgx_core.State):  # type: ignore[misc]
         return "dragon-race"
 
 
-def _keys(key: Array, size: int) -> Array:
-    """``size`` random non-negative int32 keys."""
-    return (jax.random.bits(key, (size,)) >> 1).astype(jnp.int32)
+def _distinct(bits: Array, size: int) -> Array:
+    """Random 32-bit ``bits`` made ``size`` distinct non-negative int32 keys: the low bits
+    hold the index, so that no two keys tie."""
+    width = max(1, (size - 1).bit_length())
+    idx = jnp.arange(bits.shape[-1], dtype=jnp.uint32) % size
+    return (((bits >> (2 + width)) << width) | idx).astype(jnp.int32)  # below TOP
+
+
+def _mix(x: Array) -> Array:
+    """MurmurHash3's 32-bit finaliser: a bijection of uint32 words that spreads every
+    input bit over the output."""
+    x = x ^ (x >> 16)
+    x = x * jnp.uint32(0x85EBCA6B)
+    x = x ^ (x >> 13)
+    x = x * jnp.uint32(0xC2B2AE35)
+    return x ^ (x >> 16)
+
+
+def _hashed(seed: Array, count: Array, rows: int, size: int) -> Array:
+    """``rows`` rows of ``size`` distinct random keys for a table's step ``count``, hashed
+    from the table's ``seed`` (its JAX key): a few integer operations per key, where
+    drawing them with ``jax.random`` (Threefry) costs several times more."""
+    i = jnp.arange(rows * size, dtype=jnp.uint32)
+    base = _mix(seed[0] ^ (count.astype(jnp.uint32) * jnp.uint32(0x9E3779B9)))
+    bits = _mix(base + seed[1] + i * jnp.uint32(0x632BE5AB))
+    return _distinct(bits, size).reshape(rows, size)
 
 
 class DragonRaceEnv(BatchedEnv):
@@ -243,26 +268,31 @@ class DragonRaceEnv(BatchedEnv):
         return (self.obs_size,)
 
     def _init(self, key: Array) -> State:
-        """``_setup``: the deck shuffled (each card's place, the rank of a random key), a
-        hand dealt to each seat from the top (seat 0 first), and seat 0's first turn."""
-        k_deck, k_pick, k_order, k_next = jax.random.split(key, 4)
+        """``_setup``: the deck shuffled (each card's place in the draw pile a random key,
+        the highest on top), a hand dealt to each seat from the top (seat 0 first), and
+        ``_start_turn(0)``: seat 0 draws up to its hand from the top of what is left."""
         c = self.cards
-        ids = jnp.arange(c + 1)
-        rank = _ranks(_keys(k_deck, c + 1), ids > 0)  # 0 to c - 1, the top last
         n, deal = self.players, self.deal
-        depth = c - 1 - rank  # 0 on top
-        dealt = (ids > 0) & (depth < n * deal)
+        dealt = n * deal
+        first = min(max(0, self.draw_up_to - deal), c - dealt)
+        deck, pick, order = _hashed(key, jnp.uint32(0xFFFFFFFF), 3, c + 1)
+        deck = deck.at[0].set(-1)  # no card 0
+        # the top cards one at a time (cheaper on a CPU than XLA's top_k or sort)
+        loc = jnp.full(c + 1, DRAW, dtype=jnp.int32).at[0].set(NOWHERE)
+        left = deck
+        for i in range(dealt + first):
+            card = jnp.argmax(left)
+            loc = loc.at[card].set(i // deal if i < dealt else 0)
+            left = left.at[card].set(-1)
         st = self._blank(
-            loc=jnp.where(ids == 0, NOWHERE, jnp.where(dealt, depth // deal, DRAW)).astype(
-                jnp.int32
-            ),
-            dpos=rank.astype(jnp.int32),
-            ndraw=jnp.int32(c - n * deal),
-            pick=_keys(k_pick, c + 1),
-            order=_keys(k_order, c + 1),
-            key=k_next,
+            loc=loc,
+            dpos=deck,
+            ndraw=jnp.int32(c - dealt - first),
+            turn=jnp.int32(1),
+            pick=pick,
+            order=order,
+            key=key,
         )
-        st = self._start_turn(st, jnp.bool_(True), jnp.int32(0), jnp.int32(0))
         done: State = st.replace(legal_action_mask=self._legal(st))  # Pgx adds the tensor
         return done
 
@@ -324,11 +354,8 @@ class DragonRaceEnv(BatchedEnv):
         return done
 
     def _from_arrays(self, arrays: dict[str, Array], key: Array) -> State:
-        k_pick, k_order, k_next = jax.random.split(key, 3)
-        c = self.cards
-        st = self._blank(
-            **arrays, pick=_keys(k_pick, c + 1), order=_keys(k_order, c + 1), key=k_next
-        )
+        pick, order = _hashed(key, jnp.uint32(0), 2, self.cards + 1)
+        st = self._blank(**arrays, pick=pick, order=order, key=key)
         st = st.replace(legal_action_mask=self._legal(st))
         done: State = st.replace(observation=self.observe_seat(st, st.current_player))
         return done
@@ -613,14 +640,13 @@ class DragonRaceEnv(BatchedEnv):
             terminated=over,
         )
         st = self._start_turn(st, end_turn & ~capped, (a + 1) % n, st.turn)
-        key, k_pick, k_order = jax.random.split(st.key, 3)
+        pick, order = _hashed(st.key, st._step_count, 2, self.cards + 1)
         top = jnp.max(pawns)
         shares = (pawns == top) / jnp.sum(pawns == top).astype(jnp.float32)
         st = st.replace(
             rewards=jnp.where(over, shares, 0.0).astype(jnp.float32),
-            pick=_keys(k_pick, self.cards + 1),
-            order=_keys(k_order, self.cards + 1),
-            key=key,
+            pick=pick,
+            order=order,
         )
         done_st: State = st.replace(legal_action_mask=self._legal(st))
         return done_st
@@ -634,22 +660,23 @@ class DragonRaceEnv(BatchedEnv):
         want = self.draw_up_to + st.extra[seat].astype(jnp.int32)
         loc = st.loc
         need = want - jnp.sum(loc == seat)
-        ndraw = st.ndraw
         in_draw = loc == DRAW
-        # the usual case: the top ``need`` cards; else the whole pile, the discards
-        # shuffled into a new pile, and the rest from its top
-        short = on & (need > ndraw)
-        take = on & in_draw & (st.dpos >= ndraw - need)
+        # the usual case: the top ``need`` cards of the pile; else the whole pile, then the
+        # discards shuffled into a new pile (each card's ``order`` key its place) and the
+        # rest from its top: the ``need`` cards of the highest priority, the old pile's
+        # first (need is at most max_hand)
+        short = need > st.ndraw
         discards = loc == DISCARD
-        ndisc = jnp.sum(discards)
-        place = _ranks(st.order, discards)  # each discard's place in the new pile
-        rest = jnp.minimum(need - ndraw, ndisc)
-        reshuffled = short & discards
-        take_new = reshuffled & (place >= ndisc - rest)
-        loc = jnp.where(take | take_new, seat, loc)
-        loc = jnp.where(reshuffled & ~take_new, DRAW, loc)
-        dpos = jnp.where(reshuffled, place, st.dpos)
-        ndraw = jnp.where(on & (need > 0), jnp.where(short, ndisc - rest, ndraw - need), ndraw)
+        prio = jnp.where(in_draw, st.dpos + TOP, jnp.where(discards & short, st.order, -1))
+        taken = jnp.zeros_like(in_draw)
+        for i in range(self.max_hand):
+            best = jnp.max(jnp.where(taken, -1, prio))
+            taken = taken | ((prio == best) & (best >= 0) & (i < need))
+        reshuffled = on & short & discards
+        loc = jnp.where(on & taken, seat, loc)
+        loc = jnp.where(reshuffled & ~taken, DRAW, loc)
+        dpos = jnp.where(reshuffled, st.order, st.dpos)
+        ndraw = jnp.sum(loc == DRAW, dtype=jnp.int32)
         none = jnp.zeros(n, dtype=jnp.bool_)
         done: State = st.replace(
             loc=loc,
@@ -801,12 +828,3 @@ class DragonRaceEnv(BatchedEnv):
             jnp.full((1,), 0.0 if self.bonus_optional else 1.0, dtype=f32),  # rules
         ]
         return jnp.concatenate(blocks)
-
-
-def _ranks(keys: Array, among: Array) -> Array:
-    """Each item's place among the items of ``among`` ordered by ``keys`` (ties by
-    index): how many of them come before it."""
-    idx = jnp.arange(keys.shape[0])
-    a, b = keys[None, :], keys[:, None]
-    before = (a < b) | ((a == b) & (idx[None, :] < idx[:, None]))
-    return jnp.sum(before & among[None, :], axis=1, dtype=jnp.int32)
