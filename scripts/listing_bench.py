@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.web.conftest import PostgresCluster
 
-from dragonlair.web.ownership import _listed_rows
+from dragonlair.web.listing import listed_rows
 from dragonlair.web.security import Sealer, digest
 from dragonlair.web.store import Store, StoredSeat, StoredTable
 
@@ -73,7 +73,7 @@ def main() -> None:
             times = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                page, total, _, _ = _listed_rows(store, *query)  # type: ignore[arg-type]
+                page, total, _, _ = listed_rows(store, *query)  # type: ignore[arg-type]
                 times.append(time.perf_counter() - t0)
             print(
                 f"{label:30s} {len(page):3d} rows of {total}: median "

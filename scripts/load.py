@@ -231,6 +231,8 @@ class TablePlayer:
         self.http = http
         self.stats = stats
         self.rng = random.Random(i)
+        # the tables start spread over --ramp seconds, not in one burst of creations
+        self.start = args.ramp * i / max(1, args.tables)
         self.stop = stop
         self.local_addr = local_addr
         self.changed = asyncio.Event()
@@ -257,6 +259,8 @@ class TablePlayer:
 
     async def run(self) -> None:
         retries = 0
+        if self.start:
+            await asyncio.sleep(min(self.start, self.left()))
         while time.monotonic() < self.stop:
             created = await self.create()
             if created is None:  # the service refused or did not answer: as a person retries
@@ -663,6 +667,13 @@ def main() -> None:
     )
     ap.add_argument("--duration", type=float, default=20.0, help="measured seconds")
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    ap.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the tables start, evenly (default 0: all at once); keep it "
+        "below --warmup",
+    )
     ap.add_argument(
         "--grace",
         type=float,

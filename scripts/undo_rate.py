@@ -4,12 +4,16 @@ measurement, not a test).
 
 Starts ``dragonlair serve`` on a loopback port, and for each game creates a practice table
 (seat 1 a person, the others heuristic bots; undo on, so every decision of the person is
-held for its confirmation window). At every decision the person is asked, it plays a
-seeded random legal action, asks to take it back at once and checks that the game is
-back where it was, then plays it again and confirms it. Prints, per game and in all, the
-decisions tried and the undos that worked, as one JSON line.
+held for its confirmation window; with ``--confirm-turn`` a table that confirms at the
+end of a turn, so the decisions stay held until the person confirms them). At every
+decision the person is asked, it plays a seeded random legal action, asks to take it back
+at once and checks that the game is back where it was, then plays it again and confirms
+it (at the end of its turn with ``--confirm-turn``: when its own game asks it nothing
+more). Prints, per game and in all, the decisions tried and the undos that worked, as one
+JSON line.
 
     .venv/bin/python scripts/undo_rate.py
+    .venv/bin/python scripts/undo_rate.py --confirm-turn
     .venv/bin/python scripts/undo_rate.py --games 2 --seed 7
 """
 
@@ -57,13 +61,15 @@ def start(db: str) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start")
 
 
-async def play(url: str, game: str, players: int, seed: int) -> tuple[int, int]:
-    """One whole game: (decisions tried, undos that worked)."""
+async def play(url: str, game: str, players: int, seed: int, turn: bool = False) -> tuple[int, int]:
+    """One whole game: (decisions tried, undos that worked); ``turn``: the table confirms
+    at the end of a turn."""
     seats: list[dict[str, Any]] = [{"type": "bot", "level": "heuristic"}] * players
     seats[1] = {"type": "human", "name": "Me"}
     r = httpx.post(
         f"{url}/api/tables",
-        json={"game": game, "players": players, "seats": seats, "seed": seed},
+        json={"game": game, "players": players, "seats": seats, "seed": seed}
+        | ({"confirm_turn": True} if turn else {}),
         timeout=60,
     )
     r.raise_for_status()
@@ -88,10 +94,16 @@ async def play(url: str, game: str, players: int, seed: int) -> tuple[int, int]:
 
         await until(lambda m: m["type"] == "state")
         while latest["status"] == "playing":
-            if not latest["legal"] or "held" in latest:
+            if turn and "held" in latest and not latest["legal"]:
+                # the end of the turn in its own game (or a draw it must confirm to see)
+                await ws.send(json.dumps({"type": "confirm", "move": latest["move"]}))
+                await until(lambda m: m["type"] == "state" and "held" not in m)
+                continue
+            if not latest["legal"] or ("held" in latest and not turn):
                 await until(lambda m: m["type"] == "state")
                 continue
             move, view = latest["move"], latest["view"]
+            holding = latest.get("held", {}).get("decisions", 0)  # earlier ones of the turn
             legal = sorted(latest["legal"])
             action = rng.choice(legal)
             await ws.send(json.dumps({"type": "act", "move": move, "action": action, "ref": 1}))
@@ -106,7 +118,7 @@ async def play(url: str, game: str, players: int, seed: int) -> tuple[int, int]:
                 # secret picks may have moved the game on meanwhile)
                 if (
                     back["type"] == "state"
-                    and "held" not in back
+                    and back.get("held", {}).get("decisions", 0) == holding
                     and sorted(back["legal"]) == legal
                     and (back["move"] != move or back["view"] == view)
                 ):
@@ -117,7 +129,7 @@ async def play(url: str, game: str, players: int, seed: int) -> tuple[int, int]:
                         )
                     )
                     held = await until(lambda m: m.get("ref") == 2 or m["type"] == "error")
-            if held["type"] == "state" and "held" in held:
+            if held["type"] == "state" and "held" in held and not turn:
                 await ws.send(json.dumps({"type": "confirm", "move": held["move"]}))
                 await until(lambda m: m["type"] == "state" and "held" not in m)
     return tried, worked
@@ -127,6 +139,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1, help="whole games per game (default 1)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--confirm-turn",
+        action="store_true",
+        help="tables that confirm at the end of a turn (default: a confirmation window)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         proc, url = start(f"sqlite:///{d}/undo.sqlite3")
@@ -136,7 +153,7 @@ def main() -> None:
             for game, players in GAMES.items():
                 t = w = 0
                 for i in range(args.games):
-                    a, b = asyncio.run(play(url, game, players, args.seed + i))
+                    a, b = asyncio.run(play(url, game, players, args.seed + i, args.confirm_turn))
                     t, w = t + a, w + b
                 out[game] = {"decisions": t, "undo_worked": w}
                 total = [total[0] + t, total[1] + w]

@@ -55,11 +55,12 @@ def test_a_game_with_its_own_board_module_loads_it(
 ) -> None:
     page = new_page()
     create_in_lobby(page, example_server, "dragon-stripes", 2)
-    # the module the manifest names (js/games/dragon_stripes.js) draws the board
+    # the module the manifest names (dragon_stripes/web/board.js) draws the board, served
+    # from the game's package as an outside game's is
     assert page.locator(".board").count() == 1
     assert page.locator(".board dl.generic").count() == 0
     loaded = page.evaluate(
         "() => performance.getEntriesByType('resource').map(e => e.name)"
-        ".filter(n => n.includes('/static/js/games/'))"
+        ".filter(n => n.includes('/static/games/'))"
     )
-    assert any(n.endswith("/static/js/games/dragon_stripes.js") for n in loaded), loaded
+    assert any(n.endswith("/static/games/dragon-stripes/board.js") for n in loaded), loaded

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.browserkit import Server, shot, table_state, wait_ready
+from tests.browser.browserkit import DESKTOP, PHONE, Server, shot, table_state, wait_ready
 
 pytestmark = pytest.mark.slow
 
@@ -86,6 +86,59 @@ def test_a_puzzle_with_a_hint_and_an_undo(new_page: Callable[..., Any], server: 
     shot(page, "practice-after-confirm")
 
 
+def test_a_confirm_at_the_end_of_the_turn(new_page: Callable[..., Any], server: Server) -> None:
+    # a table created with "Confirm each turn": my decisions wait for my Confirm, however
+    # long I look at them, and Undo takes each back until then
+    page = new_page(viewport=PHONE)
+    page.goto(server.url + "/")
+    page.fill("#my-name", "Ann")
+    page.click("#start-from-box summary")
+    page.select_option("#start-from", f"puzzle:{PUZZLE}")
+    page.click("summary:has-text('Table settings')")
+    assert page.is_checked("#undo") and not page.is_checked("#confirm-turn")
+    page.uncheck("#undo")
+    assert page.is_disabled("#confirm-turn")  # a Confirm is for a table with undo
+    page.check("#undo")
+    page.check("#confirm-turn")
+    shot(page, "practice-confirm-turn-lobby-phone")
+    page.click("#create")
+    page.wait_for_url("**/play/**")
+    st = wait_ready(page)
+    assert "Confirm at the end of each turn" in page.inner_text("#table-terms")
+    # taking the knight is held and shown; its draw would show me a card, so it waits
+    # unseen for my Confirm; both are taken back, one by one
+    page.click('.actionbar button[data-action="take"]')
+    page.wait_for_selector("#held-note")
+    assert "press Confirm to play them" in page.inner_text("#held-note")
+    page.wait_for_selector('.actionbar button[data-action="draw"]:not([disabled])')
+    page.click('.actionbar button[data-action="draw"]')
+    page.wait_for_function(
+        "() => document.getElementById('held-note')?.textContent.includes('waits for your Confirm')"
+    )
+    assert table_state(page)["legal"] == 0 and not page.is_disabled("#undo-button")
+    shot(page, "practice-confirm-turn-held-phone")
+    page.click("#undo-button")
+    page.wait_for_selector('.actionbar button[data-action="draw"]:not([disabled])')
+    page.click("#undo-button")
+    page.wait_for_function("() => !document.getElementById('held-note')")
+    st = wait_ready(page)
+    assert st["legal"] == 2 and page.is_disabled("#undo-button")
+    # decided again and confirmed: played, and nothing can be taken back any more
+    page.set_viewport_size(DESKTOP)
+    page.click('.actionbar button[data-action="decline"]')
+    page.wait_for_selector("#confirm-button")
+    shot(page, "practice-confirm-turn-held")
+    page.click("#confirm-button")
+    page.wait_for_function(
+        "m => Number(document.querySelector('.table-page')?.dataset.move) > m"
+        " && !document.getElementById('held-note')",
+        arg=st["move"],
+        timeout=60_000,
+    )
+    assert page.locator("#undo-button").count() == 0 or page.is_disabled("#undo-button")
+    shot(page, "practice-confirm-turn-after")
+
+
 def test_a_bad_position_is_refused_on_the_page(pages: Any, server: Server) -> None:
     page = pages.new()
     page.goto(server.url + "/")
@@ -97,8 +150,8 @@ def test_a_bad_position_is_refused_on_the_page(pages: Any, server: Server) -> No
     text = (folder / "half-awake.toml").read_text()
     page.fill("#position", text.replace('phase = "draw"', 'phase = "bidding"'))
     page.click("#create")
-    page.wait_for_function("() => document.querySelector('p.error[role=alert]')?.textContent")
-    problem = page.inner_text("p.error[role=alert]")
+    page.wait_for_function("() => document.querySelector('#create-problem')?.textContent")
+    problem = page.inner_text("#create-problem")
     assert "position field 'phase'" in problem, problem
     assert "/play/" not in page.url
     shot(page, "practice-bad-position")

@@ -8,16 +8,29 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "dragonlair" / "web" / "static"
-IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+["'](\.{1,2}/[^"']+)["']""", re.M)
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "dragonlair"
+STATIC = PACKAGE / "web" / "static"
+IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+["']([^"']+)["']""", re.M)
+PAGE = "/static/js/"  # the page's modules' one address, which every game's board imports
+
+
+def boards() -> list[Path]:
+    """The built-in games' board modules, each in its game's package."""
+    return sorted(PACKAGE.glob("*/web/board.js"))
 
 
 def imports() -> dict[Path, set[Path]]:
-    """Each module under static/js and the modules it imports statically."""
+    """Each module under static/js and each game's board, and the modules it imports
+    statically (the page's by their address under ``/static/``)."""
     graph: dict[Path, set[Path]] = {}
-    for path in sorted((STATIC / "js").rglob("*.js")):
+    for path in [*sorted((STATIC / "js").rglob("*.js")), *boards()]:
         text = path.read_text(encoding="utf-8")
-        graph[path] = {(path.parent / m).resolve() for m in IMPORT.findall(text)}
+        graph[path] = {
+            (
+                STATIC / m.removeprefix("/static/") if m.startswith("/") else path.parent / m
+            ).resolve()
+            for m in IMPORT.findall(text)
+        }
     return graph
 
 
@@ -52,6 +65,18 @@ def test_the_graph_is_read() -> None:
     # every import names a module that exists
     missing = [(p.name, q) for p, qs in graph.items() for q in qs if not q.exists()]
     assert not missing
+
+
+def test_the_built_in_boards_import_the_page_from_its_one_address() -> None:
+    """A board is served from its game's package (``/static/games/<id>/``), as an outside
+    game's is, so it imports the page's helpers by their address, never by a relative
+    path, and the page and its board share one copy of each module."""
+    found = {p.parent.parent.name: IMPORT.findall(p.read_text(encoding="utf-8")) for p in boards()}
+    assert set(found) == {"space_dragons", "space_race", "dragon_stripes", "dragon_race"}
+    for game, modules in found.items():
+        assert modules and all(m.startswith(PAGE) for m in modules), (game, modules)
+        assert {"/static/js/dom.js", "/static/js/i18n.js"} & set(modules), game
+    assert not (STATIC / "js" / "games" / "space_race.js").exists()
 
 
 def test_no_module_imports_itself_through_others() -> None:

@@ -58,6 +58,7 @@ class PebbleState(State):
     __slots__ = ("deck", "discards", "hands", "points", "pot", "winner")
 
     game: PebbleAuction
+    phase: Phase
     hands: list[tuple[int, ...]]
     deck: list[int]
     pot: int

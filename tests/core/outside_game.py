@@ -126,7 +126,7 @@ def server() -> dict[str, Any]:
                 for path in (
                     f"/static/games/{GAME}/%2e%2e/manifest.py",
                     f"/static/games/{GAME}/manifest.py",
-                    "/static/games/space-race/space_race.js",
+                    "/static/games/space-race/manifest.py",  # a built-in board's package
                     "/static/games/no-such-game/board.js",
                     f"/static/games/{GAME}/",
                 )

@@ -138,7 +138,7 @@ def test_the_browser_gets_the_example_games_catalog_and_no_board_module() -> Non
     assert catalog["components"] == {"cards": list(range(1, 17)), "hand": 3}
     assert rules(game)["text"].startswith("# Pebble Auction")
     stripes = table_catalog(dragonlair.make("dragon-stripes", players=2))
-    assert stripes["board"] == "js/games/dragon_stripes.js"
+    assert stripes["board"] == "games/dragon-stripes/board.js"  # from its own package
     with replaced("pebble-auction", catalog=None):
         assert table_catalog(game)["components"] == {}
 

@@ -21,7 +21,7 @@ def test_landing_on_a_rival_steals_a_card_the_thief_must_play() -> None:
     assert s.view(0)["stolen"] == num(2) and s.view(1)["stolen"] == num(2)
     assert s.view(2)["stolen"] is None and s.view(None)["stolen"] is None
     pass_window(s)
-    assert s.phase == "stolen" and s.to_act == (0,)
+    assert s.view(None)["phase"] == "stolen" and s.to_act == (0,)
     assert legal(s) == [f"play {num(2)}"]
     n = s.event_count
     act(s, f"play {num(2)}")

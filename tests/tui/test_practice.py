@@ -8,8 +8,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
+from textual.widgets import Static
+
 import dragonlair
 from dragonlair.core.puzzles import puzzle
+from dragonlair.i18n import set_language, translations
 from dragonlair.tui.app import PlayApp, UndoConsent
 from dragonlair.tui.session import PlaySession, SeatConfig
 from tests.tui.test_app import settle
@@ -186,3 +190,49 @@ def test_a_hotseat_game_has_undo_only_if_everyone_agrees() -> None:
     s = hotseat(None)
     assert not s.undo_wanted and not s.undo_allowed
     assert practice().undo_allowed  # alone with bots: always
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_puzzles_answer_at_80x24(lang: str) -> None:
+    """F4 at the puzzle's question names the choice the analysis ranks best, and why, in
+    the player's language; away from the question there is no answer to show."""
+    s = practice()
+    words = translations(lang).gettext
+
+    async def run() -> None:
+        app = PlayApp(s, fast=True)
+        app.puzzle_at = (1, s.state.move)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.asking == 1 and app.check_action("answer", ()) is True
+            await pilot.press("f4")
+            await hinted(pilot, app)
+            await pilot.pause()
+            (_, _), advice = app.hint  # type: ignore[misc]
+            # the status line: the answer, then why (the hint's sentence, in its words)
+            status = str(app.query_one("#status", Static).render())
+            answer = words("The answer: {choice}.").format(choice=str(advice.pick))
+            assert status == app.answer_text(advice, s.words[1])
+            assert (
+                status.startswith(answer)
+                and app.hint_reason(advice, s.words[1]).split(" ", 1)[1] in status
+            )
+            screen = " ".join(screen_text(app).split())
+            assert answer in screen, screen
+            # the answered puzzle is played on; its answer is for its own question only
+            await pilot.press("enter")
+            await settle(pilot)
+            if app.asking is not None:
+                assert app.check_action("answer", ()) is None
+                for ch in "answer":
+                    await pilot.press(ch)
+                await pilot.press("enter")
+                await pilot.pause()
+                assert words("the answer is for the puzzle's own question") in screen_text(app)
+
+    set_language(lang)
+    try:
+        asyncio.run(run())
+    finally:
+        set_language("en")

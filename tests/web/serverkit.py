@@ -37,6 +37,7 @@ def config(db: str, **kw: Any) -> ServerConfig:
         "sqlite_sync": "NORMAL",
         "http_rate": "100000/minute",
         "ws_rate": "100000/second",
+        "max_waiting_per_address": 100000,
         "deadline": 30.0,
         "away": None,
         # a window's passes wait this long (short: tests play many of them)
@@ -119,7 +120,11 @@ class SeatClient:
     async def open(
         cls, ws_base: str, table: str, token: str, seat: int | None, since: int = 0
     ) -> SeatClient:
-        ws = await connect(f"{ws_base}/ws/tables/{table}", max_size=2**22, compression=None)
+        # as a browser, wait for the handshake as long as the proxy does (12 s to pass over
+        # a hung process), not websockets' 10 s
+        ws = await connect(
+            f"{ws_base}/ws/tables/{table}", max_size=2**22, compression=None, open_timeout=30
+        )
         await ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
         c = cls(ws, seat)
         await c.wait(lambda: bool(c.states), "the first state")
@@ -212,8 +217,9 @@ async def drive(
     the lowest seat asked, so a seeded table always gets the same actions in the same order.
     Seats in ``auto`` never answer when they have a single legal action: the server
     answers for them (their ``autoplay`` preference). With ``undo``, a decision held for
-    confirmation is sometimes taken back (the seat then decides again). The latest state
-    seen."""
+    confirmation is sometimes taken back (the seat then decides again). At a table that
+    confirms at the end of a turn, a seat's held decisions are confirmed once its own game
+    asks another seat, or asks it nothing until they are. The latest state seen."""
     people = set(clients)
     any_client = next(iter(clients.values()))
     while True:
@@ -224,12 +230,16 @@ async def drive(
         if not to_act or any(s not in people for s in to_act):
             holder = next((c for c in clients.values() if "held" in c.latest), None)
             if holder is not None:  # nobody else is told until its window ends
-                await holder.wait(lambda h=holder: "held" not in h.latest, "the confirmation")
+                await _confirm_turn(holder)
                 continue
             move = st["move"]
             await any_client.wait_move(move + 1, "a bot's move")
             continue
         seat = min(to_act)
+        holder = next((c for c in clients.values() if "held" in c.latest), None)
+        if holder is not None and (holder.seat != seat or holder.latest["held"]["waiting"]):
+            await _confirm_turn(holder)  # its turn ended, or it waits to see what it drew
+            continue
         c = clients[seat]
         move = st["move"]
         await c.wait_move(move, "the current state")
@@ -241,8 +251,23 @@ async def drive(
         legal = mine["legal"]
         # a forced answer draws nothing from rng, typed or not, so runs stay comparable
         await c.act(move, legal[0] if len(legal) == 1 else rng.choice(legal))
-        await c.wait_move(move + 1, "the update after acting")
+        # (a decision that would show its seat something is held unseen, at the same move)
+        await c.wait(
+            lambda c=c, m=move: (
+                c.latest["move"] > m
+                or ("held" in c.latest and c.latest["held"]["waiting"] is not None)
+            ),
+            "the update after acting",
+        )
         if undo is not None and "held" in c.latest and undo.random() < 0.3:
             # a held decision taken back (if its window has not ended yet) and made again
             await c.send({"type": "undo", "move": c.latest["move"]})
             await c.settle()
+
+
+async def _confirm_turn(holder: SeatClient) -> None:
+    """Wait until ``holder``'s held decisions are played: at the end of their window, or,
+    at a table that confirms at the end of a turn, when it confirms them now."""
+    if holder.latest["held"].get("turn"):
+        await holder.send({"type": "confirm", "move": holder.latest["move"]})
+    await holder.wait(lambda: "held" not in holder.latest, "the confirmation")

@@ -15,6 +15,7 @@ import pytest
 from dragonlair.core import make
 from dragonlair.web.protocol import TableSettings
 from dragonlair.web.store import StoredSeat
+from dragonlair.web.table.botseats import BotDriver
 from dragonlair.web.table.clocks import Clocks
 from dragonlair.web.table.current import Current
 from dragonlair.web.table.seats import Seats
@@ -116,6 +117,76 @@ def leave(seats: Seats, c: Clocks, conn: Any) -> None:
             c.pause()
         else:
             c.arm_away(emptied)
+
+
+def test_a_bot_answer_that_arrives_after_everyone_left_is_not_played() -> None:
+    """The bot was asked while Ann sat there; she leaves before it answers: the table is
+    paused, so the answer is dropped, and the bot is asked again when she is back."""
+    game = make("pebble-auction", players=2)
+    st = game.new_game(3)
+    seats = Seats(
+        [
+            StoredSeat(0, "bot", "Bot", level="random"),
+            StoredSeat(1, "human", "Ann", token_hash=b"a"),
+        ],
+        None,
+        wait_for_arrival=True,
+    )
+    played: list[tuple[int, int, str]] = []
+    asked: list[int] = []
+
+    async def main() -> None:
+        release, started = asyncio.Event(), asyncio.Event()
+        tasks: list[asyncio.Task[Any]] = []
+
+        class Pool:
+            async def decide(self, job: Any, table: str = "") -> str:
+                asked.append(len(asked))
+                started.set()
+                await release.wait()
+                return str(job.legal[0])
+
+        async def act(seat: int, move: int, text: str) -> None:
+            played.append((seat, move, text))
+            seats.leave(ann)  # type: ignore[arg-type]  # (and Ann leaves again, which ends the driver's loop)
+
+        def spawn(coro: Any) -> asyncio.Task[Any]:
+            tasks.append(asyncio.ensure_future(coro))
+            return tasks[-1]
+
+        pool: Any = Pool()
+        driver = BotDriver(
+            "t",
+            game,
+            "pebble-auction",
+            2,
+            {},
+            1,
+            pool,
+            5.0,
+            Current(st, "playing"),
+            seats,
+            None,
+            act,
+            spawn,
+        )
+        ann = Conn(1)
+        seats.arrive(ann)  # type: ignore[arg-type]
+        assert 0 in st.to_act  # the bot's seat is asked
+        driver.kick()
+        await asyncio.wait_for(started.wait(), 10)
+        seats.leave(ann)  # type: ignore[arg-type]
+        assert seats.paused()
+        release.set()
+        await asyncio.wait_for(tasks[0], 10)  # the bot's answer came back ...
+        assert played == []  # ... and was not played at a table everyone has left
+        seats.arrive(ann)  # type: ignore[arg-type]
+        driver.kick()
+        assert len(tasks) == 2  # asked again now that Ann is back
+        await asyncio.wait_for(tasks[1], 10)
+        assert len(asked) == 2 and played and played[0][:2] == (0, 0)
+
+    asyncio.run(main())
 
 
 def test_a_time_bank_runs_down_only_while_its_player_is_away() -> None:

@@ -6,6 +6,7 @@ back and nothing else changes; after it, nothing can be taken back."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import httpx
@@ -212,3 +213,68 @@ def test_confirm_and_undo_are_refused_where_they_have_nothing_to_do(live: LiveSe
         )
         assert r.status_code in (400, 422), (body, r.text)
         assert live.hub.store.action_count(created["table"]["id"]) == 0
+
+
+@pytest.mark.timeout(120)
+def test_my_next_decision_waits_for_my_last_to_be_played(live: LiveServer) -> None:
+    """My held decision is played when its window ends; the game (bots included) goes on
+    and asks me again before that play has quite finished. What I decide then waits for
+    it and is taken: it is not refused because my last decision is still being played."""
+    created = create_table(
+        live.http,
+        game="dragon-race",
+        players=2,
+        seed=11,
+        seats=[{"type": "human", "name": "Me"}, {"type": "bot", "level": "random"}],
+        undo=True,
+    )
+    tid = created["table"]["id"]
+    table = live.hub.tables[tid]
+    # (the server runs in a thread of its own: signals across the threads)
+    gate, entered, armed = threading.Event(), threading.Event(), threading.Event()
+    playing = threading.Event()  # a held decision's play is waiting at the gate
+    real_submit, real_hold = table.submit, table.hold
+
+    async def submit(*args: Any, **kw: Any) -> None:
+        await real_submit(*args, **kw)
+        if kw.get("confirmed") and not gate.is_set():
+            playing.set()
+        while kw.get("confirmed") and not gate.is_set():
+            await asyncio.sleep(0.01)  # the held decision's play is not over yet
+
+    async def hold(*args: Any, **kw: Any) -> bool:
+        if armed.is_set():
+            entered.set()
+        return bool(await real_hold(*args, **kw))
+
+    table.submit, table.hold = submit, hold
+
+    async def main() -> None:
+        me = next(p for p in created["seats"] if p["seat"] == 0)
+        c = await SeatClient.open(live.ws, tid, me["token"], 0)
+        first = c.latest
+        await c.act(first["move"], sorted(first["legal"])[0])
+        # committed (no longer held), and my game asks me again
+        await c.wait(
+            lambda: (
+                c.latest["move"] > first["move"]
+                and "held" not in c.latest
+                and bool(c.latest["legal"])
+            ),
+            "my next decision",
+        )
+        assert playing.is_set()  # the first decision's play has not finished
+        nxt = c.latest
+        n = len(c.errors)
+        armed.set()
+        await c.act(nxt["move"], sorted(nxt["legal"])[0])
+        assert await asyncio.to_thread(entered.wait, 30)
+        gate.set()
+        await c.settle()
+        assert c.errors[n:] == []
+        await c.wait(lambda: c.latest["move"] > nxt["move"], "my next decision played")
+        await c.close()
+
+    asyncio.run(main())
+    # both decisions were played, in the record like any other
+    assert len([a for s, a in table.state.record.actions if s == 0]) >= 2

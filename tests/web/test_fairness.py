@@ -150,6 +150,7 @@ def test_a_copy_of_the_database_shows_no_seed_of_a_game_in_play(
         waiting = create(c)["table"]["id"]
         playing = create(c, seats=PEOPLE)["table"]["id"]
         hub = c.app.state.hub  # type: ignore[attr-defined]
+        c.get(f"/api/tables/{waiting}")  # a waiting table is read into memory on request
         seeds = {t: hub.tables[t].seed for t in (waiting, playing)}
         salts = {t: hub.tables[t].salt for t in (waiting, playing)}
     path = Path(sqlite_url.removeprefix("sqlite:///"))
@@ -186,7 +187,7 @@ def test_a_lost_key_costs_only_the_unfinished_tables(sqlite_url: str) -> None:
 def test_a_listing_from_another_process_says_whose_deal_it_is(sqlite_url: str) -> None:
     """The listing of a table another process serves is built from its row: a chosen deal
     says so there too (a position, a chosen seed, or a row stored without a commitment)."""
-    from dragonlair.web.ownership import _info
+    from dragonlair.web.listing import stored_info as _info
 
     row: dict[str, Any] = {
         "id": "t1",

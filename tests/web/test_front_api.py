@@ -48,6 +48,9 @@ def test_catalog_draws_every_id_and_labels_every_action(web: TestClient, game_id
         assert cat["events"][kind]["text"] == spec.text
         assert cat["events"][kind]["seat_fields"] == list(spec.seat_fields)
     assert cat["phases"] == list(game.phases) and "over" in cat["phases"]
+    assert cat["phase_names"] == dict(game.phase_names) and set(cat["phase_names"]) == set(
+        game.phases
+    )  # the built-in games name every phase
     # nothing in it depends on the state: a table in another state gets the same catalog
     other = web.post("/api/tables", json={"game": game_id, "players": 3}).json()
     assert web.get(f"/api/tables/{other['table']['id']}/catalog").json() == cat
@@ -131,3 +134,17 @@ def test_pages_are_the_front_end(web: TestClient) -> None:
     for f in static.rglob("*.js"):
         rel = f.relative_to(static).as_posix()
         assert web.get(f"/static/{rel}").status_code == 200, rel
+    # each game's board is served from its own package, where its manifest says
+    for game_id in GAMES:
+        tid = web.post("/api/tables", json={"game": game_id, "players": 3}).json()["table"]["id"]
+        board = web.get(f"/api/tables/{tid}/catalog").json()["board"]
+        assert board == f"games/{game_id}/board.js"
+        served = web.get(f"/static/{board}")
+        assert served.status_code == 200 and "javascript" in served.headers["content-type"]
+        assert served.text == (
+            Path(dragonlair.__file__).parent / game_id.replace("-", "_") / "web" / "board.js"
+        ).read_text(encoding="utf-8")
+        assert 'from "/static/js/dom.js"' in served.text
+        # the rest of the game's package is not published
+        assert web.get(f"/static/games/{game_id}/../manifest.py").status_code == 404
+        assert web.get(f"/static/games/{game_id}/rules.py").status_code == 404

@@ -1,10 +1,15 @@
 """A hung process (SIGSTOP) among three behind nginx configured with the shipped files:
 the lobby keeps answering through the others (a hung process still accepts connections,
 so only the proxy's read time-out and its failure count notice it), and the stopped
-process's tables are served again once ownership has moved."""
+process's tables are served again once ownership has moved; and with tables in play, every
+table goes on to its end through the others while the process is stopped (WebSockets to it,
+open or being opened, give up after the proxy's read time-out and go to the next process),
+with nothing acknowledged lost and nothing stored twice."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import signal
 import time
 from typing import Any
@@ -12,8 +17,14 @@ from typing import Any
 import httpx
 import pytest
 
+from dragonlair.core import Record, replay
 from tests.web.clusterkit import Cluster
-from tests.web.test_hosting import cluster  # noqa: F401  (the fixture)
+from tests.web.test_hosting import (
+    KILL_AT,
+    Player,
+    Watcher,
+    cluster,  # noqa: F401  (the fixture)
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -60,3 +71,86 @@ def test_a_stopped_process_does_not_hold_the_lobby(cluster: Cluster) -> None:  #
     for t in owns[victim]:
         r = httpx.get(f"{cluster.url}/api/tables/{t}", timeout=30)
         assert r.status_code == 200, r.text
+
+
+@pytest.mark.timeout(300)
+def test_a_stopped_process_tables_play_on_through_the_others(cluster: Cluster) -> None:  # noqa: F811
+    players: list[Player] = []
+    watcher = Watcher(cluster)
+    try:
+        victim, finished = asyncio.run(_stop_mid_game(cluster, players))
+    finally:
+        watcher.close()
+    assert watcher.doubles == [], "a table was owned by two processes at once"
+    assert any(p.reconnects > 1 for p in players)
+    for p in players:
+        assert p.over, p.id
+        rec = httpx.get(f"{cluster.url}/api/tables/{p.id}/record", timeout=30)
+        assert rec.status_code == 200, rec.text
+        record = rec.json()
+        stored = [tuple(a) for a in record["actions"]]
+        for move, action in p.acked.items():  # nothing acknowledged is lost
+            assert stored[move] == action, (p.id, move)
+        for move, action in enumerate(stored):  # nothing stored that was not sent then
+            assert p.sent.get(move) == action, (p.id, move)
+        assert replay(Record.from_dict(record)).is_over
+    # the resumed process let its tables go: it serves none of them
+    end = time.monotonic() + 30
+    while set((cluster.health(victim) or {"owns": ["?"]})["owns"]) & {p.id for p in players}:
+        assert time.monotonic() < end, "the resumed process kept tables it lost"
+        time.sleep(0.2)
+    assert finished < 100, finished
+
+
+async def _stop_mid_game(site: Cluster, players: list[Player]) -> tuple[int, float]:
+    """Play six tables part way, stop the process owning the most, and play every table
+    to its end (those and two new ones whose id hashes to it); the stopped process and
+    how long the games took after it stopped. It is resumed before this returns."""
+    rng = random.Random(31)
+    go = asyncio.Event()
+    go.set()
+    for _ in range(6):
+        r = httpx.post(f"{site.url}/api/tables", json=PEOPLE, timeout=30)
+        assert r.status_code == 201, r.text
+        players.append(Player(site.ws, r.json(), random.Random(rng.random())))
+    await asyncio.gather(*(p.play(go, until=KILL_AT) for p in players))
+    owns = {k: set((site.health(k) or {})["owns"]) for k in site.alive()}
+    victim = max(owns, key=lambda k: len(owns[k]))
+    assert owns[victim]
+    # a waiting table is taken by the first process a request for it reaches: the one its
+    # id hashes to; keep tables that hash to the one about to stop (nginx tries it first)
+    hashed: list[dict[str, Any]] = []
+    for _ in range(40):
+        r = httpx.post(
+            f"{site.url}/api/tables",
+            json={**PEOPLE, "seats": [{"type": "human"}, {"type": "open"}]},
+            timeout=30,
+        )
+        assert r.status_code == 201, r.text
+        tid = r.json()["table"]["id"]
+        assert httpx.get(f"{site.url}/api/tables/{tid}", timeout=30).status_code == 200
+        if tid in set((site.health(victim) or {})["owns"]):
+            hashed.append(r.json())
+            if len(hashed) == 2:
+                break
+    assert hashed, "no table id hashed to the process"
+    proc = site.procs[victim]
+    proc.send_signal(signal.SIGSTOP)
+    stopped = time.monotonic()
+    try:
+        async with httpx.AsyncClient(timeout=60) as http:
+            for c in hashed:  # the join goes on to a live process (a table's POST is resent)
+                tid = c["table"]["id"]
+                r = await http.post(f"{site.url}/api/tables/{tid}/join", json={"name": "Bo"})
+                assert r.status_code == 200, r.text
+                c["seats"].append(r.json()["seat"])
+        players += [Player(site.ws, c, random.Random(rng.random())) for c in hashed]
+        await asyncio.gather(*(p.play(go) for p in players))
+        finished = time.monotonic() - stopped
+        assert proc.poll() is None  # every game ended while the process was stopped
+    finally:
+        proc.send_signal(signal.SIGCONT)
+    for p in players:
+        for seat in p.clients.values():
+            await seat.close()
+    return victim, finished

@@ -76,6 +76,8 @@ def test_two_readers_of_one_table_get_its_catalog_in_two_languages(web: TestClie
     # the same action texts (what a seat sends), labelled in each reader's language
     assert set(de["actions"]) == set(en["actions"]) == {str(a) for a in game.actions}
     assert de["actions"]["stop"] == "Zug beenden" and en["actions"]["stop"] == "end your turn"
+    assert en["phase_names"]["halt-play"] == "Halt play"
+    assert de["phase_names"]["halt-play"] == "HALT! auf den Zug"
     assert web.get(f"/api/tables/{tid}/catalog", params={"lang": "xx"}).status_code == 422
 
 

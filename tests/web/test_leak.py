@@ -26,6 +26,7 @@ import dragonlair
 from dragonlair.core import Action, Game, State
 from dragonlair.core.events import event_dict
 from dragonlair.web.protocol import state_message
+from tests.games import OWN_GAMES
 from tests.web.serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
 from tests.web.test_play import game_settings, seats_for
 
@@ -143,8 +144,28 @@ def test_wire_messages_leak_nothing(sqlite_url: str, game: str, players: int) ->
         live.stop()
 
 
-def check_wire(live: LiveServer, game: str, players: int) -> None:
-    created = create_table(live.http, game=game, players=players, seats=seats_for(players), seed=17)
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", [g for g in OWN_GAMES if g in dragonlair.games()])
+def test_wire_messages_leak_nothing_with_a_confirm_at_the_end_of_each_turn(
+    sqlite_url: str, game: str
+) -> None:
+    # every person's decisions are held until they confirm them: each seat's held game is
+    # shown to it alone, and the others' messages are rebuilt from redrawn states
+    live = LiveServer(config(sqlite_url))
+    try:
+        # two people (seats 1 and 3) and a bot: each holds its own turn's decisions
+        spec = dragonlair.spec(game)
+        players = min(max(spec.min_players, 3), spec.max_players)
+        check_wire(live, game, players, undo=True, confirm_turn=True)
+    finally:
+        live.stop()
+
+
+def check_wire(live: LiveServer, game: str, players: int, **settings: Any) -> None:
+    created = create_table(
+        live.http, game=game, players=players, seats=seats_for(players), seed=17, **settings
+    )
     tid = created["table"]["id"]
 
     async def main() -> list[SeatClient]:
@@ -217,6 +238,7 @@ def check_wire(live: LiveServer, game: str, players: int) -> None:
                     "can_undo": "held" in msg,
                     "undo_reason": offers["undo_reason"],
                     "confirm": settings["confirm"],
+                    "confirm_turn": settings.get("confirm_turn", False),
                 }, offers
             else:
                 assert "offers" not in msg and "held" not in msg

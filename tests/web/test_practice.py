@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -204,6 +206,7 @@ def test_hints_and_undo_are_refused_where_the_table_does_not_allow_them(live: Li
             "can_undo": False,
             "undo_reason": "this table was created without undo",
             "confirm": 0.0,
+            "confirm_turn": False,
         }
         move = c.latest["move"]
         for msg, code in (
@@ -340,24 +343,29 @@ def test_a_hint_is_worked_out_from_the_asking_seats_view_only(small: LiveServer)
     }  # nothing else of the table travels with it
 
 
-def test_a_table_with_hints_gets_the_pool_ready_when_its_person_arrives(
-    small: LiveServer,
-) -> None:
-    """The first hint of a fresh pool would wait for its workers' imports: a table with
-    hints has them made as soon as its person opens it, before any hint is asked."""
+def test_the_pool_is_ready_for_hints_when_the_server_starts(small: LiveServer) -> None:
+    """The first hint of a fresh pool would wait for its workers to start and import
+    the analysis: the server has them do it before it answers its first request."""
+    ready = small.hub.bots._warm.get("process")
+    assert ready is not None and ready.done() and ready.exception() is None
     created = practice(small.http, puzzle=PUZZLE, seed=5)
-    assert "process" not in small.hub.bots._warm
 
     async def main() -> None:
-        c = await me(small, created)
-        for _ in range(600):  # at most a minute
-            ready = small.hub.bots._warm.get("process")
-            if ready is not None and ready.done():
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("the pool was never made ready for hints")
-        assert ready.exception() is None
+        c = await me(small, created)  # a table with hints asks again: nothing more to do
+        assert small.hub.bots._warm.get("process") is ready
         await c.close()
 
     asyncio.run(main())
+
+
+def test_a_bots_worker_does_not_import_the_server() -> None:
+    """A worker process unpickles its job and function from dragonlair.web.bots: that
+    must not import the web framework and storage (seconds of a fresh pool's first hint
+    on a loaded machine)."""
+    code = (
+        "import sys, dragonlair.web.bots; "
+        "print(sorted(m for m in ('fastapi', 'starlette', 'sqlalchemy', 'dragonlair.web.app')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -43,7 +43,10 @@ def test_health_tells_health_only(web: TestClient) -> None:
         assert t["id"] not in r.text
     assert web.get("/api/health").json() == {"ok": True}
     assert web.get("/api/ready").json() == {"ready": True}
-    # the operator's per-process view is elsewhere (the proxy refuses it)
+    # the operator's per-process view is elsewhere (the proxy refuses it): the tables it
+    # holds, a waiting one once someone came to it
+    assert web.get("/status").json()["owns"] == []
+    assert web.get(f"/api/tables/{t['id']}").status_code == 200
     assert web.get("/status").json()["owns"] == [t["id"]]
 
 

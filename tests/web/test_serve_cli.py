@@ -37,6 +37,10 @@ from dragonlair.cli import app
         (["--max-websockets", "1000"], "must be below --limit-concurrency"),
         (["--ws-idle-timeout", "0"], "Invalid value for '--ws-idle-timeout'"),
         (["--admin-token", "short"], "at least 16 characters"),
+        (["--admin-token", " " * 20], "at least 16 characters"),
+        (["--log-format", "xml"], "text or json"),
+        (["--shard", "3/2"], "1 <= K <= N"),
+        (["--shard", "1/2"], "one PostgreSQL database"),
     ],
 )
 def test_bad_serve_options(args: list[str], says: str) -> None:

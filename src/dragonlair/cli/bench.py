@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from .. import bench as benchmark
 from ..core import games as game_ids
+
+if TYPE_CHECKING:  # the bench itself is imported when the command runs, not for --help
+    from .. import bench as benchmark
 
 
 def bench(
@@ -86,6 +88,8 @@ def bench(
             raise typer.BadParameter(f"no game {g!r}; the games are: {', '.join(game_ids())}")
     if other_build is not None and shutil.which(other_build) is None:
         raise typer.BadParameter(f"{other_build!r} is not an interpreter that can be run")
+    from .. import bench as benchmark
+
     s = benchmark.Settings.quick() if quick else benchmark.Settings()
     if reps is not None:
         s.reps = reps

@@ -184,6 +184,7 @@ def play(
 
     console = Console(highlight=False)
     question: str | None = None  # a puzzle's, shown when the game first asks you
+    puzzle_at: tuple[int, int] | None = None  # the puzzle's seat and move (F4: the answer)
     tut: Tutorial | None = None  # the game's lesson, with --tutorial or from the menu
     try:
         if lesson and (resume is not None or from_ is not None):
@@ -203,6 +204,8 @@ def play(
                 # a puzzle seats you where its question is asked, and opens with it
                 found = puzzle(from_[len(PUZZLE_PREFIX) :])
                 question = _(found.question) if found.question else None
+                if found.seat is not None:
+                    puzzle_at = (found.seat, state.move)
                 if seat is None and found.seat is not None:
                     seat = found.seat + 1
             seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
@@ -240,8 +243,12 @@ def play(
             _("the terminal game needs a terminal: run it in one (not through a pipe)")
         )
     app = PlayApp(session, delay=delay, fast=fast)
+    app.puzzle_at = puzzle_at
     if question is not None:
-        app.notice = (_("Puzzle: {question}").format(question=question), "bold magenta")
+        app.notice = (
+            _("Puzzle: {question} · F4 shows the answer").format(question=question),
+            "bold magenta",
+        )
     app.run()
     session = app.session  # the last game played at this table (``again`` starts a new one)
     if session.save_error:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import copy
 import ipaddress
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # the server's modules are imported when it runs, not for --help
+    from ..web import ServerConfig
 
 
 def serve(
@@ -82,6 +85,16 @@ def serve(
         float,
         typer.Option(min=1, help="Seconds a table may wait for players before it expires."),
     ] = 86400.0,
+    max_waiting_per_address: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Most tables waiting for players that one address may have created."
+        ),
+    ] = 20,
+    max_waiting: Annotated[
+        int,
+        typer.Option(min=1, help="Most tables waiting for players, every process together."),
+    ] = 10000,
     abandon_after: Annotated[
         float,
         typer.Option(
@@ -118,6 +131,14 @@ def serve(
             min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
         ),
     ] = 120.0,
+    ws_ping_interval: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            help="Seconds between the server's pings on each WebSocket (a proxy's read "
+            "time-out on WebSockets must be longer).",
+        ),
+    ] = 5.0,
     max_connections_per_seat: Annotated[
         int, typer.Option(min=1, help="Open connections per seat of a table (tabs, devices).")
     ] = 8,
@@ -183,69 +204,15 @@ def serve(
         import uvicorn
 
         from ..web import ServerConfig, create_app
-        from ..web.security import Sealer, SealError, parse_rate
         from ..web.serving import uvicorn_config
-        from ..web.store import StoreError, normalize_url
     except ImportError as e:
         raise typer.BadParameter(
             f"the server needs the web extra (pip install 'dragonlair[web]'): {e}"
         ) from None
-    if sqlite_sync.upper() not in ("FULL", "NORMAL", "EXTRA"):
-        raise typer.BadParameter(
-            f"--sqlite-sync must be FULL, NORMAL or EXTRA, not {sqlite_sync!r}"
-        )
-    if bot_pool not in ("thread", "process"):
-        raise typer.BadParameter(f"--bot-pool must be 'thread' or 'process', not {bot_pool!r}")
     if log_level not in ("debug", "info", "warning", "error"):
         raise typer.BadParameter("--log-level must be debug, info, warning or error")
     if log_format not in ("text", "json"):
         raise typer.BadParameter(f"--log-format must be text or json, not {log_format!r}")
-    if shard is not None:
-        from ..web.ownership import parse_shard
-
-        try:
-            parse_shard(shard)
-        except ValueError as e:
-            raise typer.BadParameter(f"--shard: {e}") from None
-        if not db.startswith("postgresql"):
-            raise typer.BadParameter(
-                "--shard: several processes share one PostgreSQL database "
-                "(--db postgresql://...), not SQLite"
-            )
-    if max_websockets is not None and max_websockets >= limit_concurrency:
-        raise typer.BadParameter(
-            f"--max-websockets ({max_websockets}) must be below --limit-concurrency "
-            f"({limit_concurrency}), so that lobby requests always find room"
-        )
-    for name, rate in (("--ws-rate", ws_rate), ("--http-rate", http_rate)):
-        try:
-            parse_rate(rate)
-        except ValueError as e:
-            raise typer.BadParameter(f"{name}: {e}") from None
-    if admin_token is not None and len(admin_token.strip()) < 16:
-        raise typer.BadParameter("--admin-token: at least 16 characters (a long random one)")
-    try:
-        normalize_url(db)
-    except StoreError as e:
-        raise typer.BadParameter(f"--db: {e}") from None
-    proxies = [p.strip() for p in forwarded_allow_ips.split(",") if p.strip()]
-    for item in proxies:
-        try:
-            ipaddress.ip_network(item, strict=False)
-        except ValueError:
-            raise typer.BadParameter(
-                f"--forwarded-allow-ips: {item!r} is not an address or network"
-            ) from None
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = host == "localhost"
-    if not loopback:
-        typer.echo(
-            f"warning: listening on {host} without TLS; seat tokens cross the network in clear. "
-            "Put the server behind a TLS reverse proxy for play beyond this machine.",
-            err=True,
-        )
     config = ServerConfig(
         db=db,
         sqlite_sync=sqlite_sync.upper(),
@@ -258,16 +225,19 @@ def serve(
         bot_workers=bot_workers,
         public_url=public_url.rstrip("/"),
         seal_key=seal_key,
-        admin_token=admin_token.strip() if admin_token else None,
+        admin_token=admin_token.strip() if admin_token is not None else None,
         db_lock_timeout=db_lock_timeout,
         bot_max_seconds=bot_max_seconds,
         bot_max_iterations=bot_max_iterations,
         waiting_ttl=waiting_ttl,
+        max_waiting_per_address=max_waiting_per_address,
+        max_waiting=max_waiting,
         abandon_after=abandon_after,
         deadline_sweep=deadline_sweep,
         max_connections_per_address=max_connections_per_address,
         max_websockets=max_websockets,
         ws_idle_timeout=ws_idle_timeout,
+        ws_ping_interval=ws_ping_interval,
         max_connections_per_seat=max_connections_per_seat,
         max_spectators=max_spectators,
         header_timeout=header_timeout,
@@ -282,29 +252,109 @@ def serve(
             p.strip() for p in forwarded_allow_ips.split(",") if p.strip()
         ),
     )
-    try:
-        Sealer.from_file(config.seal_key_path())  # made now if missing; refused if unusable
-    except SealError as e:
-        raise typer.BadParameter(f"--seal-key: {e}") from None
-    # our own log lines (tables resumed, storage trouble) go where uvicorn's go
-    log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
-    log_config["loggers"]["dragonlair"] = {
-        "handlers": ["default"],
-        "level": log_level.upper(),
-        "propagate": False,
-    }
-    from ..web.logs import routing_at_debug
-
-    log_config = routing_at_debug(log_config)
-    if log_format == "json":
-        from ..web.logs import json_logging
-
-        log_config = json_logging(log_config, shard)
+    check_config(config)
+    warn_unless_loopback(host)
+    check_seal_key(config)
+    log_config = logging_config(uvicorn.config.LOGGING_CONFIG, log_level, log_format, shard)
     uvicorn.Server(
         uvicorn_config(
             create_app(config), config, host, port, log_config=log_config, log_level=log_level
         )
     ).run()
+
+
+def check_config(config: ServerConfig) -> None:
+    """Refuse, naming the option, what the options hold that the server cannot run with."""
+    from ..web.security import parse_rate
+    from ..web.store import StoreError, normalize_url
+
+    if config.sqlite_sync not in ("FULL", "NORMAL", "EXTRA"):
+        raise typer.BadParameter(
+            f"--sqlite-sync must be FULL, NORMAL or EXTRA, not {config.sqlite_sync!r}"
+        )
+    if config.bot_pool not in ("thread", "process"):
+        raise typer.BadParameter(
+            f"--bot-pool must be 'thread' or 'process', not {config.bot_pool!r}"
+        )
+    if config.shard is not None:
+        from ..web.ownership import parse_shard
+
+        try:
+            parse_shard(config.shard)
+        except ValueError as e:
+            raise typer.BadParameter(f"--shard: {e}") from None
+        if not config.db.startswith("postgresql"):
+            raise typer.BadParameter(
+                "--shard: several processes share one PostgreSQL database "
+                "(--db postgresql://...), not SQLite"
+            )
+    if config.max_websockets is not None and config.max_websockets >= config.limit_concurrency:
+        raise typer.BadParameter(
+            f"--max-websockets ({config.max_websockets}) must be below --limit-concurrency "
+            f"({config.limit_concurrency}), so that lobby requests always find room"
+        )
+    for name, rate in (("--ws-rate", config.ws_rate), ("--http-rate", config.http_rate)):
+        try:
+            parse_rate(rate)
+        except ValueError as e:
+            raise typer.BadParameter(f"{name}: {e}") from None
+    if config.admin_token is not None and len(config.admin_token) < 16:
+        raise typer.BadParameter("--admin-token: at least 16 characters (a long random one)")
+    try:
+        normalize_url(config.db)
+    except StoreError as e:
+        raise typer.BadParameter(f"--db: {e}") from None
+    for item in filter(None, config.forwarded_allow_ips.split(",")):
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise typer.BadParameter(
+                f"--forwarded-allow-ips: {item!r} is not an address or network"
+            ) from None
+
+
+def warn_unless_loopback(host: str) -> None:
+    """Warn that seat tokens cross the network in clear when ``host`` is not loopback."""
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        typer.echo(
+            f"warning: listening on {host} without TLS; seat tokens cross the network in clear. "
+            "Put the server behind a TLS reverse proxy for play beyond this machine.",
+            err=True,
+        )
+
+
+def check_seal_key(config: ServerConfig) -> None:
+    """The key that seals unfinished games' seeds: made now if missing, refused if it
+    cannot be used."""
+    from ..web.security import Sealer, SealError
+
+    try:
+        Sealer.from_file(config.seal_key_path())
+    except SealError as e:
+        raise typer.BadParameter(f"--seal-key: {e}") from None
+
+
+def logging_config(
+    base: dict[str, Any], log_level: str, log_format: str, shard: str | None
+) -> dict[str, Any]:
+    """uvicorn's logging (``base``), with our own log lines (tables resumed, storage
+    trouble) where uvicorn's go, at ``log_level``, as JSON lines for ``log_format="json"``."""
+    from ..web.logs import json_logging, routing_at_debug
+
+    log_config = copy.deepcopy(base)
+    log_config["loggers"]["dragonlair"] = {
+        "handlers": ["default"],
+        "level": log_level.upper(),
+        "propagate": False,
+    }
+    log_config = routing_at_debug(log_config)
+    if log_format == "json":
+        log_config = json_logging(log_config, shard)
+    return log_config
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,8 @@ at every step (the costlier checks every ``every`` steps):
   to be (:func:`~dragonlair.core.manifest.check_manifest`);
 - termination within the game's declared ``max_length``;
 - ``to_act`` and ``legal_actions`` agree; action text and ids round-trip;
-- every phase the game reaches is one it declares (``Game.phases``, "over" included), and
+- every phase the game reaches is one it declares (``Game.phases``, "over" included, each
+  once, with a name in ``Game.phase_names`` only for a declared phase), and
   every finished game ends in a way it declares (``Result.termination``, one of
   ``Game.terminations``);
 - illegal actions, actions from seats not asked, malformed text and bad seats raise the
@@ -46,7 +47,7 @@ from .manifest import BadManifest, check_manifest
 from .record import Record
 from .registry import load, make, replay
 from .rng import Rng, derive_seed
-from .state import State
+from .state import GAME_OVER, State
 from .views import check_view
 
 
@@ -80,6 +81,7 @@ def check_game(
         raise ConformanceError(str(e)) from e
     report = Report()
     first = make(game_id)
+    check_phases(first)
     counts = (
         list(players)
         if players is not None
@@ -93,6 +95,19 @@ def check_game(
                 game_seed = derive_seed(seed, n, g)
                 _Checker(game, game_seed, every, report).run()
     return report
+
+
+def check_phases(game: Game) -> None:
+    """The phases ``game`` declares: ``GAME_OVER`` among them, none twice, and a name in
+    ``phase_names`` only for a declared phase."""
+    phases = game.phases
+    if GAME_OVER not in phases or len(set(phases)) != len(phases):
+        _fail(f"{game.spec.id}: phases {phases} should hold {GAME_OVER!r} and each phase once")
+    for phase, name in game.phase_names.items():
+        if phase not in phases:
+            _fail(f"{game.spec.id}: phase_names names {phase!r}, which is not a phase it declares")
+        if not isinstance(name, str) or not name:
+            _fail(f"{game.spec.id}: phase_names gives {phase!r} no name")
 
 
 def _fail(msg: str) -> None:

@@ -39,6 +39,7 @@ from typing import Any
 from .bot import Bot
 from .errors import DragonlairError, UnknownGame
 from .game import Game
+from .state import State
 
 ENTRY_POINT_GROUP = "dragonlair.games"
 
@@ -452,21 +453,7 @@ def check_manifest(game_id: str) -> GameManifest:
     if m.id != game_id:
         raise BadManifest(f"{where} is for the game {m.id!r}")
     game = m.game()
-    state = game.new_game(seed=1)
-    rng = random.Random(1)
-    if m.heuristic is not None:
-        bot = m.heuristic(game)
-        if not isinstance(bot, Bot):
-            raise BadManifest(f"{where}: heuristic made {bot!r}, not a Bot")
-        for _ in range(40):
-            if state.is_over:
-                break
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            choice = bot.choose(state.view(seat), legal, rng)
-            if choice not in legal:
-                raise BadManifest(f"{where}: the heuristic chose {choice}, not a legal action")
-            state.apply(seat, choice)
+    state = _check_bots(m, game, where)
     try:
         json.dumps(dict(m.ismcts))
     except (TypeError, ValueError) as e:
@@ -483,6 +470,50 @@ def check_manifest(game_id: str) -> GameManifest:
         from_position = state.to_position()
         if not isinstance(from_position, dict):
             raise BadManifest(f"{where}: position {m.position} wrote no dict")
+    _check_data(m, game, where)
+    if m.puzzles is not None and not m.data(m.puzzles).is_dir():
+        raise BadManifest(f"{where}: no puzzles folder {m.puzzles} in {m.package}")
+    if m.tutorial is not None and not (m.tutorial_text() or "").strip():
+        raise BadManifest(f"{where}: the tutorial {m.tutorial} is empty")
+    if not m.player_rules().strip():
+        raise BadManifest(f"{where}: the player rules are empty")
+    return m
+
+
+def _check_bots(m: GameManifest, game: Game, where: str) -> State:
+    """The heuristic is a Bot that chooses legal actions from views (for up to 40 decisions
+    of a game, which is returned, in progress or over), and so is each archetype."""
+    state = game.new_game(seed=1)
+    rng = random.Random(1)
+    if m.heuristic is not None:
+        bot = m.heuristic(game)
+        if not isinstance(bot, Bot):
+            raise BadManifest(f"{where}: heuristic made {bot!r}, not a Bot")
+        for _ in range(40):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            choice = bot.choose(state.view(seat), legal, rng)
+            if choice not in legal:
+                raise BadManifest(f"{where}: the heuristic chose {choice}, not a legal action")
+            state.apply(seat, choice)
+    for a in m.archetypes:
+        assert m.heuristic is not None  # __post_init__ checks it
+        bot = m.heuristic(game, weights=a.weights)
+        if not isinstance(bot, Bot):
+            raise BadManifest(f"{where}: archetype {a.name} made {bot!r}, not a Bot")
+        fresh = game.new_game(seed=3)
+        seat = fresh.to_act[0]
+        legal = fresh.legal_actions(seat)
+        if bot.choose(fresh.view(seat), legal, rng) not in legal:
+            raise BadManifest(f"{where}: archetype {a.name} chose an illegal action")
+    return state
+
+
+def _check_data(m: GameManifest, game: Game, where: str) -> None:
+    """The finished-game data, the component catalog and the position features are what
+    the tools that read them expect: plain JSON data and finite numbers."""
     data = m.load_game_data()
     if data is not None and not (
         callable(getattr(data, "features", None))
@@ -490,21 +521,14 @@ def check_manifest(game_id: str) -> GameManifest:
         and isinstance(getattr(data, "SEAT", None), tuple)
     ):
         raise BadManifest(f"{where}: game_data {m.game_data} lacks features, LENGTH or SEAT")
-    if m.puzzles is not None and not m.data(m.puzzles).is_dir():
-        raise BadManifest(f"{where}: no puzzles folder {m.puzzles} in {m.package}")
-    if m.tutorial is not None and not (m.tutorial_text() or "").strip():
-        raise BadManifest(f"{where}: the tutorial {m.tutorial} is empty")
     if m.catalog is not None:
-        data = m.catalog(game)
-        if not isinstance(data, dict):
-            raise BadManifest(f"{where}: catalog gave {type(data).__name__}, not a dict")
+        catalog = m.catalog(game)
+        if not isinstance(catalog, dict):
+            raise BadManifest(f"{where}: catalog gave {type(catalog).__name__}, not a dict")
         try:
-            json.dumps(data, allow_nan=False)
+            json.dumps(catalog, allow_nan=False)
         except (TypeError, ValueError) as e:
             raise BadManifest(f"{where}: catalog is not JSON data: {e}") from None
-    rules = m.player_rules()
-    if not rules.strip():
-        raise BadManifest(f"{where}: the player rules are empty")
     if m.features is not None:
         values = m.features(game.new_game(seed=2).view(0))
         if not isinstance(values, Mapping) or not all(
@@ -512,14 +536,3 @@ def check_manifest(game_id: str) -> GameManifest:
             for k, v in values.items()
         ):
             raise BadManifest(f"{where}: features must map names to finite numbers")
-    for a in m.archetypes:
-        assert m.heuristic is not None  # __post_init__ checks it
-        bot = m.heuristic(game, weights=a.weights)
-        if not isinstance(bot, Bot):
-            raise BadManifest(f"{where}: archetype {a.name} made {bot!r}, not a Bot")
-        state = game.new_game(seed=3)
-        seat = state.to_act[0]
-        legal = state.legal_actions(seat)
-        if bot.choose(state.view(seat), legal, rng) not in legal:
-            raise BadManifest(f"{where}: archetype {a.name} chose an illegal action")
-    return m

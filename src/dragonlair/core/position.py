@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 from .errors import DragonlairError, UnknownAction
 from .manifest import manifest
 from .rng import Rng, derive_seed, mix64
-from .state import NOT_TAKING_PART, SERVICES, Game, State
+from .state import GAME_OVER, NOT_TAKING_PART, SERVICES, Game, State
 
 POSITION_FORMAT = "dragonlair.position/1"
 HEADER = ("format", "game", "players", "options", "rules_version")
@@ -295,11 +295,11 @@ def build(game: Game, doc: Mapping[str, Any], seed: int | None = None) -> State:
     state = game.state_class._blank(game, seed, mix64(seed))
     body = {k: v for k, v in doc.items() if k not in HEADER and k not in NOTES}
     chosen = body.pop("chosen", None)
+    check_phase(game, body.get("phase"))
     fields = Fields(body)
     codec.read(state, fields, Rng(derive_seed(seed, 0x7051)))
     fields.finish()
-    if not state.phase or state.phase == "over":
-        raise BadPosition("phase", "a position is of a game in progress")
+    check_phase(game, state.phase)
     if chosen is not None:
         _read_chosen(state, chosen)
     try:
@@ -312,6 +312,19 @@ def build(game: Game, doc: Mapping[str, Any], seed: int | None = None) -> State:
     state._legal = None
     state._origin = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     return state
+
+
+def check_phase(game: Game, phase: object) -> None:
+    """Refuse ``phase`` as a position's unless it is one of the phases ``game`` declares
+    (``Game.phases``) in which a game is still in progress; None (no ``phase`` key) is left
+    to the game's position format to refuse or fill in."""
+    if phase is None:
+        return
+    playing = [p for p in game.phases if p != GAME_OVER]
+    if phase == GAME_OVER:
+        raise BadPosition("phase", "a position is of a game in progress")
+    if phase not in playing:
+        raise BadPosition("phase", f"is {phase!r}; expected one of {', '.join(playing)}")
 
 
 def _read_chosen(state: State, raw: object) -> None:

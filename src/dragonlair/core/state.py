@@ -2,7 +2,9 @@
 
 A game's state class subclasses :class:`State` and fills in a few hooks:
 
-- ``_setup()``: the initial deal; sets ``phase`` and who acts first.
+- ``_setup()``: the initial deal; sets ``phase`` and who acts first. A game declares its
+  phases as a ``Literal`` type (``Phase``) and annotates its state's ``phase: Phase``, so
+  the type checker refuses a phase it does not declare; ``Game.phases`` lists them.
 - ``_legal_ids(seat)``: the ids of the legal actions of a seat that is in ``to_act``;
   and, optionally, ``_legal_ids_and_actions(seat)`` with ``_LEGAL_PAIRS = True``: those
   ids and the table's actions for them, for a game that builds both lists in one loop
@@ -863,7 +865,9 @@ class Game:
     - ``state_class``: its State subclass;
     - ``action_kinds`` and ``_define_actions()``: every action in a fixed order (ids);
     - ``event_specs``: its table of events and who sees what of them;
-    - ``phases``: every value ``state.phase`` takes (``GAME_OVER`` included);
+    - ``phases``: every value ``state.phase`` takes (``GAME_OVER`` included), the
+      arguments of the ``Literal`` its state's ``phase`` is annotated with, and
+      ``phase_names``, what a player reads for each;
     - ``terminations``: every way one of its games can end (``Result.termination``);
     - ``view_type``: the ``TypedDict`` (on :class:`~dragonlair.core.view_types.BaseView`)
       of its views;
@@ -877,8 +881,12 @@ class Game:
     action_kinds: ClassVar[tuple[ActionKind, ...]]
     event_specs: ClassVar[Mapping[str, EventSpec]]
     # Every value ``state.phase`` takes, "over" included: each game declares a Literal
-    # type of them and this tuple (its ``kinds`` module), for layouts, boards and pages.
+    # type of them, ``Phase``, annotates its state's ``phase`` with it, and gives this
+    # tuple (``get_args(Phase)``), which positions, views and surfaces check phases against.
     phases: ClassVar[tuple[str, ...]] = ()
+    # What a player reads for each of ``phases`` (English message ids, ``N_``-marked,
+    # translated where shown); a phase without a name is shown as its id.
+    phase_names: ClassVar[Mapping[str, str]] = {}
     # Every way one of its games can end (``Result.termination``): each game declares a
     # Literal type of them, ``Termination``, and this tuple, both in its rules.
     terminations: ClassVar[tuple[str, ...]] = ()
@@ -984,8 +992,11 @@ class Game:
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
         ):
             raise BadSeat(f"view has a bad seat {seat!r}")
+        phase = view.get("phase")
+        if phase not in self.phases:
+            raise DragonlairError(f"view has phase {phase!r}; {self.spec.name} has {self.phases}")
         s = self.state_class._blank(self, None, mix64(rng.randrange(1 << 62) & MASK64))
-        s.phase = str(view["phase"])
+        s.phase = str(phase)
         s._move = int(view["move"])
         s._to_act = tuple(view["to_act"])
         if "choosing" in view:

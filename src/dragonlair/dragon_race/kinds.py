@@ -24,6 +24,15 @@ A_PASS: Final = 6
 # The phases (see the rules' module docstring).
 Phase = Literal["play", "halt-play", "victim", "halt-steal", "stolen", "over"]
 PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+# What a player reads for each phase (``Game.phase_names``).
+PHASE_NAMES: Final[Mapping[str, str]] = {
+    "play": N_("Play"),
+    "halt-play": N_("Halt play"),
+    "victim": N_("Victim"),
+    "halt-steal": N_("Halt steal"),
+    "stolen": N_("Stolen"),
+    "over": N_("Over"),
+}
 PLAY: Final[Phase] = "play"
 HALT_PLAY: Final[Phase] = "halt-play"
 VICTIM: Final[Phase] = "victim"
@@ -151,12 +160,6 @@ WORDS: Final[tuple[str, ...]] = (
     N_("Dragon B"),
     N_("Dragon C"),
     N_("Dragon D"),
-    N_("Play"),
-    N_("Halt play"),
-    N_("Victim"),
-    N_("Halt steal"),
-    N_("Stolen"),
-    N_("Over"),
 )
 """Words the engine writes into events, results and views (printed names, phases, scoring
 lines), marked for translation; each surface translates them where it shows them."""

@@ -71,10 +71,12 @@ from .kinds import (
     HALT_STEAL,
     PENDING_HALT,
     PENDING_STEAL,
+    PHASE_NAMES,
     PHASES,
     PLAY,
     STOLEN,
     VICTIM,
+    Phase,
 )
 
 # Printed on the cards and in the rulebook.
@@ -114,6 +116,7 @@ class DragonRaceState(State["DragonRace"]):
         "victims",
     )
 
+    phase: Phase  # one of the phases the game declares (kinds.PHASES)
     pawns: list[int]  # spot of each seat's pawn
     start: tuple[int, ...]  # the pawns when this turn began (a HALT! puts them back)
     hands: list[tuple[int, ...]]
@@ -522,6 +525,7 @@ class DragonRace(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    phase_names = PHASE_NAMES
     terminations = TERMINATION_NAMES
 
     components: RaceData

@@ -23,6 +23,12 @@ DECLINE: Final = 3
 # other players, one at a time; the game is over.
 Phase = Literal["draw", "offer", "over"]
 PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+# What a player reads for each phase (``Game.phase_names``).
+PHASE_NAMES: Final[Mapping[str, str]] = {
+    "draw": N_("Draw"),
+    "offer": N_("Offer"),
+    "over": N_("Over"),
+}
 DRAWING: Final[Phase] = "draw"
 OFFER: Final[Phase] = "offer"
 
@@ -163,9 +169,6 @@ WORDS: Final[tuple[str, ...]] = (
     N_("footprint"),
     N_("stop"),
     N_("danger"),
-    N_("Draw"),
-    N_("Offer"),
-    N_("Over"),
 )
 """Words the engine writes into events, results and views (printed names, phases, scoring
 lines), marked for translation; each surface translates them where it shows them."""

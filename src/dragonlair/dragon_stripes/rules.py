@@ -49,9 +49,11 @@ from .kinds import (
     EVENT_SPECS,
     HOLD,
     OFFER,
+    PHASE_NAMES,
     PHASES,
     SECOND_DANGER,
     TAKE,
+    Phase,
     penalty_divisor,
     penalty_fraction,
     reward_multiplier,
@@ -101,6 +103,7 @@ class DragonStripesState(State["DragonStripes"]):
         "turn",
     )
 
+    phase: Phase  # one of the phases the game declares (kinds.PHASES)
     deck: tuple[int, ...]
     top: int
     knight: int
@@ -426,6 +429,7 @@ class DragonStripes(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    phase_names = PHASE_NAMES
     terminations = TERMINATION_NAMES
 
     components: Components

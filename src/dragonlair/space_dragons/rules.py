@@ -46,7 +46,17 @@ from .cards import (
     Tables,
 )
 from .cards import load_components as _load_components
-from .kinds import ACTION_KINDS, EVENT_SPECS, HIRE, HIRE_BASE, HUNT, PHASES, PLAY_BASE
+from .kinds import (
+    ACTION_KINDS,
+    EVENT_SPECS,
+    HIRE,
+    HIRE_BASE,
+    HUNT,
+    PHASE_NAMES,
+    PHASES,
+    PLAY_BASE,
+    Phase,
+)
 
 # The cards dealt (picks in Hiring Crew) and the rounds of the Dragon Hunt (dragons in the
 # lair) are the data file's hand_size and rounds (cards.Components).
@@ -125,6 +135,7 @@ class SpaceDragonsState(State["SpaceDragons"]):
         "taken",
     )
 
+    phase: Phase  # one of the phases the game declares (kinds.PHASES)
     hands: list[tuple[int, ...]]  # sorted; in Hiring Crew, the hand being drafted from
     picks: list[tuple[int, ...]]  # face-down picks during Hiring Crew, in pick order
     played: list[tuple[int, ...]]  # face-up crew cards, in the order played
@@ -447,6 +458,7 @@ class SpaceDragons(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    phase_names = PHASE_NAMES
     terminations = TERMINATION_NAMES
 
     components: Components

@@ -16,6 +16,12 @@ from dragonlair.i18n import N_, plural
 # simultaneous secret bids; the end. (Action ids follow the card ids: see the rules.)
 Phase = Literal["upgrade", "danger", "over"]
 PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+# What a player reads for each phase (``Game.phase_names``).
+PHASE_NAMES: Final[Mapping[str, str]] = {
+    "upgrade": N_("Upgrade"),
+    "danger": N_("Danger"),
+    "over": N_("Over"),
+}
 UPGRADE: Final[Phase] = "upgrade"
 DANGER: Final[Phase] = "danger"
 
@@ -184,8 +190,6 @@ WORDS: Final[tuple[str, ...]] = (
     N_("Purple Robot Head"),
     N_("Purple Robot Legs"),
     N_("Purple Scanner"),
-    N_("Upgrade"),
-    N_("Over"),
 )
 """Words the engine writes into events, results and views (printed names, phases, scoring
 lines), marked for translation; each surface translates them where it shows them."""

@@ -49,7 +49,7 @@ from .cards import (
     SpaceRaceData,
     load_data,
 )
-from .kinds import ACTION_KINDS, DANGER, EVENT_SPECS, PHASES, UPGRADE
+from .kinds import ACTION_KINDS, DANGER, EVENT_SPECS, PHASE_NAMES, PHASES, UPGRADE, Phase
 from .scoring import score_ships
 
 RESOURCE: Final = ("Fuel", "Crew")  # what a Flight and a Fight card make players bid
@@ -94,6 +94,7 @@ class SpaceRaceState(State["SpaceRace"]):
         "spent_fuel",
     )
 
+    phase: Phase  # one of the phases the game declares (kinds.PHASES)
     round: int  # 1..3
     pick: int  # 1..6 within the round's Upgrade phase
     direction: int  # this round's passing direction: +1 left, -1 right
@@ -494,6 +495,7 @@ class SpaceRace(Game):
     action_kinds = ACTION_KINDS
     event_specs = EVENT_SPECS
     phases = PHASES
+    phase_names = PHASE_NAMES
     terminations = TERMINATION_NAMES
 
     components: SpaceRaceData

@@ -37,7 +37,7 @@ import dragonlair
 
 from ..core import Action, DragonlairError, Game, Record, State
 from ..core.autoplay import WINDOW_SECONDS, answer_delay, in_window
-from ..i18n import N_, _
+from ..i18n import N_, _, language, using
 from .advice import percent, why_sentence
 from .render import board, brief, header, player_rules, players, result_table
 from .render import hand as hand_of
@@ -425,6 +425,7 @@ class PlayApp(TableApp):
         Binding("ctrl+t", "autoplay", N_("auto-answers")),
         Binding("f2,ctrl+g", "hint", N_("hint"), priority=True),
         Binding("ctrl+z,f3", "undo", N_("undo"), priority=True),
+        Binding("f4", "answer", N_("answer"), priority=True),
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.6, fast: bool = False) -> None:
@@ -448,6 +449,10 @@ class PlayApp(TableApp):
         self.hint: tuple[tuple[int, int], Any] | None = None
         self.thinking: tuple[int, int] | None = None
         self.notice: tuple[str, str] | None = None  # shown when the next question is asked
+        # a puzzle's question: the seat asked it and the move the puzzle began at (F4 shows
+        # the answer while that seat has not decided since)
+        self.puzzle_at: tuple[int, int] | None = None
+        self.answering: tuple[int, int] | None = None  # the answer was asked for here
 
     @property
     def state(self) -> State:
@@ -511,8 +516,10 @@ class PlayApp(TableApp):
         while nobody here is asked."""
         if action == "undo" and not self.session.undo_allowed:
             return False
-        if action == "hint" and not self.session.hints:
+        if action in ("hint", "answer") and not self.session.hints:
             return False
+        if action == "answer":
+            return self.puzzle_at is not None and (True if self.at_puzzle() else None)
         if action in ("hint", "undo") and self.asking is None:
             return None
         return True
@@ -695,7 +702,10 @@ class PlayApp(TableApp):
         asked = "" if view.get("window") is None else " · " + _("you may answer")
         if hint is not None:
             asked += " · " + _("hint: your win chance after each choice")
-            self.status(self.hint_reason(hint, words), "magenta")
+            if question == self.answering:
+                self.status(self.answer_text(hint, words), "bold magenta")
+            else:
+                self.status(self.hint_reason(hint, words), "magenta")
         options.border_title = _("choices") + asked
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -741,6 +751,9 @@ class PlayApp(TableApp):
             return
         if low == "undo":
             self.action_undo()
+            return
+        if low == "answer" and self.puzzle_at is not None:
+            self.action_answer()
             return
         if low == "save" or low.startswith("save "):
             self.save_to(text[4:].strip())
@@ -821,23 +834,67 @@ class PlayApp(TableApp):
             self.thinking = None
             self._hint_failed(question, e)
             return
+        lang = language()  # the worker's answer is drawn in the player's language
         self.run_worker(
-            lambda: self._work_hint(question, job),
+            lambda: self._work_hint(question, job, lang),
             thread=True,
             exclusive=True,
             group="hint",
         )
 
-    def _work_hint(self, question: tuple[int, int], job: Callable[[], Any]) -> None:
+    def action_answer(self) -> None:
+        """A puzzle's "show the answer": the hint of the puzzle's decision, with the choice
+        it ranks best named as the answer and why, from the analysis (the seat's view
+        only, as every hint)."""
+        if self.asking is None or not self.at_puzzle():
+            self.status(_("the answer is for the puzzle's own question"), "yellow")
+            return
+        question = (self.asking, self.state.move)
+        self.answering = question
+        if self.hint is not None and self.hint[0] == question:
+            self.redraw()  # worked out already: shown as the answer now
+            return
+        self.action_hint()
+
+    def at_puzzle(self) -> bool:
+        """Whether the seat asked now faces the puzzle's decision: the puzzle's seat, not
+        having decided since the puzzle began (the others' sealed picks may have moved
+        the game on meanwhile)."""
+        if self.puzzle_at is None or self.asking != self.puzzle_at[0]:
+            return False
+        seat, move = self.puzzle_at
+        return all(s != seat for s, _ in self.state.record.actions[move:])
+
+    def answer_text(self, advice: Any, words: Words) -> str:
+        """The answer to a puzzle on the status line: the best-ranked choice, and why."""
+        by_text = {str(a): a for a in self.legal}
+        pick = str(advice.pick)
+
+        def name(text: str) -> str:
+            return words.typed(by_text[text], self.legal) if text in by_text else text
+
+        return (
+            _("The answer: {choice}.").format(choice=name(pick))
+            + " "
+            + why_sentence(advice.why(), name)
+        )
+
+    def _work_hint(self, question: tuple[int, int], job: Callable[[], Any], lang: str) -> None:
         """The hint, worked out in a worker thread. A hint that fails (an analysis this
         install cannot run, a bug in a bot) is a message on the status line: the game,
-        unsaved moves and all, goes on."""
+        unsaved moves and all, goes on. What it shows is drawn in ``lang`` (a call from a
+        thread runs outside the app's context, in the default language)."""
         try:
             analysis = job()
         except Exception as e:  # nothing a player presses may end the game
-            self.call_from_thread(self._hint_failed, question, e)
+            self.call_from_thread(self._in_language, lang, self._hint_failed, question, e)
             return
-        self.call_from_thread(self._show_hint, question, analysis)
+        self.call_from_thread(self._in_language, lang, self._show_hint, question, analysis)
+
+    @staticmethod
+    def _in_language(lang: str, show: Callable[..., None], *args: Any) -> None:
+        with using(lang):
+            show(*args)
 
     def _hint_failed(self, question: tuple[int, int], error: Exception) -> None:
         if self.thinking == question:
@@ -937,6 +994,11 @@ class PlayApp(TableApp):
             " the choices too close to tell apart from it are marked ≈, and the status line"
             " says why."
         )
+        if self.puzzle_at is not None:
+            keys += "\n- " + _(
+                "**F4** (or `answer`) at the puzzle's question shows its answer: the choice"
+                " the bots' playouts rank best, and why."
+            )
         if self.session.undo_allowed:
             keys += "\n- " + _(
                 "**ctrl+z** (or F3, or `undo`) takes back your last decision and every move"

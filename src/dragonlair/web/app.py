@@ -34,6 +34,7 @@ from .. import __version__
 from ..i18n import N_, _, using
 from .accounts import Accounts, SignInGuard
 from .accounts.csrf import SameOrigin
+from .accounts.passkeys import Passkeys
 from .accounts.service import watch_sessions
 from .boards import GAMES_PREFIX, GameBoards
 from .bots import BotRunner
@@ -157,12 +158,22 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ended_text=SIGNED_OUT,
     )
     app.state.accounts = accounts
+    app.state.passkeys = Passkeys(accounts)
+    # sign-in limits counted in the database, so that every process shares them
+    app.state.sign_in_guard = SignInGuard(store.engine)
     # the stand-in hash a sign-in under an unknown name is checked against, made before
     # the first request, so that even that one takes as long as a wrong password
     await asyncio.to_thread(accounts.stand_in_hash)
     keeper: asyncio.Task[None] | None = None
     sessions = asyncio.get_running_loop().create_task(watch_sessions(accounts, cfg.session_recheck))
     try:
+        # the bots' workers start and import what a hint needs before the first request,
+        # so that a fresh server's first hint does not wait for them
+        # (docs/benchmarks/2026-12-04-first-hint.md)
+        try:
+            await asyncio.wait_for(bots.warm_hints(), WARM_SECONDS)
+        except Exception as e:  # the first hint warms them, or says why it cannot
+            log.warning("the bots' workers could not get ready for hints: %r", e)
         resumed = await hub.recover()
         log.info("storage %s (seal key %s); resumed %d tables", store.describe(), key, resumed)
         if cfg.keep_finished_days is not None and getattr(hub, "index", 1) == 1:
@@ -178,6 +189,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 SIGNED_OUT = encode(SIGNED_OUT_ERROR.to_message())
+
+WARM_SECONDS = 60.0  # the longest the start waits for the bots' workers to get ready
 
 RETENTION_EVERY = 3600.0  # seconds between looks for finished tables past retention
 
@@ -319,7 +332,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     limits = Limits(cfg)
     app.state.config = cfg
     app.state.limits = limits
-    app.state.sign_in_guard = SignInGuard()
     app.add_middleware(
         Guard, limiter=limits.http, max_body=cfg.max_body_bytes, timeout=cfg.body_timeout
     )

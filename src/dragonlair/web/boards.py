@@ -1,12 +1,14 @@
 """Where the page finds each game's browser board: the file its manifest names.
 
 A manifest's ``browser_board`` is ``"package:folder/board.js"``, a file of a package's
-data. A board inside the server's own static folder (the four games',
-``dragonlair:web/static/js/games/<name>.js``) is served where it lies, under ``/static``;
-any other game's board folder (an installed game's own package data: the module, its
-style sheet, its pictures) is published whole at ``/static/games/<game id>/``. The table's
-catalog gives the page the board's path under ``/static/`` (:func:`board_path`), so the
-page imports every board the same way.
+data, in the game's own package: the four games' are ``dragonlair.<game>:web/board.js``,
+an installed game's its own. The board's folder (the module, its style sheet, its
+pictures) is published whole at ``/static/games/<game id>/``; a board inside the server's
+own static folder would be served where it lies, under ``/static``. The table's catalog
+gives the page the board's path under ``/static/`` (:func:`board_path`), so the page
+imports every board the same way, and every board imports the page's modules from their
+one address, ``/static/js/`` (``docs/architecture.md``, "How a game ships a browser
+board").
 
 The files are served by Starlette's ``StaticFiles`` (one per board folder), which refuses
 paths that leave the folder, answers only GET and HEAD, and sets the caching headers:

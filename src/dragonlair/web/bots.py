@@ -132,9 +132,18 @@ def _game(game: str, players: int, options_json: str) -> Game:
 
 
 def warm_hints(_: object = None) -> None:
-    """Import what a hint needs (the advice), so that the first hint's clock counts
-    thinking, not importing."""
+    """Import what a hint needs (the advice, and each installed game with its heuristic
+    bot, which the playouts play), so that the first hint's clock counts thinking, not
+    importing."""
     from ..bots import advice  # noqa: F401
+    from ..bots.base import heuristic_class
+    from ..core.manifest import game_ids
+
+    for game_id in game_ids():
+        try:
+            heuristic_class(make(game_id))
+        except Exception:  # a game that cannot be made or has no heuristic: no hint either
+            log.debug("no hint can be got ready for %s", game_id, exc_info=True)
 
 
 def hint(job: HintJob) -> dict[str, Any]:
@@ -344,10 +353,10 @@ class BotRunner:
                 self.fair.release(table)
 
     async def warm_hints(self) -> None:
-        """Have the workers import what a hint needs now (a table that allows hints asks
-        this when its first person arrives), so that a player's first hint does not wait
-        for a fresh pool's imports: 13.6 s on a loaded 2-core machine
-        (docs/benchmarks/2026-12-04-hints.md)."""
+        """Have the workers import what a hint needs now (the server asks this at its
+        start, and a table that allows hints when its first person arrives), so that a
+        player's first hint does not wait for a fresh pool's imports: 8 to 28 s on a
+        loaded 2-core machine (docs/benchmarks/2026-12-04-first-hint.md)."""
         if self.processes is not None:
             pool = self.processes
             await self._warmed("process", lambda: asyncio.wrap_future(pool.schedule(warm_hints)))

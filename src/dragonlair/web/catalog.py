@@ -34,14 +34,16 @@ def components(game: Game) -> dict[str, Any]:
 
 def table_catalog(game: Game) -> dict[str, Any]:
     """Everything public a page needs to draw a table of ``game``: components, the phases
-    its views can show, a label for every action, and the text patterns of every kind of
-    event (the engine's own, such as ``undo``, included) with the fields that name a seat."""
+    its views can show and their names, a label for every action, and the text patterns
+    of every kind of event (the engine's own, such as ``undo``, included) with the fields
+    that name a seat."""
     return {
         "game": game.spec.id,
         "players": game.players,
         "options": dict(game.options),
         "components": components(game),
         "phases": list(game.phases),
+        "phase_names": {phase: _(name) for phase, name in game.phase_names.items()},
         "board": board_path(game.spec.id),
         "actions": {str(a): game.describe_action(a) for a in game.actions},
         "events": {

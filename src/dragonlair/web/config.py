@@ -50,6 +50,11 @@ class ServerConfig:
     confirm: float = CONFIRM_SECONDS
     # A table still waiting for players this long after its creation expires (seconds).
     waiting_ttl: float = 86400.0
+    # Tables waiting for players at once: created from one address, and in all (every
+    # process together); beyond, a new table that would wait is refused (see
+    # dragonlair.web.lobby.Hub.create). A rematch is not counted against its players.
+    max_waiting_per_address: int = 20
+    max_waiting: int = 10000
     # Limits on clients.
     max_message_bytes: int = 4096
     max_body_bytes: int = 16384
@@ -66,6 +71,10 @@ class ServerConfig:
     # A WebSocket that sends nothing (not even a ping; the browser pings every 20 s) for
     # this long is closed with 4408 (seconds).
     ws_idle_timeout: float = 120.0
+    # The server pings every WebSocket this often (seconds; WebSocket ping frames, which
+    # clients answer by themselves): a proxy in front sees bytes from a live process at
+    # least this often, so a short read time-out tells a hung process (deploy/nginx/).
+    ws_ping_interval: float = 5.0
     # Open connections per table: each seat's (a person's tabs and devices) and its
     # spectators', all addresses together; beyond, a newcomer is refused (table_full).
     max_connections_per_seat: int = 8

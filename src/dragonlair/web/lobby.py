@@ -33,6 +33,7 @@ from ..core.puzzles import puzzle as find_puzzle
 from ..tutorial import BadTutorial, has_tutorial, tutorial
 from .bots import BotRunner
 from .config import ServerConfig
+from .listing import listed_rows, stored_info
 from .logs import storage_outage
 from .protocol import (
     MAX_NAME,
@@ -94,6 +95,10 @@ class Hub:
         # where tables report their actions' timings (the server hands its metrics in)
         self.timings = Timings()
         self._rematch_lock = asyncio.Lock()
+        # waiting tables in memory found with nobody connected at the last sweep
+        self._quiet: set[str] = set()
+        # the tables each creating address (its tag) made that may still wait: id -> when
+        self._created_by: dict[str, dict[str, float]] = {}
 
     # ------------------------------------------------------------------ finding tables
 
@@ -141,27 +146,25 @@ class Hub:
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
 
-    def listed(
-        self, status: str | None, game: str | None, limit: int, offset: int = 0
-    ) -> tuple[list[TableInfo], int]:
-        """One page of the tables shown in the lobby (listed ones, waiting or in play, in
-        the order they were created) and how many there are in all."""
-        found = [
-            t
-            for t in self.tables.values()
-            if t.settings.listed
-            and t.status in ("waiting", "playing")
-            and (status is None or t.status == status)
-            and (game is None or t.game_id == game)
-        ]
-        return [t.info() for t in found[offset : offset + limit]], len(found)
-
     async def listing(
         self, status: str | None, game: str | None, limit: int, offset: int = 0
     ) -> tuple[list[TableInfo], int]:
-        """The listing as the lobby route asks for it (one process: :meth:`listed`; several
-        processes: from the database, see :mod:`dragonlair.web.ownership`)."""
-        return self.listed(status, game, limit, offset)
+        """One page of the tables shown in the lobby (listed ones, waiting or in play, in
+        the order they were created) and how many there are in all, from the database:
+        tables waiting for players that nobody came to yet are not in memory
+        (:mod:`dragonlair.web.listing`)."""
+        rows, total, seats, moves = await asyncio.to_thread(
+            listed_rows, self.store, status, game, limit, offset
+        )
+        out = []
+        for r in rows:
+            local = self.tables.get(r["id"])
+            out.append(
+                local.info()
+                if local is not None
+                else stored_info(r, seats.get(r["id"], []), moves.get(r["id"], 0), self.config)
+            )
+        return out, total
 
     async def claim(self, table_id: str) -> None:
         """Take ownership of a new table before it is stored (several processes only)."""
@@ -199,25 +202,18 @@ class Hub:
     async def recover(self) -> int:
         """Resume every unfinished table from storage (a damaged one is kept as broken,
         one that waited too long for players expires); the number resumed."""
-        stored = await asyncio.to_thread(self.store.load_active)
+        await self._load_creators()
+        # tables waiting for players stay in storage until someone comes to one
+        stored = await asyncio.to_thread(self.store.load_active, ("playing",))
         n = 0
-        stale = []
-        now = time.time()
         for s in stored:
-            if (
-                s.status == "waiting"
-                and s.problem is None
-                and now >= s.created + self.config.waiting_ttl
-            ):
-                stale.append(s.id)
-                continue
             t = self._build(s)
             self.tables[t.id] = t
             if t.status == "playing":
                 t.start()
             n += 1
-        if stale:
-            await self._expire(stale)
+        with contextlib.suppress(ProtocolError):  # storage is down: the sweep tries again
+            await self._expire_stored()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self._deadlines = asyncio.get_running_loop().create_task(self._sweep_deadlines())
         return n
@@ -260,6 +256,10 @@ class Hub:
             if stale:
                 with contextlib.suppress(ProtocolError):  # storage is down: try again later
                     await self._expire(stale)
+            with contextlib.suppress(ProtocolError):
+                await self._expire_stored()
+            self._put_to_sleep()
+            self._forget_creators(now)
             gone = self.abandoned(now)
             if gone:
                 with contextlib.suppress(ProtocolError):
@@ -276,6 +276,50 @@ class Hub:
 
         await self.write(lambda: self.store.expire(ids), gone)
         log.info("%d tables waited too long for players and expired", len(ids))
+
+    async def _load_creators(self) -> None:
+        """Who created the tables waiting now (read once, at start-up)."""
+        for table_id, creator, created in await asyncio.to_thread(self.store.waiting_creators):
+            self._created_by.setdefault(creator, {})[table_id] = created
+
+    def _forget_creators(self, now: float) -> None:
+        """Forget the tables that have waited past their time (expired by now)."""
+        before = now - self.config.waiting_ttl
+        for creator in list(self._created_by):
+            made = self._created_by[creator]
+            for table_id in [i for i, at in made.items() if at < before]:
+                del made[table_id]
+            if not made:
+                del self._created_by[creator]
+
+    async def _expire_stored(self) -> None:
+        """Expire the tables that waited too long for players and are not in memory."""
+        before = time.time() - self.config.waiting_ttl
+        await self.write(lambda: self.store.expire_waiting(before, self._unheld()))
+        if self.store.expired:
+            log.info("%d tables waited too long for players and expired", self.store.expired)
+
+    def _unheld(self) -> Any:
+        """The SQL condition for a stored table no process holds in memory (one process:
+        None, any table it does not hold; its own expire first, telling their clients)."""
+        return None
+
+    def _put_to_sleep(self) -> None:
+        """Tables waiting for players that nobody has been connected to since the last
+        sweep leave memory (their rows hold everything; the next request reads them)."""
+        quiet = {
+            t.id
+            for t in self.tables.values()
+            if t.status == "waiting" and not t.connections() and not t.lock.locked()
+        }
+        for table_id in quiet & self._quiet:
+            t = self.tables.pop(table_id)
+            self._asleep(t)
+        self._quiet = quiet - self._quiet
+
+    def _asleep(self, t: Table) -> None:
+        """A waiting table left memory (several processes: it is let go)."""
+        t.close()
 
     async def _abandon(self, ids: list[str]) -> None:
         def gone() -> None:
@@ -310,11 +354,21 @@ class Hub:
         account: str | None = None,
         accounts: dict[int, str | None] | None = None,
         doc: dict[str, Any] | None = None,
+        address: str | None = None,
+        names: dict[str, str | None] | None = None,
     ) -> Created:
         """A new table from a lobby request; ProtocolError says what was wrong. The first
         person's seat is ``account``'s (its creator signed in), or each seat is that of
         ``accounts`` (a rematch), and a rematch starts from the position ``doc`` already
-        read."""
+        read.
+
+        A table that will wait for players counts against ``address`` (the creating
+        client's, None: not counted, a rematch) and against every table waiting: beyond
+        ``max_waiting_per_address`` or ``max_waiting`` it is refused (``too_many_waiting``,
+        429; ``lobby_full``, 503). It is stored and not kept in memory: a waiting table
+        costs a row until someone comes to it (a request for it, a WebSocket, a join), and
+        goes back to its row after a sweep with nobody connected. ``names``: the accounts'
+        names (their profiles' addresses) by id."""
         if req.tutorial:
             req, doc = self._tutorial(req)
         doc = self._position(req) if doc is None else doc
@@ -344,8 +398,14 @@ class Hub:
             first = next((s for s in seats if s.kind == "human"), None)
             if first is not None:
                 first.account = account
+        for s in seats:
+            s.profile = None if s.account is None else (names or {}).get(s.account)
         watch = new_token()
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
+        creator = None
+        if status == "waiting" and address is not None:
+            creator = self.store.sealer.tag(f"address:{address}")
+            await self._check_waiting(creator)
         stored = StoredTable(
             id=table_id,
             game=game.spec.id,
@@ -364,13 +424,17 @@ class Hub:
                 "wait_for_arrival": req.wait_for_arrival,
                 "hints": hints,
                 "undo": undo,
-                "confirm": (req.confirm or self.config.confirm) if undo else 0.0,
+                "confirm": (req.confirm or self.config.confirm)
+                if undo and not req.confirm_turn
+                else 0.0,
+                **({"confirm_turn": True} if req.confirm_turn else {}),
                 **({"rated": True} if req.rated else {}),
                 "chat_apart": req.chat_apart,
                 **({"tutorial": True} if req.tutorial else {}),
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({} if req.puzzle is None else {"puzzle": find_puzzle(req.puzzle).name}),
                 **({"chosen_seed": True} if chosen_seed else {}),
+                **({"creator": creator} if creator is not None else {}),
             },
             watch_hash=digest(watch),
             status=status,
@@ -381,15 +445,50 @@ class Hub:
         stored.salt = new_salt()
         stored.commitment = commitment(seed, stored.salt, deal_source(stored.settings))
         await self.write(lambda: self.store.create_table(stored))
+        if creator is not None:
+            self._created_by.setdefault(creator, {})[table_id] = stored.created
         t = Table(self, stored, game, start)
-        self.tables[table_id] = t
         if status == "playing":
+            self.tables[table_id] = t
             t.start()
+        else:
+            t.close()  # its row is enough until someone comes to it
         return Created(
             table=t.info(),
             seats=tokens,
             watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
         )
+
+    async def _check_waiting(self, creator: str) -> None:
+        """Refuse a new waiting table beyond the caps (see :meth:`create`): the tables
+        this process saw the address create, those of them still waiting, and every table
+        waiting, from the database (primary key and partial index only)."""
+        made = self._created_by.get(creator, {})
+        try:
+            total, still = await asyncio.to_thread(self.store.waiting_counts, list(made))
+        except Exception as e:
+            storage_outage.failed("counting waiting tables", e)
+            raise ProtocolError(
+                "storage_error", "the server could not reach the database; try again", 503
+            ) from None
+        for table_id in [i for i in made if i not in still]:
+            del made[table_id]
+        mine = len(made)
+        cap = self.config.max_waiting_per_address
+        if mine >= cap:
+            raise ProtocolError(
+                "too_many_waiting",
+                f"{mine} tables you created are waiting for players, the most one address may "
+                f"have (at most {cap}); play at one, or let one expire, before you open another",
+                429,
+            )
+        if total >= self.config.max_waiting:
+            raise ProtocolError(
+                "lobby_full",
+                f"{total} tables are waiting for players, the most this server keeps (at most "
+                f"{self.config.max_waiting}); join one of them, or try again later",
+                503,
+            )
 
     @staticmethod
     def _game(req: TableRequest, doc: dict[str, Any] | None) -> Game:
@@ -494,6 +593,18 @@ class Hub:
                 "a confirmation window is for a table with undo: ask for undo too, or leave "
                 "confirm out",
             )
+        if req.confirm_turn and not undo:
+            raise ProtocolError(
+                "bad_request",
+                "a Confirm at the end of a turn is for a table with undo: ask for undo too, "
+                "or leave confirm_turn out",
+            )
+        if req.confirm_turn and req.confirm is not None:
+            raise ProtocolError(
+                "bad_request",
+                "a table confirms either at the end of a window (confirm) or when its "
+                "player presses Confirm (confirm_turn), not both: leave one out",
+            )
         return hints, undo
 
     @staticmethod
@@ -518,7 +629,7 @@ class Hub:
             raise ProtocolError(
                 "rated_deal", "a rated table is dealt by the server: no position, puzzle or seed"
             )
-        if req.hints or req.undo:
+        if req.hints or req.undo or req.confirm_turn:
             raise ProtocolError("rated_practice", "a rated table offers neither hints nor undo")
         return False, False
 
@@ -599,9 +710,15 @@ class Hub:
         except DragonlairError as e:  # BadPosition, or no such puzzle
             raise ProtocolError("bad_position", str(e)) from None
 
-    async def join(self, table_id: str, req: JoinRequest, account: str | None = None) -> Joined:
-        """Take an open seat (``account``'s, signed in); ProtocolError if there is none
-        (or not that one)."""
+    async def join(
+        self,
+        table_id: str,
+        req: JoinRequest,
+        account: str | None = None,
+        account_name: str | None = None,
+    ) -> Joined:
+        """Take an open seat (``account``'s, named ``account_name``, signed in);
+        ProtocolError if there is none (or not that one)."""
         t = await self.get(table_id)
         async with t.lock:
             if t.status != "waiting":
@@ -638,6 +755,7 @@ class Hub:
             def taken() -> None:
                 seat.kind, seat.name, seat.token_hash = "human", name, h
                 seat.account = account
+                seat.profile = account_name if account is not None else None
                 if status == "playing":
                     t.start()
                 else:
@@ -685,6 +803,7 @@ class Hub:
                 lesson = TableRequest.model_validate({"game": t.game_id, "tutorial": True})
                 created = await self.create(
                     accounts={s.index: s.account for s in t.seats},
+                    names={s.account: s.profile for s in t.seats if s.account is not None},
                     req=lesson
                     if st.tutorial
                     else TableRequest.model_validate(
@@ -705,6 +824,7 @@ class Hub:
                             "hints": st.hints,
                             "undo": st.undo,
                             "confirm": st.confirm or None,
+                            "confirm_turn": st.confirm_turn,
                             "chat_apart": st.chat_apart,
                             "pace": st.pace,
                             "puzzle": st.puzzle,

@@ -18,14 +18,16 @@ and serves its WebSockets. Ownership is **a lease in the table's own row**, fenc
   replays the latest stored move;
 - nothing is held while a table waits: no lock, no session, whatever the number of
   tables (PostgreSQL's lock table is not used at all); a process holds a table only by
-  renewing its own heartbeat;
+  renewing its own heartbeat. A table waiting for players is stored with no owner and
+  taken by the first process a request for it reaches; one nobody has been connected to
+  for a sweep is let go again (``Hub._put_to_sleep``), so waiting tables cost no memory;
 - a process that finds, at a heartbeat, that a table it serves has another owner or epoch
   (it was silent too long) drops it at once: its connections are closed with 1012 and the
   clients reconnect through the proxy to the new owner; so does a write refused by a fence.
 
 A process takes a table when a request for it arrives (:meth:`SharedHub.get`) or when it
 finds the table orphaned: every ``adopt_interval`` seconds each process lists the
-unfinished tables with no owner or a silent one and takes those whose *home* (a hash of
+tables in play with no owner or a silent one and takes those whose *home* (a hash of
 the id modulo N) is this process, and the others once they are still orphaned at its next
 look, so the tables of a dead process spread over the live ones and even a table with only
 bots at it plays on within seconds (``lease`` plus about two looks).
@@ -55,24 +57,15 @@ import time
 import uuid
 from typing import Any
 
-from sqlalchemy import Float, delete, func, insert, literal_column, select, update
+from sqlalchemy import Float, delete, insert, literal_column, select, update
 
-from ..core import DragonlairError
-from ..core import spec as game_spec
 from .bots import BotRunner
 from .config import ServerConfig
 from .lobby import Hub
 from .metrics import OWNERSHIP
-from .protocol import (
-    Fairness,
-    ProtocolError,
-    SeatInfo,
-    TableInfo,
-    TableSettings,
-)
-from .security import deal_chosen
+from .protocol import ProtocolError
 from .session import Table
-from .store import ACTIVE, Store, StoreError, actions_t, processes_t, seats_t, tables_t
+from .store import ACTIVE, Store, StoreError, processes_t, tables_t
 
 log = logging.getLogger("dragonlair.web.ownership")
 
@@ -166,14 +159,18 @@ class Lease:
             ).all()
         return {r.id: int(r.epoch) for r in rows}
 
-    def claim(self, table_id: str) -> int | None:
-        """Take the table if it is unfinished and has no owner, a silent one or this
-        process: its new epoch, or None (another live process owns it, or it is over)."""
-        live_owner = (
+    def owner_live(self) -> Any:
+        """The SQL condition: a table's owner is a live process."""
+        return (
             select(processes_t.c.id)
             .where(processes_t.c.id == tables_t.c.owner, self._live())
             .exists()
         )
+
+    def claim(self, table_id: str) -> int | None:
+        """Take the table if it is unfinished and has no owner, a silent one or this
+        process: its new epoch, or None (another live process owns it, or it is over)."""
+        live_owner = self.owner_live()
         with self.engine.begin() as conn:
             row = conn.execute(
                 update(tables_t)
@@ -201,7 +198,8 @@ class Lease:
             )
 
     def orphans(self) -> list[str]:
-        """Unfinished tables with no owner or a silent one, oldest first."""
+        """Tables in play with no owner or a silent one, oldest first (a table waiting for
+        players needs no process until someone comes to it, who takes it then)."""
         owner = processes_t.alias("p")
         with self.engine.connect() as conn:
             return [
@@ -210,7 +208,7 @@ class Lease:
                     select(tables_t.c.id)
                     .select_from(tables_t.outerjoin(owner, owner.c.id == tables_t.c.owner))
                     .where(
-                        tables_t.c.status.in_(ACTIVE),
+                        tables_t.c.status == "playing",
                         owner.c.id.is_(None) | (owner.c.beat < NOW - self.lease),
                     )
                     .order_by(tables_t.c.created)
@@ -253,8 +251,8 @@ class SharedHub(Hub):
         return f"{self.index}/{self.processes}"
 
     async def claim(self, table_id: str) -> None:
-        """A new table is stored with this process as its owner (nobody else can know its
-        id yet): nothing to take."""
+        """A new table in play is stored with this process as its owner (nobody else can
+        know its id yet), a waiting one with none: nothing to take."""
 
     async def _claim(self, table_id: str) -> int | None:
         try:
@@ -327,6 +325,19 @@ class SharedHub(Hub):
             if i not in self.tables:
                 self.store.unfence(i)
 
+    def _unheld(self) -> Any:
+        """A stored table with no owner or a silent one (no live process holds it)."""
+        return tables_t.c.owner.is_(None) | ~self.lease.owner_live()
+
+    def _asleep(self, t: Table) -> None:
+        """A waiting table nobody is connected to is let go: any process takes it when
+        someone comes to it."""
+        epoch = self.store.fences().get(t.id)
+        super()._asleep(t)
+        self.store.unfence(t.id)
+        if epoch is not None:
+            self._let_go(t.id, epoch)
+
     async def recover(self) -> int:
         """Register this process (refusing to run beside a process of another layout),
         take the orphaned tables now (all of them at the first start), then keep its
@@ -335,6 +346,7 @@ class SharedHub(Hub):
         await self._wait_for_the_way()
         await asyncio.to_thread(self.lease.register)
         self.store.on_fenced = self._fenced_out
+        await self._load_creators()
         n = await self._adopt(everything=True)
         self._sweeper = self._loop.create_task(self._sweep())
         self._deadlines = self._loop.create_task(self._sweep_deadlines())
@@ -460,23 +472,6 @@ class SharedHub(Hub):
             log.info("process %s took %d orphaned tables", self.name, n)
         return n
 
-    async def listing(
-        self, status: str | None, game: str | None, limit: int, offset: int = 0
-    ) -> tuple[list[TableInfo], int]:
-        """The lobby's listing from the database: every process's tables."""
-        rows, total, seats, moves = await asyncio.to_thread(
-            _listed_rows, self.store, status, game, limit, offset
-        )
-        out = []
-        for r in rows:
-            local = self.tables.get(r["id"])
-            out.append(
-                local.info()
-                if local is not None
-                else _info(r, seats.get(r["id"], []), moves.get(r["id"], 0), self.config)
-            )
-        return out, total
-
     def owned(self) -> list[str]:
         return sorted(self.tables)
 
@@ -498,102 +493,3 @@ def _status(store: Store, table_id: str) -> str | None:
     with store.engine.connect() as conn:
         row = conn.execute(select(tables_t.c.status).where(tables_t.c.id == table_id)).first()
     return None if row is None else str(row[0])
-
-
-def _listed_rows(
-    store: Store, status: str | None, game: str | None, limit: int, offset: int
-) -> tuple[list[dict[str, Any]], int, dict[str, list[dict[str, Any]]], dict[str, int]]:
-    """One page of the listed unfinished tables, how many there are, and the page's seats
-    and move counts. The filter, the count and the page are the database's, over the
-    partial index of listed unfinished tables (``dl_tables_listed``), so only the page's
-    rows are read: with 12,000 waiting tables, reading every row (settings, positions and
-    all) to filter them here took about a second a request (scripts/listing_bench.py)."""
-    where = [tables_t.c.status.in_(ACTIVE), tables_t.c.listed]
-    if status is not None:
-        where.append(tables_t.c.status == status)
-    if game is not None:
-        where.append(tables_t.c.game == game)
-    q = (
-        select(tables_t)
-        .where(*where)
-        .order_by(tables_t.c.created, tables_t.c.id)
-        .limit(limit)
-        .offset(offset)
-    )
-    with store.engine.connect() as conn:
-        total = int(
-            conn.execute(select(func.count()).select_from(tables_t).where(*where)).scalar_one()
-        )
-        page = [dict(r) for r in conn.execute(q).mappings() if isinstance(r["settings"], dict)]
-        ids = [r["id"] for r in page]
-        seats: dict[str, list[dict[str, Any]]] = {}
-        moves: dict[str, int] = {}
-        if ids:
-            for s in conn.execute(
-                select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.seat)
-            ).mappings():
-                seats.setdefault(s["table_id"], []).append(dict(s))
-            for tid, count in conn.execute(
-                select(actions_t.c.table_id, func.count())
-                .where(actions_t.c.table_id.in_(ids))
-                .group_by(actions_t.c.table_id)
-            ):
-                moves[tid] = int(count)
-    return page, total, seats, moves
-
-
-def _info(
-    r: dict[str, Any], seats: list[dict[str, Any]], move: int, config: ServerConfig
-) -> TableInfo:
-    """A listed table another process owns, as the database describes it (who is
-    connected and who is asked are known to its owner only)."""
-    st = r["settings"]
-    try:
-        name = game_spec(r["game"]).name
-    except DragonlairError:
-        name = r["game"]
-    return TableInfo(
-        id=r["id"],
-        game=r["game"],
-        name=name,
-        players=r["players"],
-        options=dict(r["options"] or {}),
-        status=r["status"],
-        move=move,
-        to_act=[],
-        seats=[
-            SeatInfo(
-                seat=s["seat"],
-                kind=s["kind"],
-                name=s["name"],
-                level=s["level"],
-                connected=False,
-                connections=0,
-                bot_playing=False,
-            )
-            for s in seats
-        ],
-        settings=TableSettings(
-            deadline=float(st.get("deadline", config.deadline)),
-            away=None if st.get("away") is None else float(st["away"]),
-            takeover=st.get("takeover"),
-            listed=bool(st.get("listed", True)),
-            hints=bool(st.get("hints", False)),
-            undo=bool(st.get("undo", False)),
-            rated=bool(st.get("rated", False)),
-            chat_apart=bool(st.get("chat_apart", False)),
-            position=st.get("title") if st.get("position") is not None else None,
-            pace=None if st.get("pace") is None else float(st["pace"]),
-            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
-        ),
-        created=r["created"],
-        fairness=Fairness(
-            commitment=r["commitment"],
-            revealed=None,
-            chosen_seed=deal_chosen(st, r["commitment"] is not None) == "seed",
-            chosen=deal_chosen(st, r["commitment"] is not None),
-        ),
-        expires=r["created"] + config.waiting_ttl if r["status"] == "waiting" else None,
-        problem=None,
-        due=r.get("due") if r["status"] == "playing" else None,
-    )

@@ -167,6 +167,12 @@ class TableRequest(_Strict):
         description="the confirmation window of a table with undo, in seconds from a "
         "person's last held decision (default 5); the Confirm button ends it sooner",
     )
+    confirm_turn: bool = Field(
+        False,
+        description="an explicit Confirm at the end of a turn, instead of a confirmation "
+        "window: a person's decisions stay held, and may be taken back, until they confirm "
+        "them (a table with undo; not with confirm)",
+    )
     chat_apart: bool = Field(
         False,
         description="spectators chat apart: their messages reach spectators only (the seats' "
@@ -210,6 +216,11 @@ class SeatInfo(BaseModel):
         default=None,
         description="the move this seat's player conceded at (a bot plays it from then on)",
     )
+    profile: str | None = Field(
+        default=None,
+        description="the name of the account whose seat this is: its profile is "
+        "/players/{profile}; None for a guest's, a bot's or an open seat",
+    )
 
 
 class TableSettings(BaseModel):
@@ -228,6 +239,10 @@ class TableSettings(BaseModel):
     confirm: float = Field(
         default=0.0,
         description="the confirmation window in seconds (0: decisions are final at once)",
+    )
+    confirm_turn: bool = Field(
+        default=False,
+        description="decisions are held until their person confirms them (no window)",
     )
     rated: bool = Field(
         default=False,
@@ -391,6 +406,11 @@ class Catalog(BaseModel):
     options: dict[str, OptionValue]
     components: dict[str, Any]
     phases: list[str]
+    phase_names: dict[str, str] = Field(
+        default_factory=dict,
+        description="what a player reads for each phase, in the page's language (a phase "
+        "not named here is shown as its id)",
+    )
     board: str | None = Field(
         None, description="the game's board module under /static/, or null for the generic one"
     )

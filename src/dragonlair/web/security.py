@@ -132,6 +132,14 @@ class Sealer:
         except (ValueError, TypeError) as e:
             raise SealError(f"the seal key {path or ''} is not a Fernet key: {e}") from None
         self.path = path
+        self._mac_key = hashlib.sha256(b"dragonlair tag key\0" + key).digest()
+
+    def tag(self, text: str) -> str:
+        """A keyed digest of ``text`` (HMAC-SHA-256 under a key derived from the seal key),
+        the same in every process sharing the key: stored instead of ``text`` where only
+        equality counts (a client address), so the database does not hold the text."""
+        mac = hmac.new(self._mac_key, text.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        return mac.hexdigest()[:32]
 
     @classmethod
     def from_file(cls, path: str | Path) -> Sealer:

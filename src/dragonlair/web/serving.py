@@ -167,6 +167,8 @@ def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int, **kw: A
         http=protocol,
         ws_max_size=config.max_message_bytes * 16,
         ws_per_message_deflate=False,
+        ws_ping_interval=config.ws_ping_interval,
+        ws_ping_timeout=max(20.0, config.ws_ping_interval * 2),
         timeout_keep_alive=max(1, round(config.idle_timeout)),
         limit_concurrency=concurrency(config),
         proxy_headers=bool(config.forwarded_allow_ips),

@@ -108,6 +108,7 @@ class Table:
             hints=bool(st.get("hints", False)),
             undo=bool(st.get("undo", False)),
             confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
+            confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
             rated=bool(st.get("rated", False)),
             chat_apart=bool(st.get("chat_apart", False)),
             position=st.get("title") if st.get("position") is not None else None,
@@ -192,6 +193,9 @@ class Table:
         # the timer that confirms them at the window's end (Unix ms it ends at)
         self.holds: dict[int, Hold] = {}
         self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
+        # seat -> the task playing its held decisions now (a reaction window's pass waits
+        # for the window's end first): the seat's next decision waits for it
+        self._confirming: dict[int, asyncio.Task[Any]] = {}
         self._hold_version = 0
         self.chat: Chat | None = None  # read from the store when the first client comes
         self.practice = Practice(
@@ -383,6 +387,8 @@ class Table:
                 "waiting": None if hold.unseen is None else str(hold.unseen),
                 "until": None if timer is None else timer[1],
                 "seconds": self.settings.confirm,
+                # held until the person presses Confirm (no window, no "until")
+                "turn": self.settings.confirm_turn,
             }
             if hold.unseen is not None:
                 msg["legal"] = []  # nothing more until it is confirmed or taken back
@@ -800,11 +806,11 @@ class Table:
 
     def _holds_for(self, seat: int) -> bool:
         """Whether ``seat``'s decisions are held for confirmation: a person's own, at a
-        table with undo and a confirmation window."""
+        table with undo and a confirmation window or a Confirm at the end of a turn."""
         s = self.seats[seat]
         return (
             self.settings.undo
-            and self.settings.confirm > 0
+            and (self.settings.confirm > 0 or self.settings.confirm_turn)
             and s.kind == "human"
             and not s.is_bot
             and self.status == "playing"
@@ -817,6 +823,12 @@ class Table:
         seat is shown it applied to its own copy of the game, or, when that would show it
         something hidden, named as waiting (:mod:`dragonlair.core.confirm`). True when
         held; False when the move pipeline must answer it (it refuses it as stale)."""
+        playing = self._confirming.get(seat)
+        if playing is not None and playing is not asyncio.current_task():
+            # the seat's held decisions are being played (a pass in a reaction window
+            # waits for the window's end): this decision follows them, on the state they
+            # lead to, which is the one the seat was shown
+            await asyncio.shield(playing)
         async with self.lock:
             hold = self.holds.get(seat)
             if self.game is None or self.status != "playing":
@@ -871,10 +883,14 @@ class Table:
             return True
 
     def _arm_confirm(self, seat: int) -> None:
-        """(Re)start ``seat``'s confirmation window from now."""
+        """(Re)start ``seat``'s confirmation window from now (none at a table that
+        confirms at the end of a turn: the held decisions wait for the person's Confirm)."""
         old = self._confirm_timers.pop(seat, None)
         if old is not None:
             old[0].cancel()
+        if self.settings.confirm_turn:
+            self._hold_version += 1
+            return
         delay = self.settings.confirm
         handle = asyncio.get_running_loop().call_later(
             delay, lambda: self._spawn(self._confirm_held(seat))
@@ -907,6 +923,9 @@ class Table:
         timer = self._confirm_timers.pop(seat, None)
         if timer is not None:
             timer[0].cancel()
+        task = asyncio.current_task()
+        if task is not None:
+            self._confirming[seat] = task
         try:
             while (action := hold.take_first()) is not None:
                 # taken off first: the table then applies the rest to the new committed
@@ -915,6 +934,8 @@ class Table:
         except ProtocolError as e:
             log.warning("table %s: a held decision of seat %d refused: %s", self.id, seat, e)
         finally:
+            if self._confirming.get(seat) is task:
+                del self._confirming[seat]
             if self.holds.get(seat) is hold:
                 self._drop_hold(seat)
                 self._send_holder(seat, None, None)
@@ -950,8 +971,8 @@ class Table:
             if hold is None or hold.confirming:
                 raise ProtocolError(
                     "cannot_undo",
-                    "nothing to take back: a decision is final once its confirmation "
-                    "window has ended, and you hold none now",
+                    "nothing to take back: a decision is final once it is confirmed (by "
+                    "you, or at its confirmation window's end), and you hold none now",
                 )
             if not hold.started <= move <= hold.state.move:
                 # (any move shown since the hold began: the others' sealed choices move
@@ -984,7 +1005,8 @@ class Table:
                 f"{hold.state.move}: look at the latest state and confirm again",
                 409,
             )
-        await self._confirm_held(seat)
+        # in a task of its own, which the seat's next decision may wait for
+        await asyncio.shield(self._spawn(self._confirm_held(seat)))
 
     # ------------------------------------------------------------------ hints
 

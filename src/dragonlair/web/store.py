@@ -70,6 +70,7 @@ from sqlalchemy import (
     delete,
     event,
     false,
+    func,
     insert,
     inspect,
     select,
@@ -245,6 +246,24 @@ class StoredSeat:
     account: str | None = None
     bank: float | None = None  # a person's time bank left (None: full)
     conceded: int | None = None  # the move its player conceded at
+    # the account's name, for a link to its profile: read with the seat, never written
+    profile: str | None = None
+
+
+def account_names(conn: Connection, ids: Collection[str]) -> dict[str, str]:
+    """The names of the accounts ``ids`` that still exist (a deleted one has no name to
+    link to), for the links to their profiles."""
+    if not ids:
+        return {}
+    # dragonlair.web.accounts.schema defines it on this module's metadata (imported with
+    # the server; named here, not imported, as that module builds on this one)
+    accounts_t = metadata.tables["dl_accounts"]
+    rows = conn.execute(
+        select(accounts_t.c.id, accounts_t.c.name).where(
+            accounts_t.c.id.in_(set(ids)), accounts_t.c.deleted.is_(None)
+        )
+    ).all()
+    return {r[0]: r[1] for r in rows}
 
 
 @dataclass
@@ -378,6 +397,7 @@ class Store:
         self.commits = 0
         self.writes = 0
         self.forgotten = 0  # tables deleted by the last forget_finished
+        self.expired = 0  # tables expired by the last expire_waiting
 
     def _migrate(self) -> None:
         """Create or bring the schema up to date with its migrations
@@ -465,7 +485,10 @@ class Store:
     # ------------------------------------------------------------------ writes
 
     def create_table(self, table: StoredTable) -> Future[None]:
-        """Store a new table and its seats."""
+        """Store a new table and its seats. Several processes: a table in play is stored
+        with this process as its owner; a table waiting for players with none (no process
+        holds it in memory until someone comes to it, see ``dragonlair.web.ownership``)."""
+        owned = self.process is not None and table.status != "waiting"
         row = {
             "id": table.id,
             "game": table.game,
@@ -481,8 +504,8 @@ class Store:
             "status": table.status,
             "created": table.created,
             "result": None,
-            "owner": self.process,
-            "epoch": 1,
+            "owner": self.process if owned else None,
+            "epoch": 1 if owned else 0,
             "listed": table.settings.get("listed", True) is not False,
             "due": table.due,
         }
@@ -505,7 +528,7 @@ class Store:
             conn.execute(insert(seats_t), seats)
 
         op = _Op(Future(), run=run)
-        if self.process is not None:
+        if owned:
             # stored with this process as its owner at epoch 1 (nobody else can know the new
             # table's id yet); fenced from the commit on, before anyone hears of the table
             def fence(f: Future[None]) -> None:
@@ -768,6 +791,54 @@ class Store:
 
         return self._submit(_Op(Future(), run=run, tables=tuple(ids)))
 
+    def expire_waiting(self, before: float, unheld: Any = None) -> Future[None]:
+        """Mark every table still waiting for players that was created before ``before``
+        as expired, those no process holds in memory (``unheld``: the SQL condition that
+        says so; None: all of them). How many expired is in ``self.expired``."""
+
+        def run(conn: Connection) -> None:
+            where = [tables_t.c.status == "waiting", tables_t.c.created < before]
+            if unheld is not None:
+                where.append(unheld)
+            self.expired = conn.execute(
+                update(tables_t).where(*where).values(status="expired")
+            ).rowcount
+
+        return self._submit(_Op(Future(), run=run))
+
+    def waiting_counts(self, candidates: Collection[str]) -> tuple[int, set[str]]:
+        """How many tables wait for players (counted on the partial index of unfinished
+        tables), and which of ``candidates`` (table ids) still wait."""
+        waiting = tables_t.c.status == "waiting"
+        with self.engine.connect() as conn:
+            total = conn.execute(
+                select(func.count()).select_from(tables_t).where(waiting)
+            ).scalar_one()
+            still = set()
+            if candidates:
+                still = {
+                    r[0]
+                    for r in conn.execute(
+                        select(tables_t.c.id).where(waiting, tables_t.c.id.in_(list(candidates)))
+                    )
+                }
+        return int(total), still
+
+    def waiting_creators(self) -> list[tuple[str, str, float]]:
+        """Every table waiting for players with the creator stored in its settings: (id,
+        creator, created). Reads every waiting row: once, at start-up."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.settings, tables_t.c.created).where(
+                    tables_t.c.status == "waiting"
+                )
+            ).all()
+        return [
+            (r.id, r.settings["creator"], float(r.created))
+            for r in rows
+            if isinstance(r.settings, dict) and isinstance(r.settings.get("creator"), str)
+        ]
+
     def abandon(self, table_ids: Sequence[str]) -> Future[None]:
         """Mark tables in play that every person left long ago as abandoned: they end
         without a result (never resumed, never rated)."""
@@ -950,15 +1021,15 @@ class Store:
 
     # ------------------------------------------------------------------ reads (blocking)
 
-    def load_active(self) -> list[StoredTable]:
-        """Every table waiting for players or in play, with its seats and actions, to
-        resume them (a damaged one with its ``problem``)."""
+    def load_active(self, statuses: Sequence[str] = ACTIVE) -> list[StoredTable]:
+        """Every table waiting for players or in play (or of ``statuses``), with its seats
+        and actions, to resume them (a damaged one with its ``problem``)."""
         with self.engine.connect() as conn:
             ids = [
                 r[0]
                 for r in conn.execute(
                     select(tables_t.c.id)
-                    .where(tables_t.c.status.in_(("waiting", "playing")))
+                    .where(tables_t.c.status.in_(tuple(statuses)))
                     .order_by(tables_t.c.created)
                 )
             ]
@@ -1054,6 +1125,9 @@ class Store:
                     conceded=s["conceded"],
                 )
             )
+        names = account_names(conn, [s.account for s in t.seats if s.account is not None])
+        for st in t.seats:
+            st.profile = None if st.account is None else names.get(st.account)
         rows = conn.execute(
             select(actions_t.c.move, actions_t.c.seat, actions_t.c.action)
             .where(actions_t.c.table_id == table_id)

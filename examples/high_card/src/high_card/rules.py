@@ -42,6 +42,7 @@ class HighCardState(State):
     __slots__ = ("hands", "last", "played", "points")
 
     game: HighCard
+    phase: Phase
     hands: list[tuple[int, ...]]
     points: list[int]
     last: list[int]

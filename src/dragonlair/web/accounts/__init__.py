@@ -1,9 +1,11 @@
 """Accounts: optional, so that playing stays a name and a link. An account keeps a
 player's seats (and so their games) across devices.
 
-- :mod:`.schema`: the accounts' and sessions' tables (migration ``0003_accounts``);
+- :mod:`.schema`: the accounts', sessions', passkeys' and sign-in limits' tables;
+- :mod:`.passkeys`: passkeys (WebAuthn) added, listed, removed and signed in with;
 - :mod:`.service`: sign-up, sign-in, sessions, sign-out everywhere, deletion (Argon2id);
-- :mod:`.limits`: sign-in lock-outs per address and name, attempt budgets per address;
+- :mod:`.limits`: sign-in lock-outs per address and name, attempt budgets per address,
+  counted in the database (every process shares them);
 - :mod:`.csrf`: the same-origin check on every state-changing request;
 - :mod:`.cookies`: the session cookie.
 

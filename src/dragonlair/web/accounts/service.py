@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..protocol import ProtocolError
 from ..store import seats_t, tables_t
-from .schema import DELETED_NAME, accounts_t, sessions_t
+from .schema import DELETED_NAME, accounts_t, passkeys_t, sessions_t
 
 NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 10, 200
@@ -221,7 +221,8 @@ class Accounts:
 
     def delete(self, account_id: str) -> None:
         """Delete an account's personal data: its name (its seats are renamed "deleted
-        player"), its password and every session. Its games stay as they were played."""
+        player"), its password, its passkeys and every session. Its games stay as they
+        were played."""
         with self.engine.begin() as conn:
             conn.execute(
                 update(accounts_t)
@@ -229,6 +230,7 @@ class Accounts:
                 .values(name=DELETED_NAME, name_key=None, password=None, deleted=time.time())
             )
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
+            conn.execute(delete(passkeys_t).where(passkeys_t.c.account_id == account_id))
             conn.execute(
                 update(seats_t).where(seats_t.c.account_id == account_id).values(name=DELETED_NAME)
             )

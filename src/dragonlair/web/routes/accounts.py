@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
@@ -15,6 +16,7 @@ from starlette.requests import HTTPConnection
 from ...core import DragonlairError, spec
 from ..accounts import Account, Accounts, Session, SignInGuard
 from ..accounts.cookies import COOKIE, clear_session_cookie, set_session_cookie
+from ..accounts.passkeys import Passkeys, RelyingParty
 from ..accounts.service import name_key
 from ..deps import ConfigDep, HubDep
 from ..lobby import Hub
@@ -35,7 +37,14 @@ def get_guard(conn: HTTPConnection) -> SignInGuard:
     return guard
 
 
+def get_passkeys(conn: HTTPConnection) -> Passkeys:
+    """The server's passkeys."""
+    passkeys: Passkeys = conn.app.state.passkeys
+    return passkeys
+
+
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+PasskeysDep = Annotated[Passkeys, Depends(get_passkeys)]
 GuardDep = Annotated[SignInGuard, Depends(get_guard)]
 
 
@@ -99,6 +108,44 @@ class Confirm(BaseModel):
     password: str = Field(max_length=1000)
 
 
+class PasskeyNew(BaseModel):
+    """The browser's answer to the registration options, with the ticket they came with."""
+
+    model_config = {"extra": "forbid"}
+    ticket: str = Field(min_length=1, max_length=64)
+    credential: dict[str, Any] = Field(description="navigator.credentials.create's answer, as JSON")
+    label: str = Field("", max_length=200, description="what the player calls this passkey")
+
+
+class PasskeyAnswer(BaseModel):
+    """The browser's answer to the sign-in options, with the ticket they came with."""
+
+    model_config = {"extra": "forbid"}
+    ticket: str = Field(min_length=1, max_length=64)
+    credential: dict[str, Any] = Field(description="navigator.credentials.get's answer, as JSON")
+
+
+class PasskeyId(BaseModel):
+    """One of the account's passkeys."""
+
+    model_config = {"extra": "forbid"}
+    id: str = Field(min_length=1, max_length=1400)
+
+
+def relying_party(request: Request, public_url: str) -> RelyingParty:
+    """Whom passkeys are made for and answered to: the server's public URL if it has one,
+    else the host and scheme the page was loaded from."""
+    if public_url:
+        url = urlsplit(public_url)
+        scheme, netloc = url.scheme, url.netloc
+    else:
+        scheme, netloc = request.url.scheme, request.headers.get("host", "")
+    host = urlsplit(f"//{netloc}").hostname or ""
+    if not host:
+        raise ProtocolError("passkey_unavailable", "passkeys need the server's host name", 400)
+    return RelyingParty(id=host, origin=f"{scheme}://{netloc}")
+
+
 def _secure(request: Request, public_url: str) -> bool:
     return request.url.scheme == "https" or public_url.startswith("https://")
 
@@ -111,10 +158,10 @@ def _me(account_id: str, name: str) -> dict[str, Any]:
     return {"id": account_id, "name": name}
 
 
-async def claim(hub: Hub, table_id: str, token: str, account_id: str) -> int:
-    """Make the guest seat whose token this is ``account_id``'s: from then on it is played
-    only by that account's player, signed in. ProtocolError if the token opens no seat of
-    the table, or the seat is another account's."""
+async def claim(hub: Hub, table_id: str, token: str, account_id: str, name: str) -> int:
+    """Make the guest seat whose token this is ``account_id``'s (named ``name``): from then
+    on it is played only by that account's player, signed in. ProtocolError if the token
+    opens no seat of the table, or the seat is another account's."""
     t = await hub.get(table_id)
     seat = t.identify(token)
     if seat is None:
@@ -127,6 +174,9 @@ async def claim(hub: Hub, table_id: str, token: str, account_id: str) -> int:
 
     def bound() -> None:
         s.account = account_id
+        s.profile = name
+        if t.connections():
+            t.broadcast_seats()  # the seat's name now links to the account's profile
 
     await hub.write(lambda: hub.store.bind_seat(t.id, seat, account_id), bound)
     return seat
@@ -152,7 +202,7 @@ async def sign_up(
     """Make an account and sign in with it (a new session: any earlier one of this
     browser ends); the guest seats given become its own. Names are public (they are
     shown at tables), so a taken one is said to be taken."""
-    guard.before_sign_up(_address(request))
+    await asyncio.to_thread(guard.before_sign_up, _address(request))
     account, token = await asyncio.to_thread(accounts.sign_up, body.name, body.password)
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
@@ -161,9 +211,8 @@ async def sign_up(
     refused: list[dict[str, Any]] = []
     for c in body.seats:
         try:
-            claimed.append(
-                {"table": c.table, "seat": await claim(hub, c.table, c.token, account.id)}
-            )
+            seat = await claim(hub, c.table, c.token, account.id, account.name)
+            claimed.append({"table": c.table, "seat": seat})
         except ProtocolError as e:
             refused.append({"table": c.table, "code": e.code, "message": e.message})
     set_session_cookie(
@@ -185,16 +234,16 @@ async def sign_in(
     """Sign in: a new session in a new cookie (whatever cookie the browser had is not
     reused, so a session planted before sign-in signs nobody in)."""
     address, key = _address(request), name_key(body.name)
-    guard.before_sign_in(address, key)
+    await asyncio.to_thread(guard.before_sign_in, address, key)
     got: tuple[Account, str] | None = await asyncio.to_thread(
         accounts.sign_in, body.name, body.password
     )
     if got is None:
-        guard.failed(address, key)
+        await asyncio.to_thread(guard.failed, address, key)
         raise ProtocolError(
             "bad_credentials", "that name and password do not match an account", 401
         )
-    guard.succeeded(address, key)
+    await asyncio.to_thread(guard.succeeded, address, key)
     account, token = got
     if session is not None:
         await asyncio.to_thread(accounts.sign_out, session)
@@ -239,7 +288,7 @@ async def sign_out_everywhere(
 @router.post("/api/account/claim")
 async def claim_seat(body: SeatClaim, hub: HubDep, session: SignedInDep) -> dict[str, Any]:
     """Make a guest seat this browser holds the signed-in account's."""
-    seat = await claim(hub, body.table, body.token, session.account_id)
+    seat = await claim(hub, body.table, body.token, session.account_id, session.name)
     return {"table": body.table, "seat": seat}
 
 
@@ -279,9 +328,9 @@ async def delete_account(
     """Delete the account (its password confirms it): its name, password and sessions are
     removed; its games stay, its seats in them named "deleted player"."""
     address, key = _address(request), f"delete:{session.account_id}"
-    guard.before_sign_in(address, key)
+    await asyncio.to_thread(guard.before_sign_in, address, key)
     if not await asyncio.to_thread(accounts.check_password_of, session.account_id, body.password):
-        guard.failed(address, key)
+        await asyncio.to_thread(guard.failed, address, key)
         raise ProtocolError("bad_credentials", "that is not this account's password", 401)
     await asyncio.to_thread(accounts.delete, session.account_id)
     accounts.close_ended()
@@ -298,7 +347,86 @@ def renamed_seats(hub: Hub, account_id: str) -> None:
         changed = False
         for s in t.seats:
             if s.account == account_id:
-                s.name = DELETED_NAME
+                s.name, s.profile = DELETED_NAME, None  # no profile any more
                 changed = True
         if changed and t.connections():
             t.broadcast_seats()
+
+
+@router.get("/api/account/passkeys")
+async def my_passkeys(passkeys: PasskeysDep, session: SignedInDep) -> dict[str, Any]:
+    """The account's passkeys, oldest first."""
+    keys = await asyncio.to_thread(passkeys.list, session.account_id)
+    return {"passkeys": [k.public() for k in keys]}
+
+
+@router.post("/api/account/passkeys/options")
+async def passkey_options(
+    request: Request, passkeys: PasskeysDep, config: ConfigDep, session: SignedInDep
+) -> dict[str, Any]:
+    """Start registering a passkey: the options for ``navigator.credentials.create`` and
+    the ticket to send back with its answer (valid once, for a few minutes)."""
+    rp = relying_party(request, config.public_url)
+    ticket, options = await asyncio.to_thread(
+        passkeys.registration_options, session.account_id, session.name, rp
+    )
+    return {"ticket": ticket, "options": options}
+
+
+@router.post("/api/account/passkeys", status_code=201)
+async def add_passkey(
+    body: PasskeyNew,
+    request: Request,
+    passkeys: PasskeysDep,
+    config: ConfigDep,
+    session: SignedInDep,
+) -> dict[str, Any]:
+    """Keep the passkey the browser made from the options under ``ticket``."""
+    rp = relying_party(request, config.public_url)
+    key = await asyncio.to_thread(
+        passkeys.register, session.account_id, body.ticket, body.credential, body.label, rp
+    )
+    return {"passkey": key.public()}
+
+
+@router.post("/api/account/passkeys/remove")
+async def remove_passkey(
+    body: PasskeyId, passkeys: PasskeysDep, session: SignedInDep
+) -> dict[str, Any]:
+    """Remove one of the account's passkeys: it signs nobody in from then on."""
+    await asyncio.to_thread(passkeys.remove, session.account_id, body.id)
+    return {"removed": body.id}
+
+
+@router.post("/api/account/passkeys/signin/options")
+async def passkey_sign_in_options(
+    request: Request, passkeys: PasskeysDep, guard: GuardDep, config: ConfigDep
+) -> dict[str, Any]:
+    """Start signing in with a passkey: the options for ``navigator.credentials.get`` and
+    the ticket to send back with its answer. Counts as a sign-in attempt of the address."""
+    rp = relying_party(request, config.public_url)
+    await asyncio.to_thread(guard.before_sign_in, _address(request), "\x00passkey")
+    ticket, options = await asyncio.to_thread(passkeys.sign_in_options, rp)
+    return {"ticket": ticket, "options": options}
+
+
+@router.post("/api/account/passkeys/signin")
+async def passkey_sign_in(
+    body: PasskeyAnswer,
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    passkeys: PasskeysDep,
+    config: ConfigDep,
+    session: SessionDep,
+) -> dict[str, Any]:
+    """Sign in with the passkey the browser answered with: a new session in a new cookie."""
+    rp = relying_party(request, config.public_url)
+    account, token = await asyncio.to_thread(passkeys.sign_in, body.ticket, body.credential, rp)
+    if session is not None:
+        await asyncio.to_thread(accounts.sign_out, session)
+        accounts.close_ended()
+    set_session_cookie(
+        response, token, accounts.session_seconds, _secure(request, config.public_url)
+    )
+    return {"account": _me(account.id, account.name)}

@@ -66,9 +66,15 @@ async def create_table(
     """Create a table. The answer holds each person's seat token and link (hand them
     out) and the spectators' link; the server keeps only their digests. Signed in, the
     first person's seat is the account's."""
-    created = await hub.create(body, account=None if session is None else session.account_id)
+    address = request.client.host if request.client else "?"
+    created = await hub.create(
+        body,
+        account=None if session is None else session.account_id,
+        names=None if session is None else {session.account_id: session.name},
+        address=address,
+    )
     # its bots and hints take the creating address's share of the bot pool
-    hub.bots.fair.charge_to(created.table.id, request.client.host if request.client else "?")
+    hub.bots.fair.charge_to(created.table.id, address)
     return created
 
 
@@ -99,4 +105,6 @@ async def get_catalog(table: TableDep, lang: LangQuery = "en") -> Catalog:
 async def join_table(hub: HubDep, table_id: str, body: JoinRequest, session: SessionDep) -> Joined:
     """Take an open seat (the first one, or the one named); the game starts when the
     last open seat is taken. Signed in, the seat is the account's."""
-    return await hub.join(table_id, body, account=None if session is None else session.account_id)
+    if session is None:
+        return await hub.join(table_id, body)
+    return await hub.join(table_id, body, account=session.account_id, account_name=session.name)

@@ -122,6 +122,10 @@ class BotDriver:
             seat, player = found
             move = st.move
             text = await self._decide(st, seat, player)
+            if self.seats.paused():
+                # everyone left while the bot thought: a paused table is not played on (the
+                # bot is asked again when a person comes back)
+                return
             try:
                 await self._act(seat, move, text)
             except ProtocolError as e:

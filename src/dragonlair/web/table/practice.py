@@ -102,6 +102,7 @@ class Practice:
             "can_undo": held,
             "undo_reason": why,
             "confirm": self.settings.confirm,
+            "confirm_turn": self.settings.confirm_turn,
         }
 
     # ------------------------------------------------------------------ undo

@@ -40,6 +40,8 @@ class Seat:
         # the move its player conceded at: a bot plays the seat from then on
         # (dragonlair.web.concede)
         self.conceded = s.conceded
+        # the account's name (its profile's address), None for a guest
+        self.profile = s.profile
 
     @property
     def is_bot(self) -> bool:
@@ -60,6 +62,7 @@ class Seat:
             arrived=self.arrived,
             bank=None if self.bank is None or self.kind != "human" else round(self.bank, 1),
             conceded=self.conceded,
+            profile=self.profile if self.account is not None else None,
         )
 
     def prefs(self) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 // Accounts (docs/server.md, "Accounts"): optional. The top bar says who is signed in (or
-// offers to sign in); "/account" signs up, in and out, and deletes the account. The session
+// offers to sign in); "/account" signs up, in (with a password or a passkey, passkeys.js)
+// and out, and deletes the account. The session
 // is an HttpOnly cookie the page never sees: it only asks GET /api/account who it is.
 // Signing up here makes the guest seats this browser remembers (lobby.js's "your games")
 // the new account's, so they follow the player to every device they sign in on.
@@ -7,6 +8,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { N_, errorText, lang, t, tn } from "./i18n.js";
 import { myGames } from "./lobby.js";
+import { passkeyError, passkeysPanel, passkeysWork, signInWithPasskey } from "./passkeys.js";
 import { profileHref } from "./profile.js";
 
 /** Who this browser's session signs in: {id, name}, or null for a guest. */
@@ -67,7 +69,15 @@ function guestPanels(root) {
     nameField("signin-name", "username"),
     passwordField("signin-password", t("Password"), "current-password"),
     inError,
-    h("button", { type: "submit", class: "primary" }, t("Sign in")));
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "primary" }, t("Sign in")),
+      passkeysWork() ? h("button", { type: "button", id: "passkey-sign-in", onclick: async () => {
+        inError.hidden = true;
+        try {
+          await signInWithPasskey();
+          location.assign("/account");
+        } catch (e) { fill(inError, passkeyError(e)); inError.hidden = false; }
+      } }, t("Sign in with a passkey")) : null));
   signIn.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     inError.hidden = true;
@@ -178,6 +188,7 @@ function signedInPanel(root, me) {
           h("button", { type: "button", id: "sign-out-everywhere", onclick: act("/api/account/signout-everywhere") }, t("Sign out everywhere"))),
         error,
         del),
+      passkeysPanel(),
       h("div", { class: "panel", id: "account-games" },
         h("h2", {}, t("Your games")),
         h("div", { id: "account-games-list" }, h("p", { class: "muted" }, t("Loading…")))),

@@ -12,7 +12,7 @@ import { getJSON, getOnce } from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText, t, word } from "./i18n.js";
 import { tableTerms } from "./lobby.js";
-import { defaultName, eventText, seatNames } from "./table.js";
+import { defaultName, eventText, phaseName, seatNames } from "./table.js";
 import * as generic from "./games/generic.js";
 
 export async function gamePage(root, tableId) {
@@ -231,8 +231,7 @@ class GamePage {
     const log = h("section", { class: "panel log", "aria-label": t("what happened") },
       h("h2", { class: "small" }, t("Log")),
       h("ol", { tabindex: 0, id: "log" }, lines.slice(-300).map((l) => h("li", { value: l.seq + 1, class: l.frame === this.at ? "new" : null }, l.text))));
-    // the phase's name as the table page's action bar writes it
-    const phase = view.phase ? word(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " ")) : "";
+    const phase = phaseName(this.catalog, view); // as the table page's action bar writes it
     const lobby = h("a", { class: "button", href: "/" }, t("Back to the lobby"));
     const section = h("section", { class: "replay", "aria-label": t("replay"), dataset: { move: String(frame.move), frame: String(this.at), seat: this.seat === null ? "spectator" : String(this.seat) } },
       h("h2", {}, t("Replay")),

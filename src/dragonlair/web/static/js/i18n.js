@@ -141,6 +141,8 @@ const ERRORS = {
   not_over: N_("That is only for a finished game."),
   storage_error: N_("The server could not store that; try again."),
   not_owner: N_("Another server process runs this table; try again."),
+  too_many_waiting: N_("Too many of your tables are waiting for players: play at one, or let one expire, before you open another."),
+  lobby_full: N_("The server holds as many tables waiting for players as it can: join one of them, or try again later."),
   broken: N_("This table cannot be played."),
   expired: N_("This table waited too long for players and expired."),
   abandoned: N_("Every player left this table long ago: it ended without a result."),
@@ -182,6 +184,12 @@ const ERRORS = {
   not_signed_in: N_("Sign in first: this needs an account."),
   csrf: N_("That request did not come from this site's pages."),
   seat_claimed: N_("That seat already belongs to an account."),
+  passkey_expired: N_("This passkey request was used already or has expired: start again."),
+  passkey_refused: N_("The passkey's answer was refused."),
+  passkey_taken: N_("This passkey is registered already."),
+  unknown_passkey: N_("This passkey belongs to no account here (it may have been removed)."),
+  too_many_passkeys: N_("An account has at most 20 passkeys: remove one first."),
+  passkey_unavailable: N_("Passkeys need this server's host name."),
   bad_pace: N_("A turn-based table has a deadline per move instead of a time bank."),
   unknown_player: N_("There is no player of that name."),
   conceded: N_("You conceded this game: a bot plays your seat to the end."),
@@ -201,4 +209,4 @@ export function errorText(code, message) {
   return DETAILED.has(code) && message ? `${t(ERRORS[code])} (${message})` : t(ERRORS[code]);
 }
 
-const DETAILED = new Set(["bad_position", "bad_options", "bad_seats", "bad_budget", "unknown_bot"]);
+const DETAILED = new Set(["bad_position", "bad_options", "bad_seats", "bad_budget", "unknown_bot", "passkey_refused"]);

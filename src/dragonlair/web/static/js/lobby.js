@@ -5,7 +5,7 @@ import { ApiError, getJSON, postJSON } from "./api.js";
 import { copyText, fill, h, toast } from "./dom.js";
 import { N_, errorText, t, tn } from "./i18n.js";
 import { awayTerm, duration } from "./away.js";
-import { leaderboardHref } from "./profile.js";
+import { leaderboardHref, seatName } from "./profile.js";
 import { learnPanel } from "./tutorial.js";
 
 const NAME_KEY = "dragonlair:name";
@@ -67,6 +67,7 @@ export function tableTerms(settings, fairness) {
   else if (settings.position) terms.push(t("started from {position}", { position: t(settings.position) }));
   if (settings.hints) terms.push(t("hints allowed"));
   if (settings.undo) terms.push(t("undo allowed"));
+  if (settings.confirm_turn) terms.push(t("Confirm at the end of each turn"));
   terms.push(awayTerm(settings));
   return terms;
 }
@@ -165,9 +166,10 @@ function newTableForm(games, puzzles) {
   });
   const hints = h("input", { id: "hints", type: "checkbox", checked: true });
   const undo = h("input", { id: "undo", type: "checkbox", checked: true });
+  const confirmTurn = h("input", { id: "confirm-turn", type: "checkbox" });
   const touched = { hints: false, undo: false };
   hints.addEventListener("change", () => { touched.hints = true; });
-  undo.addEventListener("change", () => { touched.undo = true; });
+  undo.addEventListener("change", () => { touched.undo = true; syncTerms(); });
   const deadline = h("input", { id: "deadline", type: "number", min: 3, max: 600, value: 15, step: 1 });
   const listed = h("input", { id: "listed", type: "checkbox", checked: true });
   const rated = h("input", { id: "rated", type: "checkbox" });
@@ -196,7 +198,7 @@ function newTableForm(games, puzzles) {
   }
   takeover.addEventListener("change", () => { bank.disabled = takeover.value === "" || pace.value !== ""; });
   const submit = h("button", { type: "submit", class: "primary", id: "create" }, t("Create table"));
-  const problem = h("p", { class: "error", role: "alert" });
+  const problem = h("p", { class: "error", role: "alert", id: "create-problem" });
 
   const current = () => games.find((g) => g.id === gameList.querySelector("input[name=game]:checked").value);
 
@@ -290,6 +292,7 @@ function newTableForm(games, puzzles) {
     if (!touched.hints) hints.checked = practice;
     if (!touched.undo || open) undo.checked = practice;
     undo.disabled = open;
+    confirmTurn.disabled = open || !undo.checked;
   }
 
   function choosePuzzle() {
@@ -353,7 +356,9 @@ function newTableForm(games, puzzles) {
       h("div", { class: "option" }, h("label", { for: "hints" }, t("hints allowed")), hints,
         h("span", { class: "help small muted" }, t("anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)"))),
       h("div", { class: "option" }, h("label", { for: "undo" }, t("undo allowed")), undo,
-        h("span", { class: "help small muted" }, t("a player may take back their last decision while nothing hidden has been revealed since (not with open seats)")))),
+        h("span", { class: "help small muted" }, t("a player may take back their last decision while nothing hidden has been revealed since (not with open seats)"))),
+      h("div", { class: "option" }, h("label", { for: "confirm-turn" }, t("Confirm each turn")), confirmTurn,
+        h("span", { class: "help small muted" }, t("with undo: your decisions stay yours alone, and can be taken back, until you press Confirm at the end of your turn (off: they are played a few seconds after you decide)")))),
     problem,
     submit,
   );
@@ -397,6 +402,7 @@ function newTableForm(games, puzzles) {
       rated: rated.checked,
       takeover: takeover.value || null,
     };
+    if (confirmTurn.checked && body.undo) body.confirm_turn = true;
     if (pace.value) body.pace = Number(pace.value);
     else if (takeover.value) {
       const minutes = Number(bank.value);
@@ -478,7 +484,7 @@ async function refreshTables(waiting, playing, names) {
   }
   const row = (tb, action) => h("li", { class: "table-row" },
     h("span", { class: "game-name" }, names[tb.game] || tb.game),
-    h("span", { class: "small" }, tb.seats.map((s) => (s.kind === "open" ? t("(open)") : s.name)).join(", "),
+    h("span", { class: "small" }, tb.seats.map((s, i) => [i ? ", " : "", s.kind === "open" ? t("(open)") : seatName(s, s.name)]),
       tableTerms(tb.settings, tb.fairness).length ? h("span", { class: "muted table-terms" }, ` · ${tableTerms(tb.settings, tb.fairness).join(" · ")}`) : null),
     action);
   const open = tables.filter((tb) => tb.status === "waiting");

@@ -12,6 +12,13 @@ export function profileHref(name) {
   return `/players/${encodeURIComponent(name)}`;
 }
 
+/** A seat's name as text, a link to its account's profile when an account plays it
+ * (``seat.profile``, the account's name: the seat's own name may differ); a guest's, a
+ * bot's or an open seat's name stays plain text. ``attrs``: more of the link's. */
+export function seatName(seat, text, attrs = {}) {
+  return seat.profile ? h("a", { ...attrs, href: profileHref(seat.profile), class: "profile-link" }, text) : text;
+}
+
 /** A finished game's page (its result, scores and replay). */
 export function gameHref(table) {
   return `/games/${encodeURIComponent(table)}`;

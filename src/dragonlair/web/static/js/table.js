@@ -26,6 +26,7 @@ import { lessonPanel, markLesson } from "./tutorial.js";
 import { focusQuietly, hideInfo, installInfo } from "./info.js";
 import { markdown } from "./markdown.js";
 import { SeatGuard } from "./seatguard.js";
+import { seatName } from "./profile.js";
 import * as generic from "./games/generic.js";
 
 // refusals that signing in (account.js) can remedy: the refused page offers it
@@ -112,6 +113,13 @@ export function eventText(catalog, ev, names, board = null) {
 
 /** The server's default names ("Player 2", "Random bot 3") in the page's language; a name a
  * person chose stays as it is. */
+/** The name of ``view``'s phase as its game declares it (the catalog's ``phase_names``,
+ * already in the page's language), else the phase's id. */
+export function phaseName(catalog, view) {
+  if (!view.phase) return "";
+  return (catalog.phase_names || {})[view.phase] || view.phase;
+}
+
 export function defaultName(name) {
   if (lang() === "en") return name;
   let m = /^Player (\d+)$/.exec(name);
@@ -465,6 +473,13 @@ class TablePage {
   heldText() {
     const held = this.msg && this.msg.held;
     if (!held) return "";
+    if (held.turn) {
+      // a table that confirms at the end of a turn: no window, the person's Confirm
+      if (held.waiting) {
+        return t("Your choice “{action}” waits for your Confirm (it would show you something, so it is not shown before): press Confirm to play it, or Undo to take it back.", { action: held.waiting });
+      }
+      return t("Nobody sees your decisions yet: press Confirm to play them, or Undo to take back the last one.");
+    }
     const left = held.until ? Math.max(0, Math.ceil((held.until - Date.now()) / 1000)) : 0;
     if (held.waiting) {
       return t("Your choice “{action}” waits for its confirmation (it would show you something, so it is not shown before): played in {n} s unless you take it back.", { action: held.waiting, n: left });
@@ -476,7 +491,7 @@ class TablePage {
   tickHeld() {
     clearInterval(this.heldTimer);
     this.heldTimer = null;
-    if (!this.msg || !this.msg.held) return;
+    if (!this.msg || !this.msg.held || this.msg.held.turn) return; // no countdown to show
     this.heldTimer = setInterval(() => {
       const el = document.getElementById("held-note");
       if (!el || !this.msg || !this.msg.held) {
@@ -637,7 +652,7 @@ class TablePage {
         row.push(h("button", {
           type: "button", id: "confirm-button", class: "small primary",
           disabled: this.pending,
-          title: t("Play my decision now, without waiting"),
+          title: m.held.turn ? t("Play my decisions of this turn: the others see them and the game goes on") : t("Play my decision now, without waiting"),
           onclick: () => this.askConfirm(),
         }, t("Confirm")));
         row.push(h("span", { class: "small held-note", id: "held-note", role: "status" }, this.heldText()));
@@ -812,7 +827,7 @@ class TablePage {
   actionBar(ctx, handled, view, legal, names, seat) {
     const m = this.msg;
     const parts = [h("div", { class: "prompt", "aria-live": "polite" }, this.prompt(view, legal, names, seat))];
-    const phase = word(view.phase_name || (view.phase.charAt(0).toUpperCase() + view.phase.slice(1)).replace(/[-_]/g, " "));
+    const phase = phaseName(this.catalog, view);
     if ("choosing" in view && !view.over && m.status !== "over") {
       const waiting = view.to_act.map((s) => names[s]);
       parts.push(h("span", { class: "choosing small" }, waiting.length ? t("still choosing: {names}", { names: waiting.join(", ") }) : t("revealing")));
@@ -879,7 +894,8 @@ class TablePage {
         return h("li", { class: ["seat-chip", `p${s.seat}`, toAct.has(s.seat) && "acting", s.seat === me && "me"], dataset: { seat: String(s.seat) } },
           h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, String(s.seat + 1)),
           h("span", { class: ["dot", s.connected || s.kind === "bot" ? "on" : "off"], title: s.kind === "bot" ? t("bot") : s.connected ? t("connected") : t("not connected") }),
-          h("span", { class: "name" }, names[s.seat], s.seat === me ? ` ${t("(you)")}` : ""),
+          // an account's name opens its profile in another tab: the table stays open here
+          h("span", { class: "name" }, seatName(s, names[s.seat], { target: "_blank", rel: "noopener" }), s.seat === me ? ` ${t("(you)")}` : ""),
           kind ? h("span", { class: "kind small muted" }, kind) : null,
           state ? h("span", { class: "state small" }, state) : null);
       }));

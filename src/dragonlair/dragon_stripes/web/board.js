@@ -2,8 +2,8 @@
 // head with the gems of every stripe, the knight and the pot beside it, the dragon's eye
 // (closed, stirring, half awake, awake), every card drawn so far and what is left in the
 // deck, your gems behind your screen and what everyone paid and received in the open.
-import { h, s } from "../dom.js";
-import { N_, t, tn } from "../i18n.js";
+import { h, s } from "/static/js/dom.js";
+import { N_, t, tn } from "/static/js/i18n.js";
 
 export const keys = { d: "draw", h: "hold", t: "take", n: "decline" };
 

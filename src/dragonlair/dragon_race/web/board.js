@@ -8,8 +8,8 @@
 // length) placed so that the board's crossing falls where the curve crosses itself; a
 // board without a crossing (or one the curve cannot place) runs around an oval. On a
 // narrow screen the figure stands upright.
-import { h, s } from "../dom.js";
-import { t, tn, word } from "../i18n.js";
+import { h, s } from "/static/js/dom.js";
+import { t, tn, word } from "/static/js/i18n.js";
 
 export const keys = { p: "pass", s: "stop" };
 

@@ -1,9 +1,9 @@
 // Space Dragons on the table: the face-up dragon on the lair, the three scoring cards,
 // this round's crew cards, every ship with its shields and damage, claimed dragons and
 // crew, and your hand of crew cards (the buttons: hire or play).
-import { h } from "../dom.js";
-import { N_, t, tn } from "../i18n.js";
-import { icon } from "../icons.js";
+import { h } from "/static/js/dom.js";
+import { N_, t, tn } from "/static/js/i18n.js";
+import { icon } from "/static/js/icons.js";
 
 export const EFFECTS = {
   shield: N_("shield: tuck a card under your ship"),

@@ -5,8 +5,8 @@
 // Damage as counts on the hull; the Danger card as a card (Flight or Fight, what each
 // rank gets); the last bids, turned over; your hand, each card with a button for each
 // way to play it.
-import { h } from "../dom.js";
-import { N_, t, tn, word } from "../i18n.js";
+import { h } from "/static/js/dom.js";
+import { N_, t, tn, word } from "/static/js/i18n.js";
 
 const STACKS = [
   ["power_cockpit", N_("Cockpit power"), "⚡"],

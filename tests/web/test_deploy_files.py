@@ -1,0 +1,49 @@
+"""The files in deploy/ as docs/deploy.md installs them: the database URL of the shipped
+environment file works with Debian's PostgreSQL, whose pg_hba.conf lets a local role in
+without a password only over the Unix socket (``local all all peer``; TCP to 127.0.0.1
+asks for a password)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from dragonlair.web.store import Store
+from tests.web.conftest import PostgresCluster
+
+ENV = Path(__file__).resolve().parents[2] / "deploy" / "dragonlair.env.example"
+
+
+def shipped(name: str) -> str:
+    for line in ENV.read_text().splitlines():
+        if line.startswith(f"{name}="):
+            return line.split("=", 1)[1]
+    raise AssertionError(f"{name} is not in {ENV}")
+
+
+def test_the_shipped_database_url_goes_through_the_unix_socket() -> None:
+    url = make_url(shipped("DRAGONLAIR_DB"))
+    assert url.host is None and url.password is None, url
+    assert str(url.query["host"]).startswith("/"), url  # the socket's folder
+    assert url.username == "dragonlair" and url.database == "dragonlair"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_url_of_that_form_creates_the_schema_and_serves(tmp_path: Path) -> None:
+    pg = PostgresCluster()
+    try:
+        form = make_url(shipped("DRAGONLAIR_DB"))
+        # the same form, pointed at this run's server: its socket folder and port
+        url = form.set(username="postgres", database="postgres").update_query_dict(
+            {"host": str(pg.dir), "port": str(pg.port)}
+        )
+        store = Store(url.render_as_string(hide_password=False), "NORMAL", None, 5.0)
+        try:
+            assert store.load("nothing") is None
+        finally:
+            store.close()
+    finally:
+        pg.stop()
