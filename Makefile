@@ -180,7 +180,8 @@ bench-quick: $(STAMP)
 # first 400 and 100 at each; docs/accel.md, "Held to the Python engine", "Space Race").
 differential: $(STAMP)
 	DRAGONLAIR_DIFFERENTIAL_GAMES=10000 $(BIN)/pytest -q -n 0 --durations=2 \
-	  tests/accel/test_accel_dragon_stripes.py tests/accel/test_accel_space_race.py \
+	  tests/accel/test_accel_dragon_race.py tests/accel/test_accel_dragon_stripes.py \
+	  tests/accel/test_accel_space_race.py \
 	  -k many_random_games
 
 clean:

@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from dragonlair.accel import Engine, SpaceRaceEnv
+from dragonlair.accel import DragonRaceEnv, Engine, SpaceRaceEnv
 from dragonlair.rl.common import win_shares
 from dragonlair.rl.layout import encoder_for
 
@@ -79,11 +79,16 @@ def _compare_batch(env: Engine, seeds: list[int], keep: int) -> tuple[int, list[
     kept: list[list[bytes]] = [[] for _ in range(min(keep, real))]
     finished = [False] * real + [True] * (BATCH - real)  # the end compared already
     steps = 0
-    share = _share_space_race_chance if isinstance(env, SpaceRaceEnv) else None
+    share: Callable[..., Any] | None = None
+    marks: Callable[[Any], Any] = _chance_marks
+    if isinstance(env, SpaceRaceEnv):
+        share = _share_space_race_chance
+    elif isinstance(env, DragonRaceEnv):
+        share, marks = _share_dragon_race_chance, _event_count
     for move in range(game.max_length + 2):
         if all(finished):
             return steps, kept
-        before = [_chance_marks(st) for st in states] if share else []
+        before = [marks(st) for st in states] if share else []
         jax_obs = np.asarray(observe(batch))
         masks = np.asarray(batch.legal_action_mask)
         current = np.asarray(batch.current_player)
@@ -127,7 +132,7 @@ def _compare_batch(env: Engine, seeds: list[int], keep: int) -> tuple[int, list[
             assert current[t] == seat, f"{where}: current player {current[t]} against {seat}"
             ids = st.legal_action_ids(seat)
             got = [int(a) for a in np.flatnonzero(masks[t])]
-            assert got == ids, f"{where}: legal actions {got} against {ids}"
+            assert got == sorted(ids), f"{where}: legal actions {got} against {sorted(ids)}"
             actions[t] = a = rngs[t].choice(ids)
             st.apply_id(seat, a)
             steps += 1
@@ -186,3 +191,43 @@ def _share_space_race_chance(
     if not changed:
         return batch
     return batch.replace(coins=jnp.asarray(coins), refill=jnp.asarray(refill))
+
+
+def _event_count(st: Any) -> int:
+    return int(st.event_count)
+
+
+def _share_dragon_race_chance(batch: Any, states: Sequence[Any], before: Sequence[int]) -> Any:
+    """Write the chance the Python engine drew in its last step into each batched table
+    before the batched engine takes the same step: the cards a hazard discarded and a
+    steal took (``pick``: the highest keys, in the order drawn, so that each is the
+    highest of the hand it was drawn from) and the order of a draw pile shuffled from the
+    discards (``order``: each card's place in the pile left, bottom first; the cards drawn
+    from it rank above)."""
+    pick = np.array(batch.pick)
+    order = np.array(batch.order)
+    changed = False
+    for t, st in enumerate(states):
+        drawn = [
+            (kind, values)
+            for kind, values, _ in st.event_log()[before[t] :]
+            if kind in ("hazard", "robbed", "reshuffled")
+        ]
+        if not drawn:
+            continue
+        changed = True
+        pick[t] = 0
+        top = 1 << 30
+        for kind, values in drawn:
+            if kind != "reshuffled":
+                if int(values[2]) > 0:  # 0: a hazard on an empty hand
+                    pick[t, int(values[2])] = top
+                    top -= 1
+            else:
+                pile = list(st.draw)  # bottom first
+                order[t] = len(pile) + np.arange(order.shape[1])
+                for place, c in enumerate(pile):
+                    order[t, c] = place
+    if not changed:
+        return batch
+    return batch.replace(pick=jnp.asarray(pick), order=jnp.asarray(order))

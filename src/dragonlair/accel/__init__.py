@@ -19,14 +19,16 @@ from dragonlair.core import BadOptions, UnknownGame
 from dragonlair.core.registry import make as make_game
 
 from .common import AccelError
+from .dragon_race import DragonRaceEnv
 from .dragon_stripes import DragonStripesEnv
 from .space_dragons import SpaceDragonsEnv
 from .space_race import SpaceRaceEnv
 
-Engine = DragonStripesEnv | SpaceDragonsEnv | SpaceRaceEnv
+Engine = DragonRaceEnv | DragonStripesEnv | SpaceDragonsEnv | SpaceRaceEnv
 
 # The games that have a batched engine, by id, with the class that makes it.
 ENGINES: dict[str, type[Engine]] = {
+    "dragon-race": DragonRaceEnv,
     "dragon-stripes": DragonStripesEnv,
     "space-dragons": SpaceDragonsEnv,
     "space-race": SpaceRaceEnv,
@@ -72,6 +74,7 @@ def cache_compilations(folder: str | os.PathLike[str] = "build/jax-cache") -> Pa
 
 __all__ = [
     "AccelError",
+    "DragonRaceEnv",
     "DragonStripesEnv",
     "Engine",
     "SpaceDragonsEnv",

@@ -31,6 +31,7 @@ ENGINES: tuple[tuple[str, str, int], ...] = (
     ("dragon-stripes (JAX)", "dragon-stripes", 4),
     ("space-dragons (JAX)", "space-dragons", 4),
     ("space-race (JAX)", "space-race", 4),
+    ("dragon-race (JAX)", "dragon-race", 4),
     ("connect_four (Pgx)", "pgx:connect_four", 2),
     ("leduc_holdem (Pgx)", "pgx:leduc_holdem", 2),
 )
