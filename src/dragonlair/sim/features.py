@@ -224,9 +224,7 @@ def _snapshots(
     return out
 
 
-def _stage_names(
-    module: Any, game: Game, total: int, at: Callable[[int], int]
-) -> dict[str, str]:
+def _stage_names(module: Any, game: Game, total: int, at: Callable[[int], int]) -> dict[str, str]:
     """``stage25`` ... ``stage90`` of a game of ``total`` decisions: the module's name of
     its ``stage`` ``at(move)`` after each snapshot's move."""
     out: dict[str, str] = {}
