@@ -2,6 +2,14 @@
 # pip installs with --no-compile: byte-compiling every installed module (most of them never
 # imported) took 35 of a venv's 50 s of CPU; Python compiles what is imported when it is.
 PY ?= python3
+
+# Bytecode is cached, whatever the environment says: with PYTHONDONTWRITEBYTECODE set (as it
+# is on the CI machines) and the venv installed with --no-compile, every Python process
+# compiled every module it imported from source again, and a suite starts hundreds of them
+# (xdist workers, each browser test's server, the terminal in a pseudo-terminal, the bots'
+# worker processes, Ray's): importing the server, JAX, pandas, Textual and Playwright cost
+# 8.8 to 9.2 s of CPU each time that way, 4.4 s with the cache (docs/benchmarks/2026-12-04-suite.md).
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 comma := ,
