@@ -111,6 +111,19 @@ def test_a_report_is_checked_stored_and_acknowledged(db_url: str) -> None:
                 await c.close()
 
         asyncio.run(talk())
+
+        async def again() -> None:
+            # the table as a process that never served it reads it (after a restart, or
+            # when another process takes it over): Bob's report is remembered all the same
+            table.chat = None
+            bob = await SeatClient.open(server.ws, tid, tokens[1], 1)
+            rude = chats(bob)[0]["id"]
+            await bob.send({"type": "report", "id": rude})
+            assert (await bob.next_error(0))["code"] == "chat_already_reported"
+            await bob.close()
+
+        table = server.hub.tables[tid]
+        asyncio.run(again())
         listed = admin(server, "GET", "/api/admin/reports")
         assert listed.status_code == 200
         (entry,) = listed.json()["reports"]

@@ -72,7 +72,14 @@ class StoredChat:
 class Chat:
     """One table's chat: its recent messages and each connection's rate."""
 
-    def __init__(self, apart: bool, history: list[StoredChat]) -> None:
+    def __init__(
+        self,
+        apart: bool,
+        history: list[StoredChat],
+        reports: Sequence[tuple[int, int | None]] = (),
+    ) -> None:
+        # reports: the table's stored reports (message id, reporting seat), so that a seat
+        # reports a message once whichever process served the table when it did
         self.apart = apart
         self.said: deque[StoredChat] = deque(history, maxlen=KEPT)
         self._buckets: weakref.WeakKeyDictionary[Peer, TokenBucket] = weakref.WeakKeyDictionary()
@@ -80,10 +87,11 @@ class Chat:
             weakref.WeakKeyDictionary()
         )
         # (message id, reporter) already reported: a seat's number, or None for spectators
-        self._reports: set[tuple[int, int | None]] = set()
+        self._reports: set[tuple[int, int | None]] = set(reports)
         # the messages reported here that are still shown: the operator may hide them from
         # any process, so the table asks storage about these when a client connects
-        self.reported_ids: set[int] = set()
+        shown = {s.id for s in self.said}
+        self.reported_ids: set[int] = {m for m, _ in self._reports if m in shown}
 
     def check(self, conn: Peer, text: str | None, phrase: str | None = None) -> str:
         """The message to store (stripped), or a ProtocolError saying why it is refused

@@ -571,8 +571,9 @@ class Table:
         """The table's chat, its recent messages read from the store the first time."""
         if self.chat is None:
             history = await asyncio.to_thread(self.hub.store.load_chat, self.id, KEPT)
+            reports = await asyncio.to_thread(self.hub.store.chat_reports, self.id)
             if self.chat is None:
-                self.chat = Chat(self.settings.chat_apart, history)
+                self.chat = Chat(self.settings.chat_apart, history, reports)
         return self.chat
 
     async def say(self, conn: Peer, text: str | None, phrase: str | None = None) -> None:

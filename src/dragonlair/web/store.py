@@ -848,6 +848,19 @@ class Store:
             for r in reversed(rows)
         ]
 
+    def chat_reports(self, table_id: str) -> list[tuple[int, int | None]]:
+        """Every report of a table's chat: the message and the reporting seat (None: the
+        spectators)."""
+        with self.engine.connect() as conn:
+            return [
+                (int(r.chat_id), None if r.seat is None else int(r.seat))
+                for r in conn.execute(
+                    select(reports_t.c.chat_id, reports_t.c.seat).where(
+                        reports_t.c.table_id == table_id
+                    )
+                )
+            ]
+
     def hidden_chat(self, table_id: str, ids: Collection[int]) -> list[int]:
         """Which of these chat messages of a table the operator has hidden."""
         with self.engine.connect() as conn:
