@@ -356,7 +356,7 @@ function newTableForm(games, puzzles) {
       h("div", { class: "option" }, h("label", { for: "hints" }, t("hints allowed")), hints,
         h("span", { class: "help small muted" }, t("anyone at the table may ask the bots what they think of their choices (shown in the table's description: taking a seat agrees to it)"))),
       h("div", { class: "option" }, h("label", { for: "undo" }, t("undo allowed")), undo,
-        h("span", { class: "help small muted" }, t("a player may take back their last decision while nothing hidden has been revealed since (not with open seats)"))),
+        h("span", { class: "help small muted" }, t("a player's decisions wait a few seconds (or until they confirm), seen by nobody else, and may be taken back until then (not with open seats)"))),
       h("div", { class: "option" }, h("label", { for: "confirm-turn" }, t("Confirm each turn")), confirmTurn,
         h("span", { class: "help small muted" }, t("with undo: your decisions stay yours alone, and can be taken back, until you press Confirm at the end of your turn (off: they are played a few seconds after you decide)")))),
     problem,
