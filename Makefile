@@ -184,8 +184,9 @@ bench-quick: $(STAMP)
 	$(BIN)/dragonlair bench --quick --accel --throughput $(OTHER_BUILD)
 
 # The batched engines held to the Python engines over 10,000 random games each: Dragon
-# Stripes 2,000 at each table size, Space Race about 3,333 at each (`make test` plays the
-# first 400 and 100 at each; docs/accel.md, "Held to the Python engine", "Space Race").
+# Stripes 2,000 at each table size, Space Race and the Dragon Race about 3,333 at each
+# (`make test` plays the first 100 and 40 at each; docs/accel.md, "Held to the Python
+# engine", "Space Race", "The Great Dragon Race").
 differential: $(STAMP)
 	DRAGONLAIR_DIFFERENTIAL_GAMES=10000 $(BIN)/pytest -q -n 0 --durations=2 \
 	  tests/accel/test_accel_dragon_race.py tests/accel/test_accel_dragon_stripes.py \

@@ -158,9 +158,9 @@ def test_tensors_give_the_recorded_digests(envs: dict[int, SpaceRaceEnv], player
 
 
 def _many_games() -> int:
-    """The slow tier's number of games: 300, or DRAGONLAIR_DIFFERENTIAL_GAMES (`make
+    """The slow tier's number of games: 120, or DRAGONLAIR_DIFFERENTIAL_GAMES (`make
     differential` asks for 10,000), shared among the table sizes."""
-    given = os.environ.get("DRAGONLAIR_DIFFERENTIAL_GAMES", "300")
+    given = os.environ.get("DRAGONLAIR_DIFFERENTIAL_GAMES", "120")
     if not given.isdigit() or int(given) < len(TABLES):
         pytest.fail(
             f"DRAGONLAIR_DIFFERENTIAL_GAMES must be a number of games, at least {len(TABLES)}, "
