@@ -229,7 +229,12 @@ def test_a_killed_process_tables_finish_on_the_others(cluster: Cluster) -> None:
     tokens = {s["token"] for c in created for s in c["seats"]} | {
         c["watch"]["token"] for c in created
     }
-    lines = [json.loads(x) for k in cluster.procs for x in cluster.log(k).splitlines() if x]
+    raw = [x for k in cluster.procs for x in cluster.log(k).splitlines() if x]
+    # (the one exception: a killed process cannot clean up after its bot workers, and
+    # Python's resource tracker, a process of its own, says so on the same stderr)
+    tracker = [x for x in raw if not x.startswith("{")]
+    assert all("resource_tracker" in x or "warnings.warn(" in x for x in tracker), tracker
+    lines = [json.loads(x) for x in raw if x.startswith("{")]
     assert {ln["process"] for ln in lines} == {"1/3", "2/3", "3/3"}
     assert {ln.get("table") for ln in lines} >= {p.id for p in players}
     text = "".join(cluster.log(k) for k in cluster.procs)
