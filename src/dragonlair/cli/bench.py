@@ -258,8 +258,10 @@ def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: 
 
 
 def print_throughput(out: Console, rows: list[benchmark.ThroughputMeasure], build: str) -> None:
+    from ..bench import THROUGHPUT_SECONDS
+
     target = rows[0].target_games
-    minutes = benchmark.THROUGHPUT_SECONDS / 60
+    minutes = THROUGHPUT_SECONDS / 60
     table = Table(
         title=f"{target:,} heuristic games with {rows[0].workers} workers, per-game data and "
         f"Parquet, as simulate plays them (target: under {minutes:.0f} minutes; {build} build)"
