@@ -927,8 +927,9 @@ class Table:
         if playing is not None and playing is not asyncio.current_task():
             # the seat's held decisions are being played (a pass in a reaction window
             # waits for the window's end): this decision follows them, on the state they
-            # lead to, which is the one the seat was shown
-            await asyncio.shield(playing)
+            # lead to, which is the one the seat was shown (how that play ended is its own
+            # business: asyncio.wait neither raises its error nor cancels it)
+            await asyncio.wait({playing})
         async with self.lock:
             hold = self.holds.get(seat)
             if self.game is None or self.status != "playing":
