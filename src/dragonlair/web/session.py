@@ -570,8 +570,10 @@ class Table:
     async def _chat(self) -> Chat:
         """The table's chat, its recent messages read from the store the first time."""
         if self.chat is None:
-            history = await asyncio.to_thread(self.hub.store.load_chat, self.id, KEPT)
-            reports = await asyncio.to_thread(self.hub.store.chat_reports, self.id)
+            store = self.hub.store
+            history, reports = await asyncio.to_thread(
+                lambda: (store.load_chat(self.id, KEPT), store.chat_reports(self.id))
+            )
             if self.chat is None:
                 self.chat = Chat(self.settings.chat_apart, history, reports)
         return self.chat
