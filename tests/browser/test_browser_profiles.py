@@ -127,9 +127,9 @@ def test_a_players_profile_and_the_leaderboard_in_english_and_german(
     assert len(chart.locator("polyline").get_attribute("points").split()) == len(WINS) + 2
     recent = page.locator(".recent-game")
     assert recent.count() == 10
-    assert page.locator(f".recent-game[data-table={played}]").count() == 1
+    assert page.locator(f".recent-game[data-table='{played}']").count() == 1
     # each game links to its own page
-    link = page.locator(f".recent-game[data-table={played}] a.game-link")
+    link = page.locator(f".recent-game[data-table='{played}'] a.game-link")
     assert link.get_attribute("href") == f"/games/{played}"
     html = page.content()
     assert unfinished not in html

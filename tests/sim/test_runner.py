@@ -203,6 +203,31 @@ def test_a_stopped_run_lets_the_chunks_in_flight_end_instead_of_terminating_the_
     assert len(seen) > 3 and len(result.outcomes) == sum(seen)
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_a_batch_is_written_waits_for_the_batch(
+    monkeypatch: pytest.MonkeyPatch, sig: int
+) -> None:
+    # In one process the signal raises KeyboardInterrupt; raised inside the sink it cut a
+    # batch in two (a game counted as written without its row) and the batch was handed
+    # over again. It waits until the sink has the whole batch, then stops the run.
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 0.0)
+    j = job(n=10_000, bots="random")
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    written: list[int] = []
+
+    def sink(batch: Sequence[Any]) -> None:
+        for k, o in enumerate(batch):
+            if len(written) == 30 and k == 0:
+                os.kill(os.getpid(), sig)
+            written.append(o.index)
+
+    result = run(j, sink=sink)
+    assert result.interrupted
+    assert written == sorted(set(written)) == [o.index for o in result.outcomes]
+    assert 30 < len(written) < j.n
+    assert {s: signal.getsignal(s) for s in before} == before
+
+
 class Blunderer(Bot):
     """Plays an action that is not legal once the game is under way."""
 

@@ -381,7 +381,7 @@ def run(
                 interrupted = stop.is_set() and played < len(pending)
         elif workers == 1 or len(pending) <= 1:
             # in this process: progress per game, the sink a batch of games at a time
-            with _sigterm_raises():
+            with _Interrupts().running() as interrupts:
                 batch: list[Outcome] = []
                 since = perf_counter()
                 cpu = process_time()
@@ -391,12 +391,15 @@ def run(
                         if progress is not None:
                             progress(1)
                         if perf_counter() - since >= CHUNK_SECONDS:
-                            take(batch, counted=True)
-                            batch, since = [], perf_counter()
+                            with interrupts.held():
+                                handed, batch = batch, []
+                                take(handed, counted=True)
+                            since = perf_counter()
                 finally:
                     play_cpu[0] = process_time() - cpu
                     if batch:
-                        take(batch, counted=True)
+                        with interrupts.held():
+                            take(batch, counted=True)
         else:
             with (
                 _stop_signals() as stop,
@@ -411,22 +414,46 @@ def run(
     return RunResult(job, outcomes, interrupted, perf_counter() - start, played, play_cpu[0])
 
 
-@contextlib.contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """SIGTERM raises KeyboardInterrupt while the block runs (in the main thread), so it
-    stops a run the way Ctrl-C does."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+class _Interrupts:
+    """While a run plays in this process, Ctrl-C (SIGINT) and SIGTERM raise
+    ``KeyboardInterrupt`` in the main thread, the way Ctrl-C does, except inside
+    :meth:`held` (a batch being written): there the signal waits, and is raised when the
+    block ends, never between a game counted as written and its row, nor before the batch
+    handed over is forgotten (a handler, not a signal mask: a signal sent to the process may
+    be delivered to any of its threads)."""
 
-    def interrupt(signum: int, frame: object) -> None:
+    def __init__(self) -> None:
+        self.holding = False
+        self.waiting = False
+
+    def _raise(self, signum: int, frame: object) -> None:
+        if self.holding:
+            self.waiting = True
+            return
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    @contextlib.contextmanager
+    def running(self) -> Iterator[_Interrupts]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = {sig: signal.signal(sig, self._raise) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield self
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.waiting:
+            self.waiting = False
+            raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
