@@ -102,7 +102,9 @@ class Server:
             args += [f"--{k}", v]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + 60
+        # a loaded machine has taken over a minute (the bots' workers warm up first); a
+        # server that does not answer in time is stopped, not left running
+        end = time.monotonic() + 180
         while True:
             try:
                 if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
@@ -110,6 +112,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > end:
+                self.stop()
                 raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
             time.sleep(0.1)
 
