@@ -79,6 +79,25 @@ def box_in_view(page: Any, selector: str) -> dict[str, float]:
     return dict(box)
 
 
+# an element of each game's board and a property its own style sheet (board.css) sets
+BOARD_RULE = {
+    "space-dragons": (".sd-ships", "display", "grid"),
+    "space-race": (".sr-ships", "display", "grid"),
+    "dragon-stripes": (".ds-facts", "display", "flex"),
+    "dragon-race": (".race-players", "display", "grid"),
+}
+
+
+def assert_board_style(page: Any, game: str) -> None:
+    """The board's style sheet, from its game's package, is in the page once, between the
+    page's app.css and app-end.css (the order the rules' cascade depends on), and applied."""
+    sheets = page.evaluate("() => [...document.styleSheets].map(s => new URL(s.href).pathname)")
+    assert sheets == ["/static/app.css", f"/static/games/{game}/board.css", "/static/app-end.css"]
+    selector, prop, value = BOARD_RULE[game]
+    found = page.locator(f".board {selector}").first
+    assert found.evaluate("(e, p) => getComputedStyle(e).getPropertyValue(p)", prop) == value
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_action_bar_is_in_view_on_a_desktop_and_a_phone(
     server: Server, new_page: Callable[..., Any], game: str
@@ -107,6 +126,7 @@ def test_the_action_bar_is_in_view_on_a_desktop_and_a_phone(
             assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
             if n == 0:
                 shot(page, f"{game}-bar-{viewport['width']}", full_page=False)
+                assert_board_style(page, game)
             click_one(page, rng)
 
 
