@@ -11,6 +11,9 @@
 import { h } from "/static/js/dom.js";
 import { N_, t, tn, word } from "/static/js/i18n.js";
 
+/** The board's style sheet, beside it in the package; the page loads it (dom.js boardStyle). */
+export const style = new URL("board.css", import.meta.url).href;
+
 const STACKS = [
   ["power_cockpit", N_("Cockpit power"), "⚡"],
   ["scanners", N_("Scanners"), "◉"],
