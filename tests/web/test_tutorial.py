@@ -10,8 +10,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from dragonlair.bots.base import table_bot_seed
 from dragonlair.core import manifests
 from dragonlair.tutorial import tutorial
+from dragonlair.web.table.botseats import Player
 from tests.web.serverkit import LiveServer, SeatClient, config, create_table
 
 
@@ -137,3 +139,21 @@ def test_a_game_without_a_tutorial_says_so(
     )
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_tutorial"
     assert len(server.hub.tables) == before
+
+
+def test_a_lesson_table_seeds_its_bots_by_the_choice_they_answer(server: LiveServer) -> None:
+    """At Space Race's lesson every pick is a simultaneous choice: the table's bot is seeded
+    by the move at which the choice opened, so its seed is the same whether the learner
+    has chosen before it or not (dragonlair.tutorial.decision_move); at an ordinary table
+    it is the move itself."""
+    tut = tutorial("space-race")
+    created = create_table(server.http, game="space-race", tutorial=True)
+    table = server.hub.tables[created["table"]["id"]]
+    before = table.state.clone()
+    after = before.clone()
+    after.apply(tut.seat, after.game.parse_action("up 22"))  # the learner chose first
+    bot = Player("heuristic", {})
+    seed = table.bots.job(before, 1, bot).seed
+    assert table.bots.job(after, 1, bot).seed == seed == tut.bot_seed(before, 1)
+    assert after.move != before.move
+    assert table_bot_seed(table.seed, 1, after.move) != seed  # what an ordinary table uses
