@@ -71,15 +71,26 @@ def test_a_whole_game_against_bots(game_id: str) -> None:
     press_enter_until_over(child)
 
 
+def saved_moves(save: Path) -> int:
+    """How many moves the save file holds (0 before it is first written)."""
+    try:
+        return len(json.loads(save.read_text())["state"]["actions"])
+    except OSError:  # not written yet
+        return 0
+
+
 def test_save_quit_resume_and_replay(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     child = spawn(
         "play", "dragon-race", "--seed", "3", "--fast", "--save", str(save), *SHORT["dragon-race"]
     )
     child.expect("choices")
-    for _ in range(3):
-        child.send("\r")
-        time.sleep(0.3)
+    child.send("\r")
+    # every move is saved as it is made: wait for the first one (not for a time)
+    end = time.monotonic() + 60
+    while saved_moves(save) < 1:
+        assert time.monotonic() < end, "no move was saved"
+        time.sleep(0.05)
     child.send("\x11")  # ctrl+q
     child.expect("Leave the game")
     child.expect("saved in")
