@@ -12,7 +12,15 @@ import pytest
 
 import dragonlair
 from dragonlair.core import register, unregister
-from tests.web.serverkit import LiveServer, SeatClient, config, create_table, drive, open_all
+from tests.web.serverkit import (
+    TIMEOUT,
+    LiveServer,
+    SeatClient,
+    config,
+    create_table,
+    drive,
+    open_all,
+)
 
 
 def game_settings() -> list[tuple[str, int]]:
@@ -121,7 +129,9 @@ def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
 
     register(MANIFEST)
     try:
-        info = httpx.get(f"{live.http}/api/games/pebble-heuristic").json()
+        # the first description of a game tries every bot level on it (importing the
+        # search bots' modules): seconds on a loaded machine, past httpx's default 5 s
+        info = httpx.get(f"{live.http}/api/games/pebble-heuristic", timeout=TIMEOUT).json()
         assert info["bots"][:2] == ["random", "heuristic"]
         seats = [{"type": "bot", "level": "heuristic"}, {"type": "bot", "level": "random"}]
         tid = create_table(live.http, game="pebble-heuristic", players=2, seats=seats, seed=4)[
@@ -137,13 +147,14 @@ def test_heuristic_bots_and_missing_levels(live: LiveServer) -> None:
             raise AssertionError("did not finish")
 
         asyncio.run(wait_over())
-        rec = httpx.get(f"{live.http}/api/tables/{tid}/record").json()
+        rec = httpx.get(f"{live.http}/api/tables/{tid}/record", timeout=TIMEOUT).json()
         heuristic_bids = [a for s, a in rec["actions"] if s == 0 and a.startswith("bid")]
         assert heuristic_bids, rec
         # a bot seat without a level is refused, naming the levels
         r = httpx.post(
             f"{live.http}/api/tables",
             json={"game": "pebble-heuristic", "players": 2, "seats": [seats[0], {"type": "bot"}]},
+            timeout=TIMEOUT,
         )
         assert r.status_code == 400 and r.json()["error"]["code"] == "unknown_bot"
     finally:
