@@ -47,3 +47,26 @@ def test_a_url_of_that_form_creates_the_schema_and_serves(tmp_path: Path) -> Non
             store.close()
     finally:
         pg.stop()
+
+
+def test_the_per_address_limits_come_from_the_environment_file(tmp_path: Path) -> None:
+    """The unit passes no per-address limits: ``serve`` reads them from the environment
+    file, whose values are sized for players behind one NAT address and are valid."""
+    from typer.testing import CliRunner
+
+    from dragonlair.cli import app as cli_app
+    from dragonlair.web.security import parse_rate
+
+    assert int(shipped("DRAGONLAIR_MAX_CONNECTIONS_PER_ADDRESS")) >= 512
+    count, _per = parse_rate(shipped("DRAGONLAIR_HTTP_RATE"))
+    assert count >= 1000
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path}/x.sqlite3"
+    for name, bad, says in (
+        ("DRAGONLAIR_HTTP_RATE", "lots", "--http-rate"),
+        ("DRAGONLAIR_MAX_CONNECTIONS_PER_ADDRESS", "0", "max-connections-per-address"),
+    ):
+        # a short admin token is refused after the limits: never a server started here
+        args = ["serve", "--db", db, "--admin-token", "short"]
+        r = runner.invoke(cli_app, args, env={"COLUMNS": "200", name: bad})
+        assert r.exit_code == 2 and says in r.output, (name, r.output)
