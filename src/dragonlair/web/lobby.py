@@ -59,7 +59,7 @@ from .security import (
     read_position,
 )
 from .session import Table
-from .store import DAMAGED_SETTINGS, Store, StoredSeat, StoredTable
+from .store import DAMAGED_SETTINGS, Store, StoredSeat, StoredTable, TooManyWaiting
 from .table.ports import Timings
 
 log = logging.getLogger("dragonlair.web")
@@ -110,8 +110,6 @@ class Hub:
         self.on_mail: Callable[[], None] | None = None
         # waiting tables in memory found with nobody connected at the last sweep
         self._quiet: set[str] = set()
-        # the tables each creating address (its tag) made that may still wait: id -> when
-        self._created_by: dict[str, dict[str, float]] = {}
         # turn-based tables in play kept only as their description while they wait for
         # their people (see park_idle); read again from storage when opened or due
         self.parked: dict[str, Parked] = {}
@@ -230,7 +228,6 @@ class Hub:
     async def recover(self) -> int:
         """Resume every unfinished table from storage (a damaged one is kept as broken,
         one that waited too long for players expires); the number resumed."""
-        await self._load_creators()
         # tables waiting for players stay in storage until someone comes to one
         stored = await asyncio.to_thread(self.store.load_active, ("playing",))
         n = 0
@@ -339,7 +336,6 @@ class Hub:
             with contextlib.suppress(ProtocolError):
                 await self._expire_stored()
             self._put_to_sleep()
-            self._forget_creators(now)
             gone = self.abandoned(now)
             if gone:
                 with contextlib.suppress(ProtocolError):
@@ -356,21 +352,6 @@ class Hub:
 
         await self.write(lambda: self.store.expire(ids), gone)
         log.info("%d tables waited too long for players and expired", len(ids))
-
-    async def _load_creators(self) -> None:
-        """Who created the tables waiting now (read once, at start-up)."""
-        for table_id, creator, created in await asyncio.to_thread(self.store.waiting_creators):
-            self._created_by.setdefault(creator, {})[table_id] = created
-
-    def _forget_creators(self, now: float) -> None:
-        """Forget the tables that have waited past their time (expired by now)."""
-        before = now - self.config.waiting_ttl
-        for creator in list(self._created_by):
-            made = self._created_by[creator]
-            for table_id in [i for i, at in made.items() if at < before]:
-                del made[table_id]
-            if not made:
-                del self._created_by[creator]
 
     async def _expire_stored(self) -> None:
         """Expire the tables that waited too long for players and are not in memory."""
@@ -488,7 +469,7 @@ class Hub:
         creator = None
         if status == "waiting" and address is not None:
             creator = self.store.sealer.tag(f"address:{address}")
-            await self._check_waiting(creator)
+            await self._check_lobby_full()
         stored = StoredTable(
             id=table_id,
             game=game.spec.id,
@@ -517,19 +498,27 @@ class Hub:
                 **({} if doc is None else {"position": doc, "title": _title(doc)}),
                 **({} if req.puzzle is None else {"puzzle": find_puzzle(req.puzzle).name}),
                 **({"chosen_seed": True} if chosen_seed else {}),
-                **({"creator": creator} if creator is not None else {}),
             },
             watch_hash=digest(watch),
             status=status,
             created=time.time(),
             seats=seats,
+            creator=creator,
         )
         # every deal is committed; a chosen one with what it was made from
         stored.salt = new_salt()
         stored.commitment = commitment(seed, stored.salt, deal_source(stored.settings))
-        await self.write(lambda: self.store.create_table(stored))
-        if creator is not None:
-            self._created_by.setdefault(creator, {})[table_id] = stored.created
+        cap = self.config.max_waiting_per_address
+        try:
+            await self.write(lambda: self.store.create_table(stored, cap))
+        except TooManyWaiting as e:
+            raise ProtocolError(
+                "too_many_waiting",
+                f"{e.count} tables you created are waiting for players, the most one address "
+                f"may have (at most {cap}); play at one, or let one expire, before you open "
+                "another",
+                429,
+            ) from None
         t = Table(self, stored, game, start)
         if status == "playing":
             self.tables[table_id] = t
@@ -542,29 +531,18 @@ class Hub:
             watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
         )
 
-    async def _check_waiting(self, creator: str) -> None:
-        """Refuse a new waiting table beyond the caps (see :meth:`create`): the tables
-        this process saw the address create, those of them still waiting, and every table
-        waiting, from the database (primary key and partial index only)."""
-        made = self._created_by.get(creator, {})
+    async def _check_lobby_full(self) -> None:
+        """Refuse a new waiting table when ``max_waiting`` tables wait (counted on the
+        partial index of unfinished tables). The per-address cap is counted by the store,
+        in the transaction of the insert (Store.create_table), so it holds across
+        processes; this one is a ceiling on the whole database, read just before."""
         try:
-            total, still = await asyncio.to_thread(self.store.waiting_counts, list(made))
+            total = await asyncio.to_thread(self.store.waiting_total)
         except Exception as e:
             storage_outage.failed("counting waiting tables", e)
             raise ProtocolError(
                 "storage_error", "the server could not reach the database; try again", 503
             ) from None
-        for table_id in [i for i in made if i not in still]:
-            del made[table_id]
-        mine = len(made)
-        cap = self.config.max_waiting_per_address
-        if mine >= cap:
-            raise ProtocolError(
-                "too_many_waiting",
-                f"{mine} tables you created are waiting for players, the most one address may "
-                f"have (at most {cap}); play at one, or let one expire, before you open another",
-                429,
-            )
         if total >= self.config.max_waiting:
             raise ProtocolError(
                 "lobby_full",
@@ -942,6 +920,8 @@ class Hub:
                     lambda f: then() if not f.cancelled() and f.exception() is None else None
                 )
             raise
+        except TooManyWaiting:
+            raise  # a refusal, not an outage (see create)
         except Exception as e:
             storage_outage.failed("a lobby write", e)
             raise ProtocolError(

@@ -346,7 +346,6 @@ class SharedHub(Hub):
         await self._wait_for_the_way()
         await asyncio.to_thread(self.lease.register)
         self.store.on_fenced = self._fenced_out
-        await self._load_creators()
         n = await self._adopt(everything=True)
         self._sweeper = self._loop.create_task(self._sweep())
         self._deadlines = self._loop.create_task(self._sweep_deadlines())

@@ -39,6 +39,7 @@ time and nothing is half-stored.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import queue
 import threading
@@ -121,6 +122,9 @@ tables_t = Table(
     # a turn-based table: its players' open vote to end it, or how it ended as abandoned
     # (dragonlair.web.table.votes)
     Column("vote", JSON, nullable=True),
+    # a table waiting for players: the keyed digest of the address that created it
+    # (Sealer.tag), counted against the per-address cap in the transaction of the insert
+    Column("creator", String(32), nullable=True),
 )
 
 ACTIVE = ("waiting", "playing")
@@ -154,6 +158,14 @@ abandons_index = Index(
     tables_t.c.abandons,
     postgresql_where=and_(tables_t.c.status == "playing", tables_t.c.abandons.is_not(None)),
     sqlite_where=and_(tables_t.c.status == "playing", tables_t.c.abandons.is_not(None)),
+)
+# the per-address cap: the waiting tables an address created
+WAITING_BY_CREATOR = and_(tables_t.c.status == "waiting", tables_t.c.creator.is_not(None))
+creator_index = Index(
+    "dl_tables_waiting_creator",
+    tables_t.c.creator,
+    postgresql_where=WAITING_BY_CREATOR,
+    sqlite_where=WAITING_BY_CREATOR,
 )
 # retention: finished tables older than a given time
 created_index = Index("dl_tables_created", tables_t.c.created)
@@ -295,6 +307,16 @@ class StoreError(Exception):
     """Storage could not be opened, or a write could not be committed."""
 
 
+class TooManyWaiting(StoreError):
+    """A new waiting table refused: its creator's address has ``count`` tables waiting,
+    the cap given to :meth:`Store.create_table`."""
+
+    def __init__(self, count: int, cap: int) -> None:
+        super().__init__(f"{count} waiting tables from this address (at most {cap})")
+        self.count = count
+        self.cap = cap
+
+
 class FencedOut(StoreError):
     """A write about a table this process no longer owns: nothing of it was stored."""
 
@@ -355,6 +377,7 @@ class StoredTable:
     due: float | None = None  # a turn-based table's deadline (Unix seconds)
     abandons: float | None = None  # when a turn-based table ends as abandoned if idle
     vote: dict[str, Any] | None = None  # its open vote to end, or how it ended abandoned
+    creator: str | None = None  # a waiting table: its creating address's tag
 
 
 DAMAGED_SETTINGS = {"deadline": 15.0, "away": None, "takeover": None, "listed": False}
@@ -366,6 +389,9 @@ class _Op:
     row: dict[str, Any] | None = None  # an action row (batched with its neighbours)
     run: Callable[[Connection], None] | None = None  # anything else
     tables: tuple[str, ...] = ()  # the tables it writes about (fenced when owned)
+    # PostgreSQL: advisory locks taken (in order, for the transaction) before any write
+    locks: tuple[int, ...] = ()
+    refusal: Exception | None = None  # set by ``run``: it stored nothing, and why
 
 
 def _resolve(future: Future[None], error: Exception | None) -> None:
@@ -518,7 +544,7 @@ class Store:
         baseline = [
             c
             for c in tables_t.columns
-            if c.name not in ("owner", "epoch", "listed", "due", "abandons", "vote")
+            if c.name not in ("owner", "epoch", "listed", "due", "abandons", "vote", "creator")
         ]
         names = ", ".join(c.name for c in baseline)
         new = Table(
@@ -554,10 +580,21 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    def create_table(self, table: StoredTable) -> Future[None]:
+    def create_table(self, table: StoredTable, per_creator: int | None = None) -> Future[None]:
         """Store a new table and its seats. Several processes: a table in play is stored
         with this process as its owner; a table waiting for players with none (no process
-        holds it in memory until someone comes to it, see ``dragonlair.web.ownership``)."""
+        holds it in memory until someone comes to it, see ``dragonlair.web.ownership``).
+
+        A waiting table with a ``creator`` is stored only while fewer than ``per_creator``
+        tables of that creator wait (None: no cap); else nothing is stored and the future
+        fails with :class:`TooManyWaiting`. The count and the insert share one transaction,
+        and on PostgreSQL a transaction-scoped advisory lock keyed by the creator makes
+        them one step for every process of the database: a second creation from the same
+        address waits for the first one's commit, then counts it. (Under SERIALIZABLE the
+        loser of a race fails at commit and needs a retry loop in the group commit, whose
+        batch would carry other tables' writes down with it; the lock touches nothing else
+        and is released by the commit. SQLite has one writer: its count is never stale.)"""
+        capped = per_creator is not None and table.creator is not None
         owned = self.process is not None and table.status != "waiting"
         row = {
             "id": table.id,
@@ -579,6 +616,7 @@ class Store:
             "listed": table.settings.get("listed", True) is not False,
             "due": table.due,
             "abandons": table.abandons,
+            "creator": table.creator,
         }
         seats = [
             {
@@ -595,10 +633,21 @@ class Store:
         ]
 
         def run(conn: Connection) -> None:
+            op.refusal = None  # (a batch that failed runs it again, alone)
+            if capped and per_creator is not None:
+                waiting = conn.execute(
+                    select(func.count())
+                    .select_from(tables_t)
+                    .where(WAITING_BY_CREATOR, tables_t.c.creator == table.creator)
+                ).scalar_one()
+                if waiting >= per_creator:
+                    op.refusal = TooManyWaiting(int(waiting), per_creator)
+                    return
             conn.execute(insert(tables_t), row)
             conn.execute(insert(seats_t), seats)
 
-        op = _Op(Future(), run=run)
+        locks = (creator_lock(table.creator),) if capped and table.creator else ()
+        op = _Op(Future(), run=run, locks=() if self.sqlite else locks)
         if owned:
             # stored with this process as its owner at epoch 1 (nobody else can know the new
             # table's id yet); fenced from the commit on, before anyone hears of the table
@@ -953,38 +1002,14 @@ class Store:
 
         return self._submit(_Op(Future(), run=run))
 
-    def waiting_counts(self, candidates: Collection[str]) -> tuple[int, set[str]]:
+    def waiting_total(self) -> int:
         """How many tables wait for players (counted on the partial index of unfinished
-        tables), and which of ``candidates`` (table ids) still wait."""
-        waiting = tables_t.c.status == "waiting"
+        tables)."""
         with self.engine.connect() as conn:
             total = conn.execute(
-                select(func.count()).select_from(tables_t).where(waiting)
+                select(func.count()).select_from(tables_t).where(tables_t.c.status == "waiting")
             ).scalar_one()
-            still = set()
-            if candidates:
-                still = {
-                    r[0]
-                    for r in conn.execute(
-                        select(tables_t.c.id).where(waiting, tables_t.c.id.in_(list(candidates)))
-                    )
-                }
-        return int(total), still
-
-    def waiting_creators(self) -> list[tuple[str, str, float]]:
-        """Every table waiting for players with the creator stored in its settings: (id,
-        creator, created). Reads every waiting row: once, at start-up."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_t.c.id, tables_t.c.settings, tables_t.c.created).where(
-                    tables_t.c.status == "waiting"
-                )
-            ).all()
-        return [
-            (r.id, r.settings["creator"], float(r.created))
-            for r in rows
-            if isinstance(r.settings, dict) and isinstance(r.settings.get("creator"), str)
-        ]
+        return int(total)
 
     def abandon(self, table_ids: Sequence[str]) -> Future[None]:
         """Mark tables in play that every person left long ago as abandoned: they end
@@ -1126,7 +1151,9 @@ class Store:
 
     def _settle(self, op: _Op, refused: set[str]) -> None:
         lost = [t for t in op.tables if t in refused]
-        if lost:
+        if op.refusal is not None:
+            _resolve(op.future, op.refusal)
+        elif lost:
             _resolve(
                 op.future,
                 FencedOut(f"table {lost[0]} is now served by another process; nothing stored"),
@@ -1150,6 +1177,9 @@ class Store:
             refused = self._check_fences(conn, batch)
             if refused:
                 batch = [op for op in batch if not any(t in refused for t in op.tables)]
+            # in one order in every process, so two batches never wait for each other
+            for key in sorted({k for op in batch for k in op.locks}):
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
             rows: list[dict[str, Any]] = []
             for op in batch:
                 if op.row is not None:
@@ -1348,6 +1378,12 @@ def _turn_mail(conn: Connection, table_id: str, due: float | None, asked: Sequen
             for seat, quiet, remind_at in asked
         ],
     )
+
+
+def creator_lock(creator: str) -> int:
+    """The advisory lock key (a signed bigint) of a creating address's tag."""
+    digest = hashlib.sha256(b"dl_tables.creator:" + creator.encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def _locked(e: Exception) -> bool:
