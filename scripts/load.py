@@ -666,7 +666,7 @@ async def served_actions(backends: list[str]) -> int | None:
     """Actions applied by every process (its /status), bots' included; None if one does
     not answer."""
     total = 0
-    async with httpx.AsyncClient(timeout=5.0) as http:
+    async with httpx.AsyncClient(timeout=20.0) as http:  # a loaded process answers late
         for url in backends:
             try:
                 total += int((await http.get(f"{url}/status")).json()["actions"])

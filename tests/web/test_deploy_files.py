@@ -47,3 +47,57 @@ def test_a_url_of_that_form_creates_the_schema_and_serves(tmp_path: Path) -> Non
             store.close()
     finally:
         pg.stop()
+
+
+def test_the_per_address_limits_come_from_the_environment_file(tmp_path: Path) -> None:
+    """The unit passes no per-address limits: ``serve`` reads them from the environment
+    file, whose values are sized for players behind one NAT address and are valid."""
+    from typer.testing import CliRunner
+
+    from dragonlair.cli import app as cli_app
+    from dragonlair.web.security import parse_rate
+
+    assert int(shipped("DRAGONLAIR_MAX_CONNECTIONS_PER_ADDRESS")) >= 512
+    count, _per = parse_rate(shipped("DRAGONLAIR_HTTP_RATE"))
+    assert count >= 1000
+    runner = CliRunner()
+    db = f"sqlite:///{tmp_path}/x.sqlite3"
+    for name, bad, says in (
+        ("DRAGONLAIR_HTTP_RATE", "lots", "--http-rate"),
+        ("DRAGONLAIR_MAX_CONNECTIONS_PER_ADDRESS", "0", "max-connections-per-address"),
+    ):
+        # a short admin token is refused after the limits: never a server started here
+        args = ["serve", "--db", db, "--admin-token", "short"]
+        r = runner.invoke(cli_app, args, env={"COLUMNS": "200", name: bad})
+        assert r.exit_code == 2 and says in r.output, (name, r.output)
+
+
+def test_the_units_command_line_is_one_serve_accepts() -> None:
+    """The unit's ExecStart, as systemd expands it for instance 2 with the environment
+    file's values, parses as ``dragonlair serve`` options (a renamed or removed option,
+    or a value of the wrong type, would stop every process at its start)."""
+    import shlex
+
+    import typer
+
+    from dragonlair.cli import app as cli_app
+
+    unit = (ENV.parent / "systemd" / "dragonlair@.service").read_text()
+    start = unit.split("ExecStart=", 1)[1]
+    lines = []
+    for line in start.splitlines():
+        lines.append(line.rstrip("\\").strip())
+        if not line.endswith("\\"):
+            break
+    command = " ".join(lines).replace("%i", "2")
+    for name in ("DRAGONLAIR_DB", "DRAGONLAIR_PROCESSES", "DRAGONLAIR_SEAL_KEY"):
+        command = command.replace("${" + name + "}", shipped(name))
+    command = command.replace("${DRAGONLAIR_PUBLIC_URL}", shipped("DRAGONLAIR_PUBLIC_URL"))
+    assert "${" not in command, command  # every variable the unit uses is in the file
+    argv = shlex.split(command)
+    assert argv[0] == "/opt/dragonlair/.venv/bin/dragonlair" and argv[1] == "serve", argv
+    group = typer.main.get_command(cli_app)
+    serve = group.commands["serve"]  # type: ignore[attr-defined]
+    ctx = serve.make_context("serve", argv[2:], resilient_parsing=False)
+    assert ctx.params["port"] == 8002 and ctx.params["shard"] == "2/3", ctx.params
+    assert ctx.params["db"] == shipped("DRAGONLAIR_DB")

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -134,11 +135,37 @@ def test_the_store_check_finds_actions_in_order_and_reports_the_missing(tmp_path
     assert ["t1", 1, 0, "bid 1"] in check["examples"]
 
 
-@pytest.mark.timeout(360)
-def test_practice_tables_time_the_bots_reply_and_count_their_cpu() -> None:
-    rc, report = _run(
-        "--practice", "3", "--think", "0.2", "--warmup", "1", "--duration", "8",
-        "--addresses", "2", timeout=300,
+@pytest.fixture(scope="module")
+def practice_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, int]]:
+    """One server for the practice tests (its start is most of their time on a busy
+    machine): its URL, its database and its process id. Decisions at tables with undo are
+    held for half a second."""
+    load = _load_module()
+    db = f"sqlite:///{tmp_path_factory.mktemp('practice')}/load.sqlite3"
+    ns = argparse.Namespace(db=db, sqlite_sync="NORMAL", server_arg=["--confirm=0.5"])
+    server, url = load.start_server(ns)
+    try:
+        yield url, db, server.pid
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def _practice(server: tuple[str, str, int], *args: str) -> tuple[int, dict[str, Any]]:
+    url, db, pid = server
+    return _run(
+        "--url", url, "--db", db, "--server-pid", str(pid), "--warmup", "1", *args,
+        timeout=300,
+    )  # fmt: skip
+
+
+@pytest.mark.timeout(600)
+def test_practice_tables_time_the_bots_reply_and_count_their_cpu(
+    practice_server: tuple[str, str, int],
+) -> None:
+    rc, report = _practice(
+        practice_server, "--practice", "3", "--think", "0.2", "--duration", "8",
+        "--addresses", "2",
     )  # fmt: skip
     assert rc == 0, report
     assert report["game"] == "dragon-stripes" and report["tables"] == 3
@@ -160,11 +187,13 @@ def test_practice_tables_time_the_bots_reply_and_count_their_cpu() -> None:
     assert check["acknowledged"] > 0 and check["missing"] == 0
 
 
-@pytest.mark.timeout(360)
-def test_practice_tables_with_the_lobby_defaults_hold_each_decision_for_its_window() -> None:
-    rc, report = _run(
-        "--practice", "3", "--lobby-defaults", "--think", "0.2", "--warmup", "1",
-        "--duration", "7", "--addresses", "0", "--server-arg=--confirm=0.5", timeout=300,
+@pytest.mark.timeout(600)
+def test_practice_tables_with_the_lobby_defaults_hold_each_decision_for_its_window(
+    practice_server: tuple[str, str, int],
+) -> None:
+    rc, report = _practice(
+        practice_server, "--practice", "3", "--lobby-defaults", "--think", "0.2",
+        "--duration", "7", "--addresses", "0",
     )  # fmt: skip
     assert rc == 0, report
     assert report["practice"]["lobby_defaults"]

@@ -49,7 +49,11 @@ def serve(
         str, typer.Option(help="Messages allowed per WebSocket connection, e.g. 20/second.")
     ] = "20/second",
     http_rate: Annotated[
-        str, typer.Option(help="Lobby requests and connections allowed per client address.")
+        str,
+        typer.Option(
+            envvar="DRAGONLAIR_HTTP_RATE",
+            help="Lobby requests and connections allowed per client address.",
+        ),
     ] = "120/minute",
     public_url: Annotated[
         str, typer.Option(help="Base of the links handed to players, e.g. https://host.")
@@ -114,7 +118,9 @@ def serve(
     max_connections_per_address: Annotated[
         int,
         typer.Option(
-            min=1, help="Open connections allowed per client address (HTTP, and WebSocket)."
+            min=1,
+            envvar="DRAGONLAIR_MAX_CONNECTIONS_PER_ADDRESS",
+            help="Open connections allowed per client address (HTTP, and WebSocket).",
         ),
     ] = 64,
     max_websockets: Annotated[
