@@ -42,7 +42,7 @@ def _recorded(options: str, players: int) -> str:
 def test_random_games_agree_with_the_python_engine(
     envs: dict[int, DragonStripesEnv], players: int
 ) -> None:
-    """60 random games per table size (the slow tier plays 2,000 in all), the first two
+    """60 random games per table size (`make differential` plays 10,000), the first two
     from the deals and actions of tests/rl/tensor_digests.py, whose tensors must give the
     digest recorded there: the layouts' own check, passed by the batched engine."""
     seeds = [0, 1, *range(1000 * players, 1000 * players + 58)]

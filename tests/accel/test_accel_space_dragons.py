@@ -75,7 +75,7 @@ def _steps(players: int, options: dict[str, object]) -> int:
 def test_random_games_agree_with_the_python_engine(
     envs: dict[int, SpaceDragonsEnv], players: int
 ) -> None:
-    """22 random games per table size (the slow tier plays more), the first two from the
+    """22 random games per table size (`make differential` plays 10,000), the first two from the
     deals and actions of tests/rl/tensor_digests.py. The designer's variant has no
     simultaneous choice, so its tensors give the digest recorded there; the draft's
     seats answer lowest first here, and in a random order there."""
