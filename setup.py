@@ -24,8 +24,10 @@ from setuptools import setup
 # conformance suite checks every view against. Results and event tables (frozen
 # dataclasses, which a compiled build cannot unpickle) and components (cards.py, board.py:
 # loaded once per game) stay interpreted, as do the surfaces, the tools and the manifests.
-# (Game is defined in core/state.py, next to State; core/game.py only gives the name.)
-CORE = ["actions", "rng", "state", "views"]
+# (Game is defined in core/state.py, next to State; core/game.py only gives the name. The
+# state's chains of actions and events and their JSON form, core/chains.py, and the views
+# it looks up for its class, core/game_views.py, are compiled with it.)
+CORE = ["actions", "rng", "state", "chains", "game_views", "views"]
 GAMES = ["space_dragons", "space_race", "dragon_stripes", "dragon_race"]
 GAME_MODULES = ["kinds", "rules", "heuristic", "view"]
 # Space Race's scoring too: its rules score every ship at the end of each game, and its

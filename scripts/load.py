@@ -126,6 +126,12 @@ class Stats:
         self.per_second: dict[int, int] = {}  # second of the measured window -> actions
         # every acknowledged action: (table, move, seat, action)
         self.acked: list[tuple[str, int, int, str]] = []
+        # practice tables: a person's final decision to the bots' first move, and to the
+        # person being asked again
+        # person being asked again, each with the game's phase (its view's ``phase``) the
+        # bots were asked in: a reaction window's passes wait for its length by design
+        self.bot_replies: list[tuple[str, float]] = []
+        self.turn_backs: list[tuple[str, float]] = []
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -175,6 +181,7 @@ class Seat:
                             since += len(m.get("events") or ())
                             self.next_event = since
                             self.latest = m
+                            t.on_state(m)
                             ref = m.get("ref")
                             if ref is not None and ref == t.pending_ref:
                                 t.answered(time.perf_counter(), m)
@@ -242,12 +249,24 @@ class TablePlayer:
         self.sent_at = 0.0
         self.ref = 0
         self.finished = False
+        self.held: list[tuple[str, int, int, str]] = []  # decisions held for confirmation
+        self.committed = 0  # the move of the latest state that held nothing
+
+    def on_state(self, m: dict[str, Any]) -> None:
+        """Every ``state`` a seat receives, before its ``ref`` is matched."""
 
     def answered(self, at: float | None, state: dict[str, Any] | None) -> None:
         if self.pending_ref is None:
             return
         if at is not None and self.pending is not None:
-            self.stats.acked.append(self.pending)
+            if state is not None and state.get("held"):
+                # held for confirmation: acknowledged once the committed game shows it,
+                # stored at or after the committed move it was made at (the held game's
+                # move numbers count the held decisions)
+                tid, _move, seat, action = self.pending
+                self.held.append((tid, self.committed, seat, action))
+            else:
+                self.stats.acked.append(self.pending)
             if self.stats.measuring:
                 self.stats.latencies.append(at - self.sent_at)
                 self.stats.actions += 1
@@ -363,15 +382,144 @@ class TablePlayer:
             await asyncio.wait_for(self.changed.wait(), min(1.0, self.left() + 0.01))
 
 
+class PracticePlayer(TablePlayer):
+    """A practice table: one person at human pace and bots in the other seats, created as
+    the lobby creates it. Besides the person's own actions it times the bots' reply: from
+    the moment the person's decision is final (sent, at a table without undo; the end of
+    its confirmation window, with undo) to the first state carrying a bot's move
+    (``bot_reply``) and to the person being asked again (``turn_back``)."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.final_at: float | None = None  # when the person's last decision became final
+        # (move, final_at, the game's phase then) while the bots act
+        self.awaiting: tuple[int, float, str] | None = None
+        self.replied = False
+
+    async def create(self) -> dict[str, Any] | None:
+        a = self.args
+        seats: list[dict[str, Any]] = [{"type": "human"}]
+        seats += [{"type": "bot", "level": a.bot_level}] * (a.players - 1)
+        body: dict[str, Any] = {
+            "game": a.game,
+            "players": a.players,
+            "seats": seats,
+            "deadline": 3600,
+            "away": 3600,
+            "listed": False,
+        }
+        if not a.lobby_defaults:
+            body.update(hints=False, undo=False)  # a fast table: decisions play at once
+        try:
+            r = await self.http.post("/api/tables", json=body)
+        except httpx.HTTPError as e:
+            self.stats.error(f"create: {type(e).__name__}")
+            return None
+        if not r.is_success:
+            self.stats.error(f"create: http {r.status_code}")
+            return None
+        created: dict[str, Any] = r.json()
+        return created
+
+    def on_state(self, m: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        held = m.get("held")
+        if held:  # the person's own game, private while the window runs
+            until = held.get("until")
+            if until is not None:  # Unix ms, the server's clock (loopback: this machine's)
+                self.final_at = now - (time.time() - until / 1000)
+            return
+        self.committed = m["move"]
+        if self.held and m["move"] > self.held[0][1]:
+            self.stats.acked.extend(self.held)  # the held decisions were played
+            self.held.clear()
+        if m.get("ref") is not None and m.get("ref") == self.pending_ref:
+            self.final_at = self.sent_at
+        playing = m.get("status") == "playing"
+        to_act = set(m.get("view", {}).get("to_act") or ())
+        if self.awaiting is None:
+            if playing and m.get("seat") not in to_act and self.final_at is not None:
+                self.awaiting = (m["move"], self.final_at, str(m["view"].get("phase", "")))
+                self.replied = False
+            return
+        move, since, phase = self.awaiting
+        if m["move"] > move and not self.replied:
+            self.replied = True
+            if self.stats.measuring:
+                self.stats.bot_replies.append((phase, now - since))
+        if not playing or m.get("legal"):
+            if playing and self.stats.measuring:
+                self.stats.turn_backs.append((phase, now - since))
+            self.awaiting = None
+            self.final_at = None
+
+    async def play(self, created: dict[str, Any]) -> None:
+        tid = created["table"]["id"]
+        self.finished = False
+        self.awaiting = self.final_at = None
+        self.held.clear()
+        self.committed = 0
+        mine = next(p for p in created["seats"] if p.get("token"))
+        seat = Seat(self, tid, mine["seat"], mine["token"])
+        reader = asyncio.get_running_loop().create_task(seat.run())
+        try:
+            while time.monotonic() < self.stop and not seat.stopped:
+                st = seat.latest
+                if st is None:
+                    await self.wait_change()
+                    continue
+                if st["status"] != "playing":
+                    if st["status"] == "over":
+                        self.stats.games += 1
+                    return
+                if not st["legal"] or seat.ws is None:
+                    await self.wait_change()
+                    continue
+                pause = self.rng.expovariate(1 / self.args.think) if self.args.think > 0 else 0
+                await asyncio.sleep(min(pause, self.left()))
+                if time.monotonic() >= self.stop:
+                    return
+                now = seat.latest
+                if now is None or now["move"] != st["move"] or now.get("held") != st.get("held"):
+                    continue
+                self.ref += 1
+                action = self.rng.choice(now["legal"])
+                msg = {"type": "act", "move": now["move"], "action": action, "ref": self.ref}
+                self.pending_ref = self.ref
+                self.pending = (tid, now["move"], seat.seat, action)
+                self.answer.clear()
+                self.sent_at = time.perf_counter()
+                if not await seat.send(msg):
+                    self.pending_ref = self.pending = None
+                    await self.wait_change()
+                    continue
+                timeout = min(self.args.answer_timeout, self.left() + self.args.grace)
+                try:
+                    await asyncio.wait_for(self.answer.wait(), timeout)
+                except TimeoutError:
+                    self.stats.unanswered += 1
+                    self.pending_ref = self.pending = None
+        finally:
+            self.finished = True
+            seat.stopped = True
+            if seat.ws is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(seat.ws.close(), 2)
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     cmd = [sys.executable, "-c", LAUNCH.format(example=str(EXAMPLE)), "serve"]
     cmd += ["--port", str(port), "--db", args.db, "--sqlite-sync", args.sqlite_sync]
     cmd += ["--http-rate", "1000000/minute", "--ws-rate", "1000/second", "--log-level", "warning"]
     cmd += ["--max-connections-per-address", "1000000", "--limit-concurrency", "1000000"]
+    cmd += getattr(args, "server_arg", [])
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sys.stderr)
     url = f"http://127.0.0.1:{port}"
-    end = time.monotonic() + 60
+    # a fresh server imports and starts its bot workers: a minute or more on a busy machine
+    end = time.monotonic() + 180
     while True:
         try:
             if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
@@ -457,12 +605,73 @@ def check_store(db: str, acked: list[tuple[str, int, int, str]]) -> dict[str, An
     }
 
 
+class CpuMeter:
+    """CPU seconds used since :meth:`start` by groups of processes and their children
+    (a server's bot workers, PostgreSQL's backends), each sampled by :meth:`sample`: a
+    child seen first after the start counts from zero, and one that ended keeps what it
+    had at its last sample."""
+
+    def __init__(
+        self, groups: dict[str, list[psutil.Process]], children: dict[str, str] | None = None
+    ) -> None:
+        self.groups = groups
+        self.children = children or {}  # a group's children counted under another name
+        self.base: dict[int, float] = {}
+        self.last: dict[int, tuple[str, float]] = {}
+        self.t0 = 0.0
+
+    def _walk(self) -> dict[int, tuple[str, psutil.Process]]:
+        seen: dict[int, tuple[str, psutil.Process]] = {}
+        for name, procs in self.groups.items():
+            for p in procs:
+                with contextlib.suppress(psutil.Error):
+                    seen.setdefault(p.pid, (name, p))
+                    for q in p.children(recursive=True):
+                        seen.setdefault(q.pid, (self.children.get(name, name), q))
+        return seen
+
+    def start(self) -> None:
+        self.t0 = time.time()
+        for pid, (name, p) in self._walk().items():
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                self.base[pid] = t.user + t.system
+                self.last[pid] = (name, self.base[pid])
+
+    def sample(self) -> None:
+        for pid, (name, p) in self._walk().items():
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                if pid not in self.base:
+                    self.base[pid] = 0.0 if p.create_time() >= self.t0 - 1 else t.user + t.system
+                self.last[pid] = (name, t.user + t.system)
+
+    def used(self) -> dict[str, float]:
+        out = dict.fromkeys([*self.groups, *self.children.values()], 0.0)
+        for pid, (name, now) in self.last.items():
+            out[name] += now - self.base.get(pid, now)
+        return out
+
+
 def cpu(servers: list[psutil.Process]) -> float:
     total = 0.0
     for s in servers:
         with contextlib.suppress(psutil.Error):
             t = s.cpu_times()
             total += t.user + t.system
+    return total
+
+
+async def served_actions(backends: list[str]) -> int | None:
+    """Actions applied by every process (its /status), bots' included; None if one does
+    not answer."""
+    total = 0
+    async with httpx.AsyncClient(timeout=5.0) as http:
+        for url in backends:
+            try:
+                total += int((await http.get(f"{url}/status")).json()["actions"])
+            except (httpx.HTTPError, ValueError, KeyError):
+                return None
     return total
 
 
@@ -474,7 +683,9 @@ def rss(servers: list[psutil.Process]) -> int:
     return total
 
 
-async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> dict[str, Any]:
+async def measure(
+    args: argparse.Namespace, servers: list[psutil.Process], meter: CpuMeter
+) -> dict[str, Any]:
     stats = Stats()
     me = psutil.Process()
     loop = asyncio.get_running_loop()
@@ -498,7 +709,7 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
         for i in range(args.tables):
             source = sources[i % len(sources)]
             players.append(
-                TablePlayer(
+                (PracticePlayer if args.practice else TablePlayer)(
                     args,
                     clients[i % len(clients)],
                     stats,
@@ -520,16 +731,20 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
             extra.append(loop.create_task(probe_lobby(args, clients[0], t0, stop, lobby)))
         s0 = cpu(servers)
         c0 = me.cpu_times()
+        meter.start()
+        served0 = await served_actions(args.backends)
         peak = 0
         loads = []
         while time.monotonic() < stop:
             await asyncio.sleep(min(1.0, max(0.0, stop - time.monotonic())))
             peak = max(peak, rss(servers))
             loads.append(os.getloadavg()[0])
+            meter.sample()
         stats.measuring = False
         elapsed = time.monotonic() - t0
         s1 = cpu(servers)
         c1 = me.cpu_times()
+        served1 = await served_actions(args.backends)
         load1 = os.getloadavg()[0]
         # whatever still runs after the grace period is abandoned: the tool always stops
         _done, late = await asyncio.wait([*tasks, watcher, *extra], timeout=args.grace)
@@ -544,8 +759,30 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
             await c.aclose()
     lat = sorted(stats.latencies)
 
-    def pct(p: float) -> float:
-        return 1000 * lat[min(len(lat) - 1, int(p / 100 * len(lat)))] if lat else float("nan")
+    def pct(p: float, values: list[float] = lat) -> float:
+        if not values:
+            return float("nan")
+        return 1000 * values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+    def spread(values: list[float]) -> dict[str, Any]:
+        values = sorted(values)
+        return {
+            "count": len(values),
+            **{f"p{p}": round(pct(p, values), 1) for p in (50, 95, 99)},
+            "max": round(1000 * values[-1], 1) if values else None,
+        }
+
+    def by_phase(waits: list[tuple[str, float]]) -> dict[str, Any]:
+        phases = sorted({p for p, _ in waits})
+        return {
+            "all": spread([w for _, w in waits]),
+            **{p or "-": spread([w for q, w in waits if q == p]) for p in phases},
+        }
+
+    used = meter.used()
+    served = served1 - served0 if served0 is not None and served1 is not None else None
+    cpu_s = {name: round(v, 2) for name, v in used.items()}
+    server_s = used.get("server", 0.0) + used.get("bot workers", 0.0)
 
     return {
         "game": args.game,
@@ -576,6 +813,22 @@ async def measure(args: argparse.Namespace, servers: list[psutil.Process]) -> di
         "refused_seats": stats.refused_seats,
         "abandoned_tasks": len(late),
         "server_cpu_cores": round((s1 - s0) / elapsed, 2) if servers else None,
+        "cpu_seconds": cpu_s,
+        "served_actions": served,
+        "served_actions_per_s": round(served / elapsed, 1) if served is not None else None,
+        "server_cpu_ms_per_served_action": (
+            round(1000 * server_s / served, 3) if served and "server" in used else None
+        ),
+        "practice": (
+            {
+                "bot_level": args.bot_level,
+                "lobby_defaults": args.lobby_defaults,
+                "bot_reply_ms": by_phase(stats.bot_replies),
+                "turn_back_ms": by_phase(stats.turn_backs),
+            }
+            if args.practice
+            else None
+        ),
         "server_peak_rss_mb": round(peak / 2**20, 1) if servers else None,
         "client_cpu_cores": round((c1.user + c1.system - c0.user - c0.system) / elapsed, 2),
         "errors": stats.errors,
@@ -656,9 +909,37 @@ def paused_figures(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="pebble-auction", help="game id (default: the example)")
+    ap.add_argument(
+        "--game",
+        default=None,
+        help="game id (default: the example game; with --practice, dragon-stripes, where "
+        "three bots answer each turn of the person)",
+    )
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--tables", type=int, default=200, help="concurrent tables")
+    ap.add_argument(
+        "--practice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N practice tables instead: one person at --think pace and bots in the other "
+        "seats; reports the bots' reply latency",
+    )
+    ap.add_argument("--bot-level", default="heuristic", help="with --practice: the bots' level")
+    ap.add_argument(
+        "--lobby-defaults",
+        action="store_true",
+        help="with --practice: the table as the lobby makes it by default (its bot level "
+        "for the game, hints and undo on: each decision held for the confirmation window)",
+    )
+    ap.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="an argument for the server processes started here (repeatable, e.g. "
+        "--server-arg=--bot-workers=3)",
+    )
     ap.add_argument(
         "--think",
         type=float,
@@ -732,6 +1013,16 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = ap.parse_args()
+    if args.practice < 0:
+        ap.error("--practice must be a number of tables")
+    if args.practice:
+        args.tables = args.practice
+        if args.players < 2:
+            ap.error("--practice needs --players 2 or more (one person, the rest bots)")
+    elif args.lobby_defaults:
+        ap.error("--lobby-defaults goes with --practice")
+    if args.game is None:
+        args.game = "dragon-stripes" if args.practice else "pebble-auction"
     if args.tables < 1 or args.players < 1 or args.duration <= 0:
         ap.error("--tables and --players must be positive, --duration above zero")
     if args.think < 0 or args.warmup < 0 or args.grace < 0 or args.answer_timeout <= 0:
@@ -758,6 +1049,7 @@ def main() -> None:
     proc = None
     cluster = pg = None
     backends = [b.strip().rstrip("/") for b in args.backends.split(",") if b.strip()]
+    groups: dict[str, list[psutil.Process]] = {}
     if args.processes > 0:
         sys.path.insert(0, str(ROOT))
         from tests.web.clusterkit import Cluster
@@ -766,22 +1058,30 @@ def main() -> None:
         if args.db is None:
             pg = PostgresCluster(fsync=True)
             args.db = pg.url
-        cluster = Cluster(args.db, args.processes)
+        cluster = Cluster(args.db, args.processes, extra=args.server_arg)
         args.url = cluster.url
         backends = [cluster.backend(k) for k in range(1, args.processes + 1)]
         servers = [psutil.Process(p.pid) for p in cluster.procs.values()]
+        groups["server"] = list(servers)
         if args.pause is not None:
             args.pause_pid = cluster.procs[args.pause_k].pid
         assert cluster.nginx is not None
         servers.append(psutil.Process(cluster.nginx.pid))
+        groups["nginx"] = [servers[-1]]
+        if pg is not None:
+            with contextlib.suppress(OSError, ValueError, psutil.Error):
+                pid = int((pg.data / "postmaster.pid").read_text().split()[0])
+                groups["postgresql"] = [psutil.Process(pid)]
     elif args.url is None:
         if args.db is None:
             tmp = tempfile.TemporaryDirectory()
             args.db = f"sqlite:///{tmp.name}/load.sqlite3"
         proc, args.url = start_server(args)
         servers = [psutil.Process(proc.pid)]
+        groups["server"] = list(servers)
     else:
         servers = [psutil.Process(pid) for pid in args.server_pid]
+        groups["server"] = list(servers)
     args.url = args.url.rstrip("/")
     args.backends = backends or [args.url]
     args.ws = "ws" + args.url[4:]
@@ -789,7 +1089,8 @@ def main() -> None:
         f" synchronous={args.sqlite_sync}" if (args.db or "").startswith("sqlite") else ""
     )
     try:
-        report = asyncio.run(measure(args, servers))
+        meter = CpuMeter(groups, {"server": "bot workers"})
+        report = asyncio.run(measure(args, servers, meter))
         acked = report.pop("_acked")
         report["store_check"] = (
             check_store(args.db, acked) if args.db and not args.no_check else None
@@ -823,6 +1124,21 @@ def main() -> None:
         f"{report['games_finished']}; reconnects {report['reconnects']}; unanswered "
         f"{report['unanswered']}; errors {report['errors'] or 'none'}"
     )
+    print(
+        f"  CPU seconds over the window: {report['cpu_seconds'] or 'not measured'}; actions "
+        f"served (bots' included) {report['served_actions_per_s']}/s, server and bot workers "
+        f"{report['server_cpu_ms_per_served_action']} ms of CPU per action"
+    )
+    practice = report["practice"]
+    if practice is not None:
+        for name in ("bot_reply_ms", "turn_back_ms"):
+            for phase, f in practice[name].items():
+                print(
+                    f"  {name.replace('_', ' ')[:-3]}, {phase} ({practice['bot_level']} bots"
+                    f"{', lobby defaults' if practice['lobby_defaults'] else ''}): "
+                    f"{f['count']} waits, p50 {f['p50']} ms, p95 {f['p95']} ms, "
+                    f"p99 {f['p99']} ms, max {f['max']} ms"
+                )
     for url, seen in report["readiness"].items():
         print(f"  {url}/api/ready: {seen}")
     if check is None:

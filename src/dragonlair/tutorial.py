@@ -26,6 +26,18 @@ against a clock are allowed, so the same choices always meet the same answers an
 lesson is the same every time. After the last step the game goes on freely, with the
 summary shown.
 
+**Simultaneous choices.** A table's bot is seeded by the move at which it decides. In a
+simultaneous secret choice (Space Race's picks and bids, Space Dragons' hiring) that move
+counts the choices already made, so it depends on whether the learner chose before or
+after the bot: a bot breaking a tie by its seeded draw would then pick another card, and
+the lesson would not be the same every time. At a lesson a bot is therefore seeded by the
+move at which the decision it answers was opened (:func:`decision_move`), which is the
+same whoever chooses first; outside a simultaneous choice that is the move itself, so
+turn-by-turn decisions are seeded as at any table. The bots' answers do not depend on the
+order otherwise: a seat's view of a simultaneous choice shows nobody's choice but its
+own. A tutorial table of the server (``dragonlair.web``) and the terminal's lesson seed
+their bots with :meth:`Tutorial.bot_seed`; ordinary tables keep the move itself.
+
 :func:`load` checks everything when a tutorial is read, with errors that name the step and
 the field: the fields and their types, the position, and a play-through of every path the
 steps allow, in which each allowed choice must be legal where its step is shown and the
@@ -143,15 +155,30 @@ class Tutorial:
             "summary": self.summary if step is None or state.is_over else None,
         }
 
+    def bot_seed(self, state: State, seat: int) -> int:
+        """The seed of the bot at ``seat`` deciding at ``state``: the table's seed for that
+        seat and the move at which the decision was opened (:func:`decision_move`)."""
+        return table_bot_seed(self.seed, seat, decision_move(state))
+
     def bot_action(self, state: State, seat: int, level: str) -> str:
-        """What the bot at ``seat`` plays at ``state``, exactly as a table's bot seat does
-        (its view, its legal actions, the table's seed for that seat and move)."""
+        """What the bot at ``seat`` plays at ``state``, exactly as a tutorial table's bot
+        seat does (its view, its legal actions, :meth:`bot_seed`)."""
         game = state.game
         bot = make_bot(level, game)
         legal = state.legal_actions(seat)
         view = state.view(seat) if bot.reads_view else NO_VIEW
-        rng = random.Random(table_bot_seed(self.seed, seat, state.move))
+        rng = random.Random(self.bot_seed(state, seat))
         return str(bot.choose(view, legal, rng))
+
+
+def decision_move(state: State) -> int:
+    """The move at which the decision asked now was opened: in a simultaneous secret
+    choice, the move before its first choice (however many seats have chosen since);
+    otherwise the move itself."""
+    if not state.in_sealed_choice:
+        return state.move
+    choosing = state.view(None).get("choosing", state.to_act)
+    return state.move - (len(choosing) - len(state.to_act))
 
 
 # ---------------------------------------------------------------------- reading

@@ -12,11 +12,15 @@ Space Race's picks and bids) is played in its sequential form: the seats still t
 answer lowest seat first, as the batched engine asks them.
 
 Tables run in batches of :data:`BATCH` (the last one padded with copies of its first
-table, which are played but not compared), so each table size compiles one program."""
+table, which are played but not compared), so each table size compiles one program. The
+tests of Pgx's interface run :func:`pgx_programs` on :data:`PGX_TABLES` tables, so each engine
+compiles those once too (a program is compiled once per engine and batch size: every test
+of a file asks for the same sizes)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -25,12 +29,16 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from dragonlair.accel import DragonRaceEnv, Engine, SpaceRaceEnv
 from dragonlair.rl.common import win_shares
 from dragonlair.rl.layout import encoder_for
 
 BATCH = 64
+PGX_TABLES = 64
+# `make differential` sets it: the games of each file's many_random_games test
+GAMES_VARIABLE = "DRAGONLAIR_DIFFERENTIAL_GAMES"
 
 
 @cache
@@ -42,6 +50,20 @@ def _jitted(env: Engine) -> tuple[Callable[..., Any], Callable[[Any], jax.Array]
         return jax.vmap(lambda s: env.observe_seat(st, s))(seats)
 
     return step, jax.jit(jax.vmap(every_seat))
+
+
+@cache
+def pgx_programs(
+    env: Engine,
+) -> tuple[Callable[[jax.Array], Any], Callable[..., Any], Callable[..., jax.Array]]:
+    """Pgx's way, jitted and vmapped: ``init`` of a batch of keys, ``step`` with Pgx's
+    ``auto_reset`` (a finished table is dealt again), and Pgx's ``act_randomly`` (a batch
+    of masks, one key)."""
+    from pgx.experimental import act_randomly, auto_reset
+
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    return init, step, jax.jit(act_randomly)
 
 
 def compare(env: Engine, seeds: Sequence[int], digest_of: int = 0) -> tuple[int, str]:
@@ -231,3 +253,20 @@ def _share_dragon_race_chance(batch: Any, states: Sequence[Any], before: Sequenc
     if not changed:
         return batch
     return batch.replace(pick=jnp.asarray(pick), order=jnp.asarray(order))
+
+
+def many_games(sizes: Sequence[int]) -> dict[int, int]:
+    """The games of the big differential at each table size: DRAGONLAIR_DIFFERENTIAL_GAMES
+    (`make differential` asks for 10,000) shared equally among ``sizes``, the first sizes
+    taking the remainder. Without the variable the test is skipped: `make test` checks
+    every table size with the fast tier's sample of games, and compiles nothing more."""
+    given = os.environ.get(GAMES_VARIABLE)
+    if given is None:
+        pytest.skip(f"the big differential runs with {GAMES_VARIABLE} set (make differential)")
+    if not given.isdigit() or int(given) < len(sizes):
+        pytest.fail(
+            f"{GAMES_VARIABLE} must be a number of games, at least {len(sizes)} "
+            f"(one at each table size), not {given!r}"
+        )
+    games = int(given)
+    return {n: games // len(sizes) + (i < games % len(sizes)) for i, n in enumerate(sorted(sizes))}

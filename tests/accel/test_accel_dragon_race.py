@@ -6,7 +6,6 @@ through Pgx's interface under jit and vmap, and refusing what it cannot serve.""
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -25,22 +24,28 @@ from dragonlair import accel
 from dragonlair.accel import AccelError, DragonRaceEnv
 from dragonlair.accel.dragon_race import DISCARD, DRAW, TAKEN
 from dragonlair.core.position import BadPosition
-from tests.accel.differential import BATCH, _jitted, compare
+from tests.accel.differential import (
+    BATCH,
+    PGX_TABLES,
+    _jitted,
+    compare,
+    many_games,
+    pgx_programs,
+)
 
 accel.cache_compilations(Path(__file__).resolve().parents[2] / "build" / "jax-cache")
 
 DIGESTS = Path(__file__).resolve().parents[1] / "rl" / "data" / "tensor_digests.json"
 # the option set tests/rl/rl_helpers.py plays besides the defaults
 OPTIONS: dict[str, object] = {"bonus_play": "must", "turn_cap": 30}
-# one engine per table size in the fast tier, each with another option set (every engine
-# is compiled once for the module, or read from the cache); the slow tier adds 3 players
-FAST: dict[int, dict[str, object]] = {2: {}, 4: dict(OPTIONS)}
-TABLES: dict[int, dict[str, object]] = {**FAST, 3: {}}
+# one engine per table size, the last with the other option set (every engine is
+# compiled once for the module, or read from the cache)
+TABLES: dict[int, dict[str, object]] = {2: {}, 3: {}, 4: dict(OPTIONS)}
 
 
 @pytest.fixture(scope="module")
 def envs() -> dict[int, DragonRaceEnv]:
-    return {n: _make(n, options) for n, options in FAST.items()}
+    return {n: _make(n, options) for n, options in TABLES.items()}
 
 
 def _make(players: int, options: dict[str, object]) -> DragonRaceEnv:
@@ -71,47 +76,32 @@ def _events(env: DragonRaceEnv, seeds: range | list[int]) -> Counter[str]:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("players", sorted(FAST))
+@pytest.mark.parametrize("players", sorted(TABLES))
 def test_random_games_agree_with_the_python_engine(
     envs: dict[int, DragonRaceEnv], players: int
 ) -> None:
-    """10 random games per table size (the slow tier plays more), the first two from the
+    """10 random games per table size (`make differential` plays 10,000), the first two from the
     deals and actions of tests/rl/tensor_digests.py, whose tensors must give the digest
     recorded there: the layouts' own check, passed by the batched engine. The games hold
     every chance event and every way a turn goes that the engines must agree on."""
     seeds = [0, 1, *range(1000 * players, 1000 * players + 8)]
     steps, digest = compare(envs[players], seeds, digest_of=2)
     assert steps > 10 * 100
-    assert digest == _recorded(FAST[players], players)
+    assert digest == _recorded(TABLES[players], players)
     seen = _events(envs[players], seeds)
     for kind in ("reshuffled", "hazard", "robbed", "halted", "given_back", "triple", "bonus"):
         assert seen[kind] > 0, f"no {kind!r} in the sample"
-    assert seen["finish" if players == 2 else "turn_cap"] > 0
-
-
-def _many_games() -> int:
-    """The slow tier's number of games: 120, or DRAGONLAIR_DIFFERENTIAL_GAMES (`make
-    differential` asks for 10,000), shared among the table sizes."""
-    given = os.environ.get("DRAGONLAIR_DIFFERENTIAL_GAMES", "120")
-    if not given.isdigit() or int(given) < len(TABLES):
-        pytest.fail(
-            f"DRAGONLAIR_DIFFERENTIAL_GAMES must be a number of games, at least {len(TABLES)}, "
-            f"not {given!r}"
-        )
-    return int(given)
+    assert seen["turn_cap" if "turn_cap" in TABLES[players] else "finish"] > 0
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(7200)
 def test_many_random_games_agree_with_the_python_engine(envs: dict[int, DragonRaceEnv]) -> None:
-    """300 random games, 100 at each table size from 2 to 4 (`make differential`: 10,000,
-    the first table sizes taking the remainder; the first 100 of each size are these)."""
-    games = _many_games()
-    every = {**envs, 3: _make(3, TABLES[3])}
-    for i, n in enumerate(sorted(every)):
-        per = games // len(every) + (i < games % len(every))
+    """`make differential`: 10,000 random games, 3,334, 3,333 and 3,333 at 2, 3 and 4
+    players (DRAGONLAIR_DIFFERENTIAL_GAMES; skipped without it)."""
+    for n, per in many_games(sorted(TABLES)).items():
         seeds = range(100_000 * n, 100_000 * n + per)
-        assert compare(every[n], seeds)[0] >= per * 30
+        assert compare(envs[n], seeds)[0] >= per * 30
 
 
 @pytest.mark.timeout(300)
@@ -142,18 +132,14 @@ def test_a_rule_changed_in_the_batched_engine_only_is_caught(
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonRaceEnv]) -> None:
+def test_jit_and_vmap_over_a_batch_of_tables(envs: dict[int, DragonRaceEnv]) -> None:
     """Pgx's way: init and step jitted and vmapped, random legal actions (Pgx's
-    act_randomly) with Pgx's auto_reset, over 1,024 tables: shapes stay fixed, every card
-    stays in one place, the draw pile is counted right, and every finished game pays out
-    one win."""
-    from pgx.experimental import act_randomly, auto_reset
-
+    act_randomly) with Pgx's auto_reset, over a batch of tables: shapes stay fixed, every
+    card stays in one place, the draw pile is counted right, and every finished game pays
+    out one win."""
     env = envs[4]
-    tables = 1024
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
-    pick = jax.jit(act_randomly)
+    init, step, pick = pgx_programs(env)
+    tables = PGX_TABLES
     key = jax.random.PRNGKey(0)
     st = init(jax.random.split(key, tables))
     assert st.observation.shape == (tables, env.obs_size)
@@ -184,9 +170,10 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, DragonRaceEnv
     seat 0's turn drawing up to five; tables are dealt differently, and the same key deals
     the same table."""
     env = envs[4]
-    tables = 256
+    init = pgx_programs(env)[0]  # the Pgx test's program, on a batch of its size
+    tables = PGX_TABLES
     keys = jax.random.split(jax.random.PRNGKey(3), tables)
-    st = jax.jit(jax.vmap(env.init))(keys)
+    st = init(keys)
     loc, pos = np.asarray(st.loc)[:, 1:], np.asarray(st.dpos)[:, 1:]
     for t in range(tables):
         assert [(loc[t] == s).sum() for s in range(4)] == [5, 4, 4, 4]
@@ -196,7 +183,7 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, DragonRaceEnv
         assert (from_top[17:] == DRAW).all()
     assert (np.asarray(st.current_player) == 0).all() and (np.asarray(st.turn) == 1).all()
     assert len({tuple(row) for row in loc}) == tables
-    again = jax.jit(jax.vmap(env.init))(keys)
+    again = init(keys)
     assert (np.asarray(again.loc)[:, 1:] == loc).all()
 
 

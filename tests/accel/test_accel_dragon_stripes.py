@@ -5,7 +5,6 @@ Pgx's interface under jit and vmap, and refusing what it cannot serve."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ import dragonlair
 from dragonlair import accel
 from dragonlair.accel import AccelError, DragonStripesEnv
 from dragonlair.core.position import BadPosition
-from tests.accel.differential import compare
+from tests.accel.differential import BATCH, PGX_TABLES, _jitted, compare, many_games, pgx_programs
 
 accel.cache_compilations(Path(__file__).resolve().parents[2] / "build" / "jax-cache")
 
@@ -52,27 +51,14 @@ def test_random_games_agree_with_the_python_engine(
     assert digest == _recorded("{}", players)
 
 
-def _many_games() -> int:
-    """The slow tier's number of games: 500, or DRAGONLAIR_DIFFERENTIAL_GAMES (a positive
-    multiple of 5; `make differential` asks for 10,000)."""
-    given = os.environ.get("DRAGONLAIR_DIFFERENTIAL_GAMES", "500")
-    if not given.isdigit() or int(given) == 0 or int(given) % len(PLAYERS):
-        pytest.fail(
-            f"DRAGONLAIR_DIFFERENTIAL_GAMES must be a positive multiple of {len(PLAYERS)} "
-            f"(games shared equally among the table sizes), not {given!r}"
-        )
-    return int(given)
-
-
 @pytest.mark.slow
-@pytest.mark.timeout(1800)
+@pytest.mark.timeout(3600)
 def test_many_random_games_agree_with_the_python_engine(
     envs: dict[int, DragonStripesEnv],
 ) -> None:
-    """2,000 random games, 400 at each table size from 2 to 6 (`make differential`: 10,000,
-    2,000 at each; the first 400 of each size are these)."""
-    per = _many_games() // len(PLAYERS)
-    for n in PLAYERS:
+    """`make differential`: 10,000 random games, 2,000 at each table size from 2 to 6
+    (DRAGONLAIR_DIFFERENTIAL_GAMES; skipped without it)."""
+    for n, per in many_games(PLAYERS).items():
         seeds = range(100_000 * n, 100_000 * n + per)
         assert compare(envs[n], seeds)[0] > per
 
@@ -130,32 +116,27 @@ def test_a_rule_changed_in_the_batched_engine_only_is_caught(
 
 
 @pytest.mark.timeout(300)
-def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonStripesEnv]) -> None:
+def test_jit_and_vmap_over_a_batch_of_tables(envs: dict[int, DragonStripesEnv]) -> None:
     """Pgx's way: init and step jitted and vmapped, random legal actions (Pgx's
-    act_randomly) with Pgx's auto_reset, over 2,048 tables; shapes stay fixed, gems are
-    conserved and every finished game pays out one win."""
-    from pgx.experimental import act_randomly, auto_reset
-
+    act_randomly) with Pgx's auto_reset, over a batch of tables; shapes stay fixed, gems
+    are conserved and every finished game pays out one win."""
     env = envs[4]
-    tables = 2048
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
-    pick = jax.jit(act_randomly)  # a batch of masks, one key
+    init, step, pick = pgx_programs(env)
     key = jax.random.PRNGKey(0)
-    st = init(jax.random.split(key, tables))
-    assert st.observation.shape == (tables, env.obs_size) == (tables, 123)
-    assert st.legal_action_mask.shape == (tables, 4)
+    st = init(jax.random.split(key, PGX_TABLES))
+    assert st.observation.shape == (PGX_TABLES, env.obs_size) == (PGX_TABLES, 123)
+    assert st.legal_action_mask.shape == (PGX_TABLES, 4)
     paid = 0.0
     ends = 0
     for i in range(150):
         key, k1, k2 = jax.random.split(key, 3)
         action = pick(k1, st.legal_action_mask)
-        st = step(st, action, jax.random.split(k2, tables))
+        st = step(st, action, jax.random.split(k2, PGX_TABLES))
         held = np.asarray(st.gems.sum(axis=1) + st.pot + st.lair)
         assert (held == env.total).all(), f"gems not conserved at step {i}"
         paid += float(st.rewards.sum())
         ends += int(st.terminated.sum())
-    assert ends > tables  # every table finished at least one game in 150 steps
+    assert ends > PGX_TABLES  # every table finished at least one game in 150 steps
     assert paid == pytest.approx(ends)
     obs = np.asarray(st.observation)
     assert ((obs >= 0) & (obs <= 1)).all()
@@ -165,38 +146,48 @@ def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, DragonStripesEnv]
 def test_a_new_table_draws_its_cards_as_a_shuffled_deck_would(
     envs: dict[int, DragonStripesEnv],
 ) -> None:
-    """A table made by init draws each card at random from the cards left: over 8,192
-    tables the first card's kinds come in the deck's proportions (within 5 standard
-    errors), and the same key deals the same cards."""
-    env = envs[2]
-    tables = 8192
-    keys = jax.random.split(jax.random.PRNGKey(3), tables)
-    st = jax.jit(jax.vmap(env.init))(keys)
-    first = np.asarray(st.observation[0])
-    assert (np.asarray(st.observation) == first).all()  # nothing is known yet
-    draw = jax.jit(jax.vmap(env.step))
-    after = draw(st, jnp.zeros(tables, dtype=jnp.int32))
+    """A table made by init draws each card at random from the cards left: over 4,096
+    tables (batches of the Pgx test's size, its programs) the first card's kinds come in
+    the deck's proportions (within 5 standard errors), and the same key deals the same
+    cards."""
+    env = envs[4]
+    init, step, _ = pgx_programs(env)
+    draw = jnp.zeros(PGX_TABLES, dtype=jnp.int32)
     counts = np.array(env._deck_counts)
-    drawn = np.argmax(counts - np.asarray(after.left), axis=1)
-    seen = np.bincount(drawn, minlength=len(counts)) / tables
+    seen = np.zeros(len(counts))
+    batches = 64
+    for b in range(batches):
+        keys = jax.random.split(jax.random.PRNGKey(b), PGX_TABLES)
+        st = init(keys)
+        first = np.asarray(st.observation[0])
+        assert (np.asarray(st.observation) == first).all()  # nothing is known yet
+        after = step(st, draw, keys)
+        drawn = np.argmax(counts - np.asarray(after.left), axis=1)
+        seen += np.bincount(drawn, minlength=len(counts))
+        if b == 0:
+            again = step(init(keys), draw, keys)
+            assert (np.asarray(again.left) == np.asarray(after.left)).all()
+    tables = batches * PGX_TABLES
+    seen /= tables
     expected = counts / counts.sum()
     error = np.sqrt(expected * (1 - expected) / tables)
     assert (np.abs(seen - expected) < 5 * error).all(), (seen, expected)
-    again = draw(jax.jit(jax.vmap(env.init))(keys), jnp.zeros(tables, dtype=jnp.int32))
-    assert (np.asarray(again.left) == np.asarray(after.left)).all()
 
 
 def test_an_illegal_action_ends_the_game_with_pgx_penalty(
     envs: dict[int, DragonStripesEnv],
 ) -> None:
+    """Holding before drawing ends the game with -1 to that seat (the programs of the
+    differential test, on a batch of its size)."""
     env = envs[3]
-    st = env.init(jax.random.PRNGKey(1))
-    assert st.legal_action_mask.tolist() == [True, False, False, False]
-    after = env.step(st, jnp.int32(1))  # hold before drawing
-    assert bool(after.terminated)
-    assert after.rewards.tolist() == [-1.0, 0.5, 0.5]  # the others share the win
-    again = env.step(after, jnp.int32(2))  # a finished table changes no more
-    assert bool(again.terminated) and again.rewards.tolist() == [0.0, 0.0, 0.0]
+    step = _jitted(env)[0]
+    st = env.from_states([env.game.new_game(seed=s) for s in range(BATCH)])
+    assert np.asarray(st.legal_action_mask[0]).tolist() == [True, False, False, False]
+    after = step(st, jnp.ones(BATCH, dtype=jnp.int32))  # hold before drawing
+    assert np.asarray(after.terminated).all()
+    assert np.asarray(after.rewards[:2]).tolist() == [[-1.0, 0.5, 0.5]] * 2
+    again = step(after, jnp.full(BATCH, 2, dtype=jnp.int32))  # a finished table changes no more
+    assert np.asarray(again.terminated).all() and not np.asarray(again.rewards).any()
 
 
 def test_refusals() -> None:

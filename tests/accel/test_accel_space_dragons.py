@@ -23,7 +23,14 @@ from dragonlair import accel
 from dragonlair.accel import AccelError, SpaceDragonsEnv
 from dragonlair.accel.space_dragons import _shuffled_ranks
 from dragonlair.core.position import BadPosition
-from tests.accel.differential import BATCH, _jitted, compare
+from tests.accel.differential import (
+    BATCH,
+    PGX_TABLES,
+    _jitted,
+    compare,
+    many_games,
+    pgx_programs,
+)
 
 accel.cache_compilations(Path(__file__).resolve().parents[2] / "build" / "jax-cache")
 
@@ -81,15 +88,15 @@ def test_random_games_agree_with_the_python_engine(
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
-def test_more_random_games_agree_with_the_python_engine(
+@pytest.mark.timeout(7200)
+def test_many_random_games_agree_with_the_python_engine(
     envs: dict[int, SpaceDragonsEnv],
 ) -> None:
-    """30 more random games at each table size, 90 in all (about 30 seconds once
-    compiled: the Python engine's tensors of every seat at every step are most of it)."""
-    for n, options in TABLES.items():
-        seeds = range(100_000 * n, 100_000 * n + 30)
-        assert compare(envs[n], seeds)[0] == 30 * _steps(n, options)
+    """`make differential`: 10,000 random games, 3,334, 3,333 and 3,333 at 3, 4 and 5
+    players (DRAGONLAIR_DIFFERENTIAL_GAMES; skipped without it)."""
+    for n, per in many_games(sorted(TABLES)).items():
+        seeds = range(100_000 * n, 100_000 * n + per)
+        assert compare(envs[n], seeds)[0] == per * _steps(n, TABLES[n])
 
 
 @pytest.mark.timeout(300)
@@ -130,17 +137,13 @@ def test_a_rule_changed_in_the_batched_engine_only_is_caught(
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, SpaceDragonsEnv]) -> None:
+def test_jit_and_vmap_over_a_batch_of_tables(envs: dict[int, SpaceDragonsEnv]) -> None:
     """Pgx's way: init and step jitted and vmapped, random legal actions (Pgx's
-    act_randomly) with Pgx's auto_reset, over 2,048 tables: shapes stay fixed, every seat
-    holds the cards it should, and every finished game pays out one win."""
-    from pgx.experimental import act_randomly, auto_reset
-
+    act_randomly) with Pgx's auto_reset, over a batch of tables: shapes stay fixed, every
+    seat holds the cards it should, and every finished game pays out one win."""
     env = envs[3]
-    tables = 2048
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
-    pick = jax.jit(act_randomly)
+    init, step, pick = pgx_programs(env)
+    tables = PGX_TABLES
     key = jax.random.PRNGKey(0)
     st = init(jax.random.split(key, tables))
     assert st.observation.shape == (tables, env.obs_size) == (tables, 431)
@@ -168,9 +171,10 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, SpaceDragonsE
     scoring side takes both sides across tables, a chosen one never changes; the same
     key deals the same table."""
     env = envs[5]
-    tables = 256
+    init = pgx_programs(env)[0]  # Pgx's program, on a batch of the Pgx test's size
+    tables = PGX_TABLES
     keys = jax.random.split(jax.random.PRNGKey(3), tables)
-    st = jax.jit(jax.vmap(env.init))(keys)
+    st = init(keys)
     hands = np.asarray(st.hands)
     assert (hands.sum(axis=2) == 9).all()
     start_cards = np.asarray(st.on_table)
@@ -191,7 +195,7 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, SpaceDragonsE
         start = [int(np.flatnonzero(rank == 45 + s)[0]) for s in range(5)]
         assert set(np.flatnonzero(start_cards[t])) == set(start)
         assert int(st.lead[t]) == start.index(max(start))
-    again = jax.jit(jax.vmap(env.init))(keys)
+    again = init(keys)
     assert (np.asarray(again.hands) == hands).all()
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -27,22 +26,28 @@ from dragonlair import accel
 from dragonlair.accel import AccelError, SpaceRaceEnv
 from dragonlair.accel.space_race import D_DECK, D_REMOVED, D_SHIP, DECK, HAND
 from dragonlair.core.position import BadPosition
-from tests.accel.differential import BATCH, _jitted, compare
+from tests.accel.differential import (
+    BATCH,
+    PGX_TABLES,
+    _jitted,
+    compare,
+    many_games,
+    pgx_programs,
+)
 
 accel.cache_compilations(Path(__file__).resolve().parents[2] / "build" / "jax-cache")
 
 DIGESTS = Path(__file__).resolve().parents[1] / "rl" / "data" / "tensor_digests.json"
 # the option set tests/rl/rl_helpers.py plays besides the defaults
 OPTIONS: dict[str, object] = {"every_power_source": True, "scanner": "always"}
-# one engine per table size in the fast tier, each with another option set (every engine
-# is compiled once for the module, or read from the cache); the slow tier adds 3 players
-FAST: dict[int, dict[str, object]] = {2: dict(OPTIONS), 4: {}}
-TABLES: dict[int, dict[str, object]] = {**FAST, 3: {}}
+# one engine per table size, the first with the other option set (every engine is
+# compiled once for the module, or read from the cache)
+TABLES: dict[int, dict[str, object]] = {2: dict(OPTIONS), 3: {}, 4: {}}
 
 
 @pytest.fixture(scope="module")
 def envs() -> dict[int, SpaceRaceEnv]:
-    return {n: _make(n, options) for n, options in FAST.items()}
+    return {n: _make(n, options) for n, options in TABLES.items()}
 
 
 def _make(players: int, options: dict[str, object]) -> SpaceRaceEnv:
@@ -57,11 +62,11 @@ def _steps_at_least(players: int, games: int) -> int:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("players", sorted(FAST))
+@pytest.mark.parametrize("players", sorted(TABLES))
 def test_random_games_agree_with_the_python_engine(
     envs: dict[int, SpaceRaceEnv], players: int
 ) -> None:
-    """12 random games per table size (the slow tier plays more)."""
+    """12 random games per table size (`make differential` plays 10,000)."""
     seeds = range(1000 * players, 1000 * players + 12)
     assert compare(envs[players], seeds)[0] >= _steps_at_least(players, 12)
 
@@ -149,37 +154,22 @@ def _digest(env: SpaceRaceEnv) -> str:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("players", sorted(FAST))
+@pytest.mark.parametrize("players", sorted(TABLES))
 def test_tensors_give_the_recorded_digests(envs: dict[int, SpaceRaceEnv], players: int) -> None:
     """The layouts' own check, passed by the batched engine's tensors of the very states
     the recorded digests were made from (its own games ask the seats lowest first, so they
     cannot be those games; they are held to the Python engine tensor for tensor above)."""
-    assert _digest(envs[players]) == _recorded(FAST[players], players)
-
-
-def _many_games() -> int:
-    """The slow tier's number of games: 120, or DRAGONLAIR_DIFFERENTIAL_GAMES (`make
-    differential` asks for 10,000), shared among the table sizes."""
-    given = os.environ.get("DRAGONLAIR_DIFFERENTIAL_GAMES", "120")
-    if not given.isdigit() or int(given) < len(TABLES):
-        pytest.fail(
-            f"DRAGONLAIR_DIFFERENTIAL_GAMES must be a number of games, at least {len(TABLES)}, "
-            f"not {given!r}"
-        )
-    return int(given)
+    assert _digest(envs[players]) == _recorded(TABLES[players], players)
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_many_random_games_agree_with_the_python_engine(envs: dict[int, SpaceRaceEnv]) -> None:
-    """300 random games, 100 at each table size from 2 to 4 (`make differential`: 10,000,
-    the first table sizes taking the remainder; the first 100 of each size are these)."""
-    games = _many_games()
-    every = {**envs, 3: _make(3, TABLES[3])}
-    for i, n in enumerate(sorted(every)):
-        per = games // len(every) + (i < games % len(every))
+    """`make differential`: 10,000 random games, 3,334, 3,333 and 3,333 at 2, 3 and 4
+    players (DRAGONLAIR_DIFFERENTIAL_GAMES; skipped without it)."""
+    for n, per in many_games(sorted(TABLES)).items():
         seeds = range(100_000 * n, 100_000 * n + per)
-        assert compare(every[n], seeds)[0] >= _steps_at_least(n, per)
+        assert compare(envs[n], seeds)[0] >= _steps_at_least(n, per)
 
 
 @pytest.mark.timeout(300)
@@ -215,17 +205,13 @@ def test_a_rule_changed_in_the_batched_engine_only_is_caught(
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_jit_and_vmap_over_thousands_of_tables(envs: dict[int, SpaceRaceEnv]) -> None:
+def test_jit_and_vmap_over_a_batch_of_tables(envs: dict[int, SpaceRaceEnv]) -> None:
     """Pgx's way: init and step jitted and vmapped, random legal actions (Pgx's
-    act_randomly) with Pgx's auto_reset, over 2,048 tables: shapes stay fixed, every card
-    stays in one place, and every finished game pays out one win."""
-    from pgx.experimental import act_randomly, auto_reset
-
+    act_randomly) with Pgx's auto_reset, over a batch of tables: shapes stay fixed, every
+    card stays in one place, and every finished game pays out one win."""
     env = envs[4]
-    tables = 2048
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
-    pick = jax.jit(act_randomly)
+    init, step, pick = pgx_programs(env)
+    tables = PGX_TABLES
     key = jax.random.PRNGKey(0)
     st = init(jax.random.split(key, tables))
     assert st.observation.shape == (tables, env.obs_size)
@@ -256,9 +242,10 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, SpaceRaceEnv]
     first six to seat 0), the Danger and Damage decks shuffled, the first round's coin;
     the same key deals the same table, the coins fall both ways."""
     env = envs[4]
-    tables = 256
+    init = pgx_programs(env)[0]  # the Pgx test's program, on a batch of its size
+    tables = PGX_TABLES
     keys = jax.random.split(jax.random.PRNGKey(3), tables)
-    st = jax.jit(jax.vmap(env.init))(keys)
+    st = init(keys)
     loc, owner, pos = np.asarray(st.loc), np.asarray(st.owner), np.asarray(st.deck_pos)
     for t in range(tables):
         for s in range(4):
@@ -273,7 +260,7 @@ def test_a_new_table_is_dealt_as_the_rules_deal_it(envs: dict[int, SpaceRaceEnv]
     coins = np.asarray(st.coins)
     assert 0.3 < (coins == 1).mean() < 0.7
     assert (np.asarray(st.direction) == coins[:, 0]).all()
-    again = jax.jit(jax.vmap(env.init))(keys)
+    again = init(keys)
     assert (np.asarray(again.loc) == loc).all() and (np.asarray(again.deck_pos) == pos).all()
 
 

@@ -102,7 +102,9 @@ class Server:
             args += [f"--{k}", v]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + 60
+        # a loaded machine has taken over a minute (the bots' workers warm up first); a
+        # server that does not answer in time is stopped, not left running
+        end = time.monotonic() + 180
         while True:
             try:
                 if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
@@ -110,6 +112,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > end:
+                self.stop()
                 raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
             time.sleep(0.1)
 
@@ -286,9 +289,81 @@ def play_to_end(
     raise AssertionError(f"the game did not end within {max_clicks} clicks")
 
 
+# Plays seat's turns inside the page: waits (on the page's own changes, no polling from
+# here) until it is the seat's turn, clicks one of its enabled action buttons at random, and
+# waits for the game to move on; until the game is over. Each wait gives up after a minute
+# with an error, so that a stuck page fails the test instead of hanging it.
+PLAY_IN_PAGE = """async ({seed, most}) => {
+  let r = seed >>> 0;
+  const t = () => document.querySelector('.table-page');
+  const ready = () => { const x = t(); return !!x && (x.dataset.status === 'over'
+    || (x.dataset.legal !== '0' && x.dataset.pending === '0')); };
+  const until = (f, what) => new Promise((done, fail) => {
+    if (f()) return done();
+    const watch = new MutationObserver(() => { if (f()) { stop(); done(); } });
+    const timer = setTimeout(() => { stop(); fail(new Error('waited a minute for ' + what)); },
+                             60000);
+    const stop = () => { watch.disconnect(); clearTimeout(timer); };
+    watch.observe(document.documentElement,
+                  {subtree: true, childList: true, attributes: true, characterData: true});
+  });
+  for (let n = 0; n < most; n++) {
+    await until(ready, 'the seat to be asked');
+    if (t().dataset.status === 'over') return n;
+    const move = Number(t().dataset.move);
+    const moved = () => { const x = t(); return Number(x.dataset.move) > move
+                                              || x.dataset.status === 'over'; };
+    const buttons = [...document.querySelectorAll('button[data-action]:not([disabled])')];
+    if (buttons.length) {
+      r = (Math.imul(r, 1103515245) + 12345) >>> 0;
+      buttons[(r >>> 8) % buttons.length].click();
+    }
+    await until(moved, 'the game to move on after move ' + move);
+  }
+  throw new Error('the game did not end within ' + most + ' clicks');
+}"""
+
+
+def play_in_page(page: Any, seed: int = 0, most: int = 400) -> int:
+    """Click the page's action buttons at random until the game is over, the whole loop
+    running inside the page (a click and its wait cost no round trip from here); how many
+    clicks it took. For tests that need a finished game and are not about the clicks (the
+    clicks of :func:`play_to_end` are Playwright's, checked for being visible and free)."""
+    return int(page.evaluate(PLAY_IN_PAGE, {"seed": seed, "most": most}))
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> Path:
     """A screenshot under out/screenshots/."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def near_end(
+    game: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    choices: int = 3,
+) -> str:
+    """A position (TOML, for ``Server.create(position=...)``) of a game played at random
+    from ``seed`` until seat 0 has ``choices`` real choices (two or more actions) left
+    before its end, taken just before the first of them. A table started from it reaches
+    the end in a few clicks, where a whole game by clicking takes dozens; the rest of the
+    game differs (the server's bots choose their own moves), so it may take a few more."""
+    import dragonlair
+    from dragonlair.core.position import to_toml
+
+    state = dragonlair.make(game, players=players, options=options or {}).new_game(seed)
+    rng = random.Random(seed)
+    asked: list[Any] = []  # the state before each of seat 0's real choices
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_action_ids(seat)
+        if seat == 0 and len(legal) > 1:
+            asked.append(state.clone())
+        state.apply_id(seat, rng.choice(legal))
+    if len(asked) < choices:
+        raise AssertionError(f"seat 0 had only {len(asked)} choices in that {game} game")
+    return str(to_toml(asked[-choices].to_position()))

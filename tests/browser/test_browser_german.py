@@ -1,8 +1,9 @@
 """The browser in German, in a real headless Chromium against the real server: a German
-browser (Accept-Language: de) plays a whole game of each of the four games and never shows
-an English sentence (a check over the page's rendered text at every move and at the end,
-see :mod:`tests.i18n.english`); the language switch on the page is remembered; two people
-at one table read it in two languages."""
+browser (Accept-Language: de) plays a whole Dragon Race, and the last moves of each other
+game from a position near its end, and never shows an English sentence (a check over the
+page's rendered text at every move and at the end, see :mod:`tests.i18n.english`); the
+language switch on the page is remembered; two people at one table read it in two
+languages."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.browserkit import DESKTOP, GAMES, Server, play_to_end, wait_ready
+from tests.browser.browserkit import DESKTOP, GAMES, Server, near_end, play_to_end, wait_ready
 from tests.i18n.english import english_words
 
 pytestmark = pytest.mark.slow
@@ -59,16 +60,29 @@ def tips(page: Any) -> str:
     )
 
 
+WHOLE = "dragon-race"  # the game played whole, from its deal
+
+
 @pytest.mark.parametrize("game", list(GAMES))
-def test_a_german_browser_plays_a_whole_game_in_german(
+def test_a_german_browser_plays_a_game_in_german(
     server: Server, browsers: Browsers, game: str
 ) -> None:
     setup = GAMES[game]
     seats = [{"type": "human", "name": "Ann"}] + [{"type": "bot", "level": "random"}] * (
         setup["players"] - 1
     )
+    # one whole game; the others from a few choices before their end (the middle of a
+    # game shows the same words as its start and its end)
+    start = {}
+    if game != WHOLE:
+        start["position"] = near_end(game, setup["players"], setup["options"], seed=7)
     created = server.create(
-        game=game, players=setup["players"], options=setup["options"], seats=seats, seed=7
+        game=game,
+        players=setup["players"],
+        options=setup["options"],
+        seats=seats,
+        seed=7,
+        **start,
     )
     page = browsers.page("de-DE")
     page.goto(server.url + created["seats"][0]["link"])

@@ -37,6 +37,8 @@ def test_the_outside_game_is_played_on_its_own_board(
     board.wait_for()
     # its own style sheet, served from its package beside the board, is applied
     assert page.locator('link[href$="/static/games/high-card/board.css"]').count() == 1
+    sheets = page.evaluate("() => [...document.styleSheets].map(s => new URL(s.href).pathname)")
+    assert sheets == ["/static/app.css", "/static/games/high-card/board.css", "/static/app-end.css"]
     assert board.evaluate("e => getComputedStyle(e).display") == "grid"
     # the cards are the board's buttons: five in hand at the start
     assert page.locator(".hc-hand button[data-action^='lay ']").count() == 5

@@ -19,7 +19,8 @@ from tests.browser.browserkit import (
     Server,
     click_one,
     create_in_lobby,
-    play_to_end,
+    near_end,
+    play_in_page,
     shot,
     table_state,
     wait_ready,
@@ -59,7 +60,20 @@ def test_create_in_the_lobby_and_play_a_whole_game_by_clicking(
         if deadline.count():
             seen["deadlines"].append(deadline.inner_text())
 
-    clicks = play_to_end(page, random.Random(game), every=every)
+    # the first clicks are Playwright's (each button visible, still and free to click) with
+    # a reload among them; the rest of the game is clicked inside the page
+    rng = random.Random(game)
+    clicks = 0
+    for n in range(8):
+        st = wait_ready(page)
+        if st["status"] == "over":
+            break
+        every(n)
+        if wait_ready(page)["status"] == "over":
+            break
+        click_one(page, rng)
+        clicks += 1
+    clicks += play_in_page(page, seed=clicks)
     assert clicks >= 2 and seen["reloaded"]
     result = page.locator(".result")
     result.wait_for()
@@ -158,10 +172,21 @@ def test_the_keyboard_plays_and_focus_is_visible(
         seed=4,
     )
     page = new_page()
+    # the action each key press clicks (a key that clicks nothing leaves the seat to its
+    # deadline, which would move the game on too)
+    page.context.add_init_script(
+        "document.addEventListener('click', (e) => { const a = e.target.closest"
+        "('button[data-action]'); if (a) window.__clicked = a.dataset.action; }, true)"
+    )
     page.goto(server.url + created["seats"][0]["link"])
     st = wait_ready(page)
-    # seat 0 starts: "d" draws
-    page.keyboard.press("d")
+    # a button's letter presses it ("take" for T, "draw" for D)
+    button = page.locator("button[data-action][data-letter]:not([data-letter=''])").first
+    action, letter = button.get_attribute("data-action"), button.get_attribute("data-letter")
+    assert letter
+    page.keyboard.press(letter)
+    page.wait_for_function("() => !!window.__clicked")
+    assert page.evaluate("() => window.__clicked") == action
     page.wait_for_function(
         "m => Number(document.querySelector('.table-page').dataset.move) > m", arg=st["move"]
     )
@@ -171,7 +196,11 @@ def test_the_keyboard_plays_and_focus_is_visible(
         page.locator("button[data-action]").first.focus()
         outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
         assert outline not in ("", "none")
+        first = page.locator("button[data-action][data-key='1']").first.get_attribute("data-action")
+        page.evaluate("() => { window.__clicked = null; }")
         page.keyboard.press("1")
+        page.wait_for_function("() => !!window.__clicked")
+        assert page.evaluate("() => window.__clicked") == first
         page.wait_for_function(
             "m => Number(document.querySelector('.table-page').dataset.move) > m",
             arg=st["move"],
@@ -192,11 +221,13 @@ def test_the_page_reconnects_when_the_server_comes_back(
 ) -> None:
     own = Server()
     try:
+        # a few choices before the end: the game goes on to its end after the reconnection
         created = own.create(
             game="dragon-stripes",
             players=2,
             seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
             seed=21,
+            position=near_end("dragon-stripes", 2, seed=21, choices=5),
         )
         page = new_page()
         page.goto(own.url + created["seats"][0]["link"])
@@ -215,7 +246,7 @@ def test_the_page_reconnects_when_the_server_comes_back(
         again = wait_ready(page)
         # (the same move, or later if it was a forced one the server answered)
         assert again["move"] >= st["move"] and again["seat"] == "0"
-        play_to_end(page, rng)
+        play_in_page(page, seed=2)
         assert page.locator(".result").count() == 1
     finally:
         pages.close()  # before the server goes, or the page tries to connect again

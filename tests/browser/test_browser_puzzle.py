@@ -31,7 +31,7 @@ def short_deadline() -> Iterator[Server]:
     s.close()
 
 
-def page_in(browser: Any, lang: str, size: str) -> tuple[Any, list[str]]:
+def page_in(browser: Any, lang: str, size: str = "desktop") -> tuple[Any, list[str]]:
     ctx = browser.new_context(viewport=SIZES[size], locale="de-DE" if lang == "de" else "en-GB")
     ctx.add_init_script("localStorage.setItem('dragonlair:pace', '0')")
     page = ctx.new_page()
@@ -45,11 +45,21 @@ def words(lang: str, text: str) -> str:
     return translations(lang).gettext(text) if lang == "de" else text
 
 
+def shots(page: Any, name: str) -> None:
+    """Screenshots of the page as it is, on a desktop and on a phone (the page laid out
+    again at each size), named ``{name}-{size}``; the page is left at the desktop's."""
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(viewport)
+        page.wait_for_function(
+            "w => document.documentElement.clientWidth === w", arg=viewport["width"]
+        )
+        shot(page, f"{name}-{size}")
+
+
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_puzzle_shows_its_question_waits_and_shows_the_answer(
-    browser: Any, short_deadline: Server, lang: str, size: str
+    browser: Any, short_deadline: Server, lang: str
 ) -> None:
     p = puzzle(PUZZLE)
     created = short_deadline.create(
@@ -61,7 +71,7 @@ def test_a_puzzle_shows_its_question_waits_and_shows_the_answer(
             {"type": "bot", "level": "heuristic"},
         ],
     )
-    page, errors = page_in(browser, lang, size)
+    page, errors = page_in(browser, lang)
     try:
         page.goto(short_deadline.url + created["seats"][0]["link"])
         st = wait_ready(page)
@@ -76,7 +86,7 @@ def test_a_puzzle_shows_its_question_waits_and_shows_the_answer(
         st = wait_ready(page)
         assert st["move"] == 0 and st["legal"] == 2
         assert page.locator(".actionbar .deadline").count() == 0  # no countdown shown
-        shot(page, f"puzzle-question-{lang}-{size}")
+        shots(page, f"puzzle-question-{lang}")
         page.click("#answer-button")
         page.wait_for_selector("#puzzle-answer", timeout=90_000)
         answer = page.inner_text("#puzzle-answer")
@@ -87,7 +97,7 @@ def test_a_puzzle_shows_its_question_waits_and_shows_the_answer(
         assert page.locator("#hint li").first.get_attribute("data-hinted") == pick
         assert words(lang, "The answer: {choice}").split("{")[0] in answer
         assert "%" in answer
-        shot(page, f"puzzle-answer-{lang}-{size}")
+        shots(page, f"puzzle-answer-{lang}")
         # played: the answer stays, the question is no longer open
         page.click(f'.actionbar button[data-action="{pick}"]')
         page.wait_for_function(
@@ -102,18 +112,19 @@ def test_a_puzzle_shows_its_question_waits_and_shows_the_answer(
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_each_games_rules_open_from_the_lobby(
-    browser: Any, server: Server, lang: str, size: str
+    browser: Any, short_deadline: Server, lang: str
 ) -> None:
-    page, errors = page_in(browser, lang, size)
+    # (the puzzles' server: the lobby and the rules do not depend on its deadline)
+    server = short_deadline
+    page, errors = page_in(browser, lang)
     try:
         for game in GAMES:
             page.goto(server.url + "/")
             page.wait_for_selector(f"#rules-{game}")
             if game == next(iter(GAMES)):
-                shot(page, f"lobby-rules-links-{lang}-{size}")
+                shots(page, f"lobby-rules-links-{lang}")
             page.click(f"#rules-{game}")
             page.wait_for_selector("#rules-page")
             assert page.url.endswith(f"/rules/{game}")
@@ -132,7 +143,7 @@ def test_each_games_rules_open_from_the_lobby(
             if game in ("dragon-stripes", "space-dragons"):  # their rules hold a table
                 assert page.locator("#rules-page table.md-table th").count() >= 2
                 assert "|---" not in text
-            shot(page, f"rules-{game}-{lang}-{size}")
+            shots(page, f"rules-{game}-{lang}")
         # an unknown game is said to be unknown, with the way back
         page.goto(server.url + "/rules/no-such-game")
         page.wait_for_selector(".error")

@@ -19,6 +19,7 @@ from tests.browser.browserkit import (
     Server,
     click_one,
     create_in_lobby,
+    near_end,
     play_to_end,
     shot,
     table_state,
@@ -78,6 +79,25 @@ def box_in_view(page: Any, selector: str) -> dict[str, float]:
     return dict(box)
 
 
+# an element of each game's board and a property its own style sheet (board.css) sets
+BOARD_RULE = {
+    "space-dragons": (".sd-ships", "display", "grid"),
+    "space-race": (".sr-ships", "display", "grid"),
+    "dragon-stripes": (".ds-facts", "display", "flex"),
+    "dragon-race": (".race-players", "display", "grid"),
+}
+
+
+def assert_board_style(page: Any, game: str) -> None:
+    """The board's style sheet, from its game's package, is in the page once, between the
+    page's app.css and app-end.css (the order the rules' cascade depends on), and applied."""
+    sheets = page.evaluate("() => [...document.styleSheets].map(s => new URL(s.href).pathname)")
+    assert sheets == ["/static/app.css", f"/static/games/{game}/board.css", "/static/app-end.css"]
+    selector, prop, value = BOARD_RULE[game]
+    found = page.locator(f".board {selector}").first
+    assert found.evaluate("(e, p) => getComputedStyle(e).getPropertyValue(p)", prop) == value
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_action_bar_is_in_view_on_a_desktop_and_a_phone(
     server: Server, new_page: Callable[..., Any], game: str
@@ -106,6 +126,7 @@ def test_the_action_bar_is_in_view_on_a_desktop_and_a_phone(
             assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
             if n == 0:
                 shot(page, f"{game}-bar-{viewport['width']}", full_page=False)
+                assert_board_style(page, game)
             click_one(page, rng)
 
 
@@ -234,7 +255,9 @@ def test_the_end_shows_the_winner_first_and_offers_a_rematch(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
     for viewport, game in ((DESKTOP, "space-race"), (PHONE, "dragon-stripes")):
-        created = server.create(**with_bots(game, 3, seed=8))
+        # a few choices before the end: the end screen is what this is about
+        position = near_end(game, 3, GAMES[game]["options"], seed=8)
+        created = server.create(**with_bots(game, 3, seed=8, position=position))
         page = new_page(viewport)
         page.goto(server.url + created["seats"][0]["link"])
         play_to_end(page, random.Random(4))
@@ -322,6 +345,9 @@ def test_rules_for_players_focus_on_the_choices_and_what_happened(
         assert focused not in ("BODY", None), focused
         assert page.title().startswith("● Your turn")
         marked = marked or page.locator("#log li.new").count() > 0
+        if marked and page.locator(".sd-round.last .played.took").count() > 0:
+            took = True
+            break  # both seen (the focus checked at every move until then)
     # a round just won stays on the table with its winner marked (at the end too)
     took = took or page.locator(".sd-round.last .played.took").count() > 0
     assert took, "a finished round should be shown with its winner"

@@ -22,7 +22,6 @@ import pytest
 import dragonlair
 from dragonlair import BadSeat, IllegalAction, State, UnknownAction
 from dragonlair.core import clones
-from dragonlair.core import state as state_module
 
 GAMES = ["space-dragons", "space-race", "dragon-stripes", "dragon-race", "pebble-auction"]
 ENGINE_GAMES = GAMES[:4]  # the four games, compiled in the compiled build
@@ -239,7 +238,7 @@ def test_the_compiled_clones_are_read_from_the_declarations(game_id: str) -> Non
 
     state = played(game_id, seed=8, moves=6)
     state.clone()
-    assert state_module._compiled_clones[cls] is _clones.CLONES[cls]
+    assert clones.COMPILED_CLONES[cls] is _clones.CLONES[cls]
     fields = {a for a in cls.__mypyc_attrs__ if not a.startswith("__")}  # type: ignore[attr-defined]
     assert fields == {name for name, _ in declared + base}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dragonlair
-from dragonlair.core.state import Event
+from dragonlair.core.chains import Event
 
 
 def test_a_batch_is_the_same_events_as_one_call_each() -> None:

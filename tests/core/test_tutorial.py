@@ -4,13 +4,16 @@ engine; a mutated deal or a malformed step is refused with the step and field na
 from __future__ import annotations
 
 import copy
+import random
 import tomllib
 from typing import Any
 
 import pytest
 
+from dragonlair.bots import make_bot
+from dragonlair.bots.base import table_bot_seed
 from dragonlair.core import manifest, manifests
-from dragonlair.tutorial import BadTutorial, from_dict, parse, tutorial
+from dragonlair.tutorial import BadTutorial, decision_move, from_dict, parse, tutorial
 
 SHIPPED = [m.id for m in manifests() if m.tutorial is not None]
 
@@ -21,8 +24,8 @@ def _doc(game_id: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def test_dragon_stripes_ships_a_tutorial() -> None:
-    assert "dragon-stripes" in SHIPPED
+def test_every_game_ships_a_tutorial() -> None:
+    assert {"dragon-stripes", "space-dragons", "dragon-race", "space-race"} <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("game_id", SHIPPED)
@@ -131,3 +134,84 @@ def test_malformed_tutorials_name_the_step_and_field(change: Any, message: str) 
 def test_not_toml_is_refused() -> None:
     with pytest.raises(BadTutorial, match="not TOML"):
         parse("dragon-stripes", "title = ")
+
+
+def _play_space_race_lesson(learner_at: int, seed_rule: Any = None) -> Any:
+    """The Space Race lesson to its end, the learner choosing at place ``learner_at``
+    among the seats of each simultaneous choice (0: first; 1: between the bots; 2: last),
+    its first allowed (else, or where that is not legal, its first legal) choice; the bots
+    seeded by ``seed_rule`` (default: the lesson's)."""
+    tut = tutorial("space-race")
+    levels = tut.bot_levels()
+    st = tut.start()
+    while not st.is_over:
+        asked = list(st.to_act)
+        chosen = len(st.view(None).get("choosing", asked)) - len(asked)
+        if tut.seat in asked and (chosen >= learner_at or asked == [tut.seat]):
+            step = tut.step(st)
+            legal = [str(a) for a in st.legal_actions(tut.seat)]
+            taught = step.allow[0] if step is not None and step.allow else None
+            choice = taught if taught in legal else legal[0]
+            st.apply(tut.seat, st.game.parse_action(choice))
+            continue
+        seat = next(s for s in asked if s != tut.seat)
+        if seed_rule is None:
+            text = tut.bot_action(st, seat, levels[seat])
+        else:
+            bot = make_bot(levels[seat], st.game)
+            rng = random.Random(seed_rule(tut, st, seat))
+            text = str(bot.choose(st.view(seat), st.legal_actions(seat), rng))
+        st.apply(seat, st.game.parse_action(text))
+    return st
+
+
+def _by_seat(st: Any) -> list[list[str]]:
+    return [[str(a) for s, a in st.record.actions if s == seat] for seat in range(3)]
+
+
+def test_space_race_lesson_is_the_same_whenever_the_learner_chooses() -> None:
+    """Every pick and bid is a simultaneous choice: whether the learner chooses before,
+    between or after the bots, they make the same choices and the game ends the same."""
+    games = [_play_space_race_lesson(at) for at in (0, 1, 2)]
+    first = games[0]
+    assert first.result is not None
+    for other in games[1:]:
+        assert _by_seat(other) == _by_seat(first)
+        assert other.result is not None
+        assert other.result.to_dict() == first.result.to_dict()
+
+
+def test_seeded_by_the_move_itself_the_lesson_would_depend_on_the_learner() -> None:
+    """What the rule above prevents: seeded by the move at which each bot decides (as an
+    ordinary table's bots are), the bots break ties otherwise when the learner chose
+    first, and the game is another."""
+
+    def by_move(tut: Any, st: Any, seat: int) -> int:
+        return table_bot_seed(tut.seed, seat, st.move)
+
+    early = _play_space_race_lesson(0, by_move)
+    late = _play_space_race_lesson(2, by_move)
+    assert _by_seat(early) != _by_seat(late)
+
+
+def test_outside_a_simultaneous_choice_a_lesson_bot_is_seeded_as_at_any_table() -> None:
+    """The other lessons have no simultaneous choice: their bots' seeds are the table's."""
+    for game_id in SHIPPED:
+        tut = tutorial(game_id)
+        st = tut.start()
+        levels = tut.bot_levels()
+        while tut.step_index(st) < len(tut.steps):
+            seat = st.to_act[0]
+            if st.in_sealed_choice:
+                chosen = len(st.view(None)["choosing"]) - len(st.to_act)
+                assert decision_move(st) == st.move - chosen
+            else:
+                assert decision_move(st) == st.move
+                assert tut.bot_seed(st, seat) == table_bot_seed(tut.seed, seat, st.move)
+            if seat == tut.seat:
+                step = tut.step(st)
+                assert step is not None
+                legal = [str(a) for a in st.legal_actions(seat)]
+                st.apply(seat, st.game.parse_action(step.allow[0] if step.allow else legal[0]))
+            else:
+                st.apply(seat, st.game.parse_action(tut.bot_action(st, seat, levels[seat])))

@@ -12,7 +12,8 @@ import pytest
 
 import dragonlair
 from dragonlair.core.errors import DragonlairError
-from dragonlair.core.state import GameViews, State, install_views, views_of
+from dragonlair.core.game_views import GameViews, install_views, views_of
+from dragonlair.core.state import State
 from dragonlair.dragon_stripes.rules import DragonStripesState
 from dragonlair.dragon_stripes.view import DragonStripesSeatView, build_view, sample_from_view
 

@@ -180,3 +180,78 @@ print("refused, nothing heavy")
     )
     assert done.returncode == 0, done.stderr
     assert "refused, nothing heavy" in done.stdout
+
+
+def test_the_command_refuses_without_importing_typers_help_renderers() -> None:
+    """The ``dragonlair`` entry point (``cli.main``) shows a refused argument without
+    importing Typer's ``rich_utils`` and what it imports (Rich's Markdown, markdown-it,
+    Pygments) or Rich's table of emoji; an unknown game is refused before the simulation
+    and its progress bars are imported. Exit code 2 and the message on stderr, as
+    Typer's own handler gives them; in a fresh interpreter as a designer runs them."""
+    import subprocess
+    import sys
+
+    script = """
+import contextlib, io, sys
+from dragonlair.cli import main
+LATER = ("typer.rich_utils", "markdown_it", "pygments", "rich.markdown", "rich._emoji_codes")
+for args, message, unloaded in (
+    (["simulate", "nope"], "no game 'nope'", ("dragonlair.cli.running", "dragonlair.sim")),
+    (["tournament", "nope"], "no game 'nope'", ("dragonlair.cli.running", "dragonlair.sim")),
+    (["simulate", "space-race", "-n", "0"], "-n", ()),
+    (["compare", "dragon-stripes", "-B", "data:nosuch=1"], "nosuch", ()),
+    (["tune", "dragon-stripes", "--param", "data:start_gemz=20..60", "--target", "fair"],
+     "start_gemz", ()),
+    (["report", "missing.parquet"], "missing.parquet", ()),
+):
+    sys.argv = ["dragonlair", *args]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            main()
+        except SystemExit as e:
+            assert e.code == 2, (args, e.code, err.getvalue())
+        else:
+            raise AssertionError(f"{args} was not refused")
+    flat = "".join(err.getvalue().replace("\\u2502", "").split())
+    assert "".join(message.split()) in flat, (args, err.getvalue())
+    assert "Try 'dragonlair " in err.getvalue(), err.getvalue()
+    loaded = [m for m in (*LATER, *unloaded) if m in sys.modules]
+    assert not loaded, f"{args}: {loaded}"
+print("refused, without the help's renderers")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused, without the help's renderers" in done.stdout
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_a_refusal_looks_as_typer_shows_it(
+    color: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cli._refuse`` draws a refused argument exactly as Typer's ``rich_format_error``
+    does (usage, the hint to --help, the message in a red panel), in colour and without:
+    the same characters, the same escape codes."""
+    import typer
+    from typer import rich_utils
+
+    from dragonlair.cli import _refuse
+
+    if color:
+        monkeypatch.setenv("FORCE_COLOR", "1")
+        monkeypatch.setattr(rich_utils, "FORCE_TERMINAL", True)
+    monkeypatch.setenv("TERMINAL_WIDTH", "60")
+    monkeypatch.setattr(rich_utils, "MAX_WIDTH", 60)
+    # a real refusal, with its context: the message says what was wrong and names options
+    with pytest.raises(typer.BadParameter) as caught:
+        app(["simulate", "dragon-stripes", "-n", "0", "--bots", "heuristic"], standalone_mode=False)
+    capsys.readouterr()
+    rich_utils.rich_format_error(caught.value)
+    typers = capsys.readouterr().err
+    _refuse(caught.value)
+    ours = capsys.readouterr().err
+    assert "--games" in typers or "-n" in typers, typers
+    assert ("\x1b[" in typers) == color, typers
+    assert ours == typers

@@ -310,10 +310,28 @@ def test_hotseat_covers_the_screen_between_players() -> None:
     asyncio.run(run())
 
 
+def near_the_end(game_id: str, seed: int, players: int, left: int) -> State:
+    """The game dealt from ``seed``, played at random to ``left`` moves before its end (as
+    a saved game resumed there is)."""
+    game = dragonlair.make(game_id, players=players)
+    state, rng = game.new_game(seed=seed), random.Random(seed)
+    while not state.is_over:
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    again = game.new_game(seed=seed)
+    for seat, action in state.record.actions[:-left]:
+        again.apply(seat, action)
+    return again
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_a_whole_game_to_the_final_scores(size: tuple[int, int]) -> None:
-    s = session("space-race", 4, players=3)
+def test_the_last_moves_of_a_game_to_the_final_scores(size: tuple[int, int]) -> None:
+    # the end of a game (the screen from the last turns to the final scores) at both sizes;
+    # every question of whole games on the full screen is in tests/i18n/test_screen_german.py
+    state = near_the_end("space-race", 4, 3, left=15)
+    seats = [SeatConfig("You")] + [SeatConfig(f"Heuristic {i}", "heuristic") for i in (2, 3)]
+    s = PlaySession(state, seats)
 
     async def run() -> None:
         app = PlayApp(s, fast=True)

@@ -1,5 +1,6 @@
-"""Fixtures for the server tests: storage parametrised over SQLite and PostgreSQL, the app
-in-process (TestClient) or served by uvicorn on a loopback port (real WebSocket clients).
+"""Fixtures for the server tests: storage on SQLite, and on PostgreSQL too in the modules
+whose point is the database (BOTH_DATABASES, below); the app in-process (TestClient) or
+served by uvicorn on a loopback port (real WebSocket clients).
 
 PostgreSQL: a throw-away cluster is started once per test session on a free loopback port
 (with ``initdb``/``pg_ctl`` from PATH or Debian's /usr/lib/postgresql/*/bin; as root they
@@ -24,6 +25,7 @@ import uuid
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,8 +133,33 @@ def fresh_database(database: str) -> str:
     return f"{database}{sep}options=-csearch_path%3D{name}"
 
 
-# The PostgreSQL half of the server tests runs a real PostgreSQL server: end to end.
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+# The modules whose tests run on both stores: those whose point is the database (what is
+# stored and read back, its transactions, locks and failures, what several processes share
+# through it, its queries). The rest play, chat, seat and refuse through the same store code
+# on SQLite only: the PostgreSQL half of those played the same games again through the same
+# calls (the store's SQL is the same for both, but for the dialect's own statements, which
+# these modules test). The PostgreSQL half runs a real PostgreSQL server: end to end.
+BOTH_DATABASES = {
+    "test_accounts",  # accounts, sessions and seats held by an account
+    "test_accounts_limits_shared",  # sign-in limits counted in the store, two processes
+    "test_concurrency",  # many writers, and storage holding exactly what the tables show
+    "test_fairness",  # sealed seeds in the store, a lost key
+    "test_hardening",  # a locked database
+    "test_profiles",  # the profile and leaderboard queries
+    "test_recovery",  # a killed server resumed from the store
+    "test_storage",  # the store itself
+}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_url" in metafunc.fixturenames:
+        kinds: list[Any] = ["sqlite"]
+        if metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_DATABASES:
+            kinds.append(pytest.param("postgresql", marks=pytest.mark.slow))
+        metafunc.parametrize("db_url", kinds, indirect=True)
+
+
+@pytest.fixture
 def db_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A fresh, empty database: an SQLite file (its seal key next to it), or a new
     PostgreSQL database (its seal key in the test's directory)."""

@@ -145,6 +145,13 @@ def test_pages_are_the_front_end(web: TestClient) -> None:
             Path(dragonlair.__file__).parent / game_id.replace("-", "_") / "web" / "board.js"
         ).read_text(encoding="utf-8")
         assert 'from "/static/js/dom.js"' in served.text
+        # and its style sheet beside it, which the board declares for the page to load
+        assert 'export const style = new URL("board.css", import.meta.url)' in served.text
+        sheet = web.get(f"/static/games/{game_id}/board.css")
+        assert sheet.status_code == 200 and "text/css" in sheet.headers["content-type"]
+        assert sheet.text == (
+            Path(dragonlair.__file__).parent / game_id.replace("-", "_") / "web" / "board.css"
+        ).read_text(encoding="utf-8")
         # the rest of the game's package is not published
         assert web.get(f"/static/games/{game_id}/../manifest.py").status_code == 404
         assert web.get(f"/static/games/{game_id}/rules.py").status_code == 404

@@ -132,3 +132,52 @@ def test_the_store_check_finds_actions_in_order_and_reports_the_missing(tmp_path
     assert check["missing"] == 3
     assert ["t1", 1, 1, "bid 2"] in check["examples"]
     assert ["t1", 1, 0, "bid 1"] in check["examples"]
+
+
+@pytest.mark.timeout(360)
+def test_practice_tables_time_the_bots_reply_and_count_their_cpu() -> None:
+    rc, report = _run(
+        "--practice", "3", "--think", "0.2", "--warmup", "1", "--duration", "8",
+        "--addresses", "2", timeout=300,
+    )  # fmt: skip
+    assert rc == 0, report
+    assert report["game"] == "dragon-stripes" and report["tables"] == 3
+    practice = report["practice"]
+    assert practice["bot_level"] == "heuristic" and not practice["lobby_defaults"]
+    replies = practice["bot_reply_ms"]
+    # the person hands the turn to three bots every few moves: replies were timed, by phase
+    assert replies["all"]["count"] >= 1, practice
+    phases = [f["count"] for phase, f in replies.items() if phase != "all"]
+    assert sum(phases) == replies["all"]["count"]
+    assert 0 < replies["all"]["p50"] <= replies["all"]["p99"] <= replies["all"]["max"]
+    assert practice["turn_back_ms"]["all"]["count"] >= 1
+    # the server applied the bots' moves too: more actions than the people's
+    assert report["served_actions"] > report["actions"]
+    assert set(report["cpu_seconds"]) == {"server", "bot workers"}
+    assert report["cpu_seconds"]["bot workers"] > 0  # the bots think in worker processes
+    assert report["server_cpu_ms_per_served_action"] > 0
+    check = report["store_check"]
+    assert check["acknowledged"] > 0 and check["missing"] == 0
+
+
+@pytest.mark.timeout(360)
+def test_practice_tables_with_the_lobby_defaults_hold_each_decision_for_its_window() -> None:
+    rc, report = _run(
+        "--practice", "3", "--lobby-defaults", "--think", "0.2", "--warmup", "1",
+        "--duration", "7", "--addresses", "0", "--server-arg=--confirm=0.5", timeout=300,
+    )  # fmt: skip
+    assert rc == 0, report
+    assert report["practice"]["lobby_defaults"]
+    assert report["practice"]["bot_reply_ms"]["all"]["count"] >= 1, report["practice"]
+    # a held decision counts once the committed game shows it, and is found in the store
+    check = report["store_check"]
+    assert check["acknowledged"] > 0 and check["missing"] == 0
+
+
+def test_practice_options_are_checked() -> None:
+    for bad in (["--practice", "-1"], ["--lobby-defaults"], ["--practice", "2", "--players", "1"]):
+        out = subprocess.run(
+            [sys.executable, str(LOAD), *bad], check=False, capture_output=True, text=True,
+            timeout=60, cwd=ROOT,
+        )  # fmt: skip
+        assert out.returncode == 2 and "error:" in out.stderr, (bad, out.stderr)

@@ -94,6 +94,16 @@ def at_0002_with_games(url: str, sealer: Sealer, games: int) -> None:
     engine.dispose()
 
 
+def at_revision(url: str, sealer: Sealer, revision: str, games: int = 20) -> None:
+    """A database filled at revision 0002 (:func:`at_0002_with_games`) and upgraded to
+    ``revision``: the schema just before the migration a test is about, with games in it."""
+    at_0002_with_games(url, sealer, games)
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), revision)
+    engine.dispose()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 @pytest.mark.timeout(120)
 def test_accounts_migration_keeps_every_game(

@@ -13,8 +13,8 @@ from sqlalchemy import create_engine, inspect, text
 
 from dragonlair.web.migrations import alembic_config, head, revision
 from dragonlair.web.security import Sealer
-from dragonlair.web.store import Store, normalize_url
-from tests.web.test_migrations_accounts import _url, at_0002_with_games
+from dragonlair.web.store import Store
+from tests.web.test_migrations_accounts import _url, at_revision
 
 
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -24,11 +24,7 @@ def test_deadlines_migration_keeps_every_game(
 ) -> None:
     url = _url(request, tmp_path, kind)
     sealer = Sealer(Fernet.generate_key())
-    at_0002_with_games(url, sealer, games=20)
-    engine = create_engine(normalize_url(url))
-    with engine.begin() as conn:
-        command.upgrade(alembic_config(conn), "0005_chat")  # the revision before
-    engine.dispose()
+    at_revision(url, sealer, "0005_chat")  # the revision before
     store = Store(url, sealer=sealer)
     try:
         with store.engine.connect() as conn:

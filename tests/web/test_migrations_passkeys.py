@@ -18,7 +18,7 @@ from dragonlair.web.migrations import alembic_config, head, revision
 from dragonlair.web.security import Sealer
 from dragonlair.web.store import Store, normalize_url
 from tests.web.passkeykit import SoftAuthenticator
-from tests.web.test_migrations_accounts import _url, at_0002_with_games
+from tests.web.test_migrations_accounts import _url, at_revision
 
 RP = RelyingParty(id="localhost", origin="http://localhost:8000")
 
@@ -30,10 +30,9 @@ def test_passkeys_migration_keeps_every_game_and_account(
 ) -> None:
     url = _url(request, tmp_path, kind)
     sealer = Sealer(Fernet.generate_key())
-    at_0002_with_games(url, sealer, games=20)
+    at_revision(url, sealer, "0006_concede")  # the revision before
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:
-        command.upgrade(alembic_config(conn), "0006_concede")  # the revision before
         conn.execute(
             text(
                 "INSERT INTO dl_accounts (id, name, name_key, password, created) "

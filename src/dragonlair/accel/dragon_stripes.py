@@ -171,31 +171,10 @@ class DragonStripesEnv(BatchedEnv):
         self.most_penalties = comp.stop_cards + comp.danger_cards - 1
         self._check_layout()
         self._make_tables()
-        self._complete = jax.jit(self._complete_one)
-        self._complete_batch = jax.jit(jax.vmap(self._complete_one))
-        self._first_observation = jax.jit(self._complete_one)(self._fresh(self._deck)).observation
+        self._num_actions = NUM_ACTIONS
+        self._first_observation = self._from_arrays_one(self._fresh(self._deck)).observation
 
     # ------------------------------------------------------------------ Pgx's interface
-
-    @property
-    def id(self) -> str:
-        return "dragon-stripes"
-
-    @property
-    def version(self) -> str:
-        return f"rules{self.game.spec.rules_version}"
-
-    @property
-    def num_players(self) -> int:
-        return self.players
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (self.obs_size,)
 
     def init(self, key: Array) -> State:
         """A new table: nothing drawn yet, so seat 0's observation is the same at every
@@ -212,19 +191,16 @@ class DragonStripesEnv(BatchedEnv):
     def from_states(self, py_states: Sequence[Any], batched: bool = True) -> State:
         """The tables of Python engine states, one batch (leading axis: the tables), each
         through its position (``state.to_position()``, the public format)."""
-        fields = [self._fields(s) for s in py_states]
-        if not fields:
-            raise AccelError("no states given")
-        stacked = {k: np.stack([f[k] for f in fields]) for k in fields[0]}
-        if not batched:
-            stacked = {k: v[0] for k, v in stacked.items()}
-        st = self._fresh(jnp.asarray(stacked.pop("deck")), batch=len(fields) if batched else 0)
+        stacked = self._stacked(py_states, batched)
+        st = self._fresh(jnp.asarray(stacked.pop("deck")), batch=len(py_states) if batched else 0)
         st = st.replace(**{k: jnp.asarray(v) for k, v in stacked.items()})
-        complete = self._complete_batch if batched else self._complete
-        done: State = complete(st)
+        make = self._from_arrays_batch if batched else self._from_arrays_one
+        done: State = make(st)
         return done
 
-    def _complete_one(self, st: State) -> State:
+    def _from_arrays(self, st: State) -> State:
+        """A table read from positions (its arrays in ``st``), completed: its legal
+        actions and the current player's observation."""
         st = st.replace(legal_action_mask=self._legal(st))
         done: State = st.replace(observation=self.observe_seat(st, st.current_player))
         return done

@@ -150,6 +150,7 @@ class SpaceDragonsEnv(BatchedEnv):
             raise AccelError(f"expected a Space Dragons game, got {game.spec.id!r}")
         self.game = game
         g = game
+        self._num_actions = NUM_ACTIONS
         t = g.tables
         self.players = g.players
         # cards dealt (picks in Hiring Crew) and rounds of the Dragon Hunt: the data file's
@@ -177,30 +178,8 @@ class SpaceDragonsEnv(BatchedEnv):
         self.pile_size = CREW_CARDS - (self.hand + 1) * self.players  # after the start draw
         self._check_layout()
         self._make_tables()
-        self._from_arrays_one = jax.jit(self._from_arrays)
-        self._from_arrays_batch = jax.jit(jax.vmap(self._from_arrays))
 
     # ------------------------------------------------------------------ Pgx's interface
-
-    @property
-    def id(self) -> str:
-        return "space-dragons"
-
-    @property
-    def version(self) -> str:
-        return f"rules{self.game.spec.rules_version}"
-
-    @property
-    def num_players(self) -> int:
-        return self.players
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (self.obs_size,)
 
     def _init(self, key: Array) -> State:
         """``_setup``: the crew cards and the dragons shuffled, nine cards to each seat,
@@ -235,13 +214,7 @@ class SpaceDragonsEnv(BatchedEnv):
     def from_states(self, py_states: Sequence[Any], batched: bool = True) -> State:
         """The tables of Python engine states, one batch (leading axis: the tables), each
         through its position (``state.to_position()``, the public format)."""
-        fields = [self._fields(s) for s in py_states]
-        if not fields:
-            raise AccelError("no states given")
-        stacked = {k: np.stack([f[k] for f in fields]) for k in fields[0]}
-        if not batched:
-            stacked = {k: v[0] for k, v in stacked.items()}
-
+        stacked = self._stacked(py_states, batched)
         make = self._from_arrays_batch if batched else self._from_arrays_one
         done: State = make({k: jnp.asarray(v) for k, v in stacked.items()})
         return done

@@ -240,30 +240,8 @@ class SpaceRaceEnv(BatchedEnv):
         self._grid = max(1, len(crew_vps)) * self._times
         self._check_layout()
         self._make_tables()
-        self._from_arrays_one = jax.jit(self._from_arrays)
-        self._from_arrays_batch = jax.jit(jax.vmap(self._from_arrays))
 
     # ------------------------------------------------------------------ Pgx's interface
-
-    @property
-    def id(self) -> str:
-        return "space-race"
-
-    @property
-    def version(self) -> str:
-        return f"rules{self.game.spec.rules_version}"
-
-    @property
-    def num_players(self) -> int:
-        return self.players
-
-    @property
-    def num_actions(self) -> int:
-        return int(self._num_actions)
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (self.obs_size,)
 
     def _init(self, key: Array) -> State:
         """``_setup``: the Space, Danger and Damage decks shuffled (each a rank of random
@@ -301,14 +279,10 @@ class SpaceRaceEnv(BatchedEnv):
         through its position (``state.to_position()``, the public format). The chance
         still to come (the coins of the rounds after the current one, the order of a
         refilled Damage deck) is drawn from ``key`` (PRNGKey(0) when None)."""
-        fields = [self._fields(s) for s in py_states]
-        if not fields:
-            raise AccelError("no states given")
-        keys = jax.random.split(jax.random.PRNGKey(0) if key is None else key, len(fields))
-        stacked = {k: np.stack([f[k] for f in fields]) for k in fields[0]}
+        stacked = self._stacked(py_states, batched)
+        keys = jax.random.split(jax.random.PRNGKey(0) if key is None else key, len(py_states))
         arrays = {k: jnp.asarray(v) for k, v in stacked.items()}
         if not batched:
-            arrays = {k: v[0] for k, v in arrays.items()}
             keys = keys[0]
         make = self._from_arrays_batch if batched else self._from_arrays_one
         done: State = make(arrays, keys)

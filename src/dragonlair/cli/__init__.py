@@ -13,6 +13,8 @@ Typer reads the signatures in :func:`main`, both before any ``--lang`` is seen.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import Annotated
 
 import typer
@@ -77,6 +79,92 @@ with using(_HELP_LANGUAGE):
 
 
 def main() -> None:
+    """Run the command line: what ``app()`` does, but a refused argument is shown without
+    Typer's ``rich_utils`` (see :func:`_refuse`)."""
     # The options' help is read from the signatures when Typer builds the command.
     with using(_HELP_LANGUAGE):
-        app()
+        try:
+            # not standalone: Click's errors come here rather than to Typer's handler;
+            # every command returns None, so an int is the code of a typer.Exit
+            # (--help's, Ctrl-C's 130)
+            code = app(standalone_mode=False)
+        except typer.BadParameter as e:  # a bad or missing argument: the common refusal
+            _refuse(e)
+            sys.exit(e.exit_code)
+        except typer.TyperException as e:  # Click's other errors, as Typer shows them
+            from typer import rich_utils
+
+            rich_utils.rich_format_error(e)  # type: ignore[arg-type]  # a ClickException
+            sys.exit(getattr(e, "exit_code", 1))
+        except typer.Abort:
+            from typer import rich_utils
+
+            rich_utils.rich_abort_error()
+            sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _refuse(e: typer.BadParameter) -> None:
+    """Show a refused argument as Typer's ``rich_utils.rich_format_error`` does (the usage,
+    the hint to ``--help``, the message in a red panel, in Typer's styles and words), but
+    with Rich's console and panel only: importing ``rich_utils`` imports Rich's Markdown
+    and traceback renderers (markdown-it, Pygments), a fifth of the CPU time a designer
+    command took to refuse a bad argument (docs/simulate.md, "Start-up")."""
+    from rich.console import Console
+    from rich.highlighter import RegexHighlighter
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.text import Text
+    from rich.theme import Theme
+
+    class Options(RegexHighlighter):
+        highlights = [  # Typer's OptionHighlighter
+            r"(^|\W)(?P<switch>\-\w+)(?![a-zA-Z0-9])",
+            r"(^|\W)(?P<option>\-\-[\w\-]+)(?![a-zA-Z0-9])",
+            r"(?P<types>\<[^\>]+\>)",
+            r"(?P<usage>Usage: )",
+        ]
+
+    highlight = Options()
+    width = os.environ.get("TERMINAL_WIDTH")
+    force = (
+        True
+        if any(os.environ.get(v) for v in ("GITHUB_ACTIONS", "FORCE_COLOR", "PY_COLORS"))
+        else None
+    )
+    if os.environ.get("_TYPER_FORCE_DISABLE_TERMINAL"):
+        force = False
+    console = Console(
+        theme=Theme(
+            {
+                "option": "bold cyan",
+                "switch": "bold green",
+                "negative_option": "bold magenta",
+                "negative_switch": "bold red",
+                "types": "bold yellow",
+                "types_sep": "dim",
+                "usage": "yellow",
+            }
+        ),
+        highlighter=highlight,
+        # no emoji codes (nor in the panel's title, a Text for that): these texts have
+        # none, and looking for them imports Rich's table of every emoji
+        emoji=False,
+        force_terminal=force,
+        width=int(width) if width else None,
+        stderr=True,
+    )
+    ctx = e.ctx
+    if ctx is not None:
+        console.print(highlight(ctx.get_usage()), style="bold")
+        if ctx.command.get_help_option(ctx) is not None:
+            path, option = escape(ctx.command_path), ctx.help_option_names[0]
+            console.print(f"Try [blue]'{path} {option}'[/] for help.", style="dim")
+    console.print(
+        Panel(
+            highlight(e.format_message()),
+            border_style="red",
+            title=Text("Error"),
+            title_align="left",
+        )
+    )

@@ -20,6 +20,19 @@ BOTS_HELP = (
 MAX_SEED = 2**63 - 1
 
 GameArg = Annotated[str, typer.Argument(help="Game id (see `dragonlair games`).")]
+
+
+def check_game(game: str) -> None:
+    """Refuse a game id that names no game, as ``running.prepare`` would, but before a
+    command imports what running one needs (the simulation, Rich's progress bars)."""
+    from ..core import DragonlairError, spec
+
+    try:
+        spec(game)
+    except DragonlairError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", "-p", help="Player count (default: 4 where allowed).")
 ]

@@ -30,6 +30,7 @@ from .simargs import (
     ResumeOpt,
     SeedOpt,
     WorkersOpt,
+    check_game,
 )
 
 
@@ -55,6 +56,7 @@ def simulate(
     95% confidence intervals, points, ranks, game length. The same seed gives the same
     games whatever the number of workers. An option with several values (``-o
     damage=-1,-2,-3``) sweeps them: every combination on the same seeds, one table."""
+    check_game(game)  # before the imports below
     from .running import check_resume, execute, prepare, print_summary, ray_target, report
     from .sweep import grid, sweep
 

@@ -36,6 +36,7 @@ from .simargs import (
     ResumeOpt,
     SeedOpt,
     WorkersOpt,
+    check_game,
 )
 
 if TYPE_CHECKING:
@@ -143,6 +144,7 @@ def tournament(
     """Play the bots against each other with seats rotated; report each bot's win share
     per seat with a 95% confidence interval against the fair share 1/N (with --matrix:
     pairwise win probabilities and ratings)."""
+    check_game(game)  # before the imports below
     from .running import check_resume, execute, prepare, ray_target, report
 
     if matrix:

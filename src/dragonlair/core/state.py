@@ -57,19 +57,31 @@ the core touches a private field:
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, NoReturn, Protocol, Self, cast
+from typing import Any, ClassVar, Final, Generic, NoReturn, Self, cast
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
 from .actions import Action, ActionKind, ActionTable
-from .clones import derive_clone, is_compiled, own_fields
+from .chains import (
+    Event,
+    EventNode,
+    HistoryNode,
+    decode,
+    encode,
+    event_nodes,
+    events_from,
+    events_from_json,
+    events_to_json,
+    history_nodes,
+)
+from .clones import COMPILED_CLONES, clone_of_compiled, derive_clone, is_compiled, own_fields
 from .errors import BadRecord, BadSeat, DragonlairError, IllegalAction, UnknownAction
-from .events import CORE_EVENTS, EventSpec, EventValue, event_dict, event_text
+from .events import EventSpec, EventValue, event_dict, event_text
+from .game_views import GameViews, views_of
 from .record import Record, data_digests
 from .result import Result
 from .rng import GOLDEN, MASK64, RandomLike, mix64, shuffle_steps
@@ -81,13 +93,6 @@ from .view_types import BaseView
 G_co = TypeVar("G_co", bound="Game", default="Game", covariant=True)
 
 STATE_FORMAT = "dragonlair.state/1"
-
-# A chain node: (previous node, seat, action id). None is the empty chain.
-HistoryNode = tuple[Any, int, int]
-# An event node: (previous node, kind, values, audience).
-EventNode = tuple[Any, str, tuple[EventValue, ...], tuple[int, ...] | None]
-# An event as a game emits it: (kind, values, audience).
-Event = tuple[str, tuple[EventValue, ...], tuple[int, ...] | None]
 
 GAME_OVER: Final = "over"  # the phase of every finished game
 NOT_TAKING_PART = -1
@@ -116,64 +121,6 @@ SERVICES: Final = Services()
 
 def _missing(name: str) -> DragonlairError:
     return DragonlairError(f"{name} is not installed: import dragonlair.core first")
-
-
-class ViewClass(Protocol):
-    """What a state's ``_view_class`` is: a class (a :class:`~dragonlair.core.views.View`
-    subclass, which the views module defines on top of this one) made from a state and a
-    seat, whose objects are read-only mappings."""
-
-    def __call__(self, state: Any, seat: int | None, /) -> object: ...
-
-
-class GameViews:
-    """A game's views, as its view module gives them to the kernel for the game's states
-    (:func:`install_views`): the rules never import their views, the views build on the
-    rules.
-
-    - ``build(state, seat, out)``: add what ``seat`` (None: a spectator) may see to the
-      JSON view ``out`` (``state.view(seat)``);
-    - ``sample(state, view, rng)``: in a blank state made from ``view``, redraw everything
-      its seat cannot see (``game.sample_state``);
-    - ``seat_view``: the game's typed view class (a :class:`~dragonlair.core.views.View`
-      subclass) that ``state.seat_view(seat)`` makes, or None: its JSON view then.
-    """
-
-    __slots__ = ("build", "sample", "seat_view")
-
-    def __init__(
-        self,
-        build: Callable[[Any, int | None, dict[str, Any]], None],
-        sample: Callable[[Any, dict[str, Any], Any], None],
-        seat_view: ViewClass | None = None,
-    ) -> None:
-        self.build = build
-        self.sample = sample
-        self.seat_view = seat_view
-
-
-# The views installed, by state class (a subclass of an installed class finds its base's).
-_VIEWS: Final[dict[type, GameViews]] = {}
-
-
-def install_views(state_class: type[State], views: GameViews) -> None:
-    """Give ``state_class`` (and its subclasses) its game's views: called by the game's
-    view module when imported, which the game's package imports."""
-    for cls in [c for c in _VIEWS if issubclass(c, state_class)]:
-        del _VIEWS[cls]  # subclasses that found an earlier install through their base
-    _VIEWS[state_class] = views
-
-
-def views_of(state_class: type) -> GameViews | None:
-    """The views installed for ``state_class`` or the nearest of its bases; None if none."""
-    found = _VIEWS.get(state_class)
-    if found is None:
-        for base in state_class.__mro__[1:]:
-            found = _VIEWS.get(base)
-            if found is not None:
-                _VIEWS[state_class] = found
-                break
-    return found
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -272,9 +219,9 @@ class State(Generic[G_co]):
         # Reached only for a class compiled with mypyc, whose clone cannot be set on the
         # class: the build compiled one from the class's source (dragonlair._clones),
         # looked up here once per class.
-        derived = _compiled_clones.get(self.__class__)
+        derived = COMPILED_CLONES.get(self.__class__)
         if derived is None:
-            derived = _compiled_clone(self)
+            derived = clone_of_compiled(self, State)
         return cast(Self, derived(self))
 
     # ------------------------------------------------------------------ game hooks
@@ -570,17 +517,10 @@ class State(Generic[G_co]):
             raise ValueError(f"events_since needs an event number >= 0, not {n!r}")
         self._check_seat(seat, spectator=True)
         assert seat is None or type(seat) is int  # checked just above
-        nodes: list[EventNode] = []
-        node = self._ev
-        i = self._nev
-        while node is not None and i > n:
-            nodes.append(node)
-            node = node[0]
-            i -= 1
-        nodes.reverse()
+        first, nodes = events_from(self._ev, self._nev, n)
         specs = self.game.event_specs
         out = []
-        for seq, (_, kind, values, audience) in enumerate(nodes, start=i):
+        for seq, (_, kind, values, audience) in enumerate(nodes, start=first):
             d = event_dict(specs, seq, kind, values, audience, seat)
             if d is not None:
                 out.append(d)
@@ -592,13 +532,7 @@ class State(Generic[G_co]):
         or the seats that see it. Whatever any seat saw, without building a dict per
         event: for analysing a game (the designer's per-game data), never for a player's
         surface, which asks :meth:`events_since` for what a seat may see."""
-        out: list[tuple[str, tuple[EventValue, ...], tuple[int, ...] | None]] = []
-        node = self._ev
-        while node is not None:
-            out.append((node[1], node[2], node[3]))
-            node = node[0]
-        out.reverse()
-        return out
+        return [(kind, values, audience) for _, kind, values, audience in event_nodes(self._ev)]
 
     @property
     def record(self) -> Record:
@@ -783,30 +717,17 @@ class State(Generic[G_co]):
         return found
 
     def _action_texts(self) -> list[tuple[int, str]]:
-        out = []
-        node = self._hist
         actions = self.game.table.actions
-        while node is not None:
-            aid = node[2]
-            out.append((node[1], UNDO_TEXT if aid == UNDO else str(actions[aid])))
-            node = node[0]
-        out.reverse()
-        return out
+        return [
+            (seat, UNDO_TEXT if aid == UNDO else str(actions[aid]))
+            for _, seat, aid in history_nodes(self._hist)
+        ]
 
     def _snapshot(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name in self._all_slots():
             value = getattr(self, name)
-            if name == "_ev":
-                events = []
-                node = value
-                while node is not None:
-                    events.append([node[1], _encode(node[2]), _encode(node[3])])
-                    node = node[0]
-                events.reverse()
-                out[name] = events
-            else:
-                out[name] = _encode(value)
+            out[name] = events_to_json(value) if name == "_ev" else encode(value)
         return out
 
     @classmethod
@@ -824,18 +745,9 @@ class State(Generic[G_co]):
                 raise BadRecord(f"saved state lacks the field {name!r}")
             raw = snap[name]
             if name == "_ev":
-                node: EventNode | None = None
-                if not isinstance(raw, list):
-                    raise BadRecord("saved state's events should be a list")
-                for item in raw:
-                    if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)):
-                        raise BadRecord(f"malformed saved event {item!r}")
-                    if item[0] not in game.event_specs and item[0] not in CORE_EVENTS:
-                        raise BadRecord(f"unknown event kind {item[0]!r} in saved state")
-                    node = (node, item[0], _decode(item[1]), _decode(item[2]))
-                s._ev = node
+                s._ev = events_from_json(raw, game.event_specs)
             else:
-                setattr(s, name, _decode(raw))
+                setattr(s, name, decode(raw))
         extra = set(snap) - set(cls._all_slots())
         if extra:
             raise BadRecord(f"saved state has unknown fields {sorted(extra)}")
@@ -1038,12 +950,6 @@ def _without(seats: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
     return rest
 
 
-# The clones of state classes compiled with mypyc, found on first use (State.clone), and
-# the module of those the build compiled (generated by setup.py, only in that build).
-_compiled_clones: dict[type, Callable[[Any], Any]] = {}
-_CLONES = "dragonlair._clones"
-
-
 def choosing_seats(choices: Sequence[int | None]) -> Sequence[int]:
     """The seats taking part in a simultaneous choice (``choices``: by seat, the id
     chosen, None or NOT_TAKING_PART), whether they have chosen yet or not."""
@@ -1090,51 +996,3 @@ def base_keys(
     if result is not None:
         v["result"] = result.to_dict()
     return v
-
-
-def _compiled_clone(state: State) -> Callable[[Any], Any]:
-    """The clone of a compiled state's class: the one the build compiled for it, or for
-    an interpreted subclass of a compiled class (which the build did not see), one
-    derived from its fields (see ``clones.derive_clone``)."""
-    cls = state.__class__
-    if cls is State:
-        raise NotImplementedError("clone() is derived for subclasses of State")
-    built: dict[type, Callable[[Any], Any]] = importlib.import_module(_CLONES).CLONES
-    derived = built.get(cls)
-    if derived is None:
-        derived = derive_clone(cls, State, state)
-    _compiled_clones[cls] = derived
-    return derived
-
-
-def _encode(v: Any) -> Any:
-    if v is None or isinstance(v, bool | int | float | str):
-        return v
-    if isinstance(v, list):
-        return [_encode(x) for x in v]
-    if isinstance(v, tuple):
-        return {"t": [_encode(x) for x in v]}
-    if isinstance(v, dict):
-        return {"d": [[_encode(k), _encode(x)] for k, x in v.items()]}
-    if isinstance(v, Result):
-        return {"r": v.to_dict()}
-    raise TypeError(f"state fields must be plain data, not {type(v).__name__}")
-
-
-def _decode(v: Any) -> Any:
-    if v is None or isinstance(v, bool | int | float | str):
-        return v
-    if isinstance(v, list):
-        return [_decode(x) for x in v]
-    if isinstance(v, dict) and len(v) == 1:
-        ((tag, inner),) = v.items()
-        try:
-            if tag == "t":
-                return tuple(_decode(x) for x in inner)
-            if tag == "d":
-                return {_decode(k): _decode(x) for k, x in inner}
-            if tag == "r":
-                return Result.from_dict(inner)
-        except (TypeError, ValueError, KeyError) as e:
-            raise BadRecord(f"malformed saved value {v!r}: {e}") from None
-    raise BadRecord(f"malformed saved value {v!r}")

@@ -11,7 +11,7 @@ declaration cannot drift from the code that builds the view.
 
 **Typed views.** A game may also give its views a typed object, a subclass of
 :class:`View` (``GameViews.seat_view``, see
-:func:`~dragonlair.core.state.install_views`): made from the state for one seat, it
+:func:`~dragonlair.core.game_views.install_views`): made from the state for one seat, it
 keeps only what that seat may see, sharing the state's immutable parts (tuples) and
 copying nothing it does not need. It is a read-only mapping with exactly the keys and
 values of the declared ``TypedDict`` (its JSON form, :meth:`View.json`, equals
@@ -38,7 +38,8 @@ from typing import Any, ClassVar, Generic, NoReturn, cast
 
 from mypy_extensions import mypyc_attr
 
-from .state import G_co, Game, State, base_keys, views_of
+from .game_views import views_of
+from .state import G_co, Game, State, base_keys
 from .view_types import BaseView
 
 

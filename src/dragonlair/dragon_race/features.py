@@ -82,7 +82,8 @@ def features(state: State) -> dict[str, Any]:
 def stage(state: State) -> int:
     """Where the game stands, as a number the simulation takes after every decision: the
     turn under way (see :func:`stage_name`)."""
-    return cast("DragonRaceState", state).turn
+    race: DragonRaceState = state  # type: ignore[assignment]  # (a cast is a call)
+    return race.turn
 
 
 def stage_name(game: object, value: int) -> str:
@@ -99,7 +100,8 @@ def standing(state: State) -> list[float]:
     """Each pawn's spot on the track, as :func:`position` reads it from the view, read
     from the state without building a view, so that the simulation takes it after every
     decision."""
-    return list(map(float, cast("DragonRaceState", state).pawns))
+    race: DragonRaceState = state  # type: ignore[assignment]  # (a cast is a call)
+    return list(map(float, race.pawns))
 
 
 def token_names(game: Game) -> dict[str, dict[str, str]]:

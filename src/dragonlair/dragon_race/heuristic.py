@@ -116,11 +116,10 @@ class Heuristic(Bot):
         self.race = game
         self.weights = weights
         self._fit = RACE_FIT[min(max(game.players, 2), 4)]
-        # per game, by action id: the game's own actions (by identity), and whether a play
-        # can move another pawn than the player's (DragonRace.outcome: Ballista Bolts and
-        # Flaming Balls, and a special blown on a rival)
+        # per game, by action id: whether a play can move another pawn than the player's
+        # (DragonRace.outcome: Ballista Bolts and Flaming Balls, and a special blown on a
+        # rival)
         actions = game.table.actions
-        self._ids = {id(a): i for i, a in enumerate(actions)}
         self._moves_others = tuple(
             game.a_kind[i] != A_TRIPLE
             and (game.a_kind[i] == A_BLOW or game.card_kind[game.a_card[i]] in (BOLTS, BALLS))
@@ -130,8 +129,9 @@ class Heuristic(Bot):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        # every view of this game is one of these (the conformance suite checks it)
-        return self._choose(cast(AnyDragonRaceView, view), legal, rng)
+        # every view of this game is one of these (the conformance suite checks it); a
+        # Mapping is one already, so no cast (a call, for every decision)
+        return self._choose(view, legal, rng)
 
     def _choose(
         self, view: AnyDragonRaceView, legal: Sequence[Action], rng: random.Random
@@ -149,27 +149,30 @@ class Heuristic(Bot):
             return max(legal, key=lambda a: (sizes[int(a.args[0])], pawns[int(a.args[0])]))
         stolen = phase == STOLEN
         me = seat_of(view)
-        kinds, ids, actions = g.a_kind, self._ids, g.table.actions
+        kinds, actions, stop = g.a_kind, g.table.actions, A_STOP
+        score_play = self._score_play
+        draw = rng.random
         best: Action | None = None
         best_score = 0.0
         for a in legal:
-            aid = ids.get(id(a), -1)  # self._action_id(a), inline
+            aid = a._table_id  # self._action_id(a), inline
             if aid < 0 or actions[aid] is not a:
                 aid = g.action_id(a)
-            if kinds[aid] == A_STOP:
+            if kinds[aid] == stop:
                 score = 0.0
             else:
-                score = self._score_play(me, pawns, aid, stolen) + rng.random() * 1e-3
+                score = score_play(me, pawns, aid, stolen) + draw() * 1e-3
             if best is None or score > best_score:
                 best, best_score = a, score
         assert best is not None
         return best
 
     def _action_id(self, action: Action) -> int:
-        """The id of ``action``: looked up by identity for the game's own actions (which
-        the state hands out; an ``Action``'s hash is a Python call), else by value."""
+        """The id of ``action``: the table's hint for the game's own actions (which the
+        state hands out, confirmed by identity; an ``Action``'s hash is a Python call),
+        else looked up by value."""
         g = self.race
-        aid = self._ids.get(id(action), -1)
+        aid = action._table_id
         if aid < 0 or g.table.actions[aid] is not action:
             aid = g.action_id(action)
         return aid
@@ -183,10 +186,9 @@ class Heuristic(Bot):
     def _score_play(self, me: int, pawns: Sequence[int], aid: int, stolen: bool) -> float:
         g = self.race
         w = self.weights
-        board = g.board
         new = g.outcome(pawns, me, aid, stolen)
         here, there = pawns[me], new[me]
-        if there >= board.finish:
+        if there >= g.finish:
             return FINISH_BONUS
         score = float(there - here)
         if self._moves_others[aid]:  # else no other pawn moves, and this adds nothing
@@ -198,7 +200,7 @@ class Heuristic(Bot):
                 score += w.safe_spot
             elif g.hazard_at[there]:
                 score -= w.hazard
-            elif there != board.start and new.count(there) > 1:  # a rival there too
+            elif there != g.start_spot and new.count(there) > 1:  # a rival there too
                 score += w.on_a_rival
         kind = g.a_kind[aid]
         if kind == A_TRIPLE:
@@ -214,14 +216,25 @@ class Heuristic(Bot):
     def _react(self, view: AnyDragonRaceView, legal: Sequence[Action]) -> Action:
         g = self.race
         kinds, card, value = g.a_kind, g.a_card, g.card_value
-        ids = [self._action_id(a) for a in legal]
-        halts = [i for i, aid in enumerate(ids) if kinds[aid] != A_PASS]
-        passing = next(a for a, aid in zip(legal, ids, strict=True) if kinds[aid] == A_PASS)
-        if not halts:
-            return passing
+        passing: Action | None = None
         # Keep the HALT! card of the lowest number: it is the weakest move.
-        halt = legal[min(halts, key=lambda i: value[card[ids[i]]])]
-        return halt if self.would_halt(view, seat_of(view), len(halts) > 1) else passing
+        halt: Action | None = None
+        lowest = 0
+        halts = 0
+        for a in legal:
+            aid = self._action_id(a)
+            if kinds[aid] == A_PASS:
+                if passing is None:
+                    passing = a
+            else:
+                halts += 1
+                v = value[card[aid]]
+                if halt is None or v < lowest:
+                    halt, lowest = a, v
+        assert passing is not None, "a HALT! window always lets a seat pass"
+        if halt is None:
+            return passing
+        return halt if self.would_halt(view, seat_of(view), halts > 1) else passing
 
     def would_halt(self, view: AnyDragonRaceView, me: int, several: bool) -> bool:
         """Whether this bot, as seat ``me`` holding one HALT! card (``several``: more),
@@ -237,7 +250,7 @@ class Heuristic(Bot):
                 view.robbed if isinstance(view, DragonRaceSeatView) else view["robbed"]
             )
             return bool(robbed) and robbed[-1] == me
-        if pawns[active] >= g.board.finish:
+        if pawns[active] >= g.finish:
             return True
         start: Sequence[int] = (
             view.turn_start if isinstance(view, DragonRaceSeatView) else view["turn_start"]
@@ -245,7 +258,7 @@ class Heuristic(Bot):
         my_loss = start[me] - pawns[me]
         gain = pawns[active] - start[active]
         leads = pawns[active] >= max(p for s, p in enumerate(pawns) if s != active)
-        near_finish = pawns[active] >= g.board.finish - 8
+        near_finish = pawns[active] >= g.finish - 8
         threshold = self.weights.halt_loss - (1 if several else 0)
         if my_loss >= threshold:
             return True

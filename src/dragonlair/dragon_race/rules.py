@@ -301,7 +301,7 @@ class DragonRaceState(State["DragonRace"]):
         g = self.game
         a = self.active
         p = self.pawns[a]
-        if p == g.board.start or g.safe_at[p] or self.pawns.count(p) == 1:
+        if p == g.start_spot or g.safe_at[p] or self.pawns.count(p) == 1:
             return []
         return [
             s for s in g.others[a] if self.pawns[s] == p and s not in self.victims and self.hands[s]
@@ -553,6 +553,7 @@ class DragonRace(Game):
     simple_play: tuple[bool, ...]  # by card id: played in one way only, whatever the pawns
     bonus_for: tuple[int, ...]  # by action id: the seat whose insignia grants another play
     finish: int
+    start_spot: int  # the board's Start
     steal_id: tuple[int, ...]
     stop_id: int
     pass_id: int
@@ -631,6 +632,7 @@ class DragonRace(Game):
             for k, c in zip(t.kind, t.card, strict=True)
         )
         self.finish = board.finish
+        self.start_spot = board.start
         self.steal_id = t.steal_id
         self.stop_id = t.stop_id
         self.pass_id = t.pass_id
@@ -657,7 +659,6 @@ class DragonRace(Game):
         """The pawn spots after ``seat`` makes the play ``aid`` (``stolen``: with a card
         just stolen). Pawns on watering holes are not moved by anyone else's special, nor
         by the player's own Bolts!/Balls!."""
-        board = self.components.board
         new = list(pawns)
         p = pawns[seat]
         k = self.a_kind[aid]
@@ -671,6 +672,7 @@ class DragonRace(Game):
         elif ck in (BOLTS, BALLS):
             steps = self.bolts_back if ck == BOLTS else self.balls_back
             safe = self.safe_at
+            board = self.components.board
             for s, q in enumerate(pawns):
                 if not safe[q]:
                     new[s] = board.back(q, steps)
@@ -680,9 +682,9 @@ class DragonRace(Game):
                 if stolen:
                     new[seat] = self.forward_at[p][self.stolen_draft_ahead]
             elif ck == UPDRAFT:
-                new[seat] = min(board.finish, min(ahead) + 1)
+                new[seat] = min(self.finish, min(ahead) + 1)
             elif k == A_BLOW:
-                new[self.a_target[aid]] = board.back(p, 1)
+                new[self.a_target[aid]] = self.components.board.back(p, 1)
         elif ck == PASSING_WIND:
             h = self.next_hole_at[p]
             if h >= 0:
@@ -706,7 +708,7 @@ class DragonRace(Game):
         """The rivals a Tornado! from ``seat`` can send back: not on a watering hole and not
         on the Start."""
         safe = self.safe_at
-        start = self.components.board.start
+        start = self.start_spot
         return [s for s, q in enumerate(pawns) if s != seat and q != start and not safe[q]]
 
     # ------------------------------------------------------------------ descriptions

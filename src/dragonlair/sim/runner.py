@@ -51,7 +51,7 @@ from typing import Any
 
 from ..bots import Bot, BotSpec
 from ..core import Action, DragonlairError, Game, Result, State, derive_seed, make
-from ..core.bot import view_for
+from ..core.bot import NO_VIEW
 from ..core.manifest import GameManifest, register, registered_manifest
 from ..core.rng import derive_seeds
 from ..core.spec import OptionValue
@@ -157,6 +157,9 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     # each seat's generator, seeded with its seed from job.bot_seeds when first drawn from
     rngs = [SeededOnUse(s) for s in job.bot_seeds(index)]
     seat_bots = [bots[e] for e in lineup]
+    # view_for(bot, state, seat), inline: a view is built only for a bot that reads one
+    reads_view = [b.reads_view for b in seat_bots]
+    seat_view, no_view = state.seat_view, NO_VIEW
     # every action with its seat, for the per-game data only
     played: list[tuple[int, Action]] | None = [] if job.data else None
     module, position = hooks(game) if job.data else (None, None)
@@ -174,8 +177,8 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
             if len(legal) == 1:
                 action = legal[0]
             else:
-                bot = seat_bots[seat]
-                action = bot.choose(view_for(bot, state, seat), legal, rngs[seat])
+                view = seat_view(seat) if reads_view[seat] else no_view
+                action = seat_bots[seat].choose(view, legal, rngs[seat])
             state.apply(seat, action)
             if played is not None:
                 played.append((seat, action))

@@ -71,20 +71,30 @@ def _per_seat(f: Fields, key: str, n: int, default: Any = ...) -> list[Any]:
 
 
 def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
+    """Read a position into the blank state ``st``: the phase and round, the sides, the crew
+    cards (hands, picks, played, the pile) and the dragons; BadPosition names the first
+    field that is wrong."""
     g = st.game
-    n = g.players
-    crew = _number(CREW_CARDS)
-    dragon = _number(DRAGONS)
     st.phase = f.text("phase", PHASES)
     if st.phase == "hire" and g.variant:
         raise BadPosition("phase", "the designer's variant has no Hiring Crew")
-    hire = st.phase == "hire"
-    hand, rounds = g.hand_size, g.rounds
-    st.round = f.number("round", 0, rounds - 1, 0)
-    if hire and st.round:
+    st.round = f.number("round", 0, g.rounds - 1, 0)
+    if st.phase == "hire" and st.round:
         raise BadPosition("round", "Hiring Crew comes before the first round")
-    st.lead = f.seat("lead", n)
-    sides = f.sub("sides", None)
+    st.lead = f.seat("lead", g.players)
+    st.sides = _read_sides(st, f.sub("sides", None))
+    done = _read_crew(st, f, rng)
+    _read_dragons(st, f, rng)
+    if st.phase == "hire":
+        open_choice(st, g.seats)
+    else:
+        open_turn(st, ((st.lead + done) % g.players,))
+
+
+def _read_sides(st: SpaceDragonsState, sides: Fields | None) -> tuple[int, ...]:
+    """The side of each symbol's scoring card: as the table plays it, or as the position
+    says where the table draws it at random."""
+    g = st.game
     chosen_sides = []
     for k, symbol in enumerate(SYMBOLS):
         option = g.side_options[k]
@@ -99,8 +109,18 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
         chosen_sides.append(SIDES.index(side))
     if sides is not None:
         sides.finish()
-    st.sides = tuple(chosen_sides)
+    return tuple(chosen_sides)
 
+
+def _read_crew(st: SpaceDragonsState, f: Fields, rng: Rng) -> int:
+    """The crew cards: start cards, played, picks, hands, the tucked cards and the pile,
+    each card in one place; the shields and damage. How many seats have played this
+    round."""
+    g = st.game
+    n = g.players
+    crew = _number(CREW_CARDS)
+    hire = st.phase == "hire"
+    hand = g.hand_size
     pool = Pool(range(1, CREW_CARDS + 1), lambda c: f"crew card {c}")
     start = names_to_ids("start_cards", f.items("start_cards", size=n), crew)
     pool.take("start_cards", start)
@@ -112,25 +132,7 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
         pool.take(f"played[{s}]", cards)
         played.append(tuple(cards))
     st.played = played
-    # the hunt: seats from the lead on have played this round, up to the one to act
-    done = 0
-    if not hire:
-        for j in range(n):
-            s = (st.lead + j) % n
-            if len(played[s]) == st.round + 1:
-                done += 1
-            elif len(played[s]) != st.round or any(
-                len(played[(st.lead + k) % n]) != st.round for k in range(j, n)
-            ):
-                raise BadPosition(
-                    f"played[{s}]",
-                    f"has {len(played[s])} cards: in round {st.round + 1} the seats from "
-                    f"the lead ({st.lead}) on have played {st.round + 1}, the others {st.round}",
-                )
-        if done == n:
-            raise BadPosition("played", "every seat has played this round: the round is over")
-    elif any(played):
-        raise BadPosition("played", "no crew is played during Hiring Crew")
+    done = _hunt_done(st, played)
     picks_done = 0
     pick_parts: list[list[int] | int] = []
     if hire:
@@ -175,7 +177,41 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
     st.damage = [
         check_int(f"damage[{s}]", v, 0) for s, v in enumerate(_per_seat(f, "damage", n, 0))
     ]
+    return done
 
+
+def _hunt_done(st: SpaceDragonsState, played: list[tuple[int, ...]]) -> int:
+    """How many seats have played this round, checking that the seats from the lead on
+    have played, up to the one to act (none during Hiring Crew)."""
+    n = st.game.players
+    if st.phase == "hire":
+        if any(played):
+            raise BadPosition("played", "no crew is played during Hiring Crew")
+        return 0
+    done = 0
+    for j in range(n):
+        s = (st.lead + j) % n
+        if len(played[s]) == st.round + 1:
+            done += 1
+        elif len(played[s]) != st.round or any(
+            len(played[(st.lead + k) % n]) != st.round for k in range(j, n)
+        ):
+            raise BadPosition(
+                f"played[{s}]",
+                f"has {len(played[s])} cards: in round {st.round + 1} the seats from "
+                f"the lead ({st.lead}) on have played {st.round + 1}, the others {st.round}",
+            )
+    if done == n:
+        raise BadPosition("played", "every seat has played this round: the round is over")
+    return done
+
+
+def _read_dragons(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
+    """The dragons: claimed (one a round so far), face up, in the lair, on the ships and
+    in the box, each in one place."""
+    n = st.game.players
+    rounds = st.game.rounds
+    dragon = _number(DRAGONS)
     dragons = Pool(range(1, DRAGONS + 1), lambda d: f"dragon {d}")
     claimed = []
     for s, c in enumerate(_per_seat(f, "claimed", n, [])):
@@ -201,7 +237,3 @@ def read(st: SpaceDragonsState, f: Fields, rng: Rng) -> None:
     if dragons.remaining():
         raise BadPosition("box", f"dragons {sorted(dragons.remaining())} are nowhere")
     st.lair, st.ships, st.box = tuple(lair), tuple(ships), tuple(box)
-    if hire:
-        open_choice(st, g.seats)
-    else:
-        open_turn(st, ((st.lead + done) % n,))

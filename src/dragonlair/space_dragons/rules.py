@@ -31,7 +31,7 @@ from dragonlair.core import (
     State,
     make_result,
 )
-from dragonlair.core.state import Event
+from dragonlair.core.chains import Event
 from dragonlair.i18n import N_
 
 from . import view_types

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeAlias
 
+from dragonlair.core.game_views import GameViews, install_views
 from dragonlair.core.rng import shuffle_with
-from dragonlair.core.state import GameViews, install_views
 from dragonlair.core.views import View, own_keys
 
 from .cards import CREW_CARDS, DRAGONS, SIDES, SYMBOLS

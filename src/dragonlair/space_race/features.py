@@ -95,14 +95,14 @@ def standing(state: State) -> list[float]:
     scores the state's own row of stacks, face-down Fuel counted), read from the state
     without building a view. Ships change only when the picks are revealed, so most calls
     find the scores remembered for the row (``json_view.running_scores``)."""
-    st = cast("SpaceRaceState", state)
+    st: SpaceRaceState = state  # type: ignore[assignment]  # (a cast is a call)
     return list(map(float, running_scores(st.game, st.ships)))
 
 
 def stage(state: State) -> int:
     """Where the game stands, as a number the simulation takes after every decision (see
     :func:`stage_name`): the round times 100 plus the pick under way in it."""
-    st = cast("SpaceRaceState", state)
+    st: SpaceRaceState = state  # type: ignore[assignment]  # (a cast is a call)
     return st.round * 100 + st.pick
 
 

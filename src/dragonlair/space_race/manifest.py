@@ -37,5 +37,6 @@ MANIFEST = GameManifest(
     archetypes=ARCHETYPES,
     position="dragonlair.space_race.position",
     puzzles="data/puzzles",
+    tutorial="data/tutorial.toml",
     game_data="dragonlair.space_race.features",
 )

@@ -28,7 +28,8 @@ from dragonlair.core import (
     dense_ranks,
     make_result,
 )
-from dragonlair.core.state import NOT_TAKING_PART, Event
+from dragonlair.core.chains import Event
+from dragonlair.core.state import NOT_TAKING_PART
 from dragonlair.i18n import N_, gettext, ngettext, words
 
 from . import view_types

@@ -248,6 +248,7 @@ NOT_FOUND_PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}: dragonlair</title><link rel="stylesheet" href="/static/app.css">
+<link rel="stylesheet" href="/static/app-end.css">
 <link rel="icon" href="data:,"></head>
 <body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
 <main><div class="panel not-found"><h1>{heading}</h1>

@@ -174,6 +174,7 @@ class Table:
             self.settings.takeover,
             act=self._bot_acts,
             spawn=self._spawn,
+            seed_of=self.tutorial.bot_seed if self.tutorial is not None else None,
         )
         # a turn-based table's move deadline (stored; see .table.deadlines)
         self.turns = Turns(

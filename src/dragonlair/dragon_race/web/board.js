@@ -11,6 +11,9 @@
 import { h, s } from "/static/js/dom.js";
 import { t, tn, word } from "/static/js/i18n.js";
 
+/** The board's style sheet, beside it in the package; the page loads it (dom.js boardStyle). */
+export const style = new URL("board.css", import.meta.url).href;
+
 export const keys = { p: "pass", s: "stop" };
 
 const SAMPLES = 2400;

@@ -5,6 +5,9 @@
 import { h, s } from "/static/js/dom.js";
 import { N_, t, tn } from "/static/js/i18n.js";
 
+/** The board's style sheet, beside it in the package; the page loads it (dom.js boardStyle). */
+export const style = new URL("board.css", import.meta.url).href;
+
 export const keys = { d: "draw", h: "hold", t: "take", n: "decline" };
 
 const MOODS = {

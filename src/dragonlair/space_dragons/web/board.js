@@ -5,6 +5,9 @@ import { h } from "/static/js/dom.js";
 import { N_, t, tn } from "/static/js/i18n.js";
 import { icon } from "/static/js/icons.js";
 
+/** The board's style sheet, beside it in the package; the page loads it (dom.js boardStyle). */
+export const style = new URL("board.css", import.meta.url).href;
+
 export const EFFECTS = {
   shield: N_("shield: tuck a card under your ship"),
   tool: N_("tool: repair a damage"),

@@ -4,9 +4,15 @@
 // card shows, the top card last and whole), with its Fuel, Crew, Drones, Loot Carriers and
 // Damage as counts on the hull; the Danger card as a card (Flight or Fight, what each
 // rank gets); the last bids, turned over; your hand, each card with a button for each
-// way to play it.
+// way to play it. The parts a lesson may point at carry data-part: "round" (the phase
+// line with the coin), "danger", "danger-top", "bids", "hand", "ship-<seat>", a stack
+// "<stack>-<seat>" (crystals-0, power-cockpit-0) and a count "fuel-<seat>", "crew-<seat>",
+// "damage-<seat>".
 import { h } from "/static/js/dom.js";
 import { N_, t, tn, word } from "/static/js/i18n.js";
+
+/** The board's style sheet, beside it in the package; the page loads it (dom.js boardStyle). */
+export const style = new URL("board.css", import.meta.url).href;
 
 const STACKS = [
   ["power_cockpit", N_("Cockpit power"), "⚡"],
@@ -83,7 +89,7 @@ function spaceCard(comp, id, cls, k) {
 }
 
 function stack(comp, ids, label, mark, seat, key) {
-  return h("div", { class: ["stack", !ids.length && "empty"], dataset: { info: `${t(label)}: ${tn("{n} card", "{n} cards", ids.length)}` } },
+  return h("div", { class: ["stack", !ids.length && "empty"], dataset: { info: `${t(label)}: ${tn("{n} card", "{n} cards", ids.length)}`, part: `${key.replace("_", "-")}-${seat}` } },
     h("span", { class: "stack-label" }, h("span", { "aria-hidden": "true" }, mark, " "), t(label)),
     h("div", { class: "pile" },
       ids.length ? ids.map((id, i) => spaceCard(comp, id, i === ids.length - 1 ? "top" : "under", `s${seat}-${key}-${i}`))
@@ -113,8 +119,8 @@ function dangerCard(comp, id, note) {
   note ? h("span", { class: "small" }, note) : null);
 }
 
-function counter(icon, n, word, info, cls) {
-  return h("span", { class: ["counter", cls], dataset: { info } }, h("span", { "aria-hidden": "true" }, icon), h("strong", {}, String(n)), h("span", { class: "word" }, t(word)));
+function counter(icon, n, word, info, cls, part) {
+  return h("span", { class: ["counter", cls], dataset: part ? { info, part } : { info } }, h("span", { "aria-hidden": "true" }, icon), h("strong", {}, String(n)), h("span", { class: "word" }, t(word)));
 }
 
 function ship(ctx, ship) {
@@ -122,7 +128,7 @@ function ship(ctx, ship) {
   const s = ship.seat;
   const dmg = ship.damage.reduce((sum, d) => sum + ((comp.damage[d - 1] || {}).vp || 0), 0);
   const damageNames = ship.damage.map((d) => t((comp.damage[d - 1] || {}).name || "damage"));
-  return h("div", { class: ["ship", `p${s}`, s === seat && "me"], dataset: { seat: String(s) } },
+  return h("div", { class: ["ship", `p${s}`, s === seat && "me"], dataset: { seat: String(s), part: `ship-${s}` } },
     h("div", { class: "ship-head" },
       h("span", { class: "seat-no" }, String(s + 1)),
       h("strong", {}, names[s]), s === seat ? ` ${t("(you)")}` : "",
@@ -133,11 +139,11 @@ function ship(ctx, ship) {
       h("div", { class: "sr-hull" }, STACKS.map(([key, label, mark]) => stack(comp, ship[key], label, mark, s, key))),
       h("div", { class: "engine", dataset: { info: `${t("Engine")} (${t(ship.engine)})` } }, h("span", { class: "part-name" }, t(ship.engine)), h("span", { class: "flame", "aria-hidden": "true" }))),
     h("div", { class: "counters" },
-      counter("⛽", ship.fuel, "Fuel", t("Fuel: {n} face down", { n: ship.fuel }) + (ship.fuel_cards && ship.fuel_cards.length ? ` (${t("yours:")} ${ship.fuel_cards.map((id) => t(space(comp, id).name)).join(", ")})` : ""), "fuel"),
-      counter("☺", ship.crew.length, "Crew", `${t("Crew")}: ${ship.crew.length}`, "crew"),
+      counter("⛽", ship.fuel, "Fuel", t("Fuel: {n} face down", { n: ship.fuel }) + (ship.fuel_cards && ship.fuel_cards.length ? ` (${t("yours:")} ${ship.fuel_cards.map((id) => t(space(comp, id).name)).join(", ")})` : ""), "fuel", `fuel-${s}`),
+      counter("☺", ship.crew.length, "Crew", `${t("Crew")}: ${ship.crew.length}`, "crew", `crew-${s}`),
       counter("👾", ship.alien_drones.length, "Drones", `${t("Alien Drones")}: ${ship.alien_drones.length}`),
       counter("📦", ship.loot_carriers.length, "Loot", `${t("Loot Carriers")}: ${ship.loot_carriers.length}`),
-      counter("💥", ship.damage.length, ship.damage.length ? t("Damage ({n} VP)", { n: dmg }) : "Damage", ship.damage.length ? `${t("Damage")}: ${damageNames.join(", ")} (${t("{n} VP", { n: dmg })})` : t("no Damage"), ship.damage.length ? "bad" : "")),
+      counter("💥", ship.damage.length, ship.damage.length ? t("Damage ({n} VP)", { n: dmg }) : "Damage", ship.damage.length ? `${t("Damage")}: ${damageNames.join(", ")} (${t("{n} VP", { n: dmg })})` : t("no Damage"), ship.damage.length ? "bad" : "", `damage-${s}`)),
     ship.fuel_cards && ship.fuel_cards.length ? h("div", { class: "fuel-cards small muted" }, t("Your Fuel (only you see it):"), " ",
       ship.fuel_cards.map((id) => t(space(comp, id).name)).join(", ")) : null);
 }
@@ -162,20 +168,20 @@ export function board(ctx) {
     ? `${t("Round {round} of {rounds}", v)} · ${t("Upgrade: pick {pick} of 6", v)} · ${v.direction === "left" ? t("hands pass left ⟳") : t("hands pass right ⟲")}`
     : v.phase === "danger" ? `${t("Round {round} of {rounds}", v)} · ${v.bidding === "fuel" ? t("Danger: bid Fuel") : t("Danger: bid Crew")}` : t("Round {round} of {rounds}", v);
   const decks = h("div", { class: "sr-decks" },
-    h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Danger")),
+    h("div", { class: "pile-box", dataset: { part: "danger" } }, h("span", { class: "label small" }, t("Danger")),
       v.danger ? dangerCard(comp, v.danger) : h("div", { class: "card back dangerback", dataset: { info: tn("Danger deck: {n} card", "Danger deck: {n} cards", v.danger_deck) } }, h("span", {}, t("DANGER")), h("strong", {}, `${v.danger_deck}`))),
     v.danger ? h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Danger deck")), h("div", { class: "card back dangerback" }, `${v.danger_deck}`)) : null,
-    v.danger_top ? h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Your Scanner shows next")), dangerCard(comp, v.danger_top)) : null,
+    v.danger_top ? h("div", { class: "pile-box", dataset: { part: "danger-top" } }, h("span", { class: "label small" }, t("Your Scanner shows next")), dangerCard(comp, v.danger_top)) : null,
     h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Space deck")), h("div", { class: "card back" }, `${v.space_deck}`)),
     h("div", { class: "pile-box" }, h("span", { class: "label small" }, t("Damage deck")), h("div", { class: "card back damageback" }, `${v.damage_deck}`)),
-    v.last_bids ? h("div", { class: "bids" }, h("span", { class: "label small" }, t("Last bids")),
+    v.last_bids ? h("div", { class: "bids", dataset: { part: "bids" } }, h("span", { class: "label small" }, t("Last bids")),
       h("div", { class: "bid-row" }, v.last_bids.map((b, s) => h("div", { class: ["bid", `p${s}`], dataset: { k: `bid-${s}-${v.danger_discard ? v.danger_discard.length : 0}`, anim: "flip" } },
         h("strong", {}, String(b)), h("span", { class: "small" }, names[s]))))) : null,
   );
   const ships = h("div", { class: "sr-ships" }, v.ships.map((sh) => ship(ctx, sh)));
   const mine = [];
   if (seat !== null && seat !== undefined && v.hand && v.hand.length) {
-    mine.push(h("section", { class: "hand", "aria-label": t("your hand") },
+    mine.push(h("section", { class: "hand", "aria-label": t("your hand"), dataset: { part: "hand" } },
       h("h3", { class: "small" }, upgrade ? t("Your hand: choose a card and where it goes") : t("Your hand")),
       h("div", { class: "cards" }, v.hand.map((id) => {
         const ways = Object.keys(WAYS).map((w) => `${w} ${id}`).filter((a) => ctx.can(a));
@@ -186,6 +192,6 @@ export function board(ctx) {
           }))) : null);
       }))));
   }
-  return h("div", { class: "space-race" }, h("p", { class: "phase-line" }, line), decks, mine, ships,
+  return h("div", { class: "space-race" }, h("p", { class: "phase-line", dataset: { part: "round" } }, line), decks, mine, ships,
     h("p", { class: "legend small muted" }, t("Each ship runs from its Cockpit (left) to its Engine (right). ◉ Scanner · H/B/L Robot head, body, legs · ◆ Crystal · ⚡ Power Source · the colour is the card's colour · in a stack the top card is the last, drawn whole.")));
 }

@@ -97,6 +97,7 @@ def _page(lang: str, title: str, text: str, status: int = 200) -> HTMLResponse:
 <meta name="color-scheme" content="dark">
 <title>dragonlair: {escape(title)}</title>
 <link rel="stylesheet" href="/static/app.css">
+<link rel="stylesheet" href="/static/app-end.css">
 <link rel="icon" href="{ICON}"></head>
 <body><header class="topbar"><a href="/" class="brand">dragonlair</a></header>
 <main class="mail-page panel"><h1>{escape(title)}</h1>

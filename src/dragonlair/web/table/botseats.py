@@ -3,7 +3,9 @@ bot), one decision at a time per table, in the bot pool handed in.
 
 A bot decides from exactly what a client of its seat gets (its view, its legal actions as
 text) with a seed derived from the table's seed, the seat and the move, so a table's bots
-play the same way every time its history is the same. A decision cut for time plays the
+play the same way every time its history is the same (a lesson's bots are seeded by the move
+at which a simultaneous choice opened, so that they do not depend on when the learner
+chose: dragonlair.tutorial). A decision cut for time plays the
 seat's default answer (or a seeded random action); a bot that fails plays a seeded random
 action. The decision goes through the same move pipeline as a person's. No bot plays at
 a table every person has left (:meth:`~.seats.Seats.paused`): it waits for them.
@@ -58,9 +60,12 @@ class BotDriver:
         takeover: str | None,
         act: Callable[[int, int, str], Awaitable[None]],
         spawn: Callable[[Any], asyncio.Task[Any]],
+        seed_of: Callable[[State, int], int] | None = None,
     ) -> None:
         # takeover: the level that plays an away person's seat; act(seat, move, text): the
-        # move pipeline (ProtocolError when refused); spawn: the table's own tasks
+        # move pipeline (ProtocolError when refused); spawn: the table's own tasks;
+        # seed_of(state, seat): a bot's seed where the table's move is not it (a lesson's
+        # bots, dragonlair.tutorial.Tutorial.bot_seed)
         self.table_id = table_id
         self.game = game
         self.game_id = game_id
@@ -74,6 +79,7 @@ class BotDriver:
         self.takeover = takeover
         self._act = act
         self._spawn = spawn
+        self._seed_of = seed_of
         self._task: asyncio.Task[None] | None = None
         self._stand_in: str | None = None
 
@@ -177,7 +183,11 @@ class BotDriver:
             budget_json=json.dumps(player.budget, sort_keys=True),
             view=st.view(seat) if self._reads_view(player.level) else {},
             legal=tuple(str(a) for a in st.legal_actions(seat)),
-            seed=table_bot_seed(self.seed, seat, st.move),
+            seed=(
+                table_bot_seed(self.seed, seat, st.move)
+                if self._seed_of is None
+                else self._seed_of(st, seat)
+            ),
             time_limit=self.time_limit,
         )
 

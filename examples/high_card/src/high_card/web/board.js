@@ -1,22 +1,16 @@
 // High Card on the page: the score, the two cards revealed last round, and your hand as
-// buttons. Its style sheet lies beside it and is loaded from here, so the game ships
-// both in its own package. dom.js is the page's own helper, at its fixed address.
+// buttons. Its style sheet lies beside it (`style`, which the page loads), so the game
+// ships both in its own package. dom.js is the page's own helper, at its fixed address.
 import { h } from "/static/js/dom.js";
 
-const STYLE = new URL("board.css", import.meta.url).href;
-
-function ensureStyle() {
-  if (!document.querySelector(`link[href="${STYLE}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: STYLE }));
-  }
-}
+/** The style sheet beside the module; the page loads it before drawing the board. */
+export const style = new URL("board.css", import.meta.url).href;
 
 function card(n, extra = {}) {
   return h("span", { class: ["hc-card", extra.class] }, n ? String(n) : "?");
 }
 
 export function board(ctx) {
-  ensureStyle();
   const { view, names, seat } = ctx;
   const score = h("p", { class: "hc-score" },
     names.map((name, s) => h("span", { class: ["hc-seat", s === seat && "hc-me"] }, `${name}: ${view.points[s]}`)));

@@ -40,6 +40,25 @@ function append(el, children) {
   }
 }
 
+/** Put a board's style sheet (its module's `style`) in the page once, between the page's
+ * app.css and app-end.css: a board's rules override the page's cards, and a phone's rules
+ * (app-end.css) override the board's. Resolves when the sheet has loaded, or failed to (the
+ * board is drawn either way), so the first drawing is already styled. */
+export function boardStyle(href) {
+  const url = new URL(href, location.href).href;
+  const found = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === url);
+  if (found) return Promise.resolve(found);
+  const link = h("link", { rel: "stylesheet", href: url });
+  const loaded = new Promise((resolve) => {
+    link.addEventListener("load", () => resolve(link));
+    link.addEventListener("error", () => resolve(link));
+  });
+  const end = document.querySelector('link[rel="stylesheet"][data-after-boards]');
+  if (end) end.before(link);
+  else document.head.append(link);
+  return loaded;
+}
+
 /** Replace an element's children. */
 export function fill(el, ...children) {
   el.replaceChildren();

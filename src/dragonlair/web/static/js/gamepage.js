@@ -14,7 +14,7 @@
 // it), as text only, a quick phrase in this page's language; a spectator's message at a
 // table whose spectators chatted apart shows in the spectator's view only.
 import { getJSON, getOnce } from "./api.js";
-import { fill, h } from "./dom.js";
+import { boardStyle, fill, h } from "./dom.js";
 import { errorText, t, word } from "./i18n.js";
 import { PHRASES } from "./chat.js";
 import { tableTerms } from "./lobby.js";
@@ -52,6 +52,7 @@ class GamePage {
     }
     if (this.catalog.board) {
       try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
+      if (this.board.style) await boardStyle(this.board.style); // its sheet, beside it
     }
     const info = this.summary.table;
     document.title = `${info.name}: ${t("finished game")}: dragonlair`;

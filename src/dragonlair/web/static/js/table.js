@@ -15,7 +15,7 @@
 // trick, the end); what changed since this seat's last move stays highlighted.
 import { getJSON, getOnce } from "./api.js";
 import { Connection } from "./conn.js";
-import { copyText, fill, h, toast } from "./dom.js";
+import { boardStyle, copyText, fill, h, toast } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { absolute, rememberGame, tableTerms } from "./lobby.js";
 import { awayNotices, endVoteControl, seatAway } from "./away.js";
@@ -201,6 +201,7 @@ class TablePage {
     }
     if (this.catalog.board) { // the game's own board module, as its manifest names it
       try { this.board = await import(`/static/${this.catalog.board}`); } catch (e) { console.error(e); }
+      if (this.board.style) await boardStyle(this.board.style); // its sheet, beside it
     }
     this.baseTitle = `${info.name}: dragonlair`;
     document.title = this.baseTitle;
