@@ -148,6 +148,7 @@ BOTH_DATABASES = {
     "test_profiles",  # the profile and leaderboard queries
     "test_recovery",  # a killed server resumed from the store
     "test_storage",  # the store itself
+    "test_waiting_shared",  # the per-address cap on waiting tables, two processes
 }
 
 

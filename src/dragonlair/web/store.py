@@ -389,7 +389,8 @@ class _Op:
     row: dict[str, Any] | None = None  # an action row (batched with its neighbours)
     run: Callable[[Connection], None] | None = None  # anything else
     tables: tuple[str, ...] = ()  # the tables it writes about (fenced when owned)
-    # PostgreSQL: advisory locks taken (in order, for the transaction) before any write
+    # taken before any write of the batch: PostgreSQL's advisory locks (in order, for the
+    # transaction); on SQLite, any of them takes the database's write lock
     locks: tuple[int, ...] = ()
     refusal: Exception | None = None  # set by ``run``: it stored nothing, and why
 
@@ -593,7 +594,8 @@ class Store:
         address waits for the first one's commit, then counts it. (Under SERIALIZABLE the
         loser of a race fails at commit and needs a retry loop in the group commit, whose
         batch would carry other tables' writes down with it; the lock touches nothing else
-        and is released by the commit. SQLite has one writer: its count is never stale.)"""
+        and is released by the commit. On SQLite the batch takes the database's write lock
+        first, with a write that changes nothing, so the count is made under it.)"""
         capped = per_creator is not None and table.creator is not None
         owned = self.process is not None and table.status != "waiting"
         row = {
@@ -647,7 +649,7 @@ class Store:
             conn.execute(insert(seats_t), seats)
 
         locks = (creator_lock(table.creator),) if capped and table.creator else ()
-        op = _Op(Future(), run=run, locks=() if self.sqlite else locks)
+        op = _Op(Future(), run=run, locks=locks)
         if owned:
             # stored with this process as its owner at epoch 1 (nobody else can know the new
             # table's id yet); fenced from the commit on, before anyone hears of the table
@@ -1177,9 +1179,16 @@ class Store:
             refused = self._check_fences(conn, batch)
             if refused:
                 batch = [op for op in batch if not any(t in refused for t in op.tables)]
-            # in one order in every process, so two batches never wait for each other
-            for key in sorted({k for op in batch for k in op.locks}):
-                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+            keys = sorted({k for op in batch for k in op.locks})
+            if keys and self.sqlite:
+                # SQLite: the database's write lock, taken by a write that changes nothing,
+                # before anything is counted (a read before the first write of a
+                # transaction sees no lock, and another process may insert meanwhile)
+                conn.execute(update(tables_t).where(false()).values(creator=tables_t.c.creator))
+            else:
+                # in one order in every process, so two batches never wait for each other
+                for key in keys:
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
             rows: list[dict[str, Any]] = []
             for op in batch:
                 if op.row is not None:
