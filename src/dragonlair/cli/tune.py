@@ -364,37 +364,20 @@ def tune(
     # that a bot's share is not its seat's or its place in turn order
     rotate = any(t.kind == "styles" for t in targets)
     base = prepare(game, players, bots, n, seed, option, None, None, rotate=rotate)
-    expressions = [t.expression for t in targets if t.kind == "expr"]
-    if expressions:
-        columns, prefixes = table_columns(base)
-        for e in expressions:
-            check_expression(e, columns, prefixes)
+    _check_expressions(base, targets)
     params = [parse_param(base.game, p) for p in param if not datavalues.is_data_param(game, p)]
     data_texts = [p for p in param if datavalues.is_data_param(game, p)]
     scratch = tempfile.TemporaryDirectory(prefix="dragonlair-tune-")
     folder = data_dir if data_dir is not None else Path(scratch.name)
     try:
-        bases: dict[str, Any] = {}
-        for text in data_texts:
-            opt = text.partition(":")[0].strip()
-            if opt not in bases:
-                bases[opt] = datavalues.read_base(
-                    datavalues.base_file(base.game, base.options, opt)
-                )
-        values_of = [datavalues.parse_data_value(base.game, t, bases) for t in data_texts]
-        for dv in values_of:
-            datavalues.check_range(base.game, players, base.options, bases, dv, folder)
+        bases, values_of = _data_values(base, players, data_texts, folder)
+        names = _searched(params, values_of, option)
     except (BadDataValue, DragonlairError) as e:
         scratch.cleanup()
         raise typer.BadParameter(str(e)) from None
-    names = [p.name for p in params] + [dv.name for dv in values_of]
-    if len(set(names)) != len(names):
-        scratch.cleanup()
-        raise typer.BadParameter("each --param once")
-    fixed = {o.partition("=")[0].strip() for o in option or []}
-    clash = fixed & {p.name for p in params}
-    if clash:
-        raise typer.BadParameter(f"{', '.join(sorted(clash))} is both fixed with -o and searched")
+    except typer.BadParameter:
+        scratch.cleanup()  # a name searched twice, or also fixed with -o
+        raise
     try:
         import optuna
     except ImportError:
@@ -445,6 +428,47 @@ def tune(
     )
     if not math.isfinite(best["objective"]):  # pragma: no cover - objectives are finite
         raise typer.Exit(1)
+
+
+def _check_expressions(base: Job, targets: list[Target]) -> None:
+    """Each ``expr`` target's expression names only columns of the results table."""
+    expressions = [t.expression for t in targets if t.kind == "expr"]
+    if expressions:
+        columns, prefixes = table_columns(base)
+        for e in expressions:
+            check_expression(e, columns, prefixes)
+
+
+def _data_values(
+    base: Job, players: int | None, texts: list[str], folder: Path
+) -> tuple[dict[str, Any], list[DataValue]]:
+    """The data-file values searched (``data:PATH=lo..hi``): each file's document by its
+    option, and each value, whose whole range the file accepts (checked in ``folder``)."""
+    from ..sim import datavalues
+
+    bases: dict[str, Any] = {}
+    for text in texts:
+        opt = text.partition(":")[0].strip()
+        if opt not in bases:
+            bases[opt] = datavalues.read_base(datavalues.base_file(base.game, base.options, opt))
+    values_of = [datavalues.parse_data_value(base.game, t, bases) for t in texts]
+    for dv in values_of:
+        datavalues.check_range(base.game, players, base.options, bases, dv, folder)
+    return bases, values_of
+
+
+def _searched(
+    params: list[Param], values_of: list[DataValue], option: list[str] | None
+) -> list[str]:
+    """The names searched, each once and none also fixed with -o."""
+    names = [p.name for p in params] + [dv.name for dv in values_of]
+    if len(set(names)) != len(names):
+        raise typer.BadParameter("each --param once")
+    fixed = {o.partition("=")[0].strip() for o in option or []}
+    clash = fixed & {p.name for p in params}
+    if clash:
+        raise typer.BadParameter(f"{', '.join(sorted(clash))} is both fixed with -o and searched")
+    return names
 
 
 @dataclass
