@@ -231,27 +231,7 @@ def from_dict(game_id: str, doc: dict[str, Any]) -> Tutorial:
     raw_steps = doc["steps"]
     if not isinstance(raw_steps, list) or not raw_steps:
         raise _fail(game_id, "steps", "should be a list of at least one [[steps]] table")
-    steps = []
-    for i, raw in enumerate(raw_steps, 1):
-        where = f"step {i}"
-        if not isinstance(raw, dict):
-            raise _fail(game_id, where, "should be a table")
-        extra = sorted(set(raw) - set(STEP_FIELDS))
-        if extra:
-            has = ", ".join(STEP_FIELDS)
-            raise _fail(game_id, f"{where}, field {extra[0]!r}", f"unknown; a step has {has}")
-        text = _text(game_id, f"{where}, field 'text'", raw.get("text"))
-        look = _names(game_id, f"{where}, field 'look'", raw.get("look", []))
-        for part in look:
-            if not _PART.match(part):
-                raise _fail(
-                    game_id, f"{where}, field 'look'", f"{part!r} is not a board part's name"
-                )
-        allow = raw.get("allow")
-        allowed = None if allow is None else _names(game_id, f"{where}, field 'allow'", allow)
-        if allowed is not None and len(set(allowed)) != len(allowed):
-            raise _fail(game_id, f"{where}, field 'allow'", "names a choice twice")
-        steps.append(Step(text=text, look=look, allow=allowed))
+    steps = [_step(game_id, f"step {i}", raw) for i, raw in enumerate(raw_steps, 1)]
     tut = Tutorial(
         game=game_id,
         title=title,
@@ -269,21 +249,7 @@ def from_dict(game_id: str, doc: dict[str, Any]) -> Tutorial:
     seat = doc["seat"]
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.players:
         raise _fail(game_id, "seat", f"should be a seat from 0 to {g.players - 1}, not {seat!r}")
-    bots = _names(game_id, "bots", doc["bots"])
-    if len(bots) != g.players - 1:
-        raise _fail(game_id, "bots", f"should name {g.players - 1} levels, one per other seat")
-    known = levels(game_id)
-    for i, level in enumerate(bots):
-        if level in SEARCHING:
-            raise _fail(
-                game_id,
-                f"bots[{i}]",
-                f"{level} searches against a clock, so its moves are not the same every "
-                "time; choose random, heuristic or a style",
-            )
-        if level not in known:
-            names = ", ".join(known)
-            raise _fail(game_id, f"bots[{i}]", f"no level {level!r}; the levels are {names}")
+    bots = _bots(game_id, doc["bots"], g.players - 1)
     tut = Tutorial(
         game=game_id,
         title=title,
@@ -302,6 +268,48 @@ def from_dict(game_id: str, doc: dict[str, Any]) -> Tutorial:
         raise _fail(game_id, "position", str(e)) from None
     play_through(tut, start)
     return tut
+
+
+def _step(game_id: str, where: str, raw: object) -> Step:
+    """One ``[[steps]]`` table: its text, the board parts it points at and the choices it
+    allows (None: any)."""
+    if not isinstance(raw, dict):
+        raise _fail(game_id, where, "should be a table")
+    extra = sorted(set(raw) - set(STEP_FIELDS))
+    if extra:
+        has = ", ".join(STEP_FIELDS)
+        raise _fail(game_id, f"{where}, field {extra[0]!r}", f"unknown; a step has {has}")
+    text = _text(game_id, f"{where}, field 'text'", raw.get("text"))
+    look = _names(game_id, f"{where}, field 'look'", raw.get("look", []))
+    for part in look:
+        if not _PART.match(part):
+            raise _fail(game_id, f"{where}, field 'look'", f"{part!r} is not a board part's name")
+    allow = raw.get("allow")
+    allowed = None if allow is None else _names(game_id, f"{where}, field 'allow'", allow)
+    if allowed is not None and len(set(allowed)) != len(allowed):
+        raise _fail(game_id, f"{where}, field 'allow'", "names a choice twice")
+    return Step(text=text, look=look, allow=allowed)
+
+
+def _bots(game_id: str, raw: object, others: int) -> tuple[str, ...]:
+    """The levels of the ``others`` bots: one per other seat, each a level of the game that
+    plays the same moves every time (no search against a clock)."""
+    bots = _names(game_id, "bots", raw)
+    if len(bots) != others:
+        raise _fail(game_id, "bots", f"should name {others} levels, one per other seat")
+    known = levels(game_id)
+    for i, level in enumerate(bots):
+        if level in SEARCHING:
+            raise _fail(
+                game_id,
+                f"bots[{i}]",
+                f"{level} searches against a clock, so its moves are not the same every "
+                "time; choose random, heuristic or a style",
+            )
+        if level not in known:
+            names = ", ".join(known)
+            raise _fail(game_id, f"bots[{i}]", f"no level {level!r}; the levels are {names}")
+    return bots
 
 
 def play_through(tut: Tutorial, start: State) -> int:

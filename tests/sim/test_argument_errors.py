@@ -92,6 +92,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("tune", [*DS, "--param", "data:start_gems=20..40", "--target", "expr=mean(df)"], "mean"),
     ("tune", [*DS, "--param", "data:start_gems=20..40", "--target", "fair", "--data-dir",
               "TMP/no/such"], "no such folder"),
+    ("tune", [*DS, "--param", "data:start_gems=20..40", "--param", "data:start_gems=20..30",
+              "--target", "fair"], "each --param once"),
 ]  # fmt: skip
 
 

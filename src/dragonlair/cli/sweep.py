@@ -26,7 +26,7 @@ from rich.text import Text
 from ..core import DragonlairError, make
 from ..core.record import file_digest
 from ..sim import datavalues
-from ..sim.compare import compare_frames
+from ..sim.compare import Comparison, compare_frames
 from ..sim.output import read_frame
 from .options import parse_options
 from .running import execute, prepare
@@ -160,40 +160,55 @@ def sweep(
         cmp = compare_frames(
             frames[0], frame, n_seats, game, ", ".join(settings[0]), ", ".join(setting)
         )
-        diffs = {d.measure: d for d in cmp.differences}
-        share = [d for d in cmp.differences if d.group == "position"] or [
-            d for d in cmp.differences if d.measure.startswith("win share, seat")
-        ]
-        margin = diffs.get("winning margin")
-        row: dict[str, Any] = {
-            "setting": setting,
-            "file": str(path) if path else None,
-            "games": cmp.games,
-            "win_share": {d.measure.removeprefix("win share, "): d.b for d in share},
-            "margin": margin.b if margin else None,
-            "length": diffs["length (decisions)"].b,
-        }
-        if digests[k]:
-            row["data_files"] = digests[k]
-        if k:
-            row["vs_first"] = {
-                "altered_share": cmp.altered_share,
-                "rescored_share": cmp.rescored_share,
-                "winner_changed_share": cmp.winner_changed_share,
-                "margin_diff": margin.diff if margin else None,
-                "margin_p": margin.p if margin else None,
-                "first_share_diff": share[0].diff,
-                "first_share_p": share[0].p,
-                "warnings": cmp.warnings,
-            }
-        rows.append(row)
+        rows.append(_row(setting, path, cmp, digests[k], first=k == 0))
     if as_json:
         print(json.dumps(rows, indent=2))
         return
+    _print_sweep(
+        f"{game}: {len(settings)} settings, {n} games each on the same seeds (seed {seed})", rows
+    )
+
+
+def _row(
+    setting: list[str], path: Path | None, cmp: Comparison, digests: dict[str, str], first: bool
+) -> dict[str, Any]:
+    """A setting's row of the sweep: its win shares, margin and length, its data files, and
+    (but for the first) how it differs from the first setting."""
+    diffs = {d.measure: d for d in cmp.differences}
+    share = [d for d in cmp.differences if d.group == "position"] or [
+        d for d in cmp.differences if d.measure.startswith("win share, seat")
+    ]
+    margin = diffs.get("winning margin")
+    row: dict[str, Any] = {
+        "setting": setting,
+        "file": str(path) if path else None,
+        "games": cmp.games,
+        "win_share": {d.measure.removeprefix("win share, "): d.b for d in share},
+        "margin": margin.b if margin else None,
+        "length": diffs["length (decisions)"].b,
+    }
+    if digests:
+        row["data_files"] = digests
+    if not first:
+        row["vs_first"] = {
+            "altered_share": cmp.altered_share,
+            "rescored_share": cmp.rescored_share,
+            "winner_changed_share": cmp.winner_changed_share,
+            "margin_diff": margin.diff if margin else None,
+            "margin_p": margin.p if margin else None,
+            "first_share_diff": share[0].diff,
+            "first_share_p": share[0].p,
+            "warnings": cmp.warnings,
+        }
+    return row
+
+
+def _print_sweep(title: str, rows: list[dict[str, Any]]) -> None:
+    """The sweep's table, one row per setting, and the comparisons' warnings."""
     console = Console() if Console().is_terminal else Console(width=160)
     first = next(iter(rows[0]["win_share"]))
     table = Table(
-        title=f"{game}: {len(settings)} settings, {n} games each on the same seeds (seed {seed})",
+        title=title,
         title_justify="left",
     )
     # the settings whole (other columns' headings wrap first): they say what each row is

@@ -41,6 +41,8 @@ from .simargs import (
 
 if TYPE_CHECKING:
     from ..sim import Summary
+    from ..sim.skill import Rating
+    from ..sim.stats import Rate
 
 
 def command_line(
@@ -232,19 +234,17 @@ def round_robin(
     by_label = {spec.text: spec for spec in specs}
     seats = base.players
     rounded = -(-n // seats) * seats
+    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
     frames = []
-    pair = 0
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            lineup = tuple(by_label[a] if s % 2 == 0 else by_label[b] for s in range(seats))
-            job = dataclasses.replace(
-                base, bots=lineup, n=rounded, seed=derive_seed(seed, 1_000_000 + pair)
-            )
-            pair += 1
-            played = execute(job, workers, not (quiet or as_json), f"{a} vs {b}")
-            frames.append(frame_of(played.result))
-            if played.result.interrupted:
-                raise typer.Exit(130)
+    for pair, (a, b) in enumerate(pairs):
+        lineup = tuple(by_label[a] if s % 2 == 0 else by_label[b] for s in range(seats))
+        job = dataclasses.replace(
+            base, bots=lineup, n=rounded, seed=derive_seed(seed, 1_000_000 + pair)
+        )
+        played = execute(job, workers, not (quiet or as_json), f"{a} vs {b}")
+        frames.append(frame_of(played.result))
+        if played.result.interrupted:
+            raise typer.Exit(130)
     everything = pd.concat(frames, ignore_index=True)
     names, shares = skill_matrix(everything, seats)
     standing = bot_standing(everything, seats, names)
@@ -286,9 +286,29 @@ def round_robin(
             )
         )
         return
+    _print_round_robin(
+        f"{base.game}, {seats} players: {rounded} games per pair, seed {seed}",
+        names,
+        shares,
+        cells,
+        standing,
+        ratings,
+    )
+
+
+def _print_round_robin(
+    title: str,
+    names: list[str],
+    shares: list[list[tuple[float, int]]],
+    cells: list[list[Rate | None]],
+    standing: list[dict[str, Any]],
+    ratings: list[Rating],
+) -> None:
+    """The round robin's tables: the pairwise matrix (each cell's share with its 95%
+    interval and meetings), each bot over all its games, and the Bradley-Terry ladder."""
     console = Console() if Console().is_terminal else Console(width=150)
     table = Table(
-        title=f"{base.game}, {seats} players: {rounded} games per pair, seed {seed}",
+        title=title,
         title_justify="left",
     )
     table.add_column("row beats column")
@@ -296,7 +316,7 @@ def round_robin(
         table.add_column(name, justify="right")
     for i, name in enumerate(names):
         shown = []
-        for j in range(k):
+        for j in range(len(names)):
             c = cells[i][j]
             shown.append(
                 "-"

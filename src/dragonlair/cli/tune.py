@@ -36,7 +36,7 @@ import json
 import math
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -353,10 +353,9 @@ def tune(
 ) -> None:
     """Search numeric options and data-file values toward stated targets (fair turn order,
     a margin, a length) with Optuna; report the best setting with its measured figures."""
-    from ..core.record import file_digest
     from ..sim import datavalues
     from ..sim.datavalues import BadDataValue
-    from .running import execute, prepare
+    from .running import prepare
 
     targets = [parse_target(t) for t in target]  # a bad argument costs nothing
     if data_dir is not None and not data_dir.is_dir():
@@ -365,93 +364,49 @@ def tune(
     # that a bot's share is not its seat's or its place in turn order
     rotate = any(t.kind == "styles" for t in targets)
     base = prepare(game, players, bots, n, seed, option, None, None, rotate=rotate)
-    expressions = [t.expression for t in targets if t.kind == "expr"]
-    if expressions:
-        columns, prefixes = table_columns(base)
-        for e in expressions:
-            check_expression(e, columns, prefixes)
+    _check_expressions(base, targets)
     params = [parse_param(base.game, p) for p in param if not datavalues.is_data_param(game, p)]
     data_texts = [p for p in param if datavalues.is_data_param(game, p)]
     scratch = tempfile.TemporaryDirectory(prefix="dragonlair-tune-")
     folder = data_dir if data_dir is not None else Path(scratch.name)
     try:
-        bases: dict[str, Any] = {}
-        for text in data_texts:
-            opt = text.partition(":")[0].strip()
-            if opt not in bases:
-                bases[opt] = datavalues.read_base(
-                    datavalues.base_file(base.game, base.options, opt)
-                )
-        values_of = [datavalues.parse_data_value(base.game, t, bases) for t in data_texts]
-        for dv in values_of:
-            datavalues.check_range(base.game, players, base.options, bases, dv, folder)
+        bases, values_of = _data_values(base, players, data_texts, folder)
+        names = _searched(params, values_of, option)
     except (BadDataValue, DragonlairError) as e:
         scratch.cleanup()
         raise typer.BadParameter(str(e)) from None
-    names = [p.name for p in params] + [dv.name for dv in values_of]
-    if len(set(names)) != len(names):
-        scratch.cleanup()
-        raise typer.BadParameter("each --param once")
-    fixed = {o.partition("=")[0].strip() for o in option or []}
-    clash = fixed & {p.name for p in params}
-    if clash:
-        raise typer.BadParameter(f"{', '.join(sorted(clash))} is both fixed with -o and searched")
+    except typer.BadParameter:
+        scratch.cleanup()  # a name searched twice, or also fixed with -o
+        raise
     try:
         import optuna
     except ImportError:
         raise typer.BadParameter("tune needs optuna: pip install 'dragonlair[sim]'") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
-    history: list[dict[str, Any]] = []
-    err = Console(stderr=True)
-
-    def run_trial(trial: Any) -> float:
-        values: dict[str, Any] = {}
-        for p in params:
-            if p.integer:
-                values[p.name] = trial.suggest_int(p.name, int(p.low), int(p.high))
-            else:
-                values[p.name] = trial.suggest_float(p.name, p.low, p.high)
-        setting = [*(option or []), *(f"{k}={v}" for k, v in values.items())]
-        chosen: dict[DataValue, float] = {}
-        for dv in values_of:
-            if dv.integer:
-                chosen[dv] = trial.suggest_int(dv.name, int(dv.low), int(dv.high))
-            else:
-                chosen[dv] = trial.suggest_float(dv.name, dv.low, dv.high)
-            values[dv.name] = chosen[dv]
-        files: dict[str, str] = {}
-        kept: dict[str, str] = {}
-        for opt, doc in bases.items():
-            path = folder / f"trial-{trial.number:04d}-{opt}.json"
-            mine = {dv: v for dv, v in chosen.items() if dv.option == opt}
-            datavalues.write_data(path, datavalues.replaced(doc, mine))
-            files[opt] = file_digest(str(path))
-            kept[opt] = str(path)
-            setting.append(f"{opt}={path}")
-        job = prepare(game, players, bots, n, seed, setting, None, None, rotate=rotate)
-        played = execute(job, workers, False, "trial")
-        if played.result.interrupted:
-            raise KeyboardInterrupt
-        figures = measure(played, job.players, targets)
-        score = objective(figures, targets)
-        entry: dict[str, Any] = {"trial": trial.number, "values": values, "objective": score}
-        if files:
-            entry["data_files"] = files
-            if data_dir is not None:
-                entry["data_paths"] = kept
-        history.append({**entry, **figures})
-        if not (quiet or as_json):
-            err.print(
-                f"trial {trial.number + 1}/{trials}: "
-                + ", ".join(f"{k}={v:g}" for k, v in values.items())
-                + f" -> objective {score:.2f}",
-                markup=False,
-            )
-        return score
-
+    search = _Search(
+        game=game,
+        players=players,
+        bots=bots,
+        n=n,
+        seed=seed,
+        option=option,
+        workers=workers,
+        rotate=rotate,
+        params=params,
+        values_of=values_of,
+        bases=bases,
+        folder=folder,
+        data_dir=data_dir,
+        targets=targets,
+        trials=trials,
+        quiet=quiet or as_json,
+        err=Console(stderr=True),
+    )
+    history = search.history
+    err = search.err
     try:
-        study.optimize(run_trial, n_trials=trials, catch=())
+        study.optimize(search.run, n_trials=trials, catch=())
     except KeyboardInterrupt:
         err.print(f"interrupted after {len(history)} trials: the best so far follows")
     finally:
@@ -463,9 +418,157 @@ def tune(
     if as_json:
         print(json.dumps({"best": best, "met": met(best, targets), "trials": ranked}, indent=2))
         return
+    _print_trials(
+        f"{base.game}: {len(history)} trials of {n} games each (seed {seed}), best first",
+        ranked,
+        names,
+        params,
+        values_of,
+        targets,
+    )
+    if not math.isfinite(best["objective"]):  # pragma: no cover - objectives are finite
+        raise typer.Exit(1)
+
+
+def _check_expressions(base: Job, targets: list[Target]) -> None:
+    """Each ``expr`` target's expression names only columns of the results table."""
+    expressions = [t.expression for t in targets if t.kind == "expr"]
+    if expressions:
+        columns, prefixes = table_columns(base)
+        for e in expressions:
+            check_expression(e, columns, prefixes)
+
+
+def _data_values(
+    base: Job, players: int | None, texts: list[str], folder: Path
+) -> tuple[dict[str, Any], list[DataValue]]:
+    """The data-file values searched (``data:PATH=lo..hi``): each file's document by its
+    option, and each value, whose whole range the file accepts (checked in ``folder``)."""
+    from ..sim import datavalues
+
+    bases: dict[str, Any] = {}
+    for text in texts:
+        opt = text.partition(":")[0].strip()
+        if opt not in bases:
+            bases[opt] = datavalues.read_base(datavalues.base_file(base.game, base.options, opt))
+    values_of = [datavalues.parse_data_value(base.game, t, bases) for t in texts]
+    for dv in values_of:
+        datavalues.check_range(base.game, players, base.options, bases, dv, folder)
+    return bases, values_of
+
+
+def _searched(
+    params: list[Param], values_of: list[DataValue], option: list[str] | None
+) -> list[str]:
+    """The names searched, each once and none also fixed with -o."""
+    names = [p.name for p in params] + [dv.name for dv in values_of]
+    if len(set(names)) != len(names):
+        raise typer.BadParameter("each --param once")
+    fixed = {o.partition("=")[0].strip() for o in option or []}
+    clash = fixed & {p.name for p in params}
+    if clash:
+        raise typer.BadParameter(f"{', '.join(sorted(clash))} is both fixed with -o and searched")
+    return names
+
+
+@dataclass
+class _Search:
+    """What every trial of a search shares: the command's arguments, the options and data
+    values searched, the data files' folder, and the trials' history so far."""
+
+    game: str
+    players: int | None
+    bots: str
+    n: int
+    seed: int
+    option: list[str] | None
+    workers: int
+    rotate: bool
+    params: list[Param]
+    values_of: list[DataValue]
+    bases: dict[str, Any]
+    folder: Path
+    data_dir: Path | None
+    targets: list[Target]
+    trials: int
+    quiet: bool  # no line per trial (also with --json)
+    err: Console
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    def run(self, trial: Any) -> float:
+        """One trial: the setting Optuna suggests played for its figures and objective."""
+        from ..core.record import file_digest
+        from ..sim import datavalues
+        from .running import execute, prepare
+
+        values: dict[str, Any] = {}
+        for p in self.params:
+            if p.integer:
+                values[p.name] = trial.suggest_int(p.name, int(p.low), int(p.high))
+            else:
+                values[p.name] = trial.suggest_float(p.name, p.low, p.high)
+        setting = [*(self.option or []), *(f"{k}={v}" for k, v in values.items())]
+        chosen: dict[DataValue, float] = {}
+        for dv in self.values_of:
+            if dv.integer:
+                chosen[dv] = trial.suggest_int(dv.name, int(dv.low), int(dv.high))
+            else:
+                chosen[dv] = trial.suggest_float(dv.name, dv.low, dv.high)
+            values[dv.name] = chosen[dv]
+        files: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        for opt, doc in self.bases.items():
+            path = self.folder / f"trial-{trial.number:04d}-{opt}.json"
+            mine = {dv: v for dv, v in chosen.items() if dv.option == opt}
+            datavalues.write_data(path, datavalues.replaced(doc, mine))
+            files[opt] = file_digest(str(path))
+            kept[opt] = str(path)
+            setting.append(f"{opt}={path}")
+        job = prepare(
+            self.game,
+            self.players,
+            self.bots,
+            self.n,
+            self.seed,
+            setting,
+            None,
+            None,
+            rotate=self.rotate,
+        )
+        played = execute(job, self.workers, False, "trial")
+        if played.result.interrupted:
+            raise KeyboardInterrupt
+        figures = measure(played, job.players, self.targets)
+        score = objective(figures, self.targets)
+        entry: dict[str, Any] = {"trial": trial.number, "values": values, "objective": score}
+        if files:
+            entry["data_files"] = files
+            if self.data_dir is not None:
+                entry["data_paths"] = kept
+        self.history.append({**entry, **figures})
+        if not self.quiet:
+            self.err.print(
+                f"trial {trial.number + 1}/{self.trials}: "
+                + ", ".join(f"{k}={v:g}" for k, v in values.items())
+                + f" -> objective {score:.2f}",
+                markup=False,
+            )
+        return score
+
+
+def _print_trials(
+    title: str,
+    ranked: list[dict[str, Any]],
+    names: list[str],
+    params: list[Param],
+    values_of: list[DataValue],
+    targets: list[Target],
+) -> None:
+    """The ten best trials as a table, then the best setting, its data files and whether
+    it meets the fairness target."""
     console = Console() if Console().is_terminal else Console(width=150)
     table = Table(
-        title=f"{base.game}: {len(history)} trials of {n} games each (seed {seed}), best first",
+        title=title,
         title_justify="left",
     )
     for name in names:  # whole, however long a data path: the heading folds
@@ -483,6 +586,7 @@ def tune(
         table.add_column(col, justify="right")
     if values_of:
         table.add_column("data SHA-256", justify="left")
+    best = ranked[0]
     for h in ranked[:10]:
         digests = [" ".join(d[:12] for d in h["data_files"].values())] if values_of else []
         table.add_row(
@@ -512,8 +616,6 @@ def tune(
         console.print(
             "the fairness target is met" if verdict else "[yellow]the fairness target is not met[/]"
         )
-    if not math.isfinite(best["objective"]):  # pragma: no cover - objectives are finite
-        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -56,8 +56,45 @@ def write(st: DragonStripesState) -> dict[str, Any]:
 
 
 def read(st: DragonStripesState, f: Fields, rng: Rng) -> None:
+    """Read a position into the blank state ``st``: the deck, the ledger, the turn and the
+    knight, the gems (the seats', the pot's and the lair's, which add up) and the phase;
+    BadPosition names the first field that is wrong."""
     g = st.game
     n = g.players
+    _read_deck(st, f, rng)
+    _read_ledger(st, f)
+    st.turn = f.number("turn", 1)
+    st.starter = f.seat("starter", n)
+    st.holder = f.seat("holder", n, st.starter)
+    st.knight = f.number("knight", 0, g.last_stripe, 0)
+    st.pot = f.number("pot", 0, g.total_gems, 0)
+    if st.knight == 0 and st.pot:
+        raise BadPosition("pot", "a pot with the knight at the tail")
+    _read_gems(st, f)
+    st.phase = f.text("phase", PHASES)
+    if st.phase == "draw":
+        st.must_draw = f.flag("must_draw", st.knight == 0)
+        if not st.must_draw and st.knight == 0:
+            raise BadPosition("must_draw", "at the tail the holder must draw")
+        open_turn(st, (st.holder,))
+    else:
+        if st.knight == 0:
+            raise BadPosition("phase", "the knight is offered only after a draw")
+        st.must_draw = False
+        asked = f.items("asked", list(g.others[st.holder]))
+        seats = [check_int(f"asked[{i}]", a, 0, n - 1) for i, a in enumerate(asked)]
+        order = g.others[st.holder]
+        if not seats or tuple(seats) != order[len(order) - len(seats) :]:
+            raise BadPosition(
+                "asked",
+                f"should be the last seats of {list(order)} (clockwise from the holder's left)",
+            )
+        open_window(st, seats, 3)  # DECLINE
+
+
+def _read_deck(st: DragonStripesState, f: Fields, rng: Rng) -> None:
+    """The cards drawn this turn and the deck's top; the rest of the deck shuffled."""
+    g = st.game
     codes = {card_name(c): c for c in g.card_kinds}
 
     def lookup(x: object) -> int | None:
@@ -78,6 +115,10 @@ def read(st: DragonStripesState, f: Fields, rng: Rng) -> None:
     if DANGER not in st.deck[st.top :]:
         raise BadPosition("deck", "no Danger is left to end the game")
 
+
+def _read_ledger(st: DragonStripesState, f: Fields) -> None:
+    """Each seat's ledger: banked, received, paid, penalties (and half ones)."""
+    n = st.game.players
     ledger = f.items("ledger", [{}] * n, size=n)
     for k in LEDGER:
         setattr(st, k, [0] * n)
@@ -91,13 +132,12 @@ def read(st: DragonStripesState, f: Fields, rng: Rng) -> None:
     if sum(st.received) != sum(st.paid):
         raise BadPosition("ledger", "takeover prices received and paid do not add up")
 
-    st.turn = f.number("turn", 1)
-    st.starter = f.seat("starter", n)
-    st.holder = f.seat("holder", n, st.starter)
-    st.knight = f.number("knight", 0, g.last_stripe, 0)
-    st.pot = f.number("pot", 0, g.total_gems, 0)
-    if st.knight == 0 and st.pot:
-        raise BadPosition("pot", "a pot with the knight at the tail")
+
+def _read_gems(st: DragonStripesState, f: Fields) -> None:
+    """Each seat's gems, within what its ledger allows (needed only where a penalty
+    makes it unknown), and the lair: the gems the seats and the pot do not hold."""
+    g = st.game
+    n = g.players
     bounds = [
         holding_bounds(
             g.start_gems,
@@ -131,23 +171,3 @@ def read(st: DragonStripesState, f: Fields, rng: Rng) -> None:
     st.lair_empty = f.flag("lair_empty", lair == 0)
     if st.lair_empty and lair:
         raise BadPosition("lair_empty", f"the lair holds {lair} gems")
-
-    st.phase = f.text("phase", PHASES)
-    if st.phase == "draw":
-        st.must_draw = f.flag("must_draw", st.knight == 0)
-        if not st.must_draw and st.knight == 0:
-            raise BadPosition("must_draw", "at the tail the holder must draw")
-        open_turn(st, (st.holder,))
-    else:
-        if st.knight == 0:
-            raise BadPosition("phase", "the knight is offered only after a draw")
-        st.must_draw = False
-        asked = f.items("asked", list(g.others[st.holder]))
-        seats = [check_int(f"asked[{i}]", a, 0, n - 1) for i, a in enumerate(asked)]
-        order = g.others[st.holder]
-        if not seats or tuple(seats) != order[len(order) - len(seats) :]:
-            raise BadPosition(
-                "asked",
-                f"should be the last seats of {list(order)} (clockwise from the holder's left)",
-            )
-        open_window(st, seats, 3)  # DECLINE

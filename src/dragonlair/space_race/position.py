@@ -76,18 +76,53 @@ def _ids(known: tuple[int, ...]) -> Any:
 
 
 def read(st: SpaceRaceState, f: Fields, rng: Rng) -> None:
+    """Read a position into the blank state ``st``: the phase, round and pick, the Space
+    cards (ships, hands, the deck), the Danger cards, the Damage cards and the bids;
+    BadPosition names the first field that is wrong."""
     g = st.game
     t = g.tables
     n = g.players
-    space, danger_card, damage_card = _ids(t.space_ids), _ids(t.danger_ids), _ids(t.damage_ids)
+    damage_card = _ids(t.damage_ids)
     st.phase = f.text("phase", PHASES)
     upgrade = st.phase == UPGRADE
     st.round = f.number("round", 1, g.rounds)
     st.pick = f.number("pick", 1, g.hand_size) if upgrade else g.hand_size
     st.direction = 1 if f.text("direction", ("left", "right")) == "left" else -1
-
-    pool = Pool(t.space_ids, lambda c: f"Space card {c} ({t.space_name[c]})")
     damage = Pool(t.damage_ids, lambda c: f"Damage card {c}")
+    _read_space(st, f, rng, damage)
+    _read_dangers(st, f, rng)
+    removed = names_to_ids("damage_removed", f.items("damage_removed", []), damage_card)
+    damage.take("damage_removed", removed)
+    st.damage_removed = tuple(removed)
+    dtop = names_to_ids("damage_deck", f.items("damage_deck", []), damage_card)
+    damage.take("damage_deck", dtop)
+    rest = damage.remaining()
+    rng.shuffle(rest)
+    st.damage_deck = (dtop + rest)[::-1]
+    bids = f.items("bids", [])
+    st.bids = tuple(check_int(f"bids[{i}]", b, 0) for i, b in enumerate(bids))
+    if st.bids and len(st.bids) != n:
+        raise BadPosition("bids", f"should be one bid per seat ({n})")
+    if upgrade:
+        open_choice(st, g.seats)
+    else:
+        stack = st._bid_stack()
+        bidders = [s for s in range(n) if st.ships[s * NSTACK + stack]]
+        if not bidders:
+            what = "Fuel" if t.danger_kind[st.danger] == FLIGHT else "Crew"
+            raise BadPosition("ships", f"nobody has {what} to bid: the Danger resolves at once")
+        open_choice(st, bidders)
+
+
+def _read_space(st: SpaceRaceState, f: Fields, rng: Rng, damage: Pool) -> None:
+    """The Space cards, each in one place: each ship's stacks (with its Damage cards, taken
+    from ``damage``), its Fuel, the Crew discard, the hands and the deck."""
+    g = st.game
+    t = g.tables
+    n = g.players
+    space, damage_card = _ids(t.space_ids), _ids(t.damage_ids)
+    upgrade = st.phase == UPGRADE
+    pool = Pool(t.space_ids, lambda c: f"Space card {c} ({t.space_name[c]})")
     ships: list[tuple[int, ...]] = [()] * (n * NSTACK)
     hidden: list[tuple[int, Any, Any]] = []
     for s, raw in enumerate(f.items("ships", size=n)):
@@ -134,6 +169,14 @@ def read(st: SpaceRaceState, f: Fields, rng: Rng) -> None:
     rng.shuffle(rest)
     st.space_deck = (deck + rest)[::-1]  # kept top last
 
+
+def _read_dangers(st: SpaceRaceState, f: Fields, rng: Rng) -> None:
+    """The Danger cards: the one in play, the used ones (one a round so far), the deck's
+    top and who has seen it."""
+    t = st.game.tables
+    n = st.game.players
+    danger_card = _ids(t.danger_ids)
+    upgrade = st.phase == UPGRADE
     dangers = Pool(t.danger_ids, lambda c: f"Danger card {c}")
     st.danger = f.number("danger", None, None, 0) if not upgrade else 0
     if not upgrade:
@@ -154,25 +197,3 @@ def read(st: SpaceRaceState, f: Fields, rng: Rng) -> None:
     if seen and not top:
         raise BadPosition("seen_top", "a seat knows the top Danger card: write it in danger_deck")
     st.seen_top = sum(1 << s for s in set(seen))
-
-    removed = names_to_ids("damage_removed", f.items("damage_removed", []), damage_card)
-    damage.take("damage_removed", removed)
-    st.damage_removed = tuple(removed)
-    dtop = names_to_ids("damage_deck", f.items("damage_deck", []), damage_card)
-    damage.take("damage_deck", dtop)
-    rest = damage.remaining()
-    rng.shuffle(rest)
-    st.damage_deck = (dtop + rest)[::-1]
-    bids = f.items("bids", [])
-    st.bids = tuple(check_int(f"bids[{i}]", b, 0) for i, b in enumerate(bids))
-    if st.bids and len(st.bids) != n:
-        raise BadPosition("bids", f"should be one bid per seat ({n})")
-    if upgrade:
-        open_choice(st, g.seats)
-    else:
-        stack = st._bid_stack()
-        bidders = [s for s in range(n) if ships[s * NSTACK + stack]]
-        if not bidders:
-            what = "Fuel" if t.danger_kind[st.danger] == FLIGHT else "Crew"
-            raise BadPosition("ships", f"nobody has {what} to bid: the Danger resolves at once")
-        open_choice(st, bidders)
