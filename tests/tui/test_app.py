@@ -238,8 +238,11 @@ def test_a_question_with_one_answer_is_answered_for_you_unless_turned_off() -> N
         s = PlaySession(state.clone(), seats)
         app = PlayApp(s, fast=True)
         if not auto:
-            # the answer waits (as it does for a person) while ctrl+t turns it off
+            # the answer waits (as it does for a person) while ctrl+t turns it off: in a
+            # reaction window, as here, it waits the window's length (0 in a fast game, so
+            # without this the answer raced the key press and won on a busy machine)
             app.answer_wait = lambda: 30.0
+            app.window = 30.0
         moves = s.state.move
         async with app.run_test(size=(120, 40)) as pilot:
             if not auto:
