@@ -347,24 +347,7 @@ class TablePlayer:
                     assert mine is not None
                     if mine["move"] < st["move"] or not mine["legal"]:
                         continue
-                self.ref += 1
-                action = self.rng.choice(mine["legal"])
-                msg = {"type": "act", "move": mine["move"], "action": action, "ref": self.ref}
-                self.pending_ref = self.ref
-                self.pending = (tid, mine["move"], seat.seat, action)
-                self.answer.clear()
-                self.sent_at = time.perf_counter()
-                if not await seat.send(msg):
-                    self.pending_ref = self.pending = None
-                    await self.wait_change()
-                    continue
-                timeout = min(self.args.answer_timeout, self.left() + self.args.grace)
-                try:
-                    await asyncio.wait_for(self.answer.wait(), timeout)
-                except TimeoutError:
-                    # the connection died with it, or the process stopped answering
-                    self.stats.unanswered += 1
-                    self.pending_ref = self.pending = None
+                await self.act(tid, seat, mine)
         finally:
             self.finished = True
             for s in seats:
@@ -375,6 +358,28 @@ class TablePlayer:
             for r in readers:
                 r.cancel()
             await asyncio.gather(*readers, return_exceptions=True)
+
+    async def act(self, tid: str, seat: Seat, at: dict[str, Any]) -> None:
+        """Send one of the legal actions of ``at`` (the seat's latest state) at random and
+        wait for its answer; one that does not come within the time-out is counted
+        unanswered (the connection died with it, or the process stopped answering)."""
+        self.ref += 1
+        action = self.rng.choice(at["legal"])
+        msg = {"type": "act", "move": at["move"], "action": action, "ref": self.ref}
+        self.pending_ref = self.ref
+        self.pending = (tid, at["move"], seat.seat, action)
+        self.answer.clear()
+        self.sent_at = time.perf_counter()
+        if not await seat.send(msg):
+            self.pending_ref = self.pending = None
+            await self.wait_change()
+            return
+        timeout = min(self.args.answer_timeout, self.left() + self.args.grace)
+        try:
+            await asyncio.wait_for(self.answer.wait(), timeout)
+        except TimeoutError:
+            self.stats.unanswered += 1
+            self.pending_ref = self.pending = None
 
     async def wait_change(self) -> None:
         self.changed.clear()
@@ -482,23 +487,7 @@ class PracticePlayer(TablePlayer):
                 now = seat.latest
                 if now is None or now["move"] != st["move"] or now.get("held") != st.get("held"):
                     continue
-                self.ref += 1
-                action = self.rng.choice(now["legal"])
-                msg = {"type": "act", "move": now["move"], "action": action, "ref": self.ref}
-                self.pending_ref = self.ref
-                self.pending = (tid, now["move"], seat.seat, action)
-                self.answer.clear()
-                self.sent_at = time.perf_counter()
-                if not await seat.send(msg):
-                    self.pending_ref = self.pending = None
-                    await self.wait_change()
-                    continue
-                timeout = min(self.args.answer_timeout, self.left() + self.args.grace)
-                try:
-                    await asyncio.wait_for(self.answer.wait(), timeout)
-                except TimeoutError:
-                    self.stats.unanswered += 1
-                    self.pending_ref = self.pending = None
+                await self.act(tid, seat, now)
         finally:
             self.finished = True
             seat.stopped = True
