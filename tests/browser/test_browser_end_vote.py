@@ -63,7 +63,11 @@ def test_two_friends_vote_to_end_a_turn_based_table(
         phone.context.add_cookies([{"name": "lang", "value": "de", "url": server.http}])
         phone.goto(play[1])
         phone.wait_for_selector("#vote-yes")
-        phone.locator("#end-vote").scroll_into_view_if_needed()
+        # in one step of the page's own script: the notice may be drawn again meanwhile
+        phone.wait_for_function(
+            "() => { const e = document.querySelector('#end-vote');"
+            " if (e) e.scrollIntoView(); return !!e; }"
+        )
         assert "Ann hat vorgeschlagen, diese Partie zu beenden" in phone.inner_text("#end-vote")
         assert english_words(phone.inner_text("#end-vote")) == []
         shot(phone, "end-vote-proposed-phone-de", full_page=False)
