@@ -126,10 +126,10 @@ class Stats:
         self.per_second: dict[int, int] = {}  # second of the measured window -> actions
         # every acknowledged action: (table, move, seat, action)
         self.acked: list[tuple[str, int, int, str]] = []
-        # practice tables: a person's final decision to the bots' first move, and to the
-        # person being asked again
-        # person being asked again, each with the game's phase (its view's ``phase``) the
-        # bots were asked in: a reaction window's passes wait for its length by design
+        # practice tables: from the person's seat's last decision being played to the bots'
+        # first move, and to the person being asked again, each with the game's phase (its
+        # view's ``phase``) the bots were asked in: a reaction window's passes wait for its
+        # length by design
         self.bot_replies: list[tuple[str, float]] = []
         self.turn_backs: list[tuple[str, float]] = []
 
@@ -390,14 +390,21 @@ class TablePlayer:
 class PracticePlayer(TablePlayer):
     """A practice table: one person at human pace and bots in the other seats, created as
     the lobby creates it. Besides the person's own actions it times the bots' reply: from
-    the moment the person's decision is final (sent, at a table without undo; the end of
-    its confirmation window, with undo) to the first state carrying a bot's move
-    (``bot_reply``) and to the person being asked again (``turn_back``)."""
+    the moment the person's seat stops being asked (the state in which its last decision
+    was played arrives) to the first state carrying a bot's move (``bot_reply``) and to the
+    person being asked again (``turn_back``). That moment is when the decision is played,
+    not when the person sent it: a pass in a reaction window is played at the window's end
+    (up to 1.6 s later), a decision at a table with undo at the end of its confirmation
+    window, and the seat's forced answers (the draw that opens a turn, an offer it cannot
+    pay for) are given for the person after a delay of 0.6 to 1.6 s
+    (``dragonlair.core.autoplay``); counted from the person's last message, those waits
+    were the draw phase's whole tail (docs/benchmarks/2026-12-04-capacity-practice.md)."""
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
-        self.final_at: float | None = None  # when the person's last decision became final
-        # (move, final_at, the game's phase then) while the bots act
+        self.was_asked = False  # the person's seat was asked in the latest played state
+        # (move, when the person's seat stopped being asked, the game's phase then) while
+        # the bots act
         self.awaiting: tuple[int, float, str] | None = None
         self.replied = False
 
@@ -428,40 +435,36 @@ class PracticePlayer(TablePlayer):
 
     def on_state(self, m: dict[str, Any]) -> None:
         now = time.perf_counter()
-        held = m.get("held")
-        if held:  # the person's own game, private while the window runs
-            until = held.get("until")
-            if until is not None:  # Unix ms, the server's clock (loopback: this machine's)
-                self.final_at = now - (time.time() - until / 1000)
+        if m.get("held"):  # the person's own game, private while the window runs
             return
         self.committed = m["move"]
         if self.held and m["move"] > self.held[0][1]:
             self.stats.acked.extend(self.held)  # the held decisions were played
             self.held.clear()
-        if m.get("ref") is not None and m.get("ref") == self.pending_ref:
-            self.final_at = self.sent_at
         playing = m.get("status") == "playing"
-        to_act = set(m.get("view", {}).get("to_act") or ())
+        asked = m.get("seat") in set(m.get("view", {}).get("to_act") or ())
         if self.awaiting is None:
-            if playing and m.get("seat") not in to_act and self.final_at is not None:
-                self.awaiting = (m["move"], self.final_at, str(m["view"].get("phase", "")))
+            if playing and self.was_asked and not asked:
+                self.awaiting = (m["move"], now, str(m["view"].get("phase", "")))
                 self.replied = False
+            self.was_asked = asked
             return
         move, since, phase = self.awaiting
         if m["move"] > move and not self.replied:
             self.replied = True
             if self.stats.measuring:
                 self.stats.bot_replies.append((phase, now - since))
-        if not playing or m.get("legal"):
+        if not playing or asked:
             if playing and self.stats.measuring:
                 self.stats.turn_backs.append((phase, now - since))
             self.awaiting = None
-            self.final_at = None
+            self.was_asked = asked
 
     async def play(self, created: dict[str, Any]) -> None:
         tid = created["table"]["id"]
         self.finished = False
-        self.awaiting = self.final_at = None
+        self.awaiting = None
+        self.was_asked = False
         self.held.clear()
         self.committed = 0
         mine = next(p for p in created["seats"] if p.get("token"))

@@ -135,6 +135,50 @@ def test_the_store_check_finds_actions_in_order_and_reports_the_missing(tmp_path
     assert ["t1", 1, 0, "bid 1"] in check["examples"]
 
 
+def test_the_bots_reply_is_timed_from_the_moment_the_persons_decision_is_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not from the person's message: a pass sent into an offer is played at the window's
+    end, and the draw that opens the person's own turn is given for them after a delay;
+    neither is the bots' time. The states are those a practice table sends seat 0."""
+    load = _load_module()
+    clock = [0.0]
+    monkeypatch.setattr(load.time, "perf_counter", lambda: clock[0])
+    args = argparse.Namespace(ramp=0.0, tables=1)
+    stats = load.Stats()
+    stats.measuring = True
+    player = load.PracticePlayer(args, None, stats, 0, float("inf"), None)
+
+    def state(at: float, move: int, phase: str, to_act: list[int], ref: int | None = None) -> None:
+        clock[0] = at
+        player.on_state(
+            {
+                "type": "state", "seat": 0, "move": move, "status": "playing", "ref": ref,
+                "view": {"phase": phase, "to_act": to_act},
+                "legal": ["decline"] if 0 in to_act else [],
+            }
+        )  # fmt: skip
+
+    # a bot held: the person is asked in the offer, sends "decline" at 0.2 s (ref 1), which
+    # is played at the window's end, 1.6 s; the next bot draws 30 ms later
+    player.pending_ref = 1
+    state(0.0, 10, "offer", [0])
+    state(1.6, 11, "draw", [1], ref=1)
+    state(1.63, 12, "draw", [1])
+    # the person took a knight (ref 2); the danger they drew ended the turn, and the next
+    # turn is theirs: its opening draw is given for them 0.9 s later, then a bot's in 20 ms
+    player.pending_ref = 2
+    state(5.0, 20, "draw", [0], ref=2)
+    state(6.0, 21, "draw", [0])
+    state(6.9, 22, "draw", [1])
+    state(6.92, 23, "draw", [1])
+    state(8.0, 24, "draw", [0])  # asked again
+    replies = sorted(round(w, 3) for _, w in stats.bot_replies)
+    assert replies == [0.02, 0.03], stats.bot_replies
+    assert [p for p, _ in stats.bot_replies] == ["draw", "draw"]
+    assert round(stats.turn_backs[-1][1], 3) == 1.1
+
+
 @pytest.fixture(scope="module")
 def practice_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, int]]:
     """One server for the practice tests (its start is most of their time on a busy
