@@ -26,7 +26,9 @@ connection of its own that plays random legal moves from what the server sends i
 
 Reported: actions/s and p50/p90/p99 latency (sending an action to receiving the update that
 answers it) over the measured window, the load average, readiness per process, reconnects,
-errors, and the store check; with the server started here, its CPU and peak memory.
+errors, and the store check; with the server started here, its CPU and peak memory; and
+from every process's /metrics over the window, the bots' wait for a worker of the pool, their
+time from then to their answer, and the actions' time from the table's lock to sent.
 
     .venv/bin/python scripts/load.py --tables 200 --think 3 --duration 30
     .venv/bin/python scripts/load.py --tables 200 --think 0 --duration 20   # saturation
@@ -667,6 +669,55 @@ async def served_actions(backends: list[str]) -> int | None:
     return total
 
 
+# the server's own histograms (every process's /metrics) read at the window's edges: where
+# a bot's reply spends its time on the server side
+SERVER_TIMES = {
+    "bot_wait": ("dragonlair_bot_wait_seconds", {"kind": "bot"}),  # for a worker of the pool
+    "bot_think": ("dragonlair_bot_seconds", {"kind": "bot"}),  # from then to its answer
+    "action": ("dragonlair_action_seconds", {}),  # the table's lock to sent, commit included
+}
+
+
+async def server_histograms(backends: list[str]) -> dict[str, dict[float, float]] | None:
+    """The cumulative bucket counts of :data:`SERVER_TIMES`, summed over every process's
+    /metrics; None if one does not answer them."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: dict[str, dict[float, float]] = {key: {} for key in SERVER_TIMES}
+    async with httpx.AsyncClient(timeout=20.0) as http:
+        for url in backends:
+            try:
+                r = await http.get(f"{url}/metrics")
+            except httpx.HTTPError:
+                return None
+            if r.status_code != 200:
+                return None
+            for family in text_string_to_metric_families(r.text):
+                for key, (name, labels) in SERVER_TIMES.items():
+                    if family.name != name:
+                        continue
+                    for sample in family.samples:
+                        if sample.name == f"{name}_bucket" and all(
+                            sample.labels.get(k) == v for k, v in labels.items()
+                        ):
+                            le = float(sample.labels["le"])
+                            out[key][le] = out[key].get(le, 0.0) + sample.value
+    return out
+
+
+def bucket_spread(before: dict[float, float], after: dict[float, float]) -> dict[str, Any]:
+    """How many were observed between two reads of a histogram, and the bucket its p50,
+    p95 and p99 fall in, as the bucket's upper bound in ms (the true value is at most it)."""
+    bounds = sorted(after)
+    counts = [after[le] - before.get(le, 0.0) for le in bounds]
+    total = counts[-1] if counts else 0.0
+    out: dict[str, Any] = {"count": int(total)}
+    for p in (50, 95, 99):
+        le = next((b for b, c in zip(bounds, counts, strict=True) if c >= p / 100 * total), None)
+        out[f"p{p}_at_most"] = None if not total or le is None else round(1000 * le, 1)
+    return out
+
+
 def rss(servers: list[psutil.Process]) -> int:
     total = 0
     for s in servers:
@@ -725,6 +776,7 @@ async def measure(
         c0 = me.cpu_times()
         meter.start()
         served0 = await served_actions(args.backends)
+        times0 = await server_histograms(args.backends)
         peak = 0
         loads = []
         while time.monotonic() < stop:
@@ -737,6 +789,7 @@ async def measure(
         s1 = cpu(servers)
         c1 = me.cpu_times()
         served1 = await served_actions(args.backends)
+        times1 = await server_histograms(args.backends)
         load1 = os.getloadavg()[0]
         # whatever still runs after the grace period is abandoned: the tool always stops
         _done, late = await asyncio.wait([*tasks, watcher, *extra], timeout=args.grace)
@@ -810,6 +863,11 @@ async def measure(
         "served_actions_per_s": round(served / elapsed, 1) if served is not None else None,
         "server_cpu_ms_per_served_action": (
             round(1000 * server_s / served, 3) if served and "server" in used else None
+        ),
+        "server_times_ms": (
+            {key: bucket_spread(times0[key], times1[key]) for key in SERVER_TIMES}
+            if times0 is not None and times1 is not None
+            else None
         ),
         "practice": (
             {
@@ -1131,6 +1189,16 @@ def main() -> None:
                     f"{f['count']} waits, p50 {f['p50']} ms, p95 {f['p95']} ms, "
                     f"p99 {f['p99']} ms, max {f['max']} ms"
                 )
+    times = report["server_times_ms"]
+    if times is not None:
+        print(
+            "  the processes' own histograms over the window (bucket bounds, ms): "
+            + "; ".join(
+                f"{key} {f['count']} p50 <= {f['p50_at_most']}, p95 <= {f['p95_at_most']}, "
+                f"p99 <= {f['p99_at_most']}"
+                for key, f in times.items()
+            )
+        )
     for url, seen in report["readiness"].items():
         print(f"  {url}/api/ready: {seen}")
     if check is None:

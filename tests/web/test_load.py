@@ -222,6 +222,12 @@ def test_practice_tables_time_the_bots_reply_and_count_their_cpu(
     assert sum(phases) == replies["all"]["count"]
     assert 0 < replies["all"]["p50"] <= replies["all"]["p99"] <= replies["all"]["max"]
     assert practice["turn_back_ms"]["all"]["count"] >= 1
+    # and the server's side of those replies, from its /metrics at the window's edges
+    times = report["server_times_ms"]
+    assert times["bot_wait"]["count"] >= 1 and times["bot_think"]["count"] >= 1, times
+    assert times["action"]["count"] >= report["actions"]
+    think = times["bot_think"]
+    assert 0 < think["p50_at_most"] <= think["p95_at_most"] <= think["p99_at_most"]
     # the server applied the bots' moves too: more actions than the people's
     assert report["served_actions"] > report["actions"]
     assert set(report["cpu_seconds"]) == {"server", "bot workers"}
