@@ -220,6 +220,48 @@ def test_space_dragons_hiring_is_the_same_whenever_the_learner_picks_at_any_bot(
     assert _by_seat(_play_lesson(tut, 0, _by_move)) != _by_seat(_play_lesson(tut, 2, _by_move))
 
 
+# What the Space Dragons lesson's texts say at each step (the bots' hires, the learner's
+# hand, the cards of the round so far, shields, damage and dragons), as its deal plays.
+SPACE_DRAGONS_SEEN: list[dict[str, Any]] = [
+    {"hand": [2, 10, 34], "picks": [74, 49, 13, 33, 5, 36]},
+    {"hand": [9, 50]},
+    {"hand": [80]},
+    {"hand": [2, 5, 9, 13, 33, 36, 49, 74, 80], "this_round": []},
+    {"damage": [2, 0, 0], "shields": [0, 1, 1], "claimed": [[9], [], []]},
+    {"damage": [0, 0, 0], "this_round": [[2, 34]]},
+    {"shields": [3, 0, 2], "claimed": [[9], [13], [5]], "this_round": [[1, 77], [2, 56]]},
+    {"damage": [0, 1, 0], "this_round": [[1, 30], [2, 75]]},
+    {"shields": [2, 0, 0], "damage": [0, 1, 2], "claimed": [[9], [13, 2], [5, 17]]},
+    {},
+]
+
+
+def test_the_space_dragons_lesson_plays_as_its_texts_tell() -> None:
+    """The bots hire what the texts say they are passed and take (20, 10, 50; 56, 75, 34),
+    and the hunt comes out as each step tells it: a change of the deal, the seed or the
+    heuristic that would make a text wrong fails here."""
+    tut = tutorial("space-dragons")
+    levels = tut.bot_levels()
+    st = tut.start()
+    seen = []
+    while tut.step_index(st) < len(tut.steps):
+        if tut.seat in st.to_act:
+            step = tut.step(st)
+            assert step is not None
+            view = st.view(tut.seat)
+            want = SPACE_DRAGONS_SEEN[tut.step_index(st)]
+            seen.append({k: view[k] for k in want})
+            legal = [str(a) for a in st.legal_actions(tut.seat)]
+            choice = step.allow[0] if step.allow else legal[0]
+            st.apply(tut.seat, st.game.parse_action(choice))
+        else:
+            seat = st.to_act[0]
+            st.apply(seat, st.game.parse_action(tut.bot_action(st, seat, levels[seat])))
+    assert seen == SPACE_DRAGONS_SEEN
+    hires = [[str(a) for s, a in st.record.actions if s == seat][:3] for seat in (1, 2)]
+    assert hires == [["hire 20", "hire 10", "hire 50"], ["hire 56", "hire 75", "hire 34"]]
+
+
 def test_outside_a_simultaneous_choice_a_lesson_bot_is_seeded_as_at_any_table() -> None:
     """Outside a simultaneous choice (the other lessons, Space Dragons' hunt) a lesson's
     bots are seeded as a table's are."""
