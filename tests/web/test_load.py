@@ -5,6 +5,7 @@ store, and stops by itself even when the process it loads dies under it."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +66,18 @@ def test_plays_at_pace_from_many_addresses_and_checks_the_store() -> None:
     assert report["load_average"]["mean_1min"] is not None
 
 
+def _wait_for_actions(url: str, tool: subprocess.Popen[str], count: int) -> None:
+    """Until the server has applied ``count`` actions (its /status), for 60 s at most."""
+    end = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/status", timeout=5).json()["actions"] >= count:
+                return
+        assert tool.poll() is None, "the load tool stopped before playing"
+        assert time.monotonic() < end, f"the server did not apply {count} actions in 60 s"
+        time.sleep(0.1)
+
+
 @pytest.mark.timeout(150)
 def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
     tmp_path: Path,
@@ -75,7 +89,7 @@ def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
         tool = subprocess.Popen(
             [
                 sys.executable, str(LOAD), "--json", "--url", url, "--db", db,
-                "--tables", "4", "--think", "0.2", "--warmup", "0", "--duration", "8",
+                "--tables", "4", "--think", "0.2", "--warmup", "0", "--duration", "15",
                 "--grace", "5", "--health-every", "0.5", "--addresses", "2",
             ],
             stdout=subprocess.PIPE,
@@ -83,7 +97,9 @@ def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
             text=True,
             cwd=ROOT,
         )  # fmt: skip
-        time.sleep(4)
+        # once the tool is playing (its start takes seconds on a loaded machine: killed at a
+        # set time, the server was sometimes gone before the tool had looked at it)
+        _wait_for_actions(url, tool, 5)
         server.kill()  # kill -9: the connections drop, nothing answers any more
         server.wait(10)
         started = time.monotonic()
