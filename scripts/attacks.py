@@ -655,8 +655,7 @@ def attack_small(t: Target, r: Result) -> None:
             await mine.close()
         await b.close()
         old = await SeatClient.open(t.ws, tid, made["seats"][1]["token"], 1)
-        # what a connection is sent on arrival has come once the answer to a ping has (a
-        # process that reads the finished table from storage has no rematch to tell)
+        # what a connection is sent on arrival has come once the answer to a ping has
         await old.settle()
         told = [m for m in old.messages if m.get("type") == "rematch"]
         again = told[-1].get("link") if told else None

@@ -895,14 +895,19 @@ class Hub:
                     # was read (not written out again: as text it may pass the size limit)
                     doc=None if st.tutorial else t.position,
                 )
+                where = {"table": created.table.id, "by": seat}
                 t.rematch = {
-                    "table": created.table.id,
-                    "by": seat,
+                    **where,
                     "links": {p.seat: p.link for p in created.seats},
                     # the new table: once a seat's person has opened it, an old link of the
                     # seat no longer receives the new one (see Table.send_rematch)
                     "new": self.tables.get(created.table.id),
                 }
+                # stored, so that a process reading this table back tells its seats too
+                try:
+                    await self.write(lambda: self.store.set_rematch(t.id, where))
+                except Exception as e:  # this process still tells them
+                    log.warning("table %s: its rematch could not be stored: %s", t.id, e)
         for conn in t.connections():
             t.send_rematch(conn)
 

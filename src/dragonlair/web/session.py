@@ -198,7 +198,11 @@ class Table:
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
         self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
-        self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
+        # {"table": id, "by": seat, "links": {seat: link}, "new": its Table}; a finished
+        # table read from storage knows the table and the seat (its links went to the seats)
+        self.rematch: dict[str, Any] | None = (
+            None if stored.rematch is None else {**stored.rematch, "links": {}, "new": None}
+        )
         # decisions held for confirmation (core.confirm): seat -> its held decisions, and
         # the timer that confirms them at the window's end (Unix ms it ends at)
         self.holds: dict[int, Hold] = {}
