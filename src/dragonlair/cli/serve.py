@@ -134,7 +134,7 @@ def serve(
     ws_idle_timeout: Annotated[
         float,
         typer.Option(
-            min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
+            min=1, help="Seconds a WebSocket may send nothing (browsers ping after 2 s of quiet)."
         ),
     ] = 120.0,
     ws_ping_interval: Annotated[
@@ -144,7 +144,7 @@ def serve(
             help="Seconds between the server's pings on each WebSocket (a proxy's read "
             "time-out on WebSockets must be longer).",
         ),
-    ] = 5.0,
+    ] = 1.0,
     max_connections_per_seat: Annotated[
         int, typer.Option(min=1, help="Open connections per seat of a table (tabs, devices).")
     ] = 8,
