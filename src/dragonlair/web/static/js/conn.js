@@ -12,7 +12,7 @@
 import { N_, errorText, t } from "./i18n.js";
 
 const QUIET = 2000;
-const DEAD = 2000;
+const DEAD = 4000;
 const FIRST_RETRY = 250;
 
 const FATAL = new Map([
