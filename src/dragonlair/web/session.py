@@ -74,6 +74,28 @@ from .table.windows import Windows
 log = logging.getLogger("dragonlair.web")
 
 
+def table_settings(st: dict[str, Any]) -> TableSettings:
+    """A table's settings as its creation stored them (a table stored before a setting
+    existed reads it as the setting's default; confirmation needs undo)."""
+    return TableSettings(
+        deadline=float(st["deadline"]),
+        away=None if st.get("away") is None else float(st["away"]),
+        takeover=st.get("takeover"),
+        listed=bool(st.get("listed", True)),
+        wait_for_arrival=bool(st.get("wait_for_arrival", True)),
+        hints=bool(st.get("hints", False)),
+        undo=bool(st.get("undo", False)),
+        confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
+        confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
+        rated=bool(st.get("rated", False)),
+        chat_apart=bool(st.get("chat_apart", False)),
+        position=st.get("title") if st.get("position") is not None else None,
+        pace=None if st.get("pace") is None else float(st["pace"]),
+        puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
+        tutorial=bool(st.get("tutorial", False)),
+    )
+
+
 class Table:
     """A game being played (or waiting for players, or finished) and everyone at it."""
 
@@ -99,34 +121,10 @@ class Table:
         self.game_id = stored.game
         self.players = stored.players
         self.options = dict(stored.options)
-        st = stored.settings
-        self.settings = TableSettings(
-            deadline=float(st["deadline"]),
-            away=None if st.get("away") is None else float(st["away"]),
-            takeover=st.get("takeover"),
-            listed=bool(st.get("listed", True)),
-            wait_for_arrival=bool(st.get("wait_for_arrival", True)),
-            hints=bool(st.get("hints", False)),
-            undo=bool(st.get("undo", False)),
-            confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
-            confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
-            rated=bool(st.get("rated", False)),
-            chat_apart=bool(st.get("chat_apart", False)),
-            position=st.get("title") if st.get("position") is not None else None,
-            pace=None if st.get("pace") is None else float(st["pace"]),
-            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
-            tutorial=bool(st.get("tutorial", False)),
-        )
+        self.settings = table_settings(stored.settings)
         # the lesson of a tutorial table (read when the table is, from the game's package)
-        self.tutorial: Tutorial | None = None
-        if self.settings.tutorial and problem is None:
-            try:
-                self.tutorial = tutorial(stored.game)
-            except DragonlairError as e:  # the game's tutorial changed into a wrong one
-                log.error(
-                    "table %s: its tutorial cannot be used, it plays on without: %s", stored.id, e
-                )
-        pos = st.get("position")
+        self.tutorial = self._lesson() if self.settings.tutorial and problem is None else None
+        pos = stored.settings.get("position")
         # the position the game started from (it may hold hidden cards: never sent)
         self.position: dict[str, Any] | None = dict(pos) if isinstance(pos, dict) else None
         self.problem = problem
@@ -136,14 +134,48 @@ class Table:
         self.final: dict[str, Any] | None = (
             dict(stored.result) if stored.result and "conceded" in stored.result else None
         )
+        self.lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # when the table was last opened (time.monotonic(); see Hub.park_idle), and -inf
+        # for a table read at the server's start that nobody has opened yet
+        self.touched = float("-inf")
+        # since when no person has been connected (time.time()), None while one is
+        self.empty_since: float | None = None
+        self._seats_pending = False
+        self._sync_cache: dict[tuple[int | None, int], str] = {}
+        self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
+        self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
+        # decisions held for confirmation (core.confirm): seat -> its held decisions, and
+        # the timer that confirms them at the window's end (Unix ms it ends at)
+        self.holds: dict[int, Hold] = {}
+        self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
+        # seat -> the task playing its held decisions now (a reaction window's pass waits
+        # for the window's end first): the seat's next decision waits for it
+        self._confirming: dict[int, asyncio.Task[Any]] = {}
+        self._hold_version = 0
+        self.chat: Chat | None = None  # read from the store when the first client comes
+        self._compose(stored, state)
+
+    def _lesson(self) -> Tutorial | None:
+        """The lesson of this tutorial table, from the game's package; None (logged) when
+        the game's tutorial changed into one that cannot be used: the table plays on."""
+        try:
+            return tutorial(self.game_id)
+        except DragonlairError as e:
+            log.error("table %s: its tutorial cannot be used, it plays on without: %s", self.id, e)
+            return None
+
+    def _compose(self, stored: StoredTable, state: State | None) -> None:
+        """Make the table's parts (:mod:`dragonlair.web.table`), each handed what it
+        needs: seats, decisions and windows, clocks, the bot driver, a turn-based table's
+        deadline and vote, and the practice services."""
+        hub = self.hub
         self.seats = Seats(
             stored.seats,
             stored.watch_hash,
             self.settings.wait_for_arrival,
             turn_based=self.settings.pace is not None,
         )
-        self.lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.decisions = Decisions()
         self.windows = Windows(hub.config.window)
         if state is not None:
@@ -162,7 +194,7 @@ class Table:
         )
         self.bots = BotDriver(
             self.id,
-            game,
+            self.game,
             self.game_id,
             self.players,
             self.options,
@@ -190,24 +222,6 @@ class Table:
         )
         # a turn-based table's vote to end it, or how it ended abandoned (.table.votes)
         self.votes = Votes(self.turns.turn_based, self.seats, stored.vote, hub.config.clock)
-        # when the table was last opened (time.monotonic(); see Hub.park_idle), and -inf
-        # for a table read at the server's start that nobody has opened yet
-        self.touched = float("-inf")
-        # since when no person has been connected (time.time()), None while one is
-        self.empty_since: float | None = None
-        self._seats_pending = False
-        self._sync_cache: dict[tuple[int | None, int], str] = {}
-        self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
-        self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
-        # decisions held for confirmation (core.confirm): seat -> its held decisions, and
-        # the timer that confirms them at the window's end (Unix ms it ends at)
-        self.holds: dict[int, Hold] = {}
-        self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
-        # seat -> the task playing its held decisions now (a reaction window's pass waits
-        # for the window's end first): the seat's next decision waits for it
-        self._confirming: dict[int, asyncio.Task[Any]] = {}
-        self._hold_version = 0
-        self.chat: Chat | None = None  # read from the store when the first client comes
         self.practice = Practice(
             self.id,
             self.game_id,
