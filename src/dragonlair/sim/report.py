@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .compare import Comparison
-from .stats import Line, Summary, wilson
+from .stats import Line, Rate, Summary, wilson
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -420,23 +420,9 @@ def _token_attribution(
     id against those whose does not, with its interval, p- and q-value (the ids between
     the ``TOP`` largest and smallest differences folded away), and a warning for the
     rows that rest on fewer than ``THIN`` seats; ``named``: the ids' names."""
-    import numpy as np
-
     parts: list[str] = []
     base = wins.mean()
-    lists = np.concatenate([frame[f"{col}_{s}"].astype(str).to_numpy() for s in range(players)])
-    tokens: dict[str, list[int]] = {}
-    for i, text in enumerate(lists):
-        for tok in set(text.split()):
-            tokens.setdefault(tok, []).append(i)
-    rows = []
-    for tok, where in tokens.items():
-        have = np.zeros(len(wins), dtype=bool)
-        have[where] = True
-        w_in = wilson(float(wins[have].sum()), int(have.sum()))
-        w_out = wilson(float(wins[~have].sum()), int((~have).sum()))
-        rows.append((w_in.value - w_out.value, tok, w_in, w_out, int(have.sum())))
-    rows.sort(key=lambda r: r[0], reverse=True)
+    rows = _token_rows(frame, players, wins, col)
     seats = len(wins)
     pvalues = [
         two_proportion_p(w_in.value * count, count, w_out.value * (seats - count), seats - count)
@@ -494,6 +480,30 @@ def _token_attribution(
         )
     parts.append(table)
     return parts
+
+
+def _token_rows(
+    frame: Any, players: int, wins: Any, col: str
+) -> list[tuple[float, str, Rate, Rate, int]]:
+    """Each id of a token column: the difference of the win shares of the seats whose
+    column holds it and of the others, the id, both shares and how many seats held it;
+    the largest difference first."""
+    import numpy as np
+
+    lists = np.concatenate([frame[f"{col}_{s}"].astype(str).to_numpy() for s in range(players)])
+    tokens: dict[str, list[int]] = {}
+    for i, text in enumerate(lists):
+        for tok in set(text.split()):
+            tokens.setdefault(tok, []).append(i)
+    rows = []
+    for tok, where in tokens.items():
+        have = np.zeros(len(wins), dtype=bool)
+        have[where] = True
+        w_in = wilson(float(wins[have].sum()), int(have.sum()))
+        w_out = wilson(float(wins[~have].sum()), int((~have).sum()))
+        rows.append((w_in.value - w_out.value, tok, w_in, w_out, int(have.sum())))
+    rows.sort(key=lambda r: r[0], reverse=True)
+    return rows
 
 
 def _feature_means(frame: Any, players: int, wins: Any, numeric: Sequence[str]) -> str:
