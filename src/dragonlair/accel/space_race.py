@@ -603,20 +603,8 @@ class SpaceRaceEnv(BatchedEnv):
             dclock = dclock + t2
             refilled = refilled | refill
         key, k_refill = jax.random.split(st.key)
-        # _spend: the oldest Fuel first; Crew worth least first, then the oldest
-        stack = self._bid_stack(st)
-        held = (st.loc == stack) & (st.owner >= 0)
-        # each held card's place in its stack in that order: how many of the seat's cards
-        # come before it on a grid of (worth, when placed), counted by a scatter and a sum
-        when = jnp.clip(st.placed, 0, self._times - 1)
-        at = jnp.where(stack == S_CREW, self._crew_worth, 0) * self._times + when
-        seat = jnp.where(held, st.owner, self.players)
-        grid = jnp.zeros((self.players + 1, self._grid), jnp.int32).at[seat, at].add(1)
-        place = jnp.cumsum(grid, axis=1)[seat, at] - 1
-        spent = held & (place < bids[jnp.maximum(st.owner, 0)])
-        loc = jnp.where(spent, jnp.where(stack == S_FUEL, SPENT, DISCARD), st.loc)
         st = st.replace(
-            loc=loc,
+            loc=self._spend(st, bids),
             dloc=dloc,
             downer=downer,
             dpos=dpos,
@@ -631,6 +619,22 @@ class SpaceRaceEnv(BatchedEnv):
         ended = st.replace(phase=OVER, terminated=True, rewards=self._shares(st))
         out: State = jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), ended, nxt)
         return out
+
+    def _spend(self, st: State, bids: Array) -> Array:
+        """``_spend``: where the cards are once every seat's bid is paid from the stack it
+        bids with: the oldest Fuel first (to the spent Fuel), Crew worth least first, then
+        the oldest (to the discards)."""
+        stack = self._bid_stack(st)
+        held = (st.loc == stack) & (st.owner >= 0)
+        # each held card's place in its stack in that order: how many of the seat's cards
+        # come before it on a grid of (worth, when placed), counted by a scatter and a sum
+        when = jnp.clip(st.placed, 0, self._times - 1)
+        at = jnp.where(stack == S_CREW, self._crew_worth, 0) * self._times + when
+        seat = jnp.where(held, st.owner, self.players)
+        grid = jnp.zeros((self.players + 1, self._grid), jnp.int32).at[seat, at].add(1)
+        place = jnp.cumsum(grid, axis=1)[seat, at] - 1
+        spent = held & (place < bids[jnp.maximum(st.owner, 0)])
+        return jnp.where(spent, jnp.where(stack == S_FUEL, SPENT, DISCARD), st.loc)
 
     def _start_round(self, st: State) -> State:
         """``_start_round``: six cards to each seat from the top of the Space deck (the
