@@ -150,6 +150,16 @@ class State(pgx_core.State):  # type: ignore[misc]
         return "dragon-race"
 
 
+def _one_hot(i: Array, size: int, on: Array | bool = True) -> Array:
+    """``i`` of ``size`` as floats (all zeros where not ``on``)."""
+    return ((jnp.arange(size) == i) & on).astype(jnp.float32)
+
+
+def _seat_slot(s: Array, seat: Array, n: int, m: int, on: Array | bool = True) -> Array:
+    """Seat ``s`` (-1: none) as the one-hot of its slot counted from ``seat``."""
+    return _one_hot((s - seat) % n, m, on & (s >= 0))
+
+
 def _distinct(bits: Array, size: int) -> Array:
     """Random 32-bit ``bits`` made ``size`` distinct non-negative int32 keys: the low bits
     hold the index, so that no two keys tie."""
@@ -729,13 +739,9 @@ class DragonRaceEnv(BatchedEnv):
         at_table = slots < n
         order = (seat + slots) % n  # the seat in each slot, observer first
         seats = jnp.arange(n, dtype=jnp.int32)
-        ids = jnp.arange(c + 1, dtype=jnp.int32)
-
-        def one_hot(i: Array, size: int, on: Array | bool = True) -> Array:
-            return ((jnp.arange(size) == i) & on).astype(f32)
 
         def seat_slot(s: Array, on: Array | bool = True) -> Array:
-            return one_hot((s - seat) % n, m, on & (s >= 0))
+            return _seat_slot(s, seat, n, m, on)
 
         def one(x: Array) -> Array:
             return jnp.reshape(x.astype(f32), (1,))
@@ -751,33 +757,11 @@ class DragonRaceEnv(BatchedEnv):
         window_next = window & (rel > st.asked)
         hand = st.loc == seat
         sizes = jnp.sum(st.loc[None, :] == seats[:, None], axis=1)
-        kinds = self._kind
-        values = self._value
-        by_kind = jnp.sum(hand[None, :] & (kinds[None, :] == jnp.arange(self._n_kinds)[:, None]), 1)
-        by_value = jnp.sum(
-            hand[None, :] & (values[None, :] == jnp.arange(1, self._n_values + 1)[:, None]),
-            axis=1,
-        )
-        own = jnp.sum(hand & (self._owner == seat))
-        summary = jnp.concatenate([by_kind, by_value, jnp.reshape(own, (1,))])
         marks = self._marks[st.pawns[order]]  # [slot, 4]
         landmarks = jnp.where(at_table[None, :], marks.T, 0.0).reshape(-1)
-        # last: the kind, the card ids it used, the seat aimed at or robbed
-        has_last = st.last >= 0
-        last = jnp.maximum(st.last, 0)
-        lk = self._a_kind[last]
-        used = jnp.any(ids[:, None] == self._a_cards[last][None, :], axis=1) & (ids > 0)
-        aimed = (lk == A_BLOW) | (lk == A_STEAL)
-        last_block = jnp.concatenate(
-            [
-                one_hot(self._last_kind[lk], len(LAST_KINDS), has_last),
-                (used[1:] & has_last).astype(f32),
-                seat_slot(self._a_target[last], has_last & aimed),
-            ]
-        )
         sees = (st.stolen >= 0) & ((seat == st.active) | (seat == st.victim))
         blocks = [
-            one_hot(st.phase, 6),  # phase
+            _one_hot(st.phase, 6),  # phase
             one((seat == st.current_player) & ~over),  # acting
             seat_slot(st.current_player, ~over),  # to_act
             at_table.astype(f32),  # seats
@@ -787,9 +771,9 @@ class DragonRaceEnv(BatchedEnv):
             per_seat(st.pawns, self._over_finish),  # pawns
             per_seat(st.start, self._over_finish),  # turn_start
             landmarks,  # landmarks
-            one_hot(st.pawns[seat], self.finish + 1),  # my_spot
+            _one_hot(st.pawns[seat], self.finish + 1),  # my_spot
             hand[1:].astype(f32),  # hand
-            self._over_hand[summary],  # hand_summary
+            self._over_hand[self._hand_summary(hand, seat)],  # hand_summary
             per_seat(sizes, self._over_hand),  # hand_sizes
             one(self._over_cards[st.ndraw]),  # draw_size
             (st.loc[1:] == DISCARD).astype(f32),  # discards
@@ -797,8 +781,39 @@ class DragonRaceEnv(BatchedEnv):
             one(st.bonus),  # bonus
             flags(st.robbed),  # robbed
             flags(st.moved),  # moved
-            last_block,  # last
-            one_hot(st.stolen - 1, c, sees),  # stolen
+            self._last_block(st, seat),  # last
+            _one_hot(st.stolen - 1, c, sees),  # stolen
             jnp.full((1,), 0.0 if self.bonus_optional else 1.0, dtype=f32),  # rules
         ]
         return jnp.concatenate(blocks)
+
+    def _hand_summary(self, hand: Array, seat: Array) -> Array:
+        """The ``hand_summary`` counts of a hand: its cards of each kind, of each value,
+        and its own cards (the ones with ``seat``'s dragon)."""
+        kinds = self._kind
+        values = self._value
+        by_kind = jnp.sum(hand[None, :] & (kinds[None, :] == jnp.arange(self._n_kinds)[:, None]), 1)
+        by_value = jnp.sum(
+            hand[None, :] & (values[None, :] == jnp.arange(1, self._n_values + 1)[:, None]),
+            axis=1,
+        )
+        own = jnp.sum(hand & (self._owner == seat))
+        return jnp.concatenate([by_kind, by_value, jnp.reshape(own, (1,))])
+
+    def _last_block(self, st: State, seat: Array) -> Array:
+        """The ``last`` block: the last play's kind, the card ids it used, and the seat it
+        aimed at or robbed, in ``seat``'s slots (zeros before the first play)."""
+        ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
+        has_last = st.last >= 0
+        last = jnp.maximum(st.last, 0)
+        lk = self._a_kind[last]
+        used = jnp.any(ids[:, None] == self._a_cards[last][None, :], axis=1) & (ids > 0)
+        aimed = (lk == A_BLOW) | (lk == A_STEAL)
+        target = self._a_target[last]
+        return jnp.concatenate(
+            [
+                _one_hot(self._last_kind[lk], len(LAST_KINDS), has_last),
+                (used[1:] & has_last).astype(jnp.float32),
+                _seat_slot(target, seat, self.players, self.max_players, has_last & aimed),
+            ]
+        )
