@@ -519,9 +519,21 @@ class DragonRaceEnv(BatchedEnv):
 
     def _apply(self, st: State, action: Array) -> State:
         """One action and the chain of what follows from it, each stage of the Python
-        engine masked by whether it happens."""
+        engine masked by whether it happens: the action (:meth:`_act`), the window that
+        stands (:meth:`_stands`), the movement done and a steal (:meth:`_movement_done`),
+        then the end of the turn (:meth:`_end_turn`)."""
+        now, stands, end_turn = self._act(st, action)
+        now, won, settled = self._stands(st, now, stands)
+        done = settled | (self._a_kind[action] == A_STOP)
+        now, no_victim = self._movement_done(st, now, action, done)
+        return self._end_turn(st, now, won, end_turn | no_victim)
+
+    def _act(self, st: State, action: Array) -> tuple[State, Array, Array]:
+        """The action itself: a play (its cards discarded, the pawns moved, a window
+        opened unless nothing can stop it), a pass in a window, or a HALT! (the pawns
+        back, a stolen card given back). With whether the window stands (its last seat
+        passed, or nothing could stop the play) and whether the turn ends (a HALT!)."""
         n = self.players
-        seats = jnp.arange(n, dtype=jnp.int32)
         ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
         k = self._a_kind[action]
         p = st.current_player
@@ -560,79 +572,107 @@ class DragonRaceEnv(BatchedEnv):
         loc = jnp.where(given_back & (ids == st.stolen), st.victim, loc)
         stolen = jnp.where(given_back, -1, stolen)
         pawns = jnp.where(is_halt, st.start, pawns)
-        end_turn = is_halt
+        now = st.replace(
+            loc=loc,
+            stolen=stolen,
+            pawns=pawns,
+            last=last,
+            bonus=bonus,
+            moved=moved,
+            phase=phase,
+            asked=asked,
+            current_player=current,
+        )
+        return now, stands, is_halt
 
+    def _stands(self, st: State, now: State, stands: Array) -> tuple[State, Array, Array]:
+        """``_stands`` where ``stands``, ``now`` being the state after the action: after a
+        steal the victim draws one more next turn and the thief plays; after a play,
+        ``_hazard`` for every pawn moved onto one, then the win or the bonus play. With
+        whether the active player won and whether its movement is done."""
+        n = self.players
+        seats = jnp.arange(n, dtype=jnp.int32)
+        ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
+        a = st.active
         # -- _stands after a steal: the victim draws one more next turn, the thief plays
         after_steal = stands & (st.phase == HALT_STEAL)
         extra = st.extra | (after_steal & (seats == st.victim))
-        phase = jnp.where(after_steal, STOLEN, phase)
-        current = jnp.where(after_steal, a, current)
+        phase = jnp.where(after_steal, STOLEN, now.phase)
+        current = jnp.where(after_steal, a, now.current_player)
         # -- _stands after a play: _hazard for every pawn moved onto one, then the win,
         # the bonus play or _movement_done
         play_stands = stands & ~after_steal
-        hit = play_stands & moved & (self._hazard[pawns] > 0)
-        hands = loc[None, :] == seats[:, None]  # [seat, card]
+        pawns = now.pawns
+        hit = play_stands & now.moved & (self._hazard[pawns] > 0)
+        hands = now.loc[None, :] == seats[:, None]  # [seat, card]
         chosen = jnp.argmax(jnp.where(hands, st.pick[None, :], -1), axis=1)
         lost = jnp.any(hit[:, None] & hands & (ids[None, :] == chosen[:, None]), axis=0)
-        loc = jnp.where(lost, DISCARD, loc)
+        loc = jnp.where(lost, DISCARD, now.loc)
         won = play_stands & (pawns[a] >= self.finish)
         holds = jnp.any(loc == a)
-        again = play_stands & ~won & (self._bonus_for[jnp.maximum(last, 0)] == a) & holds
-        bonus = bonus | again
+        again = play_stands & ~won & (self._bonus_for[jnp.maximum(now.last, 0)] == a) & holds
+        bonus = now.bonus | again
         phase = jnp.where(again, PLAY, phase)
         current = jnp.where(again, a, current)
+        now = now.replace(loc=loc, extra=extra, phase=phase, bonus=bonus, current_player=current)
+        return now, won, play_stands & ~won & ~again
 
+    def _movement_done(
+        self, st: State, now: State, action: Array, done: Array
+    ) -> tuple[State, Array]:
+        """``_movement_done`` where ``done``: rob the one opponent on the active player's
+        spot, let it choose among several, or end the turn; and ``_steal`` (chosen or the
+        only one): a card of the victim's, at random, and a window opens. With whether the
+        turn ends for want of a victim."""
+        n = self.players
+        seats = jnp.arange(n, dtype=jnp.int32)
+        ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
+        k = self._a_kind[action]
+        a = st.active
+        loc = now.loc
         # -- _movement_done: rob the one opponent here, choose among several, or end
-        done = (play_stands & ~won & ~again) | (k == A_STOP)
-        bonus = bonus & ~done
-        here = self._victims_here(loc, pawns, a, st.robbed)
+        bonus = now.bonus & ~done
+        here = self._victims_here(loc, now.pawns, a, st.robbed)
         count = jnp.sum(here)
         choose = done & (count > 1)
-        phase = jnp.where(choose, VICTIM, phase)
-        current = jnp.where(choose, a, current)
-        end_turn = end_turn | (done & (count == 0))
+        phase = jnp.where(choose, VICTIM, now.phase)
+        current = jnp.where(choose, a, now.current_player)
 
         # -- _steal: a card of the victim's, at random; a window opens
         robs = (k == A_STEAL) | (done & (count == 1))
         victim = jnp.where(k == A_STEAL, self._a_target[action], jnp.argmax(here))
         taken = jnp.argmax(jnp.where(loc == victim, st.pick, -1))
-        loc = jnp.where(robs & (ids == taken), TAKEN, loc)
-        stolen = jnp.where(robs, taken, stolen)
-        robbed = st.robbed | (robs & (seats == victim))
-        last = jnp.where(robs, self._steal_id[victim], last)
-        phase = jnp.where(robs, HALT_STEAL, phase)
-        asked = jnp.where(robs, 1, asked)
-        current = jnp.where(robs, (a + 1) % n, current)
-        victim = jnp.where(robs, victim, st.victim)
+        now = now.replace(
+            loc=jnp.where(robs & (ids == taken), TAKEN, loc),
+            stolen=jnp.where(robs, taken, now.stolen),
+            robbed=st.robbed | (robs & (seats == victim)),
+            last=jnp.where(robs, self._steal_id[victim], now.last),
+            bonus=bonus,
+            phase=jnp.where(robs, HALT_STEAL, phase),
+            asked=jnp.where(robs, 1, now.asked),
+            current_player=jnp.where(robs, (a + 1) % n, current),
+            victim=jnp.where(robs, victim, st.victim),
+        )
+        return now, done & (count == 0)
 
-        # -- _end_turn: the turn cap, or _start_turn of the next seat
+    def _end_turn(self, st: State, now: State, won: Array, end_turn: Array) -> State:
+        """The game over (won, or ``end_turn`` at the turn cap), or ``_start_turn`` of the
+        next seat where ``end_turn``; the rewards, the next action's draws and its legal
+        actions."""
         capped = end_turn & (st.turn >= self.turn_cap)
         over = won | capped
-        st = st.replace(
-            loc=loc,
-            pawns=pawns,
-            extra=extra,
-            phase=jnp.where(over, OVER, phase),
-            asked=asked,
-            bonus=bonus,
-            robbed=robbed,
-            victim=victim,
-            stolen=stolen,
-            last=last,
-            moved=moved,
-            current_player=current,
-            terminated=over,
-        )
-        st = self._start_turn(st, end_turn & ~capped, (a + 1) % n, st.turn)
-        pick, order = _hashed(st.key, st._step_count, 2, self.cards + 1)
+        pawns = now.pawns
+        now = now.replace(phase=jnp.where(over, OVER, now.phase), terminated=over)
+        now = self._start_turn(now, end_turn & ~capped, (st.active + 1) % self.players, now.turn)
+        pick, order = _hashed(now.key, now._step_count, 2, self.cards + 1)
         top = jnp.max(pawns)
         shares = (pawns == top) / jnp.sum(pawns == top).astype(jnp.float32)
-        st = st.replace(
+        now = now.replace(
             rewards=jnp.where(over, shares, 0.0).astype(jnp.float32),
             pick=pick,
             order=order,
         )
-        done_st: State = st.replace(legal_action_mask=self._legal(st))
+        done_st: State = now.replace(legal_action_mask=self._legal(now))
         return done_st
 
     def _start_turn(self, st: State, on: Array, seat: Array, turn: Array) -> State:
