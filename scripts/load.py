@@ -8,7 +8,7 @@ connection of its own that plays random legal moves from what the server sends i
 - **human pace**: a table acts once every ``--think`` seconds on average (exponentially
   distributed pauses; 0 plays as fast as the server answers), one action in flight;
 - **reconnects like the browser** (web/static/js/conn.js): a dropped connection comes back
-  after 0.5 s doubling to 15 s with jitter, says hello again with the number of the next
+  after 0.25 s doubling to 15 s with jitter, says hello again with the number of the next
   event it needs, and carries on; the refusals that cannot improve (4400, 4401, 4404,
   4409) stop the seat; an action left unanswered for ``--answer-timeout`` seconds is
   counted as unanswered and the table plays on from the newest state;
@@ -109,8 +109,8 @@ def raise_fd_limit() -> None:
 
 
 def backoff(retries: int, rng: random.Random) -> float:
-    """The browser's reconnection delay: 0.5 s doubling to 15 s, times 0.75 to 1.25."""
-    return float(min(15.0, 0.5 * 2**retries) * (0.75 + rng.random() / 2))
+    """The browser's reconnection delay: 0.25 s doubling to 15 s, times 0.75 to 1.25."""
+    return float(min(15.0, 0.25 * 2**retries) * (0.75 + rng.random() / 2))
 
 
 class Stats:
