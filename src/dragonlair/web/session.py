@@ -436,7 +436,9 @@ class Table:
             timer = self._confirm_timers.get(hold.seat)
             msg["held"] = {
                 "decisions": len(hold),
-                "shown": len(hold.actions),
+                # the decisions the view shows on top of the committed game: one taken off
+                # to be played counts until it is stored, as its events are not sent before
+                "shown": hold.state.move - st.move,
                 # a decision held unapplied, since it would show something hidden
                 "waiting": None if hold.unseen is None else str(hold.unseen),
                 "until": None if timer is None else timer[1],
@@ -973,13 +975,23 @@ class Table:
         seat is shown it applied to its own copy of the game, or, when that would show it
         something hidden, named as waiting (:mod:`dragonlair.core.confirm`). True when
         held; False when the move pipeline must answer it (it refuses it as stale)."""
-        playing = self._confirming.get(seat)
-        if playing is not None and playing is not asyncio.current_task():
-            # the seat's held decisions are being played (a pass in a reaction window
-            # waits for the window's end): this decision follows them, on the state they
-            # lead to, which is the one the seat was shown (how that play ended is its own
-            # business: asyncio.wait neither raises its error nor cancels it)
-            await asyncio.wait({playing})
+        while True:
+            playing = self._confirming.get(seat)
+            if playing is not None and playing is not asyncio.current_task():
+                # the seat's held decisions are being played (a pass in a reaction window
+                # waits for the window's end): this decision follows them, on the state
+                # they lead to, which is the one the seat was shown (how that play ended is
+                # its own business: asyncio.wait neither raises its error nor cancels it)
+                await asyncio.wait({playing})
+            held = await self._hold_once(seat, move, text, conn, ref)
+            if held is not None:
+                return held
+
+    async def _hold_once(
+        self, seat: int, move: int, text: str, conn: Peer | None, ref: str | int | None
+    ) -> bool | None:
+        """:meth:`hold` on the table as it is now; None when the seat's held decisions
+        began to be played while this one was looked at (it then follows them)."""
         async with self.lock:
             hold = self.holds.get(seat)
             if self.game is None or self.status != "playing":
@@ -1018,6 +1030,10 @@ class Table:
             except IllegalAction as e:
                 raise ProtocolError("illegal_action", str(e)) from None
             shows = await asyncio.to_thread(reveals_to_actor, base, seat, action)
+            if hold is not None and hold.confirming:
+                # its window ended meanwhile: held on top, this decision would be played
+                # with the others at once (no window of its own, no undo)
+                return None
             if self.holds.get(seat) is not hold or (hold is None and self.state is not base):
                 # the held decisions were confirmed (or the game moved) meanwhile
                 raise ProtocolError(
