@@ -722,13 +722,13 @@ class Table:
         (:mod:`dragonlair.web.table.windows`). At a table with undo a person's decision is
         held for confirmation instead (:meth:`hold`); ``confirmed``: a held decision whose
         window ended (played at the committed move, whichever that is now)."""
-        if by == "player" and not confirmed and self._holds_for(seat):
-            if await self.hold(seat, move, text, conn, ref):
-                return
-        elif by != "player" and seat in self.holds:
-            raise ProtocolError(
-                "stale_move", "the seat's person has answered; it waits for confirmation"
-            )
+        if (
+            by == "player"
+            and not confirmed
+            and self._holds_for(seat)
+            and await self.hold(seat, move, text, conn, ref)
+        ):
+            return
         if confirmed:
             move = self.current_move or 0
         await self._wait_for_window(seat, move, text, by)
@@ -793,7 +793,8 @@ class Table:
     def _check_action(self, seat: int, move: int, text: str, by: str, st: State) -> Action:
         """The action ``text`` names, if ``seat`` may make it by ``by`` at ``move``, the
         committed state being ``st``: ProtocolError if its person conceded, its person is
-        back from a bot's turn, the move is no longer its decision, the action is unknown
+        back from a bot's turn, its person holds a decision (an answer given for the seat
+        then), the move is no longer its decision, the action is unknown
         or a tutorial does not teach it (whether it is legal is the rules' to say)."""
         if by == "player" and self.seats[seat].conceded is not None:
             raise ProtocolError(
@@ -803,6 +804,12 @@ class Table:
             )
         if by == "bot" and not self.seats[seat].is_bot:
             raise ProtocolError("stale_move", "the seat's player is back")
+        if by != "player" and seat in self.holds:
+            # (looked at under the lock: the person may have decided while this answer
+            # waited for its window's end or for the lock)
+            raise ProtocolError(
+                "stale_move", "the seat's person has answered; it waits for confirmation"
+            )
         if move != st.move and not self.decisions.current(seat, move, st.move):
             raise ProtocolError("stale_move", self.decisions.why_stale(seat, move, st.move), 409)
         assert self.game is not None
