@@ -354,7 +354,7 @@ class DragonRaceState(State["DragonRace"]):
         else:
             moved = tuple([s for s in range(g.players) if new[s] != old[s]])
             self.moved = moved
-            board = g.board
+            board = g.components.board  # (the board property is a call)
             for s in moved:
                 if s == seat and old[s] == board.entry_arrow and new[s] >= board.exit_arrow:
                     self._emit("shortcut", (s,))
@@ -550,6 +550,9 @@ class DragonRace(Game):
     # by action id, a play that moves the player's pawn alone to a spot that depends only
     # on where it stands (outcome): that spot by the spot it stands on; else None
     own_move: tuple[tuple[int, ...] | None, ...]
+    # by action id, a play that moves every pawn by where it stands (outcome): the spot
+    # each pawn ends on by the spot it stands on; else None
+    every_move: tuple[tuple[int, ...] | None, ...]
     blow_id: Mapping[int, tuple[int, ...]]  # Tornado!/Downdraft! card -> action id by seat
     triple_id: Mapping[tuple[int, ...], int]  # three card ids, ascending -> action id
     halt_id: Mapping[int, int]  # HALT! card -> action id
@@ -627,6 +630,7 @@ class DragonRace(Game):
         self.a_cards = t.cards
         self.a_target = t.target
         self.own_move = self._own_moves()
+        self.every_move = self._every_moves()
         self.blow_id = t.blow_id
         self.triple_id = t.triple_id
         self.halt_id = t.halt_id
@@ -664,23 +668,19 @@ class DragonRace(Game):
         """The pawn spots after ``seat`` makes the play ``aid`` (``stolen``: with a card
         just stolen). Pawns on watering holes are not moved by anyone else's special, nor
         by the player's own Bolts!/Balls!."""
-        new = list(pawns)
         p = pawns[seat]
+        new = list(pawns)
         to = self.own_move[aid]
         if to is not None:  # the player's pawn alone (_own_moves)
             new[seat] = to[p]
             return new
+        to = self.every_move[aid]
+        if to is not None:  # every pawn (_every_moves)
+            return [to[q] for q in pawns]
         k = self.a_kind[aid]
         c = self.a_card[aid]
         ck = self.card_kind[c]
-        if ck in (BOLTS, BALLS):
-            steps = self.bolts_back if ck == BOLTS else self.balls_back
-            safe = self.safe_at
-            board = self.components.board
-            for s, q in enumerate(pawns):
-                if not safe[q]:
-                    new[s] = board.back(q, steps)
-        elif ck in (UPDRAFT, DOWNDRAFT):
+        if ck in (UPDRAFT, DOWNDRAFT):
             ahead = [q for q in pawns if q > p]
             if not ahead:
                 if stolen:
@@ -720,6 +720,21 @@ class DragonRace(Game):
             else:
                 out.append(None)
         return tuple(out)
+
+    def _every_moves(self) -> tuple[tuple[int, ...] | None, ...]:
+        """:attr:`every_move`, the part of :meth:`outcome` that moves every pawn by where
+        it stands: Ballista Bolts! and Flaming Balls! send every pawn not on a watering
+        hole back ``bolts_back`` or ``balls_back`` spots."""
+        board = self.components.board
+        spots = range(len(self.safe_at))
+        back = {
+            ck: tuple(p if self.safe_at[p] else board.back(p, steps) for p in spots)
+            for ck, steps in ((BOLTS, self.bolts_back), (BALLS, self.balls_back))
+        }
+        return tuple(
+            back.get(self.card_kind[c]) if k == A_PLAY and c >= 0 else None
+            for k, c in zip(self.a_kind, self.a_card, strict=True)
+        )
 
     def downdraft_targets(self, pawns: Sequence[int], seat: int) -> list[int]:
         """The leaders a Downdraft! from ``seat`` can blow back: the pawns furthest ahead,
