@@ -8,7 +8,7 @@ connection of its own that plays random legal moves from what the server sends i
 - **human pace**: a table acts once every ``--think`` seconds on average (exponentially
   distributed pauses; 0 plays as fast as the server answers), one action in flight;
 - **reconnects like the browser** (web/static/js/conn.js): a dropped connection comes back
-  after 0.5 s doubling to 15 s with jitter, says hello again with the number of the next
+  after 0.25 s doubling to 15 s with jitter, says hello again with the number of the next
   event it needs, and carries on; the refusals that cannot improve (4400, 4401, 4404,
   4409) stop the seat; an action left unanswered for ``--answer-timeout`` seconds is
   counted as unanswered and the table plays on from the newest state;
@@ -26,7 +26,9 @@ connection of its own that plays random legal moves from what the server sends i
 
 Reported: actions/s and p50/p90/p99 latency (sending an action to receiving the update that
 answers it) over the measured window, the load average, readiness per process, reconnects,
-errors, and the store check; with the server started here, its CPU and peak memory.
+errors, and the store check; with the server started here, its CPU and peak memory; and
+from every process's /metrics over the window, the bots' wait for a worker of the pool, their
+time from then to their answer, and the actions' time from the table's lock to sent.
 
     .venv/bin/python scripts/load.py --tables 200 --think 3 --duration 30
     .venv/bin/python scripts/load.py --tables 200 --think 0 --duration 20   # saturation
@@ -107,8 +109,8 @@ def raise_fd_limit() -> None:
 
 
 def backoff(retries: int, rng: random.Random) -> float:
-    """The browser's reconnection delay: 0.5 s doubling to 15 s, times 0.75 to 1.25."""
-    return float(min(15.0, 0.5 * 2**retries) * (0.75 + rng.random() / 2))
+    """The browser's reconnection delay: 0.25 s doubling to 15 s, times 0.75 to 1.25."""
+    return float(min(15.0, 0.25 * 2**retries) * (0.75 + rng.random() / 2))
 
 
 class Stats:
@@ -126,10 +128,10 @@ class Stats:
         self.per_second: dict[int, int] = {}  # second of the measured window -> actions
         # every acknowledged action: (table, move, seat, action)
         self.acked: list[tuple[str, int, int, str]] = []
-        # practice tables: a person's final decision to the bots' first move, and to the
-        # person being asked again
-        # person being asked again, each with the game's phase (its view's ``phase``) the
-        # bots were asked in: a reaction window's passes wait for its length by design
+        # practice tables: from the person's seat's last decision being played to the bots'
+        # first move, and to the person being asked again, each with the game's phase (its
+        # view's ``phase``) the bots were asked in: a reaction window's passes wait for its
+        # length by design
         self.bot_replies: list[tuple[str, float]] = []
         self.turn_backs: list[tuple[str, float]] = []
 
@@ -390,14 +392,21 @@ class TablePlayer:
 class PracticePlayer(TablePlayer):
     """A practice table: one person at human pace and bots in the other seats, created as
     the lobby creates it. Besides the person's own actions it times the bots' reply: from
-    the moment the person's decision is final (sent, at a table without undo; the end of
-    its confirmation window, with undo) to the first state carrying a bot's move
-    (``bot_reply``) and to the person being asked again (``turn_back``)."""
+    the moment the person's seat stops being asked (the state in which its last decision
+    was played arrives) to the first state carrying a bot's move (``bot_reply``) and to the
+    person being asked again (``turn_back``). That moment is when the decision is played,
+    not when the person sent it: a pass in a reaction window is played at the window's end
+    (up to 1.6 s later), a decision at a table with undo at the end of its confirmation
+    window, and the seat's forced answers (the draw that opens a turn, an offer it cannot
+    pay for) are given for the person after a delay of 0.6 to 1.6 s
+    (``dragonlair.core.autoplay``); counted from the person's last message, those waits
+    were the draw phase's whole tail (docs/benchmarks/2026-12-04-capacity-practice.md)."""
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
-        self.final_at: float | None = None  # when the person's last decision became final
-        # (move, final_at, the game's phase then) while the bots act
+        self.was_asked = False  # the person's seat was asked in the latest played state
+        # (move, when the person's seat stopped being asked, the game's phase then) while
+        # the bots act
         self.awaiting: tuple[int, float, str] | None = None
         self.replied = False
 
@@ -428,40 +437,36 @@ class PracticePlayer(TablePlayer):
 
     def on_state(self, m: dict[str, Any]) -> None:
         now = time.perf_counter()
-        held = m.get("held")
-        if held:  # the person's own game, private while the window runs
-            until = held.get("until")
-            if until is not None:  # Unix ms, the server's clock (loopback: this machine's)
-                self.final_at = now - (time.time() - until / 1000)
+        if m.get("held"):  # the person's own game, private while the window runs
             return
         self.committed = m["move"]
         if self.held and m["move"] > self.held[0][1]:
             self.stats.acked.extend(self.held)  # the held decisions were played
             self.held.clear()
-        if m.get("ref") is not None and m.get("ref") == self.pending_ref:
-            self.final_at = self.sent_at
         playing = m.get("status") == "playing"
-        to_act = set(m.get("view", {}).get("to_act") or ())
+        asked = m.get("seat") in set(m.get("view", {}).get("to_act") or ())
         if self.awaiting is None:
-            if playing and m.get("seat") not in to_act and self.final_at is not None:
-                self.awaiting = (m["move"], self.final_at, str(m["view"].get("phase", "")))
+            if playing and self.was_asked and not asked:
+                self.awaiting = (m["move"], now, str(m["view"].get("phase", "")))
                 self.replied = False
+            self.was_asked = asked
             return
         move, since, phase = self.awaiting
         if m["move"] > move and not self.replied:
             self.replied = True
             if self.stats.measuring:
                 self.stats.bot_replies.append((phase, now - since))
-        if not playing or m.get("legal"):
+        if not playing or asked:
             if playing and self.stats.measuring:
                 self.stats.turn_backs.append((phase, now - since))
             self.awaiting = None
-            self.final_at = None
+            self.was_asked = asked
 
     async def play(self, created: dict[str, Any]) -> None:
         tid = created["table"]["id"]
         self.finished = False
-        self.awaiting = self.final_at = None
+        self.awaiting = None
+        self.was_asked = False
         self.held.clear()
         self.committed = 0
         mine = next(p for p in created["seats"] if p.get("token"))
@@ -664,6 +669,55 @@ async def served_actions(backends: list[str]) -> int | None:
     return total
 
 
+# the server's own histograms (every process's /metrics) read at the window's edges: where
+# a bot's reply spends its time on the server side
+SERVER_TIMES = {
+    "bot_wait": ("dragonlair_bot_wait_seconds", {"kind": "bot"}),  # for a worker of the pool
+    "bot_think": ("dragonlair_bot_seconds", {"kind": "bot"}),  # from then to its answer
+    "action": ("dragonlair_action_seconds", {}),  # the table's lock to sent, commit included
+}
+
+
+async def server_histograms(backends: list[str]) -> dict[str, dict[float, float]] | None:
+    """The cumulative bucket counts of :data:`SERVER_TIMES`, summed over every process's
+    /metrics; None if one does not answer them."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: dict[str, dict[float, float]] = {key: {} for key in SERVER_TIMES}
+    async with httpx.AsyncClient(timeout=20.0) as http:
+        for url in backends:
+            try:
+                r = await http.get(f"{url}/metrics")
+            except httpx.HTTPError:
+                return None
+            if r.status_code != 200:
+                return None
+            for family in text_string_to_metric_families(r.text):
+                for key, (name, labels) in SERVER_TIMES.items():
+                    if family.name != name:
+                        continue
+                    for sample in family.samples:
+                        if sample.name == f"{name}_bucket" and all(
+                            sample.labels.get(k) == v for k, v in labels.items()
+                        ):
+                            le = float(sample.labels["le"])
+                            out[key][le] = out[key].get(le, 0.0) + sample.value
+    return out
+
+
+def bucket_spread(before: dict[float, float], after: dict[float, float]) -> dict[str, Any]:
+    """How many were observed between two reads of a histogram, and the bucket its p50,
+    p95 and p99 fall in, as the bucket's upper bound in ms (the true value is at most it)."""
+    bounds = sorted(after)
+    counts = [after[le] - before.get(le, 0.0) for le in bounds]
+    total = counts[-1] if counts else 0.0
+    out: dict[str, Any] = {"count": int(total)}
+    for p in (50, 95, 99):
+        le = next((b for b, c in zip(bounds, counts, strict=True) if c >= p / 100 * total), None)
+        out[f"p{p}_at_most"] = None if not total or le is None else round(1000 * le, 1)
+    return out
+
+
 def rss(servers: list[psutil.Process]) -> int:
     total = 0
     for s in servers:
@@ -722,6 +776,7 @@ async def measure(
         c0 = me.cpu_times()
         meter.start()
         served0 = await served_actions(args.backends)
+        times0 = await server_histograms(args.backends)
         peak = 0
         loads = []
         while time.monotonic() < stop:
@@ -734,6 +789,7 @@ async def measure(
         s1 = cpu(servers)
         c1 = me.cpu_times()
         served1 = await served_actions(args.backends)
+        times1 = await server_histograms(args.backends)
         load1 = os.getloadavg()[0]
         # whatever still runs after the grace period is abandoned: the tool always stops
         _done, late = await asyncio.wait([*tasks, watcher, *extra], timeout=args.grace)
@@ -807,6 +863,11 @@ async def measure(
         "served_actions_per_s": round(served / elapsed, 1) if served is not None else None,
         "server_cpu_ms_per_served_action": (
             round(1000 * server_s / served, 3) if served and "server" in used else None
+        ),
+        "server_times_ms": (
+            {key: bucket_spread(times0[key], times1[key]) for key in SERVER_TIMES}
+            if times0 is not None and times1 is not None
+            else None
         ),
         "practice": (
             {
@@ -1128,6 +1189,16 @@ def main() -> None:
                     f"{f['count']} waits, p50 {f['p50']} ms, p95 {f['p95']} ms, "
                     f"p99 {f['p99']} ms, max {f['max']} ms"
                 )
+    times = report["server_times_ms"]
+    if times is not None:
+        print(
+            "  the processes' own histograms over the window (bucket bounds, ms): "
+            + "; ".join(
+                f"{key} {f['count']} p50 <= {f['p50_at_most']}, p95 <= {f['p95_at_most']}, "
+                f"p99 <= {f['p99_at_most']}"
+                for key, f in times.items()
+            )
+        )
     for url, seen in report["readiness"].items():
         print(f"  {url}/api/ready: {seen}")
     if check is None:

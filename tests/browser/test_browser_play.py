@@ -7,6 +7,7 @@ hand. Screenshots land in out/screenshots/."""
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -252,6 +253,48 @@ def test_the_page_reconnects_when_the_server_comes_back(
         pages.close()  # before the server goes, or the page tries to connect again
         own.close()
     # the browser reports each refused connection attempt; those are expected here
+    pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
+
+
+def test_the_page_reconnects_when_the_server_falls_silent(
+    browser: Any, new_page: Callable[..., Any], pages: Any
+) -> None:
+    """A server that stops answering without closing anything (a hung process: the kernel
+    keeps its sockets open) is noticed by the page's heartbeat while it is still stopped,
+    not when the socket finally ends; and the page plays on once it answers again."""
+    own = Server()
+    try:
+        created = own.create(
+            game="dragon-stripes",
+            players=2,
+            seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
+            seed=22,
+        )
+        page = new_page()
+        page.goto(own.url + created["seats"][0]["link"])
+        st = wait_ready(page)
+        conn_state = "document.getElementById('conn').dataset.state"
+        assert own.proc is not None
+        own.proc.send_signal(signal.SIGSTOP)
+        try:
+            # seconds with the heartbeat; the page used to wait 30 s of silence and then a
+            # closing handshake that a stopped server never answers
+            page.wait_for_function(
+                f"() => ['offline', 'reconnecting'].includes({conn_state})", timeout=20_000
+            )
+        finally:
+            own.proc.send_signal(signal.SIGCONT)
+        page.wait_for_function(f"() => {conn_state} === 'connected'")
+        again = wait_ready(page)
+        assert again["move"] >= st["move"] and again["seat"] == "0"
+        click_one(page, random.Random(3))
+        page.wait_for_function(
+            "m => Number(document.querySelector('.table-page').dataset.move) > m",
+            arg=again["move"],
+        )
+    finally:
+        pages.close()
+        own.close()
     pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
 
 

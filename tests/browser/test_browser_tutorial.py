@@ -1,9 +1,9 @@
 """A tutorial in a real headless Chromium against the real server, in English (and Space
-Race's in German too): the lobby's "Learn to play" opens the lesson, each step's text is
-shown (in the page's language) with the parts it names highlighted and the choices it
-does not teach greyed out, clicking the taught choice moves the lesson on, and at its end
-the summary offers a real game. Screenshots of the lobby, a step and the end at desktop
-and phone sizes go to out/screenshots/."""
+Race's and Space Dragons' in German too): the lobby's "Learn to play" opens the lesson,
+each step's text is shown (in the page's language) with the parts it names highlighted
+and the choices it does not teach greyed out, clicking the taught choice moves the lesson
+on, and at its end the summary offers a real game. Screenshots of the lobby, a step and
+the end at desktop and phone sizes go to out/screenshots/."""
 
 from __future__ import annotations
 
@@ -48,9 +48,10 @@ def lesson(page: Any) -> dict[str, Any]:
 
 
 SHIPPED = [m.id for m in manifests() if m.tutorial is not None]
-# every lesson in English; in German the one whose board names the most parts (the
-# German texts of every lesson are checked at the terminal, tests/tui/test_tutorial.py)
-RUNS = [(game_id, "en") for game_id in SHIPPED] + [("space-race", "de")]
+# every lesson in English; in German the one whose board names the most parts and the
+# one that plays both a simultaneous and a turn-by-turn phase (the German texts of every
+# lesson are checked at the terminal, tests/tui/test_tutorial.py)
+RUNS = [(game_id, "en") for game_id in SHIPPED] + [("space-race", "de"), ("space-dragons", "de")]
 
 
 @pytest.mark.timeout(300)

@@ -13,7 +13,14 @@ import pytest
 from dragonlair.bots import make_bot
 from dragonlair.bots.base import table_bot_seed
 from dragonlair.core import manifest, manifests
-from dragonlair.tutorial import BadTutorial, decision_move, from_dict, parse, tutorial
+from dragonlair.tutorial import (
+    BadTutorial,
+    Tutorial,
+    decision_move,
+    from_dict,
+    parse,
+    tutorial,
+)
 
 SHIPPED = [m.id for m in manifests() if m.tutorial is not None]
 
@@ -136,12 +143,11 @@ def test_not_toml_is_refused() -> None:
         parse("dragon-stripes", "title = ")
 
 
-def _play_space_race_lesson(learner_at: int, seed_rule: Any = None) -> Any:
-    """The Space Race lesson to its end, the learner choosing at place ``learner_at``
-    among the seats of each simultaneous choice (0: first; 1: between the bots; 2: last),
-    its first allowed (else, or where that is not legal, its first legal) choice; the bots
-    seeded by ``seed_rule`` (default: the lesson's)."""
-    tut = tutorial("space-race")
+def _play_lesson(tut: Tutorial, learner_at: int, seed_rule: Any = None) -> Any:
+    """A lesson to its end, the learner choosing at place ``learner_at`` among the seats
+    of each simultaneous choice (0: first; 1: between the bots; 2: last), its first
+    allowed (else, or where that is not legal, its first legal) choice; the bots seeded by
+    ``seed_rule`` (default: the lesson's)."""
     levels = tut.bot_levels()
     st = tut.start()
     while not st.is_over:
@@ -169,10 +175,12 @@ def _by_seat(st: Any) -> list[list[str]]:
     return [[str(a) for s, a in st.record.actions if s == seat] for seat in range(3)]
 
 
-def test_space_race_lesson_is_the_same_whenever_the_learner_chooses() -> None:
-    """Every pick and bid is a simultaneous choice: whether the learner chooses before,
-    between or after the bots, they make the same choices and the game ends the same."""
-    games = [_play_space_race_lesson(at) for at in (0, 1, 2)]
+@pytest.mark.parametrize("game_id", ["space-race", "space-dragons"])
+def test_a_lesson_is_the_same_whenever_the_learner_chooses(game_id: str) -> None:
+    """Space Race's picks and bids and Space Dragons' Hiring Crew are simultaneous choices:
+    whether the learner chooses before, between or after the bots, they make the same
+    choices and the game ends the same."""
+    games = [_play_lesson(tutorial(game_id), at) for at in (0, 1, 2)]
     first = games[0]
     assert first.result is not None
     for other in games[1:]:
@@ -189,13 +197,74 @@ def test_seeded_by_the_move_itself_the_lesson_would_depend_on_the_learner() -> N
     def by_move(tut: Any, st: Any, seat: int) -> int:
         return table_bot_seed(tut.seed, seat, st.move)
 
-    early = _play_space_race_lesson(0, by_move)
-    late = _play_space_race_lesson(2, by_move)
+    early = _play_lesson(tutorial("space-race"), 0, by_move)
+    late = _play_lesson(tutorial("space-race"), 2, by_move)
     assert _by_seat(early) != _by_seat(late)
 
 
+def _by_move(tut: Tutorial, st: Any, seat: int) -> int:
+    return table_bot_seed(tut.seed, seat, st.move)
+
+
+def test_space_dragons_hiring_is_the_same_whenever_the_learner_picks_at_any_bot() -> None:
+    """The heuristic's hiring values have no ties, so the lesson's bots would pick the same
+    however they were seeded; bots that pick at random show that the lesson's seeding
+    makes Hiring Crew the same whenever the learner picks (and seeded by the move itself,
+    it would not be)."""
+    doc = copy.deepcopy(_doc("space-dragons"))
+    doc["bots"] = ["random", "random"]
+    doc["steps"] = [{"text": "Hire a card.", "look": ["hand"]} for _ in range(3)]
+    tut = from_dict("space-dragons", doc)
+    games = [_play_lesson(tut, at) for at in (0, 1, 2)]
+    assert _by_seat(games[1]) == _by_seat(games[0]) == _by_seat(games[2])
+    assert _by_seat(_play_lesson(tut, 0, _by_move)) != _by_seat(_play_lesson(tut, 2, _by_move))
+
+
+# What the Space Dragons lesson's texts say at each step (the bots' hires, the learner's
+# hand, the cards of the round so far, shields, damage and dragons), as its deal plays.
+SPACE_DRAGONS_SEEN: list[dict[str, Any]] = [
+    {"hand": [2, 10, 34], "picks": [74, 49, 13, 33, 5, 36]},
+    {"hand": [9, 50]},
+    {"hand": [80]},
+    {"hand": [2, 5, 9, 13, 33, 36, 49, 74, 80], "this_round": []},
+    {"damage": [2, 0, 0], "shields": [0, 1, 1], "claimed": [[9], [], []]},
+    {"damage": [0, 0, 0], "this_round": [[2, 34]]},
+    {"shields": [3, 0, 2], "claimed": [[9], [13], [5]], "this_round": [[1, 77], [2, 56]]},
+    {"damage": [0, 1, 0], "this_round": [[1, 30], [2, 75]]},
+    {"shields": [2, 0, 0], "damage": [0, 1, 2], "claimed": [[9], [13, 2], [5, 17]]},
+    {},
+]
+
+
+def test_the_space_dragons_lesson_plays_as_its_texts_tell() -> None:
+    """The bots hire what the texts say they are passed and take (20, 10, 50; 56, 75, 34),
+    and the hunt comes out as each step tells it: a change of the deal, the seed or the
+    heuristic that would make a text wrong fails here."""
+    tut = tutorial("space-dragons")
+    levels = tut.bot_levels()
+    st = tut.start()
+    seen = []
+    while tut.step_index(st) < len(tut.steps):
+        if tut.seat in st.to_act:
+            step = tut.step(st)
+            assert step is not None
+            view = st.view(tut.seat)
+            want = SPACE_DRAGONS_SEEN[tut.step_index(st)]
+            seen.append({k: view[k] for k in want})
+            legal = [str(a) for a in st.legal_actions(tut.seat)]
+            choice = step.allow[0] if step.allow else legal[0]
+            st.apply(tut.seat, st.game.parse_action(choice))
+        else:
+            seat = st.to_act[0]
+            st.apply(seat, st.game.parse_action(tut.bot_action(st, seat, levels[seat])))
+    assert seen == SPACE_DRAGONS_SEEN
+    hires = [[str(a) for s, a in st.record.actions if s == seat][:3] for seat in (1, 2)]
+    assert hires == [["hire 20", "hire 10", "hire 50"], ["hire 56", "hire 75", "hire 34"]]
+
+
 def test_outside_a_simultaneous_choice_a_lesson_bot_is_seeded_as_at_any_table() -> None:
-    """The other lessons have no simultaneous choice: their bots' seeds are the table's."""
+    """Outside a simultaneous choice (the other lessons, Space Dragons' hunt) a lesson's
+    bots are seeded as a table's are."""
     for game_id in SHIPPED:
         tut = tutorial(game_id)
         st = tut.start()

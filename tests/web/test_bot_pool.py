@@ -210,11 +210,13 @@ def _metric(text: str, name: str) -> float:
 
 @pytest.mark.slow
 @pytest.mark.timeout(120)
-def test_the_pools_queue_and_waits_are_in_metrics(sqlite_url: str) -> None:
+def test_the_pools_queue_waits_and_times_are_in_metrics(sqlite_url: str) -> None:
     with TestClient(create_app(config(sqlite_url, bot_pool="process"))) as client:
         wait = 'dragonlair_bot_wait_seconds_count{kind="bot"}'
+        took = 'dragonlair_bot_seconds_count{kind="bot"}'
         before = client.get("/metrics").text
         had = _metric(before, wait) if wait in before else 0.0
+        had_took = _metric(before, took) if took in before else 0.0
         bots = [{"type": "bot", "level": "random"}] * 2
         r = client.post("/api/tables", json={"game": "pebble-auction", "players": 2, "seats": bots})
         tid = r.json()["table"]["id"]
@@ -224,5 +226,6 @@ def test_the_pools_queue_and_waits_are_in_metrics(sqlite_url: str) -> None:
             time.sleep(0.05)
         text = client.get("/metrics").text
     assert _metric(text, wait) >= had + 2  # each decision's wait for a worker was counted
+    assert _metric(text, took) >= had_took + 2  # and its time from then to its answer
     assert _metric(text, "dragonlair_bot_queue") >= 0
     assert _metric(text, "dragonlair_bots_thinking") >= 0

@@ -12,15 +12,13 @@ from sqlalchemy.engine import make_url
 
 from dragonlair.web.store import Store
 from tests.web.conftest import PostgresCluster
-
-ENV = Path(__file__).resolve().parents[2] / "deploy" / "dragonlair.env.example"
+from tests.web.deploykit import ENV_FILE, environment, exec_start
 
 
 def shipped(name: str) -> str:
-    for line in ENV.read_text().splitlines():
-        if line.startswith(f"{name}="):
-            return line.split("=", 1)[1]
-    raise AssertionError(f"{name} is not in {ENV}")
+    found = environment().get(name)
+    assert found is not None, f"{name} is not in {ENV_FILE}"
+    return found
 
 
 def test_the_shipped_database_url_goes_through_the_unix_socket() -> None:
@@ -76,25 +74,11 @@ def test_the_units_command_line_is_one_serve_accepts() -> None:
     """The unit's ExecStart, as systemd expands it for instance 2 with the environment
     file's values, parses as ``dragonlair serve`` options (a renamed or removed option,
     or a value of the wrong type, would stop every process at its start)."""
-    import shlex
-
     import typer
 
     from dragonlair.cli import app as cli_app
 
-    unit = (ENV.parent / "systemd" / "dragonlair@.service").read_text()
-    start = unit.split("ExecStart=", 1)[1]
-    lines = []
-    for line in start.splitlines():
-        lines.append(line.rstrip("\\").strip())
-        if not line.endswith("\\"):
-            break
-    command = " ".join(lines).replace("%i", "2")
-    for name in ("DRAGONLAIR_DB", "DRAGONLAIR_PROCESSES", "DRAGONLAIR_SEAL_KEY"):
-        command = command.replace("${" + name + "}", shipped(name))
-    command = command.replace("${DRAGONLAIR_PUBLIC_URL}", shipped("DRAGONLAIR_PUBLIC_URL"))
-    assert "${" not in command, command  # every variable the unit uses is in the file
-    argv = shlex.split(command)
+    argv = exec_start("2", environment())  # every variable the unit uses is in the file
     assert argv[0] == "/opt/dragonlair/.venv/bin/dragonlair" and argv[1] == "serve", argv
     group = typer.main.get_command(cli_app)
     serve = group.commands["serve"]  # type: ignore[attr-defined]

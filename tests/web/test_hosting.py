@@ -47,20 +47,30 @@ class Player:
         self.reconnects = 0
 
     async def connect(self) -> None:
+        """Open every seat's connection at once, as each seat's own browser does, until
+        all of them are open."""
         end = time.monotonic() + 30
         for c in self.clients.values():
             with contextlib.suppress(Exception):
                 await c.close()
         self.clients = {}
+        seats = list(self.tokens)
         while True:
-            try:
-                for seat, token in self.tokens.items():
-                    self.clients[seat] = await SeatClient.open(self.ws, self.id, token, seat)
+            got = await asyncio.gather(
+                *(SeatClient.open(self.ws, self.id, self.tokens[s], s) for s in seats),
+                return_exceptions=True,
+            )
+            failed = [g for g in got if isinstance(g, BaseException)]
+            if not failed:
+                self.clients = {s: g for s, g in zip(seats, got, strict=True)}  # type: ignore[misc]
                 return
-            except Exception:
-                if time.monotonic() > end:
-                    raise
-                await asyncio.sleep(0.2)
+            for g in got:
+                if isinstance(g, SeatClient):
+                    with contextlib.suppress(Exception):
+                        await g.close()
+            if time.monotonic() > end:
+                raise failed[0]
+            await asyncio.sleep(0.2)
 
     async def play(self, go: asyncio.Event, until: int | None = None) -> None:
         end = time.monotonic() + DEADLINE

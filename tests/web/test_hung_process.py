@@ -102,6 +102,60 @@ def test_a_stopped_process_tables_play_on_through_the_others(cluster: Cluster) -
     assert finished < 100, finished
 
 
+# A client's WebSocket to a process that stops is closed by nginx once the process has
+# been silent for its read time-out, and each handshake for a table whose id hashes to it
+# waits that time-out again before nginx tries the next process. With the time-outs of
+# before (12 s, over pings every 5 s) no table could play again sooner than 7 + 12 s after
+# the stop (30-54 s measured); with pings every second and a 4 s time-out the stopped
+# process's tables play 8.1-8.4 s after it (docs/server.md, the attacks' `split` row).
+BACK_WITHIN = 18.0
+
+
+@pytest.mark.timeout(240)
+def test_a_stopped_process_tables_play_again_within_seconds(cluster: Cluster) -> None:  # noqa: F811
+    async def main() -> tuple[float, list[Player]]:
+        rng = random.Random(43)
+        go = asyncio.Event()
+        go.set()
+        players = []
+        for _ in range(6):
+            r = httpx.post(f"{cluster.url}/api/tables", json=PEOPLE, timeout=30)
+            assert r.status_code == 201, r.text
+            players.append(Player(cluster.ws, r.json(), random.Random(rng.random())))
+        await asyncio.gather(*(p.play(go, until=KILL_AT) for p in players))
+        owns = {k: set((cluster.health(k) or {})["owns"]) for k in cluster.alive()}
+        victim = max(owns, key=lambda k: len(owns[k]))
+        hung = [p for p in players if p.id in owns[victim]]
+        assert hung
+        before = {p.id: len(p.acked) for p in hung}
+        proc = cluster.procs[victim]
+        proc.send_signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            # each of its tables through nginx as its players' browsers reconnect: one
+            # more action acknowledged (the players notice only that their socket closed)
+            await asyncio.gather(*(p.play(go, until=p.move + 2) for p in hung))
+            took = time.monotonic() - stopped
+            assert proc.poll() is None
+        finally:
+            proc.send_signal(signal.SIGCONT)
+        assert all(len(p.acked) > before[p.id] or p.over for p in hung)
+        await asyncio.gather(*(p.play(go) for p in players))
+        for p in players:
+            for seat in p.clients.values():
+                await seat.close()
+        return took, players
+
+    took, players = asyncio.run(main())
+    assert took < BACK_WITHIN, f"the stopped process's tables played again {took:.1f} s later"
+    for p in players:  # and nothing acknowledged was lost
+        assert p.over, p.id
+        record = httpx.get(f"{cluster.url}/api/tables/{p.id}/record", timeout=30).json()
+        stored = [tuple(a) for a in record["actions"]]
+        for move, action in p.acked.items():
+            assert stored[move] == action, (p.id, move)
+
+
 async def _stop_mid_game(site: Cluster, players: list[Player]) -> tuple[int, float]:
     """Play six tables part way, stop the process owning the most, and play every table
     to its end (those and two new ones whose id hashes to it); the stopped process and

@@ -5,6 +5,7 @@ store, and stops by itself even when the process it loads dies under it."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +66,18 @@ def test_plays_at_pace_from_many_addresses_and_checks_the_store() -> None:
     assert report["load_average"]["mean_1min"] is not None
 
 
+def _wait_for_actions(url: str, tool: subprocess.Popen[str], count: int) -> None:
+    """Until the server has applied ``count`` actions (its /status), for 60 s at most."""
+    end = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/status", timeout=5).json()["actions"] >= count:
+                return
+        assert tool.poll() is None, "the load tool stopped before playing"
+        assert time.monotonic() < end, f"the server did not apply {count} actions in 60 s"
+        time.sleep(0.1)
+
+
 @pytest.mark.timeout(150)
 def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
     tmp_path: Path,
@@ -75,7 +89,7 @@ def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
         tool = subprocess.Popen(
             [
                 sys.executable, str(LOAD), "--json", "--url", url, "--db", db,
-                "--tables", "4", "--think", "0.2", "--warmup", "0", "--duration", "8",
+                "--tables", "4", "--think", "0.2", "--warmup", "0", "--duration", "15",
                 "--grace", "5", "--health-every", "0.5", "--addresses", "2",
             ],
             stdout=subprocess.PIPE,
@@ -83,7 +97,9 @@ def test_stops_by_itself_when_the_process_dies_and_nothing_acknowledged_is_lost(
             text=True,
             cwd=ROOT,
         )  # fmt: skip
-        time.sleep(4)
+        # once the tool is playing (its start takes seconds on a loaded machine: killed at a
+        # set time, the server was sometimes gone before the tool had looked at it)
+        _wait_for_actions(url, tool, 5)
         server.kill()  # kill -9: the connections drop, nothing answers any more
         server.wait(10)
         started = time.monotonic()
@@ -135,6 +151,50 @@ def test_the_store_check_finds_actions_in_order_and_reports_the_missing(tmp_path
     assert ["t1", 1, 0, "bid 1"] in check["examples"]
 
 
+def test_the_bots_reply_is_timed_from_the_moment_the_persons_decision_is_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not from the person's message: a pass sent into an offer is played at the window's
+    end, and the draw that opens the person's own turn is given for them after a delay;
+    neither is the bots' time. The states are those a practice table sends seat 0."""
+    load = _load_module()
+    clock = [0.0]
+    monkeypatch.setattr(load.time, "perf_counter", lambda: clock[0])
+    args = argparse.Namespace(ramp=0.0, tables=1)
+    stats = load.Stats()
+    stats.measuring = True
+    player = load.PracticePlayer(args, None, stats, 0, float("inf"), None)
+
+    def state(at: float, move: int, phase: str, to_act: list[int], ref: int | None = None) -> None:
+        clock[0] = at
+        player.on_state(
+            {
+                "type": "state", "seat": 0, "move": move, "status": "playing", "ref": ref,
+                "view": {"phase": phase, "to_act": to_act},
+                "legal": ["decline"] if 0 in to_act else [],
+            }
+        )  # fmt: skip
+
+    # a bot held: the person is asked in the offer, sends "decline" at 0.2 s (ref 1), which
+    # is played at the window's end, 1.6 s; the next bot draws 30 ms later
+    player.pending_ref = 1
+    state(0.0, 10, "offer", [0])
+    state(1.6, 11, "draw", [1], ref=1)
+    state(1.63, 12, "draw", [1])
+    # the person took a knight (ref 2); the danger they drew ended the turn, and the next
+    # turn is theirs: its opening draw is given for them 0.9 s later, then a bot's in 20 ms
+    player.pending_ref = 2
+    state(5.0, 20, "draw", [0], ref=2)
+    state(6.0, 21, "draw", [0])
+    state(6.9, 22, "draw", [1])
+    state(6.92, 23, "draw", [1])
+    state(8.0, 24, "draw", [0])  # asked again
+    replies = sorted(round(w, 3) for _, w in stats.bot_replies)
+    assert replies == [0.02, 0.03], stats.bot_replies
+    assert [p for p, _ in stats.bot_replies] == ["draw", "draw"]
+    assert round(stats.turn_backs[-1][1], 3) == 1.1
+
+
 @pytest.fixture(scope="module")
 def practice_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, int]]:
     """One server for the practice tests (its start is most of their time on a busy
@@ -178,6 +238,12 @@ def test_practice_tables_time_the_bots_reply_and_count_their_cpu(
     assert sum(phases) == replies["all"]["count"]
     assert 0 < replies["all"]["p50"] <= replies["all"]["p99"] <= replies["all"]["max"]
     assert practice["turn_back_ms"]["all"]["count"] >= 1
+    # and the server's side of those replies, from its /metrics at the window's edges
+    times = report["server_times_ms"]
+    assert times["bot_wait"]["count"] >= 1 and times["bot_think"]["count"] >= 1, times
+    assert times["action"]["count"] >= report["actions"]
+    think = times["bot_think"]
+    assert 0 < think["p50_at_most"] <= think["p95_at_most"] <= think["p99_at_most"]
     # the server applied the bots' moves too: more actions than the people's
     assert report["served_actions"] > report["actions"]
     assert set(report["cpu_seconds"]) == {"server", "bot workers"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -122,3 +123,66 @@ def test_the_listing_says_when_another_process_turn_based_table_ends_if_idle(
             time.sleep(0.05)
         (row,) = [t for t in b.get("/api/tables").json() if t["id"] == tid]
         assert row["abandons"] == ends and row["vote"] is None
+
+
+def test_another_process_tells_a_returning_seat_where_the_rematch_is(
+    postgres: str, tmp_path: Path
+) -> None:
+    """A seat coming back to a finished table through a process that reads it from storage
+    is told where the rematch is, as the process that made the rematch tells it."""
+    db = fresh_database(postgres)
+    key = str(tmp_path / "seal.key")
+
+    def app(k: int) -> TestClient:
+        return TestClient(create_app(config(db, shard=f"{k}/2", seal_key=key)))
+
+    def until(ws: Any, kind: str) -> dict[str, Any]:
+        for _ in range(50):
+            m: dict[str, Any] = ws.receive_json()
+            if m["type"] == kind:
+                return m
+        raise AssertionError(f"no {kind} message")
+
+    def arrival(side: TestClient, tid: str, token: str) -> list[dict[str, Any]]:
+        """What a seat is sent on arrival: everything before the answer to a ping."""
+        with side.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": token, "since": 0})
+            ws.send_json({"type": "ping"})
+            got = []
+            while (m := ws.receive_json())["type"] != "pong":
+                got.append(m)
+        return [m for m in got if m["type"] == "rematch"]
+
+    with app(1) as a, app(2) as b:
+        body = {"game": "pebble-auction", "players": 2, "seats": [{"type": "human"}] * 2}
+        created = a.post("/api/tables", json=body).json()
+        tid, seats = created["table"]["id"], created["seats"]
+        with (
+            a.websocket_connect(f"/ws/tables/{tid}") as first,
+            a.websocket_connect(f"/ws/tables/{tid}") as second,
+        ):
+            first.send_json({"type": "hello", "token": seats[0]["token"], "since": 0})
+            second.send_json({"type": "hello", "token": seats[1]["token"], "since": 0})
+            until(first, "welcome")
+            until(second, "welcome")
+            second.send_json({"type": "concede"})
+            while until(first, "state")["status"] != "over":
+                pass
+            first.send_json({"type": "rematch"})
+            told = until(second, "rematch")
+        assert told["link"] and told["by"] == 0
+        # the friend opens the new seat (at its owner, the process that made it)
+        new, token = told["table"], told["link"].split("#", 1)[1]
+        with a.websocket_connect(f"/ws/tables/{new}") as ws:
+            ws.send_json({"type": "hello", "token": token, "since": 0})
+            until(ws, "welcome")
+        at_owner = arrival(a, tid, seats[1]["token"])
+        at_other = arrival(b, tid, seats[1]["token"])
+        assert at_owner == [{"type": "rematch", "table": new, "by": 0, "link": None}]
+        assert at_other == at_owner
+        # asked for again there, it is the same rematch, not a second one
+        with b.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": seats[0]["token"], "since": 0})
+            until(ws, "welcome")
+            ws.send_json({"type": "rematch"})
+            assert until(ws, "rematch")["table"] == new

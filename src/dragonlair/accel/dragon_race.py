@@ -150,6 +150,16 @@ class State(pgx_core.State):  # type: ignore[misc]
         return "dragon-race"
 
 
+def _one_hot(i: Array, size: int, on: Array | bool = True) -> Array:
+    """``i`` of ``size`` as floats (all zeros where not ``on``)."""
+    return ((jnp.arange(size) == i) & on).astype(jnp.float32)
+
+
+def _seat_slot(s: Array, seat: Array, n: int, m: int, on: Array | bool = True) -> Array:
+    """Seat ``s`` (-1: none) as the one-hot of its slot counted from ``seat``."""
+    return _one_hot((s - seat) % n, m, on & (s >= 0))
+
+
 def _distinct(bits: Array, size: int) -> Array:
     """Random 32-bit ``bits`` made ``size`` distinct non-negative int32 keys: the low bits
     hold the index, so that no two keys tie."""
@@ -509,9 +519,21 @@ class DragonRaceEnv(BatchedEnv):
 
     def _apply(self, st: State, action: Array) -> State:
         """One action and the chain of what follows from it, each stage of the Python
-        engine masked by whether it happens."""
+        engine masked by whether it happens: the action (:meth:`_act`), the window that
+        stands (:meth:`_stands`), the movement done and a steal (:meth:`_movement_done`),
+        then the end of the turn (:meth:`_end_turn`)."""
+        now, stands, end_turn = self._act(st, action)
+        now, won, settled = self._stands(st, now, stands)
+        done = settled | (self._a_kind[action] == A_STOP)
+        now, no_victim = self._movement_done(st, now, action, done)
+        return self._end_turn(st, now, won, end_turn | no_victim)
+
+    def _act(self, st: State, action: Array) -> tuple[State, Array, Array]:
+        """The action itself: a play (its cards discarded, the pawns moved, a window
+        opened unless nothing can stop it), a pass in a window, or a HALT! (the pawns
+        back, a stolen card given back). With whether the window stands (its last seat
+        passed, or nothing could stop the play) and whether the turn ends (a HALT!)."""
         n = self.players
-        seats = jnp.arange(n, dtype=jnp.int32)
         ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
         k = self._a_kind[action]
         p = st.current_player
@@ -550,79 +572,107 @@ class DragonRaceEnv(BatchedEnv):
         loc = jnp.where(given_back & (ids == st.stolen), st.victim, loc)
         stolen = jnp.where(given_back, -1, stolen)
         pawns = jnp.where(is_halt, st.start, pawns)
-        end_turn = is_halt
+        now = st.replace(
+            loc=loc,
+            stolen=stolen,
+            pawns=pawns,
+            last=last,
+            bonus=bonus,
+            moved=moved,
+            phase=phase,
+            asked=asked,
+            current_player=current,
+        )
+        return now, stands, is_halt
 
+    def _stands(self, st: State, now: State, stands: Array) -> tuple[State, Array, Array]:
+        """``_stands`` where ``stands``, ``now`` being the state after the action: after a
+        steal the victim draws one more next turn and the thief plays; after a play,
+        ``_hazard`` for every pawn moved onto one, then the win or the bonus play. With
+        whether the active player won and whether its movement is done."""
+        n = self.players
+        seats = jnp.arange(n, dtype=jnp.int32)
+        ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
+        a = st.active
         # -- _stands after a steal: the victim draws one more next turn, the thief plays
         after_steal = stands & (st.phase == HALT_STEAL)
         extra = st.extra | (after_steal & (seats == st.victim))
-        phase = jnp.where(after_steal, STOLEN, phase)
-        current = jnp.where(after_steal, a, current)
+        phase = jnp.where(after_steal, STOLEN, now.phase)
+        current = jnp.where(after_steal, a, now.current_player)
         # -- _stands after a play: _hazard for every pawn moved onto one, then the win,
         # the bonus play or _movement_done
         play_stands = stands & ~after_steal
-        hit = play_stands & moved & (self._hazard[pawns] > 0)
-        hands = loc[None, :] == seats[:, None]  # [seat, card]
+        pawns = now.pawns
+        hit = play_stands & now.moved & (self._hazard[pawns] > 0)
+        hands = now.loc[None, :] == seats[:, None]  # [seat, card]
         chosen = jnp.argmax(jnp.where(hands, st.pick[None, :], -1), axis=1)
         lost = jnp.any(hit[:, None] & hands & (ids[None, :] == chosen[:, None]), axis=0)
-        loc = jnp.where(lost, DISCARD, loc)
+        loc = jnp.where(lost, DISCARD, now.loc)
         won = play_stands & (pawns[a] >= self.finish)
         holds = jnp.any(loc == a)
-        again = play_stands & ~won & (self._bonus_for[jnp.maximum(last, 0)] == a) & holds
-        bonus = bonus | again
+        again = play_stands & ~won & (self._bonus_for[jnp.maximum(now.last, 0)] == a) & holds
+        bonus = now.bonus | again
         phase = jnp.where(again, PLAY, phase)
         current = jnp.where(again, a, current)
+        now = now.replace(loc=loc, extra=extra, phase=phase, bonus=bonus, current_player=current)
+        return now, won, play_stands & ~won & ~again
 
+    def _movement_done(
+        self, st: State, now: State, action: Array, done: Array
+    ) -> tuple[State, Array]:
+        """``_movement_done`` where ``done``: rob the one opponent on the active player's
+        spot, let it choose among several, or end the turn; and ``_steal`` (chosen or the
+        only one): a card of the victim's, at random, and a window opens. With whether the
+        turn ends for want of a victim."""
+        n = self.players
+        seats = jnp.arange(n, dtype=jnp.int32)
+        ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
+        k = self._a_kind[action]
+        a = st.active
+        loc = now.loc
         # -- _movement_done: rob the one opponent here, choose among several, or end
-        done = (play_stands & ~won & ~again) | (k == A_STOP)
-        bonus = bonus & ~done
-        here = self._victims_here(loc, pawns, a, st.robbed)
+        bonus = now.bonus & ~done
+        here = self._victims_here(loc, now.pawns, a, st.robbed)
         count = jnp.sum(here)
         choose = done & (count > 1)
-        phase = jnp.where(choose, VICTIM, phase)
-        current = jnp.where(choose, a, current)
-        end_turn = end_turn | (done & (count == 0))
+        phase = jnp.where(choose, VICTIM, now.phase)
+        current = jnp.where(choose, a, now.current_player)
 
         # -- _steal: a card of the victim's, at random; a window opens
         robs = (k == A_STEAL) | (done & (count == 1))
         victim = jnp.where(k == A_STEAL, self._a_target[action], jnp.argmax(here))
         taken = jnp.argmax(jnp.where(loc == victim, st.pick, -1))
-        loc = jnp.where(robs & (ids == taken), TAKEN, loc)
-        stolen = jnp.where(robs, taken, stolen)
-        robbed = st.robbed | (robs & (seats == victim))
-        last = jnp.where(robs, self._steal_id[victim], last)
-        phase = jnp.where(robs, HALT_STEAL, phase)
-        asked = jnp.where(robs, 1, asked)
-        current = jnp.where(robs, (a + 1) % n, current)
-        victim = jnp.where(robs, victim, st.victim)
+        now = now.replace(
+            loc=jnp.where(robs & (ids == taken), TAKEN, loc),
+            stolen=jnp.where(robs, taken, now.stolen),
+            robbed=st.robbed | (robs & (seats == victim)),
+            last=jnp.where(robs, self._steal_id[victim], now.last),
+            bonus=bonus,
+            phase=jnp.where(robs, HALT_STEAL, phase),
+            asked=jnp.where(robs, 1, now.asked),
+            current_player=jnp.where(robs, (a + 1) % n, current),
+            victim=jnp.where(robs, victim, st.victim),
+        )
+        return now, done & (count == 0)
 
-        # -- _end_turn: the turn cap, or _start_turn of the next seat
+    def _end_turn(self, st: State, now: State, won: Array, end_turn: Array) -> State:
+        """The game over (won, or ``end_turn`` at the turn cap), or ``_start_turn`` of the
+        next seat where ``end_turn``; the rewards, the next action's draws and its legal
+        actions."""
         capped = end_turn & (st.turn >= self.turn_cap)
         over = won | capped
-        st = st.replace(
-            loc=loc,
-            pawns=pawns,
-            extra=extra,
-            phase=jnp.where(over, OVER, phase),
-            asked=asked,
-            bonus=bonus,
-            robbed=robbed,
-            victim=victim,
-            stolen=stolen,
-            last=last,
-            moved=moved,
-            current_player=current,
-            terminated=over,
-        )
-        st = self._start_turn(st, end_turn & ~capped, (a + 1) % n, st.turn)
-        pick, order = _hashed(st.key, st._step_count, 2, self.cards + 1)
+        pawns = now.pawns
+        now = now.replace(phase=jnp.where(over, OVER, now.phase), terminated=over)
+        now = self._start_turn(now, end_turn & ~capped, (st.active + 1) % self.players, now.turn)
+        pick, order = _hashed(now.key, now._step_count, 2, self.cards + 1)
         top = jnp.max(pawns)
         shares = (pawns == top) / jnp.sum(pawns == top).astype(jnp.float32)
-        st = st.replace(
+        now = now.replace(
             rewards=jnp.where(over, shares, 0.0).astype(jnp.float32),
             pick=pick,
             order=order,
         )
-        done_st: State = st.replace(legal_action_mask=self._legal(st))
+        done_st: State = now.replace(legal_action_mask=self._legal(now))
         return done_st
 
     def _start_turn(self, st: State, on: Array, seat: Array, turn: Array) -> State:
@@ -729,13 +779,9 @@ class DragonRaceEnv(BatchedEnv):
         at_table = slots < n
         order = (seat + slots) % n  # the seat in each slot, observer first
         seats = jnp.arange(n, dtype=jnp.int32)
-        ids = jnp.arange(c + 1, dtype=jnp.int32)
-
-        def one_hot(i: Array, size: int, on: Array | bool = True) -> Array:
-            return ((jnp.arange(size) == i) & on).astype(f32)
 
         def seat_slot(s: Array, on: Array | bool = True) -> Array:
-            return one_hot((s - seat) % n, m, on & (s >= 0))
+            return _seat_slot(s, seat, n, m, on)
 
         def one(x: Array) -> Array:
             return jnp.reshape(x.astype(f32), (1,))
@@ -751,33 +797,11 @@ class DragonRaceEnv(BatchedEnv):
         window_next = window & (rel > st.asked)
         hand = st.loc == seat
         sizes = jnp.sum(st.loc[None, :] == seats[:, None], axis=1)
-        kinds = self._kind
-        values = self._value
-        by_kind = jnp.sum(hand[None, :] & (kinds[None, :] == jnp.arange(self._n_kinds)[:, None]), 1)
-        by_value = jnp.sum(
-            hand[None, :] & (values[None, :] == jnp.arange(1, self._n_values + 1)[:, None]),
-            axis=1,
-        )
-        own = jnp.sum(hand & (self._owner == seat))
-        summary = jnp.concatenate([by_kind, by_value, jnp.reshape(own, (1,))])
         marks = self._marks[st.pawns[order]]  # [slot, 4]
         landmarks = jnp.where(at_table[None, :], marks.T, 0.0).reshape(-1)
-        # last: the kind, the card ids it used, the seat aimed at or robbed
-        has_last = st.last >= 0
-        last = jnp.maximum(st.last, 0)
-        lk = self._a_kind[last]
-        used = jnp.any(ids[:, None] == self._a_cards[last][None, :], axis=1) & (ids > 0)
-        aimed = (lk == A_BLOW) | (lk == A_STEAL)
-        last_block = jnp.concatenate(
-            [
-                one_hot(self._last_kind[lk], len(LAST_KINDS), has_last),
-                (used[1:] & has_last).astype(f32),
-                seat_slot(self._a_target[last], has_last & aimed),
-            ]
-        )
         sees = (st.stolen >= 0) & ((seat == st.active) | (seat == st.victim))
         blocks = [
-            one_hot(st.phase, 6),  # phase
+            _one_hot(st.phase, 6),  # phase
             one((seat == st.current_player) & ~over),  # acting
             seat_slot(st.current_player, ~over),  # to_act
             at_table.astype(f32),  # seats
@@ -787,9 +811,9 @@ class DragonRaceEnv(BatchedEnv):
             per_seat(st.pawns, self._over_finish),  # pawns
             per_seat(st.start, self._over_finish),  # turn_start
             landmarks,  # landmarks
-            one_hot(st.pawns[seat], self.finish + 1),  # my_spot
+            _one_hot(st.pawns[seat], self.finish + 1),  # my_spot
             hand[1:].astype(f32),  # hand
-            self._over_hand[summary],  # hand_summary
+            self._over_hand[self._hand_summary(hand, seat)],  # hand_summary
             per_seat(sizes, self._over_hand),  # hand_sizes
             one(self._over_cards[st.ndraw]),  # draw_size
             (st.loc[1:] == DISCARD).astype(f32),  # discards
@@ -797,8 +821,39 @@ class DragonRaceEnv(BatchedEnv):
             one(st.bonus),  # bonus
             flags(st.robbed),  # robbed
             flags(st.moved),  # moved
-            last_block,  # last
-            one_hot(st.stolen - 1, c, sees),  # stolen
+            self._last_block(st, seat),  # last
+            _one_hot(st.stolen - 1, c, sees),  # stolen
             jnp.full((1,), 0.0 if self.bonus_optional else 1.0, dtype=f32),  # rules
         ]
         return jnp.concatenate(blocks)
+
+    def _hand_summary(self, hand: Array, seat: Array) -> Array:
+        """The ``hand_summary`` counts of a hand: its cards of each kind, of each value,
+        and its own cards (the ones with ``seat``'s dragon)."""
+        kinds = self._kind
+        values = self._value
+        by_kind = jnp.sum(hand[None, :] & (kinds[None, :] == jnp.arange(self._n_kinds)[:, None]), 1)
+        by_value = jnp.sum(
+            hand[None, :] & (values[None, :] == jnp.arange(1, self._n_values + 1)[:, None]),
+            axis=1,
+        )
+        own = jnp.sum(hand & (self._owner == seat))
+        return jnp.concatenate([by_kind, by_value, jnp.reshape(own, (1,))])
+
+    def _last_block(self, st: State, seat: Array) -> Array:
+        """The ``last`` block: the last play's kind, the card ids it used, and the seat it
+        aimed at or robbed, in ``seat``'s slots (zeros before the first play)."""
+        ids = jnp.arange(self.cards + 1, dtype=jnp.int32)
+        has_last = st.last >= 0
+        last = jnp.maximum(st.last, 0)
+        lk = self._a_kind[last]
+        used = jnp.any(ids[:, None] == self._a_cards[last][None, :], axis=1) & (ids > 0)
+        aimed = (lk == A_BLOW) | (lk == A_STEAL)
+        target = self._a_target[last]
+        return jnp.concatenate(
+            [
+                _one_hot(self._last_kind[lk], len(LAST_KINDS), has_last),
+                (used[1:] & has_last).astype(jnp.float32),
+                _seat_slot(target, seat, self.players, self.max_players, has_last & aimed),
+            ]
+        )

@@ -26,7 +26,7 @@ seat's share of the win, 1/k to each of k richest seats, 0 to the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -125,6 +125,22 @@ class State(pgx_core.State):  # type: ignore[misc]
     @property
     def env_id(self) -> str:
         return "dragon-stripes"
+
+
+class _Drawn(NamedTuple):
+    """What the top card does when a seat draws (:meth:`DragonStripesEnv._draw`)."""
+
+    rng: Array  # the generator after the draw
+    kind: Array  # the card's kind
+    dangers: Array  # the Dangers drawn this turn, this one counted
+    knight_to: Array  # where its footprint takes the knight
+    head: Array  # the knight reaches the dragon's head: the game ends
+    move: Array  # the knight moves on
+    shown: Array  # the gems the stripe shows
+    gained: Array  # the gems the pot gains from the lair
+    wake: Array  # the third Danger wakes the dragon: the game ends
+    flee: Array  # a Stop or one of the first two Dangers: the seat flees
+    fine: Array  # what fleeing costs the seat
 
 
 class DragonStripesEnv(BatchedEnv):
@@ -312,15 +328,94 @@ class DragonStripesEnv(BatchedEnv):
         return jnp.stack([drawing, drawing & ~st.must_draw, offer & (mine >= price), offer])
 
     def _apply(self, st: State, action: Array) -> State:
+        """One action: what a draw does (:meth:`_draw`), the gems it moves
+        (:meth:`_gems`), then whose turn and which phase follow, each stage of the Python
+        engine masked by whether it happens."""
         n = self.players
         seats = jnp.arange(n, dtype=jnp.int32)
         p = st.current_player
         me = seats == p
         at_holder = seats == st.holder
-        gems_p = st.gems[p]
-
-        # -- _draw: the top card
         drawing = action == DRAW
+        d = self._draw(st, drawing)
+        # -- _hold: the knight is offered to the seats after the holder, one at a time
+        hold = action == HOLD
+        # -- _take: pay the holder the price, take the knight and the pot, then draw
+        take = action == TAKE
+        price = self._prices[st.pot]
+        # -- _decline: ask the next seat; after the last, the holder banks the pot
+        decline = action == DECLINE
+        asked = st.asked + 1
+        banks = decline & (asked >= n)
+        gems, lair, pot, lair_empty = self._gems(st, d, me & drawing, take, banks, price)
+        gems = gems + jnp.where(take, jnp.where(at_holder, price, 0) - jnp.where(me, price, 0), 0)
+        gems = gems + jnp.where(banks & at_holder, st.pot, 0)
+        over = d.head | d.wake
+        next_turn = d.flee | banks  # _next_turn: clockwise from the seat that started this one
+        starter_next = (st.starter + 1) % n
+        starter = jnp.where(next_turn, starter_next, st.starter)
+        holder = jnp.where(next_turn, starter_next, jnp.where(take, p, st.holder))
+        knight = jnp.where(
+            next_turn,
+            0,
+            jnp.where(d.head, self.last + 1, jnp.where(d.move, d.knight_to, st.knight)),
+        )
+        must_draw = jnp.where(next_turn | take, True, jnp.where(d.move, False, st.must_draw))
+        phase = jnp.where(
+            over,
+            OVER,
+            jnp.where(
+                hold | (decline & ~banks), OFFER, jnp.where(next_turn | take, DRAWING, st.phase)
+            ),
+        )
+        asked_now = jnp.where(hold, 1, jnp.where(decline & ~banks, asked, 0))
+        current = jnp.where(
+            next_turn,
+            starter_next,
+            jnp.where(hold | (decline & ~banks), (st.holder + asked_now) % n, p),
+        )
+        penalised = me & d.flee
+        st = st.replace(
+            top=st.top + drawing.astype(jnp.int32),
+            rng=jnp.where(drawing, d.rng, st.rng),
+            left=st.left
+            - jnp.where(
+                drawing, jax.nn.one_hot(d.kind, self._deck_counts.shape[0], dtype=jnp.int32), 0
+            ),
+            dangers=d.dangers,
+            phase=phase,
+            knight=knight,
+            pot=pot,
+            lair=lair,
+            lair_empty=lair_empty,
+            gems=gems,
+            banked=st.banked + jnp.where(banks & at_holder, st.pot, 0),
+            received=st.received + jnp.where(take & at_holder, price, 0),
+            paid=st.paid + jnp.where(take & me, price, 0),
+            penalties=st.penalties + penalised.astype(jnp.int32),
+            half_penalties=st.half_penalties + (penalised & (d.dangers >= 2)).astype(jnp.int32),
+            turn=st.turn + next_turn.astype(jnp.int32),
+            starter=starter,
+            holder=holder,
+            must_draw=must_draw,
+            asked=asked_now,
+            current_player=current,
+            terminated=over,
+        )
+        done: State = st.replace(rewards=self._end(gems, over), legal_action_mask=self._legal(st))
+        return done
+
+    def _end(self, gems: Array, over: Array) -> Array:
+        """``_end`` where ``over``: the richest seats share the win (the rewards)."""
+        richest = gems == jnp.max(gems)
+        shares = jnp.where(richest, self._shares[jnp.sum(richest)], 0.0)
+        return jnp.where(over, shares, jnp.zeros(self.players, dtype=jnp.float32))
+
+    def _draw(self, st: State, drawing: Array) -> _Drawn:
+        """``_draw`` where ``drawing``: the top card, and what it does (the knight moves
+        on or reaches the head, or a Danger or Stop wakes the dragon or sends the seat
+        fleeing, with its fine)."""
+        gems_p = st.gems[st.current_player]
         # The next card: the deck's, for a table dealt from a position; else drawn at
         # random from the cards left, which is the same as shuffling the deck at the
         # start (every order of the undrawn cards is equally likely either way), and
@@ -346,98 +441,43 @@ class DragonStripesEnv(BatchedEnv):
         flee = stop | (danger & (dangers < 3))
         divisor = jnp.where(dangers >= 2, self.divisors[1], self.divisors[0])
         fine = gems_p // divisor
+        return _Drawn(rng, kind, dangers, knight_to, head, move, shown, gained, wake, flee, fine)
 
-        # -- _hold: the knight is offered to the seats after the holder, one at a time
-        hold = action == HOLD
-        # -- _take: pay the holder the price, take the knight and the pot, then draw
-        take = action == TAKE
-        price = self._prices[st.pot]
-        # -- _decline: ask the next seat; after the last, the holder banks the pot
-        decline = action == DECLINE
-        asked = st.asked + 1
-        banks = decline & (asked >= n)
-
+    def _gems(
+        self, st: State, d: _Drawn, drawer: Array, take: Array, banks: Array, price: Array
+    ) -> tuple[Array, Array, Array, Array]:
+        """The seats' gems, the lair, the pot and whether the lair ran short after a
+        draw (the ``drawer`` seat wins the pot and the lair, loses everything to the
+        dragon or pays its fine), a take or the pot banked."""
+        gems_p = st.gems[st.current_player]
         new_gems_p = jnp.where(
-            head,
+            d.head,
             gems_p + st.pot + st.lair,
-            jnp.where(wake, 0, jnp.where(flee, gems_p - fine, gems_p)),
+            jnp.where(d.wake, 0, jnp.where(d.flee, gems_p - d.fine, gems_p)),
         )
-        gems = jnp.where(me & drawing, new_gems_p, st.gems)
-        gems = gems + jnp.where(take, jnp.where(at_holder, price, 0) - jnp.where(me, price, 0), 0)
-        gems = gems + jnp.where(banks & at_holder, st.pot, 0)
+        gems = jnp.where(drawer, new_gems_p, st.gems)
         lair = jnp.where(
-            head,
+            d.head,
             0,
             jnp.where(
-                wake,
+                d.wake,
                 st.lair + gems_p + st.pot,
                 jnp.where(
-                    flee, st.lair + st.pot + fine, jnp.where(move, st.lair - gained, st.lair)
+                    d.flee,
+                    st.lair + st.pot + d.fine,
+                    jnp.where(d.move, st.lair - d.gained, st.lair),
                 ),
             ),
         )
-        pot = jnp.where(head | wake | flee | banks, 0, jnp.where(move, st.pot + gained, st.pot))
+        pot = jnp.where(
+            d.head | d.wake | d.flee | banks, 0, jnp.where(d.move, st.pot + d.gained, st.pot)
+        )
         lair_empty = jnp.where(
-            flee | wake, False, jnp.where(move, st.lair_empty | (gained < shown), st.lair_empty)
+            d.flee | d.wake,
+            False,
+            jnp.where(d.move, st.lair_empty | (d.gained < d.shown), st.lair_empty),
         )
-        over = head | wake
-        next_turn = flee | banks  # _next_turn: clockwise from the seat that started this one
-        starter_next = (st.starter + 1) % n
-        starter = jnp.where(next_turn, starter_next, st.starter)
-        holder = jnp.where(next_turn, starter_next, jnp.where(take, p, st.holder))
-        knight = jnp.where(
-            next_turn, 0, jnp.where(head, self.last + 1, jnp.where(move, knight_to, st.knight))
-        )
-        must_draw = jnp.where(next_turn | take, True, jnp.where(move, False, st.must_draw))
-        phase = jnp.where(
-            over,
-            OVER,
-            jnp.where(
-                hold | (decline & ~banks), OFFER, jnp.where(next_turn | take, DRAWING, st.phase)
-            ),
-        )
-        asked_now = jnp.where(hold, 1, jnp.where(decline & ~banks, asked, 0))
-        current = jnp.where(
-            next_turn,
-            starter_next,
-            jnp.where(hold | (decline & ~banks), (st.holder + asked_now) % n, p),
-        )
-        penalised = me & flee
-        st = st.replace(
-            top=st.top + drawing.astype(jnp.int32),
-            rng=jnp.where(drawing, rng, st.rng),
-            left=st.left
-            - jnp.where(
-                drawing, jax.nn.one_hot(kind, self._deck_counts.shape[0], dtype=jnp.int32), 0
-            ),
-            dangers=dangers,
-            phase=phase,
-            knight=knight,
-            pot=pot,
-            lair=lair,
-            lair_empty=lair_empty,
-            gems=gems,
-            banked=st.banked + jnp.where(banks & at_holder, st.pot, 0),
-            received=st.received + jnp.where(take & at_holder, price, 0),
-            paid=st.paid + jnp.where(take & me, price, 0),
-            penalties=st.penalties + penalised.astype(jnp.int32),
-            half_penalties=st.half_penalties + (penalised & (dangers >= 2)).astype(jnp.int32),
-            turn=st.turn + next_turn.astype(jnp.int32),
-            starter=starter,
-            holder=holder,
-            must_draw=must_draw,
-            asked=asked_now,
-            current_player=current,
-            terminated=over,
-        )
-        # _end: the richest seats share the win
-        richest = gems == jnp.max(gems)
-        shares = jnp.where(richest, self._shares[jnp.sum(richest)], 0.0)
-        rewards = jnp.where(over, shares, jnp.zeros(n, dtype=jnp.float32))
-        done: State = st.replace(rewards=rewards, legal_action_mask=self._legal(st))
-        return done
-
-    # ------------------------------------------------------------------ observations
+        return gems, lair, pot, lair_empty
 
     def _check_layout(self) -> None:
         enc = encoder_for(self.game)

@@ -35,7 +35,7 @@ win to each other seat; a finished table accepts any action and changes no more;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -157,6 +157,11 @@ class State(pgx_core.State):  # type: ignore[misc]
     @property
     def env_id(self) -> str:
         return "space-race"
+
+
+def _look(table: Array, i: Array) -> Array:
+    """Row ``i`` of a scale's table, clipped to its rows."""
+    return table[jnp.clip(i, 0, table.shape[0] - 1)]
 
 
 def _shuffled_ranks(key: Array, size: int) -> Array:
@@ -598,20 +603,8 @@ class SpaceRaceEnv(BatchedEnv):
             dclock = dclock + t2
             refilled = refilled | refill
         key, k_refill = jax.random.split(st.key)
-        # _spend: the oldest Fuel first; Crew worth least first, then the oldest
-        stack = self._bid_stack(st)
-        held = (st.loc == stack) & (st.owner >= 0)
-        # each held card's place in its stack in that order: how many of the seat's cards
-        # come before it on a grid of (worth, when placed), counted by a scatter and a sum
-        when = jnp.clip(st.placed, 0, self._times - 1)
-        at = jnp.where(stack == S_CREW, self._crew_worth, 0) * self._times + when
-        seat = jnp.where(held, st.owner, self.players)
-        grid = jnp.zeros((self.players + 1, self._grid), jnp.int32).at[seat, at].add(1)
-        place = jnp.cumsum(grid, axis=1)[seat, at] - 1
-        spent = held & (place < bids[jnp.maximum(st.owner, 0)])
-        loc = jnp.where(spent, jnp.where(stack == S_FUEL, SPENT, DISCARD), st.loc)
         st = st.replace(
-            loc=loc,
+            loc=self._spend(st, bids),
             dloc=dloc,
             downer=downer,
             dpos=dpos,
@@ -626,6 +619,22 @@ class SpaceRaceEnv(BatchedEnv):
         ended = st.replace(phase=OVER, terminated=True, rewards=self._shares(st))
         out: State = jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), ended, nxt)
         return out
+
+    def _spend(self, st: State, bids: Array) -> Array:
+        """``_spend``: where the cards are once every seat's bid is paid from the stack it
+        bids with: the oldest Fuel first (to the spent Fuel), Crew worth least first, then
+        the oldest (to the discards)."""
+        stack = self._bid_stack(st)
+        held = (st.loc == stack) & (st.owner >= 0)
+        # each held card's place in its stack in that order: how many of the seat's cards
+        # come before it on a grid of (worth, when placed), counted by a scatter and a sum
+        when = jnp.clip(st.placed, 0, self._times - 1)
+        at = jnp.where(stack == S_CREW, self._crew_worth, 0) * self._times + when
+        seat = jnp.where(held, st.owner, self.players)
+        grid = jnp.zeros((self.players + 1, self._grid), jnp.int32).at[seat, at].add(1)
+        place = jnp.cumsum(grid, axis=1)[seat, at] - 1
+        spent = held & (place < bids[jnp.maximum(st.owner, 0)])
+        return jnp.where(spent, jnp.where(stack == S_FUEL, SPENT, DISCARD), st.loc)
 
     def _start_round(self, st: State) -> State:
         """``_start_round``: six cards to each seat from the top of the Space deck (the
@@ -774,37 +783,12 @@ class SpaceRaceEnv(BatchedEnv):
         def per_slot(by_seat: Array) -> Array:
             return jnp.where(at_table, by_seat[order], 0)
 
-        def look(table: Array, i: Array) -> Array:
-            return table[jnp.clip(i, 0, table.shape[0] - 1)]
-
-        damage = self._damage_held(st, jnp.ones_like(st.dloc))
-        stack_blocks = []
-        for j, k in enumerate(SHIP_STACKS):
-            held = damage if k == S_DAMAGE else counts[:, k]
-            stack_blocks.append(jnp.where(at_table, look(self._over_stack[j], per_slot(held)), 0.0))
-        fuel = jnp.where(at_table, look(self._over_deck, per_slot(counts[:, S_FUEL])), 0.0)
-        spent = jnp.where(at_table, look(self._over_deck, per_slot(counts[:, SPENT])), 0.0)
-        robots = self._parts(st)
-        parts = [
-            jnp.where(at_table, look(self._over_hand, per_slot(robots[:, k])), 0.0)
-            for k in range(len(PARTS))
-        ]
-        tops = self._tops(st)
-        power = [
-            (at_table & (per_slot(tops[:, k]) == col)).astype(f32)
-            for k in POWER
-            for col in range(len(COLOURS))
-        ]
         danger = self._danger(st)
         drawn = st.round - 1 + (st.phase != UPGRADE)  # Danger cards drawn so far
         top = jnp.where(
             drawn < self.dangers, st.danger_seq[jnp.clip(drawn, 0, self.dangers - 1)], 0
         )
         top = jnp.where(st.seen[seat] & (drawn < self.dangers), top, 0)
-        aid = jnp.maximum(st.chosen[seat], 0)
-        mine_made = asked[seat] & (st.chosen[seat] >= 0)
-        is_bid = aid >= self.bid0
-        value = jnp.where(is_bid, aid - self.bid0, self._aid_card[aid])
         ndiscard = st.round - 1 + (st.phase == OVER)
         used = jnp.arange(self.dangers) < ndiscard
         danger_used = (
@@ -813,36 +797,6 @@ class SpaceRaceEnv(BatchedEnv):
         points = self._totals(st)
         choosing = at_table & per_slot(asked).astype(jnp.bool_) & (st.phase != OVER)
 
-        def danger_block(card: Array) -> Array:
-            shown = card > 0
-            icons = self._icon[card]
-            ranks = jnp.concatenate(
-                [
-                    jnp.concatenate(
-                        [
-                            (jnp.arange(3) == icons[r]).astype(f32),
-                            look(self._over_three, self._icon_n[card, r])[None],
-                        ]
-                    )
-                    for r in range(RANKS_PER_DANGER)
-                ]
-            )
-            head = jnp.concatenate(
-                [jnp.ones(1, f32), (jnp.arange(2) == self._danger_kind[card]).astype(f32)]
-            )
-            return jnp.where(shown, jnp.concatenate([head, ranks]), 0.0)
-
-        card_hot = (jnp.arange(1, self.cards + 1) == value) & ~is_bid
-        way_hot = (jnp.arange(len(PICK_WAYS)) == self._aid_way[aid]) & ~is_bid
-        my_choice = jnp.concatenate(
-            [
-                card_hot.astype(f32),
-                way_hot.astype(f32),
-                jnp.stack(
-                    [is_bid.astype(f32), jnp.where(is_bid, look(self._over_bid, value), 0.0)]
-                ),
-            ]
-        )
         blocks = [
             (jnp.arange(3) == st.phase).astype(f32),  # phase
             jnp.reshape(waiting[seat].astype(f32), (1,)),  # acting
@@ -852,41 +806,109 @@ class SpaceRaceEnv(BatchedEnv):
             (choosing & ~per_slot(waiting).astype(jnp.bool_)).astype(f32),  # choosing: chosen
             jnp.stack(  # progress
                 [
-                    look(self._over_rounds, st.round),
-                    look(self._over_hand, st.pick),
+                    _look(self._over_rounds, st.round),
+                    _look(self._over_hand, st.pick),
                     (st.direction != 1).astype(f32),
                 ]
             ),
             ((st.loc == HAND) & (st.owner == seat))[1:].astype(f32),  # hand
-            jnp.where(mine_made, my_choice, 0.0),  # my_choice
+            self._my_choice(st, seat, asked),  # my_choice
             jnp.where(
-                at_table, look(self._over_hand, per_slot(counts[:, HAND])), 0.0
+                at_table, _look(self._over_hand, per_slot(counts[:, HAND])), 0.0
             ),  # hand_sizes
-            *stack_blocks,  # ships: the stacks but Fuel
-            fuel,  # ships: Fuel
-            spent,  # ships: spent Fuel
-            *parts,  # robot_parts
-            *power,  # power_colours
-            danger_block(danger),  # danger
-            danger_block(top),  # danger_top
+            *self._ships(st, counts, at_table, per_slot),  # ships, robot_parts, power_colours
+            self._danger_block(danger),  # danger
+            self._danger_block(top),  # danger_top
             jnp.where(
                 danger > 0, (jnp.arange(2) == self._danger_kind[danger]).astype(f32), 0.0
             ),  # bidding
             jnp.stack(  # decks
                 [
-                    look(self._over_space, jnp.sum(st.loc == DECK)),
-                    look(self._over_dangers, self.dangers - drawn),
-                    look(self._over_damage, jnp.sum(st.dloc == D_DECK)),
-                    look(self._over_damage, jnp.sum(st.dloc == D_REMOVED)),
-                    look(self._over_space, jnp.sum(st.loc == DISCARD)),
+                    _look(self._over_space, jnp.sum(st.loc == DECK)),
+                    _look(self._over_dangers, self.dangers - drawn),
+                    _look(self._over_damage, jnp.sum(st.dloc == D_DECK)),
+                    _look(self._over_damage, jnp.sum(st.dloc == D_REMOVED)),
+                    _look(self._over_space, jnp.sum(st.loc == DISCARD)),
                 ]
             ),
             danger_used[1:],  # danger_used
-            jnp.where(at_table, look(self._over_bid, per_slot(st.bids)), 0.0),  # last_bids
+            jnp.where(at_table, _look(self._over_bid, per_slot(st.bids)), 0.0),  # last_bids
             (at_table & per_slot(st.seen).astype(jnp.bool_)).astype(f32),  # seen_top_danger
             jnp.where(
-                at_table, look(self._score_ratio, per_slot(points) - self.score_low), 0.0
+                at_table, _look(self._score_ratio, per_slot(points) - self.score_low), 0.0
             ),  # score
             self._rules_block,  # rules
         ]
         return jnp.concatenate(blocks)
+
+    def _ships(
+        self, st: State, counts: Array, at_table: Array, per_slot: Callable[[Array], Array]
+    ) -> list[Array]:
+        """The ``ships``, ``robot_parts`` and ``power_colours`` blocks: each seat's ship
+        stacks (Fuel and spent Fuel last), Robot parts and Power Sources' colours, in the
+        observer's slots (``per_slot``)."""
+        f32 = jnp.float32
+        damage = self._damage_held(st, jnp.ones_like(st.dloc))
+        stack_blocks = []
+        for j, k in enumerate(SHIP_STACKS):
+            held = damage if k == S_DAMAGE else counts[:, k]
+            stack_blocks.append(
+                jnp.where(at_table, _look(self._over_stack[j], per_slot(held)), 0.0)
+            )
+        fuel = jnp.where(at_table, _look(self._over_deck, per_slot(counts[:, S_FUEL])), 0.0)
+        spent = jnp.where(at_table, _look(self._over_deck, per_slot(counts[:, SPENT])), 0.0)
+        robots = self._parts(st)
+        parts = [
+            jnp.where(at_table, _look(self._over_hand, per_slot(robots[:, k])), 0.0)
+            for k in range(len(PARTS))
+        ]
+        tops = self._tops(st)
+        power = [
+            (at_table & (per_slot(tops[:, k]) == col)).astype(f32)
+            for k in POWER
+            for col in range(len(COLOURS))
+        ]
+        return [*stack_blocks, fuel, spent, *parts, *power]
+
+    def _my_choice(self, st: State, seat: Array, asked: Array) -> Array:
+        """The ``my_choice`` block: the observer's own pick of this Flight once made (a
+        Space card and how it is played, or a bid and its size), else zeros."""
+        f32 = jnp.float32
+        aid = jnp.maximum(st.chosen[seat], 0)
+        mine_made = asked[seat] & (st.chosen[seat] >= 0)
+        is_bid = aid >= self.bid0
+        value = jnp.where(is_bid, aid - self.bid0, self._aid_card[aid])
+        card_hot = (jnp.arange(1, self.cards + 1) == value) & ~is_bid
+        way_hot = (jnp.arange(len(PICK_WAYS)) == self._aid_way[aid]) & ~is_bid
+        my_choice = jnp.concatenate(
+            [
+                card_hot.astype(f32),
+                way_hot.astype(f32),
+                jnp.stack(
+                    [is_bid.astype(f32), jnp.where(is_bid, _look(self._over_bid, value), 0.0)]
+                ),
+            ]
+        )
+        return jnp.where(mine_made, my_choice, 0.0)
+
+    def _danger_block(self, card: Array) -> Array:
+        """The ``danger`` and ``danger_top`` blocks: a Danger card (0: none shown), its
+        kind and each rank's icon and count."""
+        f32 = jnp.float32
+        shown = card > 0
+        icons = self._icon[card]
+        ranks = jnp.concatenate(
+            [
+                jnp.concatenate(
+                    [
+                        (jnp.arange(3) == icons[r]).astype(f32),
+                        _look(self._over_three, self._icon_n[card, r])[None],
+                    ]
+                )
+                for r in range(RANKS_PER_DANGER)
+            ]
+        )
+        head = jnp.concatenate(
+            [jnp.ones(1, f32), (jnp.arange(2) == self._danger_kind[card]).astype(f32)]
+        )
+        return jnp.where(shown, jnp.concatenate([head, ranks]), 0.0)

@@ -136,9 +136,47 @@ def bench(
     if as_json:
         print(json.dumps(report.to_dict(), indent=2))
         return
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=150)
+    _print_report(out, report, s.reps)
+
+
+def _print_report(out: Console, report: benchmark.Report, reps: int) -> None:
+    """The bench's tables: the playouts (and the other build's beside them), ISMCTS,
+    simulate's workers, the bots' loops, the throughput, the RL interfaces and the batched
+    engines, each that was measured."""
+    out.print(_playouts_table(report, reps))
+    if report.other_build is not None:
+        out.print(builds_table(report))
+    if report.searches:
+        out.print(_searches_table(report.searches))
+    if report.simulations:
+        out.print(_simulations_table(report.simulations))
+    if report.bot_loops:
+        _print_bot_loops(out, report.bot_loops, f"{report.build} build, this process")
+    if report.other_build is not None and report.other_build.bot_loops:
+        other = report.other_build
+        _print_bot_loops(out, other.bot_loops, f"{other.build} build, {other.python}")
+    if report.throughput:
+        print_throughput(out, report.throughput, report.build)
+    if report.rl:
+        print_rl(out, report)
+    if report.accel:
+        from ..accel.bench import print_table
+
+        print_table(out, report.accel)
+
+
+def _ratio(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def _playouts_table(report: benchmark.Report, reps: int) -> Table:
+    """Random playouts of each game and player count, and the references beside them."""
     table = Table(
         title=f"dragonlair bench (Python {report.python}, {report.build} build, "
-        f"{report.references_text()}; medians of {s.reps})"
+        f"{report.references_text()}; medians of {reps})"
     )
     for col in (
         "game",
@@ -154,10 +192,6 @@ def bench(
         "× liar's poker",
     ):
         table.add_column(col, justify="left" if col == "game" else "right")
-
-    def ratio(x: float | None) -> str:
-        return "-" if x is None else f"{x:.2f}"
-
     for m in report.measures:
         table.add_row(
             f"[dim]{m.name}[/dim]" if m.reference else m.name,
@@ -168,59 +202,47 @@ def bench(
             f"{m.clones_per_s:,.0f}",
             f"{m.state_bytes:,}" if not m.reference else "-",
             f"{m.clone_bytes:,}" if not m.reference else "-",
-            ratio(m.ratio_hearts),
-            ratio(m.clone_ratio_hearts),
-            ratio(m.ratio_liars_poker),
+            _ratio(m.ratio_hearts),
+            _ratio(m.clone_ratio_hearts),
+            _ratio(m.ratio_liars_poker),
         )
-    out = Console()
-    if not out.is_terminal:
-        out = Console(width=150)
-    out.print(table)
-    if report.other_build is not None:
-        out.print(builds_table(report))
-    if report.searches:
-        search = Table(title="ISMCTS simulations per second at a mid-game position")
-        for col in ("game", "players", "search", "move", "actions", "sims/s", "× OpenSpiel"):
-            search.add_column(col, justify="left" if col in ("game", "search") else "right")
-        for sm in report.searches:
-            search.add_row(
-                f"[dim]{sm.name}[/dim]" if sm.reference else sm.name,
-                str(sm.players),
-                sm.config,
-                str(sm.move),
-                str(sm.actions),
-                f"{sm.sims_per_s:,.0f}",
-                ratio(sm.ratio_openspiel),
-            )
-        out.print(search)
-    if report.simulations:
-        sims = Table(title="simulate: games per second with 1 and 2 workers (random bots)")
-        for col in ("game", "players", "games", "1 worker", "2 workers", "speed-up", "CPU eff."):
-            sims.add_column(col, justify="left" if col == "game" else "right")
-        for sim in report.simulations:
-            sims.add_row(
-                sim.name,
-                str(sim.players),
-                f"{sim.games:,}",
-                f"{sim.one_worker_games_per_s:,.0f}",
-                f"{sim.two_workers_games_per_s:,.0f}",
-                f"{sim.speedup:.2f}×",
-                "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
-            )
-        out.print(sims)
-    if report.bot_loops:
-        _print_bot_loops(out, report.bot_loops, f"{report.build} build, this process")
-    if report.other_build is not None and report.other_build.bot_loops:
-        other = report.other_build
-        _print_bot_loops(out, other.bot_loops, f"{other.build} build, {other.python}")
-    if report.throughput:
-        print_throughput(out, report.throughput, report.build)
-    if report.rl:
-        print_rl(out, report)
-    if report.accel:
-        from ..accel.bench import print_table
+    return table
 
-        print_table(out, report.accel)
+
+def _searches_table(rows: list[benchmark.SearchMeasure]) -> Table:
+    """ISMCTS simulations per second, and OpenSpiel's on hearts."""
+    search = Table(title="ISMCTS simulations per second at a mid-game position")
+    for col in ("game", "players", "search", "move", "actions", "sims/s", "× OpenSpiel"):
+        search.add_column(col, justify="left" if col in ("game", "search") else "right")
+    for sm in rows:
+        search.add_row(
+            f"[dim]{sm.name}[/dim]" if sm.reference else sm.name,
+            str(sm.players),
+            sm.config,
+            str(sm.move),
+            str(sm.actions),
+            f"{sm.sims_per_s:,.0f}",
+            _ratio(sm.ratio_openspiel),
+        )
+    return search
+
+
+def _simulations_table(rows: list[benchmark.SimulateMeasure]) -> Table:
+    """simulate's games per second with 1 and 2 workers."""
+    sims = Table(title="simulate: games per second with 1 and 2 workers (random bots)")
+    for col in ("game", "players", "games", "1 worker", "2 workers", "speed-up", "CPU eff."):
+        sims.add_column(col, justify="left" if col == "game" else "right")
+    for sim in rows:
+        sims.add_row(
+            sim.name,
+            str(sim.players),
+            f"{sim.games:,}",
+            f"{sim.one_worker_games_per_s:,.0f}",
+            f"{sim.two_workers_games_per_s:,.0f}",
+            f"{sim.speedup:.2f}×",
+            "-" if sim.cpu_efficiency is None else f"{sim.cpu_efficiency:.0%}",
+        )
+    return sims
 
 
 def _print_bot_loops(out: Console, rows: list[benchmark.BotLoopMeasure], build: str) -> None:

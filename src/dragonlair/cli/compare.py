@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -144,9 +145,8 @@ def compare(
     and per position, points, margin, spread, ties and length, with 95% intervals and
     p-values, and how many games the change altered."""
     from ..sim.compare import CompareError, compare_frames
-    from ..sim.output import OutputError, read_frame, read_metadata, results_source
+    from ..sim.output import OutputError
     from ..sim.plot import check_plot_file, write_comparison_plot
-    from .running import execute, prepare
 
     try:
         if plot is not None:
@@ -154,84 +154,141 @@ def compare(
         if files is not None:
             if game is not None:
                 raise typer.BadParameter("give a game or --files, not both")
-            fa_path, fb_path = files
-            ma, mb = read_metadata(results_source(fa_path)), read_metadata(results_source(fb_path))
-            if (ma["game"], ma["players"]) != (mb["game"], mb["players"]):
-                raise CompareError(
-                    f"{fa_path} is {ma['game']} with {ma['players']} players and {fb_path} "
-                    f"is {mb['game']} with {mb['players']}: only runs of the same game and "
-                    "player count compare"
-                )
-            frame_a, frame_b = read_frame(fa_path), read_frame(fb_path)
-            game_id, count = str(ma["game"]), int(ma["players"])
-            a_name = f"{fa_path} ({settings(ma)})"
-            b_name = f"{fb_path} ({settings(mb)})"
-            heading = f"{a_name} vs {b_name}"
-            interrupted = False
+            arms = _read_arms(*files)
         else:
             if game is None:
                 raise typer.BadParameter("give a game (or --files A B)")
-            bots_a, items_a = arm_bots(a, bots)
-            bots_b, items_b = arm_bots(b, bots)
-            job_a = prepare(
-                game,
-                players,
-                bots_a,
-                n,
-                seed,
-                [*(option or []), *items_a],
-                out_a,
-                None,
-                rotate=False,
-                features=features,
+            show = not (quiet or as_json)
+            arms = _play_arms(
+                game, players, bots, n, seed, workers, option, a, b, out_a, out_b, features, show
             )
-            job_b = prepare(
-                game,
-                players,
-                bots_b,
-                n,
-                seed,
-                [*(option or []), *items_b],
-                out_b,
-                None,
-                rotate=False,
-                features=features,
-            )
-            if (job_a.options, job_a.bots) == (job_b.options, job_b.bots):
-                raise typer.BadParameter(
-                    "the two arms play the same rules with the same bots: give arm B (or A) "
-                    "its own option with -B key=value, or its own bots with -B bots=LIST"
-                )
-            with tempfile.TemporaryDirectory(prefix="dragonlair-compare-") as tmp:
-                show = not (quiet or as_json)
-                runs = []
-                for arm, job, out in (("arm A", job_a, out_a), ("arm B", job_b, out_b)):
-                    target = out if out is not None else Path(tmp) / f"{arm[-1]}.csv"
-                    runs.append(execute(job, workers, show, arm, target))
-                interrupted = any(r.result.interrupted for r in runs)
-                frame_a, frame_b = (read_frame(r.source) for r in runs if r.source is not None)
-            game_id, count = job_a.game, job_a.players
-            a_name, b_name = label(a), label(b)
-            base = f" with {', '.join(option)}" if option else ""
-            shown_bots = bots if bots_a == bots_b == bots else f"bots A {bots_a}, B {bots_b}"
-            heading = f"{game_id}, {count} players{base}, {shown_bots}: {n} games each, seed {seed}"
-        cmp = compare_frames(frame_a, frame_b, count, game_id, a_name, b_name)
+        cmp = compare_frames(
+            arms.frame_a, arms.frame_b, arms.players, arms.game, arms.a_name, arms.b_name
+        )
     except (CompareError, OutputError) as e:
         raise typer.BadParameter(str(e)) from None
     except DragonlairError as e:
         raise typer.BadParameter(str(e)) from None
     if plot is not None:
-        write_comparison_plot(plot, cmp, frame_a, frame_b, heading)
+        write_comparison_plot(plot, cmp, arms.frame_a, arms.frame_b, arms.heading)
     if as_json:
         print(json.dumps(cmp.to_dict(), indent=2))
     else:
         console = Console() if Console().is_terminal else Console(width=150)
-        print_comparison(cmp, console, heading)
+        print_comparison(cmp, console, arms.heading)
         if plot is not None:
             console.print(f"chart: {plot}")
-    if interrupted:
+    if arms.interrupted:
         Console(stderr=True).print("interrupted: the comparison covers the games that finished")
         raise typer.Exit(130)
+
+
+@dataclass
+class _Arms:
+    """The two arms' results (pandas DataFrames), their game, and how they are named."""
+
+    frame_a: Any
+    frame_b: Any
+    game: str
+    players: int
+    a_name: str
+    b_name: str
+    heading: str
+    interrupted: bool = False
+
+
+def _read_arms(fa_path: Path, fb_path: Path) -> _Arms:
+    """Two results files as the arms, named by their paths and settings; CompareError
+    unless they are runs of the same game and player count."""
+    from ..sim.compare import CompareError
+    from ..sim.output import read_frame, read_metadata, results_source
+
+    ma, mb = read_metadata(results_source(fa_path)), read_metadata(results_source(fb_path))
+    if (ma["game"], ma["players"]) != (mb["game"], mb["players"]):
+        raise CompareError(
+            f"{fa_path} is {ma['game']} with {ma['players']} players and {fb_path} "
+            f"is {mb['game']} with {mb['players']}: only runs of the same game and "
+            "player count compare"
+        )
+    a_name = f"{fa_path} ({settings(ma)})"
+    b_name = f"{fb_path} ({settings(mb)})"
+    return _Arms(
+        read_frame(fa_path),
+        read_frame(fb_path),
+        str(ma["game"]),
+        int(ma["players"]),
+        a_name,
+        b_name,
+        f"{a_name} vs {b_name}",
+    )
+
+
+def _play_arms(
+    game: str,
+    players: int | None,
+    bots: str,
+    n: int,
+    seed: int,
+    workers: int,
+    option: list[str] | None,
+    a: list[str] | None,
+    b: list[str] | None,
+    out_a: Path | None,
+    out_b: Path | None,
+    features: bool,
+    show: bool,
+) -> _Arms:
+    """Play both arms on the same seeds (each results file kept where ``out_a`` and
+    ``out_b`` say, else in a temporary folder); typer.BadParameter when the two arms would
+    play the same rules with the same bots."""
+    from ..sim.output import read_frame
+    from .running import execute, prepare
+
+    bots_a, items_a = arm_bots(a, bots)
+    bots_b, items_b = arm_bots(b, bots)
+    job_a = prepare(
+        game,
+        players,
+        bots_a,
+        n,
+        seed,
+        [*(option or []), *items_a],
+        out_a,
+        None,
+        rotate=False,
+        features=features,
+    )
+    job_b = prepare(
+        game,
+        players,
+        bots_b,
+        n,
+        seed,
+        [*(option or []), *items_b],
+        out_b,
+        None,
+        rotate=False,
+        features=features,
+    )
+    if (job_a.options, job_a.bots) == (job_b.options, job_b.bots):
+        raise typer.BadParameter(
+            "the two arms play the same rules with the same bots: give arm B (or A) "
+            "its own option with -B key=value, or its own bots with -B bots=LIST"
+        )
+    with tempfile.TemporaryDirectory(prefix="dragonlair-compare-") as tmp:
+        runs = []
+        for arm, job, out in (("arm A", job_a, out_a), ("arm B", job_b, out_b)):
+            target = out if out is not None else Path(tmp) / f"{arm[-1]}.csv"
+            runs.append(execute(job, workers, show, arm, target))
+        interrupted = any(r.result.interrupted for r in runs)
+        frame_a, frame_b = (read_frame(r.source) for r in runs if r.source is not None)
+    game_id, count = job_a.game, job_a.players
+    base = f" with {', '.join(option)}" if option else ""
+    shown_bots = bots if bots_a == bots_b == bots else f"bots A {bots_a}, B {bots_b}"
+    heading = f"{game_id}, {count} players{base}, {shown_bots}: {n} games each, seed {seed}"
+    return _Arms(
+        frame_a, frame_b, game_id, count, label(a), label(b), heading, interrupted=interrupted
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ from rich.console import Console
 import dragonlair
 
 from ..bots import LEVELS, UnknownBot, parse_bot
-from ..core import DragonlairError
+from ..core import DragonlairError, State
 from ..core.confirm import CONFIRM_SECONDS
 from ..core.puzzles import PUZZLE_PREFIX, open_game, puzzle
 from ..i18n import N_, _, language
@@ -210,17 +210,9 @@ def play(
         elif from_ is not None:
             if game is not None:
                 raise typer.BadParameter("give either a game or --from, not both")
-            state = open_game(from_, seed=seed)
-            g = state.game
-            if from_.startswith(PUZZLE_PREFIX):
-                # a puzzle seats you where its question is asked, and opens with it
-                found = puzzle(from_[len(PUZZLE_PREFIX) :])
-                question = _(found.question) if found.question else None
-                if found.seat is not None:
-                    puzzle_at = (found.seat, state.move)
-                if seat is None and found.seat is not None:
-                    seat = found.seat + 1
-            seats = _seats(g.players, bots, hotseat, seat or 1, name or [], g.spec.id)
+            state, seats, question, puzzle_at = _from_position(
+                from_, seed, bots, hotseat, seat, name or []
+            )
         else:
             if game is None:
                 game, menu_players, chosen_lesson = _menu(console)
@@ -265,7 +257,39 @@ def play(
             "bold magenta",
         )
     app.run()
-    session = app.session  # the last game played at this table (``again`` starts a new one)
+    _print_end(console, app.session)  # the last game played here (``again`` starts one)
+    raise typer.Exit(app.return_code or 0)
+
+
+def _from_position(
+    from_: str,
+    seed: int | None,
+    bots: str | None,
+    hotseat: bool,
+    seat: int | None,
+    names: list[str],
+) -> tuple[State, list[SeatConfig], str | None, tuple[int, int] | None]:
+    """The game set up from a position file, a record or a puzzle, and who sits where;
+    for a puzzle, its question and its seat and move (F4 shows the answer there): it
+    seats you where its question is asked unless ``seat`` says otherwise."""
+    question: str | None = None
+    puzzle_at: tuple[int, int] | None = None
+    state = open_game(from_, seed=seed)
+    g = state.game
+    if from_.startswith(PUZZLE_PREFIX):
+        found = puzzle(from_[len(PUZZLE_PREFIX) :])
+        question = _(found.question) if found.question else None
+        if found.seat is not None:
+            puzzle_at = (found.seat, state.move)
+        if seat is None and found.seat is not None:
+            seat = found.seat + 1
+    seats = _seats(g.players, bots, hotseat, seat or 1, names, g.spec.id)
+    return state, seats, question, puzzle_at
+
+
+def _print_end(console: Console, session: PlaySession) -> None:
+    """What is said when the terminal game closes: a failed save, then the result of a
+    finished game or where an unfinished one is saved."""
     if session.save_error:
         console.print(f"[red]{session.save_error}[/red]")
     if session.state.is_over and session.state.result is not None:
@@ -279,7 +303,6 @@ def play(
                 path=path
             )
         )
-    raise typer.Exit(app.return_code or 0)
 
 
 def _lesson(game: str, *given: object) -> Tutorial:

@@ -10,6 +10,7 @@ import typer
 
 if TYPE_CHECKING:  # the server's modules are imported when it runs, not for --help
     from ..web import ServerConfig
+    from ..web.config import MailSettings
 
 
 def serve(
@@ -134,7 +135,7 @@ def serve(
     ws_idle_timeout: Annotated[
         float,
         typer.Option(
-            min=1, help="Seconds a WebSocket may send nothing (browsers ping every 20 s)."
+            min=1, help="Seconds a WebSocket may send nothing (browsers ping after 2 s of quiet)."
         ),
     ] = 120.0,
     ws_ping_interval: Annotated[
@@ -144,7 +145,7 @@ def serve(
             help="Seconds between the server's pings on each WebSocket (a proxy's read "
             "time-out on WebSockets must be longer).",
         ),
-    ] = 5.0,
+    ] = 1.0,
     max_connections_per_seat: Annotated[
         int, typer.Option(min=1, help="Open connections per seat of a table (tabs, devices).")
     ] = 8,
@@ -259,28 +260,9 @@ def serve(
         raise typer.BadParameter("--log-level must be debug, info, warning or error")
     if log_format not in ("text", "json"):
         raise typer.BadParameter(f"--log-format must be text or json, not {log_format!r}")
-    mail = None
-    if smtp_host is not None or mail_from is not None:
-        from ..web.config import MailSettings
-
-        if smtp_host is None:
-            raise typer.BadParameter(
-                "--mail-from needs --smtp-host: the SMTP server to send through"
-            )
-        if mail_from is None:
-            raise typer.BadParameter("--smtp-host needs --mail-from: the address e-mail comes from")
-        mail = MailSettings(
-            host=smtp_host,
-            port=smtp_port,
-            security=smtp_security,
-            user=smtp_user,
-            password=smtp_password,
-            sender=mail_from,
-        )
-        try:
-            mail.check(public_url.rstrip("/"))
-        except ValueError as e:
-            raise typer.BadParameter(str(e)) from None
+    mail = mail_settings(
+        smtp_host, smtp_port, smtp_security, smtp_user, smtp_password, mail_from, public_url
+    )
     config = ServerConfig(
         db=db,
         sqlite_sync=sqlite_sync.upper(),
@@ -330,6 +312,36 @@ def serve(
             create_app(config), config, host, port, log_config=log_config, log_level=log_level
         )
     ).run()
+
+
+def mail_settings(
+    host: str | None,
+    port: int,
+    security: str,
+    user: str | None,
+    password: str | None,
+    sender: str | None,
+    public_url: str,
+) -> MailSettings | None:
+    """The SMTP server e-mail is sent through, from the ``--smtp-*`` and ``--mail-from``
+    options (None: no e-mail); typer.BadParameter when one is given without the other,
+    or the settings cannot send (``MailSettings.check``)."""
+    if host is None and sender is None:
+        return None
+    from ..web.config import MailSettings
+
+    if host is None:
+        raise typer.BadParameter("--mail-from needs --smtp-host: the SMTP server to send through")
+    if sender is None:
+        raise typer.BadParameter("--smtp-host needs --mail-from: the address e-mail comes from")
+    mail = MailSettings(
+        host=host, port=port, security=security, user=user, password=password, sender=sender
+    )
+    try:
+        mail.check(public_url.rstrip("/"))
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    return mail
 
 
 def check_config(config: ServerConfig) -> None:

@@ -40,7 +40,9 @@ from .simargs import (
 )
 
 if TYPE_CHECKING:
+    from ..bots import BotSpec
     from ..sim import Summary
+    from ..sim.runner import Job
     from ..sim.skill import Rating
     from ..sim.stats import Rate
 
@@ -213,15 +215,11 @@ def round_robin(
 ) -> None:
     """Every pair of bots in games of its own (alternating round the table, seats
     rotated): the pairwise win matrix and Bradley-Terry ratings."""
-    import pandas as pd
-
-    from ..core import derive_seed
     from ..sim.output import data_files
-    from ..sim.plot import frame_of
     from ..sim.report import skill_matrix
     from ..sim.skill import bradley_terry
     from ..sim.stats import wilson
-    from .running import execute, prepare
+    from .running import prepare
 
     items = [t.strip() for t in bots.split(",")]
     base = prepare(game, players, items[0], n, seed, option, None, None, rotate=True)
@@ -234,18 +232,7 @@ def round_robin(
     by_label = {spec.text: spec for spec in specs}
     seats = base.players
     rounded = -(-n // seats) * seats
-    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
-    frames = []
-    for pair, (a, b) in enumerate(pairs):
-        lineup = tuple(by_label[a] if s % 2 == 0 else by_label[b] for s in range(seats))
-        job = dataclasses.replace(
-            base, bots=lineup, n=rounded, seed=derive_seed(seed, 1_000_000 + pair)
-        )
-        played = execute(job, workers, not (quiet or as_json), f"{a} vs {b}")
-        frames.append(frame_of(played.result))
-        if played.result.interrupted:
-            raise typer.Exit(130)
-    everything = pd.concat(frames, ignore_index=True)
+    everything = _play_pairs(base, labels, by_label, rounded, workers, not (quiet or as_json))
     names, shares = skill_matrix(everything, seats)
     standing = bot_standing(everything, seats, names)
     k = len(names)
@@ -294,6 +281,38 @@ def round_robin(
         standing,
         ratings,
     )
+
+
+def _play_pairs(
+    base: Job,
+    labels: list[str],
+    by_label: dict[str, BotSpec],
+    rounded: int,
+    workers: int,
+    show: bool,
+) -> Any:
+    """The games of every pair of bots (``rounded`` each, the two alternating round the
+    table, each pair from a seed of its own derived from ``base``'s) as one pandas
+    DataFrame; typer.Exit(130) when a pair's run is interrupted."""
+    import pandas as pd
+
+    from ..core import derive_seed
+    from ..sim.plot import frame_of
+    from .running import execute
+
+    seats = base.players
+    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
+    frames = []
+    for pair, (a, b) in enumerate(pairs):
+        lineup = tuple(by_label[a] if s % 2 == 0 else by_label[b] for s in range(seats))
+        job = dataclasses.replace(
+            base, bots=lineup, n=rounded, seed=derive_seed(base.seed, 1_000_000 + pair)
+        )
+        played = execute(job, workers, show, f"{a} vs {b}")
+        frames.append(frame_of(played.result))
+        if played.result.interrupted:
+            raise typer.Exit(130)
+    return pd.concat(frames, ignore_index=True)
 
 
 def _print_round_robin(

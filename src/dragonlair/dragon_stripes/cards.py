@@ -143,6 +143,36 @@ def parse_components(raw: object, name: str) -> Components:
         c.fail("stripes", "a list of 1 to 100 stripe values", f"{len(stripes_raw)} entries")
     stripes = tuple(c.integer(v, f"stripes[{i}]", 0, 1000) for i, v in enumerate(stripes_raw))
 
+    footprints = _footprints(c, top)
+
+    stop_cards = c.integer(c.key(top, "stop_cards", "the file"), "stop_cards", 0, 500)
+    danger_cards = c.integer(c.key(top, "danger_cards", "the file"), "danger_cards")
+    if danger_cards != DANGER_CARDS:
+        c.fail("danger_cards", "3 (the rules have a first, second and third Danger)", danger_cards)
+
+    gems = _gem_kinds(c, top)
+    start_gems = c.integer(c.key(top, "start_gems", "the file"), "start_gems", 0)
+
+    bands = _price_bands(c, top)
+    penalty = _halves(c, c.key(top, "penalty_divisor", "the file"), "penalty_divisor", 1, 100)
+    reward = _halves(c, c.key(top, "reward_multiplier", "the file"), "reward_multiplier", 0, 10)
+
+    return Components(
+        stripes=stripes,
+        footprints=tuple(footprints),
+        stop_cards=stop_cards,
+        danger_cards=danger_cards,
+        gems=tuple(gems),
+        start_gems=start_gems,
+        takeover=tuple(bands),
+        source=name,
+        penalty_divisor=penalty,
+        reward_multiplier=reward,
+    )
+
+
+def _footprints(c: Checker, top: Mapping[str, Any]) -> list[FootprintCards]:
+    """The footprint cards: each step value once, with its count."""
     footprints: list[FootprintCards] = []
     for i, entry in enumerate(
         c.items(c.key(top, "footprint_cards", "the file"), "footprint_cards")
@@ -153,12 +183,11 @@ def parse_components(raw: object, name: str) -> Components:
         if any(f.steps == steps for f in footprints):
             c.fail(f"{where}.steps", "a step value not listed before", steps)
         footprints.append(FootprintCards(steps, c.integer(obj["count"], f"{where}.count", 0, 500)))
+    return footprints
 
-    stop_cards = c.integer(c.key(top, "stop_cards", "the file"), "stop_cards", 0, 500)
-    danger_cards = c.integer(c.key(top, "danger_cards", "the file"), "danger_cards")
-    if danger_cards != DANGER_CARDS:
-        c.fail("danger_cards", "3 (the rules have a first, second and third Danger)", danger_cards)
 
+def _gem_kinds(c: Checker, top: Mapping[str, Any]) -> list[GemKind]:
+    """The gems: at least one kind, each value once, with its count."""
     gems: list[GemKind] = []
     for i, entry in enumerate(c.items(c.key(top, "gems", "the file"), "gems")):
         where = f"gems[{i}]"
@@ -169,9 +198,11 @@ def parse_components(raw: object, name: str) -> Components:
         gems.append(GemKind(value, c.integer(obj["count"], f"{where}.count", 0, 10_000)))
     if not gems:
         c.fail("gems", "at least one kind of gem", "an empty list")
+    return gems
 
-    start_gems = c.integer(c.key(top, "start_gems", "the file"), "start_gems", 0)
 
+def _price_bands(c: Checker, top: Mapping[str, Any]) -> list[PriceBand]:
+    """The takeover prices: bands from 1 on without gaps, the last one open-ended."""
     bands: list[PriceBand] = []
     raw_bands = c.items(c.key(top, "takeover_prices", "the file"), "takeover_prices")
     if not raw_bands:
@@ -193,22 +224,7 @@ def parse_components(raw: object, name: str) -> Components:
         else:
             high = c.integer(obj["to"], f"{where}.to", low)
         bands.append(PriceBand(low, high, c.integer(obj["price"], f"{where}.price", 0)))
-
-    penalty = _halves(c, c.key(top, "penalty_divisor", "the file"), "penalty_divisor", 1, 100)
-    reward = _halves(c, c.key(top, "reward_multiplier", "the file"), "reward_multiplier", 0, 10)
-
-    return Components(
-        stripes=stripes,
-        footprints=tuple(footprints),
-        stop_cards=stop_cards,
-        danger_cards=danger_cards,
-        gems=tuple(gems),
-        start_gems=start_gems,
-        takeover=tuple(bands),
-        source=name,
-        penalty_divisor=penalty,
-        reward_multiplier=reward,
-    )
+    return bands
 
 
 def _halves(c: Checker, raw: object, where: str, lo: int, hi: int) -> tuple[int, int]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .compare import Comparison
-from .stats import Line, Summary, wilson
+from .stats import Line, Rate, Summary, wilson
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -396,109 +396,137 @@ def _attribution(
     numeric: Sequence[str],
     names: dict[str, dict[str, str]] | None = None,
 ) -> str:
+    """The report's component attribution: a section per token column, then the
+    per-seat features' means, their win shares by value and the model of the win."""
     import numpy as np
 
     parts = ["<h2>Component attribution</h2>"]
     if not token_columns and not numeric:
         return ""
     wins = np.concatenate([frame[f"win_{s}"].to_numpy(float) for s in range(players)])
-    base = wins.mean()
     for col in token_columns:
-        lists = np.concatenate([frame[f"{col}_{s}"].astype(str).to_numpy() for s in range(players)])
-        tokens: dict[str, list[int]] = {}
-        for i, text in enumerate(lists):
-            for tok in set(text.split()):
-                tokens.setdefault(tok, []).append(i)
-        rows = []
-        for tok, where in tokens.items():
-            have = np.zeros(len(wins), dtype=bool)
-            have[where] = True
-            w_in = wilson(float(wins[have].sum()), int(have.sum()))
-            w_out = wilson(float(wins[~have].sum()), int((~have).sum()))
-            rows.append((w_in.value - w_out.value, tok, w_in, w_out, int(have.sum())))
-        rows.sort(key=lambda r: r[0], reverse=True)
-        seats = len(wins)
-        pvalues = [
-            two_proportion_p(
-                w_in.value * count, count, w_out.value * (seats - count), seats - count
-            )
-            for _, _, w_in, w_out, count in rows
-        ]
-        qvalues = benjamini_hochberg(pvalues)
-        # every id is in the table (and its CSV); between the TOP largest and the TOP
-        # smallest differences the rows are folded away until "show all" is clicked
-        shown_at = list(range(len(rows)))
-        folded = set(shown_at[TOP:-TOP]) if len(rows) > 2 * TOP else set()
-        shown = [rows[i] for i in shown_at if i not in folded]
-        thin = [r for r in shown if r[4] < THIN]
-        named = (names or {}).get(col, {})
-        body = [
-            [
-                _e(rows[i][1])
-                + (
-                    f" <span class='note'>{_e(named[rows[i][1]])}</span>"
-                    if rows[i][1] in named
-                    else ""
-                ),
-                f"{rows[i][2].value:.1%} ({rows[i][2].low:.1%} to {rows[i][2].high:.1%})",
-                f"{rows[i][3].value:.1%}",
-                f"{100 * rows[i][0]:+.1f} pt",
-                f"{pvalues[i]:.2g}",
-                f"{qvalues[i]:.2g}" + (" <b>*</b>" if qvalues[i] < 0.05 else ""),
-                f"{rows[i][4]}" + (" <b>thin</b>" if rows[i][4] < THIN else ""),
-            ]
-            for i in shown_at
-        ]
-        passed = sum(1 for q in qvalues if q < 0.05)
-        parts.append(
-            f"<h3>{_e(col)}</h3><p class='note'>Win share of seats whose <i>{_e(col)}</i> "
-            f"included the id, against seats whose did not (overall {base:.1%}); "
-            + (
-                f"the {TOP} ids with the largest and the {TOP} with the smallest difference "
-                "(the button below the table shows the others; the CSV has every id)."
-                if len(rows) > 2 * TOP
-                else "every id."
-            )
-            + " A difference is an association, not a cause: strong players may simply pick "
-            "the card. <i>p</i>: the two-proportion z-test of the difference (statsmodels); "
-            f"<i>q</i>: the p-value adjusted for testing all {len(rows)} ids at once "
-            "(Benjamini-Hochberg, the expected share of false findings among those with "
-            f"q &lt; 0.05 is at most 5%); * q &lt; 0.05: {passed} of {len(rows)} ids.</p>"
-        )
-        if thin:
-            parts.append(
-                f"<div class='warn'>{len(thin)} of these rows rest on fewer than {THIN} seats: "
-                "their intervals are wide and their differences may be chance.</div>"
-            )
-        head = ["id", "win share with it (95% CI)", "without", "difference", "p", "q (BH)"]
-        table = _table([*head, "seats"], body, raw=True, folded=folded)
-        if folded:
-            table += (
-                "<button class='more' onclick=\"this.previousElementSibling.classList."
-                f"toggle('all')\">show or fold the {len(folded)} ids between</button>"
-            )
-        parts.append(table)
+        parts.extend(_token_attribution(frame, players, wins, col, (names or {}).get(col, {})))
     if numeric:
-        rows2 = []
-        won = wins > 0
-        for col in numeric:
-            v = np.concatenate([frame[f"{col}_{s}"].to_numpy(float) for s in range(players)])
-            rows2.append(
-                [
-                    col,
-                    f"{v[won].mean():.2f}",
-                    f"{v[~won].mean():.2f}",
-                    f"{v[won].mean() - v[~won].mean():+.2f}",
-                ]
-            )
-        parts.append(
-            "<h3>Per-seat features</h3><p class='note'>Mean of each feature among seats that "
-            "won (alone or shared) and among the others.</p>"
-            + _table(["feature", "winners", "others", "difference"], rows2)
-        )
+        parts.append(_feature_means(frame, players, wins, numeric))
         parts.append(_by_value(frame, players, wins, numeric))
         parts.append(_model(frame, players, numeric))
     return "".join(parts)
+
+
+def _token_attribution(
+    frame: Any, players: int, wins: Any, col: str, named: dict[str, str]
+) -> list[str]:
+    """The section of one token column: the win share of seats whose column holds each
+    id against those whose does not, with its interval, p- and q-value (the ids between
+    the ``TOP`` largest and smallest differences folded away), and a warning for the
+    rows that rest on fewer than ``THIN`` seats; ``named``: the ids' names."""
+    parts: list[str] = []
+    base = wins.mean()
+    rows = _token_rows(frame, players, wins, col)
+    seats = len(wins)
+    pvalues = [
+        two_proportion_p(w_in.value * count, count, w_out.value * (seats - count), seats - count)
+        for _, _, w_in, w_out, count in rows
+    ]
+    qvalues = benjamini_hochberg(pvalues)
+    # every id is in the table (and its CSV); between the TOP largest and the TOP
+    # smallest differences the rows are folded away until "show all" is clicked
+    shown_at = list(range(len(rows)))
+    folded = set(shown_at[TOP:-TOP]) if len(rows) > 2 * TOP else set()
+    shown = [rows[i] for i in shown_at if i not in folded]
+    thin = [r for r in shown if r[4] < THIN]
+    body = [
+        [
+            _e(rows[i][1])
+            + (
+                f" <span class='note'>{_e(named[rows[i][1]])}</span>" if rows[i][1] in named else ""
+            ),
+            f"{rows[i][2].value:.1%} ({rows[i][2].low:.1%} to {rows[i][2].high:.1%})",
+            f"{rows[i][3].value:.1%}",
+            f"{100 * rows[i][0]:+.1f} pt",
+            f"{pvalues[i]:.2g}",
+            f"{qvalues[i]:.2g}" + (" <b>*</b>" if qvalues[i] < 0.05 else ""),
+            f"{rows[i][4]}" + (" <b>thin</b>" if rows[i][4] < THIN else ""),
+        ]
+        for i in shown_at
+    ]
+    passed = sum(1 for q in qvalues if q < 0.05)
+    parts.append(
+        f"<h3>{_e(col)}</h3><p class='note'>Win share of seats whose <i>{_e(col)}</i> "
+        f"included the id, against seats whose did not (overall {base:.1%}); "
+        + (
+            f"the {TOP} ids with the largest and the {TOP} with the smallest difference "
+            "(the button below the table shows the others; the CSV has every id)."
+            if len(rows) > 2 * TOP
+            else "every id."
+        )
+        + " A difference is an association, not a cause: strong players may simply pick "
+        "the card. <i>p</i>: the two-proportion z-test of the difference (statsmodels); "
+        f"<i>q</i>: the p-value adjusted for testing all {len(rows)} ids at once "
+        "(Benjamini-Hochberg, the expected share of false findings among those with "
+        f"q &lt; 0.05 is at most 5%); * q &lt; 0.05: {passed} of {len(rows)} ids.</p>"
+    )
+    if thin:
+        parts.append(
+            f"<div class='warn'>{len(thin)} of these rows rest on fewer than {THIN} seats: "
+            "their intervals are wide and their differences may be chance.</div>"
+        )
+    head = ["id", "win share with it (95% CI)", "without", "difference", "p", "q (BH)"]
+    table = _table([*head, "seats"], body, raw=True, folded=folded)
+    if folded:
+        table += (
+            "<button class='more' onclick=\"this.previousElementSibling.classList."
+            f"toggle('all')\">show or fold the {len(folded)} ids between</button>"
+        )
+    parts.append(table)
+    return parts
+
+
+def _token_rows(
+    frame: Any, players: int, wins: Any, col: str
+) -> list[tuple[float, str, Rate, Rate, int]]:
+    """Each id of a token column: the difference of the win shares of the seats whose
+    column holds it and of the others, the id, both shares and how many seats held it;
+    the largest difference first."""
+    import numpy as np
+
+    lists = np.concatenate([frame[f"{col}_{s}"].astype(str).to_numpy() for s in range(players)])
+    tokens: dict[str, list[int]] = {}
+    for i, text in enumerate(lists):
+        for tok in set(text.split()):
+            tokens.setdefault(tok, []).append(i)
+    rows = []
+    for tok, where in tokens.items():
+        have = np.zeros(len(wins), dtype=bool)
+        have[where] = True
+        w_in = wilson(float(wins[have].sum()), int(have.sum()))
+        w_out = wilson(float(wins[~have].sum()), int((~have).sum()))
+        rows.append((w_in.value - w_out.value, tok, w_in, w_out, int(have.sum())))
+    rows.sort(key=lambda r: r[0], reverse=True)
+    return rows
+
+
+def _feature_means(frame: Any, players: int, wins: Any, numeric: Sequence[str]) -> str:
+    """Each per-seat feature's mean among the seats that won and among the others."""
+    import numpy as np
+
+    rows = []
+    won = wins > 0
+    for col in numeric:
+        v = np.concatenate([frame[f"{col}_{s}"].to_numpy(float) for s in range(players)])
+        rows.append(
+            [
+                col,
+                f"{v[won].mean():.2f}",
+                f"{v[~won].mean():.2f}",
+                f"{v[won].mean() - v[~won].mean():+.2f}",
+            ]
+        )
+    return (
+        "<h3>Per-seat features</h3><p class='note'>Mean of each feature among seats that "
+        "won (alone or shared) and among the others.</p>"
+        + _table(["feature", "winners", "others", "difference"], rows)
+    )
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,13 @@ from .connection import Limits
 from .language import page_language
 from .lobby import Hub
 from .mail import Composer, Mailer, Outbox, Tokens
-from .metrics import ACTION_SECONDS, COMMIT_SECONDS, HTTP_RESPONSES, observe_bot_wait
+from .metrics import (
+    ACTION_SECONDS,
+    COMMIT_SECONDS,
+    HTTP_RESPONSES,
+    observe_bot_time,
+    observe_bot_wait,
+)
 from .metrics import ERRORS as ERROR_ANSWERS
 from .ownership import SharedHub
 from .protocol import ErrorBody, ProtocolError, encode
@@ -147,7 +153,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     except SealError as e:
         raise StoreError(str(e)) from None
     store = Store(cfg.db, cfg.sqlite_sync, sealer, cfg.db_lock_timeout, on_finish=rate_finished)
-    bots = BotRunner(cfg.bot_pool, cfg.bot_workers, on_wait=observe_bot_wait)
+    bots = BotRunner(
+        cfg.bot_pool, cfg.bot_workers, on_wait=observe_bot_wait, on_done=observe_bot_time
+    )
     # on PostgreSQL every process, sharded or not, owns its tables through fenced leases
     shared = not store.sqlite or cfg.shard is not None  # SharedHub refuses SQLite
     hub = SharedHub(cfg, store, bots) if shared else Hub(cfg, store, bots)

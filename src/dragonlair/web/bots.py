@@ -297,7 +297,11 @@ class BotRunner:
         pool: str = "process",
         workers: int = 2,
         on_wait: Callable[[str, float], None] | None = None,
+        on_done: Callable[[str, float], None] | None = None,
     ) -> None:
+        # on_wait(kind, seconds): a job's wait for a worker; on_done(kind, seconds): its
+        # time from getting one to its answer (the worker's thinking and the round trip to
+        # it), whether it answered, failed or was cut; kind is "bot" or "hint"
         if pool not in ("thread", "process"):
             raise ValueError(f"bot pool must be 'thread' or 'process', not {pool!r}")
         if workers < 1:
@@ -311,6 +315,7 @@ class BotRunner:
         self._thread_only: set[str] = set()
         self.fair = FairQueue(workers, on_wait)
         self.workers = workers
+        self._on_done = on_done
         self._warm: dict[str, asyncio.Future[Any]] = {}  # per pool: the imports hints need
 
     @property
@@ -334,6 +339,7 @@ class BotRunner:
 
     async def _fair(self, table: str, priority: int, job: Any, work: Callable[[Any], Any]) -> Any:
         await self.fair.acquire(table, priority)
+        began = asyncio.get_running_loop().time()
         # the worker's slot is freed when the work really ends (a process job is killed
         # at its bound; a thread cannot be, so it counts against the pool until it stops)
         done: list[asyncio.Future[Any]] = []
@@ -347,6 +353,9 @@ class BotRunner:
                     done.clear()
             return await self._in_thread(job, work, done)
         finally:
+            if self._on_done is not None:
+                took = asyncio.get_running_loop().time() - began
+                self._on_done("bot" if priority == BOT else "hint", took)
             if done and not done[0].done():
                 done[0].add_done_callback(lambda _: self.fair.release(table))
             else:

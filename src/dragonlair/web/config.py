@@ -123,13 +123,14 @@ class ServerConfig:
     # cap, a newcomer takes the place of an idle connection of the address holding the
     # most, or is refused (1013). See dragonlair.web.connection.Limits.
     max_websockets: int | None = None
-    # A WebSocket that sends nothing (not even a ping; the browser pings every 20 s) for
-    # this long is closed with 4408 (seconds).
+    # A WebSocket that sends nothing (not even a ping; the browser pings after 2 s without
+    # a message) for this long is closed with 4408 (seconds).
     ws_idle_timeout: float = 120.0
     # The server pings every WebSocket this often (seconds; WebSocket ping frames, which
     # clients answer by themselves): a proxy in front sees bytes from a live process at
-    # least this often, so a short read time-out tells a hung process (deploy/nginx/).
-    ws_ping_interval: float = 5.0
+    # least this often, so a short read time-out tells a hung process (deploy/nginx/: 4 s,
+    # three pings missed).
+    ws_ping_interval: float = 1.0
     # Open connections per table: each seat's (a person's tabs and devices) and its
     # spectators', all addresses together; beyond, a newcomer is refused (table_full).
     max_connections_per_seat: int = 8

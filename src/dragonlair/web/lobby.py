@@ -456,14 +456,7 @@ class Hub:
         table_id = new_table_id()
         await self.claim(table_id)
         seats, tokens = self._seats(specs, table_id)
-        for s in seats:
-            s.account = (accounts or {}).get(s.seat)
-        if account is not None:
-            first = next((s for s in seats if s.kind == "human"), None)
-            if first is not None:
-                first.account = account
-        for s in seats:
-            s.profile = None if s.account is None else (names or {}).get(s.account)
+        _give_seats(seats, account, accounts or {}, names or {})
         watch = new_token()
         status = "waiting" if any(s.kind == "open" for s in seats) else "playing"
         creator = None
@@ -477,48 +470,14 @@ class Hub:
             players=game.players,
             options=dict(game.options),
             seed=seed,
-            settings={
-                "deadline": req.deadline if req.deadline is not None else self.config.deadline,
-                "away": None
-                if req.pace is not None
-                else (req.away if req.away is not None else self.config.away),
-                **({"pace": req.pace} if req.pace is not None else {}),
-                "takeover": takeover,
-                "listed": req.listed,
-                "wait_for_arrival": req.wait_for_arrival,
-                "hints": hints,
-                "undo": undo,
-                "confirm": (req.confirm or self.config.confirm)
-                if undo and not req.confirm_turn
-                else 0.0,
-                **({"confirm_turn": True} if req.confirm_turn else {}),
-                **({"rated": True} if req.rated else {}),
-                "chat_apart": req.chat_apart,
-                **({"tutorial": True} if req.tutorial else {}),
-                **({} if doc is None else {"position": doc, "title": _title(doc)}),
-                **({} if req.puzzle is None else {"puzzle": find_puzzle(req.puzzle).name}),
-                **({"chosen_seed": True} if chosen_seed else {}),
-            },
+            settings=self._settings(req, takeover, hints, undo, chosen_seed, doc),
             watch_hash=digest(watch),
             status=status,
             created=time.time(),
             seats=seats,
             creator=creator,
         )
-        # every deal is committed; a chosen one with what it was made from
-        stored.salt = new_salt()
-        stored.commitment = commitment(seed, stored.salt, deal_source(stored.settings))
-        cap = self.config.max_waiting_per_address
-        try:
-            await self.write(lambda: self.store.create_table(stored, cap))
-        except TooManyWaiting as e:
-            raise ProtocolError(
-                "too_many_waiting",
-                f"{e.count} tables you created are waiting for players, the most one address "
-                f"may have (at most {cap}); play at one, or let one expire, before you open "
-                "another",
-                429,
-            ) from None
+        await self._store_new(stored)
         t = Table(self, stored, game, start)
         if status == "playing":
             self.tables[table_id] = t
@@ -530,6 +489,60 @@ class Hub:
             seats=tokens,
             watch=WatchPass(token=watch, link=self.link("watch", table_id, watch)),
         )
+
+    def _settings(
+        self,
+        req: TableRequest,
+        takeover: str | None,
+        hints: bool,
+        undo: bool,
+        chosen_seed: bool,
+        doc: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """What a new table stores of its settings: the request's, the server's defaults
+        where it chose none, and what was worked out of it (who plays for an away person,
+        the practice services, whether its seed was chosen, the position and puzzle)."""
+        return {
+            "deadline": req.deadline if req.deadline is not None else self.config.deadline,
+            "away": None
+            if req.pace is not None
+            else (req.away if req.away is not None else self.config.away),
+            **({"pace": req.pace} if req.pace is not None else {}),
+            "takeover": takeover,
+            "listed": req.listed,
+            "wait_for_arrival": req.wait_for_arrival,
+            "hints": hints,
+            "undo": undo,
+            "confirm": (req.confirm or self.config.confirm)
+            if undo and not req.confirm_turn
+            else 0.0,
+            **({"confirm_turn": True} if req.confirm_turn else {}),
+            **({"rated": True} if req.rated else {}),
+            "chat_apart": req.chat_apart,
+            **({"tutorial": True} if req.tutorial else {}),
+            **({} if doc is None else {"position": doc, "title": _title(doc)}),
+            **({} if req.puzzle is None else {"puzzle": find_puzzle(req.puzzle).name}),
+            **({"chosen_seed": True} if chosen_seed else {}),
+        }
+
+    async def _store_new(self, stored: StoredTable) -> None:
+        """Commit to a new table's deal (a chosen one with what it was made from), then
+        store the table. ProtocolError ``too_many_waiting`` (nothing stored) when it would
+        wait for players and its creator's address has as many waiting tables as one may
+        have: counted by the store, in the insert's transaction."""
+        stored.salt = new_salt()
+        stored.commitment = commitment(stored.seed, stored.salt, deal_source(stored.settings))
+        cap = self.config.max_waiting_per_address
+        try:
+            await self.write(lambda: self.store.create_table(stored, cap))
+        except TooManyWaiting as e:
+            raise ProtocolError(
+                "too_many_waiting",
+                f"{e.count} tables you created are waiting for players, the most one address "
+                f"may have (at most {cap}); play at one, or let one expire, before you open "
+                "another",
+                429,
+            ) from None
 
     async def _check_lobby_full(self) -> None:
         """Refuse a new waiting table when ``max_waiting`` tables wait (counted on the
@@ -895,14 +908,19 @@ class Hub:
                     # was read (not written out again: as text it may pass the size limit)
                     doc=None if st.tutorial else t.position,
                 )
+                where = {"table": created.table.id, "by": seat}
                 t.rematch = {
-                    "table": created.table.id,
-                    "by": seat,
+                    **where,
                     "links": {p.seat: p.link for p in created.seats},
                     # the new table: once a seat's person has opened it, an old link of the
                     # seat no longer receives the new one (see Table.send_rematch)
                     "new": self.tables.get(created.table.id),
                 }
+                # stored, so that a process reading this table back tells its seats too
+                try:
+                    await self.write(lambda: self.store.set_rematch(t.id, where))
+                except Exception as e:  # this process still tells them
+                    log.warning("table %s: its rematch could not be stored: %s", t.id, e)
         for conn in t.connections():
             t.send_rematch(conn)
 
@@ -975,6 +993,25 @@ def check_bot(
         raise ProtocolError(
             "bad_budget", f"{where}: bot {level!r} refuses budget {budget}: {e}"
         ) from None
+
+
+def _give_seats(
+    seats: list[StoredSeat],
+    account: str | None,
+    accounts: dict[int, str | None],
+    names: dict[str, str | None],
+) -> None:
+    """Give a new table's seats to their accounts: each seat to its account of
+    ``accounts`` (a rematch), the first person's seat to ``account`` (its creator, signed
+    in); each with its account's name (its profile's address) of ``names``."""
+    for s in seats:
+        s.account = accounts.get(s.seat)
+    if account is not None:
+        first = next((s for s in seats if s.kind == "human"), None)
+        if first is not None:
+            first.account = account
+    for s in seats:
+        s.profile = None if s.account is None else names.get(s.account)
 
 
 def _title(doc: dict[str, Any]) -> str:

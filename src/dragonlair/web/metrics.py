@@ -22,7 +22,8 @@
 - ``dragonlair_connections``: open WebSocket connections (seats and spectators);
 - ``dragonlair_bot_queue``, ``dragonlair_bots_thinking``: bot decisions and hints waiting
   for a worker, and being worked out; ``dragonlair_bot_wait_seconds{kind}`` (histogram):
-  how long a ``bot`` decision or a ``hint`` waited for its worker;
+  how long a ``bot`` decision or a ``hint`` waited for its worker, and
+  ``dragonlair_bot_seconds{kind}`` how long it took from then to its answer;
 - ``dragonlair_info{version, process}``: always 1; ``process`` is ``K/N`` with ``--shard``;
 - ``dragonlair_http_responses_total{status}``: HTTP answers by status code (not counting
   WebSocket handshakes);
@@ -135,9 +136,23 @@ BOT_WAIT_SECONDS = Histogram(
 )
 
 
+BOT_SECONDS = Histogram(
+    "dragonlair_bot_seconds",
+    "How long a bot decision or a hint took once it had a worker, to its answer",
+    ["kind"],
+    buckets=BUCKETS,
+    registry=REGISTRY,
+)
+
+
 def observe_bot_wait(kind: str, seconds: float) -> None:
     """The bot pool's report of one job's wait for a worker (``kind``: bot or hint)."""
     BOT_WAIT_SECONDS.labels(kind).observe(seconds)
+
+
+def observe_bot_time(kind: str, seconds: float) -> None:
+    """The bot pool's report of one job's time from getting a worker to its answer."""
+    BOT_SECONDS.labels(kind).observe(seconds)
 
 
 class HubCollector(Collector):

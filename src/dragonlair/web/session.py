@@ -43,7 +43,7 @@ import logging
 import time
 from typing import Any
 
-from ..core import DragonlairError, Game, IllegalAction, State, UnknownAction
+from ..core import Action, DragonlairError, Game, IllegalAction, State, UnknownAction
 from ..core.confirm import Hold, reveals_to_actor
 from ..tutorial import Tutorial, tutorial
 from . import concede as conceding
@@ -74,6 +74,28 @@ from .table.windows import Windows
 log = logging.getLogger("dragonlair.web")
 
 
+def table_settings(st: dict[str, Any]) -> TableSettings:
+    """A table's settings as its creation stored them (a table stored before a setting
+    existed reads it as the setting's default; confirmation needs undo)."""
+    return TableSettings(
+        deadline=float(st["deadline"]),
+        away=None if st.get("away") is None else float(st["away"]),
+        takeover=st.get("takeover"),
+        listed=bool(st.get("listed", True)),
+        wait_for_arrival=bool(st.get("wait_for_arrival", True)),
+        hints=bool(st.get("hints", False)),
+        undo=bool(st.get("undo", False)),
+        confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
+        confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
+        rated=bool(st.get("rated", False)),
+        chat_apart=bool(st.get("chat_apart", False)),
+        position=st.get("title") if st.get("position") is not None else None,
+        pace=None if st.get("pace") is None else float(st["pace"]),
+        puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
+        tutorial=bool(st.get("tutorial", False)),
+    )
+
+
 class Table:
     """A game being played (or waiting for players, or finished) and everyone at it."""
 
@@ -99,34 +121,10 @@ class Table:
         self.game_id = stored.game
         self.players = stored.players
         self.options = dict(stored.options)
-        st = stored.settings
-        self.settings = TableSettings(
-            deadline=float(st["deadline"]),
-            away=None if st.get("away") is None else float(st["away"]),
-            takeover=st.get("takeover"),
-            listed=bool(st.get("listed", True)),
-            wait_for_arrival=bool(st.get("wait_for_arrival", True)),
-            hints=bool(st.get("hints", False)),
-            undo=bool(st.get("undo", False)),
-            confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
-            confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
-            rated=bool(st.get("rated", False)),
-            chat_apart=bool(st.get("chat_apart", False)),
-            position=st.get("title") if st.get("position") is not None else None,
-            pace=None if st.get("pace") is None else float(st["pace"]),
-            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
-            tutorial=bool(st.get("tutorial", False)),
-        )
+        self.settings = table_settings(stored.settings)
         # the lesson of a tutorial table (read when the table is, from the game's package)
-        self.tutorial: Tutorial | None = None
-        if self.settings.tutorial and problem is None:
-            try:
-                self.tutorial = tutorial(stored.game)
-            except DragonlairError as e:  # the game's tutorial changed into a wrong one
-                log.error(
-                    "table %s: its tutorial cannot be used, it plays on without: %s", stored.id, e
-                )
-        pos = st.get("position")
+        self.tutorial = self._lesson() if self.settings.tutorial and problem is None else None
+        pos = stored.settings.get("position")
         # the position the game started from (it may hold hidden cards: never sent)
         self.position: dict[str, Any] | None = dict(pos) if isinstance(pos, dict) else None
         self.problem = problem
@@ -136,14 +134,52 @@ class Table:
         self.final: dict[str, Any] | None = (
             dict(stored.result) if stored.result and "conceded" in stored.result else None
         )
+        self.lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # when the table was last opened (time.monotonic(); see Hub.park_idle), and -inf
+        # for a table read at the server's start that nobody has opened yet
+        self.touched = float("-inf")
+        # since when no person has been connected (time.time()), None while one is
+        self.empty_since: float | None = None
+        self._seats_pending = False
+        self._sync_cache: dict[tuple[int | None, int], str] = {}
+        self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
+        # {"table": id, "by": seat, "links": {seat: link}, "new": its Table}; a finished
+        # table read from storage knows the table and the seat (its links went to the seats)
+        self.rematch: dict[str, Any] | None = (
+            None if stored.rematch is None else {**stored.rematch, "links": {}, "new": None}
+        )
+        # decisions held for confirmation (core.confirm): seat -> its held decisions, and
+        # the timer that confirms them at the window's end (Unix ms it ends at)
+        self.holds: dict[int, Hold] = {}
+        self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
+        # seat -> the task playing its held decisions now (a reaction window's pass waits
+        # for the window's end first): the seat's next decision waits for it
+        self._confirming: dict[int, asyncio.Task[Any]] = {}
+        self._hold_version = 0
+        self.chat: Chat | None = None  # read from the store when the first client comes
+        self._compose(stored, state)
+
+    def _lesson(self) -> Tutorial | None:
+        """The lesson of this tutorial table, from the game's package; None (logged) when
+        the game's tutorial changed into one that cannot be used: the table plays on."""
+        try:
+            return tutorial(self.game_id)
+        except DragonlairError as e:
+            log.error("table %s: its tutorial cannot be used, it plays on without: %s", self.id, e)
+            return None
+
+    def _compose(self, stored: StoredTable, state: State | None) -> None:
+        """Make the table's parts (:mod:`dragonlair.web.table`), each handed what it
+        needs: seats, decisions and windows, clocks, the bot driver, a turn-based table's
+        deadline and vote, and the practice services."""
+        hub = self.hub
         self.seats = Seats(
             stored.seats,
             stored.watch_hash,
             self.settings.wait_for_arrival,
             turn_based=self.settings.pace is not None,
         )
-        self.lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.decisions = Decisions()
         self.windows = Windows(hub.config.window)
         if state is not None:
@@ -162,7 +198,7 @@ class Table:
         )
         self.bots = BotDriver(
             self.id,
-            game,
+            self.game,
             self.game_id,
             self.players,
             self.options,
@@ -190,24 +226,6 @@ class Table:
         )
         # a turn-based table's vote to end it, or how it ended abandoned (.table.votes)
         self.votes = Votes(self.turns.turn_based, self.seats, stored.vote, hub.config.clock)
-        # when the table was last opened (time.monotonic(); see Hub.park_idle), and -inf
-        # for a table read at the server's start that nobody has opened yet
-        self.touched = float("-inf")
-        # since when no person has been connected (time.time()), None while one is
-        self.empty_since: float | None = None
-        self._seats_pending = False
-        self._sync_cache: dict[tuple[int | None, int], str] = {}
-        self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
-        self.rematch: dict[str, Any] | None = None  # {"by": seat, "links": {seat: link}}
-        # decisions held for confirmation (core.confirm): seat -> its held decisions, and
-        # the timer that confirms them at the window's end (Unix ms it ends at)
-        self.holds: dict[int, Hold] = {}
-        self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
-        # seat -> the task playing its held decisions now (a reaction window's pass waits
-        # for the window's end first): the seat's next decision waits for it
-        self._confirming: dict[int, asyncio.Task[Any]] = {}
-        self._hold_version = 0
-        self.chat: Chat | None = None  # read from the store when the first client comes
         self.practice = Practice(
             self.id,
             self.game_id,
@@ -711,103 +729,20 @@ class Table:
             )
         if confirmed:
             move = self.current_move or 0
-        if self.windows.is_open(seat, move) and self.game is not None:
-            try:
-                answer = self.game.parse_action(text)
-            except UnknownAction:
-                pass  # refused below, like any unknown action
-            else:
-                if self.windows.holds(seat, move, answer, by):
-                    await self.windows.hold(seat, move, by)
+        await self._wait_for_window(seat, move, text, by)
         async with self.lock:
             began = time.perf_counter()
-            if self.status == "waiting":
-                free = ", ".join(str(s.index) for s in self.seats if s.kind == "open")
-                raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
-            if self.status == "over":
-                raise ProtocolError("game_over", "the game is over; no more actions")
-            if self.status == "expired":
-                raise ProtocolError("expired", "this table waited too long for players and expired")
-            if self.status == "abandoned":
-                raise ProtocolError(
-                    "abandoned", "this table ended as abandoned, without a result: no more actions"
-                )
+            self._check_playing()
             st = self.state
             if confirmed:
                 move = st.move
-            if by == "player" and self.seats[seat].conceded is not None:
-                raise ProtocolError(
-                    "conceded",
-                    f"you conceded this game at move {self.seats[seat].conceded}: a bot "
-                    "plays your seat to the end",
-                )
-            if by == "bot" and not self.seats[seat].is_bot:
-                raise ProtocolError("stale_move", "the seat's player is back")
-            if move != st.move and not self.decisions.current(seat, move, st.move):
-                raise ProtocolError(
-                    "stale_move", self.decisions.why_stale(seat, move, st.move), 409
-                )
-            assert self.game is not None
-            try:
-                action = self.game.parse_action(text)
-            except UnknownAction as e:
-                raise ProtocolError("unknown_action", str(e)) from None
-            if self.tutorial is not None and by == "player":
-                why = self.tutorial.refusal(st, seat, str(action))
-                if why is not None:
-                    raise ProtocolError("not_taught", why)
+            action = self._check_action(seat, move, text, by, st)
             nxt = st.clone()
             try:
                 nxt.apply(seat, action)
             except IllegalAction as e:
                 raise ProtocolError("illegal_action", str(e)) from None
-            result = nxt.result.to_dict() if nxt.result is not None else None
-            if result is not None and self.conceded():
-                result = conceding.adjusted(result, self.conceded())
-            reveal = (self.seed, self.salt) if result is not None else None
-            due = self.turns.after(nxt)
-            abandons = self.turns.abandons_after(by) if result is None else None
-            asked = (
-                self.turns.mail(st, nxt, due[0], seat if by == "deadline" else None)
-                if due is not None
-                else []
-            )
-            write = asyncio.wrap_future(
-                self.hub.store.append(
-                    self.id,
-                    st.move,
-                    seat,
-                    str(action),
-                    result,
-                    reveal,
-                    due,
-                    abandons=abandons,
-                    asked=asked,
-                )
-            )
-            try:
-                # shielded: if this task is cancelled (shutdown), the write still lands,
-                # and the table takes the new state when it does
-                committing = time.perf_counter()
-                await asyncio.shield(write)
-                self.hub.timings.commit.observe(time.perf_counter() - committing)
-            except asyncio.CancelledError:
-                write.add_done_callback(lambda f: self._late_commit(f, nxt))
-                raise
-            except Exception as e:
-                storage_outage.failed(f"table {self.id}: storing move {st.move}", e)
-                raise ProtocolError(
-                    "storage_error",
-                    "the server could not store that action, so it was not applied; try again",
-                    503,
-                ) from None
-            self._state = nxt
-            if due is not None:
-                self.turns.due = due[0]
-            if abandons is not None:
-                self.turns.abandons = abandons
-            if any(not quiet for _, quiet, _ in asked):
-                self.hub.wake_mail()  # a "your turn" to send
+            result = await self._commit(st, nxt, seat, str(action), by)
             self.decisions.advance(nxt, seat)
             if (
                 by in ("bot", "deadline")
@@ -824,6 +759,118 @@ class Table:
             self.hub.actions += 1
             self._after_change(conn, ref)
             self.hub.timings.action.observe(time.perf_counter() - began)
+
+    async def _wait_for_window(self, seat: int, move: int, text: str, by: str) -> None:
+        """Wait for the end of the reaction window or offer ``seat`` answers in, when its
+        answer must (:mod:`dragonlair.web.table.windows`); an unknown action does not
+        wait, it is refused with the others."""
+        if not self.windows.is_open(seat, move) or self.game is None:
+            return
+        try:
+            answer = self.game.parse_action(text)
+        except UnknownAction:
+            return
+        if self.windows.holds(seat, move, answer, by):
+            await self.windows.hold(seat, move, by)
+
+    def _check_playing(self) -> None:
+        """ProtocolError unless the table is being played (a broken table's state
+        refuses next: :attr:`state`)."""
+        if self.status == "waiting":
+            free = ", ".join(str(s.index) for s in self.seats if s.kind == "open")
+            raise ProtocolError("not_started", f"the game starts when seats {free} are taken")
+        if self.status == "over":
+            raise ProtocolError("game_over", "the game is over; no more actions")
+        if self.status == "expired":
+            raise ProtocolError("expired", "this table waited too long for players and expired")
+        if self.status == "abandoned":
+            raise ProtocolError(
+                "abandoned", "this table ended as abandoned, without a result: no more actions"
+            )
+
+    def _check_action(self, seat: int, move: int, text: str, by: str, st: State) -> Action:
+        """The action ``text`` names, if ``seat`` may make it by ``by`` at ``move``, the
+        committed state being ``st``: ProtocolError if its person conceded, its person is
+        back from a bot's turn, the move is no longer its decision, the action is unknown
+        or a tutorial does not teach it (whether it is legal is the rules' to say)."""
+        if by == "player" and self.seats[seat].conceded is not None:
+            raise ProtocolError(
+                "conceded",
+                f"you conceded this game at move {self.seats[seat].conceded}: a bot "
+                "plays your seat to the end",
+            )
+        if by == "bot" and not self.seats[seat].is_bot:
+            raise ProtocolError("stale_move", "the seat's player is back")
+        if move != st.move and not self.decisions.current(seat, move, st.move):
+            raise ProtocolError("stale_move", self.decisions.why_stale(seat, move, st.move), 409)
+        assert self.game is not None
+        try:
+            action = self.game.parse_action(text)
+        except UnknownAction as e:
+            raise ProtocolError("unknown_action", str(e)) from None
+        if self.tutorial is not None and by == "player":
+            why = self.tutorial.refusal(st, seat, str(action))
+            if why is not None:
+                raise ProtocolError("not_taught", why)
+        return action
+
+    async def _commit(
+        self, st: State, nxt: State, seat: int, action: str, by: str
+    ) -> dict[str, Any] | None:
+        """Store ``seat``'s ``action`` that takes ``st`` to ``nxt``, with what follows
+        from it (the result and the deal revealed, a turn-based table's deadline, idle end
+        and mail), then take ``nxt`` as the table's state; return the result (None while
+        the game goes on). ProtocolError ``storage_error`` (nothing changed) if the store
+        fails; if this task is cancelled the write still lands, and the table takes
+        ``nxt`` when it does."""
+        result = nxt.result.to_dict() if nxt.result is not None else None
+        if result is not None and self.conceded():
+            result = conceding.adjusted(result, self.conceded())
+        reveal = (self.seed, self.salt) if result is not None else None
+        due = self.turns.after(nxt)
+        abandons = self.turns.abandons_after(by) if result is None else None
+        asked = (
+            self.turns.mail(st, nxt, due[0], seat if by == "deadline" else None)
+            if due is not None
+            else []
+        )
+        write = asyncio.wrap_future(
+            self.hub.store.append(
+                self.id,
+                st.move,
+                seat,
+                action,
+                result,
+                reveal,
+                due,
+                abandons=abandons,
+                asked=asked,
+            )
+        )
+        try:
+            # shielded: if this task is cancelled (shutdown), the write still lands,
+            # and the table takes the new state when it does
+            committing = time.perf_counter()
+            await asyncio.shield(write)
+            self.hub.timings.commit.observe(time.perf_counter() - committing)
+        except asyncio.CancelledError:
+            write.add_done_callback(lambda f: self._late_commit(f, nxt))
+            raise
+        except Exception as e:
+            storage_outage.failed(f"table {self.id}: storing move {st.move}", e)
+            raise ProtocolError(
+                "storage_error",
+                "the server could not store that action, so it was not applied; try again",
+                503,
+            ) from None
+        self._state = nxt
+        if due is not None:
+            self.turns.due = due[0]
+        if abandons is not None:
+            self.turns.abandons = abandons
+        if any(not quiet for _, quiet, _ in asked):
+            self.hub.wake_mail()  # a "your turn" to send
+        return result
 
     async def concede(self, seat: int) -> None:
         """``seat``'s player gives up (:mod:`dragonlair.web.concede`): stored, then everyone

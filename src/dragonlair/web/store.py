@@ -125,6 +125,9 @@ tables_t = Table(
     # a table waiting for players: the keyed digest of the address that created it
     # (Sealer.tag), counted against the per-address cap in the transaction of the insert
     Column("creator", String(32), nullable=True),
+    # a finished table's rematch, once one was asked for: {"table": its id, "by": the seat
+    # that asked}, so that any process tells a seat reconnecting to it (Table.send_rematch)
+    Column("rematch", JSON, nullable=True),
 )
 
 ACTIVE = ("waiting", "playing")
@@ -378,6 +381,7 @@ class StoredTable:
     abandons: float | None = None  # when a turn-based table ends as abandoned if idle
     vote: dict[str, Any] | None = None  # its open vote to end, or how it ended abandoned
     creator: str | None = None  # a waiting table: its creating address's tag
+    rematch: dict[str, Any] | None = None  # a finished table's rematch: {"table", "by"}
 
 
 DAMAGED_SETTINGS = {"deadline": 15.0, "away": None, "takeover": None, "listed": False}
@@ -545,7 +549,8 @@ class Store:
         baseline = [
             c
             for c in tables_t.columns
-            if c.name not in ("owner", "epoch", "listed", "due", "abandons", "vote", "creator")
+            if c.name
+            not in ("owner", "epoch", "listed", "due", "abandons", "vote", "creator", "rematch")
         ]
         names = ", ".join(c.name for c in baseline)
         new = Table(
@@ -768,6 +773,15 @@ class Store:
                 .where(tables_t.c.id == table_id, tables_t.c.status == "playing")
                 .values(vote=vote)
             )
+
+        return self._submit(_Op(Future(), run=run, tables=(table_id,)))
+
+    def set_rematch(self, table_id: str, rematch: dict[str, Any]) -> Future[None]:
+        """Store where a finished table's rematch is (``{"table": id, "by": seat}``); the
+        new seats' links are not stored here, only their tokens' digests at the new table."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(rematch=rematch))
 
         return self._submit(_Op(Future(), run=run, tables=(table_id,)))
 
@@ -1297,6 +1311,7 @@ class Store:
             due=r["due"],
             abandons=r["abandons"],
             vote=r["vote"] if isinstance(r["vote"], dict) else None,
+            rematch=r["rematch"] if isinstance(r["rematch"], dict) else None,
         )
         for s in conn.execute(
             select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)

@@ -169,7 +169,7 @@ export function board(ctx) {
         return crewCard(comp, c, { class: chosen && "chosen" });
       }))));
     if (v.picks && v.picks.length) {
-      mine.push(h("section", { class: "picks" }, h("h3", { class: "small" }, t("Crew hired so far")),
+      mine.push(h("section", { class: "picks", dataset: { part: "picks" } }, h("h3", { class: "small" }, t("Crew hired so far")),
         h("div", { class: "cards small-cards" }, v.picks.map((c) => crewCard(comp, c)))));
     }
   }
