@@ -34,11 +34,10 @@ import pytest
 from dragonlair.accel import DragonRaceEnv, Engine, SpaceRaceEnv
 from dragonlair.rl.common import win_shares
 from dragonlair.rl.layout import encoder_for
+from tests.accel import GAMES_VARIABLE
 
 BATCH = 64
 PGX_TABLES = 64
-# `make differential` sets it: the games of each file's many_random_games test
-GAMES_VARIABLE = "DRAGONLAIR_DIFFERENTIAL_GAMES"
 
 
 @cache

@@ -103,18 +103,21 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         # a loaded machine has taken over a minute (the bots' workers warm up first); a
-        # server that does not answer in time is stopped, not left running
+        # server that does not answer in time is stopped, not left running. One client
+        # asks every time: httpx.get makes a client, and its TLS context, per call (26 ms
+        # of CPU, a quarter of a core at ten asks a second while the server starts)
         end = time.monotonic() + 180
-        while True:
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > end:
-                self.stop()
-                raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
-            time.sleep(0.1)
+        with httpx.Client(timeout=2) as client:
+            while True:
+                try:
+                    if client.get(f"{self.url}/api/health").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                if self.proc.poll() is not None or time.monotonic() > end:
+                    self.stop()
+                    raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
+                time.sleep(0.1)
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL if it does not go)."""

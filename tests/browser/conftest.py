@@ -1,8 +1,14 @@
-"""Fixtures for the end-to-end tests in a real browser: one ``dragonlair serve`` per test
-module (a subprocess on a free loopback port with a temporary database) and one headless
-Chromium, with a fresh browser context (cookies, storage) per page.
+"""Fixtures for the end-to-end tests in a real browser: ``dragonlair serve`` (a subprocess
+on a free loopback port with a temporary database) and one headless Chromium per test
+module, with a fresh browser context (cookies, storage) per page.
 
-Both are module-scoped on purpose: Playwright's sync API keeps an event loop running in
+The server is started once per pytest process (each xdist worker) and shared by the
+modules, whose tests make tables of their own and read only those: a server took 3 to 3.5 s
+of CPU to start (its imports and its bots' workers). A module whose tests read what the
+whole server holds (the lobby's lists of tables, a leaderboard) sets ``OWN_SERVER = True``
+and gets a server of its own, as a module that needs other flags starts its own.
+
+Chromium is module-scoped on purpose: Playwright's sync API keeps an event loop running in
 the main thread while it is open, and other test directories call ``asyncio.run``, which
 refuses to run inside a running loop; closing Playwright after the module frees it.
 
@@ -51,8 +57,23 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+@pytest.fixture(scope="session")
+def shared_server() -> Iterator[Server]:
+    """The server the modules share, started when a test first asks for it."""
+    why = _missing()
+    if why is not None:
+        pytest.skip(why)  # the browser fixture says why (and fails under CI)
+    s = Server()
+    yield s
+    s.close()
+
+
 @pytest.fixture(scope="module")
-def server(browser: Any) -> Iterator[Server]:
+def server(request: pytest.FixtureRequest, browser: Any) -> Iterator[Server]:
+    """The shared server, or one of the module's own when it sets ``OWN_SERVER``."""
+    if not getattr(request.module, "OWN_SERVER", False):
+        yield request.getfixturevalue("shared_server")
+        return
     s = Server()
     yield s
     s.close()

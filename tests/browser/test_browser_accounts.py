@@ -27,6 +27,10 @@ from tests.browser.browserkit import (
     wait_ready,
 )
 
+# A server of its own (tests/browser/conftest.py): the lobby's tables in play are read for a
+# signed-in player's link.
+OWN_SERVER = True
+
 PASSWORD = "a long enough secret"
 
 

@@ -12,6 +12,10 @@ import dragonlair
 from dragonlair.core.position import to_toml
 from tests.browser.browserkit import Server, near_end, play_in_page, wait_ready
 
+# A server of its own (tests/browser/conftest.py): the lobby's row of a table is found by its
+# players' names.
+OWN_SERVER = True
+
 SEATS = [{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}]
 
 

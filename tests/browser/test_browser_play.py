@@ -28,6 +28,10 @@ from tests.browser.browserkit import (
 )
 from tests.i18n.english import english_words
 
+# A server of its own (tests/browser/conftest.py): a stranger joins the first open seat the lobby
+# lists.
+OWN_SERVER = True
+
 # End to end: a real server and Chromium.
 pytestmark = pytest.mark.slow
 

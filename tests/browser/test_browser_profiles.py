@@ -23,6 +23,10 @@ from tests.browser.test_browser_accounts import sign_up
 from tests.i18n.english import english_words
 from tests.web.profilekit import add_account, streak
 
+# A server of its own (tests/browser/conftest.py): a leaderboard of the whole server is counted,
+# its database written.
+OWN_SERVER = True
+
 CREATE = """async (rated) => {
   const r = await fetch("/api/tables", {method: "POST",
     headers: {"content-type": "application/json"},

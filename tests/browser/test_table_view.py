@@ -26,6 +26,10 @@ from tests.browser.browserkit import (
     wait_ready,
 )
 
+# A server of its own (tests/browser/conftest.py): the lobby's first page of tables in play must
+# hold the test's.
+OWN_SERVER = True
+
 GAMES: dict[str, dict[str, Any]] = {
     "space-dragons": {"players": 3, "options": {}},
     "space-race": {"players": 3, "options": {}},

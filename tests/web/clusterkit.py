@@ -73,15 +73,17 @@ def nginx_config(directory: Path, port: int, backends: list[int]) -> str:
 
 def wait_healthy(url: str, proc: subprocess.Popen[bytes] | None, timeout: float = 60) -> None:
     end = time.monotonic() + timeout
-    while True:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if (proc is not None and proc.poll() is not None) or time.monotonic() > end:
-            raise RuntimeError(f"{url} did not become healthy")
-        time.sleep(0.1)
+    # one client for every ask (httpx.get makes a client and its TLS context each time)
+    with httpx.Client(timeout=2) as client:
+        while True:
+            try:
+                if client.get(f"{url}/api/health").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if (proc is not None and proc.poll() is not None) or time.monotonic() > end:
+                raise RuntimeError(f"{url} did not become healthy")
+            time.sleep(0.1)
 
 
 class Cluster:

@@ -53,6 +53,21 @@ _COUNTED = {
 # (in part) even when they are addressed to some seats only
 _AT = {kind: {f: i for i, f in enumerate(spec.fields)} for kind, spec in EVENT_SPECS.items()}
 _SEEN_IN_PART = frozenset(kind for kind, spec in EVENT_SPECS.items() if spec.public)
+# what the pass over the events does with each kind it reads, worked out once: whether a
+# spectator sees it when it is addressed to some seats, the counts it adds to (where the
+# seat is among its values, and the count's name), and where the seat and the card played
+# are among its values (-1: it plays no card)
+_PLAYS = ("played", "played_stolen")
+_READ: dict[str, tuple[bool, tuple[tuple[int, str], ...], int, int]] = {
+    kind: (
+        kind in _SEEN_IN_PART,
+        tuple((_AT[kind][field], name) for field, name in _COUNTED.get(kind, ())),
+        _AT[kind]["seat"] if kind in _PLAYS else -1,
+        _AT[kind]["card"] if kind in _PLAYS else -1,
+    )
+    for kind in ("turn", *_COUNTED)
+}
+_TURN_SEAT = _AT["turn"]["seat"]
 
 
 def features(state: State) -> dict[str, Any]:
@@ -64,16 +79,20 @@ def features(state: State) -> dict[str, Any]:
     start = None
     turns = 0
     for kind, values, audience in state.event_log():
-        at = _AT.get(kind)
-        if at is None or (audience is not None and kind not in _SEEN_IN_PART):
-            continue  # the engine's own kinds, or unseen by a spectator
+        read = _READ.get(kind)
+        if read is None:
+            continue  # nothing counted: the engine's own kinds, draws, moves, ...
+        public, counted, seat_at, card_at = read
+        if audience is not None and not public:
+            continue  # unseen by a spectator
         if kind == "turn":
             turns += 1
-            start = values[at["seat"]] if start is None else start
-        for field, name in _COUNTED.get(kind, ()):
-            seats[cast(int, values[at[field]])][name] += 1
-        if kind in ("played", "played_stolen"):
-            cards[cast(int, values[at["seat"]])].append(str(values[at["card"]]))
+            start = values[_TURN_SEAT] if start is None else start
+        # the seats' fields hold ints (EVENT_SPECS); no cast, which is a call per event
+        for at, name in counted:
+            seats[values[at]][name] += 1  # type: ignore[index]
+        if card_at >= 0:
+            cards[values[seat_at]].append(str(values[card_at]))  # type: ignore[index]
     for s in range(n):
         seats[s]["cards"] = " ".join(cards[s])
     return {"start_seat": start, "length": {"turns": turns}, "seats": seats}

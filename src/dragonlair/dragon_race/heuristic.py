@@ -186,12 +186,18 @@ class Heuristic(Bot):
     def _score_play(self, me: int, pawns: Sequence[int], aid: int, stolen: bool) -> float:
         g = self.race
         w = self.weights
-        new = g.outcome(pawns, me, aid, stolen)
-        here, there = pawns[me], new[me]
+        here = pawns[me]
+        new: list[int] | None = None  # the pawns after the play, if others may move
+        to = g.own_move[aid]
+        if to is None:
+            new = g.outcome(pawns, me, aid, stolen)
+            there = new[me]
+        else:  # its pawn alone moves: outcome's table, read without a list of the pawns
+            there = to[here]
         if there >= g.finish:
             return FINISH_BONUS
         score = float(there - here)
-        if self._moves_others[aid]:  # else no other pawn moves, and this adds nothing
+        if new is not None and self._moves_others[aid]:  # else no other pawn moves
             for s, (before, after) in enumerate(zip(pawns, new, strict=True)):
                 if s != me and after != before:
                     score += (before - after) * (w.harm_ahead if before >= here else w.harm_behind)
@@ -200,7 +206,9 @@ class Heuristic(Bot):
                 score += w.safe_spot
             elif g.hazard_at[there]:
                 score -= w.hazard
-            elif there != g.start_spot and new.count(there) > 1:  # a rival there too
+            elif there != g.start_spot and (
+                there in pawns if new is None else new.count(there) > 1
+            ):  # a rival there too
                 score += w.on_a_rival
         kind = g.a_kind[aid]
         if kind == A_TRIPLE:
@@ -221,8 +229,11 @@ class Heuristic(Bot):
         halt: Action | None = None
         lowest = 0
         halts = 0
+        actions = g.table.actions
         for a in legal:
-            aid = self._action_id(a)
+            aid = a._table_id  # self._action_id(a), inline
+            if aid < 0 or actions[aid] is not a:
+                aid = g.action_id(a)
             if kinds[aid] == A_PASS:
                 if passing is None:
                     passing = a
@@ -257,12 +268,15 @@ class Heuristic(Bot):
         )
         my_loss = start[me] - pawns[me]
         gain = pawns[active] - start[active]
-        leads = pawns[active] >= max(p for s, p in enumerate(pawns) if s != active)
         near_finish = pawns[active] >= g.finish - 8
         threshold = self.weights.halt_loss - (1 if several else 0)
         if my_loss >= threshold:
             return True
-        if gain >= self.weights.halt_lead and leads and pawns[active] > pawns[me]:
+        if (
+            gain >= self.weights.halt_lead
+            and pawns[active] >= max(p for s, p in enumerate(pawns) if s != active)  # leads
+            and pawns[active] > pawns[me]
+        ):
             return True
         return near_finish and gain >= 3 and pawns[active] > pawns[me]
 

@@ -204,7 +204,8 @@ class DragonRaceState(State["DragonRace"]):
                 return
             drawn = tuple(sorted(drawn))
         self.hands[seat] = tuple(sorted(hand + drawn))
-        names = tuple(self.game.card_name[c] for c in drawn)
+        name = self.game.card_name
+        names = tuple([name[c] for c in drawn])
         self._emit("drew", (seat, len(drawn), drawn, names), (seat,))
 
     def _end_turn(self) -> None:
@@ -353,7 +354,7 @@ class DragonRaceState(State["DragonRace"]):
         else:
             moved = tuple([s for s in range(g.players) if new[s] != old[s]])
             self.moved = moved
-            board = g.board
+            board = g.components.board  # (the board property is a call)
             for s in moved:
                 if s == seat and old[s] == board.entry_arrow and new[s] >= board.exit_arrow:
                     self._emit("shortcut", (s,))
@@ -546,6 +547,12 @@ class DragonRace(Game):
     a_card: tuple[int, ...]  # the card played or used, or -1
     a_cards: tuple[tuple[int, ...], ...]  # the cards a play spends
     a_target: tuple[int, ...]  # the seat aimed at or robbed, or -1
+    # by action id, a play that moves the player's pawn alone to a spot that depends only
+    # on where it stands (outcome): that spot by the spot it stands on; else None
+    own_move: tuple[tuple[int, ...] | None, ...]
+    # by action id, a play that moves every pawn by where it stands (outcome): the spot
+    # each pawn ends on by the spot it stands on; else None
+    every_move: tuple[tuple[int, ...] | None, ...]
     blow_id: Mapping[int, tuple[int, ...]]  # Tornado!/Downdraft! card -> action id by seat
     triple_id: Mapping[tuple[int, ...], int]  # three card ids, ascending -> action id
     halt_id: Mapping[int, int]  # HALT! card -> action id
@@ -622,6 +629,8 @@ class DragonRace(Game):
         self.a_card = t.card
         self.a_cards = t.cards
         self.a_target = t.target
+        self.own_move = self._own_moves()
+        self.every_move = self._every_moves()
         self.blow_id = t.blow_id
         self.triple_id = t.triple_id
         self.halt_id = t.halt_id
@@ -659,24 +668,19 @@ class DragonRace(Game):
         """The pawn spots after ``seat`` makes the play ``aid`` (``stolen``: with a card
         just stolen). Pawns on watering holes are not moved by anyone else's special, nor
         by the player's own Bolts!/Balls!."""
-        new = list(pawns)
         p = pawns[seat]
-        k = self.a_kind[aid]
-        if k == A_TRIPLE:
-            new[seat] = self.next_hole_at[p]
+        new = list(pawns)
+        to = self.own_move[aid]
+        if to is not None:  # the player's pawn alone (_own_moves)
+            new[seat] = to[p]
             return new
+        to = self.every_move[aid]
+        if to is not None:  # every pawn (_every_moves)
+            return [to[q] for q in pawns]
+        k = self.a_kind[aid]
         c = self.a_card[aid]
         ck = self.card_kind[c]
-        if ck in (NUMBER, HALT):
-            new[seat] = self.forward_at[p][self.card_value[c]]
-        elif ck in (BOLTS, BALLS):
-            steps = self.bolts_back if ck == BOLTS else self.balls_back
-            safe = self.safe_at
-            board = self.components.board
-            for s, q in enumerate(pawns):
-                if not safe[q]:
-                    new[s] = board.back(q, steps)
-        elif ck in (UPDRAFT, DOWNDRAFT):
+        if ck in (UPDRAFT, DOWNDRAFT):
             ahead = [q for q in pawns if q > p]
             if not ahead:
                 if stolen:
@@ -685,16 +689,52 @@ class DragonRace(Game):
                 new[seat] = min(self.finish, min(ahead) + 1)
             elif k == A_BLOW:
                 new[self.a_target[aid]] = self.components.board.back(p, 1)
-        elif ck == PASSING_WIND:
-            h = self.next_hole_at[p]
-            if h >= 0:
-                new[seat] = h
-        elif k == A_BLOW:  # Tornado! on a rival
+        elif k == A_BLOW:  # Tornado! on a rival (a Tornado! ahead: _own_moves)
             t = self.a_target[aid]
             new[t] = self.hole_behind_at[pawns[t]]
-        else:  # Tornado! ahead
-            new[seat] = self.forward_at[p][self.tornado_ahead]
         return new
+
+    def _own_moves(self) -> tuple[tuple[int, ...] | None, ...]:
+        """:attr:`own_move`, the part of :meth:`outcome` that moves the player's pawn alone
+        and whatever the other pawns: a three of a kind flies to the next watering hole
+        ahead, a number or HALT! card moves ahead its number, a Passing Wind! flies to the
+        next watering hole ahead if there is one, a Tornado! played for itself moves ahead
+        ``tornado_ahead``."""
+        spots = range(len(self.forward_at))
+        ahead = {v: tuple(self.forward_at[p][v] for p in spots) for v in {*self.card_value}}
+        ahead[self.tornado_ahead] = tuple(self.forward_at[p][self.tornado_ahead] for p in spots)
+        to_hole = tuple(p if h < 0 else h for p, h in enumerate(self.next_hole_at))
+        out: list[tuple[int, ...] | None] = []
+        for k, c in zip(self.a_kind, self.a_card, strict=True):
+            ck = self.card_kind[c] if c >= 0 else -1
+            if k == A_TRIPLE:
+                out.append(self.next_hole_at)
+            elif k != A_PLAY:
+                out.append(None)
+            elif ck in (NUMBER, HALT):
+                out.append(ahead[self.card_value[c]])
+            elif ck == PASSING_WIND:
+                out.append(to_hole)
+            elif ck == TORNADO:
+                out.append(ahead[self.tornado_ahead])
+            else:
+                out.append(None)
+        return tuple(out)
+
+    def _every_moves(self) -> tuple[tuple[int, ...] | None, ...]:
+        """:attr:`every_move`, the part of :meth:`outcome` that moves every pawn by where
+        it stands: Ballista Bolts! and Flaming Balls! send every pawn not on a watering
+        hole back ``bolts_back`` or ``balls_back`` spots."""
+        board = self.components.board
+        spots = range(len(self.safe_at))
+        back = {
+            ck: tuple(p if self.safe_at[p] else board.back(p, steps) for p in spots)
+            for ck, steps in ((BOLTS, self.bolts_back), (BALLS, self.balls_back))
+        }
+        return tuple(
+            back.get(self.card_kind[c]) if k == A_PLAY and c >= 0 else None
+            for k, c in zip(self.a_kind, self.a_card, strict=True)
+        )
 
     def downdraft_targets(self, pawns: Sequence[int], seat: int) -> list[int]:
         """The leaders a Downdraft! from ``seat`` can blow back: the pawns furthest ahead,

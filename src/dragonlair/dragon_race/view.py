@@ -116,7 +116,7 @@ class DragonRaceSeatView(View[DragonRace]):
         self.pawns = tuple(state.pawns)
         self.turn_start = state.start
         self.hand = None if seat is None else state.hands[seat]
-        self.hand_sizes = tuple([len(h) for h in state.hands])
+        self.hand_sizes = tuple(map(len, state.hands))
         self.draw_size = len(state.draw)
         self.discards = state.discards
         self.extra_draw = state.extra

@@ -98,8 +98,7 @@ def column_name(label: str) -> str:
 def sole_leader(standing: Sequence[float]) -> int:
     """The seat with the most, or -1 when several share the most."""
     top = max(standing)
-    leaders = [s for s, v in enumerate(standing) if v == top]
-    return leaders[0] if len(leaders) == 1 else -1
+    return standing.index(top) if standing.count(top) == 1 else -1
 
 
 def game_data(

@@ -170,16 +170,17 @@ def play_game(job: Job, game: Game, bots: Sequence[Bot], index: int) -> Outcome:
     # and where the game stands (a round, a pick), for the checkpoints' names
     stage: Callable[[State], int] | None = getattr(module, "stage", None)
     stages: list[int] | None = None if stage is None else [stage(state)]
+    legal_actions, apply = state.legal_actions, state.apply  # bound once, called per decision
     while not state.is_over:
         seat = state.to_act[0]
-        legal = state.legal_actions(seat)
+        legal = legal_actions(seat)
         try:
             if len(legal) == 1:
                 action = legal[0]
             else:
                 view = seat_view(seat) if reads_view[seat] else no_view
                 action = seat_bots[seat].choose(view, legal, rngs[seat])
-            state.apply(seat, action)
+            apply(seat, action)
             if played is not None:
                 played.append((seat, action))
                 if standing is not None and standings is not None:

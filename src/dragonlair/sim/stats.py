@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.interval import wilson_interval
-from ..core import DragonlairError
+from ..core import DragonlairError, Result
 from .runner import Job, Outcome, RunResult
 
 CONFIDENCE = 0.95
@@ -275,7 +275,7 @@ class Tally:
             job.labels(o.index),
             o.points,
             o.ranks,
-            [o.share(s) for s in range(job.players)],
+            Result(o.points, o.ranks, o.winners).win_shares(),
             o.length,
             int(o.data.get("start_seat", -1)),
             units,
