@@ -137,5 +137,9 @@ def test_a_friend_concedes_and_the_other_wins(server: Server, new_page: Callable
     assert bo.locator("#replay-chat li").first.get_attribute("data-move") == "0"
     shot(bo, "concede-game-page-desktop")
     bo.set_viewport_size(PHONE)
-    bo.locator("#replay-chat").scroll_into_view_if_needed()
+    # in one step of the page's own script: the replay may draw the chat again meanwhile
+    bo.wait_for_function(
+        "() => { const e = document.querySelector('#replay-chat');"
+        " if (e) e.scrollIntoView(); return !!e; }"
+    )
     shot(bo, "concede-game-page-chat-phone", full_page=False)
