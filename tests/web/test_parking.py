@@ -21,7 +21,10 @@ FRIENDS = {"game": "dragon-race", "players": 2, "seats": [{"type": "human"}] * 2
 
 
 def app(db: str, clock: ManualClock, **kw: Any) -> TestClient:
-    kw.setdefault("park_after", 0.0)
+    # a table opened is kept at least this long: at 0 the sweep (every 0.05 s) could drop
+    # a table between a client's handshake reading it and the client attaching to it,
+    # which a server's minute never allows
+    kw.setdefault("park_after", 1.0)
     return TestClient(create_app(config(db, clock=clock, deadline_sweep=0.05, **kw)))
 
 
