@@ -17,12 +17,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tests.web.clusterkit import wait_healthy
 
 CHROMIUM = os.environ.get("DRAGONLAIR_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -103,21 +104,14 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         # a loaded machine has taken over a minute (the bots' workers warm up first); a
-        # server that does not answer in time is stopped, not left running. One client
-        # asks every time: httpx.get makes a client, and its TLS context, per call (26 ms
-        # of CPU, a quarter of a core at ten asks a second while the server starts)
-        end = time.monotonic() + 180
-        with httpx.Client(timeout=2) as client:
-            while True:
-                try:
-                    if client.get(f"{self.url}/api/health").status_code == 200:
-                        return
-                except httpx.HTTPError:
-                    pass
-                if self.proc.poll() is not None or time.monotonic() > end:
-                    self.stop()
-                    raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
-                time.sleep(0.1)
+        # server that does not answer in time is stopped, not left running
+        try:
+            wait_healthy(self.url, self.proc, timeout=180)
+        except RuntimeError:
+            self.stop()
+            raise RuntimeError(
+                f"the server did not start:\n{self.log.read_text()[-3000:]}"
+            ) from None
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL if it does not go)."""
