@@ -28,6 +28,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.browser.browserkit import CHROMIUM, DESKTOP, Server, launch
+from tests.web.serverkit import LiveServer
 
 
 def _missing() -> str | None:
@@ -120,3 +121,20 @@ def pages(browser: Any) -> Iterator[Pages]:
 @pytest.fixture
 def new_page(pages: Pages) -> Callable[..., Any]:
     return pages.new
+
+
+@pytest.fixture
+def live_server(pages: Pages) -> Iterator[Callable[..., LiveServer]]:
+    """``live_server(config)`` starts a server in this process with a test's own settings
+    (a clock, mail). At the end the pages are closed first, then the server stops: a page
+    left open would try to reconnect to the stopped server and report an error."""
+    started: list[LiveServer] = []
+
+    def start(settings: Any) -> LiveServer:
+        started.append(LiveServer(settings))
+        return started[-1]
+
+    yield start
+    pages.close()
+    for s in started:
+        s.stop()
