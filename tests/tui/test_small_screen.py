@@ -14,7 +14,7 @@ import dragonlair
 from dragonlair.core import State
 from dragonlair.tui.app import HelpScreen, PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig
-from tests.tui.tui_helpers import screen_text
+from tests.tui.tui_helpers import screen_text, until_asked
 
 
 def _reach(game_id: str, players: int, seed: int, wanted: Any) -> State:
@@ -46,22 +46,12 @@ def app_for(state: State) -> PlayApp:
     return PlayApp(session, fast=True)
 
 
-async def _until_asked(pilot: Any) -> None:
-    app = pilot.app
-    app.query_one("#entry").cursor_blink = False
-    for _ in range(100):
-        await pilot.pause()
-        if app.asking == 0:
-            break
-    await pilot.pause()
-
-
 def _screen(state: State, keys: tuple[str, ...] = ()) -> tuple[str, PlayApp]:
     app = app_for(state)
 
     async def run() -> str:
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until_asked(pilot)
+            await until_asked(pilot)
             for key in keys:
                 await pilot.press(key)
                 await pilot.pause()
@@ -93,13 +83,35 @@ def test_space_dragons_shows_the_trick_with_the_players() -> None:
     assert "points so far:" in text
 
 
+@pytest.mark.parametrize("moment", [race_past_40, hunt_trick], ids=["race-past-40", "trick"])
+def test_the_log_shows_its_newest_line_and_a_scroll_up_stays_up(moment: Any) -> None:
+    """The log pane ends at the newest line, also when its scrollbar appearing narrows it
+    and the lines wrap longer (it showed all but the last wrapped line); scrolled up by the
+    player, it stays there until the next line comes."""
+    app = app_for(moment())
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until_asked(pilot)
+            log = app.query_one("#log")
+            assert log.max_scroll_y > 0
+            assert log.scroll_y == log.max_scroll_y
+            await pilot.press("ctrl+up")
+            await pilot.pause()
+            assert log.scroll_y == log.max_scroll_y - 3
+            await pilot.pause(0.1)
+            assert log.scroll_y == log.max_scroll_y - 3
+
+    asyncio.run(run())
+
+
 def test_pagedown_scrolls_the_table_and_typing_still_reaches_the_entry() -> None:
     state = race_past_40()
     app = app_for(state)
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until_asked(pilot)
+            await until_asked(pilot)
             await pilot.press("question_mark")
             for _ in range(20):
                 await pilot.pause()
@@ -128,7 +140,7 @@ def test_pagedown_scrolls_the_table_and_typing_still_reaches_the_entry() -> None
 
 @pytest.mark.parametrize("moment", [race_past_40, hunt_trick], ids=["race-past-40", "trick"])
 def test_screen_mid_game(moment: Any, snap_compare: Any) -> None:
-    assert snap_compare(app_for(moment()), terminal_size=(80, 24), run_before=_until_asked)
+    assert snap_compare(app_for(moment()), terminal_size=(80, 24), run_before=until_asked)
 
 
 def test_at_200x50_the_hand_follows_the_board_without_a_hole() -> None:
@@ -137,7 +149,7 @@ def test_at_200x50_the_hand_follows_the_board_without_a_hole() -> None:
 
     async def run() -> str:
         async with app.run_test(size=(200, 50)) as pilot:
-            await _until_asked(pilot)
+            await until_asked(pilot)
             return screen_text(app)
 
     lines = [ln[:118].rstrip() for ln in asyncio.run(run()).splitlines()]

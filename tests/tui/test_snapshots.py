@@ -4,14 +4,13 @@ that was looked at)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import dragonlair
 from dragonlair.tui.app import PlayApp
 from dragonlair.tui.session import PlaySession, SeatConfig
 from tests.games import OWN_GAMES
+from tests.tui.tui_helpers import until_asked
 
 # the accepted screens are of dragonlair's own games (an outside game has none to compare)
 GAMES = list(OWN_GAMES)
@@ -28,25 +27,7 @@ def app_for(game_id: str) -> PlayApp:
     return PlayApp(session, fast=True)
 
 
-async def _until_asked(pilot: object) -> None:
-    app = pilot.app  # type: ignore[attr-defined]
-    app.query_one("#entry").cursor_blink = False  # a blinking cursor is not the screen
-    # the bots play before the player is asked: wait by the clock (a count of pauses ran
-    # out on a busy machine, and the snapshot then caught the screen before the question)
-    deadline = time.monotonic() + 60
-    while app.asking != 0 and time.monotonic() < deadline:
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    # the log scrolls to its end after a refresh, later on a busy machine (a log that
-    # fits its pane never scrolls: at most two seconds' wait then)
-    log = app.query_one("#log")
-    for _ in range(40):
-        if log.max_scroll_y > 0 and log.scroll_y >= log.max_scroll_y:
-            break
-        await pilot.pause(0.05)  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("game_id", GAMES)
 def test_screen(game_id: str, size: tuple[int, int], snap_compare: object) -> None:
-    assert snap_compare(app_for(game_id), terminal_size=size, run_before=_until_asked)  # type: ignore[operator]
+    assert snap_compare(app_for(game_id), terminal_size=size, run_before=until_asked)  # type: ignore[operator]

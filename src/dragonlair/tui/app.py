@@ -430,8 +430,11 @@ class TableApp(App[int]):
             return grid
 
         self.query_one("#log-drawn", Drawn).show(draw)
-        scroll = self.query_one("#log", VerticalScroll)
-        self.call_after_refresh(scroll.scroll_end, animate=False)
+        # Anchored, the pane stays at its last line through the layouts that follow (the
+        # scrollbar appearing narrows the pane, the lines wrap and it grows again), until
+        # the player scrolls it up; a scroll to the end once, after one refresh, could
+        # land a line short.
+        self.query_one("#log", VerticalScroll).anchor()
 
     def blank(self) -> None:
         """Nothing of anyone on the screen (before a hand-over)."""
