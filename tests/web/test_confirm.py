@@ -233,7 +233,7 @@ def test_my_next_decision_waits_for_my_last_to_be_played(live: LiveServer) -> No
     # (the server runs in a thread of its own: signals across the threads)
     gate, entered, armed = threading.Event(), threading.Event(), threading.Event()
     playing = threading.Event()  # a held decision's play is waiting at the gate
-    real_submit, real_hold = table.submit, table.hold
+    real_submit, real_hold = table.submit, table.holds.hold
 
     async def submit(*args: Any, **kw: Any) -> None:
         await real_submit(*args, **kw)
@@ -247,7 +247,7 @@ def test_my_next_decision_waits_for_my_last_to_be_played(live: LiveServer) -> No
             entered.set()
         return bool(await real_hold(*args, **kw))
 
-    table.submit, table.hold = submit, hold
+    table.submit, table.holds.hold = submit, hold
 
     async def main() -> None:
         me = next(p for p in created["seats"] if p["seat"] == 0)

@@ -6,8 +6,9 @@ parts (:mod:`dragonlair.web.table`), each with its dependencies handed in: seats
 presence (:mod:`~dragonlair.web.table.seats`), clocks and deadlines
 (:mod:`~dragonlair.web.table.clocks`, :mod:`~dragonlair.web.table.windows`), the bot
 driver (:mod:`~dragonlair.web.table.botseats`), the practice services
-(:mod:`~dragonlair.web.table.practice`) and which move a decision dates from
-(:mod:`~dragonlair.web.table.decisions`). What stays here is what they all feed: the
+(:mod:`~dragonlair.web.table.practice`), which move a decision dates from
+(:mod:`~dragonlair.web.table.decisions`) and the decisions held for confirmation
+(:mod:`~dragonlair.web.table.holds`). What stays here is what they all feed: the
 committed state, the move pipeline and the messages. The rules that matter:
 
 - **One writer per table.** ``Table.submit`` holds the table's lock from the check of the
@@ -44,7 +45,6 @@ import time
 from typing import Any
 
 from ..core import Action, DragonlairError, Game, IllegalAction, State, UnknownAction
-from ..core.confirm import Hold, reveals_to_actor
 from ..tutorial import Tutorial, tutorial
 from . import concede as conceding
 from .chat import KEPT, Chat
@@ -65,6 +65,7 @@ from .table.clocks import Clocks
 from .table.current import Current
 from .table.deadlines import Turns
 from .table.decisions import Decisions
+from .table.holds import Holds
 from .table.ports import Host, Peer
 from .table.practice import Practice
 from .table.seats import Seat, Seats
@@ -149,14 +150,6 @@ class Table:
         self.rematch: dict[str, Any] | None = (
             None if stored.rematch is None else {**stored.rematch, "links": {}, "new": None}
         )
-        # decisions held for confirmation (core.confirm): seat -> its held decisions, and
-        # the timer that confirms them at the window's end (Unix ms it ends at)
-        self.holds: dict[int, Hold] = {}
-        self._confirm_timers: dict[int, tuple[asyncio.TimerHandle, int]] = {}
-        # seat -> the task playing its held decisions now (a reaction window's pass waits
-        # for the window's end first): the seat's next decision waits for it
-        self._confirming: dict[int, asyncio.Task[Any]] = {}
-        self._hold_version = 0
         self.chat: Chat | None = None  # read from the store when the first client comes
         self._compose(stored, state)
 
@@ -172,7 +165,7 @@ class Table:
     def _compose(self, stored: StoredTable, state: State | None) -> None:
         """Make the table's parts (:mod:`dragonlair.web.table`), each handed what it
         needs: seats, decisions and windows, clocks, the bot driver, a turn-based table's
-        deadline and vote, and the practice services."""
+        deadline and vote, the practice services and the decisions held for confirmation."""
         hub = self.hub
         self.seats = Seats(
             stored.seats,
@@ -237,6 +230,21 @@ class Table:
             self.seats,
             hub.bots,
             current=self.current,
+            spawn=self._spawn,
+        )
+        # decisions held for confirmation at a table with undo (.table.holds)
+        self.holds = Holds(
+            self.id,
+            self.game,
+            self.settings,
+            self.seats,
+            self.decisions,
+            self.current,
+            self.lock,
+            play=self._play_held,
+            message_for=self.message_for,
+            check_undo=self.practice.check_undo_allowed,
+            undone=self.clocks.arm_auto,
             spawn=self._spawn,
         )
 
@@ -419,9 +427,7 @@ class Table:
         A seat holding decisions is shown the game with them applied (its own view), and
         the committed events only: its held decisions are logged once confirmed."""
         st = self.state
-        hold = self.holds.get(conn.seat) if conn.seat is not None else None
-        if hold is not None and not hold:
-            hold = None  # its last decision is being played: the committed state shows it
+        hold = self.holds.shown(conn.seat)
         msg = state_message(
             st if hold is None else hold.state,
             conn.seat,
@@ -433,19 +439,7 @@ class Table:
         )
         if hold is not None:
             msg["events"] = st.events_since(conn.cursor, conn.seat)
-            timer = self._confirm_timers.get(hold.seat)
-            msg["held"] = {
-                "decisions": len(hold),
-                # the decisions the view shows on top of the committed game: one taken off
-                # to be played counts until it is stored, as its events are not sent before
-                "shown": hold.state.move - st.move,
-                # a decision held unapplied, since it would show something hidden
-                "waiting": None if hold.unseen is None else str(hold.unseen),
-                "until": None if timer is None else timer[1],
-                "seconds": self.settings.confirm,
-                # held until the person presses Confirm (no window, no "until")
-                "turn": self.settings.confirm_turn,
-            }
+            msg["held"] = self.holds.describe(hold, st)
             if hold.unseen is not None:
                 msg["legal"] = []  # nothing more until it is confirmed or taken back
         if conn.seat is not None:
@@ -463,8 +457,8 @@ class Table:
 
     def offers(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may ask for now (hints, undo): see :mod:`.table.practice`."""
-        hold = self.holds.get(seat)
-        if hold is None or not hold:
+        hold = self.holds.shown(seat)
+        if hold is None:
             return self.practice.offers(seat)
         offers = self.practice.offers(seat, held=True)
         # a hint is for the decision the seat's own game asks of it now
@@ -480,7 +474,7 @@ class Table:
             st.move,
             self.status,
             self.deadline_at,
-            self._hold_version,
+            self.holds.version,
             self.turns.due,
             len(self.conceded()),
         )
@@ -720,13 +714,14 @@ class Table:
         ProtocolError (and nothing changed) if it cannot be applied. An answer in a
         reaction window or offer that must wait for the window's end waits first
         (:mod:`dragonlair.web.table.windows`). At a table with undo a person's decision is
-        held for confirmation instead (:meth:`hold`); ``confirmed``: a held decision whose
-        window ended (played at the committed move, whichever that is now)."""
+        held for confirmation instead (:meth:`.table.holds.Holds.hold`); ``confirmed``: a
+        held decision whose window ended (played at the committed move, whichever that is
+        now)."""
         if (
             by == "player"
             and not confirmed
-            and self._holds_for(seat)
-            and await self.hold(seat, move, text, conn, ref)
+            and self.holds.applies(seat)
+            and await self.holds.hold(seat, move, text, conn, ref)
         ):
             return
         if confirmed:
@@ -913,7 +908,7 @@ class Table:
                 lambda: self.hub.store.concede(self.id, seat, move, result, reveal), done
             )
             if seat in self.holds:
-                self._drop_hold(seat)
+                self.holds.drop(seat)
             log.info("table %s: seat %d conceded at move %d", self.id, seat, move)
             self.broadcast_seats()
             self._after_change()
@@ -956,231 +951,24 @@ class Table:
             self.turns.due = None
 
         await self.hub.write(lambda: self.hub.store.end_abandoned(self.id, how), done)
-        for seat in list(self.holds):
-            self._drop_hold(seat)
+        self.holds.drop_all()
         self.broadcast_seats()
         self._after_change()
 
     # ------------------------------------------------------------------ undo
 
-    def _holds_for(self, seat: int) -> bool:
-        """Whether ``seat``'s decisions are held for confirmation: a person's own, at a
-        table with undo and a confirmation window or a Confirm at the end of a turn."""
-        s = self.seats[seat]
-        return (
-            self.settings.undo
-            and (self.settings.confirm > 0 or self.settings.confirm_turn)
-            and s.kind == "human"
-            and not s.is_bot
-            and self.status == "playing"
-        )
-
-    async def hold(
-        self, seat: int, move: int, text: str, conn: Peer | None, ref: str | int | None
-    ) -> bool:
-        """Hold ``seat``'s decision for confirmation: nothing stored, nobody else told. The
-        seat is shown it applied to its own copy of the game, or, when that would show it
-        something hidden, named as waiting (:mod:`dragonlair.core.confirm`). True when
-        held; False when the move pipeline must answer it (it refuses it as stale)."""
-        while True:
-            playing = self._confirming.get(seat)
-            if playing is not None and playing is not asyncio.current_task():
-                # the seat's held decisions are being played (a pass in a reaction window
-                # waits for the window's end): this decision follows them, on the state
-                # they lead to, which is the one the seat was shown (how that play ended is
-                # its own business: asyncio.wait neither raises its error nor cancels it)
-                await asyncio.wait({playing})
-            held = await self._hold_once(seat, move, text, conn, ref)
-            if held is not None:
-                return held
-
-    async def _hold_once(
-        self, seat: int, move: int, text: str, conn: Peer | None, ref: str | int | None
-    ) -> bool | None:
-        """:meth:`hold` on the table as it is now; None when the seat's held decisions
-        began to be played while this one was looked at (it then follows them)."""
-        async with self.lock:
-            hold = self.holds.get(seat)
-            if self.game is None or self.status != "playing":
-                return False
-            if hold is not None and (hold.confirming or hold.unseen is not None):
-                raise ProtocolError(
-                    "held",
-                    "your last decision waits for its confirmation: confirm it, or take it "
-                    "back, before deciding more",
-                )
-            base = self.state if hold is None else hold.state
-            if hold is not None and move != base.move:
-                raise ProtocolError(
-                    "stale_move",
-                    f"that action was made at move {move}, but your game shows move "
-                    f"{base.move} (with the decisions you hold): act again",
-                    409,
-                )
-            if (
-                hold is None
-                and move != base.move
-                and not self.decisions.current(seat, move, base.move)
-            ):
-                return False  # refused as stale by the pipeline
-            if seat not in base.to_act:
-                if hold is None:
-                    return False
-                raise ProtocolError("not_your_turn", "you are not asked anything now")
-            try:
-                action = self.game.parse_action(text)
-            except UnknownAction as e:
-                raise ProtocolError("unknown_action", str(e)) from None
-            trial = base.clone()
-            try:
-                trial.apply(seat, action)
-            except IllegalAction as e:
-                raise ProtocolError("illegal_action", str(e)) from None
-            shows = await asyncio.to_thread(reveals_to_actor, base, seat, action)
-            if hold is not None and hold.confirming:
-                # its window ended meanwhile: held on top, this decision would be played
-                # with the others at once (no window of its own, no undo)
-                return None
-            if self.holds.get(seat) is not hold or (hold is None and self.state is not base):
-                # the held decisions were confirmed (or the game moved) meanwhile
-                raise ProtocolError(
-                    "stale_move",
-                    "your held decisions were confirmed meanwhile: look at the latest "
-                    "state and act again",
-                    409,
-                )
-            if hold is None:
-                hold = self.holds[seat] = Hold(seat, self.state)
-            hold.push(action, shows)
-            self._arm_confirm(seat)
-            self._send_holder(seat, conn, ref)
-            return True
-
-    def _arm_confirm(self, seat: int) -> None:
-        """(Re)start ``seat``'s confirmation window from now (none at a table that
-        confirms at the end of a turn: the held decisions wait for the person's Confirm)."""
-        old = self._confirm_timers.pop(seat, None)
-        if old is not None:
-            old[0].cancel()
-        if self.settings.confirm_turn:
-            self._hold_version += 1
-            return
-        delay = self.settings.confirm
-        handle = asyncio.get_running_loop().call_later(
-            delay, lambda: self._spawn(self._confirm_held(seat))
-        )
-        self._confirm_timers[seat] = (handle, int((time.time() + delay) * 1000))
-        self._hold_version += 1
-
-    def _drop_hold(self, seat: int) -> Hold | None:
-        timer = self._confirm_timers.pop(seat, None)
-        if timer is not None:
-            timer[0].cancel()
-        self._hold_version += 1
-        return self.holds.pop(seat, None)
-
-    def _send_holder(self, seat: int, conn: Peer | None, ref: str | int | None) -> None:
-        """Send ``seat``'s connections (and only them) the game as the seat sees it now."""
-        for c in list(self.seats[seat].conns):
-            msg = self.message_for(c)
-            if c is conn and ref is not None:
-                msg["ref"] = ref
-            c.send(encode(msg))
-
-    async def _confirm_held(self, seat: int) -> None:
-        """The window ended (or the person confirmed): play the held decisions, in order,
-        through the move pipeline, as if they had been made now."""
-        hold = self.holds.get(seat)
-        if hold is None or hold.confirming:
-            return
-        hold.confirming = True
-        timer = self._confirm_timers.pop(seat, None)
-        if timer is not None:
-            timer[0].cancel()
-        task = asyncio.current_task()
-        if task is not None:
-            self._confirming[seat] = task
-        try:
-            while (action := hold.take_first()) is not None:
-                # taken off first: the table then applies the rest to the new committed
-                # state (_rebase_holds), so the seat keeps seeing what it decided
-                await self.submit(seat, 0, str(action), confirmed=True)
-        except ProtocolError as e:
-            log.warning("table %s: a held decision of seat %d refused: %s", self.id, seat, e)
-        finally:
-            if self._confirming.get(seat) is task:
-                del self._confirming[seat]
-            if self.holds.get(seat) is hold:
-                self._drop_hold(seat)
-                self._send_holder(seat, None, None)
-
-    def _rebase_holds(self) -> None:
-        """The committed state changed while a seat holds decisions (another seat's sealed
-        choice, a game over): the held decisions are applied to it instead, or dropped
-        (with a word to the seat) when they no longer fit."""
-        for seat, hold in list(self.holds.items()):
-            if hold.base is self.state:
-                continue
-            if hold.confirming and not hold:
-                continue  # its last decision is played: the confirmation drops it
-            if self.status == "playing" and hold.rebase(self.state):
-                self._hold_version += 1
-                continue  # the broadcast that follows shows it to the seat
-            self._drop_hold(seat)
-            gone = ProtocolError(
-                "hold_dropped",
-                "the game moved on before your decision was confirmed, so it was not "
-                "played: look at the latest state and choose again",
-            )
-            for c in list(self.seats[seat].conns):
-                c.send(encode(gone.to_message(self.state.move)))
-
     async def undo(self, seat: int, move: int, conn: Peer | None = None) -> None:
-        """Take back ``seat``'s last decision still held for confirmation; nobody else was
-        told anything of it, so nothing else changes. ProtocolError (and nothing changed)
-        where there is none."""
-        async with self.lock:
-            self.practice.check_undo_allowed()
-            hold = self.holds.get(seat)
-            if hold is None or hold.confirming:
-                raise ProtocolError(
-                    "cannot_undo",
-                    "nothing to take back: a decision is final once it is confirmed (by "
-                    "you, or at its confirmation window's end), and you hold none now",
-                )
-            if not hold.started <= move <= hold.state.move:
-                # (any move shown since the hold began: the others' sealed choices move
-                # the game on meanwhile, and only the seat's own decisions are held)
-                raise ProtocolError(
-                    "stale_move",
-                    f"that undo was asked at move {move}, but your game shows move "
-                    f"{hold.state.move}: look at the latest state and ask again",
-                    409,
-                )
-            hold.pop()
-            if hold:
-                self._arm_confirm(seat)
-            else:
-                self._drop_hold(seat)
-            self._send_holder(seat, conn, "undo")
-            self.clocks.arm_auto()
+        """Take back ``seat``'s last decision still held for confirmation
+        (:meth:`.table.holds.Holds.undo`)."""
+        await self.holds.undo(seat, move, conn)
 
     async def confirm(self, seat: int, move: int, conn: Peer | None = None) -> None:
-        """Confirm ``seat``'s held decisions now; ProtocolError when it holds none."""
-        hold = self.holds.get(seat)
-        if hold is None:
-            raise ProtocolError("nothing_held", "you hold no decision to confirm")
-        if hold.confirming:
-            return
-        if not hold.started <= move <= hold.state.move:
-            raise ProtocolError(
-                "stale_move",
-                f"that confirmation was asked at move {move}, but your game shows move "
-                f"{hold.state.move}: look at the latest state and confirm again",
-                409,
-            )
-        # in a task of its own, which the seat's next decision may wait for
-        await asyncio.shield(self._spawn(self._confirm_held(seat)))
+        """Confirm ``seat``'s held decisions now (:meth:`.table.holds.Holds.confirm`)."""
+        await self.holds.confirm(seat, move)
+
+    async def _play_held(self, seat: int, text: str) -> None:
+        """Play a held decision whose window ended, at the committed move."""
+        await self.submit(seat, 0, text, confirmed=True)
 
     # ------------------------------------------------------------------ hints
 
@@ -1202,7 +990,7 @@ class Table:
             self.clocks.cancel()
         else:
             self.clocks.changed(self.state)
-        self._rebase_holds()
+        self.holds.rebase()
         self.broadcast(conn, ref)
         self.bots.kick()
         if self.status in ("over", "abandoned") and not self.connections():
@@ -1346,7 +1134,6 @@ class Table:
     def close(self) -> None:
         """Stop timers and bots (server shutdown); connections are closed by the server."""
         self.clocks.cancel()
-        for seat in list(self.holds):
-            self._drop_hold(seat)
+        self.holds.drop_all()
         for t in list(self._tasks):
             t.cancel()

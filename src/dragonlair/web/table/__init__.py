@@ -10,5 +10,6 @@ no part imports the lobby, the connections or storage, and none calls the table 
 - :mod:`.windows`: one length for every reaction window and offer;
 - :mod:`.clocks`: deadlines, away timers, answers given for a seat;
 - :mod:`.botseats`: the bot driver;
-- :mod:`.practice`: hints and undo checks.
+- :mod:`.practice`: hints and undo checks;
+- :mod:`.holds`: decisions held for confirmation (the undo window).
 """
