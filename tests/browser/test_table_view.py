@@ -73,9 +73,23 @@ def assert_in_view(box: dict[str, Any], vp: dict[str, int]) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= vp["width"] + 0.5, (box, vp)
 
 
+def box_of(page: Any, selector: str) -> dict[str, float] | None:
+    """The first such element's box once it is visible, measured in one step in the page:
+    the table may draw itself again at any moment (a late message), and an element found,
+    then measured, could be the one just replaced (no box)."""
+    page.locator(selector).first.wait_for(state="visible")
+    box: dict[str, float] | None = page.evaluate(
+        """(sel) => { const e = document.querySelector(sel); if (!e) return null;
+                      const r = e.getBoundingClientRect();
+                      return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
+        selector,
+    )
+    return box
+
+
 def box_in_view(page: Any, selector: str) -> dict[str, float]:
     """The element's box; fails unless all of it is inside the viewport."""
-    box = page.locator(selector).first.bounding_box()
+    box = box_of(page, selector)
     vp = page.viewport_size
     assert box is not None, f"{selector} is not shown"
     assert box["y"] >= 0 and box["y"] + box["height"] <= vp["height"] + 0.5, (selector, box, vp)
@@ -269,8 +283,7 @@ def test_the_end_shows_the_winner_first_and_offers_a_rematch(
         page.evaluate("() => window.scrollTo(0, 0)")
         head = box_in_view(page, ".result h2")
         assert "win" in page.locator(".result h2").inner_text().lower()
-        bar = page.locator(".actionbar").bounding_box()
-        assert bar is not None
+        assert box_of(page, ".actionbar") is not None
         if viewport is DESKTOP:
             assert head["y"] < 300, "the winner is at the top"
             box_in_view(page, ".result .podium")
