@@ -115,7 +115,7 @@ def test_a_report_is_checked_stored_and_acknowledged(db_url: str) -> None:
         async def again() -> None:
             # the table as a process that never served it reads it (after a restart, or
             # when another process takes it over): Bob's report is remembered all the same
-            table.chat = None
+            table.chatroom.chat = None
             bob = await SeatClient.open(server.ws, tid, tokens[1], 1)
             rude = chats(bob)[0]["id"]
             await bob.send({"type": "report", "id": rude})

@@ -7,9 +7,10 @@ presence (:mod:`~dragonlair.web.table.seats`), clocks and deadlines
 (:mod:`~dragonlair.web.table.clocks`, :mod:`~dragonlair.web.table.windows`), the bot
 driver (:mod:`~dragonlair.web.table.botseats`), the practice services
 (:mod:`~dragonlair.web.table.practice`), which move a decision dates from
-(:mod:`~dragonlair.web.table.decisions`) and the decisions held for confirmation
-(:mod:`~dragonlair.web.table.holds`). What stays here is what they all feed: the
-committed state, the move pipeline and the messages. The rules that matter:
+(:mod:`~dragonlair.web.table.decisions`), the decisions held for confirmation
+(:mod:`~dragonlair.web.table.holds`) and the chat (:mod:`~dragonlair.web.table.chatroom`).
+What stays here is what they all feed: the committed state, the move pipeline and the
+messages. The rules that matter:
 
 - **One writer per table.** ``Table.submit`` holds the table's lock from the check of the
   move number to the broadcast, and stores each action under the move it is applied at, so
@@ -47,7 +48,6 @@ from typing import Any
 from ..core import Action, DragonlairError, Game, IllegalAction, State, UnknownAction
 from ..tutorial import Tutorial, tutorial
 from . import concede as conceding
-from .chat import KEPT, Chat
 from .logs import storage_outage
 from .protocol import (
     Fairness,
@@ -61,6 +61,7 @@ from .protocol import (
 from .security import deal_chosen, deal_source, digest, new_token
 from .store import StoredTable
 from .table.botseats import BotDriver
+from .table.chatroom import ChatRoom
 from .table.clocks import Clocks
 from .table.current import Current
 from .table.deadlines import Turns
@@ -150,7 +151,6 @@ class Table:
         self.rematch: dict[str, Any] | None = (
             None if stored.rematch is None else {**stored.rematch, "links": {}, "new": None}
         )
-        self.chat: Chat | None = None  # read from the store when the first client comes
         self._compose(stored, state)
 
     def _lesson(self) -> Tutorial | None:
@@ -165,7 +165,8 @@ class Table:
     def _compose(self, stored: StoredTable, state: State | None) -> None:
         """Make the table's parts (:mod:`dragonlair.web.table`), each handed what it
         needs: seats, decisions and windows, clocks, the bot driver, a turn-based table's
-        deadline and vote, the practice services and the decisions held for confirmation."""
+        deadline and vote, the practice services, the decisions held for confirmation
+        and the chat."""
         hub = self.hub
         self.seats = Seats(
             stored.seats,
@@ -246,6 +247,15 @@ class Table:
             check_undo=self.practice.check_undo_allowed,
             undone=self.clocks.arm_auto,
             spawn=self._spawn,
+        )
+        # the table's chat, read from storage when the first client comes (.table.chatroom)
+        self.chatroom = ChatRoom(
+            self.id,
+            self.settings.chat_apart,
+            self.seats,
+            hub.store,
+            write=hub.write,
+            connections=self.connections,
         )
 
     # ------------------------------------------------------------------ reading
@@ -544,13 +554,7 @@ class Table:
         self.check_playable()  # a broken table refuses connections
         # read before the client joins, with no wait after it does: it gets each message
         # once, in the history or as it is said
-        chat = await self._chat()
-        if chat.reported_ids:  # hidden meanwhile by the operator, maybe from another process
-            hidden = await asyncio.to_thread(
-                self.hub.store.hidden_chat, self.id, list(chat.reported_ids)
-            )
-            for message in hidden:
-                chat.hide(message, self.connections())
+        chat = await self.chatroom.opened()
         self.check_playable()
         back = False
         was_paused = self.paused
@@ -582,49 +586,17 @@ class Table:
         if was_paused:
             self.bots.kick()
 
-    async def _chat(self) -> Chat:
-        """The table's chat, its recent messages read from the store the first time."""
-        if self.chat is None:
-            store = self.hub.store
-            history, reports = await asyncio.to_thread(
-                lambda: (store.load_chat(self.id, KEPT), store.chat_reports(self.id))
-            )
-            if self.chat is None:
-                self.chat = Chat(self.settings.chat_apart, history, reports)
-        return self.chat
-
     async def say(self, conn: Peer, text: str | None, phrase: str | None = None) -> None:
-        """A seat or a spectator says something (or a quick phrase): stored, then sent to
-        everyone who may read it (a refusal is a ProtocolError and nothing is stored or
-        sent)."""
-        chat = await self._chat()
-        text = chat.check(conn, text, phrase)
-        name = "spectator" if conn.seat is None else self.seats[conn.seat].name
-        said = chat.message(conn, name, text, phrase)
-        await self.hub.write(
-            lambda: self.hub.store.add_chat(self.id, said),
-            lambda: chat.add(said, self.connections()),
-        )
+        """A seat or a spectator says something (:meth:`.table.chatroom.ChatRoom.say`)."""
+        await self.chatroom.say(conn, text, phrase)
 
     async def report(self, conn: Peer, message: int) -> None:
-        """A reader reports a chat message to the operator: stored in ``dl_reports``, then
-        acknowledged to this connection (``chat_reported``)."""
-        chat = await self._chat()
-        said = chat.reported(conn, message)
-        name = "spectator" if conn.seat is None else self.seats[conn.seat].name
-
-        def done() -> None:
-            chat.mark_reported(conn, message)
-            conn.send(encode({"type": "chat_reported", "id": message}))
-
-        await self.hub.write(
-            lambda: self.hub.store.add_report(self.id, said, conn.seat, name), done
-        )
+        """A reader reports a chat message (:meth:`.table.chatroom.ChatRoom.report`)."""
+        await self.chatroom.report(conn, message)
 
     def hide_chat(self, message: int) -> bool:
-        """The operator hid a message (already marked in storage): it leaves this table's
-        chat and its readers' pages."""
-        return self.chat is not None and self.chat.hide(message, self.connections())
+        """The operator hid a message (:meth:`.table.chatroom.ChatRoom.hide`)."""
+        return self.chatroom.hide(message)
 
     def send_played_for(self, conn: Peer, keep: bool = False) -> None:
         """Tell a person who is back what the takeover bot played in their name (once;

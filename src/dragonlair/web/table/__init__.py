@@ -11,5 +11,6 @@ no part imports the lobby, the connections or storage, and none calls the table 
 - :mod:`.clocks`: deadlines, away timers, answers given for a seat;
 - :mod:`.botseats`: the bot driver;
 - :mod:`.practice`: hints and undo checks;
-- :mod:`.holds`: decisions held for confirmation (the undo window).
+- :mod:`.holds`: decisions held for confirmation (the undo window);
+- :mod:`.chatroom`: the chat, as stored and sent.
 """
