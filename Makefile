@@ -113,6 +113,10 @@ services:
 # its log is shown. The 10,000-game differential of the batched engine is `make
 # differential`, not part of this.
 COMPILED_LOG := build/compiled.log
+# One worker more than the cores: the end-to-end tests spend much of their time waiting for
+# servers, Chromium and clocks (two workers on two cores left them idle a third of the
+# time), and a third worker fills that (docs/benchmarks/2026-12-05-suite.md).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP) chromium services
 	@mkdir -p build; \
 	echo "building the compiled build in the background (log: $(COMPILED_LOG))"; \
@@ -123,7 +127,7 @@ test: $(STAMP) chromium services
 	  kill $$(tree $$build) 2>/dev/null; wait $$build; \
 	  echo "lint or types failed; the compiled build was stopped" >&2; exit 1; \
 	fi; \
-	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --durations=20; pure=$$?; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=20; pure=$$?; \
 	echo "lint, types and the whole suite took $$(( $$(date +%s) - start )) s; waiting for the compiled build"; \
 	if ! wait $$build; then \
 	  echo "the compiled build failed; the end of $(COMPILED_LOG):" >&2; \
