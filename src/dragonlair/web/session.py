@@ -54,9 +54,9 @@ from .protocol import (
     ProtocolError,
     Revealed,
     TableInfo,
-    TableSettings,
     encode,
     state_message,
+    stored_settings,
 )
 from .security import deal_chosen, deal_source, digest, new_token
 from .store import StoredTable
@@ -74,28 +74,6 @@ from .table.votes import Votes, ended_by_timeout, idle_after
 from .table.windows import Windows
 
 log = logging.getLogger("dragonlair.web")
-
-
-def table_settings(st: dict[str, Any]) -> TableSettings:
-    """A table's settings as its creation stored them (a table stored before a setting
-    existed reads it as the setting's default; confirmation needs undo)."""
-    return TableSettings(
-        deadline=float(st["deadline"]),
-        away=None if st.get("away") is None else float(st["away"]),
-        takeover=st.get("takeover"),
-        listed=bool(st.get("listed", True)),
-        wait_for_arrival=bool(st.get("wait_for_arrival", True)),
-        hints=bool(st.get("hints", False)),
-        undo=bool(st.get("undo", False)),
-        confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
-        confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
-        rated=bool(st.get("rated", False)),
-        chat_apart=bool(st.get("chat_apart", False)),
-        position=st.get("title") if st.get("position") is not None else None,
-        pace=None if st.get("pace") is None else float(st["pace"]),
-        puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
-        tutorial=bool(st.get("tutorial", False)),
-    )
 
 
 class Table:
@@ -123,7 +101,7 @@ class Table:
         self.game_id = stored.game
         self.players = stored.players
         self.options = dict(stored.options)
-        self.settings = table_settings(stored.settings)
+        self.settings = stored_settings(stored.settings)
         # the lesson of a tutorial table (read when the table is, from the game's package)
         self.tutorial = self._lesson() if self.settings.tutorial and problem is None else None
         pos = stored.settings.get("position")
