@@ -8,7 +8,8 @@ presence (:mod:`~dragonlair.web.table.seats`), clocks and deadlines
 driver (:mod:`~dragonlair.web.table.botseats`), the practice services
 (:mod:`~dragonlair.web.table.practice`), which move a decision dates from
 (:mod:`~dragonlair.web.table.decisions`), the decisions held for confirmation
-(:mod:`~dragonlair.web.table.holds`) and the chat (:mod:`~dragonlair.web.table.chatroom`).
+(:mod:`~dragonlair.web.table.holds`), the chat (:mod:`~dragonlair.web.table.chatroom`)
+and the rematch of a finished game (:mod:`~dragonlair.web.table.rematch`).
 What stays here is what they all feed: the committed state, the move pipeline and the
 messages. The rules that matter:
 
@@ -69,6 +70,7 @@ from .table.decisions import Decisions
 from .table.holds import Holds
 from .table.ports import Host, Peer
 from .table.practice import Practice
+from .table.rematch import Rematch
 from .table.seats import Seat, Seats
 from .table.votes import Votes, ended_by_timeout, idle_after
 from .table.windows import Windows
@@ -124,11 +126,7 @@ class Table:
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
         self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
-        # {"table": id, "by": seat, "links": {seat: link}, "new": its Table}; a finished
-        # table read from storage knows the table and the seat (its links went to the seats)
-        self.rematch: dict[str, Any] | None = (
-            None if stored.rematch is None else {**stored.rematch, "links": {}, "new": None}
-        )
+        self.rematch = Rematch(stored.rematch)
         self._compose(stored, state)
 
     def _lesson(self) -> Tutorial | None:
@@ -556,7 +554,7 @@ class Table:
         conn.send(encode(self.message_for(conn)))
         conn.send(chat.history(conn))
         if conn.seat is not None:
-            self.send_rematch(conn)
+            self.rematch.send(conn)
             self.send_played_for(conn)
         self.broadcast_seats()
         if back:  # the returning player has a window to answer: everyone sees its deadline
@@ -1046,27 +1044,6 @@ class Table:
         text = encode({"type": "prefs", "prefs": s.prefs()})
         for conn in s.conns:
             conn.send(text)
-
-    def send_rematch(self, conn: Peer) -> None:
-        """Tell a seat's connection where the rematch is, once there is one (its own link
-        only: each seat's token goes to that seat alone; and only until the new seat has
-        been opened, so an old link someone else kept does not lead to the new seat)."""
-        if self.rematch is None or conn.seat is None:
-            return
-        link = self.rematch["links"].get(conn.seat)
-        new = self.rematch.get("new")
-        if new is None or new.seats[conn.seat].arrived:
-            link = None
-        conn.send(
-            encode(
-                {
-                    "type": "rematch",
-                    "table": self.rematch["table"],
-                    "by": self.rematch["by"],
-                    "link": link,
-                }
-            )
-        )
 
     # ------------------------------------------------------------------ bots
 
