@@ -190,3 +190,33 @@ def test_finished_game_record_and_replay(client: TestClient) -> None:
     assert spectator["frames"][0]["view"]["hand"] is None
     r = client.get(f"/api/tables/{tid}/replay", params={"seat": 5})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_seat"
+
+
+def test_a_table_listed_from_its_row_has_the_settings_it_has_live(client: TestClient) -> None:
+    """The listing describes a table no process here holds from its stored row: its
+    settings read as the table reads them (undo with a confirmation window, decisions
+    confirmed at the end of each turn, seats not waiting for their person, a lesson)."""
+    from sqlalchemy import select
+
+    from dragonlair.web.listing import stored_info
+    from dragonlair.web.store import tables_t
+
+    seats = [{"type": "human"}, {"type": "bot", "level": "random"}]
+    made = [
+        create(client, players=2, seats=seats, undo=True, confirm=7.5),
+        create(
+            client, players=2, seats=seats, undo=True, confirm_turn=True, wait_for_arrival=False
+        ),
+        create(client, game="dragon-stripes", tutorial=True),
+    ]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    for created in made:
+        tid = created["table"]["id"]
+        with hub.store.engine.connect() as conn:
+            row = dict(conn.execute(select(tables_t).where(tables_t.c.id == tid)).mappings().one())
+        listed = stored_info(row, [], 0, hub.config)
+        live = client.get(f"/api/tables/{tid}").json()["settings"]
+        assert listed.settings.model_dump() == live
+    settings = [client.get(f"/api/tables/{c['table']['id']}").json()["settings"] for c in made]
+    assert settings[0]["confirm"] == 7.5 and settings[1]["confirm_turn"] is True
+    assert settings[1]["wait_for_arrival"] is False and settings[2]["tutorial"] is True

@@ -20,6 +20,7 @@ from .config import ServerConfig
 from .metrics import ACTION_REPLY_SECONDS, WS_CLOSED, WS_IN, WS_OPENED, WS_OUT, WS_REFUSED
 from .protocol import (
     Act,
+    AnyClientMessage,
     Concede,
     Confirm,
     EndVote,
@@ -378,25 +379,7 @@ async def _converse(
     try:
         hello = _hello(first, config.max_message_bytes)
         table = await hub.get(table_id)
-        table.check_playable()  # a broken table refuses, whoever asks
-        owner: str | None = None
-        if hello.token is not None:
-            seat = table.identify(hello.token)
-            owner = None if seat is None else table.seat_account(seat)
-            if owner is not None and (
-                session is None or not session.live() or session.account_id != owner
-            ):
-                raise ProtocolError(
-                    "sign_in_required",
-                    "this seat belongs to an account: sign in as its player to play it",
-                    401,
-                )
-        elif hello.seat is not None:
-            seat, owner = _own_seat(table, hello.seat, session)
-        else:
-            table.admit_spectator()
-            seat = None
-        table.check_room(seat)
+        seat, owner = _identify(table, hello, session)
     except ProtocolError as e:
         code = {
             "not_found": 4404,
@@ -427,6 +410,33 @@ async def _converse(
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+def _identify(table: Door, hello: Hello, session: SignedIn | None) -> tuple[int | None, str | None]:
+    """Who a hello says the connection is: its seat (None: a spectator) and the account
+    the seat belongs to (None: a guest's seat or a spectator). ProtocolError when the
+    table is broken, the token or seat is not theirs, or there is no room for them."""
+    table.check_playable()  # a broken table refuses, whoever asks
+    owner: str | None = None
+    seat: int | None
+    if hello.token is not None:
+        seat = table.identify(hello.token)
+        owner = None if seat is None else table.seat_account(seat)
+        if owner is not None and (
+            session is None or not session.live() or session.account_id != owner
+        ):
+            raise ProtocolError(
+                "sign_in_required",
+                "this seat belongs to an account: sign in as its player to play it",
+                401,
+            )
+    elif hello.seat is not None:
+        seat, owner = _own_seat(table, hello.seat, session)
+    else:
+        table.admit_spectator()
+        seat = None
+    table.check_room(seat)
+    return seat, owner
 
 
 def _own_seat(table: Door, seat: int, session: SignedIn | None) -> tuple[int, str]:
@@ -472,7 +482,9 @@ async def _refuse(ws: WebSocket, e: ProtocolError, code: int) -> None:
 async def _serve(
     ws: WebSocket, table: Door, conn: Connection, limiter: RateLimiter, max_bytes: int
 ) -> int:
-    """Read a connection's messages until it closes; the close code."""
+    """Read a connection's messages until it closes; the close code. Each message is
+    counted, checked against the session and the rate, read (:func:`_read`) and handed to
+    the table (:func:`_dispatch`); a refusal is sent back and the connection goes on."""
     while not conn.closing:
         m = await ws.receive()
         if m["type"] == "websocket.disconnect":
@@ -495,73 +507,80 @@ async def _serve(
                     "rate_limited",
                     f"too many messages: at most {limiter.describe()}; this one was ignored",
                 )
-            text = m.get("text")
-            if text is None:
-                raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
-            if (
-                len(text) > max_bytes // 4
-                and len(text.encode("utf-8", "surrogatepass")) > max_bytes
-            ):
-                raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
-            msg = parse_client(text)
-            if isinstance(msg, Act):
-                if conn.seat is None:
-                    raise ProtocolError("spectator", "spectators watch; they cannot act")
-                if msg.seat is not None and msg.seat != conn.seat:
-                    raise ProtocolError(
-                        "wrong_seat",
-                        f"this connection plays seat {conn.seat}; "
-                        f"it cannot act for seat {msg.seat}",
-                    )
-                try:
-                    await table.submit(conn.seat, msg.move, msg.action, conn=conn, ref=msg.ref)
-                finally:  # answered: the update with its ref, or the refusal queued below
-                    ACTION_REPLY_SECONDS.observe(time.perf_counter() - received)
-            elif isinstance(msg, Hint | Undo | Confirm):
-                if conn.seat is None:
-                    raise ProtocolError("spectator", "spectators watch; they have no decision")
-                if isinstance(msg, Hint):
-                    await table.hint(conn.seat, msg.move, conn)
-                elif isinstance(msg, Undo):
-                    await table.undo(conn.seat, msg.move, conn)
-                else:
-                    await table.confirm(conn.seat, msg.move, conn)
-            elif isinstance(msg, Concede):
-                if conn.seat is None:
-                    raise ProtocolError("spectator", "spectators watch; they cannot concede")
-                if msg.seat is not None and msg.seat != conn.seat:
-                    raise ProtocolError(
-                        "wrong_seat",
-                        f"this connection plays seat {conn.seat}; "
-                        f"it cannot concede for seat {msg.seat}",
-                    )
-                await table.concede(conn.seat)
-            elif isinstance(msg, EndVote):
-                await table.vote_end(conn, msg.agree)
-            elif isinstance(msg, Ping):
-                conn.send('{"type":"pong"}')
-            elif isinstance(msg, Prefs | Rename | Rematch):
-                if conn.seat is None:
-                    raise ProtocolError("spectator", "spectators have no seat to set up")
-                if isinstance(msg, Prefs):
-                    table.set_prefs(conn.seat, msg.prefs.autoplay)
-                elif isinstance(msg, Rename):
-                    await table.rename(conn.seat, msg.name)
-                else:
-                    await table.ask_rematch(conn.seat)
-            elif isinstance(msg, Hello):
-                raise ProtocolError("already_identified", "this connection already said hello")
-            elif isinstance(msg, Rotate):
-                await table.rotate(conn)
-            elif isinstance(msg, Say):
-                await table.say(conn, msg.text, msg.phrase)
-            elif isinstance(msg, Report):
-                await table.report(conn, msg.id)
-            else:
-                text = table.sync_text(conn, msg.since)
-                if conn.bucket is not None:
-                    conn.bucket.charge(len(text) / SYNC_BYTES_PER_TOKEN)
-                conn.send(text)
+            await _dispatch(table, conn, _read(m, max_bytes), received)
         except ProtocolError as e:
             conn.send(encode(e.to_message(table.current_move)))
     return conn.close_code
+
+
+def _read(m: Message, max_bytes: int) -> AnyClientMessage:
+    """A received frame as a client message (ProtocolError: not JSON text, too large, or
+    not a message)."""
+    text = m.get("text")
+    if text is None:
+        raise ProtocolError("bad_message", "send JSON text frames, not binary ones")
+    if len(text) > max_bytes // 4 and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
+    return parse_client(text)
+
+
+def _seat(conn: Connection, refusal: str, asked: int | None = None, doing: str = "") -> int:
+    """The seat a message is for: the connection's own (ProtocolError ``spectator`` with
+    ``refusal`` for a spectator, ``wrong_seat`` when the message names another seat for
+    ``doing``)."""
+    if conn.seat is None:
+        raise ProtocolError("spectator", refusal)
+    if asked is not None and asked != conn.seat:
+        raise ProtocolError(
+            "wrong_seat",
+            f"this connection plays seat {conn.seat}; it cannot {doing} for seat {asked}",
+        )
+    return conn.seat
+
+
+async def _dispatch(table: Door, conn: Connection, msg: AnyClientMessage, received: float) -> None:
+    """One client message, handed to its table (a refusal is a ProtocolError);
+    ``received``: when it arrived (perf_counter), for the time to answer an action."""
+    if isinstance(msg, Act):
+        seat = _seat(conn, "spectators watch; they cannot act", msg.seat, "act")
+        try:
+            await table.submit(seat, msg.move, msg.action, conn=conn, ref=msg.ref)
+        finally:  # answered: the update with its ref, or the refusal queued by the caller
+            ACTION_REPLY_SECONDS.observe(time.perf_counter() - received)
+    elif isinstance(msg, Hint | Undo | Confirm):
+        seat = _seat(conn, "spectators watch; they have no decision")
+        if isinstance(msg, Hint):
+            await table.hint(seat, msg.move, conn)
+        elif isinstance(msg, Undo):
+            await table.undo(seat, msg.move, conn)
+        else:
+            await table.confirm(seat, msg.move, conn)
+    elif isinstance(msg, Concede):
+        await table.concede(
+            _seat(conn, "spectators watch; they cannot concede", msg.seat, "concede")
+        )
+    elif isinstance(msg, EndVote):
+        await table.vote_end(conn, msg.agree)
+    elif isinstance(msg, Ping):
+        conn.send('{"type":"pong"}')
+    elif isinstance(msg, Prefs | Rename | Rematch):
+        seat = _seat(conn, "spectators have no seat to set up")
+        if isinstance(msg, Prefs):
+            table.set_prefs(seat, msg.prefs.autoplay)
+        elif isinstance(msg, Rename):
+            await table.rename(seat, msg.name)
+        else:
+            await table.ask_rematch(seat)
+    elif isinstance(msg, Hello):
+        raise ProtocolError("already_identified", "this connection already said hello")
+    elif isinstance(msg, Rotate):
+        await table.rotate(conn)
+    elif isinstance(msg, Say):
+        await table.say(conn, msg.text, msg.phrase)
+    elif isinstance(msg, Report):
+        await table.report(conn, msg.id)
+    else:
+        text = table.sync_text(conn, msg.since)
+        if conn.bucket is not None:
+            conn.bucket.charge(len(text) / SYNC_BYTES_PER_TOKEN)
+        conn.send(text)

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from ..core import DragonlairError
 from ..core import spec as game_spec
 from .config import ServerConfig
-from .protocol import Fairness, SeatInfo, TableInfo, TableSettings
+from .protocol import Fairness, SeatInfo, TableInfo, stored_settings
 from .security import deal_chosen
 from .store import ACTIVE, Store, account_names, actions_t, seats_t, tables_t
 
@@ -101,19 +101,7 @@ def stored_info(
             )
             for s in seats
         ],
-        settings=TableSettings(
-            deadline=float(st.get("deadline", config.deadline)),
-            away=None if st.get("away") is None else float(st["away"]),
-            takeover=st.get("takeover"),
-            listed=bool(st.get("listed", True)),
-            hints=bool(st.get("hints", False)),
-            undo=bool(st.get("undo", False)),
-            rated=bool(st.get("rated", False)),
-            chat_apart=bool(st.get("chat_apart", False)),
-            position=st.get("title") if st.get("position") is not None else None,
-            pace=None if st.get("pace") is None else float(st["pace"]),
-            puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
-        ),
+        settings=stored_settings(st, config.deadline),
         created=r["created"],
         fairness=Fairness(
             commitment=r["commitment"],

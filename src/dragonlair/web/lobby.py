@@ -865,7 +865,7 @@ class Hub:
         async with self._rematch_lock:
             if t.status != "over":
                 raise ProtocolError("not_over", "a rematch is for a finished game", 409)
-            if t.rematch is None:
+            if not t.rematch.made:
                 seats = []
                 for s in t.seats:
                     spec: dict[str, Any] = {"type": s.kind, "name": s.name}
@@ -908,21 +908,20 @@ class Hub:
                     # was read (not written out again: as text it may pass the size limit)
                     doc=None if st.tutorial else t.position,
                 )
-                where = {"table": created.table.id, "by": seat}
-                t.rematch = {
-                    **where,
-                    "links": {p.seat: p.link for p in created.seats},
+                where = t.rematch.record(
+                    created.table.id,
+                    seat,
+                    {p.seat: p.link for p in created.seats},
                     # the new table: once a seat's person has opened it, an old link of the
-                    # seat no longer receives the new one (see Table.send_rematch)
-                    "new": self.tables.get(created.table.id),
-                }
+                    # seat no longer receives the new one (see Rematch.send)
+                    self.tables.get(created.table.id),
+                )
                 # stored, so that a process reading this table back tells its seats too
                 try:
                     await self.write(lambda: self.store.set_rematch(t.id, where))
                 except Exception as e:  # this process still tells them
                     log.warning("table %s: its rematch could not be stored: %s", t.id, e)
-        for conn in t.connections():
-            t.send_rematch(conn)
+        t.rematch.tell(t.connections())
 
     async def write(
         self, submit: Callable[[], Any], then: Callable[[], None] | None = None

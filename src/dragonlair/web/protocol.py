@@ -267,6 +267,30 @@ class TableSettings(BaseModel):
     )
 
 
+def stored_settings(st: dict[str, Any], deadline: float | None = None) -> TableSettings:
+    """A table's settings as its creation stored them, read alike by the table and by the
+    lobby's listing of a table held elsewhere. A table stored before a setting existed
+    reads it as the setting's default; confirmation needs undo. ``deadline``: what a row
+    stored without a deadline reads (None: such a row is refused with KeyError)."""
+    return TableSettings(
+        deadline=float(st["deadline"] if deadline is None else st.get("deadline", deadline)),
+        away=None if st.get("away") is None else float(st["away"]),
+        takeover=st.get("takeover"),
+        listed=bool(st.get("listed", True)),
+        wait_for_arrival=bool(st.get("wait_for_arrival", True)),
+        hints=bool(st.get("hints", False)),
+        undo=bool(st.get("undo", False)),
+        confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
+        confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
+        rated=bool(st.get("rated", False)),
+        chat_apart=bool(st.get("chat_apart", False)),
+        position=st.get("title") if st.get("position") is not None else None,
+        pace=None if st.get("pace") is None else float(st["pace"]),
+        puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
+        tutorial=bool(st.get("tutorial", False)),
+    )
+
+
 class Revealed(BaseModel):
     """A finished game's seed, the salt of its commitment (None at a table stored without
     one), and what a chosen deal was made from."""

@@ -8,7 +8,8 @@ presence (:mod:`~dragonlair.web.table.seats`), clocks and deadlines
 driver (:mod:`~dragonlair.web.table.botseats`), the practice services
 (:mod:`~dragonlair.web.table.practice`), which move a decision dates from
 (:mod:`~dragonlair.web.table.decisions`), the decisions held for confirmation
-(:mod:`~dragonlair.web.table.holds`) and the chat (:mod:`~dragonlair.web.table.chatroom`).
+(:mod:`~dragonlair.web.table.holds`), the chat (:mod:`~dragonlair.web.table.chatroom`)
+and the rematch of a finished game (:mod:`~dragonlair.web.table.rematch`).
 What stays here is what they all feed: the committed state, the move pipeline and the
 messages. The rules that matter:
 
@@ -54,9 +55,9 @@ from .protocol import (
     ProtocolError,
     Revealed,
     TableInfo,
-    TableSettings,
     encode,
     state_message,
+    stored_settings,
 )
 from .security import deal_chosen, deal_source, digest, new_token
 from .store import StoredTable
@@ -69,33 +70,12 @@ from .table.decisions import Decisions
 from .table.holds import Holds
 from .table.ports import Host, Peer
 from .table.practice import Practice
+from .table.rematch import Rematch
 from .table.seats import Seat, Seats
 from .table.votes import Votes, ended_by_timeout, idle_after
 from .table.windows import Windows
 
 log = logging.getLogger("dragonlair.web")
-
-
-def table_settings(st: dict[str, Any]) -> TableSettings:
-    """A table's settings as its creation stored them (a table stored before a setting
-    existed reads it as the setting's default; confirmation needs undo)."""
-    return TableSettings(
-        deadline=float(st["deadline"]),
-        away=None if st.get("away") is None else float(st["away"]),
-        takeover=st.get("takeover"),
-        listed=bool(st.get("listed", True)),
-        wait_for_arrival=bool(st.get("wait_for_arrival", True)),
-        hints=bool(st.get("hints", False)),
-        undo=bool(st.get("undo", False)),
-        confirm=float(st.get("confirm", 0.0)) if st.get("undo") else 0.0,
-        confirm_turn=bool(st.get("undo")) and bool(st.get("confirm_turn", False)),
-        rated=bool(st.get("rated", False)),
-        chat_apart=bool(st.get("chat_apart", False)),
-        position=st.get("title") if st.get("position") is not None else None,
-        pace=None if st.get("pace") is None else float(st["pace"]),
-        puzzle=st.get("puzzle") if isinstance(st.get("puzzle"), str) else None,
-        tutorial=bool(st.get("tutorial", False)),
-    )
 
 
 class Table:
@@ -123,7 +103,7 @@ class Table:
         self.game_id = stored.game
         self.players = stored.players
         self.options = dict(stored.options)
-        self.settings = table_settings(stored.settings)
+        self.settings = stored_settings(stored.settings)
         # the lesson of a tutorial table (read when the table is, from the game's package)
         self.tutorial = self._lesson() if self.settings.tutorial and problem is None else None
         pos = stored.settings.get("position")
@@ -146,11 +126,7 @@ class Table:
         self._seats_pending = False
         self._sync_cache: dict[tuple[int | None, int], str] = {}
         self._sync_key: tuple[int, str, int | None, int, float | None, int] | None = None
-        # {"table": id, "by": seat, "links": {seat: link}, "new": its Table}; a finished
-        # table read from storage knows the table and the seat (its links went to the seats)
-        self.rematch: dict[str, Any] | None = (
-            None if stored.rematch is None else {**stored.rematch, "links": {}, "new": None}
-        )
+        self.rematch = Rematch(stored.rematch)
         self._compose(stored, state)
 
     def _lesson(self) -> Tutorial | None:
@@ -578,7 +554,7 @@ class Table:
         conn.send(encode(self.message_for(conn)))
         conn.send(chat.history(conn))
         if conn.seat is not None:
-            self.send_rematch(conn)
+            self.rematch.send(conn)
             self.send_played_for(conn)
         self.broadcast_seats()
         if back:  # the returning player has a window to answer: everyone sees its deadline
@@ -1068,27 +1044,6 @@ class Table:
         text = encode({"type": "prefs", "prefs": s.prefs()})
         for conn in s.conns:
             conn.send(text)
-
-    def send_rematch(self, conn: Peer) -> None:
-        """Tell a seat's connection where the rematch is, once there is one (its own link
-        only: each seat's token goes to that seat alone; and only until the new seat has
-        been opened, so an old link someone else kept does not lead to the new seat)."""
-        if self.rematch is None or conn.seat is None:
-            return
-        link = self.rematch["links"].get(conn.seat)
-        new = self.rematch.get("new")
-        if new is None or new.seats[conn.seat].arrived:
-            link = None
-        conn.send(
-            encode(
-                {
-                    "type": "rematch",
-                    "table": self.rematch["table"],
-                    "by": self.rematch["by"],
-                    "link": link,
-                }
-            )
-        )
 
     # ------------------------------------------------------------------ bots
 

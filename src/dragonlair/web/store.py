@@ -126,7 +126,7 @@ tables_t = Table(
     # (Sealer.tag), counted against the per-address cap in the transaction of the insert
     Column("creator", String(32), nullable=True),
     # a finished table's rematch, once one was asked for: {"table": its id, "by": the seat
-    # that asked}, so that any process tells a seat reconnecting to it (Table.send_rematch)
+    # that asked}, so that any process tells a seat reconnecting to it (table/rematch.py)
     Column("rematch", JSON, nullable=True),
 )
 

@@ -12,5 +12,6 @@ no part imports the lobby, the connections or storage, and none calls the table 
 - :mod:`.botseats`: the bot driver;
 - :mod:`.practice`: hints and undo checks;
 - :mod:`.holds`: decisions held for confirmation (the undo window);
-- :mod:`.chatroom`: the chat, as stored and sent.
+- :mod:`.chatroom`: the chat, as stored and sent;
+- :mod:`.rematch`: a finished game's rematch, each seat told its own link.
 """
