@@ -140,9 +140,12 @@ class Table:
 
     def _compose(self, stored: StoredTable, state: State | None) -> None:
         """Make the table's parts (:mod:`dragonlair.web.table`), each handed what it
-        needs: seats, decisions and windows, clocks, the bot driver, a turn-based table's
-        deadline and vote, the practice services, the decisions held for confirmation
-        and the chat."""
+        needs: those of the play first, then the services around it."""
+        self._compose_play(stored, state)
+        self._compose_services(stored)
+
+    def _compose_play(self, stored: StoredTable, state: State | None) -> None:
+        """Seats, decisions and windows, clocks and the bot driver."""
         hub = self.hub
         self.seats = Seats(
             stored.seats,
@@ -182,6 +185,11 @@ class Table:
             spawn=self._spawn,
             seed_of=self.tutorial.bot_seed if self.tutorial is not None else None,
         )
+
+    def _compose_services(self, stored: StoredTable) -> None:
+        """A turn-based table's deadline and vote, the practice services, the decisions
+        held for confirmation and the chat."""
+        hub = self.hub
         # a turn-based table's move deadline (stored; see .table.deadlines)
         self.turns = Turns(
             self.settings.pace,
