@@ -30,10 +30,11 @@ NGINX = os.environ.get("DRAGONLAIR_NGINX") or shutil.which("nginx") or "/usr/sbi
 
 NGINX_MAIN = """\
 {user}worker_processes 1;
+worker_rlimit_nofile 65536;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log warn;
 daemon off;
-events {{ worker_connections 8192; }}
+events {{ worker_connections 16384; }}
 http {{
     access_log {dir}/access.log;
     client_body_temp_path {dir}/body;
