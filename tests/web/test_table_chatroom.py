@@ -15,21 +15,7 @@ from dragonlair.web.protocol import ProtocolError
 from dragonlair.web.store import StoredSeat
 from dragonlair.web.table.chatroom import ChatRoom
 from dragonlair.web.table.seats import Seats
-
-
-class FakePeer:
-    """A connection that keeps what it is sent."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.cursor = 0
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int = 1000) -> None:
-        pass
+from tests.web.partkit import FakePeer
 
 
 def done() -> Future[None]:

@@ -4,7 +4,6 @@ handed in for the move pipeline, the messages and the table's connections."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import pytest
@@ -16,21 +15,7 @@ from dragonlair.web.table.current import Current
 from dragonlair.web.table.decisions import Decisions
 from dragonlair.web.table.holds import Holds
 from dragonlair.web.table.seats import Seats
-
-
-class FakePeer:
-    """A connection that keeps what it is sent."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.cursor = 0
-        self.sent: list[str] = []
-
-    def send(self, text: str) -> None:
-        self.sent.append(text)
-
-    def close(self, code: int = 1000) -> None:
-        pass
+from tests.web.partkit import FakePeer
 
 
 class Rig:
@@ -130,7 +115,7 @@ class Rig:
 
     def last(self) -> dict[str, Any]:
         """The last message seat 0 was sent."""
-        got: dict[str, Any] = json.loads(self.peer.sent[-1])
+        got: dict[str, Any] = self.peer.sent[-1]
         return got
 
     def first_action(self, seat: int = 0) -> str:

@@ -3,27 +3,10 @@ fakes for the connections and the new table."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from dragonlair.web.store import StoredSeat
 from dragonlair.web.table.rematch import Rematch
 from dragonlair.web.table.seats import Seats
-
-
-class FakePeer:
-    """A connection that keeps what it is sent."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.cursor = 0
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int = 1000) -> None:
-        pass
+from tests.web.partkit import FakePeer
 
 
 class FakeTable:
