@@ -312,15 +312,7 @@ class Holds:
                     "nothing to take back: a decision is final once it is confirmed (by "
                     "you, or at its confirmation window's end), and you hold none now",
                 )
-            if not hold.started <= move <= hold.state.move:
-                # (any move shown since the hold began: the others' sealed choices move
-                # the game on meanwhile, and only the seat's own decisions are held)
-                raise ProtocolError(
-                    "stale_move",
-                    f"that undo was asked at move {move}, but your game shows move "
-                    f"{hold.state.move}: look at the latest state and ask again",
-                    409,
-                )
+            _check_shown(hold, move, "undo", "ask again")
             hold.pop()
             if hold:
                 self._arm_confirm(seat)
@@ -336,12 +328,19 @@ class Holds:
             raise ProtocolError("nothing_held", "you hold no decision to confirm")
         if hold.confirming:
             return
-        if not hold.started <= move <= hold.state.move:
-            raise ProtocolError(
-                "stale_move",
-                f"that confirmation was asked at move {move}, but your game shows move "
-                f"{hold.state.move}: look at the latest state and confirm again",
-                409,
-            )
+        _check_shown(hold, move, "confirmation", "confirm again")
         # in a task of its own, which the seat's next decision may wait for
         await asyncio.shield(self._spawn(self._confirm_held(seat)))
+
+
+def _check_shown(hold: Hold, move: int, asked: str, again: str) -> None:
+    """An undo or a confirmation answers the held decisions when it was asked at a move
+    shown since the hold began (the others' sealed choices move the game on meanwhile,
+    and only the seat's own decisions are held); else ProtocolError ``stale_move``."""
+    if not hold.started <= move <= hold.state.move:
+        raise ProtocolError(
+            "stale_move",
+            f"that {asked} was asked at move {move}, but your game shows move "
+            f"{hold.state.move}: look at the latest state and {again}",
+            409,
+        )
