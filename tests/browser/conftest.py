@@ -22,13 +22,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.browser.browserkit import CHROMIUM, DESKTOP, Server, launch
-from tests.web.serverkit import LiveServer
 
 
 def _missing() -> str | None:
@@ -123,18 +122,28 @@ def new_page(pages: Pages) -> Callable[..., Any]:
     return pages.new
 
 
+class OwnServer(Protocol):
+    """A server a test starts for itself (a ``browserkit.Server``, a ``serverkit.LiveServer``)."""
+
+    def close(self) -> None: ...
+
+
+S = TypeVar("S", bound=OwnServer)
+
+
 @pytest.fixture
-def live_server(pages: Pages) -> Iterator[Callable[..., LiveServer]]:
-    """``live_server(config)`` starts a server in this process with a test's own settings
-    (a clock, mail). At the end the pages are closed first, then the server stops: a page
-    left open would try to reconnect to the stopped server and report an error."""
-    started: list[LiveServer] = []
+def own_server(pages: Pages) -> Iterator[Callable[[S], S]]:
+    """``own_server(server)`` keeps a server the test started with settings of its own (a
+    clock, mail, short banks) and gives it back. At the end the pages are closed first,
+    then the server: a page left open would try to reconnect to the stopped server and
+    report an error."""
+    owned: list[OwnServer] = []
 
-    def start(settings: Any) -> LiveServer:
-        started.append(LiveServer(settings))
-        return started[-1]
+    def own(server: S) -> S:
+        owned.append(server)
+        return server
 
-    yield start
+    yield own
     pages.close()
-    for s in started:
-        s.stop()
+    for s in owned:
+        s.close()

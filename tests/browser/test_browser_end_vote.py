@@ -21,11 +21,13 @@ DAY = 86400.0
 
 @pytest.mark.timeout(180)
 def test_two_friends_vote_to_end_a_turn_based_table(
-    new_page: Callable[..., Any], live_server: Callable[..., LiveServer], tmp_path: Path
+    new_page: Callable[..., Any], own_server: Callable[[LiveServer], LiveServer], tmp_path: Path
 ) -> None:
     clock = ManualClock()
-    server = live_server(
-        config(f"sqlite:///{tmp_path / 'vote.sqlite3'}", clock=clock, deadline_sweep=0.1)
+    server = own_server(
+        LiveServer(
+            config(f"sqlite:///{tmp_path / 'vote.sqlite3'}", clock=clock, deadline_sweep=0.1)
+        )
     )
     created = create_table(
         server.http,

@@ -39,20 +39,22 @@ def sign_up(page: Any, url: str, name: str) -> None:
 @pytest.mark.timeout(240)
 def test_turn_mail_from_the_account_page_to_the_seat_and_unsubscribed(
     new_page: Callable[..., Any],
-    live_server: Callable[..., LiveServer],
+    own_server: Callable[[LiveServer], LiveServer],
     smtp: SmtpServer,
     tmp_path: Path,
 ) -> None:
     clock = ManualClock(1_800_000_000.0)
-    server = live_server(
-        config(
-            f"sqlite:///{tmp_path / 'mail.sqlite3'}",
-            clock=clock,
-            deadline_sweep=0.1,
-            mail=smtp.settings(),
-            mail_every=0.1,
-            # the links' host; the test opens their paths on the test server
-            public_url="https://games.dragonlair.test",
+    server = own_server(
+        LiveServer(
+            config(
+                f"sqlite:///{tmp_path / 'mail.sqlite3'}",
+                clock=clock,
+                deadline_sweep=0.1,
+                mail=smtp.settings(),
+                mail_every=0.1,
+                # the links' host; the test opens their paths on the test server
+                public_url="https://games.dragonlair.test",
+            )
         )
     )
     url = server.http

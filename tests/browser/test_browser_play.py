@@ -240,83 +240,73 @@ def test_the_keyboard_plays_and_focus_is_visible(
 
 
 def test_the_page_reconnects_when_the_server_comes_back(
-    browser: Any, new_page: Callable[..., Any], pages: Any
+    browser: Any, new_page: Callable[..., Any], pages: Any, own_server: Callable[[Server], Server]
 ) -> None:
-    own = Server()
-    try:
-        # a few choices before the end: the game goes on to its end after the reconnection
-        created = own.create(
-            game="dragon-stripes",
-            players=2,
-            seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
-            seed=21,
-            position=near_end("dragon-stripes", 2, seed=21, choices=5),
-        )
-        page = new_page()
-        page.goto(own.url + created["seats"][0]["link"])
-        rng = random.Random(2)
-        wait_ready(page)
-        click_one(page, rng)
-        st = wait_ready(page)
-        own.stop()  # the connection drops
-        conn_state = "document.getElementById('conn').dataset.state"
-        page.wait_for_function(f"() => ['offline', 'reconnecting'].includes({conn_state})")
-        shot(page, "reconnecting", full_page=False)
-        own.start()  # same port, same storage: the table is resumed
-        page.wait_for_function(
-            "() => document.getElementById('conn').dataset.state === 'connected'"
-        )
-        again = wait_ready(page)
-        # (the same move, or later if it was a forced one the server answered)
-        assert again["move"] >= st["move"] and again["seat"] == "0"
-        play_in_page(page, seed=2)
-        assert page.locator(".result").count() == 1
-    finally:
-        pages.close()  # before the server goes, or the page tries to connect again
-        own.close()
+    own = own_server(Server())
+    # a few choices before the end: the game goes on to its end after the reconnection
+    created = own.create(
+        game="dragon-stripes",
+        players=2,
+        seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
+        seed=21,
+        position=near_end("dragon-stripes", 2, seed=21, choices=5),
+    )
+    page = new_page()
+    page.goto(own.url + created["seats"][0]["link"])
+    rng = random.Random(2)
+    wait_ready(page)
+    click_one(page, rng)
+    st = wait_ready(page)
+    own.stop()  # the connection drops
+    conn_state = "document.getElementById('conn').dataset.state"
+    page.wait_for_function(f"() => ['offline', 'reconnecting'].includes({conn_state})")
+    shot(page, "reconnecting", full_page=False)
+    own.start()  # same port, same storage: the table is resumed
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'connected'")
+    again = wait_ready(page)
+    # (the same move, or later if it was a forced one the server answered)
+    assert again["move"] >= st["move"] and again["seat"] == "0"
+    play_in_page(page, seed=2)
+    assert page.locator(".result").count() == 1
     # the browser reports each refused connection attempt; those are expected here
     pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
 
 
 def test_the_page_reconnects_when_the_server_falls_silent(
-    browser: Any, new_page: Callable[..., Any], pages: Any
+    browser: Any, new_page: Callable[..., Any], pages: Any, own_server: Callable[[Server], Server]
 ) -> None:
     """A server that stops answering without closing anything (a hung process: the kernel
     keeps its sockets open) is noticed by the page's heartbeat while it is still stopped,
     not when the socket finally ends; and the page plays on once it answers again."""
-    own = Server()
+    own = own_server(Server())
+    created = own.create(
+        game="dragon-stripes",
+        players=2,
+        seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
+        seed=22,
+    )
+    page = new_page()
+    page.goto(own.url + created["seats"][0]["link"])
+    st = wait_ready(page)
+    conn_state = "document.getElementById('conn').dataset.state"
+    assert own.proc is not None
+    own.proc.send_signal(signal.SIGSTOP)
     try:
-        created = own.create(
-            game="dragon-stripes",
-            players=2,
-            seats=[{"type": "human", "name": "Ann"}, {"type": "bot", "level": "random"}],
-            seed=22,
-        )
-        page = new_page()
-        page.goto(own.url + created["seats"][0]["link"])
-        st = wait_ready(page)
-        conn_state = "document.getElementById('conn').dataset.state"
-        assert own.proc is not None
-        own.proc.send_signal(signal.SIGSTOP)
-        try:
-            # seconds with the heartbeat; the page used to wait 30 s of silence and then a
-            # closing handshake that a stopped server never answers
-            page.wait_for_function(
-                f"() => ['offline', 'reconnecting'].includes({conn_state})", timeout=20_000
-            )
-        finally:
-            own.proc.send_signal(signal.SIGCONT)
-        page.wait_for_function(f"() => {conn_state} === 'connected'")
-        again = wait_ready(page)
-        assert again["move"] >= st["move"] and again["seat"] == "0"
-        click_one(page, random.Random(3))
+        # seconds with the heartbeat; the page used to wait 30 s of silence and then a
+        # closing handshake that a stopped server never answers
         page.wait_for_function(
-            "m => Number(document.querySelector('.table-page').dataset.move) > m",
-            arg=again["move"],
+            f"() => ['offline', 'reconnecting'].includes({conn_state})", timeout=20_000
         )
     finally:
-        pages.close()
-        own.close()
+        own.proc.send_signal(signal.SIGCONT)
+    page.wait_for_function(f"() => {conn_state} === 'connected'")
+    again = wait_ready(page)
+    assert again["move"] >= st["move"] and again["seat"] == "0"
+    click_one(page, random.Random(3))
+    page.wait_for_function(
+        "m => Number(document.querySelector('.table-page').dataset.move) > m",
+        arg=again["move"],
+    )
     pages.errors[:] = [e for e in pages.errors if "WebSocket" not in e]
 
 

@@ -24,11 +24,13 @@ TERM = "turn-based, 1 day per move: the heuristic bot plays a move not made in t
 
 @pytest.mark.timeout(300)
 def test_two_friends_over_days_and_a_missed_deadline(
-    new_page: Callable[..., Any], live_server: Callable[..., LiveServer], tmp_path: Path
+    new_page: Callable[..., Any], own_server: Callable[[LiveServer], LiveServer], tmp_path: Path
 ) -> None:
     clock = ManualClock()
-    server = live_server(
-        config(f"sqlite:///{tmp_path / 'days.sqlite3'}", clock=clock, deadline_sweep=0.1)
+    server = own_server(
+        LiveServer(
+            config(f"sqlite:///{tmp_path / 'days.sqlite3'}", clock=clock, deadline_sweep=0.1)
+        )
     )
     url = f"http://127.0.0.1:{server.port}"
     ann = new_page()

@@ -214,59 +214,54 @@ def test_no_click_is_needed_for_a_halt_window_without_a_halt_card(
 
 
 def test_an_invited_friend_is_waited_for_and_sets_their_name(
-    browser: Any, new_page: Callable[..., Any], pages: Any
+    browser: Any, new_page: Callable[..., Any], own_server: Callable[[Server], Server]
 ) -> None:
     # a table whose takeover bot would step in at once and whose offers last a second
-    own = Server(away="0.1", deadline="1")
-    try:
-        ann = new_page()
-        create_in_lobby(ann, own, "dragon-stripes", 2, seats=[("human", None)], name="Ann")
-        rng = random.Random(3)
-        waiting = "open their invite link"
-        for _ in range(60):
-            ann.wait_for_function(
-                "w => { const t = document.querySelector('.table-page');"
-                " return t && (t.dataset.status === 'over' || (t.dataset.legal !== '0'"
-                " && t.dataset.pending === '0')"
-                " || document.querySelector('.actionbar').innerText.includes(w)); }",
-                arg=waiting,
-            )
-            if waiting in ann.locator(".actionbar").inner_text():
-                # a move with one answer is answered for the friend too (it is no
-                # takeover); past that, a real choice waits for them
-                ann.wait_for_timeout(2000)
-                if waiting in ann.locator(".actionbar").inner_text():
-                    break
-                continue
-            assert table_state(ann)["status"] != "over", "the friend should have been asked"
-            click_one(ann, rng)
-        else:
-            raise AssertionError("the friend's seat was never asked")
-        # the friend's seat is asked: nobody plays it and no clock runs out for it
-        moves = table_state(ann)["move"]
-        chip = ann.locator(".seat-chip[data-seat='1']")
-        assert "invited" in chip.inner_text() and "away" not in chip.inner_text()
-        assert ann.locator(".deadline").count() == 0
-        ann.wait_for_timeout(2500)  # well past the away time and the deadline
-        assert table_state(ann)["move"] == moves
-        assert "away" not in chip.inner_text()
-        # the friend opens their link and names their seat; the game goes on
-        ann.locator("details.invites summary").click()
-        friend = new_page()
-        friend.goto(ann.locator("details.invites input.link").first.input_value())
-        friend.wait_for_selector(".table-page[data-seat='1']")
-        friend.fill("#seat-name", "Bo")
-        friend.click("#name-form button[type=submit]")
+    own = own_server(Server(away="0.1", deadline="1"))
+    ann = new_page()
+    create_in_lobby(ann, own, "dragon-stripes", 2, seats=[("human", None)], name="Ann")
+    rng = random.Random(3)
+    waiting = "open their invite link"
+    for _ in range(60):
         ann.wait_for_function(
-            "() => document.querySelector(\".seat-chip[data-seat='1'] .name\")"
-            ".innerText.includes('Bo')"
+            "w => { const t = document.querySelector('.table-page');"
+            " return t && (t.dataset.status === 'over' || (t.dataset.legal !== '0'"
+            " && t.dataset.pending === '0')"
+            " || document.querySelector('.actionbar').innerText.includes(w)); }",
+            arg=waiting,
         )
-        assert friend.locator("#name-form").count() == 0
-        assert "Bo" in friend.locator("#topbar-info").inner_text()
-        assert table_state(friend)["legal"] > 0
-    finally:
-        pages.close()  # before the server goes, or the pages try to connect again
-        own.close()
+        if waiting in ann.locator(".actionbar").inner_text():
+            # a move with one answer is answered for the friend too (it is no
+            # takeover); past that, a real choice waits for them
+            ann.wait_for_timeout(2000)
+            if waiting in ann.locator(".actionbar").inner_text():
+                break
+            continue
+        assert table_state(ann)["status"] != "over", "the friend should have been asked"
+        click_one(ann, rng)
+    else:
+        raise AssertionError("the friend's seat was never asked")
+    # the friend's seat is asked: nobody plays it and no clock runs out for it
+    moves = table_state(ann)["move"]
+    chip = ann.locator(".seat-chip[data-seat='1']")
+    assert "invited" in chip.inner_text() and "away" not in chip.inner_text()
+    assert ann.locator(".deadline").count() == 0
+    ann.wait_for_timeout(2500)  # well past the away time and the deadline
+    assert table_state(ann)["move"] == moves
+    assert "away" not in chip.inner_text()
+    # the friend opens their link and names their seat; the game goes on
+    ann.locator("details.invites summary").click()
+    friend = new_page()
+    friend.goto(ann.locator("details.invites input.link").first.input_value())
+    friend.wait_for_selector(".table-page[data-seat='1']")
+    friend.fill("#seat-name", "Bo")
+    friend.click("#name-form button[type=submit]")
+    ann.wait_for_function(
+        "() => document.querySelector(\".seat-chip[data-seat='1'] .name\").innerText.includes('Bo')"
+    )
+    assert friend.locator("#name-form").count() == 0
+    assert "Bo" in friend.locator("#topbar-info").inner_text()
+    assert table_state(friend)["legal"] > 0
 
 
 def test_the_end_shows_the_winner_first_and_offers_a_rematch(

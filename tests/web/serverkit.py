@@ -92,6 +92,10 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(30)
 
+    def close(self) -> None:
+        """Stop it (it keeps nothing else: its database is the test's)."""
+        self.stop()
+
 
 def create_table(http: str, **body: Any) -> dict[str, Any]:
     """POST /api/tables; the created table, its seat passes and its watch pass."""
